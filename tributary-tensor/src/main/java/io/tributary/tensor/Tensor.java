@@ -1,0 +1,479 @@
+package io.tributary.tensor;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An immutable n-dimensional array of one {@link DType}.
+ *
+ * <p>Fixed-width data lives in little-endian chunked storage addressed by {@code long}, so a
+ * tensor may exceed 2 GiB. Element accessors take the flat row-major (C-order) index of the
+ * element. {@link #reshape} and {@link #slice} return views that share storage; since no tensor
+ * can be written after it is built, sharing is safe. Build tensors with the static factories or
+ * with a {@link TensorBuilder}.
+ */
+public final class Tensor {
+  private final DType dtype;
+  private final Shape shape;
+  private final ByteStore bytes; // fixed-width dtypes
+  private final String[] strings; // DType.STRING
+  private final long offset; // in elements
+  private final long[] strides; // in elements
+  private final boolean contiguous;
+
+  Tensor(DType dtype, Shape shape, ByteStore bytes, String[] strings, long offset, long[] strides) {
+    this.dtype = dtype;
+    this.shape = shape;
+    this.bytes = bytes;
+    this.strings = strings;
+    this.offset = offset;
+    this.strides = strides;
+    this.contiguous = isContiguous(shape, strides);
+  }
+
+  private static boolean isContiguous(Shape shape, long[] strides) {
+    long expected = 1;
+    for (int i = shape.rank() - 1; i >= 0; i--) {
+      long d = shape.dim(i);
+      if (d == 0) {
+        return true;
+      }
+      if (d != 1 && strides[i] != expected) {
+        return false;
+      }
+      expected *= d;
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------- factories
+
+  /** A float32 tensor holding a copy of {@code values}. */
+  public static Tensor ofFloats(Shape shape, float... values) {
+    TensorBuilder b = TensorBuilder.allocate(DType.FLOAT32, shape);
+    checkCount(shape, values.length);
+    for (int i = 0; i < values.length; i++) {
+      b.setFloat(i, values[i]);
+    }
+    return b.build();
+  }
+
+  /** A float64 tensor holding a copy of {@code values}. */
+  public static Tensor ofDoubles(Shape shape, double... values) {
+    TensorBuilder b = TensorBuilder.allocate(DType.FLOAT64, shape);
+    checkCount(shape, values.length);
+    for (int i = 0; i < values.length; i++) {
+      b.setDouble(i, values[i]);
+    }
+    return b.build();
+  }
+
+  /** An int32 tensor holding a copy of {@code values}. */
+  public static Tensor ofInts(Shape shape, int... values) {
+    TensorBuilder b = TensorBuilder.allocate(DType.INT32, shape);
+    checkCount(shape, values.length);
+    for (int i = 0; i < values.length; i++) {
+      b.setInt(i, values[i]);
+    }
+    return b.build();
+  }
+
+  /** An int64 tensor holding a copy of {@code values}. */
+  public static Tensor ofLongs(Shape shape, long... values) {
+    TensorBuilder b = TensorBuilder.allocate(DType.INT64, shape);
+    checkCount(shape, values.length);
+    for (int i = 0; i < values.length; i++) {
+      b.setLong(i, values[i]);
+    }
+    return b.build();
+  }
+
+  /** A bool tensor holding a copy of {@code values}. */
+  public static Tensor ofBooleans(Shape shape, boolean... values) {
+    TensorBuilder b = TensorBuilder.allocate(DType.BOOL, shape);
+    checkCount(shape, values.length);
+    for (int i = 0; i < values.length; i++) {
+      b.setBoolean(i, values[i]);
+    }
+    return b.build();
+  }
+
+  /** A string tensor holding {@code values}. */
+  public static Tensor ofStrings(Shape shape, String... values) {
+    TensorBuilder b = TensorBuilder.allocate(DType.STRING, shape);
+    checkCount(shape, values.length);
+    for (int i = 0; i < values.length; i++) {
+      b.setString(i, values[i]);
+    }
+    return b.build();
+  }
+
+  /** A 0-d float32 tensor. */
+  public static Tensor scalar(float value) {
+    return ofFloats(Shape.scalar(), value);
+  }
+
+  /** A 0-d float64 tensor. */
+  public static Tensor scalar(double value) {
+    return ofDoubles(Shape.scalar(), value);
+  }
+
+  /**
+   * A fixed-width tensor whose elements are the little-endian bytes {@code data}, copied.
+   *
+   * @throws IllegalArgumentException if the length is not the shape's element count times the
+   *     item size
+   */
+  public static Tensor fromLittleEndian(DType dtype, Shape shape, byte[] data) {
+    TensorBuilder b = TensorBuilder.allocate(dtype, shape);
+    if (b.byteSize() != data.length) {
+      throw new IllegalArgumentException(
+          dtype + shape.toString() + " needs " + b.byteSize() + " bytes, got " + data.length);
+    }
+    b.putBytes(0, data, 0, data.length);
+    return b.build();
+  }
+
+  /** A tensor of zeros (empty strings for {@link DType#STRING}). */
+  public static Tensor zeros(DType dtype, Shape shape) {
+    return TensorBuilder.allocate(dtype, shape).build();
+  }
+
+  private static void checkCount(Shape shape, int count) {
+    if (shape.size() != count) {
+      throw new IllegalArgumentException(
+          "shape " + shape + " holds " + shape.size() + " elements, got " + count + " values");
+    }
+  }
+
+  // ---------------------------------------------------------------- structure
+
+  public DType dtype() {
+    return dtype;
+  }
+
+  public Shape shape() {
+    return shape;
+  }
+
+  public int rank() {
+    return shape.rank();
+  }
+
+  /** Number of elements. */
+  public long size() {
+    return shape.size();
+  }
+
+  /** Bytes of element data: size times item size; 0 for string tensors. */
+  public long byteSize() {
+    return shape.size() * dtype.itemSize();
+  }
+
+  /** True when the elements are laid out row-major without gaps. */
+  public boolean isContiguous() {
+    return contiguous;
+  }
+
+  /**
+   * The same elements in a new shape with the same count, sharing storage when this tensor is
+   * contiguous and copying once otherwise. One dimension may be -1 and is inferred.
+   */
+  public Tensor reshape(long... dims) {
+    long[] d = dims.clone();
+    int infer = -1;
+    long known = 1;
+    for (int i = 0; i < d.length; i++) {
+      if (d[i] == -1) {
+        if (infer >= 0) {
+          throw new IllegalArgumentException("reshape: more than one -1 in " + Arrays.toString(dims));
+        }
+        infer = i;
+      } else if (d[i] < 0) {
+        throw new IllegalArgumentException("reshape: negative dimension in " + Arrays.toString(dims));
+      } else {
+        known = Math.multiplyExact(known, d[i]);
+      }
+    }
+    if (infer >= 0) {
+      if (known == 0 || size() % known != 0) {
+        throw new IllegalArgumentException(
+            "reshape: cannot infer -1 in " + Arrays.toString(dims) + " for " + size() + " elements");
+      }
+      d[infer] = size() / known;
+    }
+    Shape target = Shape.of(d);
+    if (target.size() != size()) {
+      throw new IllegalArgumentException(
+          "reshape: " + shape + " has " + size() + " elements, " + target + " has " + target.size());
+    }
+    Tensor base = contiguous ? this : contiguous();
+    return new Tensor(dtype, target, base.bytes, base.strings, base.offset, target.contiguousStrides());
+  }
+
+  /** A view of elements {@code [start, end)} along {@code axis}; shares storage. */
+  public Tensor slice(int axis, long start, long end) {
+    if (axis < 0 || axis >= rank()) {
+      throw new IndexOutOfBoundsException("axis " + axis + " out of range for rank " + rank());
+    }
+    long dim = shape.dim(axis);
+    if (start < 0 || end < start || end > dim) {
+      throw new IndexOutOfBoundsException(
+          "slice [" + start + ", " + end + ") out of range for axis " + axis + " of size " + dim);
+    }
+    long[] dims = shape.dims();
+    dims[axis] = end - start;
+    long newOffset = end > start ? offset + start * strides[axis] : offset;
+    return new Tensor(dtype, Shape.of(dims), bytes, strings, newOffset, strides);
+  }
+
+  /** This tensor if contiguous, else a compact row-major copy. */
+  public Tensor contiguous() {
+    if (contiguous) {
+      return this;
+    }
+    TensorBuilder b = TensorBuilder.allocate(dtype, shape);
+    long n = size();
+    if (dtype == DType.STRING) {
+      for (long i = 0; i < n; i++) {
+        b.setString(i, getString(i));
+      }
+    } else {
+      int item = dtype.itemSize();
+      byte[] tmp = new byte[item];
+      for (long i = 0; i < n; i++) {
+        bytes.get(elementOffset(i) * item, tmp, 0, item);
+        b.putBytes(i * item, tmp, 0, item);
+      }
+    }
+    return b.build();
+  }
+
+  /** Storage offset, in elements, of the element at flat row-major index {@code i}. */
+  private long elementOffset(long i) {
+    if (i < 0 || i >= shape.size()) {
+      throw new IndexOutOfBoundsException("index " + i + " out of range for " + size() + " elements");
+    }
+    if (contiguous) {
+      return offset + i;
+    }
+    long off = offset;
+    for (int axis = shape.rank() - 1; axis >= 0; axis--) {
+      long d = shape.dim(axis);
+      off += (i % d) * strides[axis];
+      i /= d;
+    }
+    return off;
+  }
+
+  private long byteOffset(long i, DType... allowed) {
+    for (DType d : allowed) {
+      if (d == dtype) {
+        return elementOffset(i) * dtype.itemSize();
+      }
+    }
+    throw new IllegalStateException(
+        "tensor is " + dtype + ", accessor needs " + Arrays.toString(allowed));
+  }
+
+  // ---------------------------------------------------------------- element access
+
+  public boolean getBoolean(long i) {
+    return bytes.getByte(byteOffset(i, DType.BOOL)) != 0;
+  }
+
+  /** An int8 or uint8 element's raw byte. */
+  public byte getByte(long i) {
+    return bytes.getByte(byteOffset(i, DType.INT8, DType.UINT8));
+  }
+
+  /** An int16, uint16, float16 or bfloat16 element's raw 16 bits. */
+  public short getShort(long i) {
+    return bytes.getShort(byteOffset(i, DType.INT16, DType.UINT16, DType.FLOAT16, DType.BFLOAT16));
+  }
+
+  /** An int32 or uint32 element's raw 32 bits. */
+  public int getInt(long i) {
+    return bytes.getInt(byteOffset(i, DType.INT32, DType.UINT32));
+  }
+
+  /** An int64 or uint64 element's raw 64 bits. */
+  public long getLong(long i) {
+    return bytes.getLong(byteOffset(i, DType.INT64, DType.UINT64));
+  }
+
+  /** A float32, float16 or bfloat16 element, widened to float. */
+  public float getFloat(long i) {
+    long off = byteOffset(i, DType.FLOAT32, DType.FLOAT16, DType.BFLOAT16);
+    return switch (dtype) {
+      case FLOAT16 -> Float.float16ToFloat(bytes.getShort(off));
+      case BFLOAT16 -> Float.intBitsToFloat((bytes.getShort(off) & 0xFFFF) << 16);
+      default -> bytes.getFloat(off);
+    };
+  }
+
+  public double getDouble(long i) {
+    return bytes.getDouble(byteOffset(i, DType.FLOAT64));
+  }
+
+  /** The real part of a complex64 or complex128 element. */
+  public double getReal(long i) {
+    long off = byteOffset(i, DType.COMPLEX64, DType.COMPLEX128);
+    return dtype == DType.COMPLEX64 ? bytes.getFloat(off) : bytes.getDouble(off);
+  }
+
+  /** The imaginary part of a complex64 or complex128 element. */
+  public double getImag(long i) {
+    long off = byteOffset(i, DType.COMPLEX64, DType.COMPLEX128);
+    return dtype == DType.COMPLEX64 ? bytes.getFloat(off + 4) : bytes.getDouble(off + 8);
+  }
+
+  public String getString(long i) {
+    if (dtype != DType.STRING) {
+      throw new IllegalStateException("tensor is " + dtype + ", accessor needs string");
+    }
+    return strings[(int) elementOffset(i)];
+  }
+
+  /**
+   * Any real element as a double: bools as 0 or 1, unsigned integers by their unsigned value.
+   *
+   * @throws IllegalStateException for complex and string tensors
+   */
+  public double getAsDouble(long i) {
+    return switch (dtype) {
+      case BOOL -> getBoolean(i) ? 1 : 0;
+      case INT8 -> getByte(i);
+      case UINT8 -> getByte(i) & 0xFF;
+      case INT16 -> getShort(i);
+      case UINT16 -> getShort(i) & 0xFFFF;
+      case INT32 -> getInt(i);
+      case UINT32 -> getInt(i) & 0xFFFF_FFFFL;
+      case INT64 -> getLong(i);
+      case UINT64 -> unsignedToDouble(getLong(i));
+      case FLOAT16, BFLOAT16, FLOAT32 -> getFloat(i);
+      case FLOAT64 -> getDouble(i);
+      case COMPLEX64, COMPLEX128, STRING ->
+          throw new IllegalStateException("getAsDouble is for real dtypes, tensor is " + dtype);
+    };
+  }
+
+  private static double unsignedToDouble(long v) {
+    double d = (double) (v >>> 1) * 2.0;
+    return d + (v & 1);
+  }
+
+  /** The element's raw little-endian bits, zero-extended; for equality of any fixed-width dtype. */
+  long rawBits(long i, int part) {
+    long off = elementOffset(i) * dtype.itemSize() + part * 8L;
+    int width = Math.min(dtype.itemSize() - part * 8, 8);
+    return switch (width) {
+      case 1 -> bytes.getByte(off) & 0xFFL;
+      case 2 -> bytes.getShort(off) & 0xFFFFL;
+      case 4 -> bytes.getInt(off) & 0xFFFF_FFFFL;
+      default -> bytes.getLong(off);
+    };
+  }
+
+  // ---------------------------------------------------------------- bulk access
+
+  /**
+   * Read-only little-endian buffers that together hold every element's bytes in row-major order.
+   * Views of this tensor's storage when it is contiguous; over a compact copy otherwise.
+   *
+   * @throws IllegalStateException for string tensors
+   */
+  public List<ByteBuffer> dataBuffers() {
+    if (dtype == DType.STRING) {
+      throw new IllegalStateException("string tensors have no fixed-width byte data");
+    }
+    if (!contiguous) {
+      return contiguous().dataBuffers();
+    }
+    long start = offset * dtype.itemSize();
+    return bytes.views(start, start + byteSize(), false);
+  }
+
+  /** Copies {@code len} data bytes starting at byte {@code from} of the row-major data. */
+  public void copyBytes(long from, byte[] dst, int dstOff, int len) {
+    Objects.checkFromIndexSize(from, len, byteSize());
+    Tensor t = contiguous();
+    t.bytes.get(t.offset * dtype.itemSize() + from, dst, dstOff, len);
+  }
+
+  /** Writes every element's bytes, little-endian and row-major, to {@code out}. */
+  public void writeData(OutputStream out) throws IOException {
+    for (ByteBuffer b : dataBuffers()) {
+      if (b.hasArray()) {
+        out.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+      } else {
+        byte[] tmp = new byte[b.remaining()];
+        b.get(tmp);
+        out.write(tmp);
+      }
+    }
+  }
+
+  /** The elements as a new float array (float32, float16 or bfloat16 tensors). */
+  public float[] toFloatArray() {
+    float[] out = new float[Math.toIntExact(size())];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = getFloat(i);
+    }
+    return out;
+  }
+
+  /** Every real element as a double, as {@link #getAsDouble} converts it. */
+  public double[] toDoubleArray() {
+    double[] out = new double[Math.toIntExact(size())];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = getAsDouble(i);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- equality
+
+  /**
+   * Approximate equality for numeric tensors, as numpy's {@code allclose}: same dtype and shape,
+   * and {@code |a - b| <= atol + rtol * |b|} elementwise; NaNs are equal to NaNs. Non-floating
+   * tensors compare exactly.
+   */
+  public boolean allClose(Tensor other, double rtol, double atol) {
+    return TensorEquality.allClose(this, other, rtol, atol);
+  }
+
+  /** {@link #allClose(Tensor, double, double)} with numpy's defaults 1e-5 and 1e-8. */
+  public boolean allClose(Tensor other) {
+    return allClose(other, 1e-5, 1e-8);
+  }
+
+  /**
+   * Exact equality: same dtype, same shape and bitwise-equal elements (so NaN payloads must
+   * match, and -0.0 differs from 0.0). Layout does not matter: a view equals its copy.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Tensor other && TensorEquality.exactlyEqual(this, other);
+  }
+
+  @Override
+  public int hashCode() {
+    return TensorEquality.hash(this);
+  }
+
+  /** A short description such as {@code float32[2,3] [1.0, 2.0, 3.0, ...]}. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder().append(dtype).append(shape).append(" [");
+    long n = Math.min(size(), 6);
+    for (long i = 0; i < n; i++) {
+      sb.append(i == 0 ? "" : ", ").append(TensorEquality.elementText(this, i));
+    }
+    return sb.append(size() > n ? ", ...]" : "]").toString();
+  }
+}
