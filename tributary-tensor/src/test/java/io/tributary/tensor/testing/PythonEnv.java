@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Assumptions;
  * When none can import the wanted modules and the machine has local wheel folders
  * ({@code tributary.wheelDirs}, default {@code /opt/pypi/files:/opt/pypi-more/files}), it makes
  * that venv from them. When Python still cannot be had the test is skipped with the reason, or
- * fails when {@code tributary.requireInterop=true} (as {@code .ci/run} sets).
+ * fails when {@code TRIBUTARY_REQUIRE_INTEROP=1} is in the environment (as {@code .ci/run} sets it)
+ * or {@code -Dtributary.requireInterop=true} is given.
  */
 public final class PythonEnv {
   private static final List<String> VENV_PACKAGES =
@@ -49,11 +50,18 @@ public final class PythonEnv {
     }
     String reason = "Python with " + String.join(", ", modules) + " not available (tried "
         + String.join(", ", tried) + "; venv: " + (made == null ? "no import" : made) + ")";
-    if (Boolean.getBoolean("tributary.requireInterop")) {
+    if (interopRequired()) {
       return Assertions.fail("interop required but " + reason);
     }
     Assumptions.abort(reason);
     throw new AssertionError("unreachable");
+  }
+
+  /** True when a missing Python must fail the test: {@code TRIBUTARY_REQUIRE_INTEROP=1} or the property. */
+  public static boolean interopRequired() {
+    String env = System.getenv("TRIBUTARY_REQUIRE_INTEROP");
+    return Boolean.getBoolean("tributary.requireInterop")
+        || (env != null && (env.equals("1") || env.equalsIgnoreCase("true")));
   }
 
   public Path python() {
