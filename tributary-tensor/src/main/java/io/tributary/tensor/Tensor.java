@@ -407,15 +407,20 @@ public final class Tensor {
 
   /** Writes every element's bytes, little-endian and row-major, to {@code out}. */
   public void writeData(OutputStream out) throws IOException {
-    for (ByteBuffer b : dataBuffers()) {
-      if (b.hasArray()) {
-        out.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
-      } else {
-        byte[] tmp = new byte[b.remaining()];
-        b.get(tmp);
-        out.write(tmp);
-      }
+    if (dtype == DType.STRING) {
+      throw new IllegalStateException("string tensors have no fixed-width byte data");
     }
+    Tensor t = contiguous();
+    long start = t.offset * dtype.itemSize();
+    // Straight from storage: the stream sees the arrays, so no intermediate copy is made.
+    for (ByteBuffer b : t.bytes.views(start, start + byteSize(), true)) {
+      out.write(b.array(), b.arrayOffset(), b.remaining());
+    }
+  }
+
+  /** True when both tensors view the same storage; lets tests prove that views do not copy. */
+  boolean sharesStorageWith(Tensor other) {
+    return bytes != null ? bytes == other.bytes : strings == other.strings;
   }
 
   /** The elements as a new float array (float32, float16 or bfloat16 tensors). */

@@ -97,7 +97,8 @@ final class TensorEquality {
           }
           continue;
         }
-        if (!close(Math.hypot(ar - br, ai - bi), Math.hypot(br, bi), ar == br && ai == bi, rtol, atol)) {
+        boolean infinite = Double.isInfinite(ar) || Double.isInfinite(ai) || Double.isInfinite(br) || Double.isInfinite(bi);
+        if (!close(Math.hypot(ar - br, ai - bi), Math.hypot(br, bi), ar == br && ai == bi, infinite, rtol, atol)) {
           return false;
         }
       } else {
@@ -109,7 +110,8 @@ final class TensorEquality {
           }
           continue;
         }
-        if (!close(Math.abs(x - y), Math.abs(y), x == y, rtol, atol)) {
+        boolean infinite = Double.isInfinite(x) || Double.isInfinite(y);
+        if (!close(Math.abs(x - y), Math.abs(y), x == y, infinite, rtol, atol)) {
           return false;
         }
       }
@@ -117,9 +119,10 @@ final class TensorEquality {
     return true;
   }
 
-  private static boolean close(double diff, double magnitude, boolean identical, double rtol, double atol) {
-    // identical covers equal infinities, whose difference is NaN.
-    return identical || diff <= atol + rtol * magnitude;
+  private static boolean close(
+      double diff, double magnitude, boolean identical, boolean infinite, double rtol, double atol) {
+    // As numpy: an infinity is close only to the same infinity, whatever the tolerance.
+    return identical || (!infinite && diff <= atol + rtol * magnitude);
   }
 
   static int hash(Tensor t) {
