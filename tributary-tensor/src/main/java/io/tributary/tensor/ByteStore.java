@@ -10,30 +10,33 @@ import java.util.List;
 /**
  * Little-endian bytes addressed by a {@code long}, held in power-of-two chunks.
  *
- * <p>Chunks are at most 2^30 bytes, so a store can exceed 2 GiB without ever being one
- * int-indexed buffer. Every item size divides the chunk size, so no element straddles two chunks.
+ * <p>Allocated stores use heap chunks of at most 2^30 bytes, so a store can exceed 2 GiB without
+ * ever being one int-indexed buffer; every item size divides the chunk size, so no element
+ * straddles two chunks. A wrapped store is one caller-supplied buffer (heap, direct, read-only or
+ * memory-mapped) viewed without copying.
  */
 final class ByteStore {
   static final int DEFAULT_CHUNK_SHIFT = 30;
   static final int MIN_CHUNK_SHIFT = 4;
+  private static final int WRAPPED_SHIFT = 31;
 
   private static final VarHandle SHORT =
-      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+      MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INT =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle FLOAT =
-      MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+      MethodHandles.byteBufferViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle DOUBLE =
-      MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+      MethodHandles.byteBufferViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
-  private final byte[][] chunks;
+  private final ByteBuffer[] chunks;
   private final int shift;
   private final long mask;
   private final long length;
 
-  private ByteStore(byte[][] chunks, int shift, long length) {
+  private ByteStore(ByteBuffer[] chunks, int shift, long length) {
     this.chunks = chunks;
     this.shift = shift;
     this.mask = (1L << shift) - 1;
@@ -54,83 +57,83 @@ final class ByteStore {
     if (count > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("too many bytes for one store: " + length);
     }
-    byte[][] chunks = new byte[(int) count][];
+    ByteBuffer[] chunks = new ByteBuffer[(int) count];
     for (int i = 0; i < count; i++) {
       long remaining = length - ((long) i << chunkShift);
-      chunks[i] = new byte[(int) Math.min(chunkSize, remaining)];
+      chunks[i] = ByteBuffer.allocate((int) Math.min(chunkSize, remaining)).order(ByteOrder.LITTLE_ENDIAN);
     }
     return new ByteStore(chunks, chunkShift, length);
   }
 
-  /** Wraps one array without copying; the caller gives up the array. */
-  static ByteStore adopt(byte[] bytes) {
-    if (bytes.length <= (1 << DEFAULT_CHUNK_SHIFT)) {
-      return new ByteStore(new byte[][] {bytes}, DEFAULT_CHUNK_SHIFT, bytes.length);
-    }
-    ByteStore store = allocate(bytes.length, DEFAULT_CHUNK_SHIFT);
-    store.put(0, bytes, 0, bytes.length);
-    return store;
+  /** Views the remaining bytes of {@code buffer} without copying. */
+  static ByteStore wrap(ByteBuffer buffer) {
+    ByteBuffer b = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
+    return new ByteStore(new ByteBuffer[] {b}, WRAPPED_SHIFT, b.remaining());
   }
 
   long length() {
     return length;
   }
 
+  private ByteBuffer chunk(long off) {
+    return chunks[(int) (off >>> shift)];
+  }
+
   byte getByte(long off) {
-    return chunks[(int) (off >>> shift)][(int) (off & mask)];
+    return chunk(off).get((int) (off & mask));
   }
 
   short getShort(long off) {
-    return (short) SHORT.get(chunks[(int) (off >>> shift)], (int) (off & mask));
+    return (short) SHORT.get(chunk(off), (int) (off & mask));
   }
 
   int getInt(long off) {
-    return (int) INT.get(chunks[(int) (off >>> shift)], (int) (off & mask));
+    return (int) INT.get(chunk(off), (int) (off & mask));
   }
 
   long getLong(long off) {
-    return (long) LONG.get(chunks[(int) (off >>> shift)], (int) (off & mask));
+    return (long) LONG.get(chunk(off), (int) (off & mask));
   }
 
   float getFloat(long off) {
-    return (float) FLOAT.get(chunks[(int) (off >>> shift)], (int) (off & mask));
+    return (float) FLOAT.get(chunk(off), (int) (off & mask));
   }
 
   double getDouble(long off) {
-    return (double) DOUBLE.get(chunks[(int) (off >>> shift)], (int) (off & mask));
+    return (double) DOUBLE.get(chunk(off), (int) (off & mask));
   }
 
   void putByte(long off, byte v) {
-    chunks[(int) (off >>> shift)][(int) (off & mask)] = v;
+    chunk(off).put((int) (off & mask), v);
   }
 
   void putShort(long off, short v) {
-    SHORT.set(chunks[(int) (off >>> shift)], (int) (off & mask), v);
+    SHORT.set(chunk(off), (int) (off & mask), v);
   }
 
   void putInt(long off, int v) {
-    INT.set(chunks[(int) (off >>> shift)], (int) (off & mask), v);
+    INT.set(chunk(off), (int) (off & mask), v);
   }
 
   void putLong(long off, long v) {
-    LONG.set(chunks[(int) (off >>> shift)], (int) (off & mask), v);
+    LONG.set(chunk(off), (int) (off & mask), v);
   }
 
   void putFloat(long off, float v) {
-    FLOAT.set(chunks[(int) (off >>> shift)], (int) (off & mask), v);
+    FLOAT.set(chunk(off), (int) (off & mask), v);
   }
 
   void putDouble(long off, double v) {
-    DOUBLE.set(chunks[(int) (off >>> shift)], (int) (off & mask), v);
+    DOUBLE.set(chunk(off), (int) (off & mask), v);
   }
 
   /** Copies {@code len} bytes from {@code src} into this store at {@code off}. */
   void put(long off, byte[] src, int srcOff, int len) {
     while (len > 0) {
-      byte[] chunk = chunks[(int) (off >>> shift)];
+      ByteBuffer c = chunk(off);
       int at = (int) (off & mask);
-      int n = Math.min(len, chunk.length - at);
-      System.arraycopy(src, srcOff, chunk, at, n);
+      int n = Math.min(len, c.capacity() - at);
+      c.put(at, src, srcOff, n);
       off += n;
       srcOff += n;
       len -= n;
@@ -140,25 +143,25 @@ final class ByteStore {
   /** Copies {@code len} bytes at {@code off} into {@code dst}. */
   void get(long off, byte[] dst, int dstOff, int len) {
     while (len > 0) {
-      byte[] chunk = chunks[(int) (off >>> shift)];
+      ByteBuffer c = chunk(off);
       int at = (int) (off & mask);
-      int n = Math.min(len, chunk.length - at);
-      System.arraycopy(chunk, at, dst, dstOff, n);
+      int n = Math.min(len, c.capacity() - at);
+      c.get(at, dst, dstOff, n);
       off += n;
       dstOff += n;
       len -= n;
     }
   }
 
-  /** Little-endian buffers over bytes {@code [from, to)}, in order; writable when asked. */
+  /** Little-endian buffers over bytes {@code [from, to)}, in order; read-only unless asked. */
   List<ByteBuffer> views(long from, long to, boolean writable) {
     List<ByteBuffer> out = new ArrayList<>();
     long off = from;
     while (off < to) {
-      int index = (int) (off >>> shift);
+      ByteBuffer c = chunk(off);
       int at = (int) (off & mask);
-      int n = (int) Math.min(to - off, chunks[index].length - at);
-      ByteBuffer b = ByteBuffer.wrap(chunks[index], at, n).slice();
+      int n = (int) Math.min(to - off, c.capacity() - at);
+      ByteBuffer b = c.slice(at, n);
       if (!writable) {
         b = b.asReadOnlyBuffer();
       }
@@ -168,8 +171,8 @@ final class ByteStore {
     return out;
   }
 
-  /** The chunk arrays themselves, for bulk fills by trusted code in this package. */
-  byte[][] chunks() {
+  /** The chunks themselves, for bulk fills by trusted code in this package. */
+  ByteBuffer[] chunks() {
     return chunks;
   }
 }

@@ -138,6 +138,27 @@ public final class Tensor {
     return b.build();
   }
 
+  /**
+   * A fixed-width tensor that views the remaining bytes of {@code data} (little-endian, row-major)
+   * without copying: this is how decoders hand out received buffers as tensors.
+   *
+   * <p>The tensor is immutable only if the bytes are: pass a read-only buffer, or one nobody
+   * writes to again. The buffer's position and limit are not changed.
+   *
+   * @throws IllegalArgumentException if the byte count does not match the dtype and shape
+   */
+  public static Tensor wrap(DType dtype, Shape shape, ByteBuffer data) {
+    if (!dtype.isFixedWidth()) {
+      throw new IllegalArgumentException("cannot wrap bytes as a " + dtype + " tensor");
+    }
+    long need = Math.multiplyExact(shape.size(), (long) dtype.itemSize());
+    if (need != data.remaining()) {
+      throw new IllegalArgumentException(
+          dtype + shape.toString() + " needs " + need + " bytes, got " + data.remaining());
+    }
+    return new Tensor(dtype, shape, ByteStore.wrap(data), null, 0, shape.contiguousStrides());
+  }
+
   /** A tensor of zeros (empty strings for {@link DType#STRING}). */
   public static Tensor zeros(DType dtype, Shape shape) {
     return TensorBuilder.allocate(dtype, shape).build();
@@ -412,9 +433,19 @@ public final class Tensor {
     }
     Tensor t = contiguous();
     long start = t.offset * dtype.itemSize();
-    // Straight from storage: the stream sees the arrays, so no intermediate copy is made.
+    byte[] tmp = null;
     for (ByteBuffer b : t.bytes.views(start, start + byteSize(), true)) {
-      out.write(b.array(), b.arrayOffset(), b.remaining());
+      if (b.hasArray()) {
+        // Straight from heap storage: no intermediate copy.
+        out.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        continue;
+      }
+      tmp = tmp == null ? new byte[1 << 16] : tmp;
+      while (b.hasRemaining()) {
+        int n = Math.min(tmp.length, b.remaining());
+        b.get(tmp, 0, n);
+        out.write(tmp, 0, n);
+      }
     }
   }
 

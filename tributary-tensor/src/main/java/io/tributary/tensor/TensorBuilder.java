@@ -205,17 +205,18 @@ public final class TensorBuilder {
     check();
     fixedWidth();
     long done = 0;
-    for (byte[] chunk : bytes.chunks()) {
+    for (ByteBuffer chunk : bytes.chunks()) {
+      byte[] array = chunk.array();
       int at = 0;
-      while (at < chunk.length) {
-        int n = in.read(chunk, at, chunk.length - at);
+      while (at < array.length) {
+        int n = in.read(array, at, array.length - at);
         if (n < 0) {
           throw new EOFException(
               "data ends after " + (done + at) + " of " + bytes.length() + " bytes");
         }
         at += n;
       }
-      done += chunk.length;
+      done += array.length;
     }
     return this;
   }

@@ -122,6 +122,29 @@ class TensorTest {
   }
 
   @Test
+  void wrap_readOnlyBufferAtOffset_viewsWithoutCopy() {
+    ByteBuffer raw = ByteBuffer.allocate(13).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    raw.put((byte) 9).putFloat(1.5f).putFloat(-2f).putFloat(3f).flip().position(1);
+    Tensor t = Tensor.wrap(DType.FLOAT32, Shape.of(3), raw.asReadOnlyBuffer());
+    assertThat(t.toFloatArray()).containsExactly(1.5f, -2f, 3f);
+    assertThat(raw.position()).isEqualTo(1);
+    assertThat(t.reshape(1, 3).slice(1, 1, 3).contiguous().toFloatArray()).containsExactly(-2f, 3f);
+    assertThatThrownBy(() -> Tensor.wrap(DType.FLOAT64, Shape.of(2), raw))
+        .hasMessageContaining("needs 16 bytes, got 12");
+    assertThatThrownBy(() -> Tensor.wrap(DType.STRING, Shape.of(2), raw)).hasMessageContaining("string");
+  }
+
+  @Test
+  void writeData_readOnlyWrappedStorage_writesAllBytes() throws Exception {
+    byte[] data = new byte[200_000];
+    new java.util.Random(1).nextBytes(data);
+    Tensor t = Tensor.wrap(DType.UINT8, Shape.of(200_000), ByteBuffer.wrap(data).asReadOnlyBuffer());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    t.writeData(out);
+    assertThat(out.toByteArray()).isEqualTo(data);
+  }
+
+  @Test
   void readFully_shortStream_throwsEofWithCounts() {
     TensorBuilder b = TensorBuilder.allocate(DType.INT32, Shape.of(4));
     assertThatThrownBy(() -> b.readFully(new ByteArrayInputStream(new byte[10])))
