@@ -1,0 +1,197 @@
+package io.tributary.tensor.npy;
+
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorBuilder;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/**
+ * Decodes one NPY array from a byte array or from a stream with a known byte limit.
+ *
+ * <p>Every length read from the input is checked against the bytes that can still be there
+ * before anything of that length is allocated, so a header claiming a terabyte fails at once.
+ * Stream input is consumed exactly up to the end of the array and never beyond.
+ */
+final class NpyReader {
+  /** numpy refuses headers over 10000 characters by default; we allow more, but not unbounded. */
+  static final int MAX_HEADER_BYTES = 1 << 20;
+  private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  private final byte[] array;
+  private final InputStream in;
+  private final long limit;
+  private long pos;
+
+  private NpyReader(byte[] array, InputStream in, long limit) {
+    this.array = array;
+    this.in = in;
+    this.limit = limit;
+  }
+
+  static NpyReader of(byte[] npy) {
+    return new NpyReader(npy, null, npy.length);
+  }
+
+  /** A reader of at most {@code maxBytes} from {@code in}. */
+  static NpyReader of(InputStream in, long maxBytes) {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
+    }
+    return new NpyReader(null, in, maxBytes);
+  }
+
+  /** Bytes consumed so far. */
+  long position() {
+    return pos;
+  }
+
+  /** Bytes that may still follow within the limit. */
+  long remaining() {
+    return limit - pos;
+  }
+
+  /** A parsed header together with the dict details the public record leaves out. */
+  record Parsed(NpyHeader header, HeaderDict dict) {}
+
+  Parsed header() throws IOException {
+    byte[] magic = take(HeaderFormat.MAGIC.length + 2, "the magic string");
+    if (!Arrays.equals(magic, 0, HeaderFormat.MAGIC.length, HeaderFormat.MAGIC, 0, HeaderFormat.MAGIC.length)) {
+      throw new NpyException("not an NPY array: expected the magic string 93 4e 55 4d 50 59 (\\x93NUMPY),"
+          + " found " + HexFormat.ofDelimiter(" ").formatHex(magic, 0, HeaderFormat.MAGIC.length));
+    }
+    NpyVersion version = NpyVersion.of(magic[6] & 0xFF, magic[7] & 0xFF);
+    byte[] lengthField = take(version.lengthFieldSize(), "the header length");
+    long length = 0;
+    for (int i = 0; i < lengthField.length; i++) {
+      length |= (lengthField[i] & 0xFFL) << (8 * i);
+    }
+    if (length > MAX_HEADER_BYTES) {
+      throw new NpyException("header length " + length + " exceeds the limit of " + MAX_HEADER_BYTES + " bytes");
+    }
+    byte[] raw = take((int) length, "the header");
+    String text;
+    try {
+      text = version.headerCharset().newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(raw)).toString();
+    } catch (CharacterCodingException e) {
+      throw new NpyException("header of NPY " + version + " is not valid " + version.headerCharset(), e);
+    }
+    HeaderDict dict = HeaderParser.parse(text);
+    NpyHeader header = new NpyHeader(version, dict.descr(), dict.fortranOrder(), dict.shape(), (int) pos);
+    return new Parsed(header, dict);
+  }
+
+  /** Reads the array data that follows {@code parsed}'s header. */
+  Tensor data(Parsed parsed) throws IOException {
+    HeaderDict dict = parsed.dict();
+    Descr descr = Descr.parse(dict.descr(), dict.descrIsString());
+    Shape shape = dict.shape();
+    long count = shape.size();
+    long length;
+    try {
+      length = Math.multiplyExact(count, (long) descr.itemSize());
+    } catch (ArithmeticException e) {
+      throw new NpyException("shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text()
+          + "' needs more bytes than a long can count", e);
+    }
+    if (length > remaining()) {
+      throw new NpyException("truncated: shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text()
+          + "' needs " + length + " bytes of data but only " + remaining() + " follow the header");
+    }
+    boolean transposed = dict.fortranOrder() && shape.rank() > 1;
+    if (descr.dtype() == DType.STRING) {
+      return strings(descr, shape, count, length, transposed);
+    }
+    Shape stored = transposed ? reversed(shape) : shape;
+    TensorBuilder b = TensorBuilder.allocate(descr.dtype(), stored);
+    if (array != null) {
+      b.putBytes(0, array, (int) pos, (int) length);
+    } else {
+      try {
+        b.readFully(in);
+      } catch (EOFException e) {
+        throw new NpyException("truncated array data: " + e.getMessage(), e);
+      }
+    }
+    pos += length;
+    if (descr.needsSwap()) {
+      Layouts.swapBytes(b.writableBuffers(), descr.swapUnit());
+    }
+    Tensor t = b.build();
+    return transposed ? Layouts.fortranToC(t, shape) : t;
+  }
+
+  private Tensor strings(Descr descr, Shape shape, long count, long length, boolean transposed)
+      throws IOException {
+    if (count > MAX_ARRAY) {
+      throw new NpyException("string array of " + count + " elements is too large for a string tensor");
+    }
+    if (descr.itemSize() == 0 && count > limit) {
+      throw new NpyException("zero-width string array '" + descr.text() + "' claims " + count
+          + " elements in an input of " + limit + " bytes");
+    }
+    if (length > MAX_ARRAY) {
+      throw new NpyException("string array data of " + length + " bytes is too large to decode");
+    }
+    byte[] raw;
+    int off;
+    if (array != null) {
+      raw = array;
+      off = (int) pos;
+    } else {
+      raw = in.readNBytes((int) length);
+      off = 0;
+      if (raw.length < length) {
+        throw new NpyException("truncated array data: data ends after " + raw.length + " of " + length + " bytes");
+      }
+    }
+    pos += length;
+    String[] values = NpyStrings.decode(raw, off, (int) count, descr);
+    TensorBuilder b = TensorBuilder.allocate(DType.STRING, shape);
+    if (transposed) {
+      Layouts.fortranToC(values, shape, b);
+    } else {
+      for (int i = 0; i < values.length; i++) {
+        b.setString(i, values[i]);
+      }
+    }
+    return b.build();
+  }
+
+  private static Shape reversed(Shape shape) {
+    long[] d = new long[shape.rank()];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = shape.dim(d.length - 1 - i);
+    }
+    return Shape.of(d);
+  }
+
+  private byte[] take(int n, String what) throws IOException {
+    if (n > remaining()) {
+      throw new NpyException("truncated: input ends inside " + what + " (" + n + " bytes needed, "
+          + remaining() + " left of " + limit + ")");
+    }
+    byte[] out;
+    if (array != null) {
+      out = Arrays.copyOfRange(array, (int) pos, (int) pos + n);
+    } else {
+      out = in.readNBytes(n);
+      if (out.length < n) {
+        throw new NpyException("truncated: input ends inside " + what + " (" + n + " bytes needed, "
+            + out.length + " read)");
+      }
+    }
+    pos += n;
+    return out;
+  }
+}

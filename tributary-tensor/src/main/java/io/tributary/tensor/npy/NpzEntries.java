@@ -1,0 +1,127 @@
+package io.tributary.tensor.npy;
+
+import io.tributary.tensor.Tensor;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Set;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.ZipEntry;
+
+/**
+ * Checks and decodes the entries of one NPZ archive, in order.
+ *
+ * <p>Each entry's declared sizes are judged before its data is touched, and its data is checked
+ * against them afterwards, so a lying archive is caught whichever zip reader supplied it.
+ */
+final class NpzEntries {
+  private final LinkedHashMap<String, Tensor> arrays = new LinkedHashMap<>();
+  private final Set<String> seen = new HashSet<>();
+
+  LinkedHashMap<String, Tensor> arrays() {
+    return arrays;
+  }
+
+  /**
+   * Validates an entry's name and declared sizes; returns the array name (without {@code .npy}).
+   */
+  String admit(ZipEntry e) throws NpyException {
+    String name = e.getName();
+    if (e.isDirectory() || !name.endsWith(".npy")) {
+      throw new NpyException("entry '" + name + "' is not a .npy array; NPZ archives hold only NAME.npy entries");
+    }
+    if (!seen.add(name)) {
+      throw new NpyException("duplicate entry '" + name + "'");
+    }
+    long size = e.getSize();
+    long compressed = e.getCompressedSize();
+    switch (e.getMethod()) {
+      case ZipEntry.STORED -> {
+        if (size >= 0 && compressed >= 0 && size != compressed) {
+          throw new NpyException("stored entry '" + name + "' declares " + size + " bytes but occupies "
+              + compressed);
+        }
+      }
+      case ZipEntry.DEFLATED -> {
+        if (size >= 0 && compressed >= 0 && size > Npz.maxExpandedSize(compressed)) {
+          throw new NpyException("entry '" + name + "' declares " + size + " bytes from " + compressed
+              + " compressed bytes, a ratio deflate cannot produce");
+        }
+      }
+      default -> throw new NpyException("entry '" + name + "' uses zip compression method " + e.getMethod()
+          + "; only stored (0) and deflated (8) are supported");
+    }
+    return name.substring(0, name.length() - ".npy".length());
+  }
+
+  /**
+   * Decodes one entry's array from {@code raw}, its decompressed data.
+   *
+   * @param archiveLength the archive's size, which bounds entries whose sizes are not declared
+   */
+  void read(String key, ZipEntry e, InputStream raw, long archiveLength) throws NpyException {
+    String where = "entry '" + e.getName() + "'";
+    long declared = e.getSize();
+    long declaredCrc = e.getCrc();
+    long compressed = e.getCompressedSize() >= 0 ? e.getCompressedSize() : archiveLength;
+    long limit = declared >= 0 ? declared : Npz.maxExpandedSize(compressed);
+    Counting counted = new Counting(raw);
+    CheckedInputStream in = new CheckedInputStream(counted, new CRC32());
+    try {
+      Tensor t = Npy.read(in, limit);
+      if (in.read() >= 0) {
+        throw new NpyException("holds more bytes than its array (declared size " + declared + ")");
+      }
+      if (declared >= 0 && counted.count != declared) {
+        throw new NpyException("declares " + declared + " bytes but holds " + counted.count);
+      }
+      if (declaredCrc >= 0 && in.getChecksum().getValue() != declaredCrc) {
+        throw new NpyException("CRC-32 mismatch: declared " + Long.toHexString(declaredCrc) + ", data has "
+            + Long.toHexString(in.getChecksum().getValue()));
+      }
+      arrays.put(key, t);
+    } catch (NpyException ex) {
+      throw ex.in(where);
+    } catch (IOException ex) {
+      // Zip-level failures (bad deflate data, early end) mean a corrupt archive, not a failing disk.
+      throw new NpyException(where + ": corrupt entry data: " + ex.getMessage(), ex);
+    }
+  }
+
+  /** Counts the bytes that pass through. */
+  private static final class Counting extends FilterInputStream {
+    long count;
+
+    Counting(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count++;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        count += n;
+      }
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long k = super.skip(n);
+      count += k;
+      return k;
+    }
+  }
+}
