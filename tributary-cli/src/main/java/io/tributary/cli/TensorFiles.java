@@ -40,7 +40,11 @@ final class TensorFiles {
    * @throws IOException when the file is missing, unreadable or malformed, or of unknown type
    */
   SequencedMap<String, Tensor> read(Path file) throws IOException {
-    return switch (TensorFormat.of(file)) {
+    TensorFormat format = TensorFormat.of(file);
+    if (Files.isDirectory(file)) {
+      throw new TensorFileException("is a directory, not a tensor file");
+    }
+    return switch (format) {
       case NPY -> Npz.named(List.of(Npy.read(file)));
       case NPZ -> Npz.read(file);
       case PB -> readParameters(file);

@@ -39,7 +39,8 @@ class BadInputTest {
         Arguments.of("truncated pb", (Maker) d -> truncated(d, "cut.pb", validPb(d)), ""),
         Arguments.of("pb of random bytes", (Maker) d -> bytes(d, "junk.pb", new byte[] {(byte) 0xff, 0x7f, 0x01, 0x00}), ""),
         Arguments.of("pb with an unknown tensor type", (Maker) d -> unknownType(d), "tensor.flatbuffer"),
-        Arguments.of("directory named like a file", (Maker) d -> Files.createDirectories(d.resolve("dir.npz")), ""));
+        Arguments.of("directory named like a file", (Maker) d -> Files.createDirectories(d.resolve("dir.npz")),
+            "is a directory"));
   }
 
   static Stream<Arguments> inspectAndConvert() {

@@ -69,8 +69,7 @@ class ConvertCommandTest {
     assertThat(toPb.exitCode()).as(toPb.err()).isZero();
     assertThat(toPb.out()).contains("wrote " + original.size() + " tensors to " + pb + " (" + tensorType + ")");
     assertThat(toNpz.exitCode()).as(toNpz.err()).isZero();
-    assertThat(Parameters.class.cast(ParametersCodec.decode(Files.readAllBytes(pb))).tensorType())
-        .isEqualTo(tensorType);
+    assertThat(ParametersCodec.decode(Files.readAllBytes(pb)).tensorType()).isEqualTo(tensorType);
     SequencedMap<String, Tensor> result = Npz.read(back);
     List<String> expectedNames = keepsNames ? List.copyOf(original.keySet()) : positionalNames(original.size());
     assertThat(result.keySet()).containsExactlyElementsOf(expectedNames);
