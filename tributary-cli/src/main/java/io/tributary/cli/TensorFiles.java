@@ -1,0 +1,120 @@
+package io.tributary.cli;
+
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.npy.Npy;
+import io.tributary.tensor.npy.Npz;
+import io.tributary.tensor.serialization.Parameters;
+import io.tributary.tensor.serialization.ParametersCodec;
+import io.tributary.tensor.serialization.Serializer;
+import io.tributary.tensor.serialization.SerializerRegistry;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+import java.util.UUID;
+
+/**
+ * Reads and writes the named tensors of .npy, .npz and .pb files.
+ *
+ * <p>A .npy file holds one tensor, named {@code arr_0}. A .pb file holds a serialized
+ * {@code Parameters} message whose {@code tensor_type} picks the serializer from the registry;
+ * the names are those the serializer's format carries, else {@code arr_0}, {@code arr_1}, ....
+ */
+final class TensorFiles {
+  /** The largest message protobuf can hold: 2 GiB - 1 (and the largest Java array). */
+  private static final long MAX_PB_BYTES = Integer.MAX_VALUE - 8;
+
+  private final SerializerRegistry registry;
+
+  TensorFiles(SerializerRegistry registry) {
+    this.registry = registry;
+  }
+
+  /**
+   * The tensors in {@code file}, in file order.
+   *
+   * @throws IOException when the file is missing, unreadable or malformed, or of unknown type
+   */
+  SequencedMap<String, Tensor> read(Path file) throws IOException {
+    TensorFormat format = TensorFormat.of(file);
+    if (Files.isDirectory(file)) {
+      throw new TensorFileException("is a directory, not a tensor file");
+    }
+    return switch (format) {
+      case NPY -> Npz.named(List.of(Npy.read(file)));
+      case NPZ -> Npz.read(file);
+      case PB -> readParameters(file);
+    };
+  }
+
+  private SequencedMap<String, Tensor> readParameters(Path file) throws IOException {
+    long size = Files.size(file);
+    if (size > MAX_PB_BYTES) {
+      throw new TensorFileException(size + " bytes is more than a protobuf message can hold (2 GiB)");
+    }
+    Parameters parameters = ParametersCodec.decode(Files.readAllBytes(file));
+    return registry.forType(parameters.tensorType()).deserializeNamed(parameters);
+  }
+
+  /**
+   * The serializer for {@code tensorType}, checked before any work is done.
+   *
+   * @throws IOException ({@link io.tributary.tensor.serialization.UnsupportedTensorTypeException})
+   *     naming the type and the known ones
+   */
+  Serializer serializer(String tensorType) throws IOException {
+    return registry.forType(tensorType);
+  }
+
+  /**
+   * Writes {@code tensors} to {@code file} in the format its extension names, through a
+   * temporary file in the same directory that is then moved over {@code file}, so that a failure
+   * leaves any earlier {@code file} intact and never a half-written one.
+   *
+   * @param pbSerializer the serializer for .pb output; unused for the other formats
+   * @throws IOException when the file cannot be written or the format cannot hold the tensors
+   */
+  void write(Path file, SequencedMap<String, Tensor> tensors, Serializer pbSerializer) throws IOException {
+    TensorFormat format = TensorFormat.of(file);
+    Path dir = file.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) {
+      throw new TensorFileException("its directory " + dir + " does not exist");
+    }
+    // Not Files.createTempFile: its owner-only permissions would end up on the output file.
+    Path temp = Files.createFile(dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp"));
+    boolean moved = false;
+    try {
+      switch (format) {
+        case NPY -> Npy.write(single(tensors), temp);
+        case NPZ -> Npz.write(temp, tensors, false);
+        case PB -> Files.write(temp, ParametersCodec.encode(pbSerializer.serializeNamed(tensors)));
+      }
+      move(temp, file);
+      moved = true;
+    } finally {
+      if (!moved) {
+        Files.deleteIfExists(temp);
+      }
+    }
+  }
+
+  private static Tensor single(Map<String, Tensor> tensors) throws TensorFileException {
+    if (tensors.size() != 1) {
+      throw new TensorFileException(
+          "a .npy file holds exactly one tensor, the input has " + tensors.size() + "; write a .npz instead");
+    }
+    return tensors.values().iterator().next();
+  }
+
+  private static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}
