@@ -71,7 +71,7 @@ public final class Npz {
     try {
       return new ZipFile(file.toFile());
     } catch (ZipException e) {
-      throw new NpyException("not a valid zip archive: " + e.getMessage(), e);
+      throw new NpyException("not a valid zip archive: " + NpzEntries.describe(e), e);
     }
   }
 
@@ -105,8 +105,9 @@ public final class Npz {
   private static ZipEntry nextEntry(ZipInputStream in) throws NpyException {
     try {
       return in.getNextEntry();
-    } catch (IOException e) {
-      throw new NpyException("malformed zip entry header: " + e.getMessage(), e);
+    } catch (IOException | IllegalArgumentException e) {
+      // ZipInputStream reports undecodable entry names with IllegalArgumentException.
+      throw new NpyException("malformed zip entry header: " + NpzEntries.describe(e), e);
     }
   }
 

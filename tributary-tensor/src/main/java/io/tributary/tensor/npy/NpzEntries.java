@@ -87,8 +87,13 @@ final class NpzEntries {
       throw ex.in(where);
     } catch (IOException ex) {
       // Zip-level failures (bad deflate data, early end) mean a corrupt archive, not a failing disk.
-      throw new NpyException(where + ": corrupt entry data: " + ex.getMessage(), ex);
+      throw new NpyException(where + ": corrupt entry data: " + describe(ex), ex);
     }
+  }
+
+  /** An exception's message, or its type when it has none (as EOFException often does). */
+  static String describe(Exception e) {
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }
 
   /** Counts the bytes that pass through. */

@@ -5,6 +5,7 @@ import io.tributary.tensor.serialization.internal.WireReader;
 import io.tributary.tensor.serialization.internal.WireWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -98,7 +99,7 @@ public final class ParametersCodec {
         if (field == TENSOR_TYPE) {
           tensorType = r.utf8(at, n, "tensor_type");
         } else {
-          byte[] payload = java.util.Arrays.copyOfRange(buf, at, at + n);
+          byte[] payload = Arrays.copyOfRange(buf, at, at + n);
           (field == TENSORS ? tensors : values).add(payload);
         }
       }

@@ -1,5 +1,6 @@
 package io.tributary.tensor.serialization;
 
+import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -74,7 +75,7 @@ public final class SerializerRegistry {
   }
 
   /** Deserializes with the serializer for the Parameters' own {@code tensor_type}. */
-  public List<io.tributary.tensor.Tensor> deserialize(Parameters parameters)
+  public List<Tensor> deserialize(Parameters parameters)
       throws SerializationException {
     return forType(parameters.tensorType()).deserialize(parameters);
   }

@@ -1,5 +1,7 @@
 package io.tributary.tensor.serialization.internal;
 
+import java.util.Locale;
+
 /**
  * The data fields of the {@code Value} message: where elements live on the wire and how each
  * element is encoded.
@@ -86,7 +88,7 @@ public enum DataField {
 
   /** The field's name in parameters.proto, such as {@code sfixed32}. */
   public String protoName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** The data field with this number, or null when the number is not a data field. */

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A bounds-checked cursor over one protobuf message held in a byte array.
@@ -34,7 +36,7 @@ public final class WireReader {
   }
 
   private static int end(byte[] buf, int off, int len) {
-    java.util.Objects.checkFromIndexSize(off, len, buf.length);
+    Objects.checkFromIndexSize(off, len, buf.length);
     return off + len;
   }
 
@@ -158,7 +160,7 @@ public final class WireReader {
       int wireType = tag & 7;
       if (wireType == SGROUP) {
         if (depth == open.length) {
-          open = java.util.Arrays.copyOf(open, depth * 2);
+          open = Arrays.copyOf(open, depth * 2);
         }
         open[depth++] = tag >>> 3;
       } else if (wireType == EGROUP) {

@@ -100,6 +100,21 @@ class ValueCodecTest {
     assertThat(d.name()).isEqualTo(name);
   }
 
+  @ParameterizedTest
+  @EnumSource(value = DType.class, names = {"FLOAT32", "COMPLEX128", "UINT16", "BOOL"})
+  void encodeDecode_storageInSmallChunks_sameBytesAsOneChunk(DType dtype) throws Exception {
+    Tensor oneChunk = sample(dtype, Shape.of(5, 7));
+    TensorBuilder b = TensorBuilder.allocate(dtype, Shape.of(5, 7), 4); // 16-byte chunks
+    byte[] data = new byte[(int) oneChunk.byteSize()];
+    oneChunk.copyBytes(0, data, 0, data.length);
+    Tensor chunked = b.putBytes(0, data, 0, data.length).build();
+
+    byte[] bytes = ValueCodec.encode(chunked, "c");
+
+    assertThat(bytes).isEqualTo(ValueCodec.encode(oneChunk, "c"));
+    assertThat(ValueCodec.decode(bytes, 0, bytes.length).tensor()).isEqualTo(oneChunk);
+  }
+
   @Test
   void decode_atOffsetInLargerArray_readsOnlyThatRange() throws Exception {
     Tensor t = sample(DType.FLOAT32, Shape.of(3));
