@@ -61,10 +61,12 @@ def main():
     for dt in ("float32", "float64"):
         for op in ("Encode", "Decode"):
             anchor = jmh.get(f"ProtoValueBenchmark.protobufJava{op}[dtype={dt}]")
-            for ours in ("tributary" + op, "tributary" + op + "Contiguous", "tributary" + op + "Copy"):
-                mine = jmh.get(f"ProtoValueBenchmark.{ours}[dtype={dt}]")
-                if anchor and mine:
-                    pairs.append((f"proto.ndarray {dt} {ours} vs protobuf-java", anchor[0], mine))
+            narrow = jmh.get(f"ProtoValueBenchmark.protobufJava{'ToByteArrayOnly' if op == 'Encode' else 'ParseOnly'}[dtype={dt}]")
+            mine = jmh.get(f"ProtoValueBenchmark.tributary{op}[dtype={dt}]")
+            if anchor and mine:
+                pairs.append((f"proto.ndarray {dt} {op.lower()} vs protobuf-java (tensor <-> bytes)", anchor[0], mine))
+            if narrow and mine:
+                pairs.append((f"proto.ndarray {dt} {op.lower()} vs protobuf-java {'toByteArray' if op == 'Encode' else 'parseFrom'} alone", narrow[0], mine))
     for label, anchor, mine in pairs:
         if anchor is None or mine is None:
             continue

@@ -47,8 +47,17 @@ public class NpyBenchmark {
     return Npy.toBytes(tensor);
   }
 
+  /** Decode into a new tensor: a full copy of the data. */
   @Benchmark
   public Tensor npyDecode() throws NpyException {
     return Npy.fromBytes(encoded);
+  }
+
+  /** Decode as a read-only view of the input, as received messages are decoded. */
+  @Benchmark
+  public double npyView() throws NpyException {
+    Tensor t = Npy.view(encoded);
+    // Touch the last element so the view is proven usable, not just constructed.
+    return t.getFloat(t.size() - 1);
   }
 }

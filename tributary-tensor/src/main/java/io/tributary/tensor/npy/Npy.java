@@ -58,7 +58,24 @@ public final class Npy {
    * @throws NpyUnsupportedDtypeException for dtypes Tributary cannot hold
    */
   public static Tensor fromBytes(byte[] npy) throws NpyException {
-    NpyReader r = NpyReader.of(Objects.requireNonNull(npy, "npy"));
+    return decodeWhole(NpyReader.of(Objects.requireNonNull(npy, "npy")));
+  }
+
+  /**
+   * Decodes one NPY array that fills {@code npy} exactly, viewing its bytes instead of copying
+   * them when they are already little-endian and row-major (as {@code np.save} writes on every
+   * common machine); other layouts are converted into a new tensor as {@link #fromBytes} does.
+   *
+   * <p>The caller hands the array over: the tensor is immutable only while nobody writes to
+   * {@code npy} again. This is the decode for received messages, whose buffers nobody else holds.
+   *
+   * @throws NpyException on malformed, truncated or trailing input
+   */
+  public static Tensor view(byte[] npy) throws NpyException {
+    return decodeWhole(NpyReader.viewing(Objects.requireNonNull(npy, "npy")));
+  }
+
+  private static Tensor decodeWhole(NpyReader r) throws NpyException {
     try {
       Tensor t = r.data(r.header());
       if (r.remaining() > 0) {
@@ -71,6 +88,7 @@ public final class Npy {
       throw new IllegalStateException("reading a byte array cannot fail with I/O", e);
     }
   }
+
 
   /**
    * Reads one array from {@code in}, consuming exactly its bytes, so that several arrays saved

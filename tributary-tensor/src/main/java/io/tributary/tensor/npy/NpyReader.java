@@ -28,16 +28,23 @@ final class NpyReader {
   private final byte[] array;
   private final InputStream in;
   private final long limit;
+  private final boolean view;
   private long pos;
 
-  private NpyReader(byte[] array, InputStream in, long limit) {
+  private NpyReader(byte[] array, InputStream in, long limit, boolean view) {
     this.array = array;
     this.in = in;
     this.limit = limit;
+    this.view = view;
   }
 
   static NpyReader of(byte[] npy) {
-    return new NpyReader(npy, null, npy.length);
+    return new NpyReader(npy, null, npy.length, false);
+  }
+
+  /** A reader whose tensors view {@code npy}'s data bytes where the layout allows it. */
+  static NpyReader viewing(byte[] npy) {
+    return new NpyReader(npy, null, npy.length, true);
   }
 
   /** A reader of at most {@code maxBytes} from {@code in}. */
@@ -45,7 +52,7 @@ final class NpyReader {
     if (maxBytes < 0) {
       throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
     }
-    return new NpyReader(null, in, maxBytes);
+    return new NpyReader(null, in, maxBytes, false);
   }
 
   /** Bytes consumed so far. */
@@ -111,6 +118,12 @@ final class NpyReader {
     boolean transposed = dict.fortranOrder() && shape.rank() > 1;
     if (descr.dtype() == DType.STRING) {
       return strings(descr, shape, count, length, transposed);
+    }
+    if (view && !transposed && !descr.needsSwap()) {
+      // Already our layout: the tensor is a read-only window on the input, no copy.
+      ByteBuffer window = ByteBuffer.wrap(array, (int) pos, (int) length).asReadOnlyBuffer();
+      pos += length;
+      return Tensor.wrap(descr.dtype(), shape, window);
     }
     Shape stored = transposed ? reversed(shape) : shape;
     TensorBuilder b = TensorBuilder.allocate(descr.dtype(), stored);

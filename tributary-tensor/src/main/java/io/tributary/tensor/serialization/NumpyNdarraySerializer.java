@@ -60,7 +60,8 @@ public final class NumpyNdarraySerializer implements Serializer {
     List<Tensor> tensors = new ArrayList<>(parameters.tensors().size());
     for (int i = 0; i < parameters.tensors().size(); i++) {
       try {
-        tensors.add(Npy.fromBytes(parameters.tensors().get(i)));
+        // Parameters' arrays are handed over and never written again, so tensors may view them.
+        tensors.add(Npy.view(parameters.tensors().get(i)));
       } catch (NpyException e) {
         throw new SerializationException(i, "malformed NPY blob: " + e.getMessage(), e);
       }

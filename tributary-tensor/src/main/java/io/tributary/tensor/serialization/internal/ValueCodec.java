@@ -125,6 +125,10 @@ public final class ValueCodec {
   /**
    * Decodes the {@code Value} in {@code buf[off, off + len)}.
    *
+   * <p>Data already in Tributary's layout (one packed run of fixed-width little-endian items, or
+   * the {@code raw} field) is not copied: the tensor views {@code buf}, read-only. The caller
+   * hands {@code buf} over and must not write to it again.
+   *
    * @throws WireException naming the problem and its offset when the bytes are not a valid
    *     value: malformed protobuf, an unknown dtype, data in a field the dtype does not use, a
    *     bad shape, or an element count that does not match the shape
@@ -276,9 +280,13 @@ public final class ValueCodec {
           + " with shape " + Arrays.toString(dims) + " needs " + needed);
     }
 
+    String name = s.nameLen == 0 ? "" : r.utf8(s.nameOff, s.nameLen, "name");
+    Tensor view = viewIfContiguous(s, buf, type, Shape.of(dims));
+    if (view != null) {
+      return new Decoded(name, view);
+    }
     TensorBuilder b = TensorBuilder.allocate(type.dtype(), Shape.of(dims));
     fill(r, s, buf, b, type);
-    String name = s.nameLen == 0 ? "" : r.utf8(s.nameOff, s.nameLen, "name");
     return new Decoded(name, b.build());
   }
 
@@ -288,6 +296,20 @@ public final class ValueCodec {
       throw new WireException("shape " + Arrays.toString(dims) + " has more elements than a long can count");
     }
     return p;
+  }
+
+  /** A read-only view of the data when it sits in one run of little-endian items, else null. */
+  private static Tensor viewIfContiguous(Scan s, byte[] buf, WireDataType type, Shape shape) {
+    return switch (type.field().encoding()) {
+      case RAW -> s.rawLen > 0
+          ? Tensor.wrap(type.dtype(), shape, ByteBuffer.wrap(buf, s.rawOff, s.rawLen).asReadOnlyBuffer())
+          : null;
+      case FIXED32, FIXED64 -> s.records.size == 1
+          ? Tensor.wrap(type.dtype(), shape,
+              ByteBuffer.wrap(buf, s.records.off(0), s.records.len(0)).asReadOnlyBuffer())
+          : null;
+      case STRING, VARINT -> null;
+    };
   }
 
   private static void fill(WireReader r, Scan s, byte[] buf, TensorBuilder b, WireDataType type)
