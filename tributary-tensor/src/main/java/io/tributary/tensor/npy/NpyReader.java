@@ -110,6 +110,11 @@ final class NpyReader {
       throw new NpyException("truncated: shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text()
           + "' needs " + length + " bytes of data but only " + remaining() + " follow the header");
     }
+    long heap = Runtime.getRuntime().maxMemory();
+    if (length > heap) {
+      throw new NpyException("shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text() + "' needs "
+          + length + " bytes, more than this JVM's whole heap (" + heap + " bytes)");
+    }
     boolean transposed = dict.fortranOrder() && shape.rank() > 1;
     if (descr.dtype() == DType.STRING) {
       return strings(descr, shape, count, length, transposed);
