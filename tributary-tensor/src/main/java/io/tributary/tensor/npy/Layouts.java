@@ -1,7 +1,6 @@
 package io.tributary.tensor.npy;
 
 import io.tributary.tensor.Shape;
-import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -40,51 +39,113 @@ final class Layouts {
     }
   }
 
+  /** Edge of the square tiles the transpose works in: 64 x 64 items stay within L1/L2 cache. */
+  private static final int TILE = 64;
+
   /**
-   * Reorders a column-major array into a row-major tensor of {@code shape}.
+   * Reorders a column-major array into a row-major tensor of {@code shape} (rank 2 or more).
    *
-   * @param columnMajor the file's data read row-major with the dimensions reversed, which is
-   *     exactly column-major data of {@code shape}
+   * <p>Axis 0 is contiguous in the source and the last axis in the destination, so for each
+   * combination of the middle axes this is a 2-D transpose between those two axes. It runs in
+   * tiles so that both the reads and the writes stay within a few cache lines at a time.
+   *
+   * @param columnMajor little-endian buffers holding the file's data in order; all but the
+   *     last must span the same power-of-two size
+   * @param item bytes per element
+   * @param rowMajor the destination's writable buffers, laid out the same way
    */
-  static Tensor fortranToC(Tensor columnMajor, Shape shape) {
-    int item = columnMajor.dtype().itemSize();
+  static void fortranToC(List<ByteBuffer> columnMajor, Shape shape, int item, List<ByteBuffer> rowMajor) {
     int rank = shape.rank();
     long[] dims = shape.dims();
-    long[] stride = rowMajorByteStrides(dims, item);
-    TensorBuilder b = TensorBuilder.allocate(columnMajor.dtype(), shape);
-    List<ByteBuffer> dst = b.writableBuffers();
-    // All buffers but the last span one power-of-two chunk, so a shift finds an offset's buffer.
-    int shift = dst.size() <= 1 ? 62 : Integer.numberOfTrailingZeros(dst.get(0).capacity());
-    long mask = (1L << shift) - 1;
-    long[] index = new long[rank];
-    long off = 0;
-    for (ByteBuffer src : columnMajor.dataBuffers()) {
-      int n = src.limit();
-      for (int p = 0; p < n; p += item) {
-        ByteBuffer d = dst.get((int) (off >>> shift));
-        int at = (int) (off & mask);
-        switch (item) {
-          case 1 -> d.put(at, src.get(p));
-          case 2 -> d.putShort(at, src.getShort(p));
-          case 4 -> d.putInt(at, src.getInt(p));
-          case 8 -> d.putLong(at, src.getLong(p));
-          default -> {
-            d.putLong(at, src.getLong(p));
-            d.putLong(at + 8, src.getLong(p + 8));
+    if (shape.size() == 0) {
+      return;
+    }
+    long[] rowStride = new long[rank];
+    long[] colStride = new long[rank];
+    long r = item;
+    long c = item;
+    for (int k = 0; k < rank; k++) {
+      colStride[k] = c;
+      c *= dims[k];
+      rowStride[rank - 1 - k] = r;
+      r *= dims[rank - 1 - k];
+    }
+    Chunks src = new Chunks(columnMajor);
+    Chunks dst = new Chunks(rowMajor);
+    int last = rank - 1;
+    long n0 = dims[0];
+    long nLast = dims[last];
+    long[] middle = new long[rank];
+    long baseSrc = 0;
+    long baseDst = 0;
+    while (true) {
+      for (long t0 = 0; t0 < n0; t0 += TILE) {
+        long e0 = Math.min(n0, t0 + TILE);
+        for (long tl = 0; tl < nLast; tl += TILE) {
+          long el = Math.min(nLast, tl + TILE);
+          for (long il = tl; il < el; il++) {
+            long s = baseSrc + il * colStride[last];
+            long d = baseDst + il * item;
+            for (long i0 = t0; i0 < e0; i0++) {
+              copy(src, s + i0 * item, dst, d + i0 * rowStride[0], item);
+            }
           }
-        }
-        // Column-major order advances axis 0 fastest: an odometer over the row-major offset.
-        for (int k = 0; k < rank; k++) {
-          off += stride[k];
-          if (++index[k] < dims[k]) {
-            break;
-          }
-          off -= stride[k] * dims[k];
-          index[k] = 0;
         }
       }
+      // Advance the odometer over the middle axes 1 .. rank-2.
+      int k = 1;
+      for (; k < last; k++) {
+        baseSrc += colStride[k];
+        baseDst += rowStride[k];
+        if (++middle[k] < dims[k]) {
+          break;
+        }
+        baseSrc -= colStride[k] * dims[k];
+        baseDst -= rowStride[k] * dims[k];
+        middle[k] = 0;
+      }
+      if (k >= last) {
+        return;
+      }
     }
-    return b.build();
+  }
+
+  private static void copy(Chunks src, long from, Chunks dst, long to, int item) {
+    ByteBuffer s = src.buffer(from);
+    int sp = src.index(from);
+    ByteBuffer d = dst.buffer(to);
+    int dp = dst.index(to);
+    switch (item) {
+      case 1 -> d.put(dp, s.get(sp));
+      case 2 -> d.putShort(dp, s.getShort(sp));
+      case 4 -> d.putInt(dp, s.getInt(sp));
+      case 8 -> d.putLong(dp, s.getLong(sp));
+      default -> {
+        d.putLong(dp, s.getLong(sp));
+        d.putLong(dp + 8, s.getLong(sp + 8));
+      }
+    }
+  }
+
+  /** Storage buffers addressed by a long byte offset; all but the last span 2^shift bytes. */
+  private static final class Chunks {
+    private final ByteBuffer[] buffers;
+    private final int shift;
+    private final long mask;
+
+    Chunks(List<ByteBuffer> list) {
+      buffers = list.toArray(ByteBuffer[]::new);
+      shift = buffers.length <= 1 ? 62 : Integer.numberOfTrailingZeros(buffers[0].capacity());
+      mask = (1L << shift) - 1;
+    }
+
+    ByteBuffer buffer(long off) {
+      return buffers[(int) (off >>> shift)];
+    }
+
+    int index(long off) {
+      return (int) (off & mask);
+    }
   }
 
   /** Places column-major {@code values} into {@code dst} in row-major order. */

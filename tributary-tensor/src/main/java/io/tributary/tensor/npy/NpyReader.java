@@ -8,10 +8,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * Decodes one NPY array from a byte array or from a stream with a known byte limit.
@@ -115,6 +117,11 @@ final class NpyReader {
       throw new NpyException("truncated: shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text()
           + "' needs " + length + " bytes of data but only " + remaining() + " follow the header");
     }
+    long heap = Runtime.getRuntime().maxMemory();
+    if (length > heap) {
+      throw new NpyException("shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text() + "' needs "
+          + length + " bytes, more than this JVM's whole heap (" + heap + " bytes)");
+    }
     boolean transposed = dict.fortranOrder() && shape.rank() > 1;
     if (descr.dtype() == DType.STRING) {
       return strings(descr, shape, count, length, transposed);
@@ -125,23 +132,37 @@ final class NpyReader {
       pos += length;
       return Tensor.wrap(descr.dtype(), shape, window);
     }
-    Shape stored = transposed ? reversed(shape) : shape;
-    TensorBuilder b = TensorBuilder.allocate(descr.dtype(), stored);
-    if (array != null) {
+    TensorBuilder b = TensorBuilder.allocate(descr.dtype(), shape);
+    if (transposed) {
+      // Column-major data is reordered on its way into storage, straight from the input array
+      // when there is one, else from a staging copy of the stream's bytes.
+      List<ByteBuffer> source;
+      if (array != null) {
+        source = List.of(ByteBuffer.wrap(array, (int) pos, (int) length).slice().order(ByteOrder.LITTLE_ENDIAN));
+      } else {
+        TensorBuilder staging = TensorBuilder.allocate(descr.dtype(), shape);
+        fill(staging);
+        source = staging.writableBuffers();
+      }
+      Layouts.fortranToC(source, shape, descr.itemSize(), b.writableBuffers());
+    } else if (array != null) {
       b.putBytes(0, array, (int) pos, (int) length);
     } else {
-      try {
-        b.readFully(in);
-      } catch (EOFException e) {
-        throw new NpyException("truncated array data: " + e.getMessage(), e);
-      }
+      fill(b);
     }
     pos += length;
     if (descr.needsSwap()) {
       Layouts.swapBytes(b.writableBuffers(), descr.swapUnit());
     }
-    Tensor t = b.build();
-    return transposed ? Layouts.fortranToC(t, shape) : t;
+    return b.build();
+  }
+
+  private void fill(TensorBuilder b) throws IOException {
+    try {
+      b.readFully(in);
+    } catch (EOFException e) {
+      throw new NpyException("truncated array data: " + e.getMessage(), e);
+    }
   }
 
   private Tensor strings(Descr descr, Shape shape, long count, long length, boolean transposed)
@@ -179,14 +200,6 @@ final class NpyReader {
       }
     }
     return b.build();
-  }
-
-  private static Shape reversed(Shape shape) {
-    long[] d = new long[shape.rank()];
-    for (int i = 0; i < d.length; i++) {
-      d[i] = shape.dim(d.length - 1 - i);
-    }
-    return Shape.of(d);
   }
 
   private byte[] take(int n, String what) throws IOException {

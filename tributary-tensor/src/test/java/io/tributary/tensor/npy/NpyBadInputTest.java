@@ -139,12 +139,15 @@ class NpyBadInputTest {
     assertThatThrownBy(() -> Npy.fromBytes(input)).isInstanceOf(type).hasMessageContaining(message);
   }
 
+  /** The bad inputs that are bad on a stream too: there, bytes after the array may be the next one. */
+  static Stream<Arguments> badStreams() {
+    return badInputs().filter(a -> !a.get()[0].equals("trailing data"));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @MethodSource("badInputs")
+  @MethodSource("badStreams")
   void read_badInputStream_throwsTypedException(
       String name, byte[] input, Class<? extends NpyException> type, String message) {
-    // A stream may legitimately hold more after the array, so trailing bytes are no error there.
-    org.junit.jupiter.api.Assumptions.assumeFalse(name.equals("trailing data"));
     assertThatThrownBy(() -> Npy.read(new ByteArrayInputStream(input), input.length))
         .isInstanceOf(type);
   }
