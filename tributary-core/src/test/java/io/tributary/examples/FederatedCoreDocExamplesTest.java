@@ -113,7 +113,7 @@ class FederatedCoreDocExamplesTest {
     BuildingBlock read = ComputationProtos.fromBytes(
         ComputationProtos.toBytes(c.block()), LocalResolver.of(javaFunctionsIn(c.block())));
     // Selections by name come back as indices, so compare the serialized forms.
-    assertThat(ComputationProtos.toProto(read)).isEqualTo(ComputationProtos.toProto(c.block()));
+    assertThat(ComputationProtos.toBytes(read)).isEqualTo(ComputationProtos.toBytes(c.block()));
     assertThat(Computation.of(read).type()).isEqualTo(c.type());
   }
 

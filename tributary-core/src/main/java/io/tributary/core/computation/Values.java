@@ -2,7 +2,6 @@ package io.tributary.core.computation;
 
 import io.tributary.core.compiler.Struct;
 import io.tributary.core.types.StructType;
-import io.tributary.core.types.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,6 @@
 package io.tributary.core.proto;
 
 import com.google.protobuf.CodedInputStream;
-import java.io.IOException;
 import io.tributary.core.compiler.Block;
 import io.tributary.core.compiler.BuildingBlock;
 import io.tributary.core.compiler.Call;
@@ -19,11 +18,11 @@ import io.tributary.core.compiler.Struct;
 import io.tributary.core.compiler.TypeCheckException;
 import io.tributary.core.compiler.TypeChecker;
 import io.tributary.core.compiler.TypedNode;
-import io.tributary.core.types.FunctionType;
+import io.tributary.core.proto.internal.Computation;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
-import io.tributary.core.proto.internal.Computation;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -49,7 +48,7 @@ public final class ComputationProtos {
    *
    * @throws TypeCheckException when the computation is not well typed
    */
-  public static Computation toProto(BuildingBlock root) {
+  static Computation toProto(BuildingBlock root) {
     CheckResult check = TypeChecker.check(root);
     if (!check.ok()) {
       throw new TypeCheckException("the computation", check.diagnostics());
@@ -59,12 +58,23 @@ public final class ComputationProtos {
     return stack.pop().proto();
   }
 
-  /** The serialized bytes of a well-typed computation. */
+  /**
+   * The serialized {@code federated_language.Computation} message of a well-typed computation.
+   *
+   * @throws TypeCheckException when the computation is not well typed
+   */
   public static byte[] toBytes(BuildingBlock root) {
     return toProto(root).toByteArray();
   }
 
-  /** Reads serialized bytes; see {@link #fromProto(Computation, LocalResolver)}. */
+  /**
+   * Reads a serialized {@code federated_language.Computation} message.
+   *
+   * @param locals resolves the names of local Java functions
+   * @throws MalformedComputationException naming the path and the problem when the bytes are not
+   *     a message, a field is missing or unsupported, or the computation is not well typed or
+   *     disagrees with its declared types
+   */
   public static BuildingBlock fromBytes(byte[] bytes, LocalResolver locals)
       throws MalformedComputationException {
     CodedInputStream in = CodedInputStream.newInstance(bytes);
@@ -87,7 +97,7 @@ public final class ComputationProtos {
    *     missing or unsupported, or when the computation is not well typed or disagrees with its
    *     declared types
    */
-  public static BuildingBlock fromProto(Computation proto, LocalResolver locals)
+  static BuildingBlock fromProto(Computation proto, LocalResolver locals)
       throws MalformedComputationException {
     ProtoReader reader = new ProtoReader(locals);
     BuildingBlock root = reader.read(proto, "$", 0);
@@ -116,6 +126,8 @@ public final class ComputationProtos {
   private record Entry(Computation proto, Type type) {}
 
   /** Builds one node's message from its children's, which are on top of the stack. */
+  // Data.uri is deprecated upstream in favour of an Any, but a uri is what Data holds here.
+  @SuppressWarnings("deprecation")
   private static Entry build(TypedNode node, Deque<Entry> stack) {
     Type type = node.type().orElseThrow();
     Computation.Builder b = Computation.newBuilder().setType(TypeProtos.toProto(type));

@@ -55,6 +55,8 @@ final class ProtoReader {
     return node;
   }
 
+  // Data.uri is deprecated upstream in favour of an Any, but a uri is what Data holds here.
+  @SuppressWarnings("deprecation")
   private BuildingBlock readNode(Computation p, Optional<Type> type, String path, int depth)
       throws MalformedComputationException {
     return switch (p.getComputationCase()) {

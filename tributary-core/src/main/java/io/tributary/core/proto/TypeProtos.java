@@ -21,8 +21,31 @@ public final class TypeProtos {
 
   private TypeProtos() {}
 
+  /** The serialized {@code federated_language.Type} message of {@code type}. */
+  public static byte[] toBytes(Type type) {
+    return toProto(type).toByteArray();
+  }
+
+  /**
+   * Reads a serialized {@code federated_language.Type} message with the standard placements.
+   *
+   * @throws MalformedComputationException naming the path and the problem
+   */
+  public static Type fromBytes(byte[] bytes) throws MalformedComputationException {
+    com.google.protobuf.CodedInputStream in = com.google.protobuf.CodedInputStream.newInstance(
+        bytes);
+    in.setRecursionLimit(2 * MAX_DEPTH + 16);
+    io.tributary.core.proto.internal.Type proto;
+    try {
+      proto = io.tributary.core.proto.internal.Type.parseFrom(in);
+    } catch (java.io.IOException e) {
+      throw new MalformedComputationException("$", "not a Type message: " + e.getMessage(), e);
+    }
+    return fromProto(proto);
+  }
+
   /** The message for {@code type}. */
-  public static io.tributary.core.proto.internal.Type toProto(Type type) {
+  static io.tributary.core.proto.internal.Type toProto(Type type) {
     var b = io.tributary.core.proto.internal.Type.newBuilder();
     switch (type) {
       case TensorType t -> {
@@ -66,7 +89,7 @@ public final class TypeProtos {
   }
 
   /** Reads a type with the standard placements. */
-  public static Type fromProto(io.tributary.core.proto.internal.Type proto)
+  static Type fromProto(io.tributary.core.proto.internal.Type proto)
       throws MalformedComputationException {
     return fromProto(proto, Placements.standard(), "$");
   }
@@ -76,7 +99,7 @@ public final class TypeProtos {
    *
    * @param path where the type sits, for error messages
    */
-  public static Type fromProto(
+  static Type fromProto(
       io.tributary.core.proto.internal.Type proto, Placements placements, String path)
       throws MalformedComputationException {
     return new Reader(placements).read(proto, path, 0);

@@ -42,6 +42,7 @@ class ComputationProtosTest {
   void typeFromProto_randomType_roundTrips(@ForAll long seed) throws Exception {
     Type t = new RandomTypes(new Random(seed)).any(4);
     assertThat(TypeProtos.fromProto(TypeProtos.toProto(t))).isEqualTo(t);
+    assertThat(TypeProtos.fromBytes(TypeProtos.toBytes(t))).isEqualTo(t);
   }
 
   @Test

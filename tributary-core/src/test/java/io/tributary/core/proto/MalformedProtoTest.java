@@ -51,6 +51,7 @@ class MalformedProtoTest {
         .setLiteral(io.tributary.core.proto.internal.Literal.newBuilder().setValue(a)).build();
   }
 
+  @SuppressWarnings("deprecation") // Data.uri: deprecated upstream, still the form Tributary uses
   private static Computation withType(Type t) {
     return Computation.newBuilder().setType(t)
         .setData(io.tributary.core.proto.internal.Data.newBuilder().setUri("mem://x")).build();
