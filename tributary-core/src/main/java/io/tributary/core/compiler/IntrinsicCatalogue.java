@@ -1,0 +1,173 @@
+package io.tributary.core.compiler;
+
+import io.tributary.core.types.Placement;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.TensorType;
+import io.tributary.core.types.Type;
+import io.tributary.core.types.Types;
+import io.tributary.tensor.DType;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every intrinsic of the Federated Core with its template signature and its federated-language
+ * URI.
+ *
+ * <p>{@code {T}@P} in a signature is a value that may differ between the members of {@code P};
+ * {@code T@P} is all-equal. Conditions on type variables (numeric, floating, ...) are checked when
+ * an intrinsic is fitted to an argument.
+ */
+public final class IntrinsicCatalogue {
+  private static final String SUMMABLE = "T is made of numeric tensors of fully defined shape";
+
+  public static final IntrinsicDef FEDERATED_BROADCAST =
+      IntrinsicDef.template("federated_broadcast", "(T@SERVER -> T@CLIENTS)");
+  public static final IntrinsicDef FEDERATED_MAP =
+      IntrinsicDef.template("federated_map", "(<(T -> U),{T}@CLIENTS> -> {U}@CLIENTS)");
+  public static final IntrinsicDef FEDERATED_MAP_ALL_EQUAL =
+      IntrinsicDef.template("federated_map_all_equal", "(<(T -> U),T@CLIENTS> -> U@CLIENTS)");
+  public static final IntrinsicDef FEDERATED_APPLY =
+      IntrinsicDef.template("federated_apply", "(<(T -> U),T@SERVER> -> U@SERVER)");
+  public static final IntrinsicDef FEDERATED_SUM =
+      IntrinsicDef.template(
+          "federated_sum", "({T}@CLIENTS -> T@SERVER)", SUMMABLE,
+          b -> require(Types.isSumCompatible(b.get("T")), SUMMABLE));
+  public static final IntrinsicDef FEDERATED_MEAN =
+      IntrinsicDef.template(
+          "federated_mean", "({T}@CLIENTS -> T@SERVER)", "T is made of floating tensors",
+          b -> require(Types.isMeanCompatible(b.get("T")), "T is made of floating tensors"));
+  public static final IntrinsicDef FEDERATED_WEIGHTED_MEAN =
+      IntrinsicDef.template(
+          "federated_weighted_mean",
+          "(<{T}@CLIENTS,{U}@CLIENTS> -> T@SERVER)",
+          "T is made of floating tensors and U is a real numeric scalar",
+          b ->
+              require(Types.isMeanCompatible(b.get("T")), "T is made of floating tensors")
+                  .or(() -> require(isRealScalar(b.get("U")), "U is a real numeric scalar")));
+  public static final IntrinsicDef FEDERATED_MIN =
+      IntrinsicDef.template(
+          "federated_min", "({T}@CLIENTS -> T@SERVER)", "T is made of integer or floating tensors",
+          b -> require(Types.isMinMaxCompatible(b.get("T")),
+              "T is made of integer or floating tensors"));
+  public static final IntrinsicDef FEDERATED_MAX =
+      IntrinsicDef.template(
+          "federated_max", "({T}@CLIENTS -> T@SERVER)", "T is made of integer or floating tensors",
+          b -> require(Types.isMinMaxCompatible(b.get("T")),
+              "T is made of integer or floating tensors"));
+  public static final IntrinsicDef FEDERATED_AGGREGATE =
+      IntrinsicDef.template(
+          "federated_aggregate",
+          "(<{T}@CLIENTS,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> -> R@SERVER)");
+  public static final IntrinsicDef FEDERATED_SECURE_SUM =
+      IntrinsicDef.template(
+          "federated_secure_sum",
+          "(<{V}@CLIENTS,M> -> V@SERVER)",
+          "V is made of integer tensors and M is an integer scalar or a struct of them",
+          b -> secureSum(b.get("V"), b.get("M"), "M"));
+  public static final IntrinsicDef FEDERATED_SECURE_SUM_BITWIDTH =
+      IntrinsicDef.template(
+          "federated_secure_sum_bitwidth",
+          "(<{V}@CLIENTS,B> -> V@SERVER)",
+          "V is made of integer tensors and B is an integer scalar or a struct of them",
+          b -> secureSum(b.get("V"), b.get("B"), "B"));
+  public static final IntrinsicDef FEDERATED_ZIP_AT_CLIENTS =
+      IntrinsicDef.zip("federated_zip_at_clients", Placement.CLIENTS);
+  public static final IntrinsicDef FEDERATED_ZIP_AT_SERVER =
+      IntrinsicDef.zip("federated_zip_at_server", Placement.SERVER);
+  public static final IntrinsicDef FEDERATED_VALUE_AT_CLIENTS =
+      IntrinsicDef.template("federated_value_at_clients", "(T -> T@CLIENTS)");
+  public static final IntrinsicDef FEDERATED_VALUE_AT_SERVER =
+      IntrinsicDef.template("federated_value_at_server", "(T -> T@SERVER)");
+  public static final IntrinsicDef FEDERATED_EVAL_AT_CLIENTS =
+      IntrinsicDef.template("federated_eval_at_clients", "(( -> T) -> {T}@CLIENTS)");
+  public static final IntrinsicDef FEDERATED_EVAL_AT_SERVER =
+      IntrinsicDef.template("federated_eval_at_server", "(( -> T) -> T@SERVER)");
+  public static final IntrinsicDef FEDERATED_SELECT =
+      IntrinsicDef.template(
+          "federated_select",
+          "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)",
+          "Ks is an int32 vector of keys",
+          b -> require(
+              b.get("Ks") instanceof TensorType k && k.dtype() == DType.INT32
+                  && !k.unknownRank() && k.rank() == 1,
+              "Ks is an int32 vector of keys"));
+  public static final IntrinsicDef SEQUENCE_MAP =
+      IntrinsicDef.template("sequence_map", "(<(T -> U),T*> -> U*)");
+  public static final IntrinsicDef SEQUENCE_REDUCE =
+      IntrinsicDef.template("sequence_reduce", "(<T*,U,(<U,T> -> U)> -> U)");
+  public static final IntrinsicDef SEQUENCE_SUM =
+      IntrinsicDef.template(
+          "sequence_sum", "(T* -> T)", SUMMABLE,
+          b -> require(Types.isSumCompatible(b.get("T")), SUMMABLE));
+  public static final IntrinsicDef GENERIC_PLUS =
+      IntrinsicDef.template(
+          "generic_plus", "(<T,T> -> T)", "T is made of numeric tensors",
+          b -> require(isArithmetic(b.get("T")), "T is made of numeric tensors"));
+  public static final IntrinsicDef GENERIC_MULTIPLY =
+      IntrinsicDef.template(
+          "generic_multiply", "(<T,T> -> T)", "T is made of numeric tensors",
+          b -> require(isArithmetic(b.get("T")), "T is made of numeric tensors"));
+  public static final IntrinsicDef GENERIC_ZERO =
+      IntrinsicDef.value(
+          "generic_zero", SUMMABLE,
+          b -> require(Types.isSumCompatible(b.get("T")), SUMMABLE));
+
+  private static final List<IntrinsicDef> ALL =
+      List.of(
+          FEDERATED_BROADCAST, FEDERATED_MAP, FEDERATED_MAP_ALL_EQUAL, FEDERATED_APPLY,
+          FEDERATED_SUM, FEDERATED_MEAN, FEDERATED_WEIGHTED_MEAN, FEDERATED_MIN, FEDERATED_MAX,
+          FEDERATED_AGGREGATE, FEDERATED_SECURE_SUM, FEDERATED_SECURE_SUM_BITWIDTH,
+          FEDERATED_ZIP_AT_CLIENTS, FEDERATED_ZIP_AT_SERVER, FEDERATED_VALUE_AT_CLIENTS,
+          FEDERATED_VALUE_AT_SERVER, FEDERATED_EVAL_AT_CLIENTS, FEDERATED_EVAL_AT_SERVER,
+          FEDERATED_SELECT, SEQUENCE_MAP, SEQUENCE_REDUCE, SEQUENCE_SUM, GENERIC_PLUS,
+          GENERIC_MULTIPLY, GENERIC_ZERO);
+
+  private static final Map<String, IntrinsicDef> BY_URI = index();
+
+  private IntrinsicCatalogue() {}
+
+  private static Map<String, IntrinsicDef> index() {
+    Map<String, IntrinsicDef> m = new LinkedHashMap<>();
+    for (IntrinsicDef d : ALL) {
+      m.put(d.uri(), d);
+    }
+    return Map.copyOf(m);
+  }
+
+  /** Every intrinsic, in catalogue order. */
+  public static List<IntrinsicDef> all() {
+    return ALL;
+  }
+
+  /** The intrinsic with this URI, if there is one. */
+  public static Optional<IntrinsicDef> byUri(String uri) {
+    return Optional.ofNullable(BY_URI.get(uri));
+  }
+
+  private static Optional<String> require(boolean holds, String condition) {
+    return holds ? Optional.empty() : Optional.of("the condition '" + condition + "' fails");
+  }
+
+  private static boolean isRealScalar(Type t) {
+    return t instanceof TensorType x
+        && x.isScalar()
+        && (x.dtype().isInteger() || x.dtype().isFloating());
+  }
+
+  private static boolean isArithmetic(Type t) {
+    return Types.allTensors(t, x -> x.dtype().isNumeric());
+  }
+
+  private static Optional<String> secureSum(Type value, Type bound, String boundName) {
+    if (!Types.allTensors(value, x -> x.dtype().isInteger() && x.isFullyDefined())) {
+      return Optional.of("the condition 'V is made of integer tensors' fails");
+    }
+    boolean boundOk = Types.allTensors(bound, x -> x.dtype().isInteger() && x.isScalar());
+    if (bound instanceof StructType bs && !(value instanceof StructType vs && vs.size() == bs.size())) {
+      boundOk = false;
+    }
+    return require(boundOk, boundName + " is an integer scalar or a struct of them");
+  }
+}

@@ -1,0 +1,201 @@
+package io.tributary.core.proto;
+
+import com.google.protobuf.CodedInputStream;
+import io.tributary.core.compiler.Block;
+import io.tributary.core.compiler.BuildingBlock;
+import io.tributary.core.compiler.Call;
+import io.tributary.core.compiler.CheckResult;
+import io.tributary.core.compiler.Data;
+import io.tributary.core.compiler.Diagnostic;
+import io.tributary.core.compiler.Intrinsic;
+import io.tributary.core.compiler.JavaFunction;
+import io.tributary.core.compiler.Lambda;
+import io.tributary.core.compiler.Literal;
+import io.tributary.core.compiler.PlacementLiteral;
+import io.tributary.core.compiler.Reference;
+import io.tributary.core.compiler.Selection;
+import io.tributary.core.compiler.Struct;
+import io.tributary.core.compiler.TypeCheckException;
+import io.tributary.core.compiler.TypeChecker;
+import io.tributary.core.compiler.TypedNode;
+import io.tributary.core.proto.internal.Computation;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.Type;
+import io.tributary.core.types.Types;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Converts computations to and from the {@code Computation} message.
+ *
+ * <p>Writing requires a well-typed computation and fills in the {@code type} of every node, as
+ * federated-language does; a selection by name is written as the element's index. Reading
+ * rebuilds the tree, type checks it, and checks every declared {@code type} against the inferred
+ * one.
+ */
+public final class ComputationProtos {
+  /** Nesting limit for reading, in Computation levels (up to four protobuf levels each). */
+  static final int MAX_DEPTH = 400;
+
+  private ComputationProtos() {}
+
+  /**
+   * The message for a well-typed computation.
+   *
+   * @throws TypeCheckException when the computation is not well typed
+   */
+  static Computation toProto(BuildingBlock root) {
+    CheckResult check = TypeChecker.check(root);
+    if (!check.ok()) {
+      throw new TypeCheckException("the computation", check.diagnostics());
+    }
+    Deque<Entry> stack = new ArrayDeque<>();
+    TypeChecker.check(root, node -> stack.push(build(node, stack)));
+    return stack.pop().proto();
+  }
+
+  /**
+   * The serialized {@code federated_language.Computation} message of a well-typed computation.
+   *
+   * @throws TypeCheckException when the computation is not well typed
+   */
+  public static byte[] toBytes(BuildingBlock root) {
+    return toProto(root).toByteArray();
+  }
+
+  /**
+   * Reads a serialized {@code federated_language.Computation} message.
+   *
+   * @param locals resolves the names of local Java functions
+   * @throws MalformedComputationException naming the path and the problem when the bytes are not
+   *     a message, a field is missing or unsupported, or the computation is not well typed or
+   *     disagrees with its declared types
+   */
+  public static BuildingBlock fromBytes(byte[] bytes, LocalResolver locals)
+      throws MalformedComputationException {
+    CodedInputStream in = CodedInputStream.newInstance(bytes);
+    in.setRecursionLimit(4 * MAX_DEPTH);
+    Computation proto;
+    try {
+      proto = Computation.parseFrom(in);
+    } catch (IOException e) {
+      throw new MalformedComputationException("$", "not a Computation message: " + e.getMessage(),
+          e);
+    }
+    return fromProto(proto, locals);
+  }
+
+  /**
+   * Reads a computation.
+   *
+   * @param locals resolves the names of local Java functions
+   * @throws MalformedComputationException naming the path and the problem when a field is
+   *     missing or unsupported, or when the computation is not well typed or disagrees with its
+   *     declared types
+   */
+  static BuildingBlock fromProto(Computation proto, LocalResolver locals)
+      throws MalformedComputationException {
+    ProtoReader reader = new ProtoReader(locals);
+    BuildingBlock root = reader.read(proto, "$", 0);
+    List<Optional<Type>> declared = reader.declaredTypes();
+    List<Diagnostic> problems = new ArrayList<>();
+    int[] index = {0};
+    CheckResult check = TypeChecker.check(root, node -> {
+      Optional<Type> want = declared.get(index[0]++);
+      if (want.isPresent() && node.type().isPresent()
+          && !Types.isAssignable(want.get(), node.type().get())) {
+        problems.add(new Diagnostic(node.path(), "the declared type does not match the node",
+            Optional.of(want.get().compact()), Optional.of(node.type().get().compact())));
+      }
+    });
+    problems.addAll(0, check.diagnostics());
+    if (!problems.isEmpty()) {
+      StringBuilder sb = new StringBuilder("the computation is not well typed:");
+      for (Diagnostic d : problems) {
+        sb.append("\n").append(d);
+      }
+      throw new MalformedComputationException(problems.get(0).path(), sb.toString());
+    }
+    return root;
+  }
+
+  private record Entry(Computation proto, Type type) {}
+
+  /** Builds one node's message from its children's, which are on top of the stack. */
+  // Data.uri is deprecated upstream in favour of an Any, but a uri is what Data holds here.
+  @SuppressWarnings("deprecation")
+  private static Entry build(TypedNode node, Deque<Entry> stack) {
+    Type type = node.type().orElseThrow();
+    Computation.Builder b = Computation.newBuilder().setType(TypeProtos.toProto(type));
+    switch (node.node()) {
+      case Reference r -> b.setReference(
+          io.tributary.core.proto.internal.Reference.newBuilder().setName(r.name()));
+      case Selection s -> {
+        Entry source = stack.pop();
+        int index = switch (s.key()) {
+          case Selection.ByIndex i -> i.index();
+          case Selection.ByName n -> ((StructType) source.type()).indexOf(n.name());
+        };
+        b.setSelection(io.tributary.core.proto.internal.Selection.newBuilder()
+            .setSource(source.proto()).setIndex(index));
+      }
+      case Struct s -> {
+        List<Entry> values = popN(stack, s.elements().size());
+        var sb = io.tributary.core.proto.internal.Struct.newBuilder();
+        for (int i = 0; i < values.size(); i++) {
+          sb.addElement(io.tributary.core.proto.internal.Struct.Element.newBuilder()
+              .setName(s.elements().get(i).name().orElse(""))
+              .setValue(values.get(i).proto()));
+        }
+        b.setStruct(sb);
+      }
+      case Call c -> {
+        var cb = io.tributary.core.proto.internal.Call.newBuilder();
+        if (c.argument().isPresent()) {
+          cb.setArgument(stack.pop().proto());
+        }
+        cb.setFunction(stack.pop().proto());
+        b.setCall(cb);
+      }
+      case Lambda l -> b.setLambda(io.tributary.core.proto.internal.Lambda.newBuilder()
+          .setParameterName(l.parameterName()).setResult(stack.pop().proto()));
+      case Block k -> {
+        Entry result = stack.pop();
+        List<Entry> values = popN(stack, k.locals().size());
+        var kb = io.tributary.core.proto.internal.Block.newBuilder().setResult(result.proto());
+        for (int i = 0; i < values.size(); i++) {
+          kb.addLocal(io.tributary.core.proto.internal.Block.Local.newBuilder()
+              .setName(k.locals().get(i).name()).setValue(values.get(i).proto()));
+        }
+        b.setBlock(kb);
+      }
+      case Intrinsic i -> b.setIntrinsic(
+          io.tributary.core.proto.internal.Intrinsic.newBuilder().setUri(i.uri()));
+      case Data d -> b.setData(io.tributary.core.proto.internal.Data.newBuilder()
+          .setUri(d.uri()));
+      case PlacementLiteral p -> b.setPlacement(
+          io.tributary.core.proto.internal.Placement.newBuilder()
+              .setUri(p.placement().uri()));
+      case Literal l -> b.setLiteral(io.tributary.core.proto.internal.Literal.newBuilder()
+          .setValue(ArrayProtos.toProto(l.value())));
+      case JavaFunction f -> b.setLocalComputation(
+          io.tributary.core.proto.internal.LocalComputation.newBuilder()
+              .setJavaFunction(io.tributary.core.proto.internal.JavaFunction.newBuilder()
+                  .setName(f.name())));
+    }
+    return new Entry(b.build(), type);
+  }
+
+  private static List<Entry> popN(Deque<Entry> stack, int n) {
+    List<Entry> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(0, stack.pop());
+    }
+    return out;
+  }
+
+}

@@ -1,0 +1,47 @@
+package io.tributary.core.types;
+
+import java.util.Objects;
+
+/**
+ * A value hosted by the members of a placement: {@code T@G} when all members hold the same value,
+ * {@code {T}@G} when each member may hold its own.
+ *
+ * @param member the type of the value each member holds; it may not contain a federated,
+ *     function or placement type
+ * @param placement where the value lives
+ * @param allEqual whether all members hold equal values; always true for a singleton placement
+ */
+public record FederatedType(Type member, Placement placement, boolean allEqual) implements Type {
+  public FederatedType {
+    Objects.requireNonNull(member, "member");
+    Objects.requireNonNull(placement, "placement");
+    Nesting.checkFederatedMember(member, placement, allEqual);
+    if (placement.singleton() && !allEqual) {
+      throw new IllegalArgumentException(
+          "{" + TypePrinter.print(member) + "}@" + placement.label()
+              + ": a value at the singleton placement " + placement.label()
+              + " is always all-equal; write " + TypePrinter.print(member) + "@"
+              + placement.label());
+    }
+  }
+
+  /** {@code T@SERVER}. */
+  public static FederatedType atServer(Type member) {
+    return new FederatedType(member, Placement.SERVER, true);
+  }
+
+  /** {@code {T}@CLIENTS}: each client holds its own value. */
+  public static FederatedType atClients(Type member) {
+    return new FederatedType(member, Placement.CLIENTS, false);
+  }
+
+  /** {@code T@CLIENTS}: every client holds the same value. */
+  public static FederatedType atClientsAllEqual(Type member) {
+    return new FederatedType(member, Placement.CLIENTS, true);
+  }
+
+  @Override
+  public String toString() {
+    return compact();
+  }
+}

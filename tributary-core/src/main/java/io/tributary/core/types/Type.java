@@ -1,0 +1,22 @@
+package io.tributary.core.types;
+
+/**
+ * A type of the Federated Core language.
+ *
+ * <p>Each kind is a small record; the {@code toString} of every kind is its compact notation, as
+ * printed by {@link Types#print(Type)}.
+ */
+public sealed interface Type
+    permits TensorType,
+        SequenceType,
+        StructType,
+        FunctionType,
+        PlacementType,
+        FederatedType,
+        AbstractType {
+
+  /** The compact notation of this type, such as {@code {float32}@CLIENTS}. */
+  default String compact() {
+    return TypePrinter.print(this);
+  }
+}

@@ -1,0 +1,101 @@
+package io.tributary.core.types;
+
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * Entry points for the compact notation and for the relations between types.
+ *
+ * <p>Assignability follows federated-language: a value of type {@code source} may be used where
+ * {@code target} is expected when
+ *
+ * <ul>
+ *   <li>tensors have the same dtype (no implicit casts); a target dimension {@code ?} accepts any
+ *       size and a target of unknown rank accepts any shape, never the reverse;
+ *   <li>structs have the same length and compare element by element in order; a named source
+ *       element needs the same name on the target element, an unnamed one matches any name;
+ *   <li>sequences are covariant;
+ *   <li>functions take a parameter contravariantly and give a result covariantly;
+ *   <li>federated types have the same placement and assignable members, and an all-equal target
+ *       ({@code T@CLIENTS}) only accepts all-equal sources, while {@code {T}@CLIENTS} accepts
+ *       both;
+ *   <li>abstract types match only the same label, placement types match each other.
+ * </ul>
+ *
+ * Two types are equivalent when each is assignable from the other.
+ */
+public final class Types {
+  private Types() {}
+
+  /** Parses compact notation with the standard placements CLIENTS and SERVER. */
+  public static Type parse(String text) {
+    return parse(text, Placements.standard());
+  }
+
+  /**
+   * Parses compact notation, resolving {@code @LABEL} against {@code placements}.
+   *
+   * @throws TypeParseException with the text and a caret under the failing column
+   */
+  public static Type parse(String text, Placements placements) {
+    Objects.requireNonNull(text, "text");
+    return new TypeParser(text, placements).parseAll();
+  }
+
+  /** The compact notation of {@code type}; {@link #parse} reads it back to an equal type. */
+  public static String print(Type type) {
+    return TypePrinter.print(type);
+  }
+
+  /** True when a value of type {@code source} may be used where {@code target} is expected. */
+  public static boolean isAssignable(Type target, Type source) {
+    return Assignability.isAssignable(target, source);
+  }
+
+  /** True when each type is assignable from the other. */
+  public static boolean isEquivalent(Type a, Type b) {
+    return isAssignable(a, b) && isAssignable(b, a);
+  }
+
+  /**
+   * True for what {@code federated_sum} can add: numeric tensors of fully defined shape, and
+   * structs (or federated values) made of them.
+   */
+  public static boolean isSumCompatible(Type t) {
+    return Compatibility.isSumCompatible(t);
+  }
+
+  /**
+   * True for what {@code federated_mean} can average: tensors of a floating (or complex) dtype,
+   * and structs (or federated values) made of them.
+   */
+  public static boolean isMeanCompatible(Type t) {
+    return Compatibility.isMeanCompatible(t);
+  }
+
+  /**
+   * True for what {@code federated_min} and {@code federated_max} can compare: integer or
+   * floating tensors, and structs (or federated values) made of them.
+   */
+  public static boolean isMinMaxCompatible(Type t) {
+    return Compatibility.isMinMaxCompatible(t);
+  }
+
+  /**
+   * True when every leaf of {@code t}, looking through structs and federated types, is a tensor
+   * type that satisfies {@code test}; false when a leaf is any other kind.
+   */
+  public static boolean allTensors(Type t, Predicate<TensorType> test) {
+    return Compatibility.allTensors(t, test);
+  }
+
+  /** True when {@code t} contains no federated or placement type anywhere. */
+  public static boolean isLocal(Type t) {
+    return Compatibility.isLocal(t);
+  }
+
+  /** True when {@code t} mentions an abstract type anywhere. */
+  public static boolean containsAbstract(Type t) {
+    return Compatibility.containsAbstract(t);
+  }
+}

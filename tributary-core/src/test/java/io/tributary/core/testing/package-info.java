@@ -1,0 +1,2 @@
+/** Test support: golden-file comparison. */
+package io.tributary.core.testing;
