@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * bytes) and must be UTF-8.
  *
  * <p>Fields are separated by a single delimiter character and trimmed; a field may be enclosed in
- * double quotes (with {@code ""} for a quote inside). Blank lines are skipped. Features must be
+ * double quotes (with {@code ""} for a quote inside); values are trimmed inside quotes too. Blank lines are skipped. Features must be
  * finite decimal numbers ({@code 1}, {@code -0.5}, {@code 2.5e-3}); they are multiplied by the
  * feature scale and stored as float32. Labels must be whole non-negative numbers ({@code 3} or
  * {@code 3.0}). Every failure is a {@link DatasetFormatException} naming the source and line.
@@ -126,7 +126,7 @@ public final class CsvLoader {
         labels = Arrays.copyOf(labels, (int) Math.min(labels.length * 2L, Integer.MAX_VALUE - 8));
       }
       for (int col = 0; col < columns; col++) {
-        String f = fields.get(col);
+        String f = fields.get(col).strip();
         if (col == label) {
           labels[rows] = parseLabel(f, source, at, col);
           maxLabel = Math.max(maxLabel, labels[rows]);
