@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Loads a labelled dataset from numeric CSV: one example per line, one column holding an integer
@@ -27,9 +26,6 @@ import java.util.regex.Pattern;
  * {@code 3.0}). Every failure is a {@link DatasetFormatException} naming the source and line.
  */
 public final class CsvLoader {
-  private static final Pattern NUMBER =
-      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
-
   private final String name;
   private final char delimiter;
   private final boolean header;
@@ -189,7 +185,7 @@ public final class CsvLoader {
 
   private float parseFeature(String f, String source, long line, int col)
       throws DatasetFormatException {
-    if (!NUMBER.matcher(f).matches()) {
+    if (!isDecimal(f)) {
       throw new DatasetFormatException(
           source, line, "column " + col + ": '" + clip(f) + "' is not a number");
     }
@@ -203,7 +199,7 @@ public final class CsvLoader {
 
   private int parseLabel(String f, String source, long line, int col)
       throws DatasetFormatException {
-    if (!NUMBER.matcher(f).matches()) {
+    if (!isDecimal(f)) {
       throw new DatasetFormatException(
           source, line, "label column " + col + ": '" + clip(f) + "' is not a number");
     }
@@ -260,6 +256,49 @@ public final class CsvLoader {
     }
     out.add(wasQuoted ? field.toString() : field.toString().strip());
     return out;
+  }
+
+  /** True for ASCII decimal numbers: optional sign, digits with an optional point, exponent. */
+  static boolean isDecimal(String s) {
+    int n = s.length();
+    int i = 0;
+    if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      i++;
+    }
+    int digits = 0;
+    while (i < n && isDigit(s.charAt(i))) {
+      i++;
+      digits++;
+    }
+    if (i < n && s.charAt(i) == '.') {
+      i++;
+      while (i < n && isDigit(s.charAt(i))) {
+        i++;
+        digits++;
+      }
+    }
+    if (digits == 0) {
+      return false;
+    }
+    if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+      i++;
+      if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+        i++;
+      }
+      int exponent = 0;
+      while (i < n && isDigit(s.charAt(i))) {
+        i++;
+        exponent++;
+      }
+      if (exponent == 0) {
+        return false;
+      }
+    }
+    return i == n;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   private static String clip(String s) {

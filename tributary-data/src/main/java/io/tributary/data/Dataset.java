@@ -100,12 +100,12 @@ public final class Dataset {
       throw new IllegalArgumentException(
           name + ": " + features.length + " feature values do not fill " + shape);
     }
-    Tensor x = Tensor.ofFloats(shape, features);
+    Tensor x = Tensors.floats(shape, features);
     long[] y = new long[labels.length];
     for (int i = 0; i < y.length; i++) {
       y[i] = labels[i];
     }
-    return new Dataset(name, x, Tensor.ofLongs(Shape.of(y.length), y), numClasses);
+    return new Dataset(name, x, Tensors.longs(Shape.of(y.length), y), numClasses);
   }
 
   /**
@@ -345,15 +345,15 @@ public final class Dataset {
   private Batch gather(int[] indices, int from, int to) {
     int n = to - from;
     TensorBuilder xb = TensorBuilder.allocate(DType.FLOAT32, batchShape(n));
-    TensorBuilder yb = TensorBuilder.allocate(DType.INT64, Shape.of(n));
+    long[] y = new long[n];
     byte[] row = new byte[rowBytes];
     for (int j = 0; j < n; j++) {
       int i = Objects.checkIndex(indices[from + j], size);
       features.copyBytes((long) i * rowBytes, row, 0, rowBytes);
       xb.putBytes((long) j * rowBytes, row, 0, rowBytes);
-      yb.setLong(j, labels.getLong(i));
+      y[j] = labels.getLong(i);
     }
-    return new Batch(xb.build(), yb.build());
+    return new Batch(xb.build(), Tensors.longs(Shape.of(n), y));
   }
 
   private static void checkBatchSize(int batchSize) {

@@ -105,12 +105,19 @@ public final class Idx {
       }
       long[] dims = img.shape.dims();
       long perImage = Shape.of(Arrays.copyOfRange(dims, 1, dims.length)).size();
-      TensorBuilder xb = TensorBuilder.allocate(DType.FLOAT32, Shape.of(n, perImage));
+      Tensors.FloatSink xs = new Tensors.FloatSink(Shape.of(n, perImage));
+      byte[] pixels = new byte[1 << 16];
+      float[] scaled = new float[pixels.length];
       long total = x8.size();
-      for (long i = 0; i < total; i++) {
-        xb.setFloat(i, (x8.getByte(i) & 0xff) / 255f);
+      for (long at = 0; at < total; at += pixels.length) {
+        int len = (int) Math.min(pixels.length, total - at);
+        x8.copyBytes(at, pixels, 0, len);
+        for (int i = 0; i < len; i++) {
+          scaled[i] = (pixels[i] & 0xff) / 255f;
+        }
+        xs.put(scaled, 0, len);
       }
-      return new Dataset(name, xb.build(), Tensor.ofLongs(Shape.of(n), y), numClasses);
+      return new Dataset(name, xs.build(), Tensors.longs(Shape.of(n), y), numClasses);
     }
   }
 

@@ -108,6 +108,16 @@ class CsvLoaderTest {
         .hasMessageContaining(message);
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "0|true", "-12|true", "+3.|true", ".5|true", "1.5e-3|true", "2E+10|true", "7e0|true",
+      "''|false", "+|false", ".|false", "-.|false", "e5|false", "1e|false", "1e+|false",
+      "1.2.3|false", "1,5|false", "0x1|false", "1d|false", "NaN|false", "\u0661|false",
+      "' 1'|false"})
+  void isDecimal_token_acceptsOnlyPlainDecimals(String token, boolean expected) {
+    assertThat(CsvLoader.isDecimal(token)).isEqualTo(expected);
+  }
+
   @Test
   void load_invalidUtf8_throwsWithLine() {
     byte[] bytes = {'1', ',', '0', '\n', '1', ',', (byte) 0xff, '\n'};
