@@ -20,7 +20,8 @@ import java.util.Objects;
  * bytes) and must be UTF-8.
  *
  * <p>Fields are separated by a single delimiter character and trimmed; a field may be enclosed in
- * double quotes (with {@code ""} for a quote inside); values are trimmed inside quotes too. Blank lines are skipped. Features must be
+ * double quotes (with {@code ""} for a quote inside); values are trimmed inside quotes too.
+ * Blank lines are skipped. Features must be
  * finite decimal numbers ({@code 1}, {@code -0.5}, {@code 2.5e-3}); they are multiplied by the
  * feature scale and stored as float32. Labels must be whole non-negative numbers ({@code 3} or
  * {@code 3.0}). Every failure is a {@link DatasetFormatException} naming the source and line.

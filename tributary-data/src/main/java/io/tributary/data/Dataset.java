@@ -262,6 +262,13 @@ public final class Dataset {
         new SplittableRandom(seed)) : null);
   }
 
+  /** Lists the batches of one pass; a convenience for tests and small data. */
+  public List<Batch> batchList(int batchSize, boolean shuffle, long seed) {
+    List<Batch> out = new ArrayList<>(numBatches(batchSize));
+    batches(batchSize, shuffle, seed).forEach(out::add);
+    return out;
+  }
+
   /**
    * A random split with {@code ceil(testFraction * N)} test examples; each part keeps the
    * original example order.
@@ -396,12 +403,5 @@ public final class Dataset {
       next = end;
       return b;
     }
-  }
-
-  /** Lists the batches of one pass; a convenience for tests and small data. */
-  public List<Batch> batchList(int batchSize, boolean shuffle, long seed) {
-    List<Batch> out = new ArrayList<>(numBatches(batchSize));
-    batches(batchSize, shuffle, seed).forEach(out::add);
-    return out;
   }
 }

@@ -12,7 +12,7 @@ import java.util.Objects;
  */
 public record FederatedDataset(String name, List<Dataset> train, List<Dataset> test) {
 
-  /** Copies the lists and checks that train and test, when present, agree on clients and classes. */
+  /** Copies the lists; train and test, when present, must agree on clients and classes. */
   public FederatedDataset {
     Objects.requireNonNull(name, "name");
     train = List.copyOf(train);

@@ -76,7 +76,8 @@ public final class Idx {
     if (numClasses < 1 || numClasses > 256) {
       throw new IllegalArgumentException("numClasses must be in [1, 256], got " + numClasses);
     }
-    try (Reader img = open(images, DEFAULT_MAX_BYTES); Reader lab = open(labels, DEFAULT_MAX_BYTES)) {
+    try (Reader img = open(images, DEFAULT_MAX_BYTES);
+        Reader lab = open(labels, DEFAULT_MAX_BYTES)) {
       if (img.dtype != DType.UINT8 || img.shape.rank() < 2) {
         throw new DatasetFormatException(images.toString(),
             "expected unsigned-byte images of rank >= 2, found " + img.dtype + img.shape);
@@ -289,7 +290,8 @@ public final class Idx {
               "trailing bytes after the " + dataBytes + " data bytes");
         }
       } catch (ZipException | EOFException e) {
-        throw new DatasetFormatException(source, "corrupt or truncated gzip data: " + e.getMessage());
+        throw new DatasetFormatException(
+            source, "corrupt or truncated gzip data: " + e.getMessage());
       }
       return b.build();
     }
@@ -302,7 +304,8 @@ public final class Idx {
         }
         return out;
       } catch (ZipException | EOFException e) {
-        throw new DatasetFormatException(source, "corrupt or truncated gzip data: " + e.getMessage());
+        throw new DatasetFormatException(
+            source, "corrupt or truncated gzip data: " + e.getMessage());
       }
     }
 

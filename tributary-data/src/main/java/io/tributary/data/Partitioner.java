@@ -9,7 +9,8 @@ import java.util.SplittableRandom;
  * A seeded rule that splits a dataset's examples among clients. Every partitioner here assigns each
  * example to exactly one client, and the same inputs and seed give the same partition.
  */
-public sealed interface Partitioner permits Partitioner.Iid, Partitioner.Dirichlet, Partitioner.Shards {
+public sealed interface Partitioner
+    permits Partitioner.Iid, Partitioner.Dirichlet, Partitioner.Shards {
 
   /**
    * Splits the examples whose labels are {@code labels} among {@code numClients} clients.
@@ -156,7 +157,8 @@ public sealed interface Partitioner permits Partitioner.Iid, Partitioner.Dirichl
     /** Requires at least one shard per client. */
     public Shards {
       if (shardsPerClient < 1) {
-        throw new IllegalArgumentException("shards per client must be >= 1, got " + shardsPerClient);
+        throw new IllegalArgumentException(
+            "shards per client must be >= 1, got " + shardsPerClient);
       }
     }
 

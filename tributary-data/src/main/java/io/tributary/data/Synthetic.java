@@ -52,7 +52,8 @@ public final class Synthetic {
       if (numDevices < 1 || dimension < 1 || numClasses < 1 || maxTotalSamples < 1) {
         throw new IllegalArgumentException("synthetic config counts must be >= 1: " + this);
       }
-      if ((long) dimension * numClasses > Integer.MAX_VALUE - 8) {
+      if ((long) dimension * numClasses > Integer.MAX_VALUE - 8
+          || maxTotalSamples > Dataset.MAX_EXAMPLES) {
         throw new IllegalArgumentException("synthetic config too large: " + this);
       }
     }
@@ -175,6 +176,10 @@ public final class Synthetic {
       String name, int device, int n, double[] mean, double[] w, double[] b, int c,
       SplittableRandom random, SplittableRandom shuffler, List<Dataset> train, List<Dataset> test) {
     int d = mean.length;
+    if ((long) n * d > Dataset.MAX_EXAMPLES) {
+      throw new IllegalArgumentException(
+          name + ": device " + device + " has " + n + " x " + d + " features, too many for one array");
+    }
     double[] sd = new double[d];
     for (int j = 0; j < d; j++) {
       sd[j] = Math.sqrt(Math.pow(j + 1, -1.2));

@@ -5,7 +5,7 @@
  * generators, {@link io.tributary.data.Idx} and {@link io.tributary.data.CsvLoader} readers, and
  * seeded {@link io.tributary.data.Partitioner}s that split data among clients.
  *
- * <p>Every random choice takes an explicit seed and uses its own {@link java.util.SplittableRandom};
- * nothing here keeps global or static mutable state.
+ * <p>Every random choice takes an explicit seed and uses its own
+ * {@link java.util.SplittableRandom}; nothing here keeps global or static mutable state.
  */
 package io.tributary.data;
