@@ -170,6 +170,24 @@ class TensorTest {
   }
 
   @Test
+  void equals_largeContiguousTensors_comparesEveryByte() {
+    // Above 4 KiB equality goes through the data buffers; chunk layouts may differ.
+    int n = 5000;
+    TensorBuilder a = TensorBuilder.allocate(DType.FLOAT32, Shape.of(n));
+    TensorBuilder b = TensorBuilder.allocate(DType.FLOAT32, Shape.of(n), 10);
+    TensorBuilder c = TensorBuilder.allocate(DType.FLOAT32, Shape.of(n), 12);
+    for (int i = 0; i < n; i++) {
+      a.setFloat(i, i);
+      b.setFloat(i, i);
+      c.setFloat(i, i == n - 1 ? -1 : i);
+    }
+    Tensor ta = a.build();
+    assertThat(ta).isEqualTo(b.build());
+    assertThat(ta).isNotEqualTo(c.build());
+    assertThat(ta).isNotEqualTo(Tensor.zeros(DType.FLOAT32, Shape.of(n)));
+  }
+
+  @Test
   void allClose_withinTolerance_trueOutsideFalse() {
     Tensor a = Tensor.ofDoubles(Shape.of(3), 1.0, 1e6, Double.POSITIVE_INFINITY);
     assertThat(a.allClose(Tensor.ofDoubles(Shape.of(3), 1.0 + 1e-9, 1e6 + 1, Double.POSITIVE_INFINITY))).isTrue();
