@@ -291,45 +291,46 @@ public final class Tensor {
     return off;
   }
 
-  private long byteOffset(long i, DType... allowed) {
-    for (DType d : allowed) {
-      if (d == dtype) {
-        return elementOffset(i) * dtype.itemSize();
-      }
+  /** Byte offset of element {@code i}, after checking the accessor fits this dtype. */
+  private long byteOffset(long i, boolean dtypeFits, String accessorNeeds) {
+    if (!dtypeFits) {
+      // A constant message argument: no allocation on the hot path of every accessor.
+      throw new IllegalStateException("tensor is " + dtype + ", accessor needs " + accessorNeeds);
     }
-    throw new IllegalStateException(
-        "tensor is " + dtype + ", accessor needs " + Arrays.toString(allowed));
+    return elementOffset(i) * dtype.itemSize();
   }
+
 
   // ---------------------------------------------------------------- element access
 
   public boolean getBoolean(long i) {
-    return bytes.getByte(byteOffset(i, DType.BOOL)) != 0;
+    return bytes.getByte(byteOffset(i, dtype == DType.BOOL, "[bool]")) != 0;
   }
 
   /** An int8 or uint8 element's raw byte. */
   public byte getByte(long i) {
-    return bytes.getByte(byteOffset(i, DType.INT8, DType.UINT8));
+    return bytes.getByte(byteOffset(i, dtype == DType.INT8 || dtype == DType.UINT8, "[int8, uint8]"));
   }
 
   /** An int16, uint16, float16 or bfloat16 element's raw 16 bits. */
   public short getShort(long i) {
-    return bytes.getShort(byteOffset(i, DType.INT16, DType.UINT16, DType.FLOAT16, DType.BFLOAT16));
+    return bytes.getShort(byteOffset(i, dtype.itemSize() == 2, "[int16, uint16, float16, bfloat16]"));
   }
 
   /** An int32 or uint32 element's raw 32 bits. */
   public int getInt(long i) {
-    return bytes.getInt(byteOffset(i, DType.INT32, DType.UINT32));
+    return bytes.getInt(byteOffset(i, dtype == DType.INT32 || dtype == DType.UINT32, "[int32, uint32]"));
   }
 
   /** An int64 or uint64 element's raw 64 bits. */
   public long getLong(long i) {
-    return bytes.getLong(byteOffset(i, DType.INT64, DType.UINT64));
+    return bytes.getLong(byteOffset(i, dtype == DType.INT64 || dtype == DType.UINT64, "[int64, uint64]"));
   }
 
   /** A float32, float16 or bfloat16 element, widened to float. */
   public float getFloat(long i) {
-    long off = byteOffset(i, DType.FLOAT32, DType.FLOAT16, DType.BFLOAT16);
+    long off = byteOffset(i, dtype == DType.FLOAT32 || dtype == DType.FLOAT16 || dtype == DType.BFLOAT16,
+        "[float32, float16, bfloat16]");
     return switch (dtype) {
       case FLOAT16 -> Float.float16ToFloat(bytes.getShort(off));
       case BFLOAT16 -> Float.intBitsToFloat((bytes.getShort(off) & 0xFFFF) << 16);
@@ -338,18 +339,18 @@ public final class Tensor {
   }
 
   public double getDouble(long i) {
-    return bytes.getDouble(byteOffset(i, DType.FLOAT64));
+    return bytes.getDouble(byteOffset(i, dtype == DType.FLOAT64, "[float64]"));
   }
 
   /** The real part of a complex64 or complex128 element. */
   public double getReal(long i) {
-    long off = byteOffset(i, DType.COMPLEX64, DType.COMPLEX128);
+    long off = byteOffset(i, dtype.isComplex(), "[complex64, complex128]");
     return dtype == DType.COMPLEX64 ? bytes.getFloat(off) : bytes.getDouble(off);
   }
 
   /** The imaginary part of a complex64 or complex128 element. */
   public double getImag(long i) {
-    long off = byteOffset(i, DType.COMPLEX64, DType.COMPLEX128);
+    long off = byteOffset(i, dtype.isComplex(), "[complex64, complex128]");
     return dtype == DType.COMPLEX64 ? bytes.getFloat(off + 4) : bytes.getDouble(off + 8);
   }
 

@@ -69,15 +69,12 @@ public final class TensorBuilder {
     return i * item;
   }
 
-  private void need(DType... allowed) {
-    for (DType d : allowed) {
-      if (d == dtype) {
-        return;
-      }
+  private void need(boolean dtypeFits, String setterNeeds) {
+    if (!dtypeFits) {
+      throw new IllegalStateException("builder is " + dtype + ", setter needs " + setterNeeds);
     }
-    throw new IllegalStateException(
-        "builder is " + dtype + ", setter needs " + java.util.Arrays.toString(allowed));
   }
+
 
   private void check() {
     if (built) {
@@ -86,42 +83,43 @@ public final class TensorBuilder {
   }
 
   public TensorBuilder setBoolean(long i, boolean v) {
-    need(DType.BOOL);
+    need(dtype == DType.BOOL, "[bool]");
     bytes.putByte(off(i, 1), (byte) (v ? 1 : 0));
     return this;
   }
 
   /** Sets an int8 or uint8 element's raw byte. */
   public TensorBuilder setByte(long i, byte v) {
-    need(DType.INT8, DType.UINT8);
+    need(dtype == DType.INT8 || dtype == DType.UINT8, "[int8, uint8]");
     bytes.putByte(off(i, 1), v);
     return this;
   }
 
   /** Sets an int16, uint16, float16 or bfloat16 element's raw 16 bits. */
   public TensorBuilder setShort(long i, short v) {
-    need(DType.INT16, DType.UINT16, DType.FLOAT16, DType.BFLOAT16);
+    need(dtype.itemSize() == 2, "[int16, uint16, float16, bfloat16]");
     bytes.putShort(off(i, 2), v);
     return this;
   }
 
   /** Sets an int32 or uint32 element's raw 32 bits. */
   public TensorBuilder setInt(long i, int v) {
-    need(DType.INT32, DType.UINT32);
+    need(dtype == DType.INT32 || dtype == DType.UINT32, "[int32, uint32]");
     bytes.putInt(off(i, 4), v);
     return this;
   }
 
   /** Sets an int64 or uint64 element's raw 64 bits. */
   public TensorBuilder setLong(long i, long v) {
-    need(DType.INT64, DType.UINT64);
+    need(dtype == DType.INT64 || dtype == DType.UINT64, "[int64, uint64]");
     bytes.putLong(off(i, 8), v);
     return this;
   }
 
   /** Sets a float32 element, or a float16/bfloat16 one rounded to nearest even. */
   public TensorBuilder setFloat(long i, float v) {
-    need(DType.FLOAT32, DType.FLOAT16, DType.BFLOAT16);
+    need(dtype == DType.FLOAT32 || dtype == DType.FLOAT16 || dtype == DType.BFLOAT16,
+        "[float32, float16, bfloat16]");
     switch (dtype) {
       case FLOAT16 -> bytes.putShort(off(i, 2), Float.floatToFloat16(v));
       case BFLOAT16 -> bytes.putShort(off(i, 2), Bfloat16.fromFloat(v));
@@ -131,14 +129,14 @@ public final class TensorBuilder {
   }
 
   public TensorBuilder setDouble(long i, double v) {
-    need(DType.FLOAT64);
+    need(dtype == DType.FLOAT64, "[float64]");
     bytes.putDouble(off(i, 8), v);
     return this;
   }
 
   /** Sets a complex64 or complex128 element. */
   public TensorBuilder setComplex(long i, double real, double imag) {
-    need(DType.COMPLEX64, DType.COMPLEX128);
+    need(dtype.isComplex(), "[complex64, complex128]");
     if (dtype == DType.COMPLEX64) {
       long o = off(i, 8);
       bytes.putFloat(o, (float) real);
@@ -152,7 +150,7 @@ public final class TensorBuilder {
   }
 
   public TensorBuilder setString(long i, String v) {
-    need(DType.STRING);
+    need(dtype == DType.STRING, "[string]");
     check();
     Objects.checkIndex(i, shape.size());
     strings[(int) i] = Objects.requireNonNull(v, "string element");
