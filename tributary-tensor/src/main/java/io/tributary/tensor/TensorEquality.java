@@ -23,7 +23,9 @@ final class TensorEquality {
       return true;
     }
     if (a.isContiguous() && b.isContiguous()) {
-      return java.util.Arrays.equals(flat(a), flat(b)) || buffersEqual(a, b);
+      byte[] fa = flat(a);
+      // Both flat arrays are null for large tensors; those must compare buffer by buffer.
+      return fa != null ? java.util.Arrays.equals(fa, flat(b)) : buffersEqual(a, b);
     }
     int parts = (a.dtype().itemSize() + 7) / 8;
     for (long i = 0; i < n; i++) {
