@@ -3,9 +3,10 @@ package io.tributary.graph.ops;
 /**
  * Dense matrix products {@code C = op(A) op(B)} on row-major arrays, where op transposes or not.
  *
- * <p>Transposed operands are first copied into row-major order, so the inner kernels only handle the
- * plain case. float32 products go to the Vector API kernel when the {@code jdk.incubator.vector}
- * module is present at run time, else to a portable blocked loop.
+ * <p>float32 products go to the Vector API kernel ({@code VectorGemm}) when the {@code
+ * jdk.incubator.vector} module is present at run time (and the system property {@code
+ * tributary.gemm.scalar} is not true), else to a portable blocked loop; the portable path and
+ * float64 first copy transposed operands into row-major order.
  */
 public final class Gemm {
   private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector")
@@ -25,13 +26,13 @@ public final class Gemm {
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b,
       float[] c) {
     checkSizes(m, n, k, a.length, b.length, c.length);
+    if (VECTOR) {
+      VectorGemm.multiply(ta, tb, m, n, k, a, b, c);
+      return;
+    }
     float[] aa = ta ? transpose(a, k, m) : a;
     float[] bb = tb ? transpose(b, n, k) : b;
-    if (VECTOR) {
-      VectorGemm.multiply(m, n, k, aa, bb, c);
-    } else {
-      scalar(m, n, k, aa, bb, c);
-    }
+    scalar(m, n, k, aa, bb, c);
   }
 
   /** The portable float32 kernel (always available; also the reference in tests). */
