@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The float32 matrix product on the Vector API: B is packed into panels two vectors wide, A into
  * strips of {@link #MR} rows, and a register-blocked micro-kernel keeps an MR x (2 vectors) tile of C
- * in registers across a block of {@link #KC} steps of k. Transposed operands are handled while
+ * in registers (MR = 4: with 6 rows C2 spills accumulators and runs at half the speed) across a block of {@link #KC} steps of k. Transposed operands are handled while
  * packing, so they cost nothing extra.
  *
  * <p>Loaded only when the {@code jdk.incubator.vector} module is present (see {@link Gemm}).
@@ -15,8 +15,9 @@ final class VectorGemm {
   private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
   private static final int L = S.length();
   private static final int NR = 2 * L;
-  private static final int MR = 6;
+  private static final int MR = 4;
   private static final int KC = 256;
+  private static final int DIRECT_MAX_ROWS = 64;
   private static final int NC = Integer.getInteger("tributary.gemm.nc", 128);
 
   private VectorGemm() {}
@@ -39,14 +40,21 @@ final class VectorGemm {
       int panels = (nc + NR - 1) / NR;
       for (int p0 = 0; p0 < k; p0 += KC) {
         int kc = Math.min(KC, k - p0);
-        packB(tb, b, n, k, p0, kc, j0, nc, panels, bp);
+        // With few rows of A, each panel of B is used only a few times: reading a row-major B in
+        // place beats copying it, except for a ragged last panel, which is packed (zero-padded).
+        boolean direct = !tb && m <= DIRECT_MAX_ROWS;
+        packB(tb, b, n, k, p0, kc, j0, nc, panels, bp, direct);
         for (int i0 = 0; i0 < m; i0 += MR) {
           int rows = Math.min(MR, m - i0);
           packA(ta, a, m, k, i0, rows, p0, kc, ap);
           for (int jp = 0; jp < panels; jp++) {
             int jj = j0 + jp * NR;
             int cols = Math.min(NR, j0 + nc - jj);
-            kernel(kc, ap, bp, jp * kc * NR, c, i0 * n + jj, n, rows, cols, tile);
+            if (direct && cols == NR) {
+              kernel(kc, ap, b, p0 * n + jj, n, c, i0 * n + jj, n, rows, cols, tile);
+            } else {
+              kernel(kc, ap, bp, jp * kc * NR, NR, c, i0 * n + jj, n, rows, cols, tile);
+            }
           }
         }
       }
@@ -55,10 +63,13 @@ final class VectorGemm {
 
   /** Panel jp holds B[p0 .. p0+kc, jStart+jp*NR .. +NR] row after row, zero-padded past n. */
   private static void packB(boolean tb, float[] b, int n, int k, int p0, int kc, int jStart, int nc,
-      int panels, float[] bp) {
+      int panels, float[] bp, boolean raggedOnly) {
     for (int jp = 0; jp < panels; jp++) {
       int j0 = jStart + jp * NR;
       int cols = Math.min(NR, jStart + nc - j0);
+      if (raggedOnly && cols == NR) {
+        continue;
+      }
       int base = jp * kc * NR;
       for (int p = 0; p < kc; p++) {
         int to = base + p * NR;
@@ -90,8 +101,9 @@ final class VectorGemm {
     }
   }
 
-  private static void kernel(int kc, float[] ap, float[] bp, int bOff, float[] c, int cOff, int ldc,
-      int rows, int cols, float[] tile) {
+  /** C tile += A strip x B panel, where row p of the panel starts at bOff + p * ldb. */
+  private static void kernel(int kc, float[] ap, float[] bp, int bOff, int ldb, float[] c, int cOff,
+      int ldc, int rows, int cols, float[] tile) {
     FloatVector c00 = FloatVector.zero(S);
     FloatVector c01 = FloatVector.zero(S);
     FloatVector c10 = FloatVector.zero(S);
@@ -100,12 +112,8 @@ final class VectorGemm {
     FloatVector c21 = FloatVector.zero(S);
     FloatVector c30 = FloatVector.zero(S);
     FloatVector c31 = FloatVector.zero(S);
-    FloatVector c40 = FloatVector.zero(S);
-    FloatVector c41 = FloatVector.zero(S);
-    FloatVector c50 = FloatVector.zero(S);
-    FloatVector c51 = FloatVector.zero(S);
     for (int p = 0; p < kc; p++) {
-      int bi = bOff + p * NR;
+      int bi = bOff + p * ldb;
       FloatVector b0 = FloatVector.fromArray(S, bp, bi);
       FloatVector b1 = FloatVector.fromArray(S, bp, bi + L);
       int ai = p * MR;
@@ -121,12 +129,6 @@ final class VectorGemm {
       a = FloatVector.broadcast(S, ap[ai + 3]);
       c30 = a.fma(b0, c30);
       c31 = a.fma(b1, c31);
-      a = FloatVector.broadcast(S, ap[ai + 4]);
-      c40 = a.fma(b0, c40);
-      c41 = a.fma(b1, c41);
-      a = FloatVector.broadcast(S, ap[ai + 5]);
-      c50 = a.fma(b0, c50);
-      c51 = a.fma(b1, c51);
     }
     // Always spill through the tile: keeping one exit path lets C2 hold all twelve accumulators in
     // registers instead of boxing them for a rarely taken edge branch.
@@ -138,10 +140,6 @@ final class VectorGemm {
     c21.intoArray(tile, 2 * NR + L);
     c30.intoArray(tile, 3 * NR);
     c31.intoArray(tile, 3 * NR + L);
-    c40.intoArray(tile, 4 * NR);
-    c41.intoArray(tile, 4 * NR + L);
-    c50.intoArray(tile, 5 * NR);
-    c51.intoArray(tile, 5 * NR + L);
     addTile(tile, c, cOff, ldc, rows, cols);
   }
 
