@@ -161,6 +161,15 @@ class TensorTest {
   }
 
   @Test
+  void equals_largeTensorsDifferingInOneElement_areNotEqual() {
+    float[] a = new float[10_000];
+    float[] b = new float[10_000];
+    b[9_999] = 1f;
+    assertThat(Tensor.ofFloats(Shape.of(10_000), a)).isNotEqualTo(Tensor.ofFloats(Shape.of(10_000), b));
+    assertThat(Tensor.ofFloats(Shape.of(10_000), a)).isEqualTo(Tensor.ofFloats(Shape.of(10_000), a.clone()));
+  }
+
+  @Test
   void equals_nanBitsAndNegativeZero_areExact() {
     Tensor a = Tensor.ofFloats(Shape.of(2), Float.NaN, 0f);
     assertThat(a).isEqualTo(Tensor.ofFloats(Shape.of(2), Float.NaN, 0f));

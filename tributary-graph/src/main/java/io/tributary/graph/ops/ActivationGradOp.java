@@ -1,0 +1,63 @@
+package io.tributary.graph.ops;
+
+import io.tributary.graph.Op;
+import io.tributary.tensor.DType;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Gradients of element-wise activations, {@code (g, z) -> g * f'(z)}: {@code relu_grad} takes the
+ * relu input, {@code sigmoid_grad} and {@code tanh_grad} take the activation's output.
+ */
+final class ActivationGradOp extends BaseOp {
+  enum Kind {
+    RELU, SIGMOID, TANH
+  }
+
+  private final Kind kind;
+
+  ActivationGradOp(String type, Kind kind) {
+    super(type, 2);
+    this.kind = kind;
+  }
+
+  @Override
+  public List<ValueType> infer(Op op, List<ValueType> in) throws OpInferenceException {
+    Infer.requireFloat(in.get(0), "input 0");
+    Infer.requireSameDType(in.get(0), in.get(1), "inputs 0 and 1 differ in dtype");
+    if (!in.get(0).shape().compatibleWith(in.get(1).shape())) {
+      throw OpInferenceException.shape("gradient " + in.get(0).shape() + " and value "
+          + in.get(1).shape() + " differ in shape");
+    }
+    return List.of(in.get(0));
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in) {
+    NdArray g = in[0];
+    NdArray z = in[1];
+    if (!Arrays.equals(g.shapeRef(), z.shapeRef())) {
+      throw new IllegalArgumentException("shapes differ: " + NdArray.describe(List.of(g, z)));
+    }
+    if (kind == Kind.RELU && g.dtype() == DType.FLOAT32) {
+      float[] a = g.floats();
+      float[] x = z.floats();
+      float[] r = new float[a.length];
+      for (int i = 0; i < a.length; i++) {
+        r[i] = x[i] > 0f ? a[i] : 0f;
+      }
+      return new NdArray[] {NdArray.wrapFloats(g.shapeRef(), r)};
+    }
+    double[] a = g.asDoubles();
+    double[] x = z.asDoubles();
+    double[] r = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      r[i] = switch (kind) {
+        case RELU -> x[i] > 0 ? a[i] : 0.0;
+        case SIGMOID -> a[i] * x[i] * (1.0 - x[i]);
+        case TANH -> a[i] * (1.0 - x[i] * x[i]);
+      };
+    }
+    return new NdArray[] {NdArray.fromDoubles(g.dtype(), g.shapeRef(), r)};
+  }
+}

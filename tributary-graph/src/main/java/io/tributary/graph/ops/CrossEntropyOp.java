@@ -1,0 +1,150 @@
+package io.tributary.graph.ops;
+
+import io.tributary.graph.Op;
+import io.tributary.graph.PartialShape;
+import java.util.List;
+
+/**
+ * Softmax cross-entropy of logits [N, C], one loss per row ([N]):
+ *
+ * <ul>
+ *   <li>{@code sparse_softmax_cross_entropy(logits, labels)}: labels are class indices [N], int32/int64;
+ *   <li>{@code softmax_cross_entropy(logits, labels)}: labels are distributions [N, C];
+ *   <li>{@code sparse_softmax_cross_entropy_grad(g, logits, labels)} and {@code
+ *       softmax_cross_entropy_grad(g, logits, labels)}: the gradient with respect to the logits;
+ *   <li>{@code softmax_cross_entropy_labels_grad(g, logits)}: the gradient with respect to dense labels.
+ * </ul>
+ */
+final class CrossEntropyOp extends BaseOp {
+  enum Kind {
+    SPARSE, DENSE, SPARSE_GRAD, DENSE_GRAD, LABELS_GRAD
+  }
+
+  private final Kind kind;
+
+  CrossEntropyOp(String type, Kind kind) {
+    super(type, switch (kind) {
+      case SPARSE, DENSE, LABELS_GRAD -> 2;
+      case SPARSE_GRAD, DENSE_GRAD -> 3;
+    });
+    this.kind = kind;
+  }
+
+  @Override
+  public List<ValueType> infer(Op op, List<ValueType> in) throws OpInferenceException {
+    boolean grad = kind != Kind.SPARSE && kind != Kind.DENSE;
+    int li = grad ? 1 : 0;
+    ValueType logits = in.get(li);
+    Infer.requireFloat(logits, "logits");
+    Infer.requireRank(logits, 2, "logits");
+    PartialShape ls = logits.shape();
+    if (grad) {
+      ValueType g = in.get(0);
+      Infer.requireSameDType(g, logits, "gradient and logits differ in dtype");
+      Infer.requireRank(g, 1, "gradient");
+      if (!Infer.dimsAgree(g.shape().dim(0), ls.dim(0))) {
+        throw OpInferenceException.shape("gradient " + g.shape() + " does not match logits " + ls);
+      }
+    }
+    if (kind != Kind.LABELS_GRAD) {
+      ValueType labels = in.get(li + 1);
+      if (kind == Kind.SPARSE || kind == Kind.SPARSE_GRAD) {
+        Infer.requireInt(labels, "labels");
+        Infer.requireRank(labels, 1, "labels");
+        if (!Infer.dimsAgree(labels.shape().dim(0), ls.dim(0))) {
+          throw OpInferenceException.shape("labels " + labels.shape() + " do not match logits " + ls);
+        }
+      } else {
+        Infer.requireSameDType(labels, logits, "labels and logits differ in dtype");
+        if (!labels.shape().compatibleWith(ls)) {
+          throw OpInferenceException.shape("labels " + labels.shape() + " do not match logits " + ls);
+        }
+      }
+    }
+    if (grad) {
+      return List.of(logits);
+    }
+    return List.of(new ValueType(logits.dtype(), PartialShape.of(ls.dim(0))));
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in) {
+    boolean grad = kind != Kind.SPARSE && kind != Kind.DENSE;
+    NdArray logits = in[grad ? 1 : 0];
+    int n = logits.dim(0);
+    int c = logits.dim(1);
+    double[] z = logits.asDoubles();
+    double[] logp = new double[z.length];
+    for (int i = 0; i < n; i++) {
+      SoftmaxOp.forward(z, logp, i * c, c, 1, true);
+    }
+    double[] g = grad ? in[0].asDoubles() : null;
+    if (g != null && g.length != n) {
+      throw new IllegalArgumentException("gradient has " + g.length + " rows, logits " + n);
+    }
+    NdArray labelsArr = kind == Kind.LABELS_GRAD ? null : in[grad ? 2 : 1];
+    long[] sparse = null;
+    double[] dense = null;
+    if (labelsArr != null) {
+      if (kind == Kind.SPARSE || kind == Kind.SPARSE_GRAD) {
+        sparse = labelsArr.longs();
+        if (sparse.length != n) {
+          throw new IllegalArgumentException("labels have " + sparse.length + " rows, logits " + n);
+        }
+        for (int i = 0; i < n; i++) {
+          if (sparse[i] < 0 || sparse[i] >= c) {
+            throw new IllegalArgumentException(
+                "label " + sparse[i] + " at row " + i + " is outside [0, " + c + ")");
+          }
+        }
+      } else {
+        dense = labelsArr.asDoubles();
+        if (dense.length != z.length) {
+          throw new IllegalArgumentException("labels and logits differ in shape: "
+              + NdArray.describe(List.of(labelsArr, logits)));
+        }
+      }
+    }
+    switch (kind) {
+      case SPARSE, DENSE -> {
+        double[] loss = new double[n];
+        for (int i = 0; i < n; i++) {
+          if (sparse != null) {
+            loss[i] = -logp[i * c + (int) sparse[i]];
+          } else {
+            double s = 0;
+            for (int j = 0; j < c; j++) {
+              s -= dense[i * c + j] * logp[i * c + j];
+            }
+            loss[i] = s;
+          }
+        }
+        return new NdArray[] {NdArray.fromDoubles(logits.dtype(), new int[] {n}, loss)};
+      }
+      default -> {
+        double[] r = new double[z.length];
+        for (int i = 0; i < n; i++) {
+          double labelMass = 1.0;
+          if (dense != null) {
+            labelMass = 0;
+            for (int j = 0; j < c; j++) {
+              labelMass += dense[i * c + j];
+            }
+          }
+          for (int j = 0; j < c; j++) {
+            int at = i * c + j;
+            double v;
+            if (kind == Kind.LABELS_GRAD) {
+              v = -logp[at];
+            } else {
+              double target = sparse != null ? (sparse[i] == j ? 1.0 : 0.0) : dense[at];
+              v = Math.exp(logp[at]) * labelMass - target;
+            }
+            r[at] = g[i] * v;
+          }
+        }
+        return new NdArray[] {NdArray.fromDoubles(logits.dtype(), logits.shapeRef(), r)};
+      }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package io.tributary.graph.ops;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The float32 matrix product on the Vector API: B is packed into panels two vectors wide, A into
+ * strips of {@link #MR} rows, and a register-blocked micro-kernel keeps an MR x (2 vectors) tile of C
+ * in registers (MR = 4: with 6 rows C2 spills accumulators and runs at half the speed) across a block of {@link #KC} steps of k. Transposed operands are handled while
+ * packing, so they cost nothing extra.
+ *
+ * <p>Loaded only when the {@code jdk.incubator.vector} module is present (see {@link Gemm}).
+ */
+final class VectorGemm {
+  private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+  private static final int L = S.length();
+  private static final int NR = 2 * L;
+  private static final int MR = 4;
+  private static final int KC = 256;
+  private static final int DIRECT_MAX_ROWS = 64;
+  private static final int NC = Integer.getInteger("tributary.gemm.nc", 128);
+
+  private VectorGemm() {}
+
+  /** {@code c = op(a) op(b)}; sizes are checked by the caller. */
+  static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b, float[] c) {
+    java.util.Arrays.fill(c, 0, m * n, 0f);
+    if (m == 0 || n == 0 || k == 0) {
+      return;
+    }
+    int ncMax = Math.min(NC, n);
+    int kcMax = Math.min(KC, k);
+    float[] bp = new float[((ncMax + NR - 1) / NR) * kcMax * NR];
+    float[] ap = new float[kcMax * MR];
+    float[] tile = new float[MR * NR];
+    // Loop order after Goto/BLIS: a KC x NC block of B is packed once and stays in L2 while every
+    // MR-row strip of A passes over it; each NR-wide micro-panel of B stays in L1 for one strip.
+    for (int j0 = 0; j0 < n; j0 += NC) {
+      int nc = Math.min(NC, n - j0);
+      int panels = (nc + NR - 1) / NR;
+      for (int p0 = 0; p0 < k; p0 += KC) {
+        int kc = Math.min(KC, k - p0);
+        // With few rows of A, each panel of B is used only a few times: reading a row-major B in
+        // place beats copying it, except for a ragged last panel, which is packed (zero-padded).
+        boolean direct = !tb && m <= DIRECT_MAX_ROWS;
+        packB(tb, b, n, k, p0, kc, j0, nc, panels, bp, direct);
+        for (int i0 = 0; i0 < m; i0 += MR) {
+          int rows = Math.min(MR, m - i0);
+          packA(ta, a, m, k, i0, rows, p0, kc, ap);
+          for (int jp = 0; jp < panels; jp++) {
+            int jj = j0 + jp * NR;
+            int cols = Math.min(NR, j0 + nc - jj);
+            if (direct && cols == NR) {
+              kernel(kc, ap, b, p0 * n + jj, n, c, i0 * n + jj, n, rows, cols, tile);
+            } else {
+              kernel(kc, ap, bp, jp * kc * NR, NR, c, i0 * n + jj, n, rows, cols, tile);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Panel jp holds B[p0 .. p0+kc, jStart+jp*NR .. +NR] row after row, zero-padded past n. */
+  private static void packB(boolean tb, float[] b, int n, int k, int p0, int kc, int jStart, int nc,
+      int panels, float[] bp, boolean raggedOnly) {
+    for (int jp = 0; jp < panels; jp++) {
+      int j0 = jStart + jp * NR;
+      int cols = Math.min(NR, jStart + nc - j0);
+      if (raggedOnly && cols == NR) {
+        continue;
+      }
+      int base = jp * kc * NR;
+      for (int p = 0; p < kc; p++) {
+        int to = base + p * NR;
+        if (tb) {
+          for (int j = 0; j < cols; j++) {
+            bp[to + j] = b[(j0 + j) * k + p0 + p];
+          }
+        } else {
+          System.arraycopy(b, (p0 + p) * n + j0, bp, to, cols);
+        }
+        for (int j = cols; j < NR; j++) {
+          bp[to + j] = 0f;
+        }
+      }
+    }
+  }
+
+  /** The strip holds A[i0 .. i0+MR, p0 .. p0+kc] column after column, zero-padded past m. */
+  private static void packA(boolean ta, float[] a, int m, int k, int i0, int rows, int p0, int kc,
+      float[] ap) {
+    for (int p = 0; p < kc; p++) {
+      int to = p * MR;
+      for (int r = 0; r < rows; r++) {
+        ap[to + r] = ta ? a[(p0 + p) * m + i0 + r] : a[(i0 + r) * k + p0 + p];
+      }
+      for (int r = rows; r < MR; r++) {
+        ap[to + r] = 0f;
+      }
+    }
+  }
+
+  /** C tile += A strip x B panel, where row p of the panel starts at bOff + p * ldb. */
+  private static void kernel(int kc, float[] ap, float[] bp, int bOff, int ldb, float[] c, int cOff,
+      int ldc, int rows, int cols, float[] tile) {
+    FloatVector c00 = FloatVector.zero(S);
+    FloatVector c01 = FloatVector.zero(S);
+    FloatVector c10 = FloatVector.zero(S);
+    FloatVector c11 = FloatVector.zero(S);
+    FloatVector c20 = FloatVector.zero(S);
+    FloatVector c21 = FloatVector.zero(S);
+    FloatVector c30 = FloatVector.zero(S);
+    FloatVector c31 = FloatVector.zero(S);
+    for (int p = 0; p < kc; p++) {
+      int bi = bOff + p * ldb;
+      FloatVector b0 = FloatVector.fromArray(S, bp, bi);
+      FloatVector b1 = FloatVector.fromArray(S, bp, bi + L);
+      int ai = p * MR;
+      FloatVector a = FloatVector.broadcast(S, ap[ai]);
+      c00 = a.fma(b0, c00);
+      c01 = a.fma(b1, c01);
+      a = FloatVector.broadcast(S, ap[ai + 1]);
+      c10 = a.fma(b0, c10);
+      c11 = a.fma(b1, c11);
+      a = FloatVector.broadcast(S, ap[ai + 2]);
+      c20 = a.fma(b0, c20);
+      c21 = a.fma(b1, c21);
+      a = FloatVector.broadcast(S, ap[ai + 3]);
+      c30 = a.fma(b0, c30);
+      c31 = a.fma(b1, c31);
+    }
+    // Always spill through the tile: keeping one exit path lets C2 hold all twelve accumulators in
+    // registers instead of boxing them for a rarely taken edge branch.
+    c00.intoArray(tile, 0);
+    c01.intoArray(tile, L);
+    c10.intoArray(tile, NR);
+    c11.intoArray(tile, NR + L);
+    c20.intoArray(tile, 2 * NR);
+    c21.intoArray(tile, 2 * NR + L);
+    c30.intoArray(tile, 3 * NR);
+    c31.intoArray(tile, 3 * NR + L);
+    addTile(tile, c, cOff, ldc, rows, cols);
+  }
+
+  /** Adds the first rows x cols of the tile onto C. */
+  private static void addTile(float[] tile, float[] c, int cOff, int ldc, int rows, int cols) {
+    if (cols == NR) {
+      for (int r = 0; r < rows; r++) {
+        int off = cOff + r * ldc;
+        FloatVector.fromArray(S, c, off).add(FloatVector.fromArray(S, tile, r * NR))
+            .intoArray(c, off);
+        FloatVector.fromArray(S, c, off + L).add(FloatVector.fromArray(S, tile, r * NR + L))
+            .intoArray(c, off + L);
+      }
+      return;
+    }
+    for (int r = 0; r < rows; r++) {
+      int row = cOff + r * ldc;
+      for (int j = 0; j < cols; j++) {
+        c[row + j] += tile[r * NR + j];
+      }
+    }
+  }
+}
