@@ -23,7 +23,9 @@ final class TensorEquality {
       return true;
     }
     if (a.isContiguous() && b.isContiguous()) {
-      return java.util.Arrays.equals(flat(a), flat(b)) || buffersEqual(a, b);
+      byte[] fa = flat(a);
+      // Both are the same size, so both are flat or neither is (Arrays.equals(null, null) is true).
+      return fa != null ? java.util.Arrays.equals(fa, flat(b)) : buffersEqual(a, b);
     }
     int parts = (a.dtype().itemSize() + 7) / 8;
     for (long i = 0; i < n; i++) {
@@ -48,9 +50,6 @@ final class TensorEquality {
   }
 
   private static boolean buffersEqual(Tensor a, Tensor b) {
-    if (a.byteSize() <= 4096) {
-      return false; // flat() already compared them
-    }
     var ab = a.dataBuffers();
     var bb = b.dataBuffers();
     int ia = 0;

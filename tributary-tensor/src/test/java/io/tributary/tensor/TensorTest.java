@@ -285,4 +285,15 @@ class TensorTest {
     assertThatThrownBy(() -> Tensor.wrap(DType.FLOAT32, Shape.of(3), List.of(ByteBuffer.allocate(16))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs 12 bytes, got 16");
   }
+
+  @Test
+  void equals_largeTensorsDifferingInLastByte_notEqual() {
+    TensorBuilder a = TensorBuilder.allocate(DType.FLOAT32, Shape.of(5000));
+    TensorBuilder b = TensorBuilder.allocate(DType.FLOAT32, Shape.of(5000));
+    b.setFloat(4999, 1f);
+    Tensor x = a.build();
+    Tensor y = b.build();
+    assertThat(x).isNotEqualTo(y);
+    assertThat(x).isEqualTo(Tensor.zeros(DType.FLOAT32, Shape.of(5000)));
+  }
 }
