@@ -12,8 +12,16 @@ if [[ "$have" != "$want" ]]; then
   echo "generate.sh: flatc $have found, $want needed (it must match flatbuffers-java)" >&2
   exit 1
 fi
+# The schemas' namespace, tributary.model, is the language-neutral one other languages generate
+# into (Python: tributary/model/*.py). Java code lives in this module's internal package instead,
+# so flatc runs on copies whose namespace line is rewritten.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for f in common.fbs array.fbs training_config.fbs; do
+  sed 's/^namespace tributary\.model;$/namespace io.tributary.format.internal.fb;/' "$here/$f" > "$work/$f"
+done
 rm -rf "$java_out/io/tributary/format/internal/fb"
-flatc --java -o "$java_out" "$here/common.fbs" "$here/array.fbs" "$here/training_config.fbs"
+flatc --java -o "$java_out" "$work/common.fbs" "$work/array.fbs" "$work/training_config.fbs"
 # flatc writes no package-info.java; the build's Javadoc and the project rule want one per package.
 cat > "$java_out/io/tributary/format/internal/fb/package-info.java" <<'JAVA'
 /**
