@@ -30,5 +30,6 @@ echo "building benchmarks..." >&2
 (cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
 trap 'rm -f "$dir"/*.zip "$dir"/*.bin "$dir"/.*.tmp' EXIT
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1e6}' /proc/meminfo) memory, $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
-"$JAVA_HOME/bin/java" -Xmx12g -cp "$root/tributary-benchmarks/target/benchmarks.jar" \
+# A fixed, pre-touched heap: otherwise each side pays, at random, for the VM faulting in fresh memory.
+"$JAVA_HOME/bin/java" -Xms10g -Xmx10g -XX:+AlwaysPreTouch -cp "$root/tributary-benchmarks/target/benchmarks.jar" \
   io.tributary.bench.ModelFormatBench "$mode" "$dir"

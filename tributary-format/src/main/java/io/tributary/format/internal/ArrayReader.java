@@ -72,19 +72,23 @@ public final class ArrayReader {
     TensorBuilder b = TensorBuilder.allocate(h.dtype(), h.shape());
     long at = start + h.dataOffset();
     FileChannel ch = zip.channel();
+    // One direct buffer per array, read into by the kernel and copied to the heap once, rather
+    // than the JDK's per-call temporary buffers.
+    ByteBuffer staging = ByteBuffer.allocateDirect((int) Math.min(ZipWriter.IO_SLICE, h.dataLength()));
     for (ByteBuffer buf : b.writableBuffers()) {
       while (buf.hasRemaining()) {
-        ByteBuffer slice = buf.slice(buf.position(), Math.min(ZipWriter.IO_SLICE, buf.remaining()));
-        while (slice.hasRemaining()) {
-          if (ch.read(slice, at + slice.position()) < 0) {
+        staging.clear().limit(Math.min(staging.capacity(), buf.remaining()));
+        while (staging.hasRemaining()) {
+          if (ch.read(staging, at + staging.position()) < 0) {
             throw new EntrySizeException(e.name(), "file ends inside the entry's data");
           }
         }
+        staging.flip();
         if (crc != null) {
-          crc.update(slice.flip());
+          crc.update(staging.duplicate());
         }
-        at += slice.limit();
-        buf.position(buf.position() + slice.limit());
+        at += staging.remaining();
+        buf.put(staging);
       }
     }
     if (crc != null) {
