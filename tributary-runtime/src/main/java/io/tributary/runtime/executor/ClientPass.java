@@ -269,9 +269,11 @@ final class ClientPass {
     try {
       return f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
+      // Read what was running before the interrupt unwinds it.
+      String running = scope.running;
       // Interrupt the client's work; code that ignores interrupts runs on, but unobserved.
       f.cancel(true);
-      String where = scope.running.isEmpty() ? sinks.get(0).intrinsic() : scope.running;
+      String where = running.isEmpty() ? sinks.get(0).intrinsic() : running;
       throw new ClientWorkException(new ClientFailure(scope.client, where, "client work",
           ClientFailure.Kind.TIMED_OUT, "took longer than " + timeout), null);
     } catch (ExecutionException e) {
