@@ -154,14 +154,19 @@ final class ClientPass {
         }
         int ok = 0;
         int end = Math.min(clients, (g + 1) * groupSize);
+        Batch batch = new Batch(sinks.size());
         for (int client = g * groupSize; client < end; client++) {
           if (isAborted()) {
             return;
           }
-          if (runClient(client, partials)) {
+          if (runClient(client, partials, batch)) {
             ok++;
           }
+          if (batch.full()) {
+            batch.commit(partials);
+          }
         }
+        batch.commit(partials);
         offer(g, partials, ok);
       }
     } catch (RuntimeException | Error e) {
@@ -219,8 +224,50 @@ final class ClientPass {
     }
   }
 
-  /** Computes one client and folds it into the partials; false when the client failed. */
-  private boolean runClient(int client, Object[] partials) {
+  /**
+   * Prepared contributions of consecutive successful clients, committed together so that sinks
+   * can fold them in one sweep. Bounded in count and bytes, so a worker holds O(model) at most.
+   */
+  private final class Batch {
+    static final int MAX_CLIENTS = 8;
+    static final long MAX_BYTES = 32L << 20;
+    final List<List<Object>> perSink = new ArrayList<>();
+    int size;
+    long bytes;
+
+    Batch(int sinks) {
+      for (int s = 0; s < sinks; s++) {
+        perSink.add(new ArrayList<>());
+      }
+    }
+
+    void add(Object[] prepared, long valueBytes) {
+      for (int s = 0; s < prepared.length; s++) {
+        perSink.get(s).add(prepared[s]);
+      }
+      size++;
+      bytes += valueBytes;
+    }
+
+    boolean full() {
+      return size >= MAX_CLIENTS || bytes >= MAX_BYTES;
+    }
+
+    void commit(Object[] partials) {
+      if (size == 0) {
+        return;
+      }
+      for (int s = 0; s < sinks.size(); s++) {
+        sinks.get(s).commitAll(partials[s], perSink.get(s));
+        perSink.get(s).clear();
+      }
+      size = 0;
+      bytes = 0;
+    }
+  }
+
+  /** Computes one client and adds it to the batch; false when the client failed. */
+  private boolean runClient(int client, Object[] partials, Batch batch) {
     ClientScope scope = new ClientScope(client, settings.evaluator());
     Object[] prepared;
     try {
@@ -231,9 +278,7 @@ final class ClientPass {
       fail(e.failureIn(sinks.get(0).intrinsic()));
       return false;
     }
-    for (int s = 0; s < sinks.size(); s++) {
-      sinks.get(s).commit(partials[s], prepared[s]);
-    }
+    batch.add(prepared, scope.bytes);
     return true;
   }
 
@@ -246,6 +291,7 @@ final class ClientPass {
       try {
         for (int k = 0; k < values.length; k++) {
           values[k] = inputs.get(k).valueFor(scope);
+          scope.bytes += TensorBytes.of(values[k]);
         }
       } catch (ClientWorkException w) {
         throw new ClientWorkException(w.failureIn(sink.intrinsic()), w.getCause());

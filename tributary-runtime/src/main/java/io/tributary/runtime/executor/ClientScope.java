@@ -15,6 +15,8 @@ final class ClientScope {
   private final Map<ClientNode, Object> memo = new IdentityHashMap<>();
   /** The intrinsic whose work is running, for naming a timed-out client's failure. */
   volatile String running = "";
+  /** Bytes of tensor data this client hands to the pass's sinks. */
+  long bytes;
 
   ClientScope(int client, LocalEvaluator evaluator) {
     this.client = client;

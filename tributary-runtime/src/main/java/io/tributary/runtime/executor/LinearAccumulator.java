@@ -109,30 +109,55 @@ final class LinearAccumulator {
 
   /** Adds {@code weight * value}; integer leaves ignore the weight (they are only summed). */
   void add(Object value, double weight) {
-    List<Tensor> leaves = new ArrayList<>();
-    flatten(value, leaves);
-    for (int i = 0; i < leaves.size(); i++) {
-      Tensor t = leaves.get(i);
-      allocate(i, t.shape());
-      DType d = t.dtype();
-      if (d.isInteger()) {
-        long[] acc = ints[i];
-        long[] x = TensorOps.toLongs(t);
-        for (int j = 0; j < x.length; j++) {
-          acc[j] += x[j];
+    addAll(List.of(value), new double[] {weight});
+  }
+
+  /**
+   * Adds {@code weights[k] * values.get(k)} for each k in order. Float32 and float64 leaves are
+   * folded tile by tile (every value's slice of a tile, then the next tile), which performs the
+   * same additions in the same order per element as adding the values one after another, while
+   * reading each accumulator element from memory once per call instead of once per value.
+   */
+  void addAll(List<Object> values, double[] weights) {
+    List<List<Tensor>> leaves = new ArrayList<>();
+    for (Object v : values) {
+      List<Tensor> l = new ArrayList<>();
+      flatten(v, l);
+      leaves.add(l);
+    }
+    for (int i = 0; i < leafTypes.size(); i++) {
+      allocate(i, leaves.get(0).get(i).shape());
+      DType d = leafTypes.get(i).dtype();
+      for (int k = 0; k < values.size(); k++) {
+        Tensor t = leaves.get(k).get(i);
+        if (d.isInteger()) {
+          long[] acc = ints[i];
+          long[] x = TensorOps.toLongs(t);
+          for (int j = 0; j < x.length; j++) {
+            acc[j] += x[j];
+          }
+        } else if (d.isComplex()) {
+          double[] acc = reals[i];
+          double[] x = TensorOps.toDoubles(t);
+          for (int j = 0; j < x.length; j++) {
+            acc[j] += weights[k] * x[j];
+          }
+        } else if (d != DType.FLOAT32 && d != DType.FLOAT64) {
+          TensorOps.addScaled(t, weights[k], reals[i]);
         }
-      } else if (d.isComplex()) {
-        double[] acc = reals[i];
-        double[] x = TensorOps.toDoubles(t);
-        for (int j = 0; j < x.length; j++) {
-          acc[j] += weight * x[j];
+      }
+      if (d == DType.FLOAT32 || d == DType.FLOAT64) {
+        List<Tensor> column = new ArrayList<>();
+        for (List<Tensor> l : leaves) {
+          column.add(l.get(i));
         }
-      } else {
-        TensorOps.addScaled(t, weight, reals[i]);
+        TensorOps.addScaledTiled(column, weights, reals[i]);
       }
     }
-    weightSum += weight;
-    count++;
+    for (double w : weights) {
+      weightSum += w;
+      count++;
+    }
   }
 
   private void allocate(int leaf, Shape shape) {

@@ -156,6 +156,18 @@ final class LinearSink implements Sink {
   }
 
   @Override
+  public void commitAll(Object partial, List<Object> prepared) {
+    List<Object> values = new ArrayList<>();
+    double[] weights = new double[prepared.size()];
+    for (int k = 0; k < prepared.size(); k++) {
+      Prepared p = (Prepared) prepared.get(k);
+      values.add(p.value());
+      weights[k] = p.weight();
+    }
+    ((LinearAccumulator) partial).addAll(values, weights);
+  }
+
+  @Override
   public Object combine(Object total, Object partial) {
     LinearAccumulator t = total == null ? LinearAccumulator.forType(member)
         : (LinearAccumulator) total;

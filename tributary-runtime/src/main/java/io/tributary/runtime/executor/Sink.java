@@ -30,6 +30,13 @@ interface Sink {
   /** Applies a prepared contribution; cannot fail. */
   void commit(Object partial, Object prepared);
 
+  /** Applies several prepared contributions in order; a sink may fold them in one sweep. */
+  default void commitAll(Object partial, java.util.List<Object> prepared) {
+    for (Object p : prepared) {
+      commit(partial, p);
+    }
+  }
+
   /** Folds the next group's partial into the total ({@code null} before the first group). */
   Object combine(Object total, Object partial);
 

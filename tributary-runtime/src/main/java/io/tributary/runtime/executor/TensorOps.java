@@ -92,6 +92,60 @@ final class TensorOps {
   }
 
   /**
+   * {@code acc[i] += w[k] * t_k[i]} for float32 or float64 tensors of one shape, for k in order
+   * within each tile of {@link #BLOCK} elements.
+   */
+  static void addScaledTiled(List<Tensor> tensors, double[] w, double[] acc) {
+    if (tensors.size() == 1) {
+      addScaled(tensors.get(0), w[0], acc);
+      return;
+    }
+    List<List<ByteBuffer>> views = new ArrayList<>();
+    for (Tensor t : tensors) {
+      views.add(buffers(t));
+    }
+    boolean f32 = tensors.get(0).dtype() == DType.FLOAT32;
+    int item = f32 ? 4 : 8;
+    float[] xf = new float[BLOCK];
+    double[] xd = new double[BLOCK];
+    for (int start = 0; start < acc.length; start += BLOCK) {
+      int len = Math.min(BLOCK, acc.length - start);
+      for (int k = 0; k < views.size(); k++) {
+        double wk = w[k];
+        int done = 0;
+        long at = start;
+        for (ByteBuffer b : views.get(k)) {
+          int elems = b.remaining() / item;
+          if (at >= elems) {
+            at -= elems;
+            continue;
+          }
+          int n = (int) Math.min(len - done, elems - at);
+          if (f32) {
+            b.asFloatBuffer().get((int) at, xf, done, n);
+          } else {
+            b.asDoubleBuffer().get((int) at, xd, done, n);
+          }
+          done += n;
+          at = 0;
+          if (done == len) {
+            break;
+          }
+        }
+        if (f32) {
+          for (int j = 0; j < len; j++) {
+            acc[start + j] += wk * xf[j];
+          }
+        } else {
+          for (int j = 0; j < len; j++) {
+            acc[start + j] += wk * xd[j];
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * A floating or complex tensor's elements as doubles (complex ones as interleaved real and
    * imaginary parts).
    */
