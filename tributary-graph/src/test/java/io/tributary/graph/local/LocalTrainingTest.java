@@ -11,25 +11,14 @@ import io.tributary.data.Digits;
 import io.tributary.data.FederatedDataset;
 import io.tributary.data.Synthetic;
 import io.tributary.data.TrainTestSplit;
-import io.tributary.graph.Graph;
-import io.tributary.graph.autodiff.Autodiff;
-import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
-import io.tributary.graph.ops.Executor;
-import io.tributary.graph.optim.Sgd;
-import io.tributary.graph.training.Batch;
-import io.tributary.graph.training.Evaluation;
-import io.tributary.graph.training.Trainer;
 import io.tributary.tensor.DType;
-import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class LocalTrainingTest {
