@@ -1,6 +1,5 @@
 package io.tributary.runtime;
 
-import io.tributary.core.values.StructValue;
 import static io.tributary.runtime.TestValues.f32;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +8,7 @@ import io.tributary.core.computation.Computation;
 import io.tributary.core.computation.Federated;
 import io.tributary.core.computation.Intrinsics;
 import io.tributary.core.types.Types;
+import io.tributary.core.values.StructValue;
 import io.tributary.tensor.Tensor;
 import java.time.Duration;
 import java.util.ArrayList;
