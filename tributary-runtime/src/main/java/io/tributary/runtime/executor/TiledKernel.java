@@ -30,7 +30,7 @@ import java.util.concurrent.Future;
  */
 final class TiledKernel {
   /** Elements per tile: inputs, partial and total of one tile stay within a core's L2. */
-  static final int TILE = 8192;
+  static final int TILE = 4096;
 
   private TiledKernel() {}
 
@@ -155,27 +155,69 @@ final class TiledKernel {
         int len = Math.min(TILE, n - start);
         java.util.Arrays.fill(total, 0, len, 0.0);
         for (int g = 0; g * group < clients; g++) {
-          java.util.Arrays.fill(part, 0, len, 0.0);
-          int end = Math.min(clients, (g + 1) * group);
-          for (int i = g * group; i < end; i++) {
-            double wi = w[i];
-            if (dtype == DType.FLOAT32) {
-              read(inputs.get(i), start, len, xf);
-              for (int j = 0; j < len; j++) {
-                part[j] += wi * xf[j];
-              }
-            } else {
-              read(inputs.get(i), start, len, xd);
-              for (int j = 0; j < len; j++) {
-                part[j] += wi * xd[j];
-              }
-            }
+          int first = g * group;
+          int end = Math.min(clients, first + group);
+          if (end - first == 1) {
+            // A group of one: total += (0.0 + w * x), the streaming path's operations fused.
+            fold(first, start, len, total, xf, xd, true);
+            continue;
+          }
+          // The partial starts as 0.0 + w * x of the group's first client, then accumulates.
+          foldFirst(first, start, len, part, xf, xd);
+          for (int i = first + 1; i < end; i++) {
+            fold(i, start, len, part, xf, xd, false);
           }
           for (int j = 0; j < len; j++) {
             total[j] += part[j];
           }
         }
         write(start, len, total);
+      }
+    }
+
+    /** {@code acc[j] += w * x[j]}, or {@code acc[j] += 0.0 + w * x[j]} when {@code fromZero}. */
+    private void fold(int client, int start, int len, double[] acc, float[] xf, double[] xd,
+        boolean fromZero) {
+      double wi = w[client];
+      if (dtype == DType.FLOAT32) {
+        read(inputs.get(client), start, len, xf);
+        if (fromZero) {
+          for (int j = 0; j < len; j++) {
+            acc[j] += 0.0 + wi * xf[j];
+          }
+        } else {
+          for (int j = 0; j < len; j++) {
+            acc[j] += wi * xf[j];
+          }
+        }
+      } else {
+        read(inputs.get(client), start, len, xd);
+        if (fromZero) {
+          for (int j = 0; j < len; j++) {
+            acc[j] += 0.0 + wi * xd[j];
+          }
+        } else {
+          for (int j = 0; j < len; j++) {
+            acc[j] += wi * xd[j];
+          }
+        }
+      }
+    }
+
+    /** {@code part[j] = 0.0 + w * x[j]}: a fresh partial after its first client. */
+    private void foldFirst(int client, int start, int len, double[] part, float[] xf,
+        double[] xd) {
+      double wi = w[client];
+      if (dtype == DType.FLOAT32) {
+        read(inputs.get(client), start, len, xf);
+        for (int j = 0; j < len; j++) {
+          part[j] = 0.0 + wi * xf[j];
+        }
+      } else {
+        read(inputs.get(client), start, len, xd);
+        for (int j = 0; j < len; j++) {
+          part[j] = 0.0 + wi * xd[j];
+        }
       }
     }
 
