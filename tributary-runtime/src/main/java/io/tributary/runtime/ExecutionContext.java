@@ -4,6 +4,7 @@ import io.tributary.core.computation.Computation;
 import io.tributary.core.types.FunctionType;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
 import io.tributary.runtime.executor.Executor;
 import io.tributary.runtime.executor.ExecutorValue;
 import io.tributary.runtime.executor.FederatingExecutor;

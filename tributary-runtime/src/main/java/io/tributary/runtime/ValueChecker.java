@@ -7,6 +7,7 @@ import io.tributary.core.types.SequenceType;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
 import io.tributary.tensor.Tensor;
 import java.util.Optional;
 

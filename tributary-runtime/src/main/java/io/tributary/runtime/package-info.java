@@ -5,7 +5,7 @@
  * tolerance, seed and population.
  *
  * <p>Values: tensors are {@link io.tributary.tensor.Tensor}s, structs
- * {@link io.tributary.runtime.StructValue}s, sequences {@link java.lang.Iterable}s, and a
+ * {@link io.tributary.core.values.StructValue}s, sequences {@link java.lang.Iterable}s, and a
  * {@code {T}@CLIENTS} value a list or {@link io.tributary.runtime.ClientValues}. Failures are
  * typed: {@link io.tributary.runtime.ClientFailureException} names the client and the intrinsic.
  */

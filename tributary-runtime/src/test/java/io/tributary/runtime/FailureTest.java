@@ -8,6 +8,7 @@ import io.tributary.core.computation.Computation;
 import io.tributary.core.computation.Federated;
 import io.tributary.core.computation.Intrinsics;
 import io.tributary.core.types.Types;
+import io.tributary.core.values.StructValue;
 import io.tributary.tensor.Tensor;
 import java.time.Duration;
 import java.util.ArrayList;

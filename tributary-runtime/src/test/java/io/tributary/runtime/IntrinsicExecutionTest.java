@@ -13,6 +13,7 @@ import io.tributary.core.computation.Federated;
 import io.tributary.core.computation.Intrinsics;
 import io.tributary.core.types.Placement;
 import io.tributary.core.types.Types;
+import io.tributary.core.values.StructValue;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -10,6 +10,7 @@ import io.tributary.core.computation.Intrinsics;
 import io.tributary.core.computation.Value;
 import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
+import io.tributary.core.values.StructValue;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;

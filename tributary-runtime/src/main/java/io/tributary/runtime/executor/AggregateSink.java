@@ -1,8 +1,8 @@
 package io.tributary.runtime.executor;
 
 import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
 import io.tributary.runtime.LocalComputationException;
-import io.tributary.runtime.StructValue;
 import io.tributary.runtime.ValueChecker;
 import java.util.List;
 import java.util.Optional;

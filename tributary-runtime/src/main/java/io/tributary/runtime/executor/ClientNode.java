@@ -2,10 +2,10 @@ package io.tributary.runtime.executor;
 
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ClientValues;
 import io.tributary.runtime.LocalComputationException;
-import io.tributary.runtime.StructValue;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;

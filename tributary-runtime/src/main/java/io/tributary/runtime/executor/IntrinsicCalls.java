@@ -2,9 +2,9 @@ package io.tributary.runtime.executor;
 
 import io.tributary.core.compiler.Intrinsic;
 import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
-import io.tributary.runtime.StructValue;
 
 /**
  * Turns a call of a federated intrinsic into a node of the lazy graph. The type checker has

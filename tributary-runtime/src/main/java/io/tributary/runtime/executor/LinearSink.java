@@ -2,7 +2,7 @@ package io.tributary.runtime.executor;
 
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
-import io.tributary.runtime.StructValue;
+import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import io.tributary.core.compiler.Block;
 import io.tributary.core.compiler.BuildingBlock;
 import io.tributary.core.compiler.Call;
 import io.tributary.core.compiler.Data;
+import io.tributary.core.compiler.GraphComputation;
 import io.tributary.core.compiler.Intrinsic;
 import io.tributary.core.compiler.JavaFunction;
 import io.tributary.core.compiler.Lambda;
@@ -15,9 +16,9 @@ import io.tributary.core.compiler.Struct;
 import io.tributary.core.types.FunctionType;
 import io.tributary.core.types.SequenceType;
 import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.LocalComputationException;
-import io.tributary.runtime.StructValue;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.runtime.ValueMismatchException;
 import java.util.ArrayList;
@@ -76,6 +77,9 @@ final class LocalEvaluator {
       case Data d -> data(d);
       case Literal l -> l.value();
       case JavaFunction j -> new LocalFn.Java(j);
+      case GraphComputation g -> throw new LocalComputationException("graph:" + g.name()
+          + " is a graph computation that has not been bound; bind the computation first"
+          + " (io.tributary.graph.local.GraphBinder.bindAll)");
       case PlacementLiteral p -> throw new LocalComputationException(
           "the placement " + p.placement() + " is not a local value");
     };

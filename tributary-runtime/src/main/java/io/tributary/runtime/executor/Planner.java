@@ -1,9 +1,9 @@
 package io.tributary.runtime.executor;
 
+import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
-import io.tributary.runtime.StructValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;

@@ -1,6 +1,6 @@
 package io.tributary.runtime.executor;
 
-import io.tributary.runtime.StructValue;
+import io.tributary.core.values.StructValue;
 import io.tributary.tensor.Tensor;
 
 /** The bytes of tensor data in a value, for bounding what a worker holds at once. */

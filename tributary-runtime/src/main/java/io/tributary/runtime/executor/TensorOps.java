@@ -3,7 +3,7 @@ package io.tributary.runtime.executor;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
-import io.tributary.runtime.StructValue;
+import io.tributary.core.values.StructValue;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;

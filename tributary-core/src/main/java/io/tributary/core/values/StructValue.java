@@ -1,4 +1,4 @@
-package io.tributary.runtime;
+package io.tributary.core.values;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,10 +9,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The runtime value of a struct type: an ordered list of element values, each with an optional
- * name, such as the value of {@code <weights=float32[10,5],bias=float32[5]>}.
+ * The value of a struct type at run time: element values in order, each with an optional name,
+ * such as the value of {@code <x=float32[?,64],y=int64[?]>}.
  *
- * <p>Immutable; two structs are equal when their names and elements are equal.
+ * <p>Immutable. Equal when the names and the elements are equal.
  */
 public final class StructValue {
   private final List<Optional<String>> names;
@@ -31,37 +31,36 @@ public final class StructValue {
    */
   public static StructValue of(List<Optional<String>> names, List<?> values) {
     if (names.size() != values.size()) {
-      throw new IllegalArgumentException(
-          "a struct value needs one name slot per element: " + names.size() + " names, "
-              + values.size() + " values");
+      throw new IllegalArgumentException("a struct value needs one name slot per element, got "
+          + names.size() + " names and " + values.size() + " values");
     }
     Set<String> seen = new HashSet<>();
+    List<Object> copy = new ArrayList<>(values.size());
     for (int i = 0; i < names.size(); i++) {
-      Objects.requireNonNull(names.get(i), "name slot " + i);
-      if (values.get(i) == null) {
+      Optional<String> name = Objects.requireNonNull(names.get(i), "name slot " + i);
+      Object v = values.get(i);
+      if (v == null) {
         throw new IllegalArgumentException("element " + i + " of a struct value is null");
       }
-      if (names.get(i).isPresent() && !seen.add(names.get(i).get())) {
+      if (name.isPresent() && !seen.add(name.get())) {
         throw new IllegalArgumentException(
-            "a struct value has two elements named '" + names.get(i).get() + "'");
+            "a struct value has two elements named '" + name.get() + "'");
       }
+      copy.add(v);
     }
-    return new StructValue(List.copyOf(names), Collections.unmodifiableList(new ArrayList<>(values)));
+    return new StructValue(List.copyOf(names), Collections.unmodifiableList(copy));
   }
 
   /** An unnamed struct {@code <v1,v2,...>}. */
   public static StructValue of(Object... values) {
-    List<Optional<String>> names = new ArrayList<>();
-    for (int i = 0; i < values.length; i++) {
-      names.add(Optional.empty());
-    }
-    return of(names, List.of(values));
+    return of(Collections.nCopies(values.length, Optional.empty()), List.of(values));
   }
 
   /** A named struct from alternating names and values: {@code named("a", x, "b", y)}. */
   public static StructValue named(Object... nameValuePairs) {
     if (nameValuePairs.length % 2 != 0) {
-      throw new IllegalArgumentException("named(...) takes name, value pairs");
+      throw new IllegalArgumentException(
+          "named(...) takes name, value pairs, got " + nameValuePairs.length + " arguments");
     }
     List<Optional<String>> names = new ArrayList<>();
     List<Object> values = new ArrayList<>();
@@ -75,24 +74,26 @@ public final class StructValue {
     return of(names, values);
   }
 
+  /** The number of elements. */
   public int size() {
     return values.size();
   }
 
-  /** The element at this position. */
+  /** The element at {@code index}. */
   public Object get(int index) {
     return values.get(index);
   }
 
   /**
-   * The element with this name.
+   * The element named {@code name}.
    *
    * @throws IllegalArgumentException if there is none
    */
   public Object get(String name) {
     int i = names.indexOf(Optional.of(name));
     if (i < 0) {
-      throw new IllegalArgumentException("the struct value has no element named '" + name + "'");
+      throw new IllegalArgumentException(
+          "the struct value has no element named '" + name + "' (it has " + names + ")");
     }
     return values.get(i);
   }
