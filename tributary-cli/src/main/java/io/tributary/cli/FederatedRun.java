@@ -100,9 +100,10 @@ final class FederatedRun implements AutoCloseable {
    *
    * @param clientLoss the example-weighted mean loss of the clients' local training
    * @param clients the clients sampled
+   * @param examples the training examples of the clients whose update was averaged
    * @param failures the sampled clients whose work failed and was excluded
    */
-  record Step(double clientLoss, int clients, int failures) {}
+  record Step(double clientLoss, int clients, long examples, int failures) {}
 
   /** The loss and accuracy of the current global model on some data. */
   record Score(double loss, double accuracy) {}
@@ -121,6 +122,7 @@ final class FederatedRun implements AutoCloseable {
     state = result.get(0);
     StructValue metrics = (StructValue) result.get(1);
     return new Step(scalar(metrics.get("train_loss")), chosen.length,
+        ((Tensor) metrics.get("num_examples")).getLong(0),
         outcome.report().failedClients().size());
   }
 

@@ -38,6 +38,7 @@ final class MetricsLog implements Closeable {
         + ", \"test_accuracy\": " + Json.number(r.testAccuracy())
         + ", \"client_loss\": " + Json.number(r.clientLoss())
         + ", \"clients\": " + r.clients()
+        + ", \"examples\": " + r.examples()
         + ", \"failures\": " + r.failures()
         + ", \"seconds\": " + Json.number(r.seconds())
         + ", \"bytes_up\": " + r.bytesUp()

@@ -28,6 +28,7 @@ final class Simulation {
   static final String CONFIG = "config.json";
   static final String FINAL = "final.npz";
   static final String REPORT = "report.html";
+  static final String CLIENTS = "clients.json";
 
   private final SimulationConfig config;
   private final PrintWriter out;
@@ -44,11 +45,6 @@ final class Simulation {
   /** Runs the simulation and returns the exit status. */
   int run() {
     Path dir = config.out();
-    try {
-      prepare(dir);
-    } catch (IOException e) {
-      return SimulateCommand.problem(err, dir, e);
-    }
     SimulationData data;
     Model model;
     try {
@@ -60,6 +56,13 @@ final class Simulation {
       return SimulateCommand.problem(err, where, e);
     } catch (IllegalArgumentException e) {
       return SimulateCommand.usage(err, e.getMessage());
+    }
+    // The directory is made only once the settings proved usable, so a mistake leaves nothing.
+    try {
+      prepare(dir);
+      Files.writeString(dir.resolve(CLIENTS), clientsJson(data), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return SimulateCommand.problem(err, dir, e);
     }
     err.printf(Locale.ROOT, "%s on %s: %d clients (%d per round), model %s (%d parameters), "
         + "%d rounds; writing %s%n", config.algorithm().cliName(), config.dataset(),
@@ -116,18 +119,27 @@ final class Simulation {
     long up = (long) (step.clients() - step.failures()) * run.parameterBytes();
     long down = (long) step.clients() * run.parameterBytes();
     return new RoundMetrics(r, train.loss(), train.accuracy(), test.loss(), test.accuracy(),
-        step.clientLoss(), step.clients(), step.failures(), seconds, up, down);
+        step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down);
   }
 
   /** Creates the directory and writes {@code config.json}; refuses a directory holding a run. */
   private void prepare(Path dir) throws IOException {
     Files.createDirectories(dir);
-    for (String name : List.of(METRICS, CONFIG, FINAL, REPORT)) {
+    for (String name : List.of(METRICS, CONFIG, CLIENTS, FINAL, REPORT)) {
       if (Files.exists(dir.resolve(name))) {
         throw new IOException("already holds a run (" + name + "); choose another --out");
       }
     }
     Files.writeString(dir.resolve(CONFIG), config.toJson(), StandardCharsets.UTF_8);
+  }
+
+  /** {@code clients.json}: each client's number of training examples and the test set's size. */
+  static String clientsJson(SimulationData data) {
+    StringBuilder s = new StringBuilder("{\"train_sizes\": [");
+    for (int k = 0; k < data.clientTrain().size(); k++) {
+      s.append(k == 0 ? "" : ", ").append(data.clientTrain().get(k).size());
+    }
+    return s.append("], \"test_size\": ").append(data.test().size()).append("}\n").toString();
   }
 
   private static void writeFinal(Path dir, Map<String, Tensor> parameters) throws IOException {

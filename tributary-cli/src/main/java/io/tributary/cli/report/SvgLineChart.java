@@ -1,6 +1,5 @@
 package io.tributary.cli.report;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,7 +13,7 @@ import java.util.Objects;
 public final class SvgLineChart {
   private static final int LEFT = 64;
   private static final int RIGHT = 16;
-  private static final int TOP = 36;
+  private static final int TOP = 52;
   private static final int BOTTOM = 48;
   private static final int MARKER_LIMIT = 40;
 
@@ -210,26 +209,20 @@ public final class SvgLineChart {
     out.append("</g>\n");
   }
 
+  /** One row of entries between the title and the plot, so that it never hides a line. */
   private void legend(StringBuilder out, Plot p) {
-    List<String> rows = new ArrayList<>();
-    double y = p.top() + 14;
+    double x = p.left();
+    double y = TOP - 8;
+    out.append("<g class=\"legend\">\n");
     for (Series s : series) {
-      double x = p.left() + p.w() - 150;
-      rows.add("<line x1=\"" + Markup.coord(x) + "\" y1=\"" + Markup.coord(y - 4) + "\" x2=\""
-          + Markup.coord(x + 20) + "\" y2=\"" + Markup.coord(y - 4) + "\" stroke=\"" + s.color()
-          + "\" stroke-width=\"2\"/><text x=\"" + Markup.coord(x + 26) + "\" y=\""
-          + Markup.coord(y) + "\">" + Markup.escape(s.name()) + "</text>");
-      y += 16;
-    }
-    if (rows.isEmpty()) {
-      return;
-    }
-    out.append("<g class=\"legend\"><rect x=\"").append(Markup.coord(p.left() + p.w() - 156))
-        .append("\" y=\"").append(Markup.coord(p.top() + 2)).append("\" width=\"152\" height=\"")
-        .append(16 * rows.size() + 4).append("\" fill=\"#ffffff\" fill-opacity=\"0.85\" "
-        + "stroke=\"#ccc\"/>\n");
-    for (String r : rows) {
-      out.append(r).append('\n');
+      out.append("<line x1=\"").append(Markup.coord(x)).append("\" y1=\"")
+          .append(Markup.coord(y - 4)).append("\" x2=\"").append(Markup.coord(x + 20))
+          .append("\" y2=\"").append(Markup.coord(y - 4)).append("\" stroke=\"")
+          .append(s.color()).append("\" stroke-width=\"2\"/><text x=\"")
+          .append(Markup.coord(x + 24)).append("\" y=\"").append(Markup.coord(y)).append("\">")
+          .append(Markup.escape(s.name())).append("</text>\n");
+      // About 6.5 px per character at 12 px sans-serif, plus the swatch and a gap.
+      x += 24 + 6.5 * s.name().length() + 16;
     }
     out.append("</g>\n");
   }

@@ -14,7 +14,7 @@ class HtmlReportTest {
   static List<RoundMetrics> rounds(int n) {
     List<RoundMetrics> out = new ArrayList<>();
     for (int r = 1; r <= n; r++) {
-      out.add(new RoundMetrics(r, 2.0 / r, 1 - 0.5 / r, 2.2 / r, 0.9 - 0.4 / r, 2.5 / r, 5,
+      out.add(new RoundMetrics(r, 2.0 / r, 1 - 0.5 / r, 2.2 / r, 0.9 - 0.4 / r, 2.5 / r, 5, 500,
           r == 2 ? 1 : 0, 0.25, 1000L * r, 1200L * r));
     }
     return out;
