@@ -23,8 +23,12 @@ import time
 import numpy as np
 
 
-def synthetic(alpha, beta, devices, dim, classes, rng, iid=False):
-    sizes = (rng.lognormal(4, 2, devices).astype(int) + 50)
+def synthetic(alpha, beta, devices, dim, classes, rng, iid=False, train_sizes=None):
+    if train_sizes is not None:
+        # Training sizes from a Tributary run's clients.json; the 10% test part is added back.
+        sizes = np.array([t + max(1, round(t / 9)) for t in train_sizes])
+    else:
+        sizes = (rng.lognormal(4, 2, devices).astype(int) + 50)
     cov = np.array([(j + 1) ** -1.2 for j in range(dim)])
     u = rng.normal(0, alpha, devices)
     big_b = rng.normal(0, beta, devices)
@@ -38,7 +42,7 @@ def synthetic(alpha, beta, devices, dim, classes, rng, iid=False):
         x = (rng.normal(size=(sizes[k], dim)) * np.sqrt(cov) + v).astype(np.float32)
         logits = x @ w + b
         y = np.argmax(logits, axis=1)
-        cut = int(0.9 * sizes[k])
+        cut = train_sizes[k] if train_sizes is not None else int(0.9 * sizes[k])
         train.append((x[:cut], y[:cut]))
         test.append((x[cut:], y[cut:]))
     return train, test
@@ -83,17 +87,25 @@ def main():
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--mu", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sizes-from", metavar="CLIENTS_JSON",
+                    help="use the per-client training sizes of a tributary run (its clients.json)")
     a = ap.parse_args()
+    train_sizes = None
+    if a.sizes_from:
+        with open(a.sizes_from) as f:
+            train_sizes = json.load(f)["train_sizes"]
+        a.clients = len(train_sizes)
 
     rng = np.random.default_rng(a.seed)
     dim, classes = 60, 10
-    train, _ = synthetic(a.alpha, a.beta, a.clients, dim, classes, rng)
+    train, _ = synthetic(a.alpha, a.beta, a.clients, dim, classes, rng, train_sizes=train_sizes)
     limit = np.sqrt(6.0 / (dim + classes))
     w = rng.uniform(-limit, limit, (dim, classes)).astype(np.float32)
     b = np.zeros(classes, np.float32)
     all_x = np.concatenate([t[0] for t in train])
     all_y = np.concatenate([t[1] for t in train])
     losses = []
+    examples = 0
     start = time.perf_counter()
     for _ in range(a.rounds):
         chosen = np.sort(rng.choice(a.clients, a.clients_per_round, replace=False))
@@ -104,6 +116,7 @@ def main():
             ws.append(wk)
             bs.append(bk)
             ns.append(x.shape[0])
+            examples += x.shape[0]
         ns = np.array(ns, dtype=np.float64)
         w = (np.tensordot(ns, np.stack(ws), axes=1) / ns.sum()).astype(np.float32)
         b = (np.tensordot(ns, np.stack(bs), axes=1) / ns.sum()).astype(np.float32)
@@ -111,7 +124,7 @@ def main():
     seconds = time.perf_counter() - start
     print(json.dumps({"seconds": seconds, "rounds": a.rounds, "mu": a.mu, "seed": a.seed,
                       "final_train_loss": losses[-1], "min_train_loss": min(losses),
-                      "train_examples": int(all_x.shape[0])}))
+                      "train_examples": int(all_x.shape[0]), "examples": int(examples)}))
 
 
 if __name__ == "__main__":
