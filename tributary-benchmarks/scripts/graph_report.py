@@ -21,7 +21,7 @@ def main():
     print("| case | Tributary (JMH) | numpy run 1 | numpy run 2 | ratio (vs mean numpy) |")
     print("|---|---|---|---|---|")
     np_mean = sum(np_gflops) / len(np_gflops)
-    for kernel in ("vector", "portable"):
+    for kernel in ("openblas", "vector", "portable"):
         ms = res.get(("MatMulBenchmark", kernel))
         if ms is None:
             continue

@@ -16,32 +16,36 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * float32 matrix product C = A B with A, B and C all size x size, single-threaded: the Vector API
- * kernel ({@code vector}, what {@link Gemm#sgemm} runs when the module is present) and the portable
- * loop ({@code portable}). GFLOPS = 2 size^3 / time.
+ * float32 matrix product C = A B with A, B and C all size x size, single-threaded, on each {@link
+ * Gemm.Kernel}: {@code openblas} (what {@link Gemm#kernel()} picks where the natives are present;
+ * OpenBLAS held to one thread), {@code vector} (the Vector API kernel) and {@code portable} (the
+ * plain loop). GFLOPS = 2 size^3 / time.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+    "--enable-native-access=ALL-UNNAMED"})
 public class MatMulBenchmark {
   @Param({"512"})
   public int size;
 
-  @Param({"vector", "portable"})
+  @Param({"openblas", "vector", "portable"})
   public String kernel;
 
+  private Gemm.Kernel impl;
   private float[] a;
   private float[] b;
   private float[] c;
 
   @Setup
   public void setup() {
-    if (kernel.equals("vector") && !Gemm.usesVectorApi()) {
-      throw new IllegalStateException("the Vector API is not enabled in this JVM");
-    }
+    impl = Gemm.Kernel.valueOf(kernel.toUpperCase(java.util.Locale.ROOT));
+    Gemm.unavailableReason(impl).ifPresent(why -> {
+      throw new IllegalStateException(kernel + ": " + why);
+    });
     SplittableRandom rnd = new SplittableRandom(42);
     a = new float[size * size];
     b = new float[size * size];
@@ -54,11 +58,7 @@ public class MatMulBenchmark {
 
   @Benchmark
   public float[] matmul() {
-    if (kernel.equals("vector")) {
-      Gemm.sgemm(false, false, size, size, size, a, b, c);
-    } else {
-      Gemm.sgemmScalar(size, size, size, a, b, c);
-    }
+    Gemm.sgemm(impl, false, false, size, size, size, a, b, c);
     return c;
   }
 }

@@ -15,7 +15,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** The {@code convert} command: converts tensors between .npz and .pb (serialized Parameters). */
+/**
+ * The {@code convert} command: converts tensors between .npz, .pb (serialized Parameters) and one
+ * tag of a .zip model file.
+ */
 @Command(
     name = "convert",
     mixinStandardHelpOptions = true,
@@ -25,16 +28,18 @@ import picocli.CommandLine.Spec;
           + "keeping order, dtypes, shapes and values.",
       "Names are kept where the output carries them (.npz entries, proto.ndarray Value.name); "
           + "otherwise tensors are named arr_0, arr_1, ... as numpy does.",
+      "A .zip model file IN gives the parameters of its newest tag, or of --tag; a .zip OUT gets them "
+          + "as the new tag --tag (added to an existing model, whose other tags are kept, or a new one).",
       "OUT is written to a temporary file in its directory and then moved into place.",
       "Exits with 2, printing one line on stderr, when IN cannot be read or OUT cannot be written."
     })
 final class ConvertCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "IN", description = "the .npz, .pb or .npy file to read")
+  @Parameters(index = "0", paramLabel = "IN", description = "the .npz, .pb, .npy or .zip (model) file to read")
   Path in;
 
-  @Parameters(index = "1", paramLabel = "OUT", description = "the .npz, .pb or .npy (one tensor only) file to write")
+  @Parameters(index = "1", paramLabel = "OUT", description = "the .npz, .pb, .npy (one tensor only) or .zip (model) file to write")
   Path out;
 
   @Option(
@@ -43,14 +48,27 @@ final class ConvertCommand implements Callable<Integer> {
       description = "the FEP-0002 tensor type of .pb output: proto.ndarray (the default) or numpy.ndarray")
   String tensorType;
 
+  @Option(
+      names = "--tag",
+      paramLabel = "TAG",
+      description = "the model tag to read from a .zip IN (default: its newest) or to write to a .zip OUT (required)")
+  String tag;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     TensorFiles files = new TensorFiles(SerializerRegistry.load());
+    TensorFormat inFormat;
     try {
-      TensorFormat.of(in);
+      inFormat = TensorFormat.of(in);
     } catch (TensorFileException e) {
       return Problems.report(err, "convert", in, e);
+    }
+    boolean modelOut;
+    try {
+      modelOut = checkTag(inFormat);
+    } catch (TensorFileException e) {
+      return Problems.report(err, "convert", out, e);
     }
     Serializer pbSerializer;
     try {
@@ -60,18 +78,23 @@ final class ConvertCommand implements Callable<Integer> {
     }
     SequencedMap<String, Tensor> tensors;
     try {
-      tensors = files.read(in);
+      tensors = inFormat == TensorFormat.MODEL ? files.readModel(in, tag) : files.read(in);
     } catch (IOException e) {
       return Problems.report(err, "convert", in, e);
     }
     try {
-      files.write(out, tensors, pbSerializer);
+      if (modelOut) {
+        files.writeModel(out, tag, tensors);
+      } else {
+        files.write(out, tensors, pbSerializer);
+      }
     } catch (IOException e) {
       return Problems.report(err, "convert", out, e);
     }
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.println("wrote " + tensors.size() + (tensors.size() == 1 ? " tensor" : " tensors") + " to " + out
-        + (pbSerializer == null ? "" : " (" + pbSerializer.tensorType() + ")"));
+        + (pbSerializer == null ? "" : " (" + pbSerializer.tensorType() + ")")
+        + (modelOut ? " as tag " + tag : ""));
     stdout.flush();
     return 0;
   }
@@ -85,5 +108,24 @@ final class ConvertCommand implements Callable<Integer> {
       throw new TensorFileException("--tensor-type applies only to .pb output");
     }
     return null;
+  }
+
+  /**
+   * Checks --tag against the formats: it needs a .zip on one side, and a .zip OUT needs it.
+   *
+   * @return whether OUT is a model file
+   */
+  private boolean checkTag(TensorFormat inFormat) throws TensorFileException {
+    boolean modelOut = TensorFormat.of(out) == TensorFormat.MODEL;
+    if (tag != null && inFormat != TensorFormat.MODEL && !modelOut) {
+      throw new TensorFileException("--tag applies only to .zip model files");
+    }
+    if (modelOut) {
+      if (tag == null) {
+        throw new TensorFileException("writing a .zip model needs --tag TAG");
+      }
+      TensorFiles.checkTag(tag);
+    }
+    return modelOut;
   }
 }

@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** The {@code inspect} command: lists the tensors in an .npy, .npz or .pb file with statistics. */
+/**
+ * The {@code inspect} command: lists the tensors in an .npy, .npz or .pb file with statistics,
+ * or the tags, parameters, updater state and training configuration of a .zip model file.
+ */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
@@ -25,12 +28,14 @@ import picocli.CommandLine.Spec;
       "Print each tensor's name, dtype, shape and min/max/mean in an .npy, .npz or .pb file.",
       "A .pb file is a serialized Flower Parameters message, decoded by its tensor_type.",
       "Complex tensors are summarised by magnitude |z|; strings and empty tensors have no statistics.",
+      "For a .zip model file: its tags (newest marked) and, per tag, the training configuration, "
+          + "the parameters (dtype, shape, the tag each is shared from) and the updater state.",
       "Exits with 2, printing one line on stderr, when the file cannot be read."
     })
 final class InspectCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "FILE", description = "an .npy, .npz or .pb (serialized Parameters) file")
+  @Parameters(paramLabel = "FILE", description = "an .npy, .npz, .pb (serialized Parameters) or .zip (model) file")
   Path file;
 
   @Option(
@@ -41,6 +46,9 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (isModel()) {
+      return inspectModel();
+    }
     SequencedMap<String, Tensor> tensors;
     try {
       tensors = new TensorFiles(SerializerRegistry.load()).read(file);
@@ -53,6 +61,30 @@ final class InspectCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? InspectOutput.json(summaries) : InspectOutput.table(summaries));
+    out.flush();
+    return 0;
+  }
+
+  private boolean isModel() {
+    try {
+      return TensorFormat.of(file) == TensorFormat.MODEL;
+    } catch (TensorFileException e) {
+      return false; // call() reports the unknown extension
+    }
+  }
+
+  private int inspectModel() {
+    String report;
+    try {
+      if (java.nio.file.Files.isDirectory(file)) {
+        throw new TensorFileException("is a directory, not a tensor file");
+      }
+      report = json ? ModelInspection.json(file) : ModelInspection.text(file);
+    } catch (IOException e) {
+      return Problems.report(spec.commandLine().getErr(), "inspect", file, e);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(report);
     out.flush();
     return 0;
   }

@@ -1,5 +1,9 @@
 package io.tributary.cli;
 
+import io.tributary.format.ModelFile;
+import io.tributary.format.ModelWriter;
+import io.tributary.format.TagContents;
+import io.tributary.format.Tags;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npy;
 import io.tributary.tensor.npy.Npz;
@@ -12,17 +16,19 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
 import java.util.UUID;
 
 /**
- * Reads and writes the named tensors of .npy, .npz and .pb files.
+ * Reads and writes the named tensors of .npy, .npz, .pb and .zip (model) files.
  *
  * <p>A .npy file holds one tensor, named {@code arr_0}. A .pb file holds a serialized
  * {@code Parameters} message whose {@code tensor_type} picks the serializer from the registry;
  * the names are those the serializer's format carries, else {@code arr_0}, {@code arr_1}, ....
+ * A .zip model file holds tags; its tensors are one tag's parameters.
  */
 final class TensorFiles {
   /** The largest message protobuf can hold: 2 GiB - 1 (and the largest Java array). */
@@ -48,7 +54,55 @@ final class TensorFiles {
       case NPY -> Npz.named(List.of(Npy.read(file)));
       case NPZ -> Npz.read(file);
       case PB -> readParameters(file);
+      case MODEL -> readModel(file, null);
     };
+  }
+
+  /**
+   * The parameters of {@code tag} (the newest when null) of the model file {@code file}.
+   *
+   * @throws IOException when the file is malformed or has no such tag
+   */
+  SequencedMap<String, Tensor> readModel(Path file, String tag) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new TensorFileException("is a directory, not a tensor file");
+    }
+    try (ModelFile m = ModelFile.open(file)) {
+      return (tag == null ? m.newest() : m.tag(tag)).parameters();
+    }
+  }
+
+  /**
+   * Writes {@code tensors} as tag {@code tag} of the model file {@code file}: a new tag of an
+   * existing file (whose other tags are kept), or a new file. Either way atomically.
+   *
+   * @throws IOException when the tag is invalid or taken, or the file cannot be read or written
+   */
+  void writeModel(Path file, String tag, SequencedMap<String, Tensor> tensors) throws IOException {
+    checkTag(tag);
+    Path dir = file.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) {
+      throw new TensorFileException("its directory " + dir + " does not exist");
+    }
+    try {
+      if (Files.exists(file)) {
+        ModelWriter.addTag(file, tag, TagContents.of(tensors));
+      } else {
+        SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
+        tags.put(tag, TagContents.of(tensors));
+        ModelWriter.save(file, tags);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new TensorFileException(e.getMessage());
+    }
+  }
+
+  /** Rejects an invalid tag before any work is done. */
+  static void checkTag(String tag) throws TensorFileException {
+    String problem = Tags.problem(tag);
+    if (problem != null) {
+      throw new TensorFileException(problem);
+    }
   }
 
   private SequencedMap<String, Tensor> readParameters(Path file) throws IOException {
@@ -80,6 +134,9 @@ final class TensorFiles {
    */
   void write(Path file, SequencedMap<String, Tensor> tensors, Serializer pbSerializer) throws IOException {
     TensorFormat format = TensorFormat.of(file);
+    if (format == TensorFormat.MODEL) {
+      throw new TensorFileException("a .zip model file needs a tag: use --tag");
+    }
     Path dir = file.toAbsolutePath().getParent();
     if (!Files.isDirectory(dir)) {
       throw new TensorFileException("its directory " + dir + " does not exist");
@@ -92,6 +149,7 @@ final class TensorFiles {
         case NPY -> Npy.write(single(tensors), temp);
         case NPZ -> Npz.write(temp, tensors, false);
         case PB -> Files.write(temp, ParametersCodec.encode(pbSerializer.serializeNamed(tensors)));
+        case MODEL -> throw new IllegalStateException("model files are written by writeModel");
       }
       move(temp, file);
       moved = true;

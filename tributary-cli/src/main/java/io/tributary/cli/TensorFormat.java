@@ -10,7 +10,9 @@ enum TensorFormat {
   /** A zip of named numpy arrays ({@code np.savez}). */
   NPZ(".npz"),
   /** One serialized Flower {@code Parameters} message (FEP-0002). */
-  PB(".pb");
+  PB(".pb"),
+  /** A model file of tags (ADR 0001; {@code io.tributary.format}). */
+  MODEL(".zip");
 
   private final String extension;
 
@@ -31,6 +33,6 @@ enum TensorFormat {
         return f;
       }
     }
-    throw new TensorFileException("unknown file type: expected a .npy, .npz or .pb file name");
+    throw new TensorFileException("unknown file type: expected a .npy, .npz, .pb or .zip (model) file name");
   }
 }

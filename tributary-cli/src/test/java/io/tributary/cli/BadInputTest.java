@@ -70,7 +70,10 @@ class BadInputTest {
     return Stream.of(
         Arguments.of("unknown --tensor-type", "out.pb", List.of("--tensor-type", "tensor.flatbuffer"), "tensor.flatbuffer"),
         Arguments.of("--tensor-type for npz output", "out.npz", List.of("--tensor-type", "numpy.ndarray"), "--tensor-type"),
-        Arguments.of("unknown output extension", "out.zip", List.of(), "unknown file type"),
+        Arguments.of("unknown output extension", "out.tar", List.of(), "unknown file type"),
+        Arguments.of(".zip model output without --tag", "out.zip", List.of(), "needs --tag"),
+        Arguments.of(".zip model output with an invalid tag", "out.zip", List.of("--tag", "a/b"), "not a portable file name"),
+        Arguments.of("--tag without a model file", "out.npz", List.of("--tag", "t"), "--tag applies only"),
         Arguments.of("missing output directory", "no/such/dir/out.npz", List.of(), "does not exist"),
         Arguments.of("several tensors into one .npy", "out.npy", List.of(), "exactly one tensor"));
   }

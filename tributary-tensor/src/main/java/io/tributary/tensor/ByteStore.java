@@ -71,6 +71,38 @@ final class ByteStore {
     return new ByteStore(new ByteBuffer[] {b}, WRAPPED_SHIFT, b.remaining());
   }
 
+  /**
+   * Views several buffers as one store without copying: every buffer but the last holds the same
+   * power-of-two number of bytes (at least 2^4), and the last no more. This is how a memory-mapped
+   * region over 2 GiB, which no single buffer can hold, becomes one store.
+   */
+  static ByteStore wrapChunks(List<ByteBuffer> buffers) {
+    if (buffers.size() == 1) {
+      return wrap(buffers.get(0));
+    }
+    if (buffers.isEmpty()) {
+      throw new IllegalArgumentException("no buffers to wrap");
+    }
+    int size = buffers.get(0).remaining();
+    if (Integer.bitCount(size) != 1 || size < (1 << MIN_CHUNK_SHIFT)) {
+      throw new IllegalArgumentException("chunk size must be a power of two of at least 2^"
+          + MIN_CHUNK_SHIFT + " bytes, got " + size);
+    }
+    ByteBuffer[] chunks = new ByteBuffer[buffers.size()];
+    long length = 0;
+    for (int i = 0; i < chunks.length; i++) {
+      int n = buffers.get(i).remaining();
+      boolean last = i == chunks.length - 1;
+      if (last ? n == 0 || n > size : n != size) {
+        throw new IllegalArgumentException("buffer " + i + " holds " + n + " bytes; every buffer but the last must hold "
+            + size + " and the last 1 to " + size);
+      }
+      chunks[i] = buffers.get(i).slice().order(ByteOrder.LITTLE_ENDIAN);
+      length += n;
+    }
+    return new ByteStore(chunks, Integer.numberOfTrailingZeros(size), length);
+  }
+
   long length() {
     return length;
   }

@@ -159,6 +159,32 @@ public final class Tensor {
     return new Tensor(dtype, shape, ByteStore.wrap(data), null, 0, shape.contiguousStrides());
   }
 
+  /**
+   * Like {@link #wrap(DType, Shape, ByteBuffer)} for data spread over several buffers, such as the
+   * memory-mapped pieces of a file region over 2 GiB: the remaining bytes of {@code data}, in
+   * order, without copying. Every buffer but the last must hold the same power-of-two number of
+   * bytes (at least 16), and the last no more.
+   *
+   * @throws IllegalArgumentException if the byte count does not match or the pieces are uneven
+   */
+  public static Tensor wrap(DType dtype, Shape shape, List<ByteBuffer> data) {
+    if (!dtype.isFixedWidth()) {
+      throw new IllegalArgumentException("cannot wrap bytes as a " + dtype + " tensor");
+    }
+    long need = Math.multiplyExact(shape.size(), (long) dtype.itemSize());
+    long have = 0;
+    for (ByteBuffer b : data) {
+      have += b.remaining();
+    }
+    if (need != have) {
+      throw new IllegalArgumentException(dtype + shape.toString() + " needs " + need + " bytes, got " + have);
+    }
+    if (need == 0) {
+      return zeros(dtype, shape);
+    }
+    return new Tensor(dtype, shape, ByteStore.wrapChunks(data), null, 0, shape.contiguousStrides());
+  }
+
   /** A tensor of zeros (empty strings for {@link DType#STRING}). */
   public static Tensor zeros(DType dtype, Shape shape) {
     return TensorBuilder.allocate(dtype, shape).build();

@@ -284,4 +284,43 @@ class TensorTest {
         .hasMessageContaining("needs 6 bytes, got 5");
     assertThat(List.of(DType.values())).hasSize(16);
   }
+
+  @Test
+  void wrapList_powerOfTwoPieces_viewsThemInOrderWithoutCopying() {
+    ByteBuffer a = ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < 4; i++) {
+      a.putFloat(i * 4, i);
+    }
+    b.putFloat(0, 4).putFloat(4, 5);
+    Tensor t = Tensor.wrap(DType.FLOAT32, Shape.of(2, 3), List.of(a, b));
+    assertThat(t.toFloatArray()).containsExactly(0, 1, 2, 3, 4, 5);
+    a.putFloat(0, 9);
+    assertThat(t.getFloat(0)).isEqualTo(9f);
+    assertThat(t.dataBuffers()).hasSize(2);
+  }
+
+  @Test
+  void wrapList_unevenPieces_rejected() {
+    ByteBuffer a = ByteBuffer.allocate(12);
+    ByteBuffer b = ByteBuffer.allocate(12);
+    assertThatThrownBy(() -> Tensor.wrap(DType.FLOAT32, Shape.of(6), List.of(a, b)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("power of two");
+    assertThatThrownBy(() -> Tensor.wrap(DType.FLOAT32, Shape.of(10),
+            List.of(ByteBuffer.allocate(16), ByteBuffer.allocate(8), ByteBuffer.allocate(16))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("buffer 1 holds 8 bytes");
+    assertThatThrownBy(() -> Tensor.wrap(DType.FLOAT32, Shape.of(3), List.of(ByteBuffer.allocate(16))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs 12 bytes, got 16");
+  }
+
+  @Test
+  void equals_largeTensorsDifferingInLastByte_notEqual() {
+    TensorBuilder a = TensorBuilder.allocate(DType.FLOAT32, Shape.of(5000));
+    TensorBuilder b = TensorBuilder.allocate(DType.FLOAT32, Shape.of(5000));
+    b.setFloat(4999, 1f);
+    Tensor x = a.build();
+    Tensor y = b.build();
+    assertThat(x).isNotEqualTo(y);
+    assertThat(x).isEqualTo(Tensor.zeros(DType.FLOAT32, Shape.of(5000)));
+  }
 }

@@ -43,8 +43,11 @@ final class ActivationGradOp extends BaseOp {
       float[] a = g.floats();
       float[] x = z.floats();
       float[] r = new float[a.length];
+      // g * (z > 0) as a multiply by a 0/1 mask built with max and signum: C2 vectorizes this,
+      // while the obvious select branches on every element and mispredicts on half of them. As in
+      // numpy's g * (z > 0), an infinite g where z <= 0 gives NaN; so does a NaN z.
       for (int i = 0; i < a.length; i++) {
-        r[i] = x[i] > 0f ? a[i] : 0f;
+        r[i] = a[i] * Math.signum(Math.max(x[i], 0f));
       }
       return new NdArray[] {NdArray.wrapFloats(g.shapeRef(), r)};
     }

@@ -3,20 +3,95 @@ package io.tributary.graph.ops;
 /**
  * Dense matrix products {@code C = op(A) op(B)} on row-major arrays, where op transposes or not.
  *
- * <p>float32 products go to the Vector API kernel ({@code VectorGemm}) when the {@code
- * jdk.incubator.vector} module is present at run time (and the system property {@code
- * tributary.gemm.scalar} is not true), else to a portable blocked loop; the portable path and
- * float64 first copy transposed operands into row-major order.
+ * <p>Three kernels can run a product (see {@link Kernel}); {@link #kernel()} is the one that
+ * {@link #sgemm(boolean, boolean, int, int, int, float[], float[], float[])} and {@link #dgemm}
+ * use. It is the fastest available one, unless the system property {@code tributary.gemm} names
+ * another ({@code openblas}, {@code vector} or {@code portable}); naming one that is not available
+ * makes this class fail to initialise, with the reason.
  */
 public final class Gemm {
-  private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector")
-      .isPresent() && !Boolean.getBoolean("tributary.gemm.scalar");
+  /** The implementations of a product. */
+  public enum Kernel {
+    /**
+     * OpenBLAS ({@code cblas_sgemm}, {@code cblas_dgemm}) through JNI, held to one thread.
+     * Available when the {@code org.bytedeco:openblas} natives for this platform are on the class
+     * path (tributary-graph brings them for Linux x86-64).
+     */
+    OPENBLAS,
+    /**
+     * A packed, register-blocked float32 kernel on the Vector API; available when the {@code
+     * jdk.incubator.vector} module is present ({@code --add-modules jdk.incubator.vector}).
+     * float64 products use the portable loop.
+     */
+    VECTOR,
+    /** Plain Java loops, always available. */
+    PORTABLE
+  }
+
+  private static final boolean VECTOR_PRESENT = ModuleLayer.boot()
+      .findModule("jdk.incubator.vector").isPresent();
+  /** Why OpenBLAS could not be loaded, or null when it was. */
+  private static final String OPENBLAS_PROBLEM = loadOpenBlas();
+  private static final Kernel ACTIVE = choose(System.getProperty("tributary.gemm"));
 
   private Gemm() {}
 
-  /** True when float32 products use the Vector API kernel. */
-  public static boolean usesVectorApi() {
-    return VECTOR;
+  private static String loadOpenBlas() {
+    try {
+      OpenBlasGemm.ensureLoaded();
+      return null;
+    } catch (LinkageError e) {
+      // Missing classes, missing natives for this platform, or a failed initializer all mean the
+      // same thing here: run the Java kernels instead.
+      return e.toString();
+    }
+  }
+
+  private static Kernel choose(String requested) {
+    if (requested == null || requested.isBlank()) {
+      return isAvailable(Kernel.OPENBLAS) ? Kernel.OPENBLAS
+          : isAvailable(Kernel.VECTOR) ? Kernel.VECTOR : Kernel.PORTABLE;
+    }
+    Kernel k;
+    try {
+      k = Kernel.valueOf(requested.trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("system property tributary.gemm=" + requested
+          + " names no kernel; use openblas, vector or portable", e);
+    }
+    requireAvailable(k);
+    return k;
+  }
+
+  /** The kernel that products without an explicit kernel run on. */
+  public static Kernel kernel() {
+    return ACTIVE;
+  }
+
+  /** True when {@code kernel} can run in this JVM. */
+  public static boolean isAvailable(Kernel kernel) {
+    return switch (kernel) {
+      case OPENBLAS -> OPENBLAS_PROBLEM == null;
+      case VECTOR -> VECTOR_PRESENT;
+      case PORTABLE -> true;
+    };
+  }
+
+  /** Why {@code kernel} is not available, or empty when it is. */
+  public static java.util.Optional<String> unavailableReason(Kernel kernel) {
+    if (isAvailable(kernel)) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(kernel == Kernel.OPENBLAS
+        ? "OpenBLAS could not be loaded: " + OPENBLAS_PROBLEM
+        : "the jdk.incubator.vector module is not present (add --add-modules jdk.incubator.vector)");
+  }
+
+  private static void requireAvailable(Kernel kernel) {
+    java.util.Optional<String> why = unavailableReason(kernel);
+    if (why.isPresent()) {
+      throw new IllegalStateException("gemm kernel " + kernel + " is not available: " + why.get());
+    }
   }
 
   /**
@@ -25,26 +100,50 @@ public final class Gemm {
    */
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b,
       float[] c) {
+    sgemm(ACTIVE, ta, tb, m, n, k, a, b, c);
+  }
+
+  /**
+   * As {@link #sgemm(boolean, boolean, int, int, int, float[], float[], float[])} on the given
+   * kernel.
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void sgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k, float[] a,
+      float[] b, float[] c) {
     checkSizes(m, n, k, a.length, b.length, c.length);
-    if (VECTOR) {
-      VectorGemm.multiply(ta, tb, m, n, k, a, b, c);
-      return;
+    requireAvailable(kernel);
+    switch (kernel) {
+      case OPENBLAS -> OpenBlasGemm.sgemm(ta, tb, m, n, k, a, b, c);
+      case VECTOR -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c);
+      case PORTABLE -> {
+        float[] aa = ta ? transpose(a, k, m) : a;
+        float[] bb = tb ? transpose(b, n, k) : b;
+        scalar(m, n, k, aa, bb, c);
+      }
     }
-    float[] aa = ta ? transpose(a, k, m) : a;
-    float[] bb = tb ? transpose(b, n, k) : b;
-    scalar(m, n, k, aa, bb, c);
   }
 
-  /** The portable float32 kernel (always available; also the reference in tests). */
-  public static void sgemmScalar(int m, int n, int k, float[] a, float[] b, float[] c) {
-    checkSizes(m, n, k, a.length, b.length, c.length);
-    scalar(m, n, k, a, b, c);
-  }
-
-  /** As {@link #sgemm} for float64. */
+  /** As {@link #sgemm(boolean, boolean, int, int, int, float[], float[], float[])} for float64. */
   public static void dgemm(boolean ta, boolean tb, int m, int n, int k, double[] a, double[] b,
       double[] c) {
+    dgemm(ACTIVE, ta, tb, m, n, k, a, b, c);
+  }
+
+  /**
+   * As {@link #dgemm(boolean, boolean, int, int, int, double[], double[], double[])} on the given
+   * kernel ({@link Kernel#VECTOR} runs the portable loop for float64).
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void dgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k, double[] a,
+      double[] b, double[] c) {
     checkSizes(m, n, k, a.length, b.length, c.length);
+    requireAvailable(kernel);
+    if (kernel == Kernel.OPENBLAS) {
+      OpenBlasGemm.dgemm(ta, tb, m, n, k, a, b, c);
+      return;
+    }
     double[] aa = ta ? transpose(a, k, m) : a;
     double[] bb = tb ? transpose(b, n, k) : b;
     java.util.Arrays.fill(c, 0, m * n, 0.0);

@@ -1,62 +1,119 @@
 package io.tributary.graph.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.tributary.graph.ops.Gemm.Kernel;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** float32 products (Vector API or portable) against a float64 reference, over awkward sizes. */
+/** Every kernel's products against a float64 reference of plain loops, over awkward sizes. */
 class GemmTest {
-  static Stream<Arguments> sizes() {
+  private static final int[][] MNK = {{1, 1, 1}, {6, 16, 3}, {7, 17, 5}, {32, 200, 784},
+      {13, 33, 300}, {5, 3, 600}, {0, 4, 3}, {4, 0, 3}, {3, 4, 0}, {64, 64, 64}, {784, 200, 32}};
+
+  static Stream<Arguments> cases() {
     Stream.Builder<Arguments> s = Stream.builder();
-    int[][] mnk = {{1, 1, 1}, {6, 16, 3}, {7, 17, 5}, {32, 200, 784}, {13, 33, 300}, {5, 3, 600},
-        {0, 4, 3}, {4, 0, 3}, {3, 4, 0}, {64, 64, 64}};
-    for (int[] d : mnk) {
-      for (int t = 0; t < 4; t++) {
-        s.add(Arguments.of(d[0], d[1], d[2], (t & 1) != 0, (t & 2) != 0));
+    for (Kernel kernel : Kernel.values()) {
+      for (int[] d : MNK) {
+        for (int t = 0; t < 4; t++) {
+          s.add(Arguments.of(kernel, d[0], d[1], d[2], (t & 1) != 0, (t & 2) != 0));
+        }
       }
     }
     return s.build();
   }
 
-  @ParameterizedTest(name = "{0}x{1}x{2} ta={3} tb={4}")
-  @MethodSource("sizes")
-  void sgemm_randomMatrices_matchesFloat64Reference(int m, int n, int k, boolean ta, boolean tb) {
-    SplittableRandom rnd = new SplittableRandom(m * 31 + n * 7 + k);
-    float[] a = new float[m * k];
-    float[] b = new float[k * n];
-    for (int i = 0; i < a.length; i++) {
-      a[i] = (float) rnd.nextDouble(-1, 1);
+  private static float[] random(SplittableRandom rnd, int size) {
+    float[] x = new float[size];
+    for (int i = 0; i < size; i++) {
+      x[i] = (float) rnd.nextDouble(-1, 1);
     }
-    for (int i = 0; i < b.length; i++) {
-      b[i] = (float) rnd.nextDouble(-1, 1);
+    return x;
+  }
+
+  private static double[] widen(float[] x) {
+    double[] d = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      d[i] = x[i];
     }
-    double[] ref = new double[m * n];
-    double[] ad = new double[a.length];
-    double[] bd = new double[b.length];
-    for (int i = 0; i < a.length; i++) {
-      ad[i] = a[i];
-    }
-    for (int i = 0; i < b.length; i++) {
-      bd[i] = b[i];
-    }
-    Gemm.dgemm(ta, tb, m, n, k, ad, bd, ref);
-    float[] c = new float[m * n];
-    java.util.Arrays.fill(c, 99f);
-    Gemm.sgemm(ta, tb, m, n, k, a, b, c);
-    for (int i = 0; i < c.length; i++) {
-      assertThat((double) c[i]).isCloseTo(ref[i], org.assertj.core.data.Offset.offset(1e-4 * (1 + k / 100.0)));
-    }
-    if (!ta && !tb) {
-      float[] s = new float[m * n];
-      Gemm.sgemmScalar(m, n, k, a, b, s);
-      for (int i = 0; i < s.length; i++) {
-        assertThat((double) s[i]).isCloseTo(ref[i], org.assertj.core.data.Offset.offset(1e-4 * (1 + k / 100.0)));
+    return d;
+  }
+
+  /** op(a) op(b) in float64 by the definition, independent of every kernel. */
+  private static double[] reference(boolean ta, boolean tb, int m, int n, int k, double[] a,
+      double[] b) {
+    double[] c = new double[m * n];
+    for (int i = 0; i < m; i++) {
+      for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int p = 0; p < k; p++) {
+          s += (ta ? a[p * m + i] : a[i * k + p]) * (tb ? b[j * k + p] : b[p * n + j]);
+        }
+        c[i * n + j] = s;
       }
+    }
+    return c;
+  }
+
+  @ParameterizedTest(name = "{0} {1}x{2}x{3} ta={4} tb={5}")
+  @MethodSource("cases")
+  void sgemm_randomMatrices_matchesFloat64Reference(Kernel kernel, int m, int n, int k,
+      boolean ta, boolean tb) {
+    assumeThat(Gemm.isAvailable(kernel)).as(kernel + " available").isTrue();
+    SplittableRandom rnd = new SplittableRandom(m * 31 + n * 7 + k);
+    float[] a = random(rnd, m * k);
+    float[] b = random(rnd, k * n);
+    double[] ref = reference(ta, tb, m, n, k, widen(a), widen(b));
+    float[] c = new float[m * n];
+    Arrays.fill(c, 99f);
+    Gemm.sgemm(kernel, ta, tb, m, n, k, a, b, c);
+    Offset<Double> tol = Offset.offset(1e-4 * (1 + k / 100.0));
+    for (int i = 0; i < c.length; i++) {
+      assertThat((double) c[i]).as("c[%d]", i).isCloseTo(ref[i], tol);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} {1}x{2}x{3} ta={4} tb={5}")
+  @MethodSource("cases")
+  void dgemm_randomMatrices_matchesReference(Kernel kernel, int m, int n, int k, boolean ta,
+      boolean tb) {
+    assumeThat(Gemm.isAvailable(kernel)).as(kernel + " available").isTrue();
+    SplittableRandom rnd = new SplittableRandom(m * 17 + n * 5 + k);
+    double[] a = widen(random(rnd, m * k));
+    double[] b = widen(random(rnd, k * n));
+    double[] ref = reference(ta, tb, m, n, k, a, b);
+    double[] c = new double[m * n];
+    Arrays.fill(c, 99.0);
+    Gemm.dgemm(kernel, ta, tb, m, n, k, a, b, c);
+    for (int i = 0; i < c.length; i++) {
+      assertThat(c[i]).as("c[%d]", i).isCloseTo(ref[i], Offset.offset(1e-12 * (1 + k)));
+    }
+  }
+
+  @Test
+  void sgemm_openBlasAndVector_agree() {
+    assumeThat(Gemm.isAvailable(Kernel.OPENBLAS) && Gemm.isAvailable(Kernel.VECTOR)).isTrue();
+    SplittableRandom rnd = new SplittableRandom(7);
+    int m = 32;
+    int n = 200;
+    int k = 784;
+    float[] a = random(rnd, m * k);
+    float[] b = random(rnd, k * n);
+    float[] blas = new float[m * n];
+    float[] vec = new float[m * n];
+    Gemm.sgemm(Kernel.OPENBLAS, false, false, m, n, k, a, b, blas);
+    Gemm.sgemm(Kernel.VECTOR, false, false, m, n, k, a, b, vec);
+    for (int i = 0; i < blas.length; i++) {
+      assertThat(blas[i]).as("c[%d]", i).isCloseTo(vec[i], Offset.offset(1e-3f));
     }
   }
 
@@ -67,9 +124,30 @@ class GemmTest {
     assertThat(c).containsExactly(19, 22, 43, 50);
   }
 
+  @ParameterizedTest
+  @EnumSource(Kernel.class)
+  void sgemm_arraysTooSmall_throwsNamingSizes(Kernel kernel) {
+    assertThatThrownBy(() -> Gemm.sgemm(kernel, false, false, 2, 3, 4, new float[7],
+        new float[12], new float[6]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("2x4 by 4x3");
+  }
+
   @Test
-  void usesVectorApi_underSurefire_isTrue() {
-    // The surefire argLine adds jdk.incubator.vector, so the fast kernel is the one under test.
-    assertThat(Gemm.usesVectorApi()).isTrue();
+  void kernel_underSurefireOnLinuxX64_isOpenBlas() {
+    // tributary-graph's pom brings the OpenBLAS natives on Linux x86-64; a build there that ends up
+    // without them would silently lose the fast path, so fail instead.
+    assumeThat(System.getProperty("os.name")).isEqualTo("Linux");
+    assumeThat(System.getProperty("os.arch")).isEqualTo("amd64");
+    assertThat(Gemm.unavailableReason(Kernel.OPENBLAS)).isEmpty();
+    assertThat(Gemm.kernel()).isEqualTo(Kernel.OPENBLAS);
+  }
+
+  @Test
+  void isAvailable_vectorUnderSurefire_isTrue() {
+    // The surefire argLine adds jdk.incubator.vector, so the Vector API kernel is tested too.
+    assertThat(Gemm.isAvailable(Kernel.VECTOR)).isTrue();
+    assertThat(Gemm.isAvailable(Kernel.PORTABLE)).isTrue();
+    assertThat(Gemm.unavailableReason(Kernel.VECTOR)).isEmpty();
   }
 }

@@ -1,0 +1,341 @@
+package io.tributary.bench;
+
+import io.tributary.format.ArrayInfo;
+import io.tributary.format.ModelFile;
+import io.tributary.format.ModelTag;
+import io.tributary.format.ModelWriter;
+import io.tributary.format.TagContents;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorBuilder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.SequencedMap;
+
+/**
+ * The model file's large-model and speed figures (issue 6), as one integration run rather than
+ * unit tests, since they need gigabytes of memory and disk.
+ *
+ * <ul>
+ *   <li>{@code speed DIR}: 100 float32 parameters, 1 GB in all: save vs writing the same bytes raw
+ *       (both fsynced), load vs reading them raw, in the same run, alternating, median of 5.
+ *   <li>{@code large DIR}: one float32 parameter over 2 GiB, saved, then loaded and memory-mapped.
+ *   <li>{@code sparse DIR}: a 10 GB file; opening it and reading one parameter, with the time and
+ *       the bytes this process read ({@code /proc/self/io}).
+ * </ul>
+ * Usage: {@code java -Xms10g -Xmx10g -XX:+AlwaysPreTouch -cp benchmarks.jar io.tributary.bench.ModelFormatBench MODE DIR}.
+ * Files are deleted afterwards.
+ */
+public final class ModelFormatBench {
+  private static final int SLICE = 4 << 20;
+
+  private ModelFormatBench() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 2) {
+      System.err.println("usage: ModelFormatBench speed|large|sparse|all DIR");
+      System.exit(2);
+    }
+    Path dir = Files.createDirectories(Path.of(args[1]));
+    switch (args[0]) {
+      case "speed" -> speed(dir);
+      case "large" -> large(dir);
+      case "sparse" -> sparse(dir);
+      case "all" -> {
+        speed(dir);
+        large(dir);
+        sparse(dir);
+      }
+      default -> {
+        System.err.println("unknown mode " + args[0]);
+        System.exit(2);
+      }
+    }
+  }
+
+  /** A float32 tensor of {@code count} elements filled with a cheap non-constant pattern. */
+  static Tensor pattern(long count, int seed) {
+    TensorBuilder b = TensorBuilder.allocate(DType.FLOAT32, Shape.of(count));
+    int i = seed;
+    for (ByteBuffer buf : b.writableBuffers()) {
+      while (buf.remaining() >= 4) {
+        buf.putFloat(i++ * 1.0e-3f);
+      }
+    }
+    return b.build();
+  }
+
+  // ---------------------------------------------------------------- speed
+
+  static void speed(Path dir) throws IOException {
+    int params = 100;
+    long perParam = 1_000_000_000L / params / 4;
+    SequencedMap<String, Tensor> tensors = new LinkedHashMap<>();
+    for (int i = 0; i < params; i++) {
+      tensors.put("layer" + i + "/w", pattern(perParam, i));
+    }
+    long bytes = params * perParam * 4;
+    SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
+    tags.put("round1", TagContents.of(tensors));
+    Path raw = dir.resolve("raw.bin");
+    Path model = dir.resolve("model.zip");
+    int reps = 7;
+    double[] rawWrite = new double[reps];
+    double[] save = new double[reps];
+    double[] replace = new double[reps];
+    double[] rawRead = new double[reps];
+    double[] load = new double[reps];
+    for (int r = 0; r < reps + 1; r++) {
+      boolean rawFirst = r % 2 == 0;
+      double rw = 0;
+      double sv = 0;
+      // Both sides write a new file: the last run's are deleted first, outside the timing.
+      Files.deleteIfExists(raw);
+      Files.deleteIfExists(model);
+      for (int k = 0; k < 2; k++) {
+        System.gc();
+        if ((k == 0) == rawFirst) {
+          rw = time(() -> writeRaw(raw, tensors.values()));
+        } else {
+          sv = time(() -> ModelWriter.save(model, tags));
+        }
+      }
+      System.gc();
+      // An atomic save over an existing file needs the old and the new file at once.
+      double rp = time(() -> ModelWriter.save(model, tags));
+      double rr = 0;
+      double ld = 0;
+      for (int k = 0; k < 2; k++) {
+        System.gc();
+        if ((k == 0) == rawFirst) {
+          rr = time(() -> {
+            if (readRaw(raw, params, perParam * 4).size() != params) {
+              throw new IllegalStateException("wrong array count");
+            }
+          });
+        } else {
+          ld = time(() -> {
+            try (ModelFile m = ModelFile.open(model)) {
+              if (m.newest().parameters().size() != params) {
+                throw new IllegalStateException("wrong parameter count");
+              }
+            }
+          });
+        }
+      }
+      if (r > 0) { // the first round warms up the JIT and the page cache
+        rawWrite[r - 1] = rw;
+        save[r - 1] = sv;
+        replace[r - 1] = rp;
+        rawRead[r - 1] = rr;
+        load[r - 1] = ld;
+      }
+    }
+    try (ModelFile m = ModelFile.open(model)) {
+      if (!m.newest().parameter("layer42/w").equals(tensors.get("layer42/w"))) {
+        throw new IllegalStateException("round trip failed");
+      }
+    }
+    double mb = bytes / 1e6;
+    System.out.printf(Locale.ROOT, "speed: %d float32 parameters, %.0f MB (file %.0f MB), median of %d, new files, reads from page cache%n",
+        params, mb, Files.size(model) / 1e6, reps);
+    System.out.printf(Locale.ROOT, "  raw write+fsync %.3f s (%.0f MB/s) | save %.3f s (%.0f MB/s) | save speed = %.0f%% of raw%n",
+        median(rawWrite), mb / median(rawWrite), median(save), mb / median(save), 100 * median(rawWrite) / median(save));
+    System.out.printf(Locale.ROOT, "  save over the existing file (old and new coexist until the rename) %.3f s (%.0f MB/s) = %.0f%% of raw%n",
+        median(replace), mb / median(replace), 100 * median(rawWrite) / median(replace));
+    System.out.printf(Locale.ROOT, "  raw read        %.3f s (%.0f MB/s) | load %.3f s (%.0f MB/s) | load speed = %.0f%% of raw%n",
+        median(rawRead), mb / median(rawRead), median(load), mb / median(load), 100 * median(rawRead) / median(load));
+    System.out.printf(Locale.ROOT, "  per-run ratios save/raw: %s (median %.0f%%); load/raw: %s (median %.0f%%)%n",
+        ratios(rawWrite, save), medianRatio(rawWrite, save), ratios(rawRead, load), medianRatio(rawRead, load));
+    Files.deleteIfExists(raw);
+    Files.deleteIfExists(model);
+  }
+
+  /** The same bytes, in the same 4 MiB slices the writer uses, to a plain file, then fsync. */
+  static void writeRaw(Path file, Iterable<Tensor> tensors) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      for (Tensor t : tensors) {
+        for (ByteBuffer b : t.dataBuffers()) {
+          while (b.hasRemaining()) {
+            ByteBuffer s = b.slice(b.position(), Math.min(SLICE, b.remaining()));
+            while (s.hasRemaining()) {
+              ch.write(s);
+            }
+            b.position(b.position() + s.capacity());
+          }
+        }
+      }
+      ch.force(true);
+    }
+  }
+
+  /**
+   * Reads the raw file into freshly allocated arrays of the parameters' sizes, and keeps them all
+   * until the end, as loading does: discarding each array at once would let the JVM reuse the same
+   * memory for the next, sparing the raw side the cost of touching fresh memory that loading pays.
+   */
+  static List<ByteBuffer> readRaw(Path file, int count, long each) throws IOException {
+    List<ByteBuffer> kept = new ArrayList<>(count);
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long at = 0;
+      for (int i = 0; i < count; i++) {
+        ByteBuffer dst = ByteBuffer.wrap(new byte[(int) each]);
+        kept.add(dst);
+        while (dst.hasRemaining()) {
+          ByteBuffer s = dst.slice(dst.position(), Math.min(SLICE, dst.remaining()));
+          while (s.hasRemaining()) {
+            at += ch.read(s, at);
+          }
+          dst.position(dst.position() + s.capacity());
+        }
+      }
+    }
+    return kept;
+  }
+
+  // ---------------------------------------------------------------- large
+
+  static void large(Path dir) throws IOException {
+    long count = (5L << 30) / 2 / 4; // 2.5 GiB of float32
+    Tensor big = pattern(count, 7);
+    Path model = dir.resolve("large.zip");
+    SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
+    tags.put("big", TagContents.builder().parameter("embedding", big).parameter("bias", pattern(10, 1)).build());
+    double save = time(() -> ModelWriter.save(model, tags));
+    System.out.printf(Locale.ROOT, "large: one float32 parameter of %.2f GiB (%d elements); file %.2f GiB%n",
+        big.byteSize() / (double) (1L << 30), count, Files.size(model) / (double) (1L << 30));
+    System.out.printf(Locale.ROOT, "  save %.1f s%n", save);
+    try (ModelFile m = ModelFile.open(model)) {
+      ModelTag t = m.newest();
+      ArrayInfo info = t.parameterInfo("embedding");
+      long[] sampled = {0, count / 3, count / 2 + 1, count - 1};
+      Tensor[] mapped = new Tensor[1];
+      double map = time(() -> mapped[0] = t.mapParameter("embedding"));
+      for (long i : sampled) {
+        if (Float.floatToIntBits(mapped[0].getFloat(i)) != Float.floatToIntBits(big.getFloat(i))) {
+          throw new IllegalStateException("mapped element " + i + " differs");
+        }
+      }
+      boolean mappedEqual = mapped[0].equals(big);
+      Tensor[] loaded = new Tensor[1];
+      double load = time(() -> loaded[0] = t.parameter("embedding"));
+      boolean loadedEqual = loaded[0].equals(big);
+      System.out.printf(Locale.ROOT, "  header: %s %s in %s%n", info.dtype(), info.shape(), info.entry());
+      System.out.printf(Locale.ROOT, "  map %.3f s, all elements equal: %s; load (CRC-32 checked) %.1f s, all elements equal: %s%n",
+          map, mappedEqual, load, loadedEqual);
+      if (!mappedEqual || !loadedEqual) {
+        throw new IllegalStateException("large parameter did not round-trip");
+      }
+    }
+    Files.delete(model);
+  }
+
+  // ---------------------------------------------------------------- sparse
+
+  static void sparse(Path dir) throws IOException {
+    Tensor gig = pattern(250_000_000L, 3); // 1 GB
+    Tensor head = pattern(1_000_000L, 5); // 4 MB
+    SequencedMap<String, Tensor> params = new LinkedHashMap<>();
+    for (int i = 0; i < 10; i++) {
+      params.put("block" + i + "/w", gig);
+    }
+    params.put("head/w", head);
+    Path model = dir.resolve("ten-gb.zip");
+    SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
+    tags.put("v1", TagContents.of(params));
+    double save = time(() -> ModelWriter.save(model, tags));
+    long size = Files.size(model);
+    // Warm up class loading and the JIT on a small file, so /proc/self/io counts only the model.
+    Path small = dir.resolve("warmup.zip");
+    SequencedMap<String, TagContents> warm = new LinkedHashMap<>();
+    warm.put("v1", TagContents.builder().parameter("head/w", head).parameter("x", pattern(10, 1)).build());
+    ModelWriter.save(small, warm);
+    for (int i = 0; i < 3; i++) {
+      readOne(small, "head/w");
+    }
+    Files.delete(small);
+    System.out.printf(Locale.ROOT, "sparse: file of %.2f GB (10 x 1 GB + one 4 MB parameter), saved in %.1f s%n",
+        size / 1e9, save);
+    for (String name : List.of("head/w", "block7/w")) {
+      long[] before = procIo();
+      long start = System.nanoTime();
+      long got = readOne(model, name);
+      double secs = (System.nanoTime() - start) / 1e9;
+      long[] after = procIo();
+      System.out.printf(Locale.ROOT,
+          "  open + read '%s' (%d bytes of data): %.3f s; read() syscall bytes (rchar) %d, storage reads (read_bytes) %d%n",
+          name, got, secs, after[0] - before[0], after[1] - before[1]);
+    }
+    Files.delete(model);
+  }
+
+  private static long readOne(Path file, String name) throws IOException {
+    try (ModelFile m = ModelFile.open(file)) {
+      return m.newest().parameter(name).byteSize();
+    }
+  }
+
+  /** This process's {rchar, read_bytes} from /proc/self/io, or -1s where there is none. */
+  static long[] procIo() {
+    long[] out = {-1, -1};
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+        String[] kv = line.split(":\\s*");
+        if (kv[0].equals("rchar")) {
+          out[0] = Long.parseLong(kv[1].trim());
+        } else if (kv[0].equals("read_bytes")) {
+          out[1] = Long.parseLong(kv[1].trim());
+        }
+      }
+    } catch (IOException e) {
+      // Not Linux: the figures are printed as -1.
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  @FunctionalInterface
+  interface Work {
+    void run() throws IOException;
+  }
+
+  static double time(Work w) throws IOException {
+    long start = System.nanoTime();
+    w.run();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  static double median(double[] xs) {
+    double[] s = xs.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  static double medianRatio(double[] raw, double[] ours) {
+    double[] r = new double[raw.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = 100 * raw[i] / ours[i];
+    }
+    return median(r);
+  }
+
+  static String ratios(double[] raw, double[] ours) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < raw.length; i++) {
+      out.add(String.format(Locale.ROOT, "%.0f%%", 100 * raw[i] / ours[i]));
+    }
+    return String.join(" ", out);
+  }
+}

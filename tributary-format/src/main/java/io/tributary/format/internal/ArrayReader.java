@@ -1,0 +1,134 @@
+package io.tributary.format.internal;
+
+import io.tributary.format.EntrySizeException;
+import io.tributary.format.internal.ArrayEntries.Header;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorBuilder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32;
+
+/** Reads array entries: their headers, their data into memory, or their data memory-mapped. */
+public final class ArrayReader {
+  /** Bytes read first when looking for a header; most headers are far smaller. */
+  private static final int FIRST_READ = 4096;
+
+  /** Mapped pieces of a region over 2 GiB are this large (a power of two, as Tensor.wrap needs). */
+  private static final long MAP_PIECE = 1L << 30;
+
+  private final ZipArchive zip;
+  private final long maxInflatedEntry;
+
+  /** A reader over {@code zip}, inflating deflated entries of at most {@code maxInflatedEntry} bytes. */
+  public ArrayReader(ZipArchive zip, long maxInflatedEntry) {
+    this.zip = zip;
+    this.maxInflatedEntry = Math.min(maxInflatedEntry, Integer.MAX_VALUE - 8);
+  }
+
+  /** The verified header of {@code e}; reads only the header's bytes of a stored entry. */
+  public Header header(ZipEntryRecord e) throws IOException {
+    if (e.method() != ZipEntryRecord.STORED) {
+      return ArrayEntries.decode(e.name(), ByteBuffer.wrap(zip.read(e, maxInflatedEntry)), e.size());
+    }
+    return ArrayEntries.decode(e.name(), headerBytes(e, null), e.size());
+  }
+
+  private ByteBuffer headerBytes(ZipEntryRecord e, CRC32 crc) throws IOException {
+    long start = zip.dataStart(e);
+    int first = (int) Math.min(e.size(), FIRST_READ);
+    ByteBuffer b = ZipArchive.readAt(zip.channel(), start, first);
+    int total = ArrayEntries.headerLength(e.name(), b, e.size());
+    if (total > first) {
+      b = ZipArchive.readAt(zip.channel(), start, total);
+    }
+    return b;
+  }
+
+  /**
+   * The array in {@code e}, read into memory; with {@code verify}, the entry's CRC-32 is checked
+   * on the way (it costs one pass over bytes that are in the CPU's cache anyway).
+   */
+  public Tensor load(ZipEntryRecord e, boolean verify) throws IOException {
+    if (e.method() != ZipEntryRecord.STORED) {
+      byte[] all = zip.read(e, maxInflatedEntry);
+      Header h = ArrayEntries.decode(e.name(), ByteBuffer.wrap(all), e.size());
+      return fromBytes(h, all);
+    }
+    Header h = header(e);
+    if (h.dtype() == DType.STRING) {
+      // The whole entry is header: read it at once, checking the CRC-32.
+      byte[] all = zip.read(e, maxInflatedEntry);
+      return fromBytes(ArrayEntries.decode(e.name(), ByteBuffer.wrap(all), e.size()), all);
+    }
+    long start = zip.dataStart(e);
+    CRC32 crc = verify ? new CRC32() : null;
+    if (verify) {
+      crc.update(ZipArchive.readAt(zip.channel(), start, (int) h.dataOffset()));
+    }
+    TensorBuilder b = TensorBuilder.allocate(h.dtype(), h.shape());
+    long at = start + h.dataOffset();
+    FileChannel ch = zip.channel();
+    // One direct buffer per array, read into by the kernel and copied to the heap once, rather
+    // than the JDK's per-call temporary buffers.
+    ByteBuffer staging = ByteBuffer.allocateDirect((int) Math.min(ZipWriter.IO_SLICE, h.dataLength()));
+    for (ByteBuffer buf : b.writableBuffers()) {
+      while (buf.hasRemaining()) {
+        staging.clear().limit(Math.min(staging.capacity(), buf.remaining()));
+        while (staging.hasRemaining()) {
+          if (ch.read(staging, at + staging.position()) < 0) {
+            throw new EntrySizeException(e.name(), "file ends inside the entry's data");
+          }
+        }
+        staging.flip();
+        if (crc != null) {
+          crc.update(staging.duplicate());
+        }
+        at += staging.remaining();
+        buf.put(staging);
+      }
+    }
+    if (crc != null) {
+      ZipArchive.checkCrc(e, crc.getValue());
+    }
+    return b.build();
+  }
+
+  private static Tensor fromBytes(Header h, byte[] all) {
+    if (h.dtype() == DType.STRING) {
+      return Tensor.ofStrings(h.shape(), h.strings());
+    }
+    TensorBuilder b = TensorBuilder.allocate(h.dtype(), h.shape());
+    b.putBytes(0, all, (int) h.dataOffset(), (int) h.dataLength());
+    return b.build();
+  }
+
+  /**
+   * The array in {@code e} as a read-only view of the memory-mapped file, without reading it
+   * (the operating system pages it in on use). The CRC-32 is not checked, since that would read
+   * it all. Deflated entries and string arrays cannot be mapped and are loaded instead.
+   */
+  public Tensor map(ZipEntryRecord e) throws IOException {
+    Header h = header(e);
+    if (e.method() != ZipEntryRecord.STORED || h.dtype() == DType.STRING) {
+      return load(e, true);
+    }
+    long at = zip.dataStart(e) + h.dataOffset();
+    long len = h.dataLength();
+    if (len == 0) {
+      return Tensor.zeros(h.dtype(), h.shape());
+    }
+    FileChannel ch = zip.channel();
+    if (len <= Integer.MAX_VALUE) {
+      return Tensor.wrap(h.dtype(), h.shape(), ch.map(FileChannel.MapMode.READ_ONLY, at, len));
+    }
+    List<ByteBuffer> pieces = new ArrayList<>();
+    for (long off = 0; off < len; off += MAP_PIECE) {
+      pieces.add(ch.map(FileChannel.MapMode.READ_ONLY, at + off, Math.min(MAP_PIECE, len - off)));
+    }
+    return Tensor.wrap(h.dtype(), h.shape(), pieces);
+  }
+}

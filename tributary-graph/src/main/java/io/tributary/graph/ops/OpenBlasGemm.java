@@ -1,0 +1,123 @@
+package io.tributary.graph.ops;
+
+import java.util.Optional;
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.openblas.global.openblas_nolapack;
+
+/**
+ * Matrix products through OpenBLAS's {@code cblas_sgemm} and {@code cblas_dgemm}; the library
+ * comes from the JavaCPP presets ({@code org.bytedeco:openblas}), whose platform jar carries it.
+ *
+ * <p>Touching this class loads the natives; that fails with a {@link LinkageError} when they are
+ * not on the class path, which {@link Gemm} takes as "OpenBLAS not available". Once loaded,
+ * OpenBLAS is held to one thread, so a product runs on the caller's thread like the Java kernels
+ * do: the graph runtime is single-threaded, and clients running side by side must not each start
+ * a pool as wide as the machine. Calls go through {@code CriticalCblas} where the JDK has critical
+ * downcalls (22+), else through JavaCPP's JNI methods, which copy the arrays. Degenerate sizes
+ * never reach OpenBLAS (it rejects a leading dimension of 0).
+ */
+final class OpenBlasGemm {
+  private static final Cblas JNI = new JniCblas();
+  private static final Optional<Cblas> CRITICAL;
+  private static final Cblas CBLAS;
+
+  static {
+    Loader.load(openblas_nolapack.class);
+    openblas_nolapack.blas_set_num_threads(1);
+    CRITICAL = critical();
+    CBLAS = CRITICAL.orElse(JNI);
+  }
+
+  private OpenBlasGemm() {}
+
+  private static Optional<Cblas> critical() {
+    if (Runtime.version().feature() < 22) {
+      return Optional.empty();
+    }
+    try {
+      // A fixed name: the class is compiled for 22+ by the pom's java22 profile, so it may be
+      // absent (built on JDK 21) and must not be linked from code that JDK 21 loads.
+      Class<? extends Cblas> type = Class.forName("io.tributary.graph.ops.CriticalCblas")
+          .asSubclass(Cblas.class);
+      return Optional.of(type.getDeclaredConstructor().newInstance());
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Forces the natives to load; throws {@link LinkageError} when they cannot be. */
+  static void ensureLoaded() {
+    // The static initializer did the work; calling any method runs it exactly once.
+  }
+
+  /** How calls reach OpenBLAS: {@code "critical downcall"} or {@code "JNI (copies arrays)"}. */
+  static String binding() {
+    return CRITICAL.isPresent() ? "critical downcall" : "JNI (copies arrays)";
+  }
+
+  /** The JNI binding, always present once loaded (tests compare it with the critical one). */
+  static Cblas jni() {
+    return JNI;
+  }
+
+  /** The critical-downcall binding, where this JDK and build have it. */
+  static Optional<Cblas> criticalBinding() {
+    return CRITICAL;
+  }
+
+  /** {@code c = op(a) op(b)} in float32 on the preferred binding; sizes are checked by the caller. */
+  static void sgemm(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b, float[] c) {
+    sgemm(CBLAS, ta, tb, m, n, k, a, b, c);
+  }
+
+  static void sgemm(Cblas cblas, boolean ta, boolean tb, int m, int n, int k, float[] a,
+      float[] b, float[] c) {
+    if (m == 0 || n == 0) {
+      return;
+    }
+    if (k == 0) {
+      java.util.Arrays.fill(c, 0, m * n, 0f);
+      return;
+    }
+    cblas.sgemm(trans(ta), trans(tb), m, n, k, a, ta ? m : k, b, tb ? k : n, c, n);
+  }
+
+  /** {@code c = op(a) op(b)} in float64 on the preferred binding; sizes are checked by the caller. */
+  static void dgemm(boolean ta, boolean tb, int m, int n, int k, double[] a, double[] b,
+      double[] c) {
+    dgemm(CBLAS, ta, tb, m, n, k, a, b, c);
+  }
+
+  static void dgemm(Cblas cblas, boolean ta, boolean tb, int m, int n, int k, double[] a,
+      double[] b, double[] c) {
+    if (m == 0 || n == 0) {
+      return;
+    }
+    if (k == 0) {
+      java.util.Arrays.fill(c, 0, m * n, 0.0);
+      return;
+    }
+    cblas.dgemm(trans(ta), trans(tb), m, n, k, a, ta ? m : k, b, tb ? k : n, c, n);
+  }
+
+  private static int trans(boolean t) {
+    return t ? openblas_nolapack.CblasTrans : openblas_nolapack.CblasNoTrans;
+  }
+
+  /** JavaCPP's generated JNI methods: portable to JDK 21, but they copy each array. */
+  private static final class JniCblas implements Cblas {
+    @Override
+    public void sgemm(int transA, int transB, int m, int n, int k, float[] a, int lda, float[] b,
+        int ldb, float[] c, int ldc) {
+      openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, transA, transB, m, n, k, 1f,
+          a, lda, b, ldb, 0f, c, ldc);
+    }
+
+    @Override
+    public void dgemm(int transA, int transB, int m, int n, int k, double[] a, int lda,
+        double[] b, int ldb, double[] c, int ldc) {
+      openblas_nolapack.cblas_dgemm(openblas_nolapack.CblasRowMajor, transA, transB, m, n, k, 1.0,
+          a, lda, b, ldb, 0.0, c, ldc);
+    }
+  }
+}
