@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
       "Each round samples clients, runs the algorithm's next computation through the runtime's "
           + "execution context, and scores the new global model on the training and test data.",
       "Writes DIR/metrics.jsonl (one JSON object per round), DIR/config.json (every setting, "
-          + "the seed included), DIR/final.npz (the final parameters) and DIR/report.html "
-          + "(charts and figures in one self-contained page).",
+          + "the seed included), DIR/clients.json (client data sizes), DIR/final.npz (the final "
+          + "parameters), DIR/model.zip (checkpoints, one tag each) and DIR/report.html (charts "
+          + "and figures in one self-contained page).",
       "With no options: FedAvg on the 8x8 digits, which takes seconds and reaches over 90% test "
           + "accuracy.",
       "Exits with 2 and one line on stderr for a bad option value or unreadable data.",
@@ -45,6 +46,7 @@ final class SimulateCommand implements Callable<Integer> {
   static final double DEFAULT_LR = 0.1;
   static final double DEFAULT_MU = 0.01;
   static final long DEFAULT_SEED = 1;
+  static final int DEFAULT_CHECKPOINT_EVERY = 10;
 
   @Spec CommandSpec spec;
 
@@ -118,6 +120,12 @@ final class SimulateCommand implements Callable<Integer> {
           + "number of processors)")
   Integer threads;
 
+  @Option(names = "--checkpoint-every", paramLabel = "C",
+      description = "rounds between checkpoints of the global model in DIR/model.zip, one tag "
+          + "(round-NNNN) each; the last round always gets one (default: "
+          + DEFAULT_CHECKPOINT_EVERY + ")")
+  int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
+
   @Option(names = "--out", paramLabel = "DIR",
       description = "the output directory, created if needed; it must not hold a run already "
           + "(default: runs/<timestamp>)")
@@ -161,7 +169,7 @@ final class SimulateCommand implements Callable<Integer> {
     int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
     Path dir = out != null ? out : defaultOut();
     return new SimulationConfig(alg, data, dataDir, split, net, clients, perRound, rounds,
-        localEpochs, batchSize, lr, proximal, seed, workers, dir);
+        localEpochs, batchSize, lr, proximal, seed, workers, checkpointEvery, dir);
   }
 
   /** {@code runs/<yyyyMMdd-HHmmss>}, with a suffix when two runs start in the same second. */

@@ -29,6 +29,7 @@ final class Simulation {
   static final String FINAL = "final.npz";
   static final String REPORT = "report.html";
   static final String CLIENTS = "clients.json";
+  static final String MODEL = "model.zip";
 
   private final SimulationConfig config;
   private final PrintWriter out;
@@ -76,11 +77,15 @@ final class Simulation {
     try (FederatedRun run = new FederatedRun(config, data, model);
         MetricsLog log = new MetricsLog(dir.resolve(METRICS))) {
       Progress progress = new Progress(err, style, config.rounds());
+      Checkpoints checkpoints = new Checkpoints(dir.resolve(MODEL), model, config);
       try {
         for (int r = 1; r <= config.rounds(); r++) {
           RoundMetrics m = round(run, r);
           log.write(m);
           rounds.add(m);
+          if (checkpoints.due(r)) {
+            checkpoints.save(r, run.parameters());
+          }
           progress.round(m);
         }
       } finally {
@@ -125,7 +130,7 @@ final class Simulation {
   /** Creates the directory and writes {@code config.json}; refuses a directory holding a run. */
   private void prepare(Path dir) throws IOException {
     Files.createDirectories(dir);
-    for (String name : List.of(METRICS, CONFIG, CLIENTS, FINAL, REPORT)) {
+    for (String name : List.of(METRICS, CONFIG, CLIENTS, FINAL, MODEL, REPORT)) {
       if (Files.exists(dir.resolve(name))) {
         throw new IOException("already holds a run (" + name + "); choose another --out");
       }

@@ -27,11 +27,13 @@ import java.util.SequencedMap;
  * @param mu the FedProx proximal coefficient (0 for fedavg)
  * @param seed the one seed every random choice of the run derives from
  * @param threads the client worker threads
+ * @param checkpointEvery rounds between checkpoints in {@code model.zip} (the last round always
+ *     gets one)
  * @param out the output directory
  */
 record SimulationConfig(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
-    double learningRate, double mu, long seed, int threads, Path out) {
+    double learningRate, double mu, long seed, int threads, int checkpointEvery, Path out) {
 
   /** The most clients a population may hold; each needs its own dataset in memory. */
   static final int MAX_CLIENTS = 100_000;
@@ -54,6 +56,7 @@ record SimulationConfig(Algorithm algorithm, DatasetSpec dataset, Path dataDir, 
     range("--local-epochs", localEpochs, 1, MAX_EPOCHS);
     range("--batch-size", batchSize, 1, Integer.MAX_VALUE);
     range("--threads", threads, 1, MAX_THREADS);
+    range("--checkpoint-every", checkpointEvery, 1, MAX_ROUNDS);
     if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
       throw new IllegalArgumentException("--lr must be positive and finite, got " + learningRate);
     }
@@ -99,6 +102,7 @@ record SimulationConfig(Algorithm algorithm, DatasetSpec dataset, Path dataDir, 
     m.put("mu", Json.number(mu));
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
+    m.put("checkpoint_every", Integer.toString(checkpointEvery));
     m.put("out", Json.string(out.toString()));
     m.put("command", Json.string(shellCommand()));
     StringBuilder s = new StringBuilder("{\n");
@@ -129,6 +133,7 @@ record SimulationConfig(Algorithm algorithm, DatasetSpec dataset, Path dataDir, 
     m.put("mu", number(mu));
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
+    m.put("checkpoint every", checkpointEvery + " rounds");
     m.put("output directory", out.toString());
     m.put("command", shellCommand());
     return m;
@@ -156,7 +161,7 @@ record SimulationConfig(Algorithm algorithm, DatasetSpec dataset, Path dataDir, 
       c.addAll(List.of("--mu", number(mu)));
     }
     c.addAll(List.of("--seed", Long.toString(seed), "--threads", Integer.toString(threads),
-        "--out", out.toString()));
+        "--checkpoint-every", Integer.toString(checkpointEvery), "--out", out.toString()));
     return c;
   }
 

@@ -2,6 +2,7 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.format.ModelFile;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
@@ -53,7 +54,7 @@ class SimulateCommandTest {
   void simulate_smallDigitsRun_writesEveryFileAndAccuracyRises() throws IOException {
     Path out = dir.resolve("run");
 
-    CliRun run = simulate(out, "--model", "mclr", "--threads", "2");
+    CliRun run = simulate(out, "--model", "mclr", "--threads", "2", "--checkpoint-every", "2");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("report: " + out.resolve("report.html"));
@@ -79,6 +80,15 @@ class SimulateCommandTest {
     Map<String, Tensor> params = Npz.read(out.resolve("final.npz"));
     assertThat(params.keySet()).containsExactly("dense/kernel", "dense/bias");
     assertThat(params.get("dense/kernel").shape().dims()).containsExactly(64, 10);
+    try (ModelFile zip = ModelFile.open(out.resolve("model.zip"))) {
+      assertThat(zip.tags()).containsExactly("round-0002", "round-0004", "round-0005");
+      assertThat(zip.newestTag()).isEqualTo("round-0005");
+      Map<String, Tensor> last = zip.tag("round-0005").parameters();
+      assertThat(last).isEqualTo(params);
+      assertThat(zip.tag("round-0002").parameters()).isNotEqualTo(params);
+      assertThat(zip.tag("round-0004").trainingConfig().round()).isEqualTo(4);
+      assertThat(zip.tag("round-0004").hasGraph()).isTrue();
+    }
     String html = Files.readString(out.resolve("report.html"));
     assertThat(html).contains("<svg ").contains("Completed 5 rounds");
     assertThat(Files.readString(out.resolve("clients.json"))).startsWith("{\"train_sizes\": [");
@@ -95,7 +105,7 @@ class SimulateCommandTest {
         Files.readString(out.resolve("config.json")));
     assertThat(config.keySet()).containsExactly("algorithm", "dataset", "data_dir", "partition",
         "model", "clients", "clients_per_round", "rounds", "local_epochs", "batch_size", "lr",
-        "mu", "seed", "threads", "out", "command");
+        "mu", "seed", "threads", "checkpoint_every", "out", "command");
     assertThat(config.get("seed")).isEqualTo(new BigDecimal(3));
 
     // The recorded command, with another output directory and thread count, gives the same rounds.
