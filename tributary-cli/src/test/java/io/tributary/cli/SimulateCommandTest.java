@@ -83,8 +83,7 @@ class SimulateCommandTest {
     try (ModelFile zip = ModelFile.open(out.resolve("model.zip"))) {
       assertThat(zip.tags()).containsExactly("round-0002", "round-0004", "round-0005");
       assertThat(zip.newestTag()).isEqualTo("round-0005");
-      Map<String, Tensor> last = zip.tag("round-0005").parameters();
-      assertThat(last).isEqualTo(params);
+      assertThat(zip.tag("round-0005").parameters()).isEqualTo(params);
       assertThat(zip.tag("round-0002").parameters()).isNotEqualTo(params);
       assertThat(zip.tag("round-0004").trainingConfig().round()).isEqualTo(4);
       assertThat(zip.tag("round-0004").hasGraph()).isTrue();
