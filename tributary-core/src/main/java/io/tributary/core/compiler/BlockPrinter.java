@@ -76,6 +76,7 @@ public final class BlockPrinter {
       case PlacementLiteral p -> sb.append(p.placement().label());
       case Literal l -> appendLiteral(l.value());
       case JavaFunction f -> sb.append("java:").append(f.name());
+      case GraphComputation g -> sb.append("graph:").append(g.name());
     }
   }
 

@@ -8,6 +8,7 @@ import io.tributary.core.compiler.CheckResult;
 import io.tributary.core.compiler.Data;
 import io.tributary.core.compiler.Diagnostic;
 import io.tributary.core.compiler.Intrinsic;
+import io.tributary.core.compiler.GraphComputation;
 import io.tributary.core.compiler.JavaFunction;
 import io.tributary.core.compiler.Lambda;
 import io.tributary.core.compiler.Literal;
@@ -186,8 +187,23 @@ public final class ComputationProtos {
           io.tributary.core.proto.internal.LocalComputation.newBuilder()
               .setJavaFunction(io.tributary.core.proto.internal.JavaFunction.newBuilder()
                   .setName(f.name())));
+      case GraphComputation g -> b.setLocalComputation(
+          io.tributary.core.proto.internal.LocalComputation.newBuilder()
+              .setGraphComputation(graphProto(g)));
     }
     return new Entry(b.build(), type);
+  }
+
+  private static io.tributary.core.proto.internal.GraphComputation graphProto(GraphComputation g) {
+    var gb = io.tributary.core.proto.internal.GraphComputation.newBuilder()
+        .setName(g.name())
+        .setProcedure(g.procedure())
+        .setGraph(com.google.protobuf.ByteString.copyFrom(g.graph()));
+    for (var e : g.settings().entrySet()) {
+      gb.addSetting(io.tributary.core.proto.internal.Setting.newBuilder()
+          .setName(e.getKey()).setValue(e.getValue()));
+    }
+    return gb.build();
   }
 
   private static List<Entry> popN(Deque<Entry> stack, int n) {

@@ -5,6 +5,7 @@ import io.tributary.core.compiler.BuildingBlock;
 import io.tributary.core.compiler.Call;
 import io.tributary.core.compiler.Data;
 import io.tributary.core.compiler.Intrinsic;
+import io.tributary.core.compiler.GraphComputation;
 import io.tributary.core.compiler.JavaFunction;
 import io.tributary.core.compiler.Lambda;
 import io.tributary.core.compiler.Literal;
@@ -155,9 +156,36 @@ final class ProtoReader {
         }
         yield f;
       }
+      case GRAPH_COMPUTATION -> graphComputation(lc.getGraphComputation(), type, path);
       case KIND_NOT_SET -> throw new MalformedComputationException(path,
           "local computation of no known kind" + UnknownFields.describe(lc));
     };
+  }
+
+  private static BuildingBlock graphComputation(
+      io.tributary.core.proto.internal.GraphComputation g, Optional<Type> type, String path)
+      throws MalformedComputationException {
+    String where = path + ".local_computation.graph_computation";
+    FunctionType declaredType = declaredFunction(type, path, "graph computation " + g.getName());
+    if (g.getSettingCount() > GraphComputation.MAX_SETTINGS) {
+      throw new MalformedComputationException(where + ".setting",
+          g.getSettingCount() + " settings; at most " + GraphComputation.MAX_SETTINGS
+              + " are allowed");
+    }
+    java.util.TreeMap<String, String> settings = new java.util.TreeMap<>();
+    for (int i = 0; i < g.getSettingCount(); i++) {
+      var s = g.getSetting(i);
+      if (settings.put(s.getName(), s.getValue()) != null) {
+        throw new MalformedComputationException(where + ".setting[" + i + "]",
+            "a second setting named '" + s.getName() + "'");
+      }
+    }
+    try {
+      return new GraphComputation(g.getName(), declaredType, g.getProcedure(),
+          g.getGraph().toByteArray(), settings);
+    } catch (IllegalArgumentException e) {
+      throw new MalformedComputationException(where, e.getMessage());
+    }
   }
 
   private BuildingBlock child(boolean present, Computation c, String path, int depth)

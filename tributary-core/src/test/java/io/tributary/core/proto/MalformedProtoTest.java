@@ -143,6 +143,37 @@ class MalformedProtoTest {
             .setLocalComputation(LocalComputation.newBuilder().setJavaFunction(
                 JavaFunction.newBuilder().setName("square"))).build(), "$",
             "resolved function has type (float32 -> float32)"),
+        Arguments.of("graph computation with a bad name", Computation.newBuilder()
+            .setType(type("(float32 -> float32)"))
+            .setLocalComputation(LocalComputation.newBuilder().setGraphComputation(
+                io.tributary.core.proto.internal.GraphComputation.newBuilder().setName("a b")
+                    .setProcedure("evaluate").setGraph(com.google.protobuf.ByteString.copyFrom(
+                        new byte[] {1})))).build(),
+            "$.local_computation.graph_computation", "'a b' is not a name"),
+        Arguments.of("graph computation without a graph", Computation.newBuilder()
+            .setType(type("(float32 -> float32)"))
+            .setLocalComputation(LocalComputation.newBuilder().setGraphComputation(
+                io.tributary.core.proto.internal.GraphComputation.newBuilder().setName("g")
+                    .setProcedure("evaluate"))).build(),
+            "$.local_computation.graph_computation", "has an empty graph"),
+        Arguments.of("graph computation with a repeated setting", Computation.newBuilder()
+            .setType(type("(float32 -> float32)"))
+            .setLocalComputation(LocalComputation.newBuilder().setGraphComputation(
+                io.tributary.core.proto.internal.GraphComputation.newBuilder().setName("g")
+                    .setProcedure("evaluate").setGraph(com.google.protobuf.ByteString.copyFrom(
+                        new byte[] {1}))
+                    .addSetting(io.tributary.core.proto.internal.Setting.newBuilder()
+                        .setName("lr").setValue("1"))
+                    .addSetting(io.tributary.core.proto.internal.Setting.newBuilder()
+                        .setName("lr").setValue("2")))).build(),
+            "$.local_computation.graph_computation.setting[1]", "a second setting named 'lr'"),
+        Arguments.of("graph computation declared federated", Computation.newBuilder()
+            .setType(type("(float32@SERVER -> float32@SERVER)"))
+            .setLocalComputation(LocalComputation.newBuilder().setGraphComputation(
+                io.tributary.core.proto.internal.GraphComputation.newBuilder().setName("g")
+                    .setProcedure("evaluate").setGraph(com.google.protobuf.ByteString.copyFrom(
+                        new byte[] {1})))).build(),
+            "$.local_computation.graph_computation", "mentions a federated or placement type"),
         Arguments.of("data as Any", Computation.newBuilder().setType(type("int32"))
             .setData(io.tributary.core.proto.internal.Data.newBuilder()
                 .setContent(Any.getDefaultInstance())).build(), "$", "not supported; use a uri"),

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the aggregation benchmark and its anchors in one go and prints the table for
+# docs/benchmarks.md: numpy (Flower's FedAvg aggregate), then JMH (Tributary's weighted mean
+# through ExecutionContext.invoke, and a STREAM-style triad on the same threads), then numpy
+# again, so a drift in machine speed shows up on both sides of the ratios.
+#
+# Usage: tributary-benchmarks/scripts/run-aggregation.sh [CLIENTS] [ELEMENTS]  (100, 10000000)
+# Needs about 10 GB of free memory (the updates are held in memory on both sides).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+clients=${1:-100}
+elements=${2:-10000000}
+# shellcheck source=../../.ci/find-jdk.sh
+source "$root/.ci/find-jdk.sh"
+JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
+export JAVA_HOME
+out="$root/tributary-benchmarks/target/results"
+mkdir -p "$out"
+
+echo "building benchmarks..." >&2
+(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
+
+echo "numpy anchor (1/2)..." >&2
+python3 "$here/numpy_fedavg.py" --clients "$clients" --elements "$elements" > "$out/numpy-fedavg-1.json"
+echo "JMH..." >&2
+"$JAVA_HOME/bin/java" -jar "$root/tributary-benchmarks/target/benchmarks.jar" \
+  'AggregationBenchmark' -p clients="$clients" -p elements="$elements" \
+  -rf json -rff "$out/jmh-aggregation.json" >&2
+echo "numpy anchor (2/2)..." >&2
+python3 "$here/numpy_fedavg.py" --clients "$clients" --elements "$elements" > "$out/numpy-fedavg-2.json"
+
+python3 "$here/aggregation_report.py" "$out/jmh-aggregation.json" "$out/numpy-fedavg-1.json" \
+  "$out/numpy-fedavg-2.json"

@@ -1,0 +1,85 @@
+package io.tributary.graph.local;
+
+import io.tributary.core.compiler.GraphComputation;
+import io.tributary.core.compiler.LocalFunction;
+import io.tributary.core.types.StructType;
+import io.tributary.core.values.StructValue;
+import io.tributary.graph.Graph;
+import io.tributary.graph.GraphExecutionException;
+import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.NdArray;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code evaluate} procedure: example-weighted mean loss and accuracy of the given model over
+ * the data, and the number of examples. No data gives zeros, so a weighted mean over clients
+ * stays finite.
+ */
+final class EvaluationProcedure implements GraphProcedure {
+  @Override
+  public LocalFunction prepare(GraphComputation g, Graph graph) throws GraphBindingException {
+    String input = Settings.variable(g, graph, "input");
+    String labels = Settings.variable(g, graph, "labels");
+    String loss = Settings.variable(g, graph, "loss");
+    String accuracy = Settings.variable(g, graph, "accuracy");
+    StructType model;
+    try {
+      model = LocalTraining.modelType(graph);
+    } catch (IllegalArgumentException e) {
+      throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
+    }
+    Settings.requireType(g, LocalTraining.evaluationType(model,
+        LocalTraining.batchType(graph, input, labels)));
+    return new Run(g.name(), graph, model, input, labels, List.of(loss, accuracy));
+  }
+
+  private record Run(String name, Graph graph, StructType model, String input, String labels,
+      List<String> fetches) implements LocalFunction {
+    @Override
+    public Object apply(Object argument) {
+      String where = "graph:" + name;
+      if (!(argument instanceof StructValue arg) || arg.size() != 2) {
+        throw new LocalRunException(where + ": the argument should be <model=...,data=...> but is "
+            + ModelStructs.describe(argument));
+      }
+      Map<String, Tensor> params = ModelStructs.fromValue(model, arg.get(0), where + ": model");
+      Object data = arg.get(1);
+      if (!(data instanceof Iterable<?> it)) {
+        throw new LocalRunException(where + ": the data should be an Iterable of batch structs"
+            + " but is " + ModelStructs.describe(data));
+      }
+      Map<String, NdArray> feeds = new HashMap<>();
+      for (Map.Entry<String, Tensor> e : params.entrySet()) {
+        feeds.put(e.getKey(), NdArray.fromTensor(e.getValue()));
+      }
+      Executor executor = new Executor(graph);
+      double lossSum = 0;
+      double correct = 0;
+      long n = 0;
+      long i = 0;
+      for (Object element : it) {
+        LocalBatch b = LocalBatch.read(element, where + ": data, batch " + i);
+        feeds.put(input, b.x());
+        feeds.put(labels, b.y());
+        Map<String, NdArray> out;
+        try {
+          out = executor.run(feeds, fetches);
+        } catch (GraphExecutionException ex) {
+          throw new LocalRunException(where + ": batch " + i + ": " + ex.getMessage(), ex);
+        }
+        lossSum += out.get(fetches.get(0)).get(0) * b.size();
+        correct += out.get(fetches.get(1)).get(0) * b.size();
+        n += b.size();
+        i++;
+      }
+      float loss = n == 0 ? 0f : (float) (lossSum / n);
+      float acc = n == 0 ? 0f : (float) (correct / n);
+      return StructValue.named("loss", Tensor.scalar(loss), "accuracy", Tensor.scalar(acc),
+          "num_examples", Tensor.ofLongs(Shape.scalar(), n));
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package io.tributary.graph.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.core.compiler.GraphComputation;
+import io.tributary.core.compiler.JavaFunction;
+import io.tributary.core.types.StructType;
+import io.tributary.core.values.StructValue;
+import io.tributary.data.Dataset;
+import io.tributary.data.Digits;
+import io.tributary.data.FederatedDataset;
+import io.tributary.data.Synthetic;
+import io.tributary.data.TrainTestSplit;
+import io.tributary.graph.models.Model;
+import io.tributary.graph.models.Models;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LocalTrainingTest {
+  private static final GraphBinder BINDER = GraphBinder.standard();
+
+  static JavaFunction bound(GraphComputation g) throws GraphBindingException {
+    return BINDER.bind(g);
+  }
+
+  static Map<String, Tensor> apply(Map<String, Tensor> params, StructType type, Object delta) {
+    Map<String, Tensor> d = ModelStructs.fromValue(type, delta, "delta");
+    Map<String, Tensor> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Tensor> e : params.entrySet()) {
+      Tensor w = e.getValue();
+      Tensor dw = d.get(e.getKey());
+      float[] v = new float[(int) w.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = w.getFloat(i) + dw.getFloat(i);
+      }
+      out.put(e.getKey(), Tensor.ofFloats(w.shape(), v));
+    }
+    return out;
+  }
+
+  static float scalar(StructValue s, String name) {
+    return ((Tensor) s.get(name)).getFloat(0);
+  }
+
+  @Test
+  void types_mclr_printAsDocumented() {
+    Model mclr = Models.mclr();
+    String m = "<dense=<kernel=float32[60,10],bias=float32[10]>>";
+    String b = "<x=float32[?,60],y=int64[?]>";
+    assertThat(LocalTraining.clientUpdateType(mclr).toString()).isEqualTo(
+        "(<model=" + m + ",data=" + b + "*> -> <delta=" + m + ",num_examples=int64,loss=float32>)");
+    assertThat(LocalTraining.evaluationType(mclr).toString()).isEqualTo(
+        "(<model=" + m + ",data=" + b + "*> -> <loss=float32,accuracy=float32,num_examples=int64>)");
+    assertThat(LocalTraining.initialModel("init", mclr, 1).type().toString())
+        .isEqualTo("( -> " + m + ")");
+  }
+
+  @Test
+  void clientUpdate_softmaxRegressionOnDigits_reachesNinetyPercentTestAccuracy() throws Exception {
+    TrainTestSplit split = Digits.load(0.25, 42);
+    Model model = Models.softmaxRegression("digits", 64, 10, DType.FLOAT32);
+    StructType type = LocalTraining.modelType(model);
+    JavaFunction update = bound(LocalTraining.clientUpdate("client_update", model,
+        ClientUpdateConfig.fedAvg(20, 32, 0.5)));
+    JavaFunction eval = bound(LocalTraining.evaluation("evaluate", model));
+    Map<String, Tensor> init = model.initialParameters(1);
+    StructValue before = (StructValue) eval.body().apply(StructValue.named(
+        "model", ModelStructs.toValue(type, init), "data", Sequences.of(split.test(), 100)));
+
+    StructValue out = (StructValue) update.body().apply(StructValue.named(
+        "model", ModelStructs.toValue(type, init),
+        "data", Sequences.shuffled(split.train(), split.train().size(), 7)));
+    Map<String, Tensor> trained = apply(init, type, out.get("delta"));
+    StructValue after = (StructValue) eval.body().apply(StructValue.named(
+        "model", ModelStructs.toValue(type, trained), "data", Sequences.of(split.test(), 100)));
+
+    assertThat(((Tensor) out.get("num_examples")).getLong(0)).isEqualTo(split.train().size());
+    assertThat(((Tensor) after.get("num_examples")).getLong(0)).isEqualTo(split.test().size());
+    assertThat(scalar(before, "accuracy")).isLessThan(0.3f);
+    assertThat(scalar(after, "accuracy")).isGreaterThanOrEqualTo(0.9f);
+    assertThat(scalar(after, "loss")).isLessThan(scalar(before, "loss") / 3);
+  }
+
+  @Test
+  void clientUpdate_syntheticOneOne_trainingLossFallsEveryEpoch() throws Exception {
+    FederatedDataset fed = Synthetic.fedProx(1, 1, 3);
+    Dataset train = fed.pooledTrain();
+    Model mclr = Models.mclr();
+    StructType type = LocalTraining.modelType(mclr);
+    JavaFunction update = bound(LocalTraining.clientUpdate("client_update", mclr,
+        ClientUpdateConfig.fedAvg(1, 10, 0.01)));
+    JavaFunction eval = bound(LocalTraining.evaluation("evaluate", mclr));
+    // 200 shuffled batches of 10 from all devices keep the test fast.
+    List<StructValue> all = Sequences.shuffled(train, 10, 5);
+    List<StructValue> data = all.subList(0, Math.min(200, all.size()));
+    Map<String, Tensor> params = mclr.initialParameters(2);
+    List<Float> losses = new ArrayList<>();
+    for (int epoch = 0; epoch <= 5; epoch++) {
+      StructValue e = (StructValue) eval.body().apply(StructValue.named(
+          "model", ModelStructs.toValue(type, params), "data", data));
+      losses.add(scalar(e, "loss"));
+      StructValue out = (StructValue) update.body().apply(StructValue.named(
+          "model", ModelStructs.toValue(type, params), "data", data));
+      params = apply(params, type, out.get("delta"));
+    }
+    for (int i = 1; i < losses.size(); i++) {
+      assertThat(losses.get(i)).as("epoch %d of %s", i, losses).isLessThan(losses.get(i - 1));
+    }
+    assertThat(losses.get(losses.size() - 1)).as(losses.toString())
+        .isLessThan(losses.get(0) * 0.7f);
+  }
+}

@@ -1,0 +1,92 @@
+package io.tributary.learning;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.core.values.StructValue;
+import io.tributary.data.Dataset;
+import io.tributary.data.Digits;
+import io.tributary.data.FederatedDataset;
+import io.tributary.data.Partitioner;
+import io.tributary.data.TrainTestSplit;
+import io.tributary.graph.local.GraphBinder;
+import io.tributary.graph.models.Model;
+import io.tributary.graph.models.Models;
+import io.tributary.runtime.ExecutionContext;
+import io.tributary.runtime.Outcome;
+import io.tributary.runtime.RuntimeOptions;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** FedAvg and FedProx run by the runtime's ExecutionContext on digits split over 10 clients. */
+class FedAvgRuntimeTest {
+  private static final int CLIENTS = 10;
+  private static final int PER_ROUND = 5;
+
+  record Run(List<Float> accuracies, List<Float> trainLosses, Object finalState) {}
+
+  static Run run(LearningProcess process, int rounds, int threads) throws Exception {
+    TrainTestSplit split = Digits.load(0.25, 42);
+    FederatedDataset fed = FederatedDataset.partitioned("digits", split.train(),
+        Partitioner.parse("iid").partition(split.train(), CLIENTS, 3));
+    List<Object> test = List.of(SequenceValues.of(split.test(), 100));
+    ClientSampler sampler = new ClientSampler(17);
+    LearningProcess bound = process.bound(GraphBinder.standard());
+    List<Float> accuracies = new ArrayList<>();
+    List<Float> losses = new ArrayList<>();
+    try (ExecutionContext ctx = ExecutionContext.create(
+        RuntimeOptions.defaults().withThreads(threads))) {
+      Object state = ctx.invoke(bound.initialize());
+      accuracies.add(accuracy(ctx, bound, state, test));
+      for (int round = 0; round < rounds; round++) {
+        List<Object> data = new ArrayList<>();
+        for (int c : sampler.sample(round, CLIENTS, PER_ROUND)) {
+          Dataset d = fed.train().get(c);
+          data.add(SequenceValues.shuffled(d, 10, round * 1000L + c));
+        }
+        Outcome out = ctx.invokeWithReport(bound.next(), state, data);
+        StructValue result = (StructValue) out.value();
+        state = result.get(0);
+        StructValue metrics = (StructValue) result.get(1);
+        assertThat(out.report().clients()).isEqualTo(PER_ROUND);
+        assertThat(((Tensor) metrics.get("clients")).getLong(0)).isEqualTo(PER_ROUND);
+        losses.add(((Tensor) metrics.get("train_loss")).getFloat(0));
+        accuracies.add(accuracy(ctx, bound, state, test));
+      }
+      return new Run(accuracies, losses, state);
+    }
+  }
+
+  private static float accuracy(ExecutionContext ctx, LearningProcess p, Object state,
+      List<Object> test) {
+    StructValue e = (StructValue) ctx.invoke(p.evaluate(), ((StructValue) state).get("model"),
+        test);
+    return ((Tensor) e.get("accuracy")).getFloat(0);
+  }
+
+  @Test
+  void fedAvg_threeRoundsOnDigitsOverTenClients_accuracyRises() throws Exception {
+    Model model = Models.softmaxRegression("digits", 64, 10, DType.FLOAT32);
+    Run r = run(FedAvg.build(model, 2, 10, 0.3, 1), 3, 4);
+    List<Float> acc = r.accuracies();
+    for (int i = 1; i < acc.size(); i++) {
+      assertThat(acc.get(i)).as("accuracy after round %d: %s", i, acc)
+          .isGreaterThan(acc.get(i - 1));
+    }
+    assertThat(acc.get(0)).as(acc.toString()).isLessThan(0.3f);
+    assertThat(acc.get(3)).as(acc.toString()).isGreaterThan(0.8f);
+    assertThat(r.trainLosses().get(2)).isLessThan(r.trainLosses().get(0));
+  }
+
+  @Test
+  void fedProx_sameSeedOneOrEightThreads_bitIdenticalState() throws Exception {
+    Model model = Models.softmaxRegression("digits", 64, 10, DType.FLOAT32);
+    LearningProcess p = FedProx.build(model, 1, 10, 0.1, 0.5, 1);
+    Run one = run(p, 2, 1);
+    Run eight = run(p, 2, 8);
+    assertThat(eight.finalState()).isEqualTo(one.finalState());
+    assertThat(eight.accuracies()).isEqualTo(one.accuracies());
+  }
+}

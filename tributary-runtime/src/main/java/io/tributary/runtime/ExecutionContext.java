@@ -1,0 +1,147 @@
+package io.tributary.runtime;
+
+import io.tributary.core.computation.Computation;
+import io.tributary.core.types.FunctionType;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
+import io.tributary.runtime.executor.Executor;
+import io.tributary.runtime.executor.ExecutorValue;
+import io.tributary.runtime.executor.FederatingExecutor;
+import io.tributary.runtime.executor.ReferenceResolvingExecutor;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs computations on this machine: {@code invoke(computation, args)} gives the result.
+ *
+ * <pre>{@code
+ * try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
+ *   Tensor mean = (Tensor) ctx.invoke(averageTemperature, List.of(t1, t2, t3));
+ * }
+ * }</pre>
+ *
+ * <p><b>Values.</b> A tensor type is a {@link io.tributary.tensor.Tensor}; a struct type a
+ * {@link StructValue}; a sequence type an {@link Iterable} (re-iterable) of element values;
+ * {@code T@SERVER} and {@code T@CLIENTS} the member value itself; {@code {T}@CLIENTS} a
+ * {@link java.util.List} with one value per client, or {@link ClientValues} (which may generate
+ * the values on demand). A struct parameter may be given as one {@link StructValue} or as one
+ * argument per element. Results use the same representation ({@code {T}@CLIENTS} as a List).
+ *
+ * <p><b>Executors.</b> Each invocation builds the stack {@link ReferenceResolvingExecutor} over
+ * {@link FederatingExecutor} (over a local executor); the pools are the context's, shared by
+ * invocations. Close the context to stop them.
+ */
+public final class ExecutionContext implements AutoCloseable {
+  private final RuntimeOptions options;
+  private final ExecutorService pool;
+  private final ExecutorService coordinator;
+
+  private ExecutionContext(RuntimeOptions options) {
+    this.options = options;
+    this.pool = Executors.newFixedThreadPool(options.threads(), daemons("tributary-client"));
+    this.coordinator = Executors.newCachedThreadPool(daemons("tributary-coordinator"));
+  }
+
+  /** A context with its own bounded pool of {@code options.threads()} threads. */
+  public static ExecutionContext create(RuntimeOptions options) {
+    return new ExecutionContext(Objects.requireNonNull(options, "options"));
+  }
+
+  private static ThreadFactory daemons(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  public RuntimeOptions options() {
+    return options;
+  }
+
+  /**
+   * Runs {@code computation} on {@code args} and returns its result.
+   *
+   * @throws ValueMismatchException if an argument does not fit the parameter type
+   * @throws ClientFailureException if a client fails and failures are not tolerated
+   * @throws TooManyClientFailuresException if fewer clients than required succeed
+   * @throws CardinalityException if the number of clients is unknown or inconsistent
+   * @throws LocalComputationException if local code fails outside client work
+   */
+  public Object invoke(Computation computation, Object... args) {
+    return invokeWithReport(computation, args).value();
+  }
+
+  /** Like {@link #invoke}, and also says how many clients ran, which failed, and how long. */
+  public Outcome invokeWithReport(Computation computation, Object... args) {
+    Objects.requireNonNull(computation, "computation");
+    long start = System.nanoTime();
+    FunctionType type = computation.type();
+    Optional<Object> argument = argument(type, args);
+    FederatingExecutor federating = new FederatingExecutor(options, pool, coordinator);
+    try (Executor stack = new ReferenceResolvingExecutor(federating)) {
+      ExecutorValue fn = join(stack.createValue(computation.block(), type));
+      Optional<ExecutorValue> arg = Optional.empty();
+      if (argument.isPresent()) {
+        arg = Optional.of(join(stack.createValue(argument.get(), type.parameter().get())));
+      }
+      ExecutorValue result = join(stack.createCall(fn, arg));
+      Object value = join(stack.materialize(result));
+      ExecutionReport report = new ExecutionReport(federating.cardinality().orElse(0),
+          federating.failures(), federating.passes(),
+          Duration.ofNanos(System.nanoTime() - start));
+      return new Outcome(value, report);
+    }
+  }
+
+  private static Optional<Object> argument(FunctionType type, Object[] args) {
+    if (type.parameter().isEmpty()) {
+      if (args.length != 0) {
+        throw new ValueMismatchException("the computation " + type + " takes no argument, but "
+            + args.length + " were given");
+      }
+      return Optional.empty();
+    }
+    Type param = type.parameter().get();
+    if (args.length == 1) {
+      return Optional.of(args[0]);
+    }
+    if (param instanceof StructType st && args.length == st.size()) {
+      return Optional.of(StructValue.of(st.elements().stream().map(StructType.Element::name)
+          .toList(), Arrays.asList(args)));
+    }
+    throw new ValueMismatchException("the computation " + type + " takes one argument of type "
+        + param + (param instanceof StructType st ? " (or " + st.size() + " arguments, one per "
+        + "element)" : "") + ", but " + args.length + " were given");
+  }
+
+  private static <T> T join(java.util.concurrent.CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  /** Stops the context's threads; client work still running is interrupted. */
+  @Override
+  public void close() {
+    pool.shutdownNow();
+    coordinator.shutdownNow();
+  }
+}

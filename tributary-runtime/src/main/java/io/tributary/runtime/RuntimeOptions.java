@@ -1,0 +1,99 @@
+package io.tributary.runtime;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * How an {@link ExecutionContext} runs computations.
+ *
+ * <p>Build with {@link #defaults()} and the {@code with...} methods; every value is checked when
+ * set.
+ *
+ * @param threads the size of the bounded pool that runs client work (at least 1)
+ * @param clientTimeout how long one client's work may take before it counts as failed; empty for
+ *     no limit (client work then runs on the pool threads directly, without a hand-off)
+ * @param minSuccessFraction the fraction of clients that must succeed in each aggregation; 1.0
+ *     (the default) makes any client failure fail the invocation with a
+ *     {@link ClientFailureException}, anything lower excludes failed clients and reports them
+ * @param seed the seed the invocation's randomness derives from (see {@link Seeds})
+ * @param population the number of CLIENTS when no argument determines it, for example for
+ *     {@code federated_value_at_clients} or {@code federated_eval_at_clients}
+ * @param data the values that {@code Data} building blocks name by URI
+ */
+public record RuntimeOptions(
+    int threads,
+    Optional<Duration> clientTimeout,
+    double minSuccessFraction,
+    long seed,
+    OptionalInt population,
+    Map<String, Object> data) {
+  /** The most threads a pool may have; more than this is a configuration mistake. */
+  public static final int MAX_THREADS = 4096;
+
+  public RuntimeOptions {
+    if (threads < 1 || threads > MAX_THREADS) {
+      throw new IllegalArgumentException(
+          "threads must be 1 to " + MAX_THREADS + ", got " + threads);
+    }
+    Objects.requireNonNull(clientTimeout, "clientTimeout");
+    clientTimeout.ifPresent(t -> {
+      if (t.isNegative() || t.isZero()) {
+        throw new IllegalArgumentException("the client timeout must be positive, got " + t);
+      }
+    });
+    if (!(minSuccessFraction > 0.0 && minSuccessFraction <= 1.0)) {
+      throw new IllegalArgumentException(
+          "minSuccessFraction must be in (0, 1], got " + minSuccessFraction);
+    }
+    Objects.requireNonNull(population, "population");
+    population.ifPresent(n -> {
+      if (n < 0) {
+        throw new IllegalArgumentException("a population cannot have " + n + " clients");
+      }
+    });
+    data = Map.copyOf(data);
+  }
+
+  /** One thread per available processor, no timeout, strict failures, seed 0. */
+  public static RuntimeOptions defaults() {
+    return new RuntimeOptions(Runtime.getRuntime().availableProcessors(), Optional.empty(), 1.0,
+        0L, OptionalInt.empty(), Map.of());
+  }
+
+  public RuntimeOptions withThreads(int n) {
+    return new RuntimeOptions(n, clientTimeout, minSuccessFraction, seed, population, data);
+  }
+
+  public RuntimeOptions withClientTimeout(Duration timeout) {
+    return new RuntimeOptions(threads, Optional.of(timeout), minSuccessFraction, seed, population,
+        data);
+  }
+
+  /** Tolerate client failures as long as at least this fraction of clients succeeds. */
+  public RuntimeOptions withMinSuccessFraction(double fraction) {
+    return new RuntimeOptions(threads, clientTimeout, fraction, seed, population, data);
+  }
+
+  public RuntimeOptions withSeed(long s) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, s, population, data);
+  }
+
+  public RuntimeOptions withPopulation(int clients) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed,
+        OptionalInt.of(clients), data);
+  }
+
+  /** Binds {@code Data} URIs to values. */
+  public RuntimeOptions withData(Map<String, Object> values) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population,
+        values);
+  }
+
+  /** True when client failures are tolerated (a fraction below 1). */
+  public boolean toleratesFailures() {
+    return minSuccessFraction < 1.0;
+  }
+}

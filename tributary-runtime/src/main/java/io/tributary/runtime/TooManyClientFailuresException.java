@@ -1,0 +1,34 @@
+package io.tributary.runtime;
+
+import java.util.List;
+
+/**
+ * Failures are tolerated, but fewer clients than the required fraction succeeded in one
+ * aggregation.
+ */
+public final class TooManyClientFailuresException extends ExecutionFailedException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient List<ClientFailure> failures;
+  private final int clients;
+
+  public TooManyClientFailuresException(
+      String intrinsic, int clients, double required, List<ClientFailure> failures) {
+    super(intrinsic + ": " + failures.size() + " of " + clients + " clients failed, so only "
+        + (clients - failures.size()) + " succeeded where at least " + required
+        + " of them must; first failure: "
+        + (failures.isEmpty() ? "none" : failures.get(0).describe()));
+    this.failures = List.copyOf(failures);
+    this.clients = clients;
+  }
+
+  /** Every failure, by client index. */
+  public List<ClientFailure> failures() {
+    return failures;
+  }
+
+  /** The number of clients that took part. */
+  public int clients() {
+    return clients;
+  }
+}

@@ -1,0 +1,182 @@
+package io.tributary.runtime.executor;
+
+import io.tributary.core.values.StructValue;
+import io.tributary.runtime.ClientFailure;
+import io.tributary.runtime.ExecutionFailedException;
+import io.tributary.runtime.LocalComputationException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Computes a node of the lazy graph: it finds every aggregation (and every per-client result)
+ * the node needs, then repeatedly runs one pass for all of those whose own inputs are ready, so
+ * that aggregations over the same clients' work share one pass.
+ */
+final class Planner {
+  private final FederatingExecutor executor;
+  private final List<ClientFailure> failures = Collections.synchronizedList(new ArrayList<>());
+  private int passes;
+
+  Planner(FederatingExecutor executor) {
+    this.executor = executor;
+  }
+
+  List<ClientFailure> failures() {
+    synchronized (failures) {
+      return List.copyOf(failures);
+    }
+  }
+
+  synchronized int passes() {
+    return passes;
+  }
+
+  /** The node's value in the runtime representation, running whatever passes it needs. */
+  synchronized Object materialize(Node root) {
+    Map<ClientNode, Object> collected = new IdentityHashMap<>();
+    List<ClientNode> perClientResults = new ArrayList<>();
+    resultClientNodes(root, perClientResults);
+    Set<ServerNode.Aggregation> pending = new LinkedHashSet<>();
+    Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    findAggregations(root, pending, seen);
+    for (ClientNode c : perClientResults) {
+      findAggregations(c, pending, seen);
+    }
+    List<ClientNode> collectPending = new ArrayList<>(perClientResults);
+    while (!pending.isEmpty() || !collectPending.isEmpty()) {
+      List<Sink> sinks = new ArrayList<>();
+      List<Object> targets = new ArrayList<>();
+      for (ServerNode.Aggregation a : pending) {
+        if (ready(a.clientInputs())) {
+          sinks.add(a.sink);
+          targets.add(a);
+        }
+      }
+      for (ClientNode c : collectPending) {
+        if (ready(List.of(c))) {
+          sinks.add(new CollectSink(c));
+          targets.add(c);
+        }
+      }
+      if (sinks.isEmpty()) {
+        throw new IllegalStateException("no aggregation is ready, yet " + pending.size()
+            + " are pending: the computation graph has a cycle");
+      }
+      Object[] values = runPass(sinks);
+      for (int i = 0; i < sinks.size(); i++) {
+        if (targets.get(i) instanceof ServerNode.Aggregation a) {
+          a.set(values[i]);
+          pending.remove(a);
+        } else {
+          collected.put((ClientNode) targets.get(i), values[i]);
+          collectPending.remove((ClientNode) targets.get(i));
+        }
+      }
+    }
+    return value(root, collected);
+  }
+
+  private Object[] runPass(List<Sink> sinks) {
+    int clients = executor.requireCardinality(sinks.get(0).intrinsic());
+    passes++;
+    if (TiledKernel.applies(sinks)) {
+      try {
+        return new Object[] {TiledKernel.run((LinearSink) sinks.get(0),
+            executor.options().threads(), executor.pool())};
+      } catch (IllegalArgumentException e) {
+        throw new LocalComputationException(sinks.get(0).intrinsic() + ": " + e.getMessage(), e);
+      }
+    }
+    ClientPass.PassSettings settings = new ClientPass.PassSettings(
+        executor.options().threads(), executor.pool(), executor.coordinator(),
+        executor.options().clientTimeout(), executor.options().minSuccessFraction(),
+        executor.evaluator());
+    try {
+      ClientPass.Result r = new ClientPass(clients, sinks, settings).run();
+      failures.addAll(r.failures());
+      return r.values();
+    } catch (ExecutionFailedException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new LocalComputationException(sinks.get(0).intrinsic() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether every aggregation below these client nodes has its value. */
+  private static boolean ready(List<ClientNode> inputs) {
+    Set<ServerNode.Aggregation> below = new LinkedHashSet<>();
+    Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (ClientNode c : inputs) {
+      findAggregations(c, below, seen);
+    }
+    for (ServerNode.Aggregation a : below) {
+      if (!a.isComputed()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Adds every not yet computed aggregation reachable from {@code n}. */
+  private static void findAggregations(Node n, Set<ServerNode.Aggregation> out, Set<Object> seen) {
+    if (!seen.add(n)) {
+      return;
+    }
+    switch (n) {
+      case Node.StructNode s -> s.elements.forEach(e -> findAggregations(e, out, seen));
+      case ServerNode s -> {
+        if (s.isComputed()) {
+          return;
+        }
+        if (s instanceof ServerNode.Aggregation a) {
+          out.add(a);
+        }
+        s.serverInputs().forEach(x -> findAggregations(x, out, seen));
+        s.clientInputs().forEach(x -> findAggregations(x, out, seen));
+      }
+      case ClientNode c -> {
+        c.serverInputs().forEach(x -> findAggregations(x, out, seen));
+        c.clientInputs().forEach(x -> findAggregations(x, out, seen));
+      }
+      default -> { }
+    }
+  }
+
+  /** The per-client ({@code {T}@CLIENTS}) nodes that are part of the result itself. */
+  private static void resultClientNodes(Node n, List<ClientNode> out) {
+    if (n instanceof Node.StructNode s) {
+      s.elements.forEach(e -> resultClientNodes(e, out));
+    } else if (n instanceof ClientNode c && !c.uniform() && !out.contains(c)) {
+      out.add(c);
+    }
+  }
+
+  private Object value(Node n, Map<ClientNode, Object> collected) {
+    return switch (n) {
+      case Node.Unplaced u -> {
+        if (u.value instanceof LocalFn) {
+          throw new LocalComputationException("a function value cannot be a result");
+        }
+        yield u.value;
+      }
+      case Node.StructNode s -> {
+        List<Object> values = new ArrayList<>();
+        for (Node e : s.elements) {
+          values.add(value(e, collected));
+        }
+        yield StructValue.of(s.names, values);
+      }
+      case ServerNode s -> s.value();
+      case ClientNode c -> c.uniform()
+          ? c.valueFor(new ClientScope(-1, executor.evaluator()))
+          : collected.get(c);
+      default -> throw new LocalComputationException("a value of type " + n.type()
+          + " cannot be a result");
+    };
+  }
+}

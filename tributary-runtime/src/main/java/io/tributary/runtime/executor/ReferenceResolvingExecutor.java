@@ -1,0 +1,337 @@
+package io.tributary.runtime.executor;
+
+import io.tributary.core.compiler.Block;
+import io.tributary.core.compiler.BuildingBlock;
+import io.tributary.core.compiler.Call;
+import io.tributary.core.compiler.CheckResult;
+import io.tributary.core.compiler.Data;
+import io.tributary.core.compiler.Intrinsic;
+import io.tributary.core.compiler.Lambda;
+import io.tributary.core.compiler.Literal;
+import io.tributary.core.compiler.LocalComputation;
+import io.tributary.core.compiler.PlacementLiteral;
+import io.tributary.core.compiler.Reference;
+import io.tributary.core.compiler.Selection;
+import io.tributary.core.compiler.Struct;
+import io.tributary.core.compiler.TypeChecker;
+import io.tributary.core.types.FunctionType;
+import io.tributary.core.types.PlacementType;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.TensorType;
+import io.tributary.core.types.Type;
+import io.tributary.core.types.Types;
+import io.tributary.runtime.LocalComputationException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The top of the executor stack: it evaluates the structure of a computation (lambdas, blocks,
+ * references, calls, structs, selections) and passes everything else (intrinsics, data, literals,
+ * local computations) to the executor below, as TFF's reference resolving executor does.
+ *
+ * <p>A lambda called here is evaluated here; a lambda handed to an intrinsic (the function of a
+ * {@code federated_map}, say) becomes a local function value of the executor below, closed over
+ * the local values its body refers to.
+ */
+public final class ReferenceResolvingExecutor implements Executor {
+  private final Executor target;
+
+  public ReferenceResolvingExecutor(Executor target) {
+    this.target = target;
+  }
+
+  /** A value of this executor. */
+  private sealed interface Value extends ExecutorValue {}
+
+  private record Delegated(ExecutorValue value) implements Value {
+    @Override
+    public Type type() {
+      return value.type();
+    }
+  }
+
+  private record Closure(Lambda lambda, Scope scope) implements Value {
+    @Override
+    public Type type() {
+      return closureType(this);
+    }
+  }
+
+  private record StructOf(List<Optional<String>> names, List<Value> elements) implements Value {
+    @Override
+    public Type type() {
+      List<StructType.Element> types = new ArrayList<>();
+      for (int i = 0; i < elements.size(); i++) {
+        types.add(new StructType.Element(names.get(i), elements.get(i).type()));
+      }
+      return new StructType(types);
+    }
+  }
+
+  /** Names bound to values, innermost first. */
+  private record Scope(String name, Value value, Scope outer) {
+    static final Scope EMPTY = new Scope(null, null, null);
+
+    Optional<Value> lookup(String n) {
+      for (Scope s = this; s.name != null; s = s.outer) {
+        if (s.name.equals(n)) {
+          return Optional.of(s.value);
+        }
+      }
+      return Optional.empty();
+    }
+
+    Scope bind(String n, Value v) {
+      return new Scope(n, v, this);
+    }
+  }
+
+  @Override
+  public CompletableFuture<ExecutorValue> createValue(Object value, Type type) {
+    if (value instanceof BuildingBlock b) {
+      return evaluate(b, Scope.EMPTY).thenApply(v -> v);
+    }
+    return target.createValue(value, type).thenApply(Delegated::new);
+  }
+
+  @Override
+  public CompletableFuture<ExecutorValue> createCall(
+      ExecutorValue function, Optional<ExecutorValue> argument) {
+    return call((Value) function, argument.map(a -> (Value) a)).thenApply(v -> v);
+  }
+
+  @Override
+  public CompletableFuture<ExecutorValue> createStruct(
+      List<Optional<String>> names, List<ExecutorValue> elements) {
+    return CompletableFuture.completedFuture(
+        new StructOf(List.copyOf(names), elements.stream().map(e -> (Value) e).toList()));
+  }
+
+  @Override
+  public CompletableFuture<ExecutorValue> createSelection(ExecutorValue source, int index) {
+    return select((Value) source, index).thenApply(v -> v);
+  }
+
+  @Override
+  public CompletableFuture<Object> materialize(ExecutorValue value) {
+    return delegate((Value) value).thenCompose(target::materialize);
+  }
+
+  @Override
+  public void close() {
+    target.close();
+  }
+
+  // ------------------------------------------------------------------ evaluation
+
+  private CompletableFuture<Value> evaluate(BuildingBlock block, Scope scope) {
+    return switch (block) {
+      case Reference r -> scope.lookup(r.name()).<CompletableFuture<Value>>map(
+          CompletableFuture::completedFuture).orElseGet(() -> CompletableFuture.failedFuture(
+              new LocalComputationException("reference to '" + r.name()
+                  + "', which is not bound here")));
+      case Selection s -> evaluate(s.source(), scope).thenCompose(src -> select(src, s.key()));
+      case Struct s -> {
+        List<CompletableFuture<Value>> parts = new ArrayList<>();
+        List<Optional<String>> names = new ArrayList<>();
+        for (Struct.Element e : s.elements()) {
+          parts.add(evaluate(e.value(), scope));
+          names.add(e.name());
+        }
+        yield all(parts).thenApply(values -> new StructOf(names, values));
+      }
+      case Call c -> evaluate(c.function(), scope).thenCompose(fn -> {
+        if (c.argument().isEmpty()) {
+          return call(fn, Optional.empty());
+        }
+        return evaluate(c.argument().get(), scope).thenCompose(a -> call(fn, Optional.of(a)));
+      });
+      case Lambda l -> CompletableFuture.completedFuture(new Closure(l, scope));
+      case Block b -> block(b.locals(), 0, b.result(), scope);
+      case Intrinsic i -> delegateBlock(i, i.type());
+      case Data d -> delegateBlock(d, d.type());
+      case Literal l -> delegateBlock(l,
+          TensorType.of(l.value().dtype(), l.value().shape().dims()));
+      case LocalComputation lc -> delegateBlock(lc, lc.type());
+      case PlacementLiteral p -> delegateBlock(p, new PlacementType());
+    };
+  }
+
+  private CompletableFuture<Value> delegateBlock(BuildingBlock b, Type type) {
+    return target.createValue(b, type).thenApply(Delegated::new);
+  }
+
+  private CompletableFuture<Value> block(
+      List<Block.Local> locals, int next, BuildingBlock result, Scope scope) {
+    if (next == locals.size()) {
+      return evaluate(result, scope);
+    }
+    Block.Local local = locals.get(next);
+    return evaluate(local.value(), scope).thenCompose(
+        v -> block(locals, next + 1, result, scope.bind(local.name(), v)));
+  }
+
+  private CompletableFuture<Value> call(Value fn, Optional<Value> arg) {
+    if (fn instanceof Closure c) {
+      Lambda l = c.lambda();
+      Scope inner = l.parameterType().isPresent()
+          ? c.scope().bind(l.parameterName(), arg.orElseThrow())
+          : c.scope();
+      return evaluate(l.result(), inner);
+    }
+    CompletableFuture<ExecutorValue> f = delegate(fn);
+    CompletableFuture<Optional<ExecutorValue>> a = arg.isPresent()
+        ? delegate(arg.get()).thenApply(Optional::of)
+        : CompletableFuture.completedFuture(Optional.empty());
+    return f.thenCombine(a, (x, y) -> target.createCall(x, y))
+        .thenCompose(v -> v)
+        .thenApply(Delegated::new);
+  }
+
+  private CompletableFuture<Value> select(Value source, Selection.Key key) {
+    int index = switch (key) {
+      case Selection.ByIndex i -> i.index();
+      case Selection.ByName n -> {
+        if (!(source.type() instanceof StructType st) || st.indexOf(n.name()) < 0) {
+          yield -1;
+        }
+        yield st.indexOf(n.name());
+      }
+    };
+    if (index < 0) {
+      return CompletableFuture.failedFuture(new LocalComputationException(
+          "selection of " + key + " from a value of type " + source.type()));
+    }
+    return select(source, index);
+  }
+
+  private CompletableFuture<Value> select(Value source, int index) {
+    if (source instanceof StructOf s) {
+      return CompletableFuture.completedFuture(s.elements().get(index));
+    }
+    return delegate(source).thenCompose(v -> target.createSelection(v, index))
+        .thenApply(Delegated::new);
+  }
+
+  /** The value as one of the target's: structs are built there, closures become functions. */
+  private CompletableFuture<ExecutorValue> delegate(Value v) {
+    return switch (v) {
+      case Delegated d -> CompletableFuture.completedFuture(d.value());
+      case StructOf s -> {
+        List<CompletableFuture<ExecutorValue>> parts = new ArrayList<>();
+        for (Value e : s.elements()) {
+          parts.add(delegate(e));
+        }
+        yield all(parts).thenCompose(values -> target.createStruct(s.names(), values));
+      }
+      case Closure c -> close(c);
+    };
+  }
+
+  /**
+   * A local lambda as a function value of the target: its free names are replaced by the local
+   * values they are bound to, materialized now (local values never wait on federated work).
+   */
+  private CompletableFuture<ExecutorValue> close(Closure c) {
+    Type type = closureType(c);
+    if (!Types.isLocal(type)) {
+      return CompletableFuture.failedFuture(new LocalComputationException(
+          "the function " + c.lambda() + " of type " + type + " is passed as a value, but only "
+              + "local functions can be"));
+    }
+    Set<String> free = FreeNames.of(c.lambda());
+    List<String> names = new ArrayList<>(free);
+    List<CompletableFuture<Object>> values = new ArrayList<>();
+    for (String n : names) {
+      Value bound = c.scope().lookup(n).orElseThrow();
+      values.add(delegate(bound).thenCompose(target::materialize));
+    }
+    return all(values).thenCompose(vs -> {
+      Env env = Env.EMPTY;
+      for (int i = 0; i < names.size(); i++) {
+        env = env.bind(names.get(i), vs.get(i));
+      }
+      return target.createValue(new LocalFn.Closure(c.lambda(), env), type);
+    });
+  }
+
+  /** A closure's function type, inferred with the types of the names it captures. */
+  private static Type closureType(Closure c) {
+    BuildingBlock wrapped = c.lambda();
+    List<String> free = new ArrayList<>(FreeNames.of(c.lambda()));
+    for (int i = free.size() - 1; i >= 0; i--) {
+      Type t = c.scope().lookup(free.get(i)).orElseThrow().type();
+      wrapped = Lambda.of(free.get(i), t, wrapped);
+    }
+    CheckResult check = TypeChecker.check(wrapped);
+    if (!check.ok()) {
+      throw new LocalComputationException("the lambda " + c.lambda() + " does not type check: "
+          + check.report());
+    }
+    Type t = check.type().orElseThrow();
+    for (int i = 0; i < free.size(); i++) {
+      t = ((FunctionType) t).result();
+    }
+    return t;
+  }
+
+  private static <T> CompletableFuture<List<T>> all(List<CompletableFuture<T>> parts) {
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(x -> {
+      List<T> out = new ArrayList<>();
+      for (CompletableFuture<T> p : parts) {
+        out.add(p.join());
+      }
+      return out;
+    });
+  }
+
+  /** The names a building block refers to without binding them itself. */
+  static final class FreeNames {
+    private FreeNames() {}
+
+    static Set<String> of(BuildingBlock b) {
+      Set<String> out = new LinkedHashSet<>();
+      walk(b, Set.of(), out);
+      return out;
+    }
+
+    private static void walk(BuildingBlock b, Set<String> bound, Set<String> out) {
+      switch (b) {
+        case Reference r -> {
+          if (!bound.contains(r.name())) {
+            out.add(r.name());
+          }
+        }
+        case Selection s -> walk(s.source(), bound, out);
+        case Struct s -> s.elements().forEach(e -> walk(e.value(), bound, out));
+        case Call c -> {
+          walk(c.function(), bound, out);
+          c.argument().ifPresent(a -> walk(a, bound, out));
+        }
+        case Lambda l -> walk(l.result(), with(bound, l.parameterName()), out);
+        case Block bl -> {
+          Set<String> inner = bound;
+          for (Block.Local local : bl.locals()) {
+            walk(local.value(), inner, out);
+            inner = with(inner, local.name());
+          }
+          walk(bl.result(), inner, out);
+        }
+        default -> { }
+      }
+    }
+
+    private static Set<String> with(Set<String> s, String name) {
+      if (name.isEmpty()) {
+        return s;
+      }
+      Set<String> out = new LinkedHashSet<>(s);
+      out.add(name);
+      return out;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.tributary.runtime.executor;
+
+import java.util.List;
+
+/**
+ * One aggregation's part in a client pass: how a client's values are folded into a partial
+ * result for a group of consecutive clients, and how the groups' partials are combined.
+ *
+ * <p>A client's contribution is applied in two steps, {@link #prepare} then {@link #commit}, so
+ * that a client failing in any of a pass's aggregations is excluded from all of them.
+ */
+interface Sink {
+  /** The URI of the aggregation, for failure reports. */
+  String intrinsic();
+
+  /** The client values one client contributes, in the order {@link #prepare} receives them. */
+  List<ClientNode> inputs();
+
+  /** An empty partial result for a group of clients. */
+  Object newPartial();
+
+  /**
+   * Checks a client's values and computes what {@link #commit} will apply.
+   *
+   * @throws IllegalArgumentException when a value does not fit (the client returned a bad value)
+   * @throws LocalFunctionFailure when an aggregation function fails on the value
+   */
+  Object prepare(Object partial, Object[] values);
+
+  /** Applies a prepared contribution; cannot fail. */
+  void commit(Object partial, Object prepared);
+
+  /** Applies several prepared contributions in order; a sink may fold them in one sweep. */
+  default void commitAll(Object partial, java.util.List<Object> prepared) {
+    for (Object p : prepared) {
+      commit(partial, p);
+    }
+  }
+
+  /** Folds the next group's partial into the total ({@code null} before the first group). */
+  Object combine(Object total, Object partial);
+
+  /** The aggregation's value from the total of every group ({@code null} when there was none). */
+  Object result(Object total);
+}

@@ -1,0 +1,12 @@
+/**
+ * Running federated computations on one machine: {@link io.tributary.runtime.ExecutionContext}
+ * invokes a {@link io.tributary.core.computation.Computation} on Java values, with
+ * {@link io.tributary.runtime.RuntimeOptions} for the thread pool, per-client timeout, failure
+ * tolerance, seed and population.
+ *
+ * <p>Values: tensors are {@link io.tributary.tensor.Tensor}s, structs
+ * {@link io.tributary.core.values.StructValue}s, sequences {@link java.lang.Iterable}s, and a
+ * {@code {T}@CLIENTS} value a list or {@link io.tributary.runtime.ClientValues}. Failures are
+ * typed: {@link io.tributary.runtime.ClientFailureException} names the client and the intrinsic.
+ */
+package io.tributary.runtime;
