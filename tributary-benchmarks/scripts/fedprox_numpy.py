@@ -12,7 +12,9 @@ example-weighted mean of the client models. After each round the global model's 
 over every device's training data is computed, as in the FedProx paper's plots.
 
 The data are drawn with numpy's generator, not Tributary's, so the two runs train on different
-draws of the same distribution; the point here is the time one protocol takes.
+draws of the same distribution; the point here is the time one protocol takes. With
+--sizes-from DIR/clients.json the devices get exactly the training sizes of that Tributary run,
+so both sides train on the same number of examples per device.
 
 Prints one JSON object: {"seconds": ..., "rounds": ..., "final_train_loss": ..., ...}.
 """
