@@ -5,8 +5,5 @@ final class ExitCodes {
   /** The input could not be read: a missing, truncated or malformed file, or an unknown format. */
   static final int BAD_INPUT = 2;
 
-  /** The command exists but what it needs is not in this build yet. */
-  static final int NOT_AVAILABLE = 3;
-
   private ExitCodes() {}
 }

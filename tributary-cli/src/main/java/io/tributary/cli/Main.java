@@ -23,7 +23,27 @@ public final class Main implements Runnable {
 
   /** Runs the command line and ends the JVM with the command's exit status. */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * The command line, ready to execute. A usage error in {@code simulate} is reported in one
+   * line, without the usage text: its help is long, and the line names the option at fault.
+   */
+  static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new Main());
+    CommandLine.IParameterExceptionHandler standard = cli.getParameterExceptionHandler();
+    cli.setParameterExceptionHandler((ex, args) -> {
+      CommandLine at = ex.getCommandLine();
+      if (!(at.getCommand() instanceof SimulateCommand)) {
+        return standard.handleParseException(ex, args);
+      }
+      at.getErr().println("tributary simulate: " + ex.getMessage().replaceAll("\\R", " ")
+          + " (see tributary simulate --help)");
+      at.getErr().flush();
+      return ExitCodes.BAD_INPUT;
+    });
+    return cli;
   }
 
   @Override

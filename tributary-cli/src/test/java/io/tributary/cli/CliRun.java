@@ -11,7 +11,7 @@ record CliRun(int exitCode, String out, String err) {
   static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     int code = cli.execute(args);

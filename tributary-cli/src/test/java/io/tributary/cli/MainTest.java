@@ -41,15 +41,4 @@ class MainTest {
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("train");
   }
-
-  @Test
-  void simulate_inThisBuild_saysNotAvailableAndExitsThree() {
-    CliRun run = CliRun.of("simulate");
-
-    assertThat(run.exitCode()).isEqualTo(ExitCodes.NOT_AVAILABLE);
-    assertThat(run.out()).isEmpty();
-    assertThat(run.errLines()).singleElement().asString()
-        .contains("not available yet")
-        .contains("runtime");
-  }
 }

@@ -1,0 +1,171 @@
+package io.tributary.cli;
+
+import io.tributary.core.values.StructValue;
+import io.tributary.core.types.StructType;
+import io.tributary.data.Dataset;
+import io.tributary.graph.local.GraphBinder;
+import io.tributary.graph.local.GraphBindingException;
+import io.tributary.graph.local.LocalTraining;
+import io.tributary.graph.local.ModelStructs;
+import io.tributary.graph.models.Model;
+import io.tributary.learning.ClientSampler;
+import io.tributary.learning.FedAvg;
+import io.tributary.learning.FedProx;
+import io.tributary.learning.LearningProcess;
+import io.tributary.learning.SequenceValues;
+import io.tributary.runtime.ExecutionContext;
+import io.tributary.runtime.Outcome;
+import io.tributary.runtime.RuntimeOptions;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The federated side of a simulation: the algorithm's {@code initialize}, {@code next} and
+ * {@code evaluate} computations, run by the runtime's {@link ExecutionContext}. This class only
+ * chooses each round's clients and hands their data to {@code next}; the broadcast, the local
+ * training and the weighted averaging happen inside the computation.
+ */
+final class FederatedRun implements AutoCloseable {
+  /** Examples per batch when scoring a model; it affects speed only, not the figures. */
+  static final int EVAL_BATCH = 512;
+  /** The test set is scored as this many pieces in parallel, a fixed count so results do not
+   * depend on the thread count. */
+  static final int TEST_PIECES = 8;
+
+  private final SimulationConfig config;
+  private final SimulationData data;
+  private final StructType modelType;
+  private final LearningProcess process;
+  private final ExecutionContext context;
+  private final ClientSampler sampler;
+  private final List<List<StructValue>> trainForEval;
+  private final List<List<StructValue>> testForEval;
+  private final long parameterBytes;
+  private Object state;
+
+  /**
+   * Builds the algorithm's computations for {@code model} and runs {@code initialize}.
+   *
+   * @throws GraphBindingException if the model's graph computations cannot be bound
+   */
+  FederatedRun(SimulationConfig config, SimulationData data, Model model)
+      throws GraphBindingException {
+    this.config = config;
+    this.data = data;
+    this.modelType = LocalTraining.modelType(model);
+    long modelSeed = Seeds.derive(config.seed(), Seeds.MODEL);
+    LearningProcess built = switch (config.algorithm()) {
+      case FEDAVG -> FedAvg.build(model, config.localEpochs(), config.batchSize(),
+          config.learningRate(), modelSeed);
+      case FEDPROX -> FedProx.build(model, config.localEpochs(), config.batchSize(),
+          config.learningRate(), config.mu(), modelSeed);
+    };
+    this.process = built.bound(GraphBinder.standard());
+    this.context = ExecutionContext.create(RuntimeOptions.defaults()
+        .withThreads(config.threads()).withSeed(config.seed()));
+    this.sampler = new ClientSampler(Seeds.derive(config.seed(), Seeds.SAMPLER));
+    this.trainForEval = new ArrayList<>();
+    for (Dataset d : data.clientTrain()) {
+      trainForEval.add(SequenceValues.of(d, EVAL_BATCH));
+    }
+    this.testForEval = pieces(data.test());
+    long bytes = 0;
+    for (Tensor t : model.initialParameters(0).values()) {
+      bytes += t.byteSize();
+    }
+    this.parameterBytes = bytes;
+    this.state = context.invoke(process.initialize());
+  }
+
+  private static List<List<StructValue>> pieces(Dataset test) {
+    int n = test.size();
+    int count = Math.max(1, Math.min(TEST_PIECES, n));
+    List<List<StructValue>> out = new ArrayList<>();
+    for (int p = 0; p < count; p++) {
+      int from = (int) ((long) p * n / count);
+      int to = (int) ((long) (p + 1) * n / count);
+      int[] idx = new int[to - from];
+      for (int i = 0; i < idx.length; i++) {
+        idx[i] = from + i;
+      }
+      out.add(SequenceValues.of(test.subset(test.name(), idx), EVAL_BATCH));
+    }
+    return out;
+  }
+
+  /**
+   * What {@code next} reported for one round.
+   *
+   * @param clientLoss the example-weighted mean loss of the clients' local training
+   * @param clients the clients sampled
+   * @param examples the training examples of the clients whose update was averaged
+   * @param failures the sampled clients whose work failed and was excluded
+   */
+  record Step(double clientLoss, int clients, long examples, int failures) {}
+
+  /** The loss and accuracy of the current global model on some data. */
+  record Score(double loss, double accuracy) {}
+
+  /** Runs round {@code round} (from 1): samples clients and invokes {@code next}. */
+  Step round(int round) {
+    int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
+    List<List<StructValue>> clientData = new ArrayList<>(chosen.length);
+    for (int k : chosen) {
+      long shuffle = Seeds.derive(Seeds.derive(config.seed(), Seeds.SHUFFLE + round), k);
+      clientData.add(SequenceValues.shuffled(data.clientTrain().get(k), config.batchSize(),
+          shuffle));
+    }
+    Outcome outcome = context.invokeWithReport(process.next(), state, clientData);
+    StructValue result = (StructValue) outcome.value();
+    state = result.get(0);
+    StructValue metrics = (StructValue) result.get(1);
+    return new Step(scalar(metrics.get("train_loss")), chosen.length,
+        ((Tensor) metrics.get("num_examples")).getLong(0),
+        outcome.report().failedClients().size());
+  }
+
+  /** The current model on every client's training data. */
+  Score scoreTrain() {
+    return score(trainForEval);
+  }
+
+  /** The current model on the test data. */
+  Score scoreTest() {
+    return score(testForEval);
+  }
+
+  private Score score(List<List<StructValue>> pieces) {
+    StructValue out = (StructValue) context.invoke(process.evaluate(), model(), pieces);
+    return new Score(scalar(out.get("loss")), scalar(out.get("accuracy")));
+  }
+
+  private Object model() {
+    return ((StructValue) state).get("model");
+  }
+
+  /** The current global model's parameters by name. */
+  Map<String, Tensor> parameters() {
+    return ModelStructs.fromValue(modelType, model(), "server model");
+  }
+
+  /** The bytes of one copy of the model's parameters, what each client receives and sends. */
+  long parameterBytes() {
+    return parameterBytes;
+  }
+
+  /** A float32 metric as the double that prints like the float (0.1f as 0.1, not 0.100000001). */
+  private static double scalar(Object value) {
+    Tensor t = (Tensor) value;
+    return switch (t.dtype()) {
+      case FLOAT32 -> Double.parseDouble(Float.toString(t.getFloat(0)));
+      default -> t.getAsDouble(0);
+    };
+  }
+
+  @Override
+  public void close() {
+    context.close();
+  }
+}

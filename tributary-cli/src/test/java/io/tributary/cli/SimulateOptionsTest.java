@@ -1,0 +1,191 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+/** Parsing and validation of {@code simulate}'s options, before anything runs. */
+class SimulateOptionsTest {
+  @TempDir Path dir;
+
+  static SimulationConfig parse(String... args) {
+    SimulateCommand cmd = new SimulateCommand();
+    new CommandLine(cmd).parseArgs(args);
+    return cmd.config();
+  }
+
+  @Test
+  void config_noOptions_fedAvgOnDigitsWithMlpAndDocumentedDefaults() {
+    SimulationConfig c = parse("--out", "x");
+
+    assertThat(c.algorithm()).isEqualTo(Algorithm.FEDAVG);
+    assertThat(c.dataset()).isEqualTo(new DatasetSpec.Digits());
+    assertThat(c.model()).isEqualTo(ModelKind.MLP);
+    assertThat(c.partition()).isEqualTo("iid");
+    assertThat(c.clients()).isEqualTo(SimulateCommand.DEFAULT_CLIENTS);
+    assertThat(c.clientsPerRound()).isEqualTo(SimulateCommand.DEFAULT_CLIENTS_PER_ROUND);
+    assertThat(c.rounds()).isEqualTo(SimulateCommand.DEFAULT_ROUNDS);
+    assertThat(c.mu()).isZero();
+    assertThat(c.threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+  }
+
+  @Test
+  void config_noOut_defaultsToATimestampUnderRuns() {
+    SimulationConfig c = parse();
+
+    assertThat(c.out().getParent()).isEqualTo(Path.of("runs"));
+    assertThat(c.out().getFileName().toString()).matches("\\d{8}-\\d{6}(-\\d+)?");
+  }
+
+  static Stream<Arguments> good() {
+    return Stream.of(
+        Arguments.of("fedprox paper protocol",
+            new String[] {"--algorithm", "fedprox", "--dataset", "synthetic:1,1", "--clients",
+                "30", "--clients-per-round", "10", "--local-epochs", "20", "--batch-size", "10",
+                "--lr", "0.01", "--mu", "1", "--rounds", "200"},
+            Map.of("algorithm", Algorithm.FEDPROX, "dataset", "synthetic:1,1", "model",
+                ModelKind.MCLR, "partition", "natural", "mu", 1.0, "clientsPerRound", 10)),
+        Arguments.of("fedprox default mu", new String[] {"--algorithm", "FedProx"},
+            Map.of("mu", SimulateCommand.DEFAULT_MU)),
+        Arguments.of("synthetic fractional", new String[] {"--dataset", "synthetic:0.5,0"},
+            Map.of("dataset", "synthetic:0.5,0", "model", ModelKind.MCLR)),
+        Arguments.of("synthetic-iid", new String[] {"--dataset", "synthetic-iid"},
+            Map.of("dataset", "synthetic-iid", "partition", "natural")),
+        Arguments.of("dirichlet", new String[] {"--partition", "dirichlet:0.3"},
+            Map.of("partition", "dirichlet:0.3")),
+        Arguments.of("shards", new String[] {"--partition", "shards:2", "--model", "mclr"},
+            Map.of("partition", "shards:2", "model", ModelKind.MCLR)),
+        Arguments.of("few clients clamp K", new String[] {"--clients", "3"},
+            Map.of("clients", 3, "clientsPerRound", 3)),
+        Arguments.of("fashion with dir", new String[] {"--dataset", "fashion-mnist", "--data-dir",
+            "/data/fm", "--model", "cnn"},
+            Map.of("dataset", "fashion-mnist", "model", ModelKind.CNN, "partition", "iid")),
+        Arguments.of("threads and seed", new String[] {"--threads", "1", "--seed", "-5"},
+            Map.of("threads", 1, "seed", -5L)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("good")
+  void config_validOptions_resolveAsExpected(String label, String[] args,
+      Map<String, Object> expected) {
+    SimulationConfig c = parse(args);
+
+    for (Map.Entry<String, Object> e : expected.entrySet()) {
+      Object actual = switch (e.getKey()) {
+        case "algorithm" -> c.algorithm();
+        case "dataset" -> c.dataset().toString();
+        case "model" -> c.model();
+        case "partition" -> c.partition();
+        case "mu" -> c.mu();
+        case "clients" -> c.clients();
+        case "clientsPerRound" -> c.clientsPerRound();
+        case "threads" -> c.threads();
+        case "seed" -> c.seed();
+        default -> throw new IllegalArgumentException(e.getKey());
+      };
+      assertThat(actual).as(e.getKey()).isEqualTo(e.getValue());
+    }
+  }
+
+  static Stream<Arguments> bad() {
+    return Stream.of(
+        Arguments.of(new String[] {"--algorithm", "fedsgd"}, "unknown algorithm 'fedsgd'"),
+        Arguments.of(new String[] {"--dataset", "mnist"}, "unknown dataset 'mnist'"),
+        Arguments.of(new String[] {"--dataset", "synthetic:1"}, "synthetic:ALPHA,BETA"),
+        Arguments.of(new String[] {"--dataset", "synthetic:a,1"}, "'a' is not a number"),
+        Arguments.of(new String[] {"--dataset", "synthetic:-1,1"}, "ALPHA must be finite"),
+        Arguments.of(new String[] {"--dataset", "synthetic:1,1", "--partition", "iid"},
+            "--partition does not apply"),
+        Arguments.of(new String[] {"--partition", "dirichlet:-1"}, "dirichlet"),
+        Arguments.of(new String[] {"--partition", "stripes"}, "unknown partitioner"),
+        Arguments.of(new String[] {"--model", "resnet"}, "unknown model 'resnet'"),
+        Arguments.of(new String[] {"--clients", "0"}, "--clients must be in [1, 100000]"),
+        Arguments.of(new String[] {"--clients", "5", "--clients-per-round", "6"},
+            "--clients-per-round must be in [1, 5]"),
+        Arguments.of(new String[] {"--rounds", "0"}, "--rounds"),
+        Arguments.of(new String[] {"--local-epochs", "0"}, "--local-epochs"),
+        Arguments.of(new String[] {"--batch-size", "-1"}, "--batch-size"),
+        Arguments.of(new String[] {"--lr", "0"}, "--lr must be positive"),
+        Arguments.of(new String[] {"--lr", "NaN"}, "--lr must be positive"),
+        Arguments.of(new String[] {"--algorithm", "fedprox", "--mu", "-0.5"}, "--mu must be"),
+        Arguments.of(new String[] {"--mu", "1"}, "--mu applies only to --algorithm fedprox"),
+        Arguments.of(new String[] {"--threads", "0"}, "--threads"),
+        Arguments.of(new String[] {"--data-dir", "/tmp"}, "--data-dir applies only"));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("bad")
+  void config_badValue_throwsNamingTheProblem(String[] args, String message) {
+    assertThatThrownBy(() -> parse(args)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(message);
+  }
+
+  static Stream<Arguments> badOnTheCommandLine() {
+    return Stream.concat(bad().map(a -> Arguments.of(a.get()[0], a.get()[1])), Stream.of(
+        Arguments.of(new String[] {"--clients", "many"}, "'many' is not an int"),
+        Arguments.of(new String[] {"--lr"}, "--lr"),
+        Arguments.of(new String[] {"--no-such-flag"}, "--no-such-flag")));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("badOnTheCommandLine")
+  void simulate_badValue_printsOneLineAndExitsTwo(String[] args, String message) {
+    String[] full = new String[args.length + 3];
+    full[0] = "simulate";
+    System.arraycopy(args, 0, full, 1, args.length);
+    full[args.length + 1] = "--out";
+    full[args.length + 2] = dir.resolve("never").toString();
+
+    CliRun run = CliRun.of(full);
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.errLines()).hasSize(1);
+    assertThat(run.errLines()[0]).startsWith("tributary simulate: ").contains(message);
+    assertThat(dir.resolve("never")).doesNotExist();
+  }
+
+  @Test
+  void config_cnnOnDigits_isRejectedWhenTheModelIsBuilt() {
+    SimulationConfig c = parse("--model", "cnn");
+
+    assertThatThrownBy(() -> c.model().build("digits", new long[] {64}, 10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cnn takes 28x28").hasMessageContaining("--model mlp");
+  }
+
+  @Test
+  void commandLine_config_reparsesToTheSameSettings() {
+    SimulationConfig c = parse("--algorithm", "fedprox", "--dataset", "synthetic:0.5,1", "--mu",
+        "0.25", "--out", "runs/a b's", "--seed", "9");
+    java.util.List<String> words = c.commandLine();
+
+    SimulationConfig again = parse(words.subList(2, words.size()).toArray(String[]::new));
+
+    assertThat(again).isEqualTo(c);
+    assertThat(c.shellCommand()).contains("--out 'runs/a b'\\''s'");
+  }
+
+  @Test
+  void help_everyOption_hasADescription() {
+    CommandLine cli = new CommandLine(new SimulateCommand());
+    for (CommandLine.Model.OptionSpec o : cli.getCommandSpec().options()) {
+      assertThat(o.description()).as(o.longestName()).isNotEmpty();
+      assertThat(String.join(" ", o.description())).as(o.longestName()).isNotBlank();
+    }
+    String help = cli.getUsageMessage();
+    for (String flag : new String[] {"--algorithm", "--dataset", "--data-dir", "--partition",
+        "--model", "--clients", "--clients-per-round", "--rounds", "--local-epochs",
+        "--batch-size", "--lr", "--mu", "--seed", "--threads", "--out"}) {
+      assertThat(help).contains(flag);
+    }
+  }
+}
