@@ -50,6 +50,14 @@ public final class PythonEnv {
     }
     String reason = "Python with " + String.join(", ", modules) + " not available (tried "
         + String.join(", ", tried) + "; venv: " + (made == null ? "no import" : made) + ")";
+    return unavailable(reason);
+  }
+
+  /**
+   * Ends a test whose outside tool or data is missing: a skip showing {@code reason}, or a
+   * failure when {@link #interopRequired()} (as under {@code .ci/run}). Never returns normally.
+   */
+  public static <T> T unavailable(String reason) {
     if (interopRequired()) {
       return Assertions.fail("interop required but " + reason);
     }
