@@ -8,18 +8,12 @@
 # Needs about 10 GB of free memory (the updates are held in memory on both sides).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
 clients=${1:-100}
 elements=${2:-10000000}
-# shellcheck source=../../.ci/find-jdk.sh
-source "$root/.ci/find-jdk.sh"
-JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
-export JAVA_HOME
-out="$root/tributary-benchmarks/target/results"
-mkdir -p "$out"
+# shellcheck source=bench-env.sh
+source "$here/bench-env.sh"
 
-echo "building benchmarks..." >&2
-(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
+build_benchmarks
 
 echo "numpy anchor (1/2)..." >&2
 python3 "$here/numpy_fedavg.py" --clients "$clients" --elements "$elements" > "$out/numpy-fedavg-1.json"

@@ -8,13 +8,10 @@
 #   every file written there is deleted afterwards.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
+# shellcheck source=bench-env.sh
+source "$here/bench-env.sh"
 mode=${1:-all}
 dir=${2:-$root/tributary-benchmarks/target/format-bench}
-# shellcheck source=../../.ci/find-jdk.sh
-source "$root/.ci/find-jdk.sh"
-JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
-export JAVA_HOME
 
 mkdir -p "$dir"
 need_gb=3
@@ -26,8 +23,7 @@ if (( free_gb < need_gb )); then
   exit 1
 fi
 
-echo "building benchmarks..." >&2
-(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
+build_benchmarks
 trap 'rm -f "$dir"/*.zip "$dir"/*.bin "$dir"/.*.tmp' EXIT
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1e6}' /proc/meminfo) memory, $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 # A fixed, pre-touched heap: otherwise each side pays, at random, for the VM faulting in fresh memory.

@@ -10,21 +10,15 @@
 # Usage: tributary-benchmarks/scripts/run-graph.sh
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-# shellcheck source=../../.ci/find-jdk.sh
-source "$root/.ci/find-jdk.sh"
-JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
-export JAVA_HOME
-out="$root/tributary-benchmarks/target/results"
-mkdir -p "$out"
+# shellcheck source=bench-env.sh
+source "$here/bench-env.sh"
 
 numpy_one_thread() {
   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 \
     MKL_NUM_THREADS=1 python3 "$here/graph_anchor.py" "$@"
 }
 
-echo "building benchmarks..." >&2
-(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
+build_benchmarks
 
 echo "numpy anchor (1/2)..." >&2
 numpy_one_thread > "$out/numpy-graph-1.json"

@@ -7,12 +7,8 @@
 #        (defaults: 100000, all processors, 10 100 1000 10000 100000)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-# shellcheck source=../../.ci/find-jdk.sh
-source "$root/.ci/find-jdk.sh"
-JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
-export JAVA_HOME
-echo "building benchmarks..." >&2
-(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
+# shellcheck source=bench-env.sh
+source "$here/bench-env.sh"
+build_benchmarks
 "$JAVA_HOME/bin/java" -Xmx2g -cp "$root/tributary-benchmarks/target/benchmarks.jar" \
   io.tributary.bench.RoundThroughput "$@"

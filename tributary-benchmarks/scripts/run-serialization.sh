@@ -7,17 +7,11 @@
 # Usage: tributary-benchmarks/scripts/run-serialization.sh [MEGABYTES]   (default 100)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
 mb=${1:-100}
-# shellcheck source=../../.ci/find-jdk.sh
-source "$root/.ci/find-jdk.sh"
-JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
-export JAVA_HOME
-out="$root/tributary-benchmarks/target/results"
-mkdir -p "$out"
+# shellcheck source=bench-env.sh
+source "$here/bench-env.sh"
 
-echo "building benchmarks..." >&2
-(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
+build_benchmarks
 
 echo "numpy anchor (1/2)..." >&2
 python3 "$here/numpy_anchor.py" --megabytes "$mb" > "$out/numpy-1.json"

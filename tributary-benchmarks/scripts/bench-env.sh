@@ -1,0 +1,16 @@
+# shellcheck shell=bash
+# Sourced by the run-*.sh scripts: the setup they all share. Sets `root` (the repository), picks a
+# JDK 21+ into JAVA_HOME as ./tributary does, makes `out` (where results go), and defines
+# build_benchmarks, which builds tributary-benchmarks/target/benchmarks.jar and what it needs.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=../../.ci/find-jdk.sh
+source "$root/.ci/find-jdk.sh"
+JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
+export JAVA_HOME
+out="$root/tributary-benchmarks/target/results"
+mkdir -p "$out"
+
+build_benchmarks() {
+  echo "building benchmarks..." >&2
+  (cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
+}
