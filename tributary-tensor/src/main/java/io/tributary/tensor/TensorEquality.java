@@ -22,10 +22,11 @@ final class TensorEquality {
       }
       return true;
     }
+    if (a.byteSize() == 0) {
+      return true;
+    }
     if (a.isContiguous() && b.isContiguous()) {
-      // flat() is null for both above 4 KiB, and two nulls must not count as equal data.
-      byte[] fa = flat(a);
-      return fa != null ? java.util.Arrays.equals(fa, flat(b)) : buffersEqual(a, b);
+      return buffersEqual(a, b);
     }
     int parts = (a.dtype().itemSize() + 7) / 8;
     for (long i = 0; i < n; i++) {
@@ -38,17 +39,7 @@ final class TensorEquality {
     return true;
   }
 
-  /** Small contiguous tensors compare as one array; large ones fall back to buffers. */
-  private static byte[] flat(Tensor t) {
-    return t.byteSize() <= 4096 ? toBytes(t) : null;
-  }
-
-  private static byte[] toBytes(Tensor t) {
-    byte[] out = new byte[(int) t.byteSize()];
-    t.copyBytes(0, out, 0, out.length);
-    return out;
-  }
-
+  /** Compares the bytes of two contiguous tensors of equal byte size, chunk by chunk. */
   private static boolean buffersEqual(Tensor a, Tensor b) {
     var ab = a.dataBuffers();
     var bb = b.dataBuffers();
