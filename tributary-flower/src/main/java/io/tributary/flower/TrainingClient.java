@@ -1,0 +1,160 @@
+package io.tributary.flower;
+
+import io.tributary.core.compiler.LocalFunction;
+import io.tributary.core.types.StructType;
+import io.tributary.core.values.StructValue;
+import io.tributary.data.Dataset;
+import io.tributary.flower.client.internal.ModelParameters;
+import io.tributary.graph.local.ClientUpdateConfig;
+import io.tributary.graph.local.GraphBinder;
+import io.tributary.graph.local.GraphBindingException;
+import io.tributary.graph.local.LocalRunException;
+import io.tributary.graph.local.LocalTraining;
+import io.tributary.graph.local.ModelStructs;
+import io.tributary.graph.models.Model;
+import io.tributary.learning.SequenceValues;
+import io.tributary.tensor.Tensor;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * A {@link FlowerClient} that trains one of Tributary's models on its own data, with the same
+ * local-training procedures as {@code tributary simulate} ({@link LocalTraining}).
+ *
+ * <p><b>Parameter order.</b> Parameters travel as a list in the order of the model's parameter
+ * struct ({@link LocalTraining#modelType}), which for the built-in models is declaration order:
+ * each layer's {@code kernel} then its {@code bias}, from input to output. A server must send
+ * them back in that order; each tensor's dtype and shape are checked against the model before
+ * training, and a mismatch fails that fit or evaluation with the reason.
+ *
+ * <p><b>Fit.</b> Trains from the server's parameters with plain SGD (FedProx's proximal term when
+ * {@code proximal_mu > 0}) over the training data, shuffled afresh each fit, and returns the new
+ * parameters, the number of training examples and the metric {@code loss}, the example-weighted
+ * mean training loss. Config keys, as Flower users send them, override the client's
+ * {@link TrainingSettings}: {@code local_epochs} or {@code epochs}, {@code batch_size},
+ * {@code lr} or {@code learning_rate}, {@code proximal_mu}.
+ *
+ * <p><b>Evaluate.</b> Loss and {@code accuracy} of the server's parameters on the test data, with
+ * the number of test examples. {@code getParameters} answers with the client's latest
+ * parameters: the seeded initial model until the first fit. Not thread-safe; a runner calls it
+ * from one thread.
+ */
+public final class TrainingClient extends AbstractFlowerClient {
+  private static final int EVAL_BATCH = 512;
+  private static final int CACHED_UPDATES = 4;
+
+  private final Model model;
+  private final StructType modelType;
+  private final ModelParameters order;
+  private final Dataset train;
+  private final List<StructValue> testSet;
+  private final int testSize;
+  private final TrainingSettings settings;
+  private final GraphBinder binder = GraphBinder.standard();
+  private final LocalFunction evaluation;
+  private final Map<ClientUpdateConfig, LocalFunction> updates =
+      new LinkedHashMap<>(8, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ClientUpdateConfig, LocalFunction> e) {
+          return size() > CACHED_UPDATES;
+        }
+      };
+  private final SplittableRandom shuffles;
+  private Map<String, Tensor> current;
+
+  /**
+   * A client of {@code model} that trains on {@code train} and evaluates on {@code test}.
+   *
+   * @throws GraphBindingException if the model's local computations cannot be prepared
+   */
+  public TrainingClient(Model model, Dataset train, Dataset test, TrainingSettings settings)
+      throws GraphBindingException {
+    this.model = model;
+    this.modelType = LocalTraining.modelType(model);
+    this.order = new ModelParameters(ModelStructs.parameterNames(modelType).stream()
+        .map(n -> model.graph().requireVariable(n)).toList());
+    this.train = train;
+    this.testSet = SequenceValues.of(test, EVAL_BATCH);
+    this.testSize = test.size();
+    this.settings = settings;
+    this.evaluation = binder.bind(LocalTraining.evaluation(model.name() + "_evaluate", model))
+        .body();
+    this.shuffles = new SplittableRandom(settings.seed());
+    this.current = model.initialParameters(settings.seed());
+  }
+
+  /** The parameter names, in the order parameters travel. */
+  public List<String> parameterNames() {
+    return ModelStructs.parameterNames(modelType);
+  }
+
+  @Override
+  public List<Tensor> getParameters(Map<String, Scalar> config) {
+    return order.toList(current);
+  }
+
+  @Override
+  public FitRes fit(FitIns ins) throws FlowerClientException {
+    Map<String, Tensor> global = order.byName("fit", ins.parameters());
+    Map<String, Scalar> c = ins.config();
+    ClientUpdateConfig cfg;
+    try {
+      cfg = new ClientUpdateConfig(
+          ConfigValues.integer(c, settings.localEpochs(), 1, ClientUpdateConfig.MAX_EPOCHS,
+              "local_epochs", "epochs"),
+          0,
+          ConfigValues.real(c, settings.learningRate(), Double.MIN_VALUE, "lr", "learning_rate"),
+          ConfigValues.real(c, settings.proximalMu(), 0, "proximal_mu"));
+    } catch (IllegalArgumentException e) {
+      throw new FlowerClientException("fit: " + e.getMessage(), e);
+    }
+    int batchSize = ConfigValues.integer(c, settings.batchSize(), 1, Integer.MAX_VALUE,
+        "batch_size");
+    List<StructValue> data = SequenceValues.shuffled(train, batchSize, shuffles.nextLong());
+    StructValue out;
+    try {
+      out = (StructValue) update(cfg).apply(StructValue.named(
+          "model", ModelStructs.toValue(modelType, global), "data", data));
+    } catch (LocalRunException e) {
+      throw new FlowerClientException("fit: local training failed: " + e.getMessage(), e);
+    }
+    Map<String, Tensor> delta = ModelStructs.fromValue(modelType, out.get("delta"), "fit: delta");
+    current = ModelParameters.plus(global, delta);
+    long examples = ((Tensor) out.get("num_examples")).getLong(0);
+    float loss = ((Tensor) out.get("loss")).getFloat(0);
+    return new FitRes(order.toList(current), examples, Map.of("loss", Scalar.of((double) loss)));
+  }
+
+  @Override
+  public EvaluateRes evaluate(EvaluateIns ins) throws FlowerClientException {
+    Map<String, Tensor> params = order.byName("evaluate", ins.parameters());
+    StructValue out;
+    try {
+      out = (StructValue) evaluation.apply(StructValue.named(
+          "model", ModelStructs.toValue(modelType, params), "data", testSet));
+    } catch (LocalRunException e) {
+      throw new FlowerClientException("evaluate failed: " + e.getMessage(), e);
+    }
+    float loss = ((Tensor) out.get("loss")).getFloat(0);
+    float accuracy = ((Tensor) out.get("accuracy")).getFloat(0);
+    return new EvaluateRes(loss, testSize,
+        Map.of("accuracy", Scalar.of((double) accuracy)));
+  }
+
+  private LocalFunction update(ClientUpdateConfig cfg) throws FlowerClientException {
+    LocalFunction f = updates.get(cfg);
+    if (f == null) {
+      try {
+        f = binder.bind(LocalTraining.clientUpdate(model.name() + "_client_update", model, cfg))
+            .body();
+      } catch (GraphBindingException e) {
+        throw new FlowerClientException("fit: cannot prepare local training: " + e.getMessage(),
+            e);
+      }
+      updates.put(cfg, f);
+    }
+    return f;
+  }
+}
