@@ -1,0 +1,116 @@
+package io.tributary.flower;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.data.Dataset;
+import io.tributary.data.Digits;
+import io.tributary.data.TrainTestSplit;
+import io.tributary.graph.models.Model;
+import io.tributary.graph.models.Models;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class TrainingClientTest {
+  private static Model model;
+  private static Dataset train;
+  private static Dataset test;
+
+  @BeforeAll
+  static void data() {
+    TrainTestSplit split = Digits.load(0.2, 1);
+    train = split.train();
+    test = split.test();
+    model = Models.softmaxRegression("mclr", 64, 10, DType.FLOAT32);
+  }
+
+  private static TrainingClient client() throws Exception {
+    return new TrainingClient(model, train, test, new TrainingSettings(1, 16, 0.05, 0, 3));
+  }
+
+  @Test
+  void fit_digits_reducesTestLossAndReportsExamples() throws Exception {
+    TrainingClient c = client();
+    List<Tensor> initial = c.getParameters(Map.of());
+    EvaluateRes before = c.evaluate(new EvaluateIns(initial, Map.of()));
+
+    FitRes fit = c.fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L))));
+    EvaluateRes after = c.evaluate(new EvaluateIns(fit.parameters(), Map.of()));
+
+    assertThat(fit.numExamples()).isEqualTo(train.size());
+    assertThat(fit.metrics()).containsKey("loss");
+    assertThat(after.loss()).isLessThan(before.loss() * 0.5f);
+    assertThat(after.numExamples()).isEqualTo(test.size());
+    assertThat(after.metrics().get("accuracy").asDouble().orElseThrow()).isGreaterThan(0.8);
+    assertThat(c.getParameters(Map.of())).isEqualTo(fit.parameters());
+  }
+
+  @Test
+  void fit_configOverridesSettings_moreEpochsTrainFurther() throws Exception {
+    List<Tensor> initial = client().getParameters(Map.of());
+    FitRes one = client().fit(new FitIns(initial, Map.of("epochs", Scalar.of(1L),
+        "lr", Scalar.of(0.01), "batch_size", Scalar.of(32L))));
+    FitRes five = client().fit(new FitIns(initial, Map.of("epochs", Scalar.of(5L),
+        "learning_rate", Scalar.of(0.01), "batch_size", Scalar.of(32L))));
+
+    double l1 = one.metrics().get("loss").asDouble().orElseThrow();
+    double l5 = five.metrics().get("loss").asDouble().orElseThrow();
+    assertThat(l5).isLessThan(l1);
+  }
+
+  @Test
+  void fit_proximalMu_keepsParametersCloserToTheGlobalModel() throws Exception {
+    List<Tensor> initial = client().getParameters(Map.of());
+    FitRes plain = client().fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L))));
+    FitRes prox = client().fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L),
+        "proximal_mu", Scalar.of(1.0))));
+
+    assertThat(distance(prox.parameters(), initial)).isLessThan(
+        distance(plain.parameters(), initial));
+  }
+
+  private static double distance(List<Tensor> a, List<Tensor> b) {
+    double s = 0;
+    for (int t = 0; t < a.size(); t++) {
+      for (long i = 0; i < a.get(t).shape().size(); i++) {
+        double d = a.get(t).getAsDouble(i) - b.get(t).getAsDouble(i);
+        s += d * d;
+      }
+    }
+    return s;
+  }
+
+  @Test
+  void getParameters_order_isKernelThenBiasPerLayer() throws Exception {
+    TrainingClient c = client();
+    assertThat(c.parameterNames()).containsExactly("dense/kernel", "dense/bias");
+    assertThat(c.parameterNames()).isEqualTo(model.trainableNames());
+    assertThat(c.getParameters(Map.of()).get(0).shape()).isEqualTo(Shape.of(64, 10));
+  }
+
+  @Test
+  void fit_wrongShapesOrCountOrConfig_failWithTheReason() throws Exception {
+    TrainingClient c = client();
+    List<Tensor> good = c.getParameters(Map.of());
+    List<Tensor> swapped = List.of(good.get(1), good.get(0));
+    List<Tensor> float64 = new ArrayList<>(good);
+    float64.set(1, Tensor.ofDoubles(Shape.of(10), new double[10]));
+
+    assertThatThrownBy(() -> c.fit(new FitIns(good.subList(0, 1), Map.of())))
+        .isInstanceOf(FlowerClientException.class).hasMessageContaining("2 parameter tensors");
+    assertThatThrownBy(() -> c.fit(new FitIns(swapped, Map.of())))
+        .hasMessageContaining("parameter 0 (dense/kernel)");
+    assertThatThrownBy(() -> c.evaluate(new EvaluateIns(float64, Map.of())))
+        .hasMessageContaining("parameter 1 (dense/bias)").hasMessageContaining("float64");
+    assertThatThrownBy(() -> c.fit(new FitIns(good, Map.of("local_epochs", Scalar.of("3")))))
+        .hasMessageContaining("local_epochs");
+    assertThatThrownBy(() -> c.fit(new FitIns(good, Map.of("lr", Scalar.of(-1.0)))))
+        .hasMessageContaining("'lr'");
+  }
+}
