@@ -72,6 +72,19 @@ public final class ScriptedServer implements AutoCloseable {
     return this;
   }
 
+  /** Starts serving on a localhost TCP port (see {@link #port()}) with these credentials. */
+  public ScriptedServer startTcp(io.grpc.ServerCredentials credentials) throws IOException {
+    server = io.grpc.Grpc.newServerBuilderForPort(0, credentials)
+        .addService(ServerInterceptors.intercept(FlowerRpc.service(this::join), new Headers()))
+        .build().start();
+    return this;
+  }
+
+  /** The TCP port of a server started with {@link #startTcp}. */
+  public int port() {
+    return server.getPort();
+  }
+
   /** The in-process name clients connect to. */
   public String name() {
     return name;
