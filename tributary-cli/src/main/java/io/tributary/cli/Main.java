@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
     description = "Federated learning on the JVM.",
     subcommands = {
       SimulateCommand.class,
+      ClientCommand.class,
       InspectCommand.class,
       ConvertCommand.class,
       CommandLine.HelpCommand.class
@@ -27,19 +28,22 @@ public final class Main implements Runnable {
   }
 
   /**
-   * The command line, ready to execute. A usage error in {@code simulate} is reported in one
-   * line, without the usage text: its help is long, and the line names the option at fault.
+   * The command line, ready to execute. A usage error in {@code simulate} or {@code client} is
+   * reported in one line, without the usage text: its help is long, and the line names the option
+   * at fault.
    */
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
     CommandLine.IParameterExceptionHandler standard = cli.getParameterExceptionHandler();
     cli.setParameterExceptionHandler((ex, args) -> {
       CommandLine at = ex.getCommandLine();
-      if (!(at.getCommand() instanceof SimulateCommand)) {
+      if (!(at.getCommand() instanceof SimulateCommand
+          || at.getCommand() instanceof ClientCommand)) {
         return standard.handleParseException(ex, args);
       }
-      at.getErr().println("tributary simulate: " + ex.getMessage().replaceAll("\\R", " ")
-          + " (see tributary simulate --help)");
+      String name = "tributary " + at.getCommandName();
+      at.getErr().println(name + ": " + ex.getMessage().replaceAll("\\R", " ")
+          + " (see " + name + " --help)");
       at.getErr().flush();
       return ExitCodes.BAD_INPUT;
     });
@@ -48,6 +52,7 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: choose one of simulate, inspect, convert");
+    throw new ParameterException(spec.commandLine(),
+        "Missing command: choose one of simulate, client, inspect, convert");
   }
 }

@@ -77,7 +77,7 @@ record SimulationData(String name, List<Dataset> clientTrain, Dataset test) {
   }
 
   /** The CNN reads images as NHWC [N, 28, 28, 1]; flat 784-pixel rows are viewed that way. */
-  private static Dataset forModel(Dataset d, ModelKind model) {
+  static Dataset forModel(Dataset d, ModelKind model) {
     if (model != ModelKind.CNN || d.exampleShape().length != 1
         || d.featuresPerExample() != 28 * 28) {
       return d;

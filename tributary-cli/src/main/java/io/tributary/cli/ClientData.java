@@ -1,0 +1,71 @@
+package io.tributary.cli;
+
+import io.tributary.data.Dataset;
+import io.tributary.data.Digits;
+import io.tributary.data.FashionMnist;
+import io.tributary.data.FederatedDataset;
+import io.tributary.data.Partition;
+import io.tributary.data.Partitioner;
+import io.tributary.data.Synthetic;
+import io.tributary.data.TrainTestSplit;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The data of one {@code tributary client}: partition {@code index} of {@code count} of a
+ * dataset, its own training and test examples. Clients started with the same dataset, count and
+ * seed hold disjoint partitions, like the clients of a simulation.
+ *
+ * @param name the dataset's name
+ * @param train this client's training examples
+ * @param test this client's test examples
+ */
+record ClientData(String name, Dataset train, Dataset test) {
+  /**
+   * Loads and splits the data; every random choice derives from {@code seed}.
+   *
+   * <p>Pooled data (digits, fashion-mnist) are split IID: the training set into {@code count}
+   * parts, the test set likewise, and this client keeps part {@code index} of each. Synthetic
+   * data are generated with {@code count} devices, and this client is device {@code index} with
+   * its own 90/10 split.
+   *
+   * @throws IOException when file-based data cannot be read
+   * @throws IllegalArgumentException when the data cannot be split as asked
+   */
+  static ClientData load(DatasetSpec spec, Path dataDir, int index, int count, ModelKind model,
+      long seed) throws IOException {
+    return switch (spec) {
+      case DatasetSpec.Digits d -> pooled(Digits.load(SimulationData.TEST_FRACTION, seed), index,
+          count, model, seed);
+      case DatasetSpec.FashionMnist f -> pooled(dataDir == null ? FashionMnist.load()
+          : FashionMnist.load(dataDir), index, count, model, seed);
+      case DatasetSpec.Synthetic s -> device(Synthetic.fedProx(s.alpha(), s.beta(), seed,
+          synthetic(count)), index, model);
+      case DatasetSpec.SyntheticIid s -> device(Synthetic.iid(seed, synthetic(count)), index,
+          model);
+    };
+  }
+
+  private static Synthetic.Config synthetic(int count) {
+    Synthetic.Config d = Synthetic.Config.DEFAULT;
+    return new Synthetic.Config(count, d.dimension(), d.numClasses(), d.maxTotalSamples());
+  }
+
+  private static ClientData pooled(TrainTestSplit split, int index, int count, ModelKind model,
+      long seed) {
+    Partitioner iid = new Partitioner.Iid();
+    Partition trainParts = iid.partition(split.train(), count, seed);
+    Partition testParts = iid.partition(split.test(), count, seed);
+    Dataset train = split.train().subset(split.train().name() + "-" + index + "of" + count,
+        trainParts.client(index));
+    Dataset test = split.test().subset(split.test().name() + "-" + index + "of" + count,
+        testParts.client(index));
+    return new ClientData(split.train().name(), SimulationData.forModel(train, model),
+        SimulationData.forModel(test, model));
+  }
+
+  private static ClientData device(FederatedDataset fed, int index, ModelKind model) {
+    return new ClientData(fed.name(), SimulationData.forModel(fed.train().get(index), model),
+        SimulationData.forModel(fed.test().get(index), model));
+  }
+}
