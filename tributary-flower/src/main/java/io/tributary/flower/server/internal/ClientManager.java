@@ -103,6 +103,20 @@ public final class ClientManager {
     return chosen;
   }
 
+  /**
+   * Like {@link #sample}, without waiting: from the clients connected now, at least
+   * {@code minClients} of them if there are that many. Empty if none is connected.
+   */
+  public List<ClientProxy> sampleNow(double fraction, int minClients, long seed, long round) {
+    List<ClientProxy> available = all();
+    int n = sampleSize(available.size(), fraction, Math.min(minClients, available.size()));
+    List<ClientProxy> chosen = new ArrayList<>(n);
+    for (int i : new ClientSampler(seed).sample(round, available.size(), n)) {
+      chosen.add(available.get(i));
+    }
+    return chosen;
+  }
+
   /** Flower's {@code num_fit_clients}: {@code max(int(available * fraction), min)}, capped. */
   static int sampleSize(int available, double fraction, int minClients) {
     int n = Math.max((int) (available * fraction), minClients);

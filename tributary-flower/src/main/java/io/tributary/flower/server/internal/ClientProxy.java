@@ -84,6 +84,7 @@ public final class ClientProxy {
       Optional<Duration> timeout) {
     String kind = message.getMsgCase().name().toLowerCase(java.util.Locale.ROOT);
     CompletableFuture<ClientMessage> f = new CompletableFuture<>();
+    ClientDisconnectedException failure;
     if (message.getSerializedSize() > maxMessageSize) {
       return CompletableFuture.failedFuture(new ClientResultException(id, "cannot send " + kind
           + ": it is " + message.getSerializedSize() + " bytes, over the maximum message size of "
@@ -108,11 +109,11 @@ public final class ClientProxy {
         return f;
       } catch (StatusRuntimeException e) {
         closed = true;
-        f.completeExceptionally(new ClientDisconnectedException(id,
-            "the stream ended while sending " + kind, e));
+        failure = new ClientDisconnectedException(id, "the stream ended while sending " + kind, e);
       }
     }
     onClose.accept(this);
+    f.completeExceptionally(failure);
     return f;
   }
 
@@ -127,9 +128,9 @@ public final class ClientProxy {
       endLocked(Status.DEADLINE_EXCEEDED.withDescription("no answer to " + kind + " within " + t));
     }
     LOG.warn("client {} did not answer {} within {}; its stream is closed", id, kind, t);
+    onClose.accept(this);
     f.completeExceptionally(new InstructionTimeoutException(id, "no answer to " + kind
         + " within " + t));
-    onClose.accept(this);
   }
 
   /**
@@ -145,8 +146,8 @@ public final class ClientProxy {
       endLocked(Status.DEADLINE_EXCEEDED.withDescription(why));
     }
     LOG.warn("client {}: {}; its stream is closed", id, why);
-    f.completeExceptionally(new InstructionTimeoutException(id, why));
     onClose.accept(this);
+    f.completeExceptionally(new InstructionTimeoutException(id, why));
   }
 
   /** Called with each message the client sends. */
@@ -193,11 +194,11 @@ public final class ClientProxy {
       }
     }
     LOG.info("client {} disconnected{}", id, cause == null ? "" : ": " + describe(cause));
+    onClose.accept(this);
     if (f != null) {
       f.completeExceptionally(new ClientDisconnectedException(id,
           "the stream ended before the answer to " + kind, cause));
     }
-    onClose.accept(this);
   }
 
   /** Ends the stream normally (the client has been told to go, or the server stops). */
@@ -205,6 +206,8 @@ public final class ClientProxy {
     CompletableFuture<ClientMessage> f;
     synchronized (lock) {
       if (closed) {
+        // The stream may have ended on another thread that has not unregistered it yet.
+        onClose.accept(this);
         return;
       }
       f = pending;
@@ -212,11 +215,11 @@ public final class ClientProxy {
       closed = true;
       finishQuietly();
     }
+    onClose.accept(this);
     if (f != null) {
       f.completeExceptionally(new ClientDisconnectedException(id, "the server closed the stream",
           null));
     }
-    onClose.accept(this);
   }
 
   private void clearPendingLocked() {

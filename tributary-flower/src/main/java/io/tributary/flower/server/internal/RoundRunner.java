@@ -82,8 +82,9 @@ public final class RoundRunner {
             config.seed(), round, config.clientWait());
         RoundSteps.Fit fit = steps.fit(round, state, fitClients);
         state = fit.state();
-        List<ClientProxy> evalClients = manager.sample(config.fractionEvaluate(),
-            config.minClients(), ~config.seed(), round, config.clientWait());
+        // Evaluation does not wait: clients lost during fit must not stall the round.
+        List<ClientProxy> evalClients = manager.sampleNow(config.fractionEvaluate(),
+            config.minClients(), ~config.seed(), round);
         RoundSteps.Evaluate eval = steps.evaluate(round, (StructValue) state.get(0), evalClients);
         List<String> reasons = new ArrayList<>();
         fit.failures().forEach(f -> reasons.add("fit: " + f.describe()));

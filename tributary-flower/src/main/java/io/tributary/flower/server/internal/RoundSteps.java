@@ -59,6 +59,10 @@ final class RoundSteps {
   }
 
   Evaluate evaluate(int round, StructValue model, List<ClientProxy> clients) {
+    if (clients.isEmpty()) {
+      LOG.warn("round {}: no client is connected to evaluate the model", round);
+      return new Evaluate(OptionalDouble.empty(), List.of());
+    }
     List<Tensor> ids = clients.stream().map(c -> RemoteClientWork.clientValue(c.id())).toList();
     try {
       Outcome out = ctx.invokeWithReport(process.evaluate(), model, ids);
