@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
     description = "Federated learning on the JVM.",
     subcommands = {
       SimulateCommand.class,
+      ServerCommand.class,
       InspectCommand.class,
       ConvertCommand.class,
       CommandLine.HelpCommand.class
@@ -35,11 +36,13 @@ public final class Main implements Runnable {
     CommandLine.IParameterExceptionHandler standard = cli.getParameterExceptionHandler();
     cli.setParameterExceptionHandler((ex, args) -> {
       CommandLine at = ex.getCommandLine();
-      if (!(at.getCommand() instanceof SimulateCommand)) {
+      String name = at.getCommand() instanceof SimulateCommand ? "simulate"
+          : at.getCommand() instanceof ServerCommand ? "server" : null;
+      if (name == null) {
         return standard.handleParseException(ex, args);
       }
-      at.getErr().println("tributary simulate: " + ex.getMessage().replaceAll("\\R", " ")
-          + " (see tributary simulate --help)");
+      at.getErr().println("tributary " + name + ": " + ex.getMessage().replaceAll("\\R", " ")
+          + " (see tributary " + name + " --help)");
       at.getErr().flush();
       return ExitCodes.BAD_INPUT;
     });
@@ -48,6 +51,6 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: choose one of simulate, inspect, convert");
+    throw new ParameterException(spec.commandLine(), "Missing command: choose one of simulate, server, inspect, convert");
   }
 }

@@ -15,13 +15,13 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /** Client behaviours for the fake clients: honest ones with a known update, and hostile ones. */
-final class Behaviours {
-  static final SerializerRegistry REGISTRY = SerializerRegistry.load();
+public final class Behaviours {
+  public static final SerializerRegistry REGISTRY = SerializerRegistry.load();
 
   private Behaviours() {}
 
   /** Adds {@code shift} to every parameter, reports {@code examples} and loss {@code shift}. */
-  static Function<ServerMessage, Optional<ClientMessage>> honest(float shift, long examples) {
+  public static Function<ServerMessage, Optional<ClientMessage>> honest(float shift, long examples) {
     return m -> Optional.of(switch (m.getMsgCase()) {
       case FIT_INS -> fitRes(ParametersWire.toProto(npy(shifted(decode(
           m.getFitIns().getParameters()), shift))), examples, shift);
@@ -35,25 +35,25 @@ final class Behaviours {
   }
 
   /** Honest except that fit is answered with {@code fit}. */
-  static Function<ServerMessage, Optional<ClientMessage>> fitAnswer(
+  public static Function<ServerMessage, Optional<ClientMessage>> fitAnswer(
       Function<ServerMessage, ClientMessage> fit) {
     Function<ServerMessage, Optional<ClientMessage>> honest = honest(0, 1);
     return m -> m.hasFitIns() ? Optional.of(fit.apply(m)) : honest.apply(m);
   }
 
   /** Never answers a fit (answers everything else honestly). */
-  static Function<ServerMessage, Optional<ClientMessage>> silent() {
+  public static Function<ServerMessage, Optional<ClientMessage>> silent() {
     Function<ServerMessage, Optional<ClientMessage>> honest = honest(0, 1);
     return m -> m.hasFitIns() ? null : honest.apply(m);
   }
 
   /** Dies (cancels its stream) when asked to fit. */
-  static Function<ServerMessage, Optional<ClientMessage>> diesOnFit() {
+  public static Function<ServerMessage, Optional<ClientMessage>> diesOnFit() {
     Function<ServerMessage, Optional<ClientMessage>> honest = honest(0, 1);
     return m -> m.hasFitIns() ? Optional.empty() : honest.apply(m);
   }
 
-  static ClientMessage fitRes(io.tributary.tensor.serialization.internal.proto.Parameters p,
+  public static ClientMessage fitRes(io.tributary.tensor.serialization.internal.proto.Parameters p,
       long examples, float loss) {
     return ClientMessage.newBuilder().setFitRes(ClientMessage.FitRes.newBuilder()
         .setParameters(p).setNumExamples(examples).putMetrics("loss",
@@ -61,19 +61,19 @@ final class Behaviours {
         .build();
   }
 
-  static ClientMessage evaluateRes(float loss, long examples) {
+  public static ClientMessage evaluateRes(float loss, long examples) {
     return ClientMessage.newBuilder().setEvaluateRes(ClientMessage.EvaluateRes.newBuilder()
         .setLoss(loss).setNumExamples(examples)).build();
   }
 
   /** Parameters of one tensor whose bytes are {@code bytes}. */
-  static io.tributary.tensor.serialization.internal.proto.Parameters raw(String type,
+  public static io.tributary.tensor.serialization.internal.proto.Parameters raw(String type,
       byte[] bytes) {
     return io.tributary.tensor.serialization.internal.proto.Parameters.newBuilder()
         .setTensorType(type).addTensors(ByteString.copyFrom(bytes)).build();
   }
 
-  static List<Tensor> decode(io.tributary.tensor.serialization.internal.proto.Parameters p) {
+  public static List<Tensor> decode(io.tributary.tensor.serialization.internal.proto.Parameters p) {
     try {
       return ParametersWire.decode(REGISTRY, p);
     } catch (SerializationException e) {
@@ -81,7 +81,7 @@ final class Behaviours {
     }
   }
 
-  static io.tributary.tensor.serialization.Parameters npy(List<Tensor> tensors) {
+  public static io.tributary.tensor.serialization.Parameters npy(List<Tensor> tensors) {
     try {
       return new NumpyNdarraySerializer().serialize(tensors);
     } catch (SerializationException e) {
@@ -89,7 +89,7 @@ final class Behaviours {
     }
   }
 
-  static List<Tensor> shifted(List<Tensor> tensors, float shift) {
+  public static List<Tensor> shifted(List<Tensor> tensors, float shift) {
     List<Tensor> out = new ArrayList<>();
     for (Tensor t : tensors) {
       TensorBuilder b = TensorBuilder.allocate(t.dtype(), t.shape());

@@ -28,13 +28,13 @@ import java.util.function.Function;
  * returns null. Answers ReconnectIns
  * with DisconnectRes(RECONNECT) and closes, as Flower's client does.
  */
-final class FakeClient {
-  final List<ServerMessage> received = new CopyOnWriteArrayList<>();
-  final CompletableFuture<Status> closed = new CompletableFuture<>();
-  final CompletableFuture<Metadata> responseHeaders = new CompletableFuture<>();
+public final class FakeClient {
+  public final List<ServerMessage> received = new CopyOnWriteArrayList<>();
+  public final CompletableFuture<Status> closed = new CompletableFuture<>();
+  public final CompletableFuture<Metadata> responseHeaders = new CompletableFuture<>();
   private final StreamObserver<ClientMessage> requests;
 
-  FakeClient(Channel channel, Metadata headers,
+  public FakeClient(Channel channel, Metadata headers,
       Function<ServerMessage, Optional<ClientMessage>> behaviour) {
     Channel ch = ClientInterceptors.intercept(channel, new io.grpc.ClientInterceptor() {
       @Override
@@ -98,17 +98,17 @@ final class FakeClient {
     }
   }
 
-  static Metadata noHeaders() {
+  public static Metadata noHeaders() {
     return new Metadata();
   }
 
-  static Metadata tensorTypes(String value) {
+  public static Metadata tensorTypes(String value) {
     Metadata m = new Metadata();
     m.put(TensorTypes.HEADER, value);
     return m;
   }
 
-  static Metadata bearer(String token) {
+  public static Metadata bearer(String token) {
     Metadata m = new Metadata();
     m.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
     return m;
