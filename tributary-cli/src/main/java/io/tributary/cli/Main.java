@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
     description = "Federated learning on the JVM.",
     subcommands = {
       SimulateCommand.class,
+      ServerCommand.class,
       ClientCommand.class,
       InspectCommand.class,
       ConvertCommand.class,
@@ -37,13 +38,14 @@ public final class Main implements Runnable {
     CommandLine.IParameterExceptionHandler standard = cli.getParameterExceptionHandler();
     cli.setParameterExceptionHandler((ex, args) -> {
       CommandLine at = ex.getCommandLine();
-      if (!(at.getCommand() instanceof SimulateCommand
-          || at.getCommand() instanceof ClientCommand)) {
+      String name = at.getCommand() instanceof SimulateCommand ? "simulate"
+          : at.getCommand() instanceof ServerCommand ? "server"
+          : at.getCommand() instanceof ClientCommand ? "client" : null;
+      if (name == null) {
         return standard.handleParseException(ex, args);
       }
-      String name = "tributary " + at.getCommandName();
-      at.getErr().println(name + ": " + ex.getMessage().replaceAll("\\R", " ")
-          + " (see " + name + " --help)");
+      at.getErr().println("tributary " + name + ": " + ex.getMessage().replaceAll("\\R", " ")
+          + " (see tributary " + name + " --help)");
       at.getErr().flush();
       return ExitCodes.BAD_INPUT;
     });
@@ -53,6 +55,6 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing command: choose one of simulate, client, inspect, convert");
+        "Missing command: choose one of simulate, server, client, inspect, convert");
   }
 }

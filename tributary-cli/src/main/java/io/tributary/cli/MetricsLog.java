@@ -24,7 +24,12 @@ final class MetricsLog implements Closeable {
 
   /** Appends the round's line. */
   void write(RoundMetrics r) throws IOException {
-    out.write(toJson(r));
+    writeLine(toJson(r));
+  }
+
+  /** Appends one JSON object, which must be on one line. */
+  void writeLine(String jsonObject) throws IOException {
+    out.write(jsonObject);
     out.write('\n');
     out.flush();
   }

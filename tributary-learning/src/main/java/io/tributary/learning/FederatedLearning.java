@@ -7,7 +7,6 @@ import io.tributary.core.computation.Intrinsics;
 import io.tributary.core.computation.Value;
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Placement;
-import io.tributary.core.types.SequenceType;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
 import io.tributary.graph.local.ClientUpdateConfig;
@@ -22,34 +21,66 @@ import java.util.SequencedMap;
  * Builds FedAvg-family processes: broadcast the server model, run the client update on every
  * participating client, average the deltas weighted by example counts and add the average to the
  * server model (server learning rate 1, as in McMahan et al. and Li et al.).
+ *
+ * <p>The round and evaluation computations take the client's work as an argument, so the same
+ * algorithm runs over local graph training (simulation, {@link FedAvg#build}) and over remote
+ * clients (the Flower server, whose client update sends a {@code FitIns} and waits for the reply).
+ * What a client holds, D, is whatever the client computations take: a dataset {@code B*} in a
+ * simulation, a connection handle for remote clients.
  */
-final class FederatedLearning {
+public final class FederatedLearning {
   private FederatedLearning() {}
 
   static LearningProcess build(String name, Model model, ClientUpdateConfig config, long seed) {
-    StructType m = LocalTraining.modelType(model);
-    StructType batch = LocalTraining.batchType(model);
     GraphComputation initial = LocalTraining.initialModel("initial_model", model, seed);
     GraphComputation update = LocalTraining.clientUpdate("client_update", model, config);
     GraphComputation eval = LocalTraining.evaluation("evaluate", model);
-
     Computation initialState = Federated.computation(
         () -> named("model", Computation.of(initial).call()));
     Computation initialize = Federated.computation(
         () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
+    return process(name, initialize, Computation.of(update), Computation.of(eval));
+  }
 
+  /**
+   * A process from its three parts; {@code initialize} must give {@code <model=M>@SERVER}.
+   *
+   * @throws IllegalArgumentException if a part does not have the shape {@link #next} and
+   *     {@link #evaluate} describe, or the parts disagree on M
+   */
+  public static LearningProcess process(String name, Computation initialize,
+      Computation clientUpdate, Computation evaluation) {
+    Computation next = next(clientUpdate);
+    Computation evaluate = evaluate(evaluation);
+    Type state = next.type().result() instanceof StructType r ? r.get(0) : null;
+    if (!initialize.type().parameter().isEmpty() || !initialize.type().result().equals(state)) {
+      throw new IllegalArgumentException("initialize must have type ( -> " + state
+          + "), got " + initialize.type());
+    }
+    return new LearningProcess(name, initialize, next, evaluate);
+  }
+
+  /**
+   * One round, {@code (<<model=M>@SERVER,{D}@CLIENTS> -> <<model=M>@SERVER,
+   * <train_loss=float32,num_examples=int64,clients=int64>@SERVER>)}, for a client update of type
+   * {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)}.
+   *
+   * @throws IllegalArgumentException if the client update has another type
+   */
+  public static Computation next(Computation clientUpdate) {
+    ClientWork w = ClientWork.update(clientUpdate);
+    StructType m = w.model();
     Computation add = Federated.computation(StructType.of(m, m),
         pair -> Intrinsics.genericPlus(pair.get(0), pair.get(1)));
-    Computation one = Federated.computation(update.type().result(),
+    Computation one = Federated.computation(clientUpdate.type().result(),
         x -> Federated.constant(Tensor.ofLongs(Shape.scalar(), 1)));
     Type state = new FederatedType(StructType.named("model", m), Placement.SERVER, true);
-    Type data = new FederatedType(new SequenceType(batch), Placement.CLIENTS, false);
+    Type data = new FederatedType(w.data(), Placement.CLIENTS, false);
 
-    Computation next = Federated.computation(state, data, (s, d) -> {
+    return Federated.computation(state, data, (s, d) -> {
       Value serverModel = s.get("model");
       Value clientModel = Intrinsics.federatedBroadcast(serverModel);
-      Value out = Intrinsics.federatedMap(Computation.of(update),
-          Federated.struct(clientModel, d));
+      Value out = Intrinsics.federatedMap(clientUpdate, Federated.struct(clientModel, d));
       Value examples = out.get("num_examples");
       Value delta = Intrinsics.federatedWeightedMean(out.get("delta"), examples);
       Value newModel = Intrinsics.federatedApply(add,
@@ -62,21 +93,36 @@ final class FederatedLearning {
           "num_examples", total, "clients", clients));
       return Federated.struct(newState, metrics);
     });
-
-    Type serverModelType = new FederatedType(m, Placement.SERVER, true);
-    Computation evaluate = Federated.computation(serverModelType, data, (sm, d) -> {
-      Value out = Intrinsics.federatedMap(Computation.of(eval),
-          Federated.struct(Intrinsics.federatedBroadcast(sm), d));
-      Value examples = out.get("num_examples");
-      return Intrinsics.federatedZip(named(
-          "loss", Intrinsics.federatedWeightedMean(out.get("loss"), examples),
-          "accuracy", Intrinsics.federatedWeightedMean(out.get("accuracy"), examples),
-          "num_examples", Intrinsics.federatedSum(examples)));
-    });
-    return new LearningProcess(name, initialize, next, evaluate);
   }
 
-  private static Value named(Object... nameValuePairs) {
+  /**
+   * Evaluation of a server model on the clients, {@code (<M@SERVER,{D}@CLIENTS> -> E@SERVER)},
+   * for a client evaluation of type {@code (<model=M,data=D> -> <...,num_examples=int64,...>)}:
+   * E has the evaluation's elements in order, {@code num_examples} summed and every other
+   * (floating) element averaged weighted by {@code num_examples}.
+   *
+   * @throws IllegalArgumentException if the evaluation has another type
+   */
+  public static Computation evaluate(Computation evaluation) {
+    ClientWork w = ClientWork.evaluation(evaluation);
+    StructType result = (StructType) evaluation.type().result();
+    Type serverModelType = new FederatedType(w.model(), Placement.SERVER, true);
+    Type data = new FederatedType(w.data(), Placement.CLIENTS, false);
+    return Federated.computation(serverModelType, data, (sm, d) -> {
+      Value out = Intrinsics.federatedMap(evaluation,
+          Federated.struct(Intrinsics.federatedBroadcast(sm), d));
+      Value examples = out.get("num_examples");
+      SequencedMap<String, Value> metrics = new LinkedHashMap<>();
+      for (StructType.Element e : result.elements()) {
+        String n = e.name().orElseThrow();
+        metrics.put(n, n.equals("num_examples") ? Intrinsics.federatedSum(examples)
+            : Intrinsics.federatedWeightedMean(out.get(n), examples));
+      }
+      return Intrinsics.federatedZip(Federated.struct(metrics));
+    });
+  }
+
+  static Value named(Object... nameValuePairs) {
     SequencedMap<String, Value> m = new LinkedHashMap<>();
     for (int i = 0; i < nameValuePairs.length; i += 2) {
       m.put((String) nameValuePairs[i], (Value) nameValuePairs[i + 1]);

@@ -1,0 +1,205 @@
+package io.tributary.cli;
+
+import io.tributary.flower.server.FlowerServer;
+import io.tributary.flower.server.FlowerServerException;
+import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.Strategy;
+import io.tributary.tensor.npy.Npz;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code server} command: a Flower-protocol server that Python Flower clients and Tributary
+ * clients join, running FedAvg or FedProx rounds as federated computations.
+ */
+@Command(
+    name = "server",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    description = {
+      "Run a Flower-protocol server (flwr.proto.FlowerService/Join): Python Flower clients "
+          + "(start_client with the grpc-bidi transport) and Tributary clients join it.",
+      "Each round samples clients, sends FitIns, averages the results weighted by examples "
+          + "(FedAvg or FedProx), then sends EvaluateIns and averages the losses.",
+      "Writes DIR/metrics.jsonl (one JSON object per round: round, clients, failures, fit_loss, "
+          + "eval_loss, seconds, bytes_up, bytes_down), DIR/model.zip (one tag per round) and "
+          + "DIR/final.npz.",
+      "Exits with 2 and one line on stderr for a bad option value or unreadable file, with 1 "
+          + "when the run cannot go on (too few clients, no initial parameters).",
+      ""
+    })
+final class ServerCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--address", paramLabel = "HOST:PORT", required = true,
+      description = "where to listen, such as 0.0.0.0:8080 ([::]:8080 for IPv6; port 0 picks a "
+          + "free port)")
+  String address;
+
+  @Option(names = "--rounds", paramLabel = "N", required = true,
+      description = "the number of rounds")
+  int rounds;
+
+  @Option(names = "--min-clients", paramLabel = "K", required = true,
+      description = "clients to wait for before each round, and the least sampled per round")
+  int minClients;
+
+  @Option(names = "--strategy", paramLabel = "fedavg|fedprox",
+      description = "the algorithm (default: fedavg); fedprox sends proximal_mu in each FitIns "
+          + "config")
+  String strategy = "fedavg";
+
+  @Option(names = "--mu", paramLabel = "MU",
+      description = "FedProx's proximal coefficient (default: " + SimulateCommand.DEFAULT_MU
+          + "; fedprox only)")
+  Double mu;
+
+  @Option(names = "--fraction-fit", paramLabel = "F",
+      description = "fraction of connected clients sampled per round, at least --min-clients "
+          + "(default: 1.0)")
+  double fractionFit = 1.0;
+
+  @Option(names = "--round-timeout", paramLabel = "SEC",
+      description = "seconds a client may take to answer one instruction; a late client is "
+          + "dropped and counted as failed (default: no limit)")
+  Double roundTimeout;
+
+  @Option(names = "--min-success-fraction", paramLabel = "F",
+      description = "fraction of a round's clients that must succeed for the round to count "
+          + "(default: any one client, as Flower's accept_failures)")
+  double minSuccessFraction = Double.MIN_VALUE;
+
+  @Option(names = "--client-wait", paramLabel = "SEC",
+      description = "seconds to wait for --min-clients clients (default: 600)")
+  double clientWait = 600;
+
+  @Option(names = "--initial", paramLabel = "FILE.npz",
+      description = "the initial model (default: asked of one random client, as Flower does)")
+  Path initial;
+
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "the output directory, created if needed; it must not hold a run already "
+          + "(default: runs/server-<timestamp>)")
+  Path out;
+
+  @Option(names = "--seed", paramLabel = "S",
+      description = "seeds client sampling (default: 1)")
+  long seed = 1;
+
+  @Option(names = "--tls-cert", paramLabel = "FILE",
+      description = "the server's PEM certificate chain (with --tls-key: TLS)")
+  Path tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "FILE", description = "the server's PEM private key")
+  Path tlsKey;
+
+  @Option(names = "--tls-client-ca", paramLabel = "FILE",
+      description = "PEM CA certificates; clients must present a certificate it signed (mTLS)")
+  Path tlsClientCa;
+
+  @Option(names = "--auth-tokens", paramLabel = "FILE",
+      description = "accepted bearer tokens, one per line; clients must send 'authorization: "
+          + "Bearer TOKEN' or are refused with UNAUTHENTICATED")
+  Path authTokens;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    ServerConfig config;
+    Path dir = out != null ? out : Path.of("runs", "server-" + System.currentTimeMillis());
+    try {
+      config = config();
+    } catch (IllegalArgumentException e) {
+      return usage(err, e.getMessage());
+    } catch (FileProblem p) {
+      return Problems.report(err, "server", p.file, p.problem);
+    }
+    if (Files.exists(dir.resolve("metrics.jsonl"))) {
+      return usage(err, dir + " holds a run already");
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      return Problems.report(err, "server", dir, e);
+    }
+    return run(config, dir, err);
+  }
+
+  private int run(ServerConfig config, Path dir, PrintWriter err) {
+    PrintWriter outw = spec.commandLine().getOut();
+    Strategy s = config.strategy();
+    try (ServerOutput output = new ServerOutput(outw, dir, config.rounds(), s.name(),
+        s.proximalMu(), String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        FlowerServer server = FlowerServer.start(config)) {
+      outw.println("listening on " + config.host() + ":" + server.port() + ", waiting for "
+          + config.minClients() + " clients");
+      outw.flush();
+      RunResult result = server.run(output);
+      Npz.write(dir.resolve("final.npz"), result.finalParameters(), false);
+      outw.println("wrote " + dir);
+      outw.flush();
+      return 0;
+    } catch (IOException e) {
+      return Problems.report(err, "server", dir, e);
+    } catch (FlowerServerException e) {
+      err.println("tributary server: " + e.getMessage().replaceAll("\\R", " "));
+      err.flush();
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("tributary server: interrupted");
+      err.flush();
+      return 1;
+    }
+  }
+
+  /** The validated settings. */
+  ServerConfig config() throws FileProblem {
+    ServerSettings.Address a = ServerSettings.address(address);
+    ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
+        ServerSettings.strategy(strategy, mu), fractionFit, roundTimeout, minSuccessFraction,
+        clientWait, seed);
+    ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);
+    if (authTokens != null) {
+      try {
+        b.tokens(ServerSettings.tokens(authTokens));
+      } catch (IOException e) {
+        throw new FileProblem(authTokens, e);
+      }
+    }
+    try {
+      b.initial(ServerSettings.initial(initial));
+    } catch (IOException e) {
+      throw new FileProblem(initial, e);
+    }
+    return b.build();
+  }
+
+  /** A file named by an option could not be used. */
+  static final class FileProblem extends Exception {
+    private static final long serialVersionUID = 1L;
+    final transient Path file;
+    final IOException problem;
+
+    FileProblem(Path file, IOException problem) {
+      super(problem);
+      this.file = file;
+      this.problem = problem;
+    }
+  }
+
+  static int usage(PrintWriter err, String message) {
+    err.println("tributary server: " + message);
+    err.flush();
+    return ExitCodes.BAD_INPUT;
+  }
+}

@@ -1,0 +1,102 @@
+package io.tributary.cli;
+
+import io.tributary.flower.server.RoundMetrics;
+import io.tributary.flower.server.RoundListener;
+import io.tributary.format.ModelWriter;
+import io.tributary.format.TagContents;
+import io.tributary.format.TrainingConfig;
+import io.tributary.tensor.Tensor;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SequencedMap;
+
+/**
+ * What {@code tributary server} writes as rounds end: a progress line, a line of
+ * {@code metrics.jsonl}, and a {@code round-NNNN} tag in {@code model.zip}.
+ */
+final class ServerOutput implements RoundListener, Closeable {
+  private final PrintWriter progress;
+  private final MetricsLog metrics;
+  private final Path modelFile;
+  private final int rounds;
+  private final SequencedMap<String, Double> hyperparameters;
+  private final SequencedMap<String, String> properties;
+
+  ServerOutput(PrintWriter progress, Path dir, int rounds, String strategy, double mu,
+      String command) throws IOException {
+    this.progress = progress;
+    this.metrics = new MetricsLog(dir.resolve("metrics.jsonl"));
+    this.modelFile = dir.resolve("model.zip");
+    this.rounds = rounds;
+    this.hyperparameters = new LinkedHashMap<>();
+    hyperparameters.put("mu", mu);
+    this.properties = new LinkedHashMap<>();
+    properties.put("algorithm", strategy);
+    properties.put("command", command);
+  }
+
+  /** The round as one line of JSON, keys in a fixed order. */
+  static String toJson(RoundMetrics m) {
+    return "{\"round\": " + m.round()
+        + ", \"clients\": " + m.clients()
+        + ", \"failures\": " + m.failures()
+        + ", \"fit_loss\": " + Json.number(m.fitLoss().isPresent() ? m.fitLoss().getAsDouble()
+            : null)
+        + ", \"eval_loss\": " + Json.number(m.evalLoss().isPresent() ? m.evalLoss().getAsDouble()
+            : null)
+        + ", \"seconds\": " + Json.number(m.seconds())
+        + ", \"bytes_up\": " + m.bytesUp()
+        + ", \"bytes_down\": " + m.bytesDown() + "}";
+  }
+
+  /** {@code round 3/10: 5 clients, 0 failed, fit_loss 0.4120, eval_loss 0.3981, 1.20 s, ...}. */
+  static String progressLine(RoundMetrics m, int rounds) {
+    return String.format(Locale.ROOT, "round %d/%d: %d clients, %d failed, fit_loss %s, "
+        + "eval_loss %s, %.2f s, %s up, %s down", m.round(), rounds, m.clients(), m.failures(),
+        m.fitLoss().isPresent() ? String.format(Locale.ROOT, "%.4f", m.fitLoss().getAsDouble())
+            : "-",
+        m.evalLoss().isPresent() ? String.format(Locale.ROOT, "%.4f", m.evalLoss().getAsDouble())
+            : "-",
+        m.seconds(), bytes(m.bytesUp()), bytes(m.bytesDown()));
+  }
+
+  private static String bytes(long n) {
+    return n < 1 << 20 ? String.format(Locale.ROOT, "%.1f KB", n / 1024.0)
+        : String.format(Locale.ROOT, "%.1f MB", n / 1048576.0);
+  }
+
+  @Override
+  public void roundEnded(RoundMetrics m, SequencedMap<String, Tensor> parameters)
+      throws IOException {
+    metrics.writeLine(toJson(m));
+    TagContents.Builder b = TagContents.builder();
+    for (Map.Entry<String, Tensor> e : parameters.entrySet()) {
+      b.parameter(e.getKey(), e.getValue());
+    }
+    b.trainingConfig(TrainingConfig.of("", hyperparameters).withProgress(0, 0, m.round())
+        .withProperties(properties));
+    String tag = String.format(Locale.ROOT, "round-%0" + Math.max(4,
+        Integer.toString(rounds).length()) + "d", m.round());
+    if (Files.exists(modelFile)) {
+      ModelWriter.addTag(modelFile, tag, b.build());
+    } else {
+      SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
+      tags.put(tag, b.build());
+      ModelWriter.save(modelFile, tags);
+    }
+    progress.println(progressLine(m, rounds));
+    m.failureReasons().forEach(r -> progress.println("  failed: " + r));
+    progress.flush();
+  }
+
+  @Override
+  public void close() throws IOException {
+    metrics.close();
+  }
+}

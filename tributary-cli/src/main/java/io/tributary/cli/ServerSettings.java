@@ -1,0 +1,120 @@
+package io.tributary.cli;
+
+import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.Strategy;
+import io.tributary.flower.server.TlsFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/** Parsing and checking of {@code tributary server}'s option values. */
+final class ServerSettings {
+  private ServerSettings() {}
+
+  /** {@code HOST:PORT} or {@code [IPV6]:PORT}. */
+  record Address(String host, int port) {}
+
+  static Address address(String text) {
+    int colon = text.lastIndexOf(':');
+    if (colon <= 0 || colon == text.length() - 1) {
+      throw new IllegalArgumentException("--address must be HOST:PORT, got '" + text + "'");
+    }
+    String host = text.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port;
+    try {
+      port = Integer.parseInt(text.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--address port must be a number, got '"
+          + text.substring(colon + 1) + "'");
+    }
+    if (port < 0 || port > 65535 || host.isEmpty()) {
+      throw new IllegalArgumentException("--address must be HOST:PORT with a port of 0 to "
+          + "65535, got '" + text + "'");
+    }
+    return new Address(host, port);
+  }
+
+  static Strategy strategy(String name, Double mu) {
+    return switch (name) {
+      case "fedavg" -> {
+        if (mu != null) {
+          throw new IllegalArgumentException("--mu applies only to --strategy fedprox");
+        }
+        yield Strategy.fedAvg();
+      }
+      case "fedprox" -> Strategy.fedProx(mu == null ? SimulateCommand.DEFAULT_MU : mu);
+      default -> throw new IllegalArgumentException("--strategy must be fedavg or fedprox, got '"
+          + name + "'");
+    };
+  }
+
+  static Duration seconds(String option, double s) {
+    if (!(s > 0) || Double.isInfinite(s) || s > 1e9) {
+      throw new IllegalArgumentException(option + " must be a positive number of seconds, got "
+          + s);
+    }
+    return Duration.ofNanos((long) (s * 1e9));
+  }
+
+  static Optional<TlsFiles> tls(Path cert, Path key, Path clientCa) {
+    if (cert == null && key == null) {
+      if (clientCa != null) {
+        throw new IllegalArgumentException("--tls-client-ca needs --tls-cert and --tls-key");
+      }
+      return Optional.empty();
+    }
+    if (cert == null || key == null) {
+      throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+    }
+    TlsFiles files = new TlsFiles(cert, key, Optional.ofNullable(clientCa));
+    files.requireReadable();
+    return Optional.of(files);
+  }
+
+  /**
+   * The tokens of a file, one per line; blank lines and lines starting with {@code #} skipped.
+   *
+   * @throws IOException if the file cannot be read
+   */
+  static Set<String> tokens(Path file) throws IOException {
+    Set<String> out = new LinkedHashSet<>();
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      String t = line.strip();
+      if (!t.isEmpty() && !t.startsWith("#")) {
+        if (!t.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+          throw new IOException("a token holds a space or a non-ASCII character");
+        }
+        out.add(t);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IOException("holds no token");
+    }
+    return out;
+  }
+
+  static InitialParameters initial(Path npz) throws IOException {
+    return npz == null ? InitialParameters.fromClient() : InitialParameters.fromNpz(npz);
+  }
+
+  /** The builder for the parsed values; {@link ServerConfig.Builder#build} checks the rest. */
+  static ServerConfig.Builder builder(Address a, int rounds, int minClients, Strategy s,
+      double fractionFit, Double roundTimeout, double minSuccess, double clientWait, long seed) {
+    ServerConfig.Builder b = ServerConfig.builder().address(a.host(), a.port()).rounds(rounds)
+        .minClients(minClients).strategy(s).fractionFit(fractionFit).minSuccessFraction(minSuccess)
+        .clientWait(seconds("--client-wait", clientWait)).seed(seed);
+    if (roundTimeout != null) {
+      b.roundTimeout(seconds("--round-timeout", roundTimeout));
+    }
+    return b;
+  }
+}

@@ -1,0 +1,112 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.tributary.flower.server.Behaviours;
+import io.tributary.flower.server.FakeClient;
+import io.tributary.format.ModelFile;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.npy.Npz;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code tributary server}: a full run against fake clients, and bad input. */
+class ServerCommandTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void server_twoRoundsWithTwoClients_writesMetricsFinalNpzAndModelTags() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path out = dir.resolve("run");
+    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("server",
+        "--address", "localhost:" + port, "--rounds", "2", "--min-clients", "2", "--initial",
+        dir.resolve("init.npz").toString(), "--out", out.toString()));
+    ManagedChannel ch = Grpc.newChannelBuilderForAddress("localhost", port,
+        InsecureChannelCredentials.create()).build();
+    try {
+      // The server may not listen yet: a client that fails to connect is replaced.
+      List<FakeClient> clients = List.of(connect(ch, 1, run), connect(ch, 3, run));
+      CliRun r = run.get(60, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      assertThat(r.out()).contains("round 1/2: 2 clients, 0 failed, fit_loss 2.0000, "
+          + "eval_loss 2.0000");
+      assertThat(clients).allSatisfy(c -> assertThat(c.received).isNotEmpty());
+    } finally {
+      ch.shutdownNow();
+    }
+    List<String> lines = Files.readAllLines(out.resolve("metrics.jsonl"));
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(1)).startsWith("{\"round\": 2, \"clients\": 2, \"failures\": 0, "
+        + "\"fit_loss\": 2.0, \"eval_loss\": 2.0, \"seconds\": ").contains("\"bytes_up\": ");
+    assertThat(Npz.read(out.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 4, 4));
+    try (ModelFile m = ModelFile.open(out.resolve("model.zip"))) {
+      assertThat(m.tags()).containsExactly("round-0001", "round-0002");
+    }
+  }
+
+  private static FakeClient connect(ManagedChannel ch, int shift, CompletableFuture<CliRun> run)
+      throws Exception {
+    for (int attempt = 0; attempt < 100 && !run.isDone(); attempt++) {
+      FakeClient c = new FakeClient(ch, new Metadata(), Behaviours.honest(shift, 1));
+      try {
+        c.closed.get(100, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException stillConnected) {
+        return c;
+      }
+    }
+    throw new AssertionError("could not connect: " + (run.isDone() ? run.get().err() : ""));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "--address nope --rounds 1 --min-clients 1|--address must be HOST:PORT",
+      "--address h:99999 --rounds 1 --min-clients 1|port of 0 to 65535",
+      "--address h:1 --rounds 0 --min-clients 1|rounds must be at least 1",
+      "--address h:1 --rounds 1 --min-clients 1 --strategy sgd|--strategy must be fedavg or fedprox",
+      "--address h:1 --rounds 1 --min-clients 1 --mu 1|--mu applies only to --strategy fedprox",
+      "--address h:1 --rounds 1 --min-clients 1 --fraction-fit 2|fraction fit must be in (0, 1]",
+      "--address h:1 --rounds 1 --min-clients 1 --round-timeout -1|--round-timeout must be a",
+      "--address h:1 --rounds 1 --min-clients 1 --tls-cert a.pem|--tls-cert and --tls-key go",
+      "--address h:1 --rounds 1 --min-clients 1 --tls-cert a --tls-key b|is not a readable file",
+      "--address h:1 --rounds 1 --min-clients 1 --auth-tokens missing.txt|missing.txt: no such",
+      "--address h:1 --rounds 1 --min-clients 1 --initial missing.npz|missing.npz: no such",
+      "--address h:1 --rounds x --min-clients 1|--rounds",
+      "--rounds 1 --min-clients 1|--address"})
+  void server_badInput_exitsTwoWithOneLine(String args, String message) {
+    CliRun r = CliRun.of(("server " + args).split(" "));
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).singleElement().asString().startsWith("tributary server: ")
+        .contains(message);
+  }
+
+  @Test
+  void server_help_describesEveryOption() {
+    CliRun r = CliRun.of("server", "--help");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).contains("--address", "--rounds", "--min-clients", "--strategy", "--mu",
+        "--fraction-fit", "--round-timeout", "--initial", "--out", "--seed", "--tls-cert",
+        "--tls-key", "--tls-client-ca", "--auth-tokens");
+  }
+}

@@ -1,0 +1,146 @@
+package io.tributary.flower.server;
+
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.ClientProxy;
+import io.tributary.flower.server.internal.GrpcServers;
+import io.tributary.flower.server.internal.JoinService;
+import io.tributary.flower.server.internal.RoundRunner;
+import io.tributary.flower.server.internal.Shutdown;
+import io.tributary.flower.server.internal.Traffic;
+import io.tributary.tensor.serialization.SerializerRegistry;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A server that speaks Flower's {@code FlowerService.Join} protocol and runs FedAvg or FedProx
+ * rounds over the clients that join.
+ *
+ * <pre>{@code
+ * ServerConfig config = ServerConfig.builder().address("0.0.0.0", 8080).rounds(3).minClients(2)
+ *     .initial(InitialParameters.fromNpz(Path.of("init.npz"))).build();
+ * try (FlowerServer server = FlowerServer.start(config)) {
+ *   RunResult result = server.run((metrics, model) -> System.out.println(metrics));
+ * }
+ * }</pre>
+ *
+ * <p>Each round samples clients, then the runtime invokes the process's {@code next} and
+ * {@code evaluate} federated computations with the sampled clients as CLIENTS; a client that
+ * fails, times out or disconnects is excluded from the aggregate and reported. {@link #close()}
+ * sends {@code ReconnectIns(0)} to every client before the server stops.
+ */
+public final class FlowerServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FlowerServer.class);
+
+  private final ServerConfig config;
+  private final SerializerRegistry registry;
+  private final ClientManager manager = new ClientManager();
+  private final Traffic traffic = new Traffic();
+  private final ScheduledExecutorService timer;
+  private final Server grpc;
+  private boolean closed;
+
+  private FlowerServer(ServerConfig config, ServerBuilder<?> transport,
+      SerializerRegistry registry) throws IOException {
+    this.config = config;
+    this.registry = registry;
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "flower-server-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    GrpcServers.configure(transport, config,
+        new JoinService(manager, timer, traffic, config.maxMessageSize()), registry.available());
+    this.grpc = transport.build();
+    try {
+      grpc.start();
+    } catch (IOException e) {
+      timer.shutdownNow();
+      throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": "
+          + e.getMessage(), e);
+    }
+    LOG.info("Flower server listening on {}:{} (tensor types {})", config.host(), port(),
+        registry.available());
+  }
+
+  /**
+   * Starts listening on the configured address over Netty, with TLS when configured.
+   *
+   * @throws IOException if the address cannot be bound or a TLS file is unusable
+   */
+  public static FlowerServer start(ServerConfig config) throws IOException {
+    return start(config, GrpcServers.netty(config), SerializerRegistry.load());
+  }
+
+  /**
+   * Starts on a transport the caller built (such as grpc's in-process transport); the
+   * configured address and TLS files are not used, the message limit and tokens are.
+   *
+   * @throws IOException if the server cannot start
+   */
+  public static FlowerServer start(ServerConfig config, ServerBuilder<?> transport,
+      SerializerRegistry registry) throws IOException {
+    return new FlowerServer(Objects.requireNonNull(config, "config"),
+        Objects.requireNonNull(transport, "transport"), Objects.requireNonNull(registry,
+            "registry"));
+  }
+
+  /** The port the server listens on (useful with port 0); -1 for a transport without ports. */
+  public int port() {
+    return grpc.getPort();
+  }
+
+  /** The ids of the connected clients, in the order they joined. */
+  public List<String> connectedClients() {
+    return manager.all().stream().map(ClientProxy::id).toList();
+  }
+
+  /**
+   * Waits for the clients, gets the initial model and runs every round.
+   *
+   * @throws NotEnoughClientsException if too few clients connect in time
+   * @throws FlowerServerException if the initial model cannot be had or the listener fails
+   * @throws InterruptedException if interrupted
+   */
+  public RunResult run(RoundListener listener) throws FlowerServerException,
+      InterruptedException {
+    return new RoundRunner(config, manager, traffic, registry).run(listener);
+  }
+
+  /** {@link #run(RoundListener)} without a listener. */
+  public RunResult run() throws FlowerServerException, InterruptedException {
+    return run((metrics, parameters) -> { });
+  }
+
+  /**
+   * Sends {@code ReconnectIns(0)} to every connected client, waits up to the shutdown grace for
+   * their {@code DisconnectRes}, and stops the server.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      Shutdown.disconnectAll(manager, config.shutdownGrace());
+      grpc.shutdown();
+      if (!grpc.awaitTermination(config.shutdownGrace().toMillis() + 100,
+          TimeUnit.MILLISECONDS)) {
+        grpc.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      grpc.shutdownNow();
+      Thread.currentThread().interrupt();
+    } finally {
+      timer.shutdownNow();
+    }
+  }
+}

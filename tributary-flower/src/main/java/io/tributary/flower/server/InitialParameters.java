@@ -1,0 +1,41 @@
+package io.tributary.flower.server;
+
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.npy.Npz;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.SequencedMap;
+
+/** Where the first model comes from: given tensors, or one connected client, as in Flower. */
+public sealed interface InitialParameters {
+  /** These named tensors, in order. */
+  record Given(SequencedMap<String, Tensor> tensors) implements InitialParameters {
+    public Given {
+      if (tensors.isEmpty()) {
+        throw new IllegalArgumentException("the initial parameters hold no tensors");
+      }
+      tensors = java.util.Collections.unmodifiableSequencedMap(new LinkedHashMap<>(tensors));
+    }
+  }
+
+  /** Ask one randomly chosen client ({@code GetParametersIns}). */
+  record FromClient() implements InitialParameters {}
+
+  /**
+   * The arrays of an {@code .npz} file, in file order.
+   *
+   * @throws IOException if the file cannot be read or is not a valid npz
+   */
+  static InitialParameters fromNpz(Path file) throws IOException {
+    LinkedHashMap<String, Tensor> arrays = Npz.read(file);
+    if (arrays.isEmpty()) {
+      throw new IOException(file + " holds no arrays");
+    }
+    return new Given(arrays);
+  }
+
+  static InitialParameters fromClient() {
+    return new FromClient();
+  }
+}

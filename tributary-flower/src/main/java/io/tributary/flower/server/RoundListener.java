@@ -1,0 +1,18 @@
+package io.tributary.flower.server;
+
+import io.tributary.tensor.Tensor;
+import java.io.IOException;
+import java.util.SequencedMap;
+
+/** Told about every finished round, with the model after it (to log, print or checkpoint). */
+@FunctionalInterface
+public interface RoundListener {
+  /**
+   * Called on the server's thread after each round.
+   *
+   * @param parameters the model after the round, named as the initial parameters were
+   * @throws IOException to stop the run, which then fails with a {@link FlowerServerException}
+   */
+  void roundEnded(RoundMetrics metrics, SequencedMap<String, Tensor> parameters)
+      throws IOException;
+}

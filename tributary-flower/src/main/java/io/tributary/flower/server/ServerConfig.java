@@ -1,0 +1,185 @@
+package io.tributary.flower.server;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything a {@link FlowerServer} needs, checked when built; make one with {@link #builder()}.
+ *
+ * @param host the address to listen on ({@code 0.0.0.0} for all)
+ * @param port the port; 0 picks a free one ({@link FlowerServer#port()} tells which)
+ * @param rounds the number of rounds
+ * @param minClients clients needed before a round starts, and the least sampled per round
+ *     (Flower's {@code min_available_clients} and {@code min_fit_clients})
+ * @param strategy FedAvg or FedProx
+ * @param fractionFit the fraction of connected clients sampled for fit (Flower default 1.0)
+ * @param fractionEvaluate the fraction sampled for evaluation (Flower default 1.0)
+ * @param roundTimeout how long a client may take to answer one instruction; empty for no limit
+ * @param minSuccessFraction the fraction of a round's clients that must succeed; the default,
+ *     the smallest positive double, accepts failures as long as one client succeeds (Flower's
+ *     {@code accept_failures=True})
+ * @param clientWait how long to wait for {@code minClients} clients before giving up
+ * @param initial where the first model comes from
+ * @param seed seeds client sampling and the choice of the client asked for initial parameters
+ * @param tls TLS files; empty for plaintext
+ * @param tokens accepted bearer tokens; empty for no authentication
+ * @param maxMessageSize the largest message accepted or sent, in bytes
+ * @param maxConcurrentClients the most client instructions in flight at once
+ * @param shutdownGrace how long shutdown waits for clients to answer {@code ReconnectIns}
+ */
+public record ServerConfig(String host, int port, int rounds, int minClients, Strategy strategy,
+    double fractionFit, double fractionEvaluate, Optional<Duration> roundTimeout,
+    double minSuccessFraction, Duration clientWait, InitialParameters initial, long seed,
+    Optional<TlsFiles> tls, Set<String> tokens, int maxMessageSize, int maxConcurrentClients,
+    Duration shutdownGrace) {
+  /** Flower's default since 1.16: 2 GiB - 1. */
+  public static final int DEFAULT_MAX_MESSAGE_SIZE = Integer.MAX_VALUE;
+
+  public ServerConfig {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(strategy, "strategy");
+    Objects.requireNonNull(initial, "initial");
+    Objects.requireNonNull(tls, "tls");
+    tokens = Set.copyOf(tokens);
+    check(port >= 0 && port <= 65535, "port must be 0 to 65535, got " + port);
+    check(rounds >= 1, "rounds must be at least 1, got " + rounds);
+    check(minClients >= 1, "min clients must be at least 1, got " + minClients);
+    check(fractionFit > 0 && fractionFit <= 1, "fraction fit must be in (0, 1], got "
+        + fractionFit);
+    check(fractionEvaluate > 0 && fractionEvaluate <= 1,
+        "fraction evaluate must be in (0, 1], got " + fractionEvaluate);
+    roundTimeout.ifPresent(t -> check(t.isPositive(), "the round timeout must be positive"));
+    check(minSuccessFraction > 0 && minSuccessFraction <= 1,
+        "min success fraction must be in (0, 1], got " + minSuccessFraction);
+    check(clientWait.isPositive(), "the client wait must be positive");
+    check(maxMessageSize >= 1024, "max message size must be at least 1024 bytes, got "
+        + maxMessageSize);
+    check(maxConcurrentClients >= 1 && maxConcurrentClients <= 4096,
+        "max concurrent clients must be 1 to 4096, got " + maxConcurrentClients);
+    check(!shutdownGrace.isNegative(), "the shutdown grace cannot be negative");
+    tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
+        "a bearer token cannot be blank or have surrounding spaces"));
+  }
+
+  private static void check(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Fluent construction with Flower's defaults; {@link #build()} checks everything. */
+  public static final class Builder {
+    private String host = "0.0.0.0";
+    private int port = 8080;
+    private int rounds = 1;
+    private int minClients = 2;
+    private Strategy strategy = Strategy.fedAvg();
+    private double fractionFit = 1.0;
+    private double fractionEvaluate = 1.0;
+    private Optional<Duration> roundTimeout = Optional.empty();
+    private double minSuccessFraction = Double.MIN_VALUE;
+    private Duration clientWait = Duration.ofMinutes(10);
+    private InitialParameters initial = InitialParameters.fromClient();
+    private long seed;
+    private Optional<TlsFiles> tls = Optional.empty();
+    private Set<String> tokens = Set.of();
+    private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
+    private int maxConcurrentClients = 256;
+    private Duration shutdownGrace = Duration.ofSeconds(3);
+
+    private Builder() {}
+
+    public Builder address(String h, int p) {
+      this.host = h;
+      this.port = p;
+      return this;
+    }
+
+    public Builder rounds(int n) {
+      this.rounds = n;
+      return this;
+    }
+
+    public Builder minClients(int n) {
+      this.minClients = n;
+      return this;
+    }
+
+    public Builder strategy(Strategy s) {
+      this.strategy = s;
+      return this;
+    }
+
+    public Builder fractionFit(double f) {
+      this.fractionFit = f;
+      return this;
+    }
+
+    public Builder fractionEvaluate(double f) {
+      this.fractionEvaluate = f;
+      return this;
+    }
+
+    public Builder roundTimeout(Duration t) {
+      this.roundTimeout = Optional.of(t);
+      return this;
+    }
+
+    public Builder minSuccessFraction(double f) {
+      this.minSuccessFraction = f;
+      return this;
+    }
+
+    public Builder clientWait(Duration d) {
+      this.clientWait = d;
+      return this;
+    }
+
+    public Builder initial(InitialParameters p) {
+      this.initial = p;
+      return this;
+    }
+
+    public Builder seed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    public Builder tls(TlsFiles files) {
+      this.tls = Optional.of(files);
+      return this;
+    }
+
+    public Builder tokens(Set<String> t) {
+      this.tokens = t;
+      return this;
+    }
+
+    public Builder maxMessageSize(int bytes) {
+      this.maxMessageSize = bytes;
+      return this;
+    }
+
+    public Builder maxConcurrentClients(int n) {
+      this.maxConcurrentClients = n;
+      return this;
+    }
+
+    public Builder shutdownGrace(Duration d) {
+      this.shutdownGrace = d;
+      return this;
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(host, port, rounds, minClients, strategy, fractionFit,
+          fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
+          tokens, maxMessageSize, maxConcurrentClients, shutdownGrace);
+    }
+  }
+}

@@ -1,0 +1,259 @@
+package io.tributary.flower.server.internal;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.flower.server.ClientDisconnectedException;
+import io.tributary.flower.server.ClientResultException;
+import io.tributary.flower.server.InstructionTimeoutException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's end of one client's {@code Join} stream: sends one instruction at a time and
+ * completes its future with the client's one answer.
+ *
+ * <p>Flower's conversation is strictly alternating, so a proxy holds at most one outstanding
+ * instruction. A timeout ends the stream with DEADLINE_EXCEEDED (a late answer could no longer be
+ * matched to its instruction); a stream that ends fails the outstanding instruction. Either way
+ * the proxy closes for good and {@code onClose} unregisters it.
+ */
+public final class ClientProxy {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientProxy.class);
+
+  private final String id;
+  private final String tensorType;
+  private final ServerCallStreamObserver<ServerMessage> out;
+  private final ScheduledExecutorService timer;
+  private final Traffic traffic;
+  private final Consumer<ClientProxy> onClose;
+  private final int maxMessageSize;
+  private final Object lock = new Object();
+  private CompletableFuture<ClientMessage> pending;
+  private String pendingKind;
+  private ScheduledFuture<?> pendingTimeout;
+  private boolean closed;
+
+  ClientProxy(String id, String tensorType, ServerCallStreamObserver<ServerMessage> out,
+      ScheduledExecutorService timer, Traffic traffic, Consumer<ClientProxy> onClose,
+      int maxMessageSize) {
+    this.id = Objects.requireNonNull(id, "id");
+    this.tensorType = Objects.requireNonNull(tensorType, "tensorType");
+    this.out = out;
+    this.timer = timer;
+    this.traffic = traffic;
+    this.onClose = onClose;
+    this.maxMessageSize = maxMessageSize;
+  }
+
+  /** The server-assigned id, fresh for every stream. */
+  public String id() {
+    return id;
+  }
+
+  /** The {@code tensor_type} negotiated for this client. */
+  public String tensorType() {
+    return tensorType;
+  }
+
+  /** True once the stream has ended or been closed. */
+  public boolean isClosed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+
+  /**
+   * Sends {@code message} and returns the future of the client's answer. The future fails with
+   * {@link ClientDisconnectedException} if the stream ends first, or
+   * {@link InstructionTimeoutException} after {@code timeout}.
+   *
+   * @throws IllegalStateException if an instruction is already outstanding
+   */
+  public CompletableFuture<ClientMessage> request(ServerMessage message,
+      Optional<Duration> timeout) {
+    String kind = message.getMsgCase().name().toLowerCase(java.util.Locale.ROOT);
+    CompletableFuture<ClientMessage> f = new CompletableFuture<>();
+    ClientDisconnectedException failure;
+    if (message.getSerializedSize() > maxMessageSize) {
+      return CompletableFuture.failedFuture(new ClientResultException(id, "cannot send " + kind
+          + ": it is " + message.getSerializedSize() + " bytes, over the maximum message size of "
+          + maxMessageSize, null));
+    }
+    synchronized (lock) {
+      if (closed) {
+        return CompletableFuture.failedFuture(new ClientDisconnectedException(id,
+            "cannot send " + kind + ": the client is no longer connected", null));
+      }
+      if (pending != null) {
+        throw new IllegalStateException("client " + id + " still owes an answer to "
+            + pendingKind + "; Flower allows one instruction at a time");
+      }
+      try {
+        out.onNext(message);
+        traffic.sent(message.getSerializedSize());
+        pending = f;
+        pendingKind = kind;
+        timeout.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t),
+            t.toNanos(), TimeUnit.NANOSECONDS));
+        return f;
+      } catch (StatusRuntimeException e) {
+        closed = true;
+        failure = new ClientDisconnectedException(id, "the stream ended while sending " + kind, e);
+      }
+    }
+    onClose.accept(this);
+    f.completeExceptionally(failure);
+    return f;
+  }
+
+  private void expire(CompletableFuture<ClientMessage> f, Duration t) {
+    String kind;
+    synchronized (lock) {
+      if (pending != f) {
+        return;
+      }
+      kind = pendingKind;
+      clearPendingLocked();
+      endLocked(Status.DEADLINE_EXCEEDED.withDescription("no answer to " + kind + " within " + t));
+    }
+    LOG.warn("client {} did not answer {} within {}; its stream is closed", id, kind, t);
+    onClose.accept(this);
+    f.completeExceptionally(new InstructionTimeoutException(id, "no answer to " + kind
+        + " within " + t));
+  }
+
+  /**
+   * Gives up on {@code f} if it is still the outstanding instruction (its caller stopped
+   * waiting): the stream is closed with DEADLINE_EXCEEDED, as after a timeout.
+   */
+  public void abandon(CompletableFuture<ClientMessage> f, String why) {
+    synchronized (lock) {
+      if (pending != f) {
+        return;
+      }
+      clearPendingLocked();
+      endLocked(Status.DEADLINE_EXCEEDED.withDescription(why));
+    }
+    LOG.warn("client {}: {}; its stream is closed", id, why);
+    onClose.accept(this);
+    f.completeExceptionally(new InstructionTimeoutException(id, why));
+  }
+
+  /** Called with each message the client sends. */
+  void received(ClientMessage message) {
+    traffic.received(message.getSerializedSize());
+    CompletableFuture<ClientMessage> f;
+    synchronized (lock) {
+      f = pending;
+      if (f == null) {
+        if (closed) {
+          return;
+        }
+        endLocked(Status.FAILED_PRECONDITION.withDescription(
+            "the server speaks first; a client answers only when asked"));
+      } else {
+        clearPendingLocked();
+      }
+    }
+    if (f == null) {
+      LOG.warn("client {} sent {} without being asked; its stream is closed", id,
+          message.getMsgCase());
+      onClose.accept(this);
+      return;
+    }
+    f.complete(message);
+  }
+
+  /** Called once when the client's side of the stream ends, with the error if there was one. */
+  void streamEnded(Throwable cause) {
+    CompletableFuture<ClientMessage> f;
+    String kind;
+    synchronized (lock) {
+      if (closed && pending == null) {
+        return;
+      }
+      f = pending;
+      kind = pendingKind;
+      clearPendingLocked();
+      if (!closed) {
+        closed = true;
+        if (cause == null) {
+          finishQuietly();
+        }
+      }
+    }
+    LOG.info("client {} disconnected{}", id, cause == null ? "" : ": " + describe(cause));
+    onClose.accept(this);
+    if (f != null) {
+      f.completeExceptionally(new ClientDisconnectedException(id,
+          "the stream ended before the answer to " + kind, cause));
+    }
+  }
+
+  /** Ends the stream normally (the client has been told to go, or the server stops). */
+  public void finish() {
+    CompletableFuture<ClientMessage> f;
+    synchronized (lock) {
+      if (closed) {
+        // The stream may have ended on another thread that has not unregistered it yet.
+        onClose.accept(this);
+        return;
+      }
+      f = pending;
+      clearPendingLocked();
+      closed = true;
+      finishQuietly();
+    }
+    onClose.accept(this);
+    if (f != null) {
+      f.completeExceptionally(new ClientDisconnectedException(id, "the server closed the stream",
+          null));
+    }
+  }
+
+  private void clearPendingLocked() {
+    if (pendingTimeout != null) {
+      pendingTimeout.cancel(false);
+    }
+    pending = null;
+    pendingKind = null;
+    pendingTimeout = null;
+  }
+
+  private void endLocked(Status status) {
+    closed = true;
+    try {
+      out.onError(status.asRuntimeException());
+    } catch (IllegalStateException | StatusRuntimeException e) {
+      LOG.debug("stream of client {} was already closed", id, e);
+    }
+  }
+
+  private void finishQuietly() {
+    try {
+      out.onCompleted();
+    } catch (IllegalStateException | StatusRuntimeException e) {
+      LOG.debug("stream of client {} was already closed", id, e);
+    }
+  }
+
+  private static String describe(Throwable t) {
+    return t instanceof StatusRuntimeException s ? s.getStatus().toString() : t.toString();
+  }
+
+  @Override
+  public String toString() {
+    return "ClientProxy[" + id + ", " + tensorType + "]";
+  }
+}

@@ -1,0 +1,65 @@
+package io.tributary.flower.server.internal;
+
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ServerBuilder;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.tributary.flower.internal.FlowerRpc;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.TlsFiles;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds the gRPC server: transport, credentials, message limits and interceptors. */
+public final class GrpcServers {
+  private GrpcServers() {}
+
+  /**
+   * A Netty server builder for the configured address, with TLS (and client certificates) when
+   * configured.
+   *
+   * @throws IOException if a TLS file cannot be read or holds no usable PEM
+   */
+  public static ServerBuilder<?> netty(ServerConfig config) throws IOException {
+    ServerCredentials credentials = config.tls().isPresent()
+        ? tls(config.tls().get()) : InsecureServerCredentials.create();
+    return NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()),
+        credentials);
+  }
+
+  private static ServerCredentials tls(TlsFiles files) throws IOException {
+    files.requireReadable();
+    TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder();
+    try {
+      b.keyManager(files.certChain().toFile(), files.privateKey().toFile());
+      if (files.clientCa().isPresent()) {
+        b.trustManager(files.clientCa().get().toFile());
+        b.clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IOException("unusable TLS files: " + e.getMessage(), e);
+    }
+    return b.build();
+  }
+
+  /**
+   * Adds the Join service behind its interceptors to {@code builder} and sets the message
+   * limit. Authentication runs first, then negotiation, so a refused client reaches neither.
+   */
+  public static void configure(ServerBuilder<?> builder, ServerConfig config, JoinService join,
+      List<String> tensorTypes) {
+    builder.maxInboundMessageSize(config.maxMessageSize());
+    List<ServerInterceptor> interceptors = new ArrayList<>();
+    interceptors.add(new TensorTypeInterceptor(tensorTypes));
+    if (!config.tokens().isEmpty()) {
+      // grpc calls the last interceptor of the list first.
+      interceptors.add(new BearerTokenInterceptor(config.tokens()));
+    }
+    builder.addService(ServerInterceptors.intercept(FlowerRpc.service(join), interceptors));
+  }
+}

@@ -1,0 +1,62 @@
+package io.tributary.flower.server.internal;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.tributary.flower.TensorTypes;
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.ServerMessage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Handles {@code FlowerService.Join}: each stream becomes a {@link ClientProxy} with a fresh id,
+ * registered with the {@link ClientManager} until the stream ends.
+ */
+public final class JoinService implements ServerCalls.BidiStreamingMethod<ClientMessage,
+    ServerMessage> {
+  private static final Logger LOG = LoggerFactory.getLogger(JoinService.class);
+
+  private final ClientManager manager;
+  private final ScheduledExecutorService timer;
+  private final Traffic traffic;
+  private final int maxMessageSize;
+  private final AtomicLong sequence = new AtomicLong();
+
+  public JoinService(ClientManager manager, ScheduledExecutorService timer, Traffic traffic,
+      int maxMessageSize) {
+    this.manager = manager;
+    this.maxMessageSize = maxMessageSize;
+    this.timer = timer;
+    this.traffic = traffic;
+  }
+
+  @Override
+  public StreamObserver<ClientMessage> invoke(StreamObserver<ServerMessage> responseObserver) {
+    String type = TensorTypeInterceptor.NEGOTIATED.get();
+    long seq = sequence.incrementAndGet();
+    ClientProxy proxy = new ClientProxy("client-" + seq, type == null ? TensorTypes.DEFAULT : type,
+        (ServerCallStreamObserver<ServerMessage>) responseObserver, timer, traffic,
+        manager::unregister, maxMessageSize);
+    manager.register(seq, proxy);
+    LOG.info("client {} joined (tensor_type {})", proxy.id(), proxy.tensorType());
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(ClientMessage value) {
+        proxy.received(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        proxy.streamEnded(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        proxy.streamEnded(null);
+      }
+    };
+  }
+}

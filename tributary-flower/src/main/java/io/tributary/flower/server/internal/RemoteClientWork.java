@@ -1,0 +1,203 @@
+package io.tributary.flower.server.internal;
+
+import io.tributary.core.computation.Computation;
+import io.tributary.core.computation.Federated;
+import io.tributary.core.computation.Intrinsics;
+import io.tributary.core.types.FunctionType;
+import io.tributary.core.types.Placement;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.TensorType;
+import io.tributary.core.values.StructValue;
+import io.tributary.flower.Scalar;
+import io.tributary.flower.internal.MalformedMessageException;
+import io.tributary.flower.internal.ParametersWire;
+import io.tributary.flower.internal.ScalarCodec;
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.serialization.SerializationException;
+import io.tributary.tensor.serialization.SerializerRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * The client work of the server's federated computations, as Java functions whose client value D
+ * is the client's id ({@code string}): {@code flower_fit} sends FitIns and turns the FitRes into
+ * the client update {@code <delta=M,num_examples=int64,loss=float32>}; {@code flower_evaluate}
+ * sends EvaluateIns and gives {@code <loss=float32,num_examples=int64>}.
+ *
+ * <p>Anything wrong with one client's answer throws a {@link
+ * io.tributary.flower.server.RemoteClientException} naming the client, which the runtime turns
+ * into that client's failure.
+ */
+public final class RemoteClientWork {
+  /** D: a client is known to the computations by its id. */
+  public static final TensorType CLIENT_ID = TensorType.of(DType.STRING);
+  private static final TensorType INT64 = TensorType.of(DType.INT64);
+  private static final TensorType FLOAT32 = TensorType.of(DType.FLOAT32);
+
+  private final ClientManager manager;
+  private final SerializerRegistry registry;
+  private final ModelSpec spec;
+  private final Optional<Duration> timeout;
+  private final Map<String, Scalar> fitConfig;
+  private final Map<String, Scalar> evaluateConfig;
+  private final ModelEncoder encoder;
+  private final FitLog log = new FitLog();
+
+  public RemoteClientWork(ClientManager manager, SerializerRegistry registry, ModelSpec spec,
+      Optional<Duration> timeout, Map<String, Scalar> fitConfig,
+      Map<String, Scalar> evaluateConfig) {
+    this.manager = manager;
+    this.registry = registry;
+    this.spec = spec;
+    this.timeout = timeout;
+    this.fitConfig = Map.copyOf(fitConfig);
+    this.evaluateConfig = Map.copyOf(evaluateConfig);
+    this.encoder = new ModelEncoder(registry);
+  }
+
+  /** The clients' reports of the current round. */
+  public FitLog log() {
+    return log;
+  }
+
+  /** The value of D for a client. */
+  public static Tensor clientValue(String clientId) {
+    return Tensor.ofStrings(Shape.scalar(), clientId);
+  }
+
+  /** {@code flower_fit: (<model=M,data=string> -> <delta=M,num_examples=int64,loss=float32>)}. */
+  public Computation fit() {
+    StructType m = spec.type();
+    return Federated.local("flower_fit", FunctionType.of(
+        StructType.named("model", m, "data", CLIENT_ID),
+        StructType.named("delta", m, "num_examples", INT64, "loss", FLOAT32)), this::runFit);
+  }
+
+  /** {@code flower_evaluate: (<model=M,data=string> -> <loss=float32,num_examples=int64>)}. */
+  public Computation evaluation() {
+    return Federated.local("flower_evaluate", FunctionType.of(
+        StructType.named("model", spec.type(), "data", CLIENT_ID),
+        StructType.named("loss", FLOAT32, "num_examples", INT64)), this::runEvaluate);
+  }
+
+  /** {@code ( -> <model=M>@SERVER)}, the process's first state: the given tensors. */
+  public static Computation initialize(ModelSpec spec, List<Tensor> initial) {
+    StructValue value = spec.value(initial);
+    Computation model = Federated.local("initial_parameters", FunctionType.noParameter(
+        StructType.named("model", spec.type())), x -> StructValue.named("model", value));
+    return Federated.computation(() -> Intrinsics.federatedEval(model, Placement.SERVER));
+  }
+
+  private Object runFit(Object argument) {
+    StructValue model = (StructValue) ((StructValue) argument).get(0);
+    ClientProxy client = client((Tensor) ((StructValue) argument).get(1));
+    ServerMessage ins = ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns.newBuilder()
+        .setParameters(encode(client, model)).putAllConfig(ScalarCodec.toProto(fitConfig)))
+        .build();
+    ClientMessage.FitRes res = RemoteCall.ask(client, ins, ClientMessage.MsgCase.FIT_RES,
+        timeout).getFitRes();
+    RemoteCall.requireOk(client, res.getStatus(), "FitRes");
+    List<Tensor> got = decode(client, res.getParameters());
+    if (res.getNumExamples() < 0) {
+      throw RemoteCall.fail(client, "FitRes has num_examples " + res.getNumExamples(), null);
+    }
+    OptionalDouble loss = metric(client, res.getMetricsMap(), "loss");
+    List<Tensor> sent = ModelSpec.tensors(model);
+    List<Tensor> delta = new ArrayList<>(sent.size());
+    for (int i = 0; i < sent.size(); i++) {
+      delta.add(TensorMath.subtract(got.get(i), sent.get(i)));
+    }
+    log.record(new FitLog.Entry(client.id(), res.getNumExamples(), loss));
+    return StructValue.named("delta", spec.value(delta), "num_examples",
+        Tensor.ofLongs(Shape.scalar(), res.getNumExamples()), "loss",
+        Tensor.scalar((float) loss.orElse(0)));
+  }
+
+  private Object runEvaluate(Object argument) {
+    StructValue model = (StructValue) ((StructValue) argument).get(0);
+    ClientProxy client = client((Tensor) ((StructValue) argument).get(1));
+    ServerMessage ins = ServerMessage.newBuilder().setEvaluateIns(ServerMessage.EvaluateIns
+        .newBuilder().setParameters(encode(client, model))
+        .putAllConfig(ScalarCodec.toProto(evaluateConfig))).build();
+    ClientMessage.EvaluateRes res = RemoteCall.ask(client, ins,
+        ClientMessage.MsgCase.EVALUATE_RES, timeout).getEvaluateRes();
+    RemoteCall.requireOk(client, res.getStatus(), "EvaluateRes");
+    if (res.getNumExamples() < 0) {
+      throw RemoteCall.fail(client, "EvaluateRes has num_examples " + res.getNumExamples(),
+          null);
+    }
+    return StructValue.named("loss", Tensor.scalar(res.getLoss()), "num_examples",
+        Tensor.ofLongs(Shape.scalar(), res.getNumExamples()));
+  }
+
+  /**
+   * Asks one client for its parameters ({@code GetParametersIns}), as Flower's server does when
+   * no initial parameters are given.
+   *
+   * @throws io.tributary.flower.server.RemoteClientException if the client fails to give them
+   */
+  public static List<Tensor> parametersOf(ClientProxy client, SerializerRegistry registry,
+      Optional<Duration> timeout) {
+    ServerMessage ins = ServerMessage.newBuilder().setGetParametersIns(
+        ServerMessage.GetParametersIns.getDefaultInstance()).build();
+    ClientMessage.GetParametersRes res = RemoteCall.ask(client, ins,
+        ClientMessage.MsgCase.GET_PARAMETERS_RES, timeout).getGetParametersRes();
+    RemoteCall.requireOk(client, res.getStatus(), "GetParametersRes");
+    try {
+      return ParametersWire.decode(registry, res.getParameters());
+    } catch (SerializationException e) {
+      throw RemoteCall.fail(client, "parameters do not decode: " + e.getMessage(), e);
+    }
+  }
+
+  private ClientProxy client(Tensor id) {
+    String clientId = id.getString(0);
+    return manager.get(clientId).orElseThrow(() ->
+        new io.tributary.flower.server.ClientDisconnectedException(clientId,
+            "the client left before the instruction was sent", null));
+  }
+
+  private io.tributary.tensor.serialization.internal.proto.Parameters encode(ClientProxy client,
+      StructValue model) {
+    try {
+      return encoder.encode(model, client.tensorType());
+    } catch (SerializationException e) {
+      throw RemoteCall.fail(client, "the model cannot be written as " + client.tensorType()
+          + ": " + e.getMessage(), e);
+    }
+  }
+
+  private List<Tensor> decode(ClientProxy client,
+      io.tributary.tensor.serialization.internal.proto.Parameters p) {
+    List<Tensor> got;
+    try {
+      got = ParametersWire.decode(registry, p);
+    } catch (SerializationException e) {
+      throw RemoteCall.fail(client, "parameters (tensor_type '" + p.getTensorType()
+          + "') do not decode: " + e.getMessage(), e);
+    }
+    String mismatch = spec.mismatch(got);
+    if (mismatch != null) {
+      throw RemoteCall.fail(client, "parameters do not fit the model: " + mismatch, null);
+    }
+    return got;
+  }
+
+  private static OptionalDouble metric(ClientProxy client,
+      Map<String, io.tributary.flower.internal.proto.Scalar> metrics, String key) {
+    try {
+      Scalar s = ScalarCodec.fromProto(metrics).get(key);
+      return s == null ? OptionalDouble.empty() : s.asDouble();
+    } catch (MalformedMessageException e) {
+      throw RemoteCall.fail(client, "metrics: " + e.getMessage(), e);
+    }
+  }
+}

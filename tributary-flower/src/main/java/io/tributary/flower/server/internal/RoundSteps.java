@@ -1,0 +1,82 @@
+package io.tributary.flower.server.internal;
+
+import io.tributary.core.values.StructValue;
+import io.tributary.learning.LearningProcess;
+import io.tributary.runtime.ClientFailure;
+import io.tributary.runtime.ClientFailureException;
+import io.tributary.runtime.ExecutionContext;
+import io.tributary.runtime.LocalComputationException;
+import io.tributary.runtime.Outcome;
+import io.tributary.runtime.TooManyClientFailuresException;
+import io.tributary.tensor.Tensor;
+import java.util.List;
+import java.util.OptionalDouble;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The two invocations of a round. A round whose clients fail beyond the accepted fraction keeps
+ * the model it had, as Flower's server does when a strategy returns no parameters.
+ */
+final class RoundSteps {
+  private static final Logger LOG = LoggerFactory.getLogger(RoundSteps.class);
+
+  private final ExecutionContext ctx;
+  private final LearningProcess process;
+  private final RemoteClientWork work;
+
+  RoundSteps(ExecutionContext ctx, LearningProcess process, RemoteClientWork work) {
+    this.ctx = ctx;
+    this.process = process;
+    this.work = work;
+  }
+
+  /** The state after fit and its aggregation, the failed clients and the clients' reports. */
+  record Fit(StructValue state, List<ClientFailure> failures, List<FitLog.Entry> log) {}
+
+  /** The aggregated evaluation loss, if any, and the failed clients. */
+  record Evaluate(OptionalDouble loss, List<ClientFailure> failures) {}
+
+  Fit fit(int round, StructValue state, List<ClientProxy> clients) {
+    work.log().drain();
+    List<Tensor> ids = clients.stream().map(c -> RemoteClientWork.clientValue(c.id())).toList();
+    try {
+      Outcome out = ctx.invokeWithReport(process.next(), state, ids);
+      StructValue result = (StructValue) out.value();
+      return new Fit((StructValue) result.get(0), out.report().failures(), work.log().drain());
+    } catch (TooManyClientFailuresException e) {
+      LOG.warn("round {}: fit failed, the model is unchanged: {}", round, e.getMessage());
+      return new Fit(state, e.failures(), work.log().drain());
+    } catch (ClientFailureException e) {
+      LOG.warn("round {}: fit failed, the model is unchanged: {}", round, e.getMessage());
+      return new Fit(state, List.of(e.failure()), work.log().drain());
+    } catch (LocalComputationException e) {
+      // Such as every client reporting zero examples: there is nothing to average.
+      LOG.warn("round {}: fit gave no aggregate, the model is unchanged: {}", round,
+          e.getMessage());
+      return new Fit(state, List.of(), work.log().drain());
+    }
+  }
+
+  Evaluate evaluate(int round, StructValue model, List<ClientProxy> clients) {
+    if (clients.isEmpty()) {
+      LOG.warn("round {}: no client is connected to evaluate the model", round);
+      return new Evaluate(OptionalDouble.empty(), List.of());
+    }
+    List<Tensor> ids = clients.stream().map(c -> RemoteClientWork.clientValue(c.id())).toList();
+    try {
+      Outcome out = ctx.invokeWithReport(process.evaluate(), model, ids);
+      float loss = ((Tensor) ((StructValue) out.value()).get("loss")).getFloat(0);
+      return new Evaluate(OptionalDouble.of(loss), out.report().failures());
+    } catch (TooManyClientFailuresException e) {
+      LOG.warn("round {}: evaluation failed: {}", round, e.getMessage());
+      return new Evaluate(OptionalDouble.empty(), e.failures());
+    } catch (ClientFailureException e) {
+      LOG.warn("round {}: evaluation failed: {}", round, e.getMessage());
+      return new Evaluate(OptionalDouble.empty(), List.of(e.failure()));
+    } catch (LocalComputationException e) {
+      LOG.warn("round {}: evaluation gave no aggregate: {}", round, e.getMessage());
+      return new Evaluate(OptionalDouble.empty(), List.of());
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.tributary.flower.server.internal;
+
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.ServerMessage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Flower's goodbye: {@code ReconnectIns(seconds=0)} to every client, then end the streams. */
+public final class Shutdown {
+  private static final Logger LOG = LoggerFactory.getLogger(Shutdown.class);
+
+  private Shutdown() {}
+
+  /**
+   * Tells every connected client to disconnect and stop, waits up to {@code grace} for their
+   * {@code DisconnectRes}, then ends every stream.
+   */
+  public static void disconnectAll(ClientManager manager, Duration grace)
+      throws InterruptedException {
+    ServerMessage bye = ServerMessage.newBuilder().setReconnectIns(
+        ServerMessage.ReconnectIns.newBuilder().setSeconds(0)).build();
+    List<ClientProxy> clients = manager.all();
+    List<CompletableFuture<ClientMessage>> answers = new ArrayList<>();
+    for (ClientProxy c : clients) {
+      try {
+        answers.add(c.request(bye, Optional.of(grace.isZero() ? Duration.ofMillis(1) : grace)));
+      } catch (IllegalStateException e) {
+        LOG.warn("client {} still owes an answer; closing it without ReconnectIns", c.id());
+      }
+    }
+    long deadline = System.nanoTime() + grace.toNanos();
+    for (CompletableFuture<ClientMessage> f : answers) {
+      try {
+        f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        LOG.debug("a client did not confirm the disconnect", e);
+      }
+    }
+    for (ClientProxy c : clients) {
+      c.finish();
+    }
+    LOG.info("told {} clients to disconnect", clients.size());
+  }
+}

@@ -1,0 +1,161 @@
+package io.tributary.flower.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.Status;
+import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Rounds against fake clients whose updates are known, so every aggregate is exact. */
+class FlowerServerRoundsTest {
+  @Test
+  void run_threeHonestClients_aggregatesExactlyEveryRound() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(3).minClients(3).build())) {
+      // Shifts 1, 2, 3 with 1, 1, 2 examples: each round adds (1 + 2 + 6) / 4 = 2.25.
+      List<FakeClient> clients = List.of(h.client(Behaviours.honest(1, 1)),
+          h.client(Behaviours.honest(2, 1)), h.client(Behaviours.honest(3, 2)));
+      h.awaitClients(3);
+      RunResult result = h.server.run();
+
+      assertThat(result.finalParameters().keySet()).containsExactly("w", "b");
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 6.75f, 6.75f));
+      assertThat(result.finalParameters().get("b")).isEqualTo(Tensor.scalar(7.75f));
+      assertThat(result.rounds()).hasSize(3).allSatisfy(m -> {
+        assertThat(m.clients()).isEqualTo(3);
+        assertThat(m.failures()).isZero();
+        assertThat(m.fitLoss()).hasValue(2.25);
+        assertThat(m.evalLoss()).hasValue(2.25);
+        assertThat(m.bytesDown()).isPositive();
+        assertThat(m.bytesUp()).isPositive();
+      });
+      assertThat(result.rounds()).extracting(RoundMetrics::round).containsExactly(1, 2, 3);
+      // The server speaks first, and round 2's FitIns carries round 1's aggregate.
+      FakeClient first = clients.get(0);
+      assertThat(first.received.get(0).getMsgCase()).isEqualTo(ServerMessage.MsgCase.FIT_INS);
+      ServerMessage round2 = first.received.stream().filter(ServerMessage::hasFitIns)
+          .skip(1).findFirst().orElseThrow();
+      assertThat(Behaviours.decode(round2.getFitIns().getParameters()))
+          .containsExactly(Tensor.ofFloats(Shape.of(2), 2.25f, 2.25f), Tensor.scalar(3.25f));
+      assertThat(round2.getFitIns().getConfigMap()).isEmpty();
+    }
+  }
+
+  @Test
+  void run_clientDiesMidFit_roundGoesOnWithTheOthersAndCountsTheFailure() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(2).minClients(2).build())) {
+      h.client(Behaviours.honest(1, 1));
+      h.client(Behaviours.honest(3, 1));
+      FakeClient dying = h.client(Behaviours.diesOnFit());
+      h.awaitClients(3);
+      RunResult result = h.server.run();
+
+      RoundMetrics r1 = result.rounds().get(0);
+      assertThat(r1.clients()).isEqualTo(3);
+      assertThat(r1.failures()).isEqualTo(1);
+      assertThat(r1.failureReasons()).singleElement().asString()
+          .contains("fit").contains("stream ended");
+      assertThat(result.rounds().get(1).clients()).isEqualTo(2);
+      assertThat(result.rounds().get(1).failures()).isZero();
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 4, 4));
+      assertThat(dying.closed.get(5, TimeUnit.SECONDS).getCode())
+          .isEqualTo(Status.Code.CANCELLED);
+      assertThat(h.server.connectedClients()).hasSize(2);
+    }
+  }
+
+  @Test
+  void run_silentClientWithRoundTimeout_timesOutAndRoundGoesOn() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)
+        .roundTimeout(Duration.ofMillis(300)).build())) {
+      h.client(Behaviours.honest(2, 1));
+      FakeClient silent = h.client(Behaviours.silent());
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+
+      assertThat(result.rounds().get(0).failures()).isEqualTo(1);
+      assertThat(result.rounds().get(0).failureReasons()).singleElement().asString()
+          .contains("no answer to fit_ins within");
+      assertThat(silent.closed.get(5, TimeUnit.SECONDS).getCode())
+          .isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+    }
+  }
+
+  @Test
+  void run_tooFewClients_failsNamingTheCounts() throws Exception {
+    try (Harness h = new Harness(Harness.config().minClients(3)
+        .clientWait(Duration.ofMillis(200)).build())) {
+      h.client(Behaviours.honest(1, 1));
+      h.awaitClients(1);
+      assertThatThrownBy(h.server::run).isInstanceOf(NotEnoughClientsException.class)
+          .hasMessageContaining("for 3 clients, but only 1 connected");
+    }
+  }
+
+  @Test
+  void run_noInitialParameters_asksOneClientAsFlowerDoes() throws Exception {
+    try (Harness h = new Harness(Harness.config().initial(InitialParameters.fromClient())
+        .rounds(1).minClients(2).build())) {
+      FakeClient a = h.client(Behaviours.honest(5, 1));
+      FakeClient b = h.client(Behaviours.honest(5, 1));
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+
+      // Both clients give [5, 5] and both add 5.
+      assertThat(result.finalParameters()).containsOnlyKeys("arr_0");
+      assertThat(result.finalParameters().get("arr_0"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 10, 10));
+      long asked = List.of(a, b).stream().flatMap(c -> c.received.stream())
+          .filter(ServerMessage::hasGetParametersIns).count();
+      assertThat(asked).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void run_fedProx_sendsProximalMuInEveryFitConfig() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(2).minClients(1)
+        .strategy(Strategy.fedProx(0.5)).build())) {
+      FakeClient c = h.client(Behaviours.honest(1, 1));
+      h.awaitClients(1);
+      h.server.run();
+      assertThat(c.received.stream().filter(ServerMessage::hasFitIns))
+          .hasSize(2).allSatisfy(m -> assertThat(m.getFitIns().getConfigMap()
+              .get("proximal_mu").getDouble()).isEqualTo(0.5));
+    }
+  }
+
+  @Test
+  void close_afterRun_sendsReconnectInsZeroToEveryClient() throws Exception {
+    Harness h = new Harness(Harness.config().rounds(1).minClients(2).build());
+    List<FakeClient> clients = List.of(h.client(Behaviours.honest(1, 1)),
+        h.client(Behaviours.honest(1, 1)));
+    h.awaitClients(2);
+    h.server.run();
+    h.close();
+    for (FakeClient c : clients) {
+      assertThat(c.closed.get(5, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+      ServerMessage last = c.received.get(c.received.size() - 1);
+      assertThat(last.hasReconnectIns()).isTrue();
+      assertThat(last.getReconnectIns().getSeconds()).isZero();
+    }
+    assertThat(h.server.connectedClients()).isEmpty();
+  }
+
+  @Test
+  void start_portZeroOnNetty_listensOnAFreePort() throws Exception {
+    try (FlowerServer s = FlowerServer.start(Harness.config().build())) {
+      assertThat(s.port()).isPositive();
+      assertThat(Optional.of(s.connectedClients())).contains(List.of());
+    }
+  }
+}
