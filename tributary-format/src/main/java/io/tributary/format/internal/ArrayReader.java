@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 
 /** Reads array entries: their headers, their data into memory, or their data memory-mapped. */
@@ -20,8 +21,21 @@ public final class ArrayReader {
   /** Mapped pieces of a region over 2 GiB are this large (a power of two, as Tensor.wrap needs). */
   private static final long MAP_PIECE = 1L << 30;
 
+  /**
+   * Bytes read at a time when loading. Small enough to stay in a core's L2 cache between the
+   * kernel's copy into it, the CRC-32 pass and the copy into the tensor, which then cost little
+   * beyond a raw read; a multi-megabyte buffer falls out of cache and makes loading about twice
+   * as slow (measured; see docs/benchmarks.md, "Model file").
+   */
+  private static final int STAGING = 128 << 10;
+
   private final ZipArchive zip;
   private final long maxInflatedEntry;
+  /**
+   * One direct buffer reused from load to load: a fresh one per array costs more than reading the
+   * array (the memory is zeroed and faulted in each time). Concurrent loads allocate their own.
+   */
+  private final AtomicReference<ByteBuffer> spare = new AtomicReference<>();
 
   /** A reader over {@code zip}, inflating deflated entries of at most {@code maxInflatedEntry} bytes. */
   public ArrayReader(ZipArchive zip, long maxInflatedEntry) {
@@ -34,10 +48,10 @@ public final class ArrayReader {
     if (e.method() != ZipEntryRecord.STORED) {
       return ArrayEntries.decode(e.name(), ByteBuffer.wrap(zip.read(e, maxInflatedEntry)), e.size());
     }
-    return ArrayEntries.decode(e.name(), headerBytes(e, null), e.size());
+    return ArrayEntries.decode(e.name(), headerBytes(e), e.size());
   }
 
-  private ByteBuffer headerBytes(ZipEntryRecord e, CRC32 crc) throws IOException {
+  private ByteBuffer headerBytes(ZipEntryRecord e) throws IOException {
     long start = zip.dataStart(e);
     int first = (int) Math.min(e.size(), FIRST_READ);
     ByteBuffer b = ZipArchive.readAt(zip.channel(), start, first);
@@ -50,7 +64,7 @@ public final class ArrayReader {
 
   /**
    * The array in {@code e}, read into memory; with {@code verify}, the entry's CRC-32 is checked
-   * on the way (it costs one pass over bytes that are in the CPU's cache anyway).
+   * on the way, over each slice while it is still in the CPU's cache.
    */
   public Tensor load(ZipEntryRecord e, boolean verify) throws IOException {
     if (e.method() != ZipEntryRecord.STORED) {
@@ -66,35 +80,57 @@ public final class ArrayReader {
     }
     long start = zip.dataStart(e);
     CRC32 crc = verify ? new CRC32() : null;
-    if (verify) {
-      crc.update(ZipArchive.readAt(zip.channel(), start, (int) h.dataOffset()));
-    }
     TensorBuilder b = TensorBuilder.allocate(h.dtype(), h.shape());
-    long at = start + h.dataOffset();
-    FileChannel ch = zip.channel();
-    // One direct buffer per array, read into by the kernel and copied to the heap once, rather
-    // than the JDK's per-call temporary buffers.
-    ByteBuffer staging = ByteBuffer.allocateDirect((int) Math.min(ZipWriter.IO_SLICE, h.dataLength()));
-    for (ByteBuffer buf : b.writableBuffers()) {
-      while (buf.hasRemaining()) {
-        staging.clear().limit(Math.min(staging.capacity(), buf.remaining()));
-        while (staging.hasRemaining()) {
-          if (ch.read(staging, at + staging.position()) < 0) {
-            throw new EntrySizeException(e.name(), "file ends inside the entry's data");
-          }
-        }
-        staging.flip();
-        if (crc != null) {
-          crc.update(staging.duplicate());
-        }
-        at += staging.remaining();
-        buf.put(staging);
+    ByteBuffer staging = takeStaging();
+    try {
+      if (crc != null) {
+        // The header and its padding count towards the entry's CRC-32 but are not kept.
+        transfer(e, start, h.dataOffset(), null, crc, staging);
       }
+      long at = start + h.dataOffset();
+      for (ByteBuffer buf : b.writableBuffers()) {
+        at = transfer(e, at, buf.remaining(), buf, crc, staging);
+      }
+    } finally {
+      spare.set(staging);
     }
     if (crc != null) {
       ZipArchive.checkCrc(e, crc.getValue());
     }
     return b.build();
+  }
+
+  /**
+   * Reads {@code len} bytes at {@code at} through {@code staging} into {@code dst} (or nowhere),
+   * adding them to {@code crc} (if any); returns the position after them.
+   */
+  private long transfer(ZipEntryRecord e, long at, long len, ByteBuffer dst, CRC32 crc, ByteBuffer staging)
+      throws IOException {
+    FileChannel ch = zip.channel();
+    long end = at + len;
+    while (at < end) {
+      staging.clear().limit((int) Math.min(staging.capacity(), end - at));
+      while (staging.hasRemaining()) {
+        if (ch.read(staging, at + staging.position()) < 0) {
+          throw new EntrySizeException(e.name(), "file ends inside the entry's data");
+        }
+      }
+      staging.flip();
+      at += staging.remaining();
+      if (crc != null) {
+        crc.update(staging.duplicate());
+      }
+      if (dst != null) {
+        dst.put(staging);
+      }
+    }
+    return at;
+  }
+
+  /** The spare staging buffer, or a new one while another thread holds it. */
+  private ByteBuffer takeStaging() {
+    ByteBuffer s = spare.getAndSet(null);
+    return s != null ? s : ByteBuffer.allocateDirect(STAGING);
   }
 
   private static Tensor fromBytes(Header h, byte[] all) {
