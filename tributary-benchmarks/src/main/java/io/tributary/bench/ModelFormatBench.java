@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.SequencedMap;
+import java.util.regex.Pattern;
 
 /**
  * The model file's large-model and speed figures (issue 6), as one integration run rather than
@@ -33,14 +34,17 @@ import java.util.SequencedMap;
  *       in the same run, alternating, median of 7.
  *   <li>{@code load DIR}: only the load vs raw read part of {@code speed}, median of 11 (a minute).
  *   <li>{@code large DIR}: one float32 parameter over 2 GiB, saved, then loaded and memory-mapped.
- *   <li>{@code sparse DIR}: a 10 GB file; opening it and reading one parameter, with the time and
- *       the bytes this process read ({@code /proc/self/io}).
+ *   <li>{@code sparse DIR}: a 10 GB file; opening it and reading one parameter, with the time, the
+ *       bytes this process read ({@code /proc/self/io}) and the bytes of the file it mapped in
+ *       ({@code /proc/self/smaps}).
  * </ul>
  * Usage: {@code java -Xms10g -Xmx10g -XX:+AlwaysPreTouch -cp benchmarks.jar io.tributary.bench.ModelFormatBench MODE DIR}.
  * Files are deleted afterwards.
  */
 public final class ModelFormatBench {
   private static final int SLICE = 4 << 20;
+  /** The line that opens a mapping in /proc/self/smaps: its address range, then the rest. */
+  private static final Pattern MAPPING_LINE = Pattern.compile("[0-9a-f]+-[0-9a-f]+ ");
 
   private ModelFormatBench() {}
 
@@ -312,15 +316,18 @@ public final class ModelFormatBench {
     Files.delete(small);
     System.out.printf(Locale.ROOT, "sparse: file of %.2f GB (10 x 1 GB + one 4 MB parameter), saved in %.1f s%n",
         size / 1e9, save);
+    System.gc(); // unmaps what earlier loads mapped, so the counts below see only this file's
     for (String name : List.of("head/w", "block7/w")) {
       long[] before = procIo();
+      long mappedBefore = mappedBytes(model);
       long start = System.nanoTime();
       long got = readOne(model, name);
       double secs = (System.nanoTime() - start) / 1e9;
       long[] after = procIo();
+      long mapped = mappedBytes(model) - mappedBefore;
       System.out.printf(Locale.ROOT,
-          "  open + read '%s' (%d bytes of data): %.3f s; read() syscall bytes (rchar) %d, storage reads (read_bytes) %d%n",
-          name, got, secs, after[0] - before[0], after[1] - before[1]);
+          "  open + read '%s' (%d bytes of data): %.3f s; read() syscall bytes (rchar) %d, pages of the file mapped in (smaps Rss) %d, storage reads (read_bytes) %d%n",
+          name, got, secs, after[0] - before[0], mapped, after[1] - before[1]);
     }
     Files.delete(model);
   }
@@ -329,6 +336,30 @@ public final class ModelFormatBench {
     try (ModelFile m = ModelFile.open(file)) {
       return m.newest().parameter(name).byteSize();
     }
+  }
+
+  /**
+   * The bytes of {@code file} that this process has mapped in (the Rss of its mappings in
+   * /proc/self/smaps), or -1 where there is none. Loading copies array data from a mapping, so
+   * these bytes, not rchar, show how much of the file a load touched; the mappings last until
+   * the garbage collector drops them.
+   */
+  static long mappedBytes(Path file) {
+    String name = file.toAbsolutePath().toString();
+    long kb = 0;
+    boolean inFile = false;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+        if (MAPPING_LINE.matcher(line).lookingAt()) {
+          inFile = line.endsWith(" " + name);
+        } else if (inFile && line.startsWith("Rss:")) {
+          kb += Long.parseLong(line.substring(4).replace("kB", "").trim());
+        }
+      }
+    } catch (IOException e) {
+      return -1; // not Linux
+    }
+    return kb * 1024;
   }
 
   /** This process's {rchar, read_bytes} from /proc/self/io, or -1s where there is none. */
