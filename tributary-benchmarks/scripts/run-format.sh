@@ -3,9 +3,10 @@
 # 1 GB in 100 float32 parameters against raw writes/reads of the same bytes in the same run, a
 # parameter over 2 GiB, and reading one parameter of a 10 GB file (time and bytes read).
 #
-# Usage: tributary-benchmarks/scripts/run-format.sh [speed|large|sparse|all] [DIR]
-#   DIR (default tributary-benchmarks/target/format-bench) needs about 14 GB free for "all";
-#   every file written there is deleted afterwards.
+# Usage: tributary-benchmarks/scripts/run-format.sh [speed|load|large|sparse|all] [DIR]
+#   speed: the 1 GB save and load figures (about 3 minutes); load: only load vs raw read (about a
+#   minute); DIR (default tributary-benchmarks/target/format-bench) needs about 14 GB free for
+#   "all" and 3 GB for speed or load; every file written there is deleted afterwards.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.SequencedMap;
+import java.util.regex.Pattern;
 
 /**
  * The model file's large-model and speed figures (issue 6), as one integration run rather than
@@ -28,31 +30,37 @@ import java.util.SequencedMap;
  *
  * <ul>
  *   <li>{@code speed DIR}: 100 float32 parameters, 1 GB in all: save vs writing the same bytes raw
- *       (both fsynced), load vs reading them raw, in the same run, alternating, median of 5.
+ *       (both fsynced, into a new file and then over the existing one), load vs reading them raw,
+ *       in the same run, alternating, median of 7.
+ *   <li>{@code load DIR}: only the load vs raw read part of {@code speed}, median of 11 (a minute).
  *   <li>{@code large DIR}: one float32 parameter over 2 GiB, saved, then loaded and memory-mapped.
- *   <li>{@code sparse DIR}: a 10 GB file; opening it and reading one parameter, with the time and
- *       the bytes this process read ({@code /proc/self/io}).
+ *   <li>{@code sparse DIR}: a 10 GB file; opening it and reading one parameter, with the time, the
+ *       bytes this process read ({@code /proc/self/io}) and the bytes of the file it mapped in
+ *       ({@code /proc/self/smaps}).
  * </ul>
  * Usage: {@code java -Xms10g -Xmx10g -XX:+AlwaysPreTouch -cp benchmarks.jar io.tributary.bench.ModelFormatBench MODE DIR}.
  * Files are deleted afterwards.
  */
 public final class ModelFormatBench {
   private static final int SLICE = 4 << 20;
+  /** The line that opens a mapping in /proc/self/smaps: its address range, then the rest. */
+  private static final Pattern MAPPING_LINE = Pattern.compile("[0-9a-f]+-[0-9a-f]+ ");
 
   private ModelFormatBench() {}
 
   public static void main(String[] args) throws IOException {
     if (args.length != 2) {
-      System.err.println("usage: ModelFormatBench speed|large|sparse|all DIR");
+      System.err.println("usage: ModelFormatBench speed|load|large|sparse|all DIR");
       System.exit(2);
     }
     Path dir = Files.createDirectories(Path.of(args[1]));
     switch (args[0]) {
-      case "speed" -> speed(dir);
+      case "speed" -> speed(dir, true);
+      case "load" -> speed(dir, false);
       case "large" -> large(dir);
       case "sparse" -> sparse(dir);
       case "all" -> {
-        speed(dir);
+        speed(dir, true);
         large(dir);
         sparse(dir);
       }
@@ -77,7 +85,7 @@ public final class ModelFormatBench {
 
   // ---------------------------------------------------------------- speed
 
-  static void speed(Path dir) throws IOException {
+  static void speed(Path dir, boolean withSaves) throws IOException {
     int params = 100;
     long perParam = 1_000_000_000L / params / 4;
     SequencedMap<String, Tensor> tensors = new LinkedHashMap<>();
@@ -89,76 +97,117 @@ public final class ModelFormatBench {
     tags.put("round1", TagContents.of(tensors));
     Path raw = dir.resolve("raw.bin");
     Path model = dir.resolve("model.zip");
-    int reps = 7;
+    int reps = withSaves ? 7 : 11;
     double[] rawWrite = new double[reps];
     double[] save = new double[reps];
+    double[] rawReplace = new double[reps];
     double[] replace = new double[reps];
     double[] rawRead = new double[reps];
     double[] load = new double[reps];
+    String loadBefore = loadAverage();
+    if (!withSaves) {
+      writeRaw(raw, tensors.values());
+      ModelWriter.save(model, tags);
+    }
     for (int r = 0; r < reps + 1; r++) {
       boolean rawFirst = r % 2 == 0;
-      double rw = 0;
-      double sv = 0;
-      // Both sides write a new file: the last run's are deleted first, outside the timing.
-      Files.deleteIfExists(raw);
-      Files.deleteIfExists(model);
-      for (int k = 0; k < 2; k++) {
-        System.gc();
-        if ((k == 0) == rawFirst) {
-          rw = time(() -> writeRaw(raw, tensors.values()));
-        } else {
-          sv = time(() -> ModelWriter.save(model, tags));
-        }
+      double[] w = {0, 0};
+      double[] rp = {0, 0};
+      if (withSaves) {
+        // Both sides write a new file: the last run's are deleted first, outside the timing.
+        Files.deleteIfExists(raw);
+        Files.deleteIfExists(model);
+        w = pair(rawFirst, () -> writeRaw(raw, tensors.values()), () -> ModelWriter.save(model, tags));
+        // Then both replace their file atomically, so old and new coexist until the rename.
+        rp = pair(rawFirst, () -> replaceRaw(raw, tensors.values()), () -> ModelWriter.save(model, tags));
       }
-      System.gc();
-      // An atomic save over an existing file needs the old and the new file at once.
-      double rp = time(() -> ModelWriter.save(model, tags));
-      double rr = 0;
-      double ld = 0;
-      for (int k = 0; k < 2; k++) {
-        System.gc();
-        if ((k == 0) == rawFirst) {
-          rr = time(() -> {
-            if (readRaw(raw, params, perParam * 4).size() != params) {
-              throw new IllegalStateException("wrong array count");
-            }
-          });
-        } else {
-          ld = time(() -> {
-            try (ModelFile m = ModelFile.open(model)) {
-              if (m.newest().parameters().size() != params) {
-                throw new IllegalStateException("wrong parameter count");
-              }
-            }
-          });
+      double[] rd = pair(rawFirst, () -> {
+        if (readRaw(raw, params, perParam * 4).size() != params) {
+          throw new IllegalStateException("wrong array count");
         }
-      }
+      }, () -> {
+        try (ModelFile m = ModelFile.open(model)) {
+          if (m.newest().parameters().size() != params) {
+            throw new IllegalStateException("wrong parameter count");
+          }
+        }
+      });
       if (r > 0) { // the first round warms up the JIT and the page cache
-        rawWrite[r - 1] = rw;
-        save[r - 1] = sv;
-        replace[r - 1] = rp;
-        rawRead[r - 1] = rr;
-        load[r - 1] = ld;
+        rawWrite[r - 1] = w[0];
+        save[r - 1] = w[1];
+        rawReplace[r - 1] = rp[0];
+        replace[r - 1] = rp[1];
+        rawRead[r - 1] = rd[0];
+        load[r - 1] = rd[1];
       }
     }
+    String loadAfter = loadAverage();
     try (ModelFile m = ModelFile.open(model)) {
       if (!m.newest().parameter("layer42/w").equals(tensors.get("layer42/w"))) {
         throw new IllegalStateException("round trip failed");
       }
     }
     double mb = bytes / 1e6;
-    System.out.printf(Locale.ROOT, "speed: %d float32 parameters, %.0f MB (file %.0f MB), median of %d, new files, reads from page cache%n",
+    System.out.printf(Locale.ROOT, "speed: %d float32 parameters, %.0f MB (file %.0f MB), median of %d alternating runs, reads from page cache%n",
         params, mb, Files.size(model) / 1e6, reps);
-    System.out.printf(Locale.ROOT, "  raw write+fsync %.3f s (%.0f MB/s) | save %.3f s (%.0f MB/s) | save speed = %.0f%% of raw%n",
-        median(rawWrite), mb / median(rawWrite), median(save), mb / median(save), 100 * median(rawWrite) / median(save));
-    System.out.printf(Locale.ROOT, "  save over the existing file (old and new coexist until the rename) %.3f s (%.0f MB/s) = %.0f%% of raw%n",
-        median(replace), mb / median(replace), 100 * median(rawWrite) / median(replace));
+    System.out.printf(Locale.ROOT, "  machine load (/proc/loadavg) before: %s; after: %s%n", loadBefore, loadAfter);
+    if (withSaves) {
+      System.out.printf(Locale.ROOT, "  raw write+fsync %.3f s (%.0f MB/s) | save %.3f s (%.0f MB/s) | save speed = %.0f%% of raw%n",
+          median(rawWrite), mb / median(rawWrite), median(save), mb / median(save), 100 * median(rawWrite) / median(save));
+      System.out.printf(Locale.ROOT,
+          "  raw replace (temp file, fsync, rename, folder fsync) %.3f s (%.0f MB/s) | save over the existing file %.3f s (%.0f MB/s) = %.0f%% of raw replace, %.0f%% of raw write%n",
+          median(rawReplace), mb / median(rawReplace), median(replace), mb / median(replace),
+          100 * median(rawReplace) / median(replace), 100 * median(rawWrite) / median(replace));
+    }
     System.out.printf(Locale.ROOT, "  raw read        %.3f s (%.0f MB/s) | load %.3f s (%.0f MB/s) | load speed = %.0f%% of raw%n",
         median(rawRead), mb / median(rawRead), median(load), mb / median(load), 100 * median(rawRead) / median(load));
-    System.out.printf(Locale.ROOT, "  per-run ratios save/raw: %s (median %.0f%%); load/raw: %s (median %.0f%%)%n",
-        ratios(rawWrite, save), medianRatio(rawWrite, save), ratios(rawRead, load), medianRatio(rawRead, load));
+    if (withSaves) {
+      System.out.printf(Locale.ROOT, "  per-run ratios save/raw: %s (median %.0f%%); replace/raw replace: %s (median %.0f%%)%n",
+          ratios(rawWrite, save), medianRatio(rawWrite, save), ratios(rawReplace, replace), medianRatio(rawReplace, replace));
+    }
+    System.out.printf(Locale.ROOT, "  per-run ratios load/raw: %s (median %.0f%%)%n", ratios(rawRead, load), medianRatio(rawRead, load));
     Files.deleteIfExists(raw);
     Files.deleteIfExists(model);
+  }
+
+  /**
+   * Times {@code raw} and {@code ours}, {@code raw} first when {@code rawFirst}, each after a GC,
+   * so that neither side always runs after the other's garbage or disk writes.
+   */
+  static double[] pair(boolean rawFirst, Work raw, Work ours) throws IOException {
+    double[] t = new double[2];
+    for (int k = 0; k < 2; k++) {
+      System.gc();
+      if ((k == 0) == rawFirst) {
+        t[0] = time(raw);
+      } else {
+        t[1] = time(ours);
+      }
+    }
+    return t;
+  }
+
+  /**
+   * Replaces {@code file} with the same bytes the way an atomic save does, without the format:
+   * a temporary file beside it, fsync, rename over it, fsync of the folder.
+   */
+  static void replaceRaw(Path file, Iterable<Tensor> tensors) throws IOException {
+    Path temp = file.resolveSibling("." + file.getFileName() + ".raw.tmp");
+    writeRaw(temp, tensors);
+    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    try (FileChannel d = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+
+  /** The first three fields of /proc/loadavg (1, 5 and 15 minute averages), or "n/a". */
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException e) {
+      return "n/a"; // not Linux
+    }
   }
 
   /** The same bytes, in the same 4 MiB slices the writer uses, to a plain file, then fsync. */
@@ -267,15 +316,19 @@ public final class ModelFormatBench {
     Files.delete(small);
     System.out.printf(Locale.ROOT, "sparse: file of %.2f GB (10 x 1 GB + one 4 MB parameter), saved in %.1f s%n",
         size / 1e9, save);
+    System.gc(); // unmaps what earlier loads mapped, so the counts below see only this file's
     for (String name : List.of("head/w", "block7/w")) {
+      // smaps is read outside the rchar window: reading it is itself a read().
+      long mappedBefore = mappedBytes(model);
       long[] before = procIo();
       long start = System.nanoTime();
       long got = readOne(model, name);
       double secs = (System.nanoTime() - start) / 1e9;
       long[] after = procIo();
+      long mapped = mappedBytes(model) - mappedBefore;
       System.out.printf(Locale.ROOT,
-          "  open + read '%s' (%d bytes of data): %.3f s; read() syscall bytes (rchar) %d, storage reads (read_bytes) %d%n",
-          name, got, secs, after[0] - before[0], after[1] - before[1]);
+          "  open + read '%s' (%d bytes of data): %.3f s; read() syscall bytes (rchar) %d, pages of the file mapped in (smaps Rss) %d, storage reads (read_bytes) %d%n",
+          name, got, secs, after[0] - before[0], mapped, after[1] - before[1]);
     }
     Files.delete(model);
   }
@@ -284,6 +337,30 @@ public final class ModelFormatBench {
     try (ModelFile m = ModelFile.open(file)) {
       return m.newest().parameter(name).byteSize();
     }
+  }
+
+  /**
+   * The bytes of {@code file} that this process has mapped in (the Rss of its mappings in
+   * /proc/self/smaps), or -1 where there is none. Loading copies array data from a mapping, so
+   * these bytes, not rchar, show how much of the file a load touched; the mappings last until
+   * the garbage collector drops them.
+   */
+  static long mappedBytes(Path file) {
+    String name = file.toAbsolutePath().toString();
+    long kb = 0;
+    boolean inFile = false;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+        if (MAPPING_LINE.matcher(line).lookingAt()) {
+          inFile = line.endsWith(" " + name);
+        } else if (inFile && line.startsWith("Rss:")) {
+          kb += Long.parseLong(line.substring(4).replace("kB", "").trim());
+        }
+      }
+    } catch (IOException e) {
+      return -1; // not Linux
+    }
+    return kb * 1024;
   }
 
   /** This process's {rchar, read_bytes} from /proc/self/io, or -1s where there is none. */

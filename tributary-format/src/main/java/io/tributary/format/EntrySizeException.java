@@ -7,4 +7,8 @@ public final class EntrySizeException extends ModelFormatException {
   public EntrySizeException(String entry, String problem) {
     super(entry, problem);
   }
+
+  public EntrySizeException(String entry, String problem, Throwable cause) {
+    super(entry, problem, cause);
+  }
 }

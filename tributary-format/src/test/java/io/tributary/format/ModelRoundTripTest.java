@@ -20,6 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.SequencedMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
@@ -159,6 +163,26 @@ class ModelRoundTripTest {
           long dataAt = z.dataStart(e) + h.dataOffset();
           assertThat(dataAt % (h.dataLength() >= 4096 ? 4096 : 64)).as(e.name()).isZero();
         }
+      }
+    }
+  }
+
+  @Test
+  void parameters_loadedFromSeveralThreadsAtOnce_allEqual() throws Exception {
+    Path file = dir.resolve("threads.zip");
+    SequencedMap<String, Tensor> params = new LinkedHashMap<>();
+    for (int i = 0; i < 6; i++) {
+      // Over the reader's 128 KiB staging buffer, so every load streams several slices through it.
+      params.put("p" + i, Samples.random(DType.FLOAT32, Shape.of(50_000 + 1_000 * i), i));
+    }
+    ModelWriter.save(file, one("t", TagContents.of(params)));
+    try (ModelFile m = ModelFile.open(file); ExecutorService pool = Executors.newFixedThreadPool(4)) {
+      List<Callable<SequencedMap<String, Tensor>>> loads = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        loads.add(() -> m.tag("t").parameters());
+      }
+      for (Future<SequencedMap<String, Tensor>> f : pool.invokeAll(loads)) {
+        assertThat(f.get()).isEqualTo(params);
       }
     }
   }

@@ -281,6 +281,38 @@ class RejectionTest {
     }
   }
 
+  /** Bytes from the end of a 400,000-byte array's data: loading reads it in several slices. */
+  static Stream<Arguments> flippedBytesInLargeArray() {
+    int len = 400_000;
+    return Stream.of(
+        Arguments.of("first data byte", len),
+        Arguments.of("last byte of the first 128 KiB", len - (128 << 10) + 1),
+        Arguments.of("first byte after 256 KiB", len - (256 << 10)),
+        Arguments.of("last data byte", 1));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("flippedBytesInLargeArray")
+  void read_flippedByteInLargeArray_checksumMismatch(String where, int fromEnd) throws IOException {
+    Path big = dir.resolve("big.zip");
+    Tensor large = Samples.floats(9, 100_000);
+    SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
+    tags.put("t", TagContents.builder().parameter("big", large).build());
+    ModelWriter.save(big, tags);
+    RawZip z = RawZip.of(big);
+    RawZip.Entry e = z.get("t/params/0.fb");
+    e.crcOverride = crcOf(e.data);
+    e.data[e.data.length - fromEnd] ^= 0x40;
+    Path bad = dir.resolve("big-bad.zip");
+    z.write(bad);
+    try (ModelFile m = ModelFile.open(bad)) {
+      expect(() -> m.tag("t").parameter("big"), ChecksumMismatchException.class, "t/params/0.fb", "CRC-32");
+    }
+    try (ModelFile m = ModelFile.open(big)) {
+      assertThat(m.tag("t").parameter("big")).isEqualTo(large);
+    }
+  }
+
   private static long crcOf(byte[] data) {
     java.util.zip.CRC32 c = new java.util.zip.CRC32();
     c.update(data);

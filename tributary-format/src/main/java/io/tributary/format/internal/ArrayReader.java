@@ -7,9 +7,11 @@ import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 
 /** Reads array entries: their headers, their data into memory, or their data memory-mapped. */
@@ -20,13 +22,52 @@ public final class ArrayReader {
   /** Mapped pieces of a region over 2 GiB are this large (a power of two, as Tensor.wrap needs). */
   private static final long MAP_PIECE = 1L << 30;
 
+  /**
+   * Bytes moved at a time when loading. Small enough to stay in a core's L2 cache between the
+   * copy that brings them in and the CRC-32 pass over them; with multi-megabyte slices they fall
+   * out of cache and loading got about twice as slow (measured; see docs/benchmarks.md).
+   */
+  private static final int SLICE = 128 << 10;
+
+  /** How {@link #load} moves an array's bytes from the file into the tensor. */
+  public enum LoadPath {
+    /**
+     * Maps the data and copies it straight from the page cache into the tensor: one copy, where
+     * reading costs two (the kernel's into a buffer, then the buffer's into the tensor). The
+     * mapping lasts until the garbage collector drops it.
+     */
+    MAP_AND_COPY,
+    /** Positional reads through a small direct buffer, then a copy into the tensor. */
+    READ;
+
+    /**
+     * {@link #MAP_AND_COPY}, except on Windows, where a file cannot be replaced while a mapping of
+     * it lasts, and the mappings of loads would make saving over a just-loaded file fail.
+     */
+    public static LoadPath platformDefault() {
+      return System.getProperty("os.name", "").startsWith("Windows") ? READ : MAP_AND_COPY;
+    }
+  }
+
   private final ZipArchive zip;
   private final long maxInflatedEntry;
+  private final LoadPath path;
+  /**
+   * One direct buffer reused from load to load: a fresh one per array costs more than reading the
+   * array (the memory is zeroed and faulted in each time). Concurrent loads allocate their own.
+   */
+  private final AtomicReference<ByteBuffer> spare = new AtomicReference<>();
 
   /** A reader over {@code zip}, inflating deflated entries of at most {@code maxInflatedEntry} bytes. */
   public ArrayReader(ZipArchive zip, long maxInflatedEntry) {
+    this(zip, maxInflatedEntry, LoadPath.platformDefault());
+  }
+
+  /** Like {@link #ArrayReader(ZipArchive, long)}, loading arrays by {@code path}. */
+  public ArrayReader(ZipArchive zip, long maxInflatedEntry, LoadPath path) {
     this.zip = zip;
     this.maxInflatedEntry = Math.min(maxInflatedEntry, Integer.MAX_VALUE - 8);
+    this.path = path;
   }
 
   /** The verified header of {@code e}; reads only the header's bytes of a stored entry. */
@@ -34,10 +75,10 @@ public final class ArrayReader {
     if (e.method() != ZipEntryRecord.STORED) {
       return ArrayEntries.decode(e.name(), ByteBuffer.wrap(zip.read(e, maxInflatedEntry)), e.size());
     }
-    return ArrayEntries.decode(e.name(), headerBytes(e, null), e.size());
+    return ArrayEntries.decode(e.name(), headerBytes(e), e.size());
   }
 
-  private ByteBuffer headerBytes(ZipEntryRecord e, CRC32 crc) throws IOException {
+  private ByteBuffer headerBytes(ZipEntryRecord e) throws IOException {
     long start = zip.dataStart(e);
     int first = (int) Math.min(e.size(), FIRST_READ);
     ByteBuffer b = ZipArchive.readAt(zip.channel(), start, first);
@@ -49,8 +90,9 @@ public final class ArrayReader {
   }
 
   /**
-   * The array in {@code e}, read into memory; with {@code verify}, the entry's CRC-32 is checked
-   * on the way (it costs one pass over bytes that are in the CPU's cache anyway).
+   * The array in {@code e}, read into memory (by this reader's {@link LoadPath}); with {@code
+   * verify}, the entry's CRC-32 is checked on the way, over each slice while it is still in the
+   * CPU's cache.
    */
   public Tensor load(ZipEntryRecord e, boolean verify) throws IOException {
     if (e.method() != ZipEntryRecord.STORED) {
@@ -66,35 +108,93 @@ public final class ArrayReader {
     }
     long start = zip.dataStart(e);
     CRC32 crc = verify ? new CRC32() : null;
-    if (verify) {
-      crc.update(ZipArchive.readAt(zip.channel(), start, (int) h.dataOffset()));
-    }
     TensorBuilder b = TensorBuilder.allocate(h.dtype(), h.shape());
-    long at = start + h.dataOffset();
-    FileChannel ch = zip.channel();
-    // One direct buffer per array, read into by the kernel and copied to the heap once, rather
-    // than the JDK's per-call temporary buffers.
-    ByteBuffer staging = ByteBuffer.allocateDirect((int) Math.min(ZipWriter.IO_SLICE, h.dataLength()));
-    for (ByteBuffer buf : b.writableBuffers()) {
-      while (buf.hasRemaining()) {
-        staging.clear().limit(Math.min(staging.capacity(), buf.remaining()));
-        while (staging.hasRemaining()) {
-          if (ch.read(staging, at + staging.position()) < 0) {
-            throw new EntrySizeException(e.name(), "file ends inside the entry's data");
-          }
-        }
-        staging.flip();
-        if (crc != null) {
-          crc.update(staging.duplicate());
-        }
-        at += staging.remaining();
-        buf.put(staging);
+    ByteBuffer staging = takeStaging();
+    try {
+      if (crc != null) {
+        // The header and its padding count towards the entry's CRC-32 but are not kept.
+        transfer(e, start, h.dataOffset(), null, crc, staging);
       }
+      long at = start + h.dataOffset();
+      for (ByteBuffer buf : b.writableBuffers()) {
+        at = path == LoadPath.MAP_AND_COPY
+            ? copyMapped(e, at, buf, crc)
+            : transfer(e, at, buf.remaining(), buf, crc, staging);
+      }
+    } finally {
+      spare.set(staging);
     }
     if (crc != null) {
       ZipArchive.checkCrc(e, crc.getValue());
     }
     return b.build();
+  }
+
+  /**
+   * Reads {@code len} bytes at {@code at} through {@code staging} into {@code dst} (or nowhere),
+   * adding them to {@code crc} (if any); returns the position after them.
+   */
+  private long transfer(ZipEntryRecord e, long at, long len, ByteBuffer dst, CRC32 crc, ByteBuffer staging)
+      throws IOException {
+    FileChannel ch = zip.channel();
+    long end = at + len;
+    while (at < end) {
+      staging.clear().limit((int) Math.min(staging.capacity(), end - at));
+      while (staging.hasRemaining()) {
+        if (ch.read(staging, at + staging.position()) < 0) {
+          throw new EntrySizeException(e.name(), "file ends inside the entry's data");
+        }
+      }
+      staging.flip();
+      at += staging.remaining();
+      if (crc != null) {
+        crc.update(staging.duplicate());
+      }
+      if (dst != null) {
+        dst.put(staging);
+      }
+    }
+    return at;
+  }
+
+  /**
+   * Copies {@code dst.remaining()} bytes at {@code at} from a mapping of the file into {@code dst},
+   * adding each slice to {@code crc} (if any) from {@code dst}, so that what is checked is what
+   * the tensor holds; returns the position after them.
+   */
+  private long copyMapped(ZipEntryRecord e, long at, ByteBuffer dst, CRC32 crc) throws IOException {
+    int len = dst.remaining();
+    if (len == 0) {
+      return at;
+    }
+    FileChannel ch = zip.channel();
+    if (ch.size() < at + len) {
+      throw new EntrySizeException(e.name(), "file ends inside the entry's data");
+    }
+    MappedByteBuffer src = ch.map(FileChannel.MapMode.READ_ONLY, at, len);
+    try {
+      for (int off = 0; off < len; off += SLICE) {
+        int n = Math.min(SLICE, len - off);
+        int p = dst.position();
+        dst.put(src.slice(off, n));
+        if (crc != null) {
+          crc.update(dst.slice(p, n));
+        }
+      }
+    } catch (InternalError err) {
+      // The JVM reports a fault on a mapped page past the end of a file that shrank this way.
+      if (ch.size() < at + len) {
+        throw new EntrySizeException(e.name(), "file shrank while the entry's data was read", err);
+      }
+      throw err;
+    }
+    return at + len;
+  }
+
+  /** The spare staging buffer, or a new one while another thread holds it. */
+  private ByteBuffer takeStaging() {
+    ByteBuffer s = spare.getAndSet(null);
+    return s != null ? s : ByteBuffer.allocateDirect(SLICE);
   }
 
   private static Tensor fromBytes(Header h, byte[] all) {
