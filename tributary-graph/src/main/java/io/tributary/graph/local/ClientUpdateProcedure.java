@@ -8,6 +8,7 @@ import io.tributary.graph.Graph;
 import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
+import io.tributary.graph.ops.CompiledRun;
 import io.tributary.graph.ops.Executor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.OptimizerState;
@@ -61,14 +62,31 @@ final class ClientUpdateProcedure implements GraphProcedure {
     for (String p : params) {
       fetches.add(grads.gradientOf(p));
     }
-    return new Run(g.name(), grads, model, params, anchored, List.copyOf(fetches), input, labels,
-        epochs, batchSize, lr);
+    // Anchors, then parameters, then the batch: the SGD step updates the parameter arrays in
+    // place, so only the batch changes from one step to the next.
+    List<String> feeds = new ArrayList<>();
+    for (String p : anchored) {
+      feeds.add(LocalTraining.ANCHOR_PREFIX + p);
+    }
+    feeds.addAll(params);
+    feeds.add(input);
+    feeds.add(labels);
+    CompiledRun step;
+    try {
+      step = new Executor(grads.graph()).compile(feeds, fetches);
+    } catch (GraphExecutionException e) {
+      throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
+    }
+    return new Run(g.name(), step, model, params, anchored, epochs, batchSize, lr);
   }
 
-  /** The bound function: immutable, so one instance serves every thread. */
-  private record Run(String name, GradientGraph grads, StructType model, List<String> params,
-      List<String> anchored, List<String> fetches, String input, String labels, int epochs,
-      int batchSize, double lr) implements LocalFunction {
+  /**
+   * The bound function: immutable, so one instance serves every thread; each call takes its own
+   * run of the compiled step, whose outputs are the objective, the loss and one gradient per
+   * parameter, and whose feeds are the anchors, the parameters, x and y.
+   */
+  private record Run(String name, CompiledRun template, StructType model, List<String> params,
+      List<String> anchored, int epochs, int batchSize, double lr) implements LocalFunction {
     @Override
     public Object apply(Object argument) {
       String where = "graph:" + name;
@@ -82,36 +100,39 @@ final class ClientUpdateProcedure implements GraphProcedure {
         batches = LocalBatch.regroup(batches, batchSize, where + ": data");
       }
       Map<String, NdArray> weights = new LinkedHashMap<>();
-      Map<String, NdArray> fixed = new HashMap<>();
       for (String p : params) {
         weights.put(p, NdArray.fromTensor(global.get(p)));
       }
+      NdArray[] feeds = new NdArray[anchored.size() + params.size() + 2];
+      int at = 0;
       for (String p : anchored) {
-        fixed.put(LocalTraining.ANCHOR_PREFIX + p, NdArray.fromTensor(global.get(p)));
+        feeds[at++] = NdArray.fromTensor(global.get(p));
       }
-      Executor executor = new Executor(grads.graph());
+      for (NdArray w : weights.values()) {
+        feeds[at++] = w;
+      }
+      int batchAt = at;
+      CompiledRun step = template.fresh();
       Sgd sgd = new Sgd(lr);
       OptimizerState state = sgd.init(weights);
+      Map<String, NdArray> g = new HashMap<>();
       double lossSum = 0;
       long stepsExamples = 0;
       for (int e = 0; e < epochs; e++) {
         for (LocalBatch b : batches) {
-          Map<String, NdArray> feeds = new HashMap<>(fixed);
-          feeds.putAll(weights);
-          feeds.put(input, b.x());
-          feeds.put(labels, b.y());
-          Map<String, NdArray> out;
+          feeds[batchAt] = b.x();
+          feeds[batchAt + 1] = b.y();
+          NdArray[] out;
           try {
-            out = executor.run(feeds, fetches);
+            out = step.run(feeds);
           } catch (GraphExecutionException ex) {
             throw new LocalRunException(where + ": epoch " + e + ": " + ex.getMessage(), ex);
           }
-          Map<String, NdArray> g = new HashMap<>();
-          for (String p : params) {
-            g.put(p, out.get(grads.gradientOf(p)));
+          for (int i = 0; i < params.size(); i++) {
+            g.put(params.get(i), out[2 + i]);
           }
           sgd.step(weights, g, state);
-          lossSum += out.get(fetches.get(1)).get(0) * b.size();
+          lossSum += out[1].get(0) * b.size();
           stepsExamples += b.size();
         }
       }

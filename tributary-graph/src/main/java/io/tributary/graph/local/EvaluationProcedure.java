@@ -6,11 +6,12 @@ import io.tributary.core.types.StructType;
 import io.tributary.core.values.StructValue;
 import io.tributary.graph.Graph;
 import io.tributary.graph.GraphExecutionException;
+import io.tributary.graph.ops.CompiledRun;
 import io.tributary.graph.ops.Executor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -34,11 +35,25 @@ final class EvaluationProcedure implements GraphProcedure {
     }
     Settings.requireType(g, LocalTraining.evaluationType(model,
         LocalTraining.batchType(graph, input, labels)));
-    return new Run(g.name(), graph, model, input, labels, List.of(loss, accuracy));
+    List<String> params = ModelStructs.parameterNames(model);
+    List<String> feeds = new ArrayList<>(params);
+    feeds.add(input);
+    feeds.add(labels);
+    CompiledRun template;
+    try {
+      template = new Executor(graph).compile(feeds, List.of(loss, accuracy));
+    } catch (GraphExecutionException e) {
+      throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
+    }
+    return new Run(g.name(), template, model, params);
   }
 
-  private record Run(String name, Graph graph, StructType model, String input, String labels,
-      List<String> fetches) implements LocalFunction {
+  /**
+   * The bound function: immutable, so one instance serves every thread; each call takes its own
+   * run of the compiled template (feeds: the parameters, x, y; outputs: loss, accuracy).
+   */
+  private record Run(String name, CompiledRun template, StructType model, List<String> params)
+      implements LocalFunction {
     @Override
     public Object apply(Object argument) {
       String where = "graph:" + name;
@@ -46,33 +61,33 @@ final class EvaluationProcedure implements GraphProcedure {
         throw new LocalRunException(where + ": the argument should be <model=...,data=...> but is "
             + ModelStructs.describe(argument));
       }
-      Map<String, Tensor> params = ModelStructs.fromValue(model, arg.get(0), where + ": model");
+      Map<String, Tensor> weights = ModelStructs.fromValue(model, arg.get(0), where + ": model");
       Object data = arg.get(1);
       if (!(data instanceof Iterable<?> it)) {
         throw new LocalRunException(where + ": the data should be an Iterable of batch structs"
             + " but is " + ModelStructs.describe(data));
       }
-      Map<String, NdArray> feeds = new HashMap<>();
-      for (Map.Entry<String, Tensor> e : params.entrySet()) {
-        feeds.put(e.getKey(), NdArray.fromTensor(e.getValue()));
+      NdArray[] feeds = new NdArray[params.size() + 2];
+      for (int k = 0; k < params.size(); k++) {
+        feeds[k] = NdArray.fromTensor(weights.get(params.get(k)));
       }
-      Executor executor = new Executor(graph);
+      CompiledRun run = template.fresh();
       double lossSum = 0;
       double correct = 0;
       long n = 0;
       long i = 0;
       for (Object element : it) {
         LocalBatch b = LocalBatch.read(element, where + ": data, batch " + i);
-        feeds.put(input, b.x());
-        feeds.put(labels, b.y());
-        Map<String, NdArray> out;
+        feeds[params.size()] = b.x();
+        feeds[params.size() + 1] = b.y();
+        NdArray[] out;
         try {
-          out = executor.run(feeds, fetches);
+          out = run.run(feeds);
         } catch (GraphExecutionException ex) {
           throw new LocalRunException(where + ": batch " + i + ": " + ex.getMessage(), ex);
         }
-        lossSum += out.get(fetches.get(0)).get(0) * b.size();
-        correct += out.get(fetches.get(1)).get(0) * b.size();
+        lossSum += out[0].get(0) * b.size();
+        correct += out[1].get(0) * b.size();
         n += b.size();
         i++;
       }

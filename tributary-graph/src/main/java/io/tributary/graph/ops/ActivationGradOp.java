@@ -34,6 +34,11 @@ final class ActivationGradOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
     NdArray g = in[0];
     NdArray z = in[1];
     if (!Arrays.equals(g.shapeRef(), z.shapeRef())) {
@@ -42,14 +47,16 @@ final class ActivationGradOp extends BaseOp {
     if (kind == Kind.RELU && g.dtype() == DType.FLOAT32) {
       float[] a = g.floats();
       float[] x = z.floats();
-      float[] r = new float[a.length];
+      NdArray result = NdArray.reuseOrZeros(NdArray.previous(previous, 0), g.dtype(),
+          g.shapeRef());
+      float[] r = result.floats();
       // g * (z > 0) as a multiply by a 0/1 mask built with max and signum: C2 vectorizes this,
       // while the obvious select branches on every element and mispredicts on half of them. As in
       // numpy's g * (z > 0), an infinite g where z <= 0 gives NaN; so does a NaN z.
       for (int i = 0; i < a.length; i++) {
         r[i] = a[i] * Math.signum(Math.max(x[i], 0f));
       }
-      return new NdArray[] {NdArray.wrapFloats(g.shapeRef(), r)};
+      return new NdArray[] {result};
     }
     double[] a = g.asDoubles();
     double[] x = z.asDoubles();

@@ -28,17 +28,26 @@ final class ArithmeticOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
-    return new NdArray[] {apply(kind, in[0], in[1])};
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+    return new NdArray[] {apply(kind, in[0], in[1], NdArray.previous(previous, 0))};
   }
 
   static NdArray apply(Kind kind, NdArray a, NdArray b) {
+    return apply(kind, a, b, null);
+  }
+
+  static NdArray apply(Kind kind, NdArray a, NdArray b, NdArray reuse) {
     if (a.dtype() != b.dtype()) {
       throw new IllegalArgumentException("dtypes differ: " + a.dtype() + " vs " + b.dtype());
     }
     int[] out = Broadcast.shape(a.shapeRef(), b.shapeRef());
     if (a.dtype() == io.tributary.tensor.DType.FLOAT32 && Arrays.equals(out, a.shapeRef())
         && Broadcast.isSuffix(b.shapeRef(), out)) {
-      return floatRows(kind, a, b, out);
+      return floatRows(kind, a, b, out, reuse);
     }
     double[] x = a.asDoubles();
     double[] y = b.asDoubles();
@@ -59,13 +68,14 @@ final class ArithmeticOp extends BaseOp {
   }
 
   /** float32 fast path: {@code b} repeats over the rows of {@code a} (same shape is one row). */
-  private static NdArray floatRows(Kind kind, NdArray a, NdArray b, int[] out) {
+  private static NdArray floatRows(Kind kind, NdArray a, NdArray b, int[] out, NdArray reuse) {
     float[] x = a.floats();
     float[] y = b.floats();
-    float[] r = new float[x.length];
+    NdArray result = NdArray.reuseOrZeros(reuse, a.dtype(), out);
+    float[] r = result.floats();
     int w = y.length;
     if (w == 0) {
-      return NdArray.wrapFloats(out, r);
+      return result;
     }
     for (int base = 0; base < x.length; base += w) {
       switch (kind) {
@@ -91,6 +101,6 @@ final class ArithmeticOp extends BaseOp {
         }
       }
     }
-    return NdArray.wrapFloats(out, r);
+    return result;
   }
 }

@@ -69,10 +69,19 @@ final class CrossEntropyOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
     boolean grad = kind != Kind.SPARSE && kind != Kind.DENSE;
     NdArray logits = in[grad ? 1 : 0];
     int n = logits.dim(0);
     int c = logits.dim(1);
+    if ((kind == Kind.SPARSE || kind == Kind.SPARSE_GRAD)
+        && logits.dtype() == io.tributary.tensor.DType.FLOAT32) {
+      return new NdArray[] {sparseFloat(in, logits, n, c, NdArray.previous(previous, 0))};
+    }
     double[] z = logits.asDoubles();
     double[] logp = new double[z.length];
     for (int i = 0; i < n; i++) {
@@ -146,5 +155,62 @@ final class CrossEntropyOp extends BaseOp {
         return new NdArray[] {NdArray.fromDoubles(logits.dtype(), logits.shapeRef(), r)};
       }
     }
+  }
+
+  /**
+   * The sparse loss or its gradient on float32 logits, one row at a time in double (rounded to
+   * float at the end), without converting whole arrays to double. The gradient takes each
+   * probability as exp(z - max) / sum, one exponential per element where the generic path
+   * spends two; the two forms differ by rounding only.
+   */
+  private NdArray sparseFloat(NdArray[] in, NdArray logits, int n, int c, NdArray reuse) {
+    boolean grad = kind == Kind.SPARSE_GRAD;
+    float[] z = logits.floats();
+    long[] labels = in[grad ? 2 : 1].longs();
+    if (labels.length != n) {
+      throw new IllegalArgumentException("labels have " + labels.length + " rows, logits " + n);
+    }
+    for (int i = 0; i < n; i++) {
+      if (labels[i] < 0 || labels[i] >= c) {
+        throw new IllegalArgumentException(
+            "label " + labels[i] + " at row " + i + " is outside [0, " + c + ")");
+      }
+    }
+    float[] g = grad ? in[0].floats() : null;
+    if (g != null && g.length != n) {
+      throw new IllegalArgumentException("gradient has " + g.length + " rows, logits " + n);
+    }
+    NdArray result = grad ? NdArray.reuseOrZeros(reuse, logits.dtype(), logits.shapeRef())
+        : NdArray.reuseOrZeros(reuse, logits.dtype(), new int[] {n});
+    float[] r = result.floats();
+    double[] e = grad ? new double[c] : null;
+    for (int i = 0; i < n; i++) {
+      int base = i * c;
+      // A plain comparison, cheaper than Math.max: it differs only on NaN (which makes every
+      // probability of the row NaN either way) and on the sign of a zero maximum.
+      float max = Float.NEGATIVE_INFINITY;
+      for (int j = 0; j < c; j++) {
+        float v = z[base + j];
+        max = v > max ? v : max;
+      }
+      int label = (int) labels[i];
+      double sum = 0;
+      if (!grad) {
+        for (int j = 0; j < c; j++) {
+          sum += Math.exp((double) z[base + j] - max);
+        }
+        r[i] = (float) -((double) z[base + label] - max - Math.log(sum));
+        continue;
+      }
+      for (int j = 0; j < c; j++) {
+        e[j] = Math.exp((double) z[base + j] - max);
+        sum += e[j];
+      }
+      for (int j = 0; j < c; j++) {
+        double v = e[j] / sum - (label == j ? 1.0 : 0.0);
+        r[base + j] = (float) (g[i] * v);
+      }
+    }
+    return result;
   }
 }

@@ -21,6 +21,17 @@ final class FillLikeOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+    if (in[0].dtype() == io.tributary.tensor.DType.FLOAT32) {
+      NdArray result = NdArray.reuseOrZeros(NdArray.previous(previous, 0), in[0].dtype(),
+          in[0].shapeRef());
+      Arrays.fill(result.floats(), (float) value);
+      return new NdArray[] {result};
+    }
     double[] r = new double[in[0].size()];
     Arrays.fill(r, value);
     return new NdArray[] {NdArray.fromDoubles(in[0].dtype(), in[0].shapeRef(), r)};

@@ -34,11 +34,21 @@ final class MatMulOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
     return new NdArray[] {multiply(in[0], in[1], op.args().getBool("transpose_a", false),
-        op.args().getBool("transpose_b", false))};
+        op.args().getBool("transpose_b", false), NdArray.previous(previous, 0))};
   }
 
   static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb) {
+    return multiply(a, b, ta, tb, null);
+  }
+
+  /** {@code op(a) op(b)}, written into {@code reuse} when it fits (every element is overwritten). */
+  static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb, NdArray reuse) {
     if (a.rank() != 2 || b.rank() != 2 || a.dtype() != b.dtype()) {
       throw new IllegalArgumentException("matmul needs two matrices of one dtype, got "
           + NdArray.describe(List.of(a, b)));
@@ -50,7 +60,7 @@ final class MatMulOp extends BaseOp {
       throw new IllegalArgumentException("inner dimensions differ: " + NdArray.describe(List.of(a, b)));
     }
     int[] shape = {m, n};
-    NdArray c = NdArray.zeros(a.dtype(), shape);
+    NdArray c = NdArray.reuseOrZeros(reuse, a.dtype(), shape);
     if (a.dtype() == DType.FLOAT32) {
       Gemm.sgemm(ta, tb, m, n, k, a.floats(), b.floats(), c.floats());
     } else {

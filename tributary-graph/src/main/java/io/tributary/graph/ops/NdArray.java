@@ -66,6 +66,29 @@ public final class NdArray {
     };
   }
 
+  /**
+   * {@code candidate} when it already has this dtype and shape, else a new zero-filled array: how
+   * a kernel takes the buffer it returned on an earlier run. A reused buffer keeps its old
+   * contents, so the kernel must write every element.
+   */
+  static NdArray reuseOrZeros(NdArray candidate, DType dtype, int[] shape) {
+    if (candidate != null && candidate.dtype == dtype && Arrays.equals(candidate.shape, shape)) {
+      return candidate;
+    }
+    return zeros(dtype, shape);
+  }
+
+  /** The buffer offered for output {@code index}, or null when none was offered. */
+  static NdArray previous(NdArray[] previous, int index) {
+    return previous == null || index >= previous.length ? null : previous[index];
+  }
+
+  /** True when both arrays read and write the same backing storage (a reshape shares it). */
+  public boolean sharesStorage(NdArray other) {
+    return (f != null && f == other.f) || (d != null && d == other.d)
+        || (l != null && l == other.l);
+  }
+
   /** Wraps float32 data without copying. */
   public static NdArray wrapFloats(int[] shape, float[] data) {
     int[] s = shape.clone();

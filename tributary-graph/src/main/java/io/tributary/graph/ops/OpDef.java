@@ -38,4 +38,19 @@ public interface OpDef {
    *     the op)
    */
   NdArray[] compute(Op op, NdArray[] inputs);
+
+  /**
+   * Computes the outputs, writing them where it can into {@code previous}: the arrays this op
+   * returned on an earlier run of the same plan, which nothing reads any more. A kernel may
+   * overwrite and return {@code previous[i]} as output i when it has exactly the dtype and shape
+   * that output needs; otherwise it allocates, as {@link #compute(Op, NdArray[])} does. The
+   * results equal those of {@link #compute(Op, NdArray[])} either way.
+   *
+   * @param previous reusable output arrays by output index; null, or with null entries, when
+   *     there are none
+   * @throws IllegalArgumentException as {@link #compute(Op, NdArray[])}
+   */
+  default NdArray[] compute(Op op, NdArray[] inputs, NdArray[] previous) {
+    return compute(op, inputs);
+  }
 }

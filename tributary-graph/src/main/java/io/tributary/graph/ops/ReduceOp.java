@@ -71,6 +71,11 @@ final class ReduceOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
     boolean forward = kind == Kind.SUM || kind == Kind.MEAN || kind == Kind.MAX;
     NdArray x = in[forward ? 0 : 1];
     int[] xs = x.shapeRef();
@@ -83,6 +88,11 @@ final class ReduceOp extends BaseOp {
     }
     boolean keep = op.args().getBool("keep_dims", false);
     int[] outShape = keep ? keepShape : dropAxes(xs, axes);
+    if (x.dtype() == io.tributary.tensor.DType.FLOAT32 && NdArray.sizeOf(keepShape) == 1
+        && in[0].dtype() == x.dtype() && kind != Kind.MAX && kind != Kind.MAX_GRAD) {
+      return new NdArray[] {reduceAllFloat(op, in, x, outShape, count,
+          NdArray.previous(previous, 0))};
+    }
     int[] map = Broadcast.indexMap(xs, Broadcast.strides(keepShape, xs));
     int m = NdArray.sizeOf(keepShape);
     double[] a = x.asDoubles();
@@ -138,6 +148,36 @@ final class ReduceOp extends BaseOp {
         return new NdArray[] {NdArray.fromDoubles(x.dtype(), xs, r)};
       }
     }
+  }
+
+  /**
+   * Sum, mean or unreduce over every axis of a float32 array, without index maps or double
+   * copies. The arithmetic is the generic path's, in double and in the same order, so the
+   * results are the same to the bit.
+   */
+  private NdArray reduceAllFloat(Op op, NdArray[] in, NdArray x, int[] outShape, int count,
+      NdArray reuse) {
+    float[] a = x.floats();
+    if (kind == Kind.UNREDUCE) {
+      if (in[0].size() != 1) {
+        throw new IllegalArgumentException("gradient has " + in[0].size()
+            + " elements, expected 1");
+      }
+      double scale = op.args().getBool("mean", false) ? 1.0 / count : 1.0;
+      NdArray result = NdArray.reuseOrZeros(reuse, x.dtype(), x.shapeRef());
+      java.util.Arrays.fill(result.floats(), (float) (in[0].floats()[0] * scale));
+      return result;
+    }
+    double sum = 0;
+    for (int i = 0; i < a.length; i++) {
+      sum += a[i];
+    }
+    if (kind == Kind.MEAN) {
+      sum /= count;
+    }
+    NdArray result = NdArray.reuseOrZeros(reuse, x.dtype(), outShape);
+    result.floats()[0] = (float) sum;
+    return result;
   }
 
   private static int[] runtimeAxes(Op op, int rank) {

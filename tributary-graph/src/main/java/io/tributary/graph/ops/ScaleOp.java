@@ -1,6 +1,7 @@
 package io.tributary.graph.ops;
 
 import io.tributary.graph.Op;
+import io.tributary.tensor.DType;
 import java.util.List;
 
 /** {@code scale(x; factor)}: multiplies every element by a floating argument. */
@@ -21,7 +22,22 @@ final class ScaleOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
     double f = op.args().getFloat("factor", 1.0);
+    if (in[0].dtype() == DType.FLOAT32) {
+      float[] a = in[0].floats();
+      NdArray result = NdArray.reuseOrZeros(NdArray.previous(previous, 0), DType.FLOAT32,
+          in[0].shapeRef());
+      float[] r = result.floats();
+      for (int i = 0; i < a.length; i++) {
+        r[i] = (float) (a[i] * f);
+      }
+      return new NdArray[] {result};
+    }
     double[] a = in[0].asDoubles();
     double[] r = new double[a.length];
     for (int i = 0; i < a.length; i++) {

@@ -22,29 +22,47 @@ final class SumToLikeOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
-    return new NdArray[] {sumTo(in[0], in[1].shapeRef())};
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+    return new NdArray[] {sumTo(in[0], in[1].shapeRef(), NdArray.previous(previous, 0))};
   }
 
   static NdArray sumTo(NdArray g, int[] target) {
+    return sumTo(g, target, null);
+  }
+
+  /** As {@link #sumTo(NdArray, int[])}, the float32 cases written into {@code reuse} when it fits. */
+  static NdArray sumTo(NdArray g, int[] target, NdArray reuse) {
     int[] gs = g.shapeRef();
     int[] bs = Broadcast.shape(target, gs);
     if (!java.util.Arrays.equals(bs, gs)) {
       throw new IllegalArgumentException("shape " + java.util.Arrays.toString(target)
           + " does not broadcast to " + java.util.Arrays.toString(gs));
     }
+    boolean f32 = g.dtype() == io.tributary.tensor.DType.FLOAT32;
     if (java.util.Arrays.equals(target, gs)) {
-      return g.copy();
+      if (!f32) {
+        return g.copy();
+      }
+      NdArray r = NdArray.reuseOrZeros(reuse, g.dtype(), gs);
+      System.arraycopy(g.floats(), 0, r.floats(), 0, g.size());
+      return r;
     }
     int n = NdArray.sizeOf(target);
-    if (g.dtype() == io.tributary.tensor.DType.FLOAT32 && Broadcast.isSuffix(target, gs)) {
+    if (f32 && Broadcast.isSuffix(target, gs)) {
       float[] x = g.floats();
-      float[] r = new float[n];
+      NdArray result = NdArray.reuseOrZeros(reuse, g.dtype(), target);
+      float[] r = result.floats();
+      java.util.Arrays.fill(r, 0f);
       for (int base = 0; n > 0 && base < x.length; base += n) {
         for (int j = 0; j < n; j++) {
           r[j] += x[base + j];
         }
       }
-      return NdArray.wrapFloats(target, r);
+      return result;
     }
     double[] x = g.asDoubles();
     int[] map = Broadcast.indexMap(gs, Broadcast.strides(target, gs));

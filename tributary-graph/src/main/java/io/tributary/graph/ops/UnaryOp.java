@@ -39,14 +39,28 @@ final class UnaryOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
     NdArray x = in[0];
-    if (x.dtype() == DType.FLOAT32 && type().equals("relu")) {
+    if (x.dtype() == DType.FLOAT32 && (type().equals("relu") || type().equals("square"))) {
       float[] a = x.floats();
-      float[] r = new float[a.length];
-      for (int i = 0; i < a.length; i++) {
-        r[i] = Math.max(a[i], 0f);
+      NdArray result = NdArray.reuseOrZeros(NdArray.previous(previous, 0), x.dtype(),
+          x.shapeRef());
+      float[] r = result.floats();
+      if (type().equals("relu")) {
+        for (int i = 0; i < a.length; i++) {
+          r[i] = Math.max(a[i], 0f);
+        }
+      } else {
+        // The float product is the double product rounded once, as the generic path computes it.
+        for (int i = 0; i < a.length; i++) {
+          r[i] = a[i] * a[i];
+        }
       }
-      return new NdArray[] {NdArray.wrapFloats(x.shapeRef(), r)};
+      return new NdArray[] {result};
     }
     double[] a = x.asDoubles();
     double[] r = new double[a.length];

@@ -4,6 +4,7 @@ import io.tributary.graph.Graph;
 import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.models.Model;
+import io.tributary.graph.ops.CompiledRun;
 import io.tributary.graph.ops.Executor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.Optimizer;
@@ -34,8 +35,11 @@ public final class Trainer {
   private final List<String> fetches;
   private final Optimizer optimizer;
   private final Map<String, NdArray> params = new LinkedHashMap<>();
-  private final Map<String, NdArray> extraFeeds = new HashMap<>();
+  private final Map<String, NdArray> extraFeeds = new LinkedHashMap<>();
   private OptimizerState state;
+  /** The compiled training step, rebuilt when the set of extra feeds changes. */
+  private CompiledRun step;
+  private final Map<String, NdArray> stepGrads = new HashMap<>();
 
   /**
    * A trainer for any graph.
@@ -116,7 +120,9 @@ public final class Trainer {
   /** Feeds a placeholder other than input and labels on every step (a proximal anchor, say). */
   public void setFeed(String placeholder, Tensor value) {
     grads.graph().requireVariable(placeholder);
-    extraFeeds.put(placeholder, NdArray.fromTensor(value));
+    if (extraFeeds.put(placeholder, NdArray.fromTensor(value)) == null) {
+      step = null;
+    }
   }
 
   /** One optimizer step on a batch; returns the batch loss before the step. */
@@ -126,17 +132,31 @@ public final class Trainer {
 
   /** One optimizer step on a batch given as arrays; returns the batch loss before the step. */
   public double trainBatch(NdArray x, NdArray y) {
-    Map<String, NdArray> feeds = new HashMap<>(extraFeeds);
-    feeds.putAll(params);
-    feeds.put(input, x);
-    feeds.put(labels, y);
-    Map<String, NdArray> out = executor.run(feeds, fetches);
-    Map<String, NdArray> g = new HashMap<>();
-    for (String t : trainables) {
-      g.put(t, out.get(grads.gradientOf(t)));
+    if (step == null) {
+      // Parameters and the batch come first: a feed named twice takes its first value, and they
+      // win over an extra feed of the same name, as they always have.
+      List<String> feeds = new ArrayList<>(trainables);
+      feeds.add(input);
+      feeds.add(labels);
+      feeds.addAll(extraFeeds.keySet());
+      step = executor.compile(feeds, fetches);
     }
-    optimizer.step(params, g, state);
-    return out.get(fetches.get(0)).get(0);
+    NdArray[] values = new NdArray[trainables.size() + 2 + extraFeeds.size()];
+    int at = 0;
+    for (String t : trainables) {
+      values[at++] = params.get(t);
+    }
+    values[at++] = x;
+    values[at++] = y;
+    for (NdArray a : extraFeeds.values()) {
+      values[at++] = a;
+    }
+    NdArray[] out = step.run(values);
+    for (int i = 0; i < trainables.size(); i++) {
+      stepGrads.put(trainables.get(i), out[1 + i]);
+    }
+    optimizer.step(params, stepGrads, state);
+    return out[0].get(0);
   }
 
   /** One pass over the batches. */

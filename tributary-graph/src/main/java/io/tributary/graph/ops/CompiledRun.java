@@ -1,0 +1,113 @@
+package io.tributary.graph.ops;
+
+import io.tributary.graph.GraphExecutionException;
+import io.tributary.graph.Variable;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One set of outputs of a graph, planned once and run many times on values given by position:
+ * the form a training loop runs each step in. Made by {@link Executor#compile}.
+ *
+ * <p>Unlike {@link Executor#run}, a compiled run keeps the arrays its ops computed and lets each
+ * op write the next run's result into the same array when the shape repeats, so a loop over
+ * equal-sized batches stops allocating. The arrays {@link #run} returns therefore stay valid only
+ * until the next call. Feeding one of them back in is safe: a run never writes into an array it
+ * was fed. Not thread-safe: each thread takes its own with {@link #fresh()}.
+ */
+public final class CompiledRun {
+  private final Plan plan;
+  private final List<String> feeds;
+  private final List<String> outputs;
+  /** For each needed variable, its position among the feeds. */
+  private final int[] feedIndex;
+  private final NdArray[] env;
+  private final NdArray[][] previous;
+  private final int[][][] accepted;
+  /** The last shape each needed value was checked against, by needed index. */
+  private final int[][] feedAccepted;
+
+  CompiledRun(Plan plan, List<String> feeds, List<String> outputs) {
+    this.plan = plan;
+    this.feeds = feeds;
+    this.outputs = outputs;
+    Variable[] needed = plan.needed();
+    this.feedIndex = new int[needed.length];
+    for (int i = 0; i < needed.length; i++) {
+      feedIndex[i] = feeds.indexOf(needed[i].name());
+      if (feedIndex[i] < 0) {
+        throw Plan.missing(needed[i]);
+      }
+    }
+    this.env = plan.newValues();
+    this.previous = plan.newPrevious();
+    this.accepted = plan.newAccepted();
+    this.feedAccepted = new int[needed.length][];
+  }
+
+  /**
+   * A new run of the same plan with arrays of its own. It reads only this run's immutable plan,
+   * so one compiled run can serve as the template that threads take their own runs from.
+   */
+  public CompiledRun fresh() {
+    return new CompiledRun(plan, feeds, outputs);
+  }
+
+  /** The feeds, in the order {@link #run} takes their values. */
+  public List<String> feeds() {
+    return feeds;
+  }
+
+  /** The outputs, in the order {@link #run} returns them. */
+  public List<String> outputs() {
+    return outputs;
+  }
+
+  /**
+   * Computes the outputs from the feeds' values.
+   *
+   * @param values one value per feed, in {@link #feeds()} order; never modified
+   * @return the outputs in {@link #outputs()} order, valid until the next call
+   * @throws GraphExecutionException when a value is missing or of the wrong dtype or shape, or an
+   *     op fails (naming the op)
+   */
+  public NdArray[] run(NdArray... values) {
+    if (values.length != feeds.size()) {
+      throw new GraphExecutionException("expected " + feeds.size() + " values for " + feeds
+          + ", got " + values.length);
+    }
+    Variable[] needed = plan.needed();
+    int[] slots = plan.neededSlots();
+    for (int i = 0; i < needed.length; i++) {
+      NdArray a = values[feedIndex[i]];
+      if (a == null) {
+        throw Plan.missing(needed[i]);
+      }
+      if (feedAccepted[i] == null || a.dtype() != needed[i].dtype()
+          || !Arrays.equals(feedAccepted[i], a.shapeRef())) {
+        Plan.checkFits(needed[i], a, "value given for");
+        feedAccepted[i] = a.shape();
+      }
+      env[slots[i]] = a;
+      forgetShared(a);
+    }
+    plan.execute(env, previous, accepted);
+    int[] out = plan.outputSlots();
+    NdArray[] result = new NdArray[out.length];
+    for (int k = 0; k < out.length; k++) {
+      result[k] = env[out[k]];
+    }
+    return result;
+  }
+
+  /** Stops offering for reuse any array that shares storage with a fed value. */
+  private void forgetShared(NdArray fed) {
+    for (NdArray[] step : previous) {
+      for (int k = 0; k < step.length; k++) {
+        if (step[k] != null && step[k].sharesStorage(fed)) {
+          step[k] = null;
+        }
+      }
+    }
+  }
+}

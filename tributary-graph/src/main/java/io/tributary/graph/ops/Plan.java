@@ -1,0 +1,238 @@
+package io.tributary.graph.ops;
+
+import io.tributary.graph.Graph;
+import io.tributary.graph.GraphExecutionException;
+import io.tributary.graph.Op;
+import io.tributary.graph.Variable;
+import io.tributary.graph.VariableKind;
+import io.tributary.tensor.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The ops that compute some outputs, in order, with every variable resolved to a slot of a value
+ * array, so a run does no name lookups. Immutable; the mutable state of a run lives in the
+ * caller's arrays.
+ */
+final class Plan {
+  /** One op: where its inputs are read from and its outputs written to. */
+  record Step(Op op, OpDef def, int[] in, int[] out, Variable[] outVars, int[] release) {}
+
+  private final Step[] steps;
+  /** The placeholders and trainable parameters the steps read, and their slots. */
+  private final Variable[] needed;
+  private final int[] neededSlots;
+  private final int[] outputSlots;
+  /** The constants, by slot; every other slot is null. */
+  private final NdArray[] template;
+
+  private Plan(Step[] steps, Variable[] needed, int[] neededSlots, int[] outputSlots,
+      NdArray[] template) {
+    this.steps = steps;
+    this.needed = needed;
+    this.neededSlots = neededSlots;
+    this.outputSlots = outputSlots;
+    this.template = template;
+  }
+
+  Step[] steps() {
+    return steps;
+  }
+
+  Variable[] needed() {
+    return needed;
+  }
+
+  int[] neededSlots() {
+    return neededSlots;
+  }
+
+  int[] outputSlots() {
+    return outputSlots;
+  }
+
+  /** A fresh value array holding the constants. */
+  NdArray[] newValues() {
+    return template.clone();
+  }
+
+  /** Plans the ops that compute {@code outputs} in {@code graph} (validated). */
+  static Plan of(Graph graph, List<String> outputs, Map<String, NdArray> constants) {
+    Map<String, Op> writer = new HashMap<>();
+    for (Op op : graph.ops()) {
+      for (String o : op.outputs()) {
+        writer.put(o, op);
+      }
+    }
+    Set<String> wanted = new HashSet<>();
+    ArrayList<String> stack = new ArrayList<>();
+    for (String o : outputs) {
+      graph.requireVariable(o);
+      stack.add(o);
+    }
+    Set<Op> neededOps = new HashSet<>();
+    List<Variable> needed = new ArrayList<>();
+    while (!stack.isEmpty()) {
+      String name = stack.remove(stack.size() - 1);
+      if (!wanted.add(name)) {
+        continue;
+      }
+      Op w = writer.get(name);
+      if (w != null) {
+        if (neededOps.add(w)) {
+          stack.addAll(w.inputs());
+        }
+      } else {
+        Variable v = graph.requireVariable(name);
+        if (v.kind() == VariableKind.PLACEHOLDER || v.kind() == VariableKind.TRAINABLE) {
+          needed.add(v);
+        }
+      }
+    }
+    List<Op> order = new ArrayList<>();
+    for (Op op : graph.topologicalOrder()) {
+      if (neededOps.contains(op)) {
+        order.add(op);
+      }
+    }
+    Map<String, Integer> slots = new HashMap<>();
+    for (String name : wanted) {
+      slots.put(name, slots.size());
+    }
+    NdArray[] template = new NdArray[slots.size()];
+    for (Map.Entry<String, Integer> e : slots.entrySet()) {
+      template[e.getValue()] = constants.get(e.getKey());
+    }
+    Map<String, Integer> lastUse = new HashMap<>();
+    for (int i = 0; i < order.size(); i++) {
+      for (String in : order.get(i).inputs()) {
+        lastUse.put(in, i);
+      }
+    }
+    Set<String> keep = new HashSet<>(outputs);
+    Step[] steps = new Step[order.size()];
+    for (int i = 0; i < steps.length; i++) {
+      Op op = order.get(i);
+      List<Integer> release = new ArrayList<>();
+      for (String in : new HashSet<>(op.inputs())) {
+        Variable v = graph.requireVariable(in);
+        if (lastUse.get(in) == i && v.kind() == VariableKind.ARRAY && !keep.contains(in)) {
+          release.add(slots.get(in));
+        }
+      }
+      int[] inSlots = op.inputs().stream().mapToInt(slots::get).toArray();
+      int[] outSlots = new int[op.outputs().size()];
+      Variable[] outVars = new Variable[outSlots.length];
+      for (int k = 0; k < outSlots.length; k++) {
+        String o = op.outputs().get(k);
+        outVars[k] = graph.requireVariable(o);
+        // An output that nothing asked for has no slot: it is computed and dropped.
+        outSlots[k] = slots.getOrDefault(o, -1);
+      }
+      steps[i] = new Step(op, OpRegistry.standard().find(op.type()).orElseThrow(), inSlots,
+          outSlots, outVars, release.stream().mapToInt(Integer::intValue).toArray());
+    }
+    int[] neededSlots = needed.stream().mapToInt(v -> slots.get(v.name())).toArray();
+    int[] outputSlots = outputs.stream().mapToInt(slots::get).toArray();
+    return new Plan(steps, needed.toArray(new Variable[0]), neededSlots, outputSlots, template);
+  }
+
+  /**
+   * Runs the steps on {@code env}, which holds the constants and the needed values.
+   *
+   * @param previous when not null, the arrays each step returned last time (by step, then
+   *     output), offered to the kernels for reuse and updated with this run's owned outputs;
+   *     when null nothing is reused and intermediates are dropped after their last use
+   * @param accepted the last shape each step's outputs were checked against (by step, then
+   *     output), so a repeated shape is not checked again; updated
+   */
+  void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted) {
+    for (int s = 0; s < steps.length; s++) {
+      Step step = steps[s];
+      NdArray[] in = new NdArray[step.in().length];
+      for (int i = 0; i < in.length; i++) {
+        in[i] = env[step.in()[i]];
+      }
+      NdArray[] out;
+      try {
+        out = previous == null ? step.def().compute(step.op(), in)
+            : step.def().compute(step.op(), in, previous[s]);
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        Op op = step.op();
+        throw new GraphExecutionException("op '" + op.name() + "' (" + op.type() + ") failed on "
+            + NdArray.describe(Arrays.asList(in)) + ": " + e.getMessage(), e);
+      }
+      for (int k = 0; k < out.length; k++) {
+        int[] seen = accepted[s][k];
+        if (seen == null || out[k].dtype() != step.outVars()[k].dtype()
+            || !Arrays.equals(seen, out[k].shapeRef())) {
+          checkFits(step.outVars()[k], out[k],
+              "op '" + step.op().name() + "' computed a value that does not fit");
+          accepted[s][k] = out[k].shape();
+        }
+        if (step.out()[k] >= 0) {
+          env[step.out()[k]] = out[k];
+        }
+        if (previous != null) {
+          previous[s][k] = owned(out[k], in) ? out[k] : null;
+        }
+      }
+      if (previous == null) {
+        for (int r : step.release()) {
+          env[r] = null;
+        }
+      }
+    }
+  }
+
+  /** A fresh table of per-step, per-output entries for {@link #execute}. */
+  NdArray[][] newPrevious() {
+    NdArray[][] t = new NdArray[steps.length][];
+    for (int s = 0; s < steps.length; s++) {
+      t[s] = new NdArray[steps[s].out().length];
+    }
+    return t;
+  }
+
+  /** A fresh table of accepted shapes for {@link #execute}. */
+  int[][][] newAccepted() {
+    int[][][] t = new int[steps.length][][];
+    for (int s = 0; s < steps.length; s++) {
+      t[s] = new int[steps[s].out().length][];
+    }
+    return t;
+  }
+
+  /** True when {@code out} was allocated by its kernel, not a view of one of the inputs. */
+  private static boolean owned(NdArray out, NdArray[] in) {
+    for (NdArray a : in) {
+      if (a.sharesStorage(out)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Throws when {@code a} does not have {@code v}'s dtype or fit its shape. */
+  static void checkFits(Variable v, NdArray a, String what) {
+    long[] dims = new long[a.rank()];
+    for (int i = 0; i < dims.length; i++) {
+      dims[i] = a.dim(i);
+    }
+    if (a.dtype() != v.dtype() || !v.shape().accepts(Shape.of(dims))) {
+      throw new GraphExecutionException(what + " '" + v.name() + "': expected " + v.dtype()
+          + v.shape() + ", got " + a.dtype() + Arrays.toString(a.shape()));
+    }
+  }
+
+  static GraphExecutionException missing(Variable v) {
+    return new GraphExecutionException("no value given for "
+        + v.kind().name().toLowerCase(Locale.ROOT) + " '" + v.name() + "'");
+  }
+}
