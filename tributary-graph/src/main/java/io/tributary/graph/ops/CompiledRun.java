@@ -24,6 +24,7 @@ public final class CompiledRun {
   private final NdArray[] env;
   private final NdArray[][] previous;
   private final int[][][] accepted;
+  private final SoftmaxRows[] shared;
   /** The last shape each needed value was checked against, by needed index. */
   private final int[][] feedAccepted;
 
@@ -42,6 +43,7 @@ public final class CompiledRun {
     this.env = plan.newValues();
     this.previous = plan.newPrevious();
     this.accepted = plan.newAccepted();
+    this.shared = plan.newShared();
     this.feedAccepted = new int[needed.length][];
   }
 
@@ -91,13 +93,18 @@ public final class CompiledRun {
       env[slots[i]] = a;
       forgetShared(a);
     }
-    plan.execute(env, previous, accepted);
+    plan.execute(env, previous, accepted, shared);
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];
     for (int k = 0; k < out.length; k++) {
       result[k] = env[out[k]];
     }
     return result;
+  }
+
+  /** How many loss and gradient pairs share their exponentials in this run (for tests). */
+  int sharedSoftmaxPairs() {
+    return shared.length;
   }
 
   /** Stops offering for reuse any array that shares storage with a fed value. */

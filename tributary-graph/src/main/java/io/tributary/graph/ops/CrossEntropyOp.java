@@ -80,7 +80,7 @@ final class CrossEntropyOp extends BaseOp {
     int c = logits.dim(1);
     if ((kind == Kind.SPARSE || kind == Kind.SPARSE_GRAD)
         && logits.dtype() == io.tributary.tensor.DType.FLOAT32) {
-      return new NdArray[] {sparseFloat(in, logits, n, c, NdArray.previous(previous, 0))};
+      return new NdArray[] {sparseFloat(in, logits, n, c, NdArray.previous(previous, 0), null)};
     }
     double[] z = logits.asDoubles();
     double[] logp = new double[z.length];
@@ -163,7 +163,8 @@ final class CrossEntropyOp extends BaseOp {
    * probability as exp(z - max) / sum, one exponential per element where the generic path
    * spends two; the two forms differ by rounding only.
    */
-  private NdArray sparseFloat(NdArray[] in, NdArray logits, int n, int c, NdArray reuse) {
+  private NdArray sparseFloat(NdArray[] in, NdArray logits, int n, int c, NdArray reuse,
+      SoftmaxRows shared) {
     boolean grad = kind == Kind.SPARSE_GRAD;
     float[] z = logits.floats();
     long[] labels = in[grad ? 2 : 1].longs();
@@ -183,6 +184,16 @@ final class CrossEntropyOp extends BaseOp {
     NdArray result = grad ? NdArray.reuseOrZeros(reuse, logits.dtype(), logits.shapeRef())
         : NdArray.reuseOrZeros(reuse, logits.dtype(), new int[] {n});
     float[] r = result.floats();
+    if (shared != null) {
+      if (!grad) {
+        lossKeepingExps(z, labels, n, c, r, shared);
+        return result;
+      }
+      if (shared.matches(z, n, c)) {
+        gradFromExps(labels, g, n, c, r, shared);
+        return result;
+      }
+    }
     double[] e = grad ? new double[c] : null;
     for (int i = 0; i < n; i++) {
       int base = i * c;
@@ -212,5 +223,63 @@ final class CrossEntropyOp extends BaseOp {
       }
     }
     return result;
+  }
+
+  /**
+   * {@link #compute} for a kernel paired with the other half of a sparse float32 cross-entropy
+   * on the same logits and labels ({@link Plan} pairs them): the loss keeps its exponentials in
+   * {@code shared}, and the gradient uses them when they were computed from the same array. The
+   * results are bit-identical to the unpaired kernel's, which computes the same exponentials and
+   * sums in the same order.
+   */
+  NdArray[] computeShared(Op op, NdArray[] in, NdArray[] previous, SoftmaxRows shared) {
+    boolean grad = kind == Kind.SPARSE_GRAD;
+    NdArray logits = in[grad ? 1 : 0];
+    if ((kind != Kind.SPARSE && kind != Kind.SPARSE_GRAD)
+        || logits.dtype() != io.tributary.tensor.DType.FLOAT32) {
+      shared.clear();
+      return compute(op, in, previous);
+    }
+    return new NdArray[] {sparseFloat(in, logits, logits.dim(0), logits.dim(1),
+        NdArray.previous(previous, 0), shared)};
+  }
+
+  private static void lossKeepingExps(float[] z, long[] labels, int n, int c, float[] r,
+      SoftmaxRows shared) {
+    shared.begin(z, n, c);
+    double[] e = shared.exps();
+    double[] sums = shared.sums();
+    for (int i = 0; i < n; i++) {
+      int base = i * c;
+      float max = Float.NEGATIVE_INFINITY;
+      for (int j = 0; j < c; j++) {
+        float v = z[base + j];
+        max = v > max ? v : max;
+      }
+      double sum = 0;
+      for (int j = 0; j < c; j++) {
+        double x = Math.exp((double) z[base + j] - max);
+        e[base + j] = x;
+        sum += x;
+      }
+      sums[i] = sum;
+      r[i] = (float) -((double) z[base + (int) labels[i]] - max - Math.log(sum));
+    }
+    shared.finish(z);
+  }
+
+  private static void gradFromExps(long[] labels, float[] g, int n, int c, float[] r,
+      SoftmaxRows shared) {
+    double[] e = shared.exps();
+    double[] sums = shared.sums();
+    for (int i = 0; i < n; i++) {
+      int base = i * c;
+      int label = (int) labels[i];
+      double sum = sums[i];
+      for (int j = 0; j < c; j++) {
+        double v = e[base + j] / sum - (label == j ? 1.0 : 0.0);
+        r[base + j] = (float) (g[i] * v);
+      }
+    }
   }
 }

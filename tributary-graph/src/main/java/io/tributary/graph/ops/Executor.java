@@ -54,7 +54,7 @@ public final class Executor {
       Plan.checkFits(needed[i], a, "value given for");
       env[plan.neededSlots()[i]] = a;
     }
-    plan.execute(env, null, plan.newAccepted());
+    plan.execute(env, null, plan.newAccepted(), null);
     Map<String, NdArray> result = new LinkedHashMap<>();
     int k = 0;
     for (String o : outputs) {

@@ -21,8 +21,12 @@ import java.util.Set;
  * caller's arrays.
  */
 final class Plan {
-  /** One op: where its inputs are read from and its outputs written to. */
-  record Step(Op op, OpDef def, int[] in, int[] out, Variable[] outVars, int[] release) {}
+  /**
+   * One op: where its inputs are read from and its outputs written to, and, for the two halves
+   * of a paired sparse cross-entropy, the index of the {@link SoftmaxRows} they share (else -1).
+   */
+  record Step(Op op, OpDef def, int[] in, int[] out, Variable[] outVars, int[] release,
+      int shared) {}
 
   private final Step[] steps;
   /** The placeholders and trainable parameters the steps read, and their slots. */
@@ -31,10 +35,13 @@ final class Plan {
   private final int[] outputSlots;
   /** The constants, by slot; every other slot is null. */
   private final NdArray[] template;
+  /** How many {@link SoftmaxRows} a run needs: one per paired cross-entropy. */
+  private final int sharedCount;
 
   private Plan(Step[] steps, Variable[] needed, int[] neededSlots, int[] outputSlots,
-      NdArray[] template) {
+      NdArray[] template, int sharedCount) {
     this.steps = steps;
+    this.sharedCount = sharedCount;
     this.needed = needed;
     this.neededSlots = neededSlots;
     this.outputSlots = outputSlots;
@@ -136,11 +143,54 @@ final class Plan {
         outSlots[k] = slots.getOrDefault(o, -1);
       }
       steps[i] = new Step(op, OpRegistry.standard().find(op.type()).orElseThrow(), inSlots,
-          outSlots, outVars, release.stream().mapToInt(Integer::intValue).toArray());
+          outSlots, outVars, release.stream().mapToInt(Integer::intValue).toArray(), -1);
     }
+    int sharedCount = pairCrossEntropies(steps);
     int[] neededSlots = needed.stream().mapToInt(v -> slots.get(v.name())).toArray();
     int[] outputSlots = outputs.stream().mapToInt(slots::get).toArray();
-    return new Plan(steps, needed.toArray(new Variable[0]), neededSlots, outputSlots, template);
+    return new Plan(steps, needed.toArray(new Variable[0]), neededSlots, outputSlots, template,
+        sharedCount);
+  }
+
+  /**
+   * Pairs each {@code sparse_softmax_cross_entropy} with a later
+   * {@code sparse_softmax_cross_entropy_grad} on the same logits and labels slots, so the
+   * gradient reuses the loss's exponentials. Slots are written once per run, so the logits do not
+   * change between the two. Returns the number of pairs.
+   */
+  private static int pairCrossEntropies(Step[] steps) {
+    int pairs = 0;
+    boolean[] taken = new boolean[steps.length];
+    for (int a = 0; a < steps.length; a++) {
+      if (!steps[a].op().type().equals("sparse_softmax_cross_entropy")) {
+        continue;
+      }
+      for (int b = a + 1; b < steps.length; b++) {
+        Step g = steps[b];
+        if (!taken[b] && g.op().type().equals("sparse_softmax_cross_entropy_grad")
+            && g.in()[1] == steps[a].in()[0] && g.in()[2] == steps[a].in()[1]) {
+          steps[a] = withShared(steps[a], pairs);
+          steps[b] = withShared(g, pairs);
+          taken[b] = true;
+          pairs++;
+          break;
+        }
+      }
+    }
+    return pairs;
+  }
+
+  private static Step withShared(Step s, int index) {
+    return new Step(s.op(), s.def(), s.in(), s.out(), s.outVars(), s.release(), index);
+  }
+
+  /** A fresh set of the per-run buffers that paired cross-entropies share. */
+  SoftmaxRows[] newShared() {
+    SoftmaxRows[] t = new SoftmaxRows[sharedCount];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = new SoftmaxRows();
+    }
+    return t;
   }
 
   /**
@@ -151,8 +201,9 @@ final class Plan {
    *     when null nothing is reused and intermediates are dropped after their last use
    * @param accepted the last shape each step's outputs were checked against (by step, then
    *     output), so a repeated shape is not checked again; updated
+   * @param shared the buffers of {@link #newShared}, or null to run every op on its own
    */
-  void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted) {
+  void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared) {
     for (int s = 0; s < steps.length; s++) {
       Step step = steps[s];
       NdArray[] in = new NdArray[step.in().length];
@@ -161,8 +212,13 @@ final class Plan {
       }
       NdArray[] out;
       try {
-        out = previous == null ? step.def().compute(step.op(), in)
-            : step.def().compute(step.op(), in, previous[s]);
+        if (shared != null && step.shared() >= 0 && step.def() instanceof CrossEntropyOp ce) {
+          out = ce.computeShared(step.op(), in, previous == null ? null : previous[s],
+              shared[step.shared()]);
+        } else {
+          out = previous == null ? step.def().compute(step.op(), in)
+              : step.def().compute(step.op(), in, previous[s]);
+        }
       } catch (IllegalArgumentException | ArithmeticException e) {
         Op op = step.op();
         throw new GraphExecutionException("op '" + op.name() + "' (" + op.type() + ") failed on "

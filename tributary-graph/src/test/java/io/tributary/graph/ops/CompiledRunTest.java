@@ -165,6 +165,40 @@ class CompiledRunTest {
     return b.build();
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("models")
+  void compile_lossAndItsGradient_shareOneSoftmaxBuffer(String name, Model model, int features,
+      double mu) {
+    TrainingStep s = step(model, mu, DType.FLOAT32, 3);
+    List<String> withLoss = new ArrayList<>(s.outputs());
+    if (!withLoss.contains(model.loss())) {
+      withLoss.add(model.loss());
+    }
+    CompiledRun compiled = new Executor(s.graph()).compile(s.feeds(), withLoss);
+    assertThat(compiled.sharedSoftmaxPairs()).as(name).isEqualTo(1);
+    NdArray[] values = feeds(s, batch(7, features, DType.FLOAT32, new SplittableRandom(5)));
+    NdArray[] got = compiled.run(values);
+    Map<String, NdArray> want = new Executor(s.graph()).run(asMap(s, values), withLoss);
+    for (int k = 0; k < got.length; k++) {
+      assertThat(got[k].floats()).as("%s: %s", name, withLoss.get(k))
+          .isEqualTo(want.get(withLoss.get(k)).floats());
+    }
+  }
+
+  @Test
+  void compile_lossOnly_sharesNothing() {
+    Model model = Models.softmaxRegression("mclr", 60, 10, DType.FLOAT32);
+    TrainingStep s = step(model, 0.0, DType.FLOAT32, 3);
+    // No gradient is planned, so the loss has nothing to pair with.
+    CompiledRun compiled = new Executor(s.graph()).compile(s.feeds(), List.of(model.loss()));
+    NdArray[] values = feeds(s, batch(4, 60, DType.FLOAT32, new SplittableRandom(9)));
+    NdArray got = compiled.run(values)[0];
+    Map<String, NdArray> want = new Executor(s.graph()).run(asMap(s, values),
+        List.of(model.loss()));
+    assertThat(compiled.sharedSoftmaxPairs()).isZero();
+    assertThat(got.floats()).isEqualTo(want.get(model.loss()).floats());
+  }
+
   @Test
   void run_sameShapeTwice_reusesTheOutputArray() {
     CompiledRun run = new Executor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
