@@ -9,17 +9,23 @@
 # clients.json), so both sides do the same amount of work up to which clients each samples; the
 # examples-per-second ratio corrects for that.
 #
+# Both sides run on one thread by default, as the plain numpy implementation does (one BLAS
+# thread): on the standard 2-core machine, shared with other work, a second simulation thread
+# made the round loop slower, not faster (docs/benchmarks.md). THREADS sets `--threads`.
+#
 # Usage: tributary-benchmarks/scripts/run-simulation.sh [ROUNDS=200] [fedavg|fedprox=fedavg] [SEED=1]
+#            [THREADS=1]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=${1:-200}
 algorithm=${2:-fedavg}
 seed=${3:-1}
+threads=${4:-1}
 case $algorithm in
   fedavg) mu_flag=(); mu=0 ;;
   fedprox) mu_flag=(--mu 1); mu=1 ;;
-  *) echo "usage: $0 [ROUNDS] [fedavg|fedprox] [SEED]" >&2; exit 2 ;;
+  *) echo "usage: $0 [ROUNDS] [fedavg|fedprox] [SEED] [THREADS]" >&2; exit 2 ;;
 esac
 out="$root/tributary-benchmarks/target/results/simulation-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
@@ -31,7 +37,7 @@ tributary_run() {
   t0=$(now)
   "$root/tributary" simulate --algorithm "$algorithm" "${mu_flag[@]}" --dataset synthetic:1,1 \
     --model mclr --clients 30 --clients-per-round 10 --local-epochs 20 --batch-size 10 --lr 0.01 \
-    --rounds "$rounds" --seed "$seed" --out "$dir" > "$dir.stdout" 2> "$dir.stderr"
+    --rounds "$rounds" --seed "$seed" --threads "$threads" --out "$dir" > "$dir.stdout" 2> "$dir.stderr"
   t1=$(now)
   echo "$t0 $t1" > "$dir.wall"
 }
@@ -51,9 +57,9 @@ echo "$t0 $t1" > "$out/numpy.wall"
 echo "tributary simulate (2/2)..." >&2
 tributary_run "$out/tributary-2"
 
-python3 - "$out" "$rounds" "$algorithm" <<'PY'
+python3 - "$out" "$rounds" "$algorithm" "$threads" <<'PY'
 import json, sys
-out, rounds, algorithm = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+out, rounds, algorithm, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
 def wall(name):
     a, b = open(f"{out}/{name}.wall").read().split()
@@ -69,8 +75,8 @@ np_result = json.load(open(f"{out}/numpy.json"))
 rows.append(("numpy", wall("numpy"), np_result["seconds"], np_result["examples"],
              np_result["final_train_loss"]))
 
-print(f"Synthetic(1,1), {algorithm}, {rounds} rounds, 30 devices, 10 per round, E=20, B=10; "
-      f"results in {out}")
+print(f"Synthetic(1,1), {algorithm}, {rounds} rounds, 30 devices, 10 per round, E=20, B=10, "
+      f"tributary --threads {threads}; results in {out}")
 print()
 print("| run | wall s (process) | rounds s (loop) | examples trained x E | examples/s | "
       "final training loss |")

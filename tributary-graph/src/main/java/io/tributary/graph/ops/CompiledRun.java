@@ -27,6 +27,8 @@ public final class CompiledRun {
   private final SoftmaxRows[] shared;
   /** The last shape each needed value was checked against, by needed index. */
   private final int[][] feedAccepted;
+  /** The array fed for each needed variable in the last run, by needed index. */
+  private final NdArray[] lastFed;
 
   CompiledRun(Plan plan, List<String> feeds, List<String> outputs) {
     this.plan = plan;
@@ -45,6 +47,7 @@ public final class CompiledRun {
     this.accepted = plan.newAccepted();
     this.shared = plan.newShared();
     this.feedAccepted = new int[needed.length][];
+    this.lastFed = new NdArray[needed.length];
   }
 
   /**
@@ -91,7 +94,12 @@ public final class CompiledRun {
         feedAccepted[i] = a.shape();
       }
       env[slots[i]] = a;
-      forgetShared(a);
+      // The array fed here last time was already forgotten, and the arrays kept since are the
+      // kernels' own, which never share storage with a fed value.
+      if (lastFed[i] != a) {
+        forgetShared(a);
+        lastFed[i] = a;
+      }
     }
     plan.execute(env, previous, accepted, shared);
     int[] out = plan.outputSlots();

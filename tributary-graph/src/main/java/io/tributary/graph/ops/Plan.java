@@ -226,8 +226,10 @@ final class Plan {
       }
       for (int k = 0; k < out.length; k++) {
         int[] seen = accepted[s][k];
-        if (seen == null || out[k].dtype() != step.outVars()[k].dtype()
-            || !Arrays.equals(seen, out[k].shapeRef())) {
+        // The array this step returned last time, written again, has the shape checked then.
+        boolean same = previous != null && out[k] == previous[s][k] && seen != null;
+        if (!same && (seen == null || out[k].dtype() != step.outVars()[k].dtype()
+            || !Arrays.equals(seen, out[k].shapeRef()))) {
           checkFits(step.outVars()[k], out[k],
               "op '" + step.op().name() + "' computed a value that does not fit");
           accepted[s][k] = out[k].shape();
