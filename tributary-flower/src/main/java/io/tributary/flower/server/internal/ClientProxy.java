@@ -114,6 +114,7 @@ public final class ClientProxy {
             "cannot send " + kind + ": the client is no longer connected", null));
       }
       if (pending != null) {
+        releaseBudget();
         throw new IllegalStateException("client " + id + " still owes an answer to "
             + pendingKind + "; Flower allows one instruction at a time");
       }
