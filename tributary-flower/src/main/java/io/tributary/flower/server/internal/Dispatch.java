@@ -106,11 +106,27 @@ final class Dispatch implements AutoCloseable {
     synchronized (this) {
       m = model;
     }
-    for (int i = 0; i < queue.length; i++) {
-      Slot slot = queue[i];
-      // The sender is done with a slot once sent: only its waiter keeps it (and its answer).
-      queue[i] = null;
-      send(slot, m);
+    int next = 0;
+    Slot current = null;
+    try {
+      while (next < queue.length) {
+        current = queue[next];
+        // The sender is done with a slot once sent: only its waiter keeps it (and its answer).
+        queue[next++] = null;
+        send(current, m);
+        current = null;
+      }
+    } finally {
+      // Should sending itself fail (an Error), no waiter may be left waiting for ever.
+      if (current != null) {
+        current.answer.completeExceptionally(new IllegalStateException("the " + kind
+            + " sender failed while sending to client " + current.client.id()));
+      }
+      for (int k = next; k < queue.length; k++) {
+        queue[k].answer.completeExceptionally(new IllegalStateException("the " + kind
+            + " sender stopped before reaching client " + queue[k].client.id()));
+        queue[k] = null;
+      }
     }
   }
 
@@ -127,7 +143,8 @@ final class Dispatch implements AutoCloseable {
     } else {
       try {
         sent = slot.client.request(instruction.apply(slot.client, m), timeout);
-      } catch (RemoteClientException e) {
+      } catch (RemoteClientException | IllegalStateException e) {
+        // IllegalStateException: the client still owes an answer to an earlier instruction.
         sent = CompletableFuture.failedFuture(e);
       }
     }
