@@ -79,6 +79,9 @@ class ServerCommandTest {
       } catch (java.util.concurrent.TimeoutException stillConnected) {
         return c;
       }
+      // Refused at once (the server is not listening yet, and the channel fails fast while it
+      // backs off): wait a little, so that the attempts span a slow server start.
+      Thread.sleep(50);
     }
     throw new AssertionError("could not connect: " + (run.isDone() ? run.get().err() : ""));
   }

@@ -2,7 +2,6 @@ package io.tributary.flower.internal;
 
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ServerCalls;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
@@ -13,7 +12,8 @@ import io.tributary.flower.internal.proto.ServerMessage;
  *
  * <p>This is what grpc-java's protoc plugin would generate; the plugin binary is not published
  * for every platform we build on, so the two descriptors are declared here with grpc-java's own
- * API instead.
+ * API instead. Large messages are parsed with their {@code bytes} fields sharing one array
+ * ({@link AliasingMarshaller}).
  */
 public final class FlowerRpc {
   /** The service's full name, as in Flower's {@code transport.proto}. */
@@ -24,8 +24,8 @@ public final class FlowerRpc {
       MethodDescriptor.<ClientMessage, ServerMessage>newBuilder()
           .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
           .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "Join"))
-          .setRequestMarshaller(ProtoUtils.marshaller(ClientMessage.getDefaultInstance()))
-          .setResponseMarshaller(ProtoUtils.marshaller(ServerMessage.getDefaultInstance()))
+          .setRequestMarshaller(new AliasingMarshaller<>(ClientMessage.getDefaultInstance()))
+          .setResponseMarshaller(new AliasingMarshaller<>(ServerMessage.getDefaultInstance()))
           .setSampledToLocalTracing(true)
           .build();
 

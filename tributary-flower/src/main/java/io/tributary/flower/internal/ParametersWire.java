@@ -1,6 +1,8 @@
 package io.tributary.flower.internal;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.UnsafeByteOperations;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.serialization.Parameters;
 import io.tributary.tensor.serialization.SerializationException;
@@ -21,26 +23,37 @@ public final class ParametersWire {
       Parameters p) {
     var b = io.tributary.tensor.serialization.internal.proto.Parameters.newBuilder()
         .setTensorType(p.tensorType());
+    // A serializer's arrays are fresh and never written again, so the message may share them.
     for (byte[] t : p.tensors()) {
-      b.addTensors(ByteString.copyFrom(t));
+      b.addTensors(UnsafeByteOperations.unsafeWrap(t));
     }
-    // Values are whole encoded Value messages; they are re-parsed into the repeated field.
+    // Values are whole encoded Value messages; they are re-parsed into the repeated field, with
+    // their bytes fields sharing the encoded array.
     for (byte[] v : p.values()) {
       try {
-        b.addValues(io.tributary.tensor.serialization.internal.proto.Value.parseFrom(v));
+        CodedInputStream in = CodedInputStream.newInstance(v);
+        in.enableAliasing(true);
+        in.setSizeLimit(Integer.MAX_VALUE);
+        b.addValues(io.tributary.tensor.serialization.internal.proto.Value.parseFrom(in));
       } catch (com.google.protobuf.InvalidProtocolBufferException e) {
         throw new IllegalStateException("a serializer produced an invalid Value message", e);
+      } catch (java.io.IOException e) {
+        // A byte-array input has no I/O of its own to fail.
+        throw new java.io.UncheckedIOException("reading an in-memory Value message", e);
       }
     }
     return b.build();
   }
 
-  /** The serialized parameters of a wire message. */
+  /**
+   * The serialized parameters of a wire message. Tensor blobs share the message's arrays where it
+   * has them whole (see {@link WholeArray}): the message must not be written afterwards.
+   */
   public static Parameters fromProto(
       io.tributary.tensor.serialization.internal.proto.Parameters p) {
     List<byte[]> tensors = new ArrayList<>(p.getTensorsCount());
     for (ByteString t : p.getTensorsList()) {
-      tensors.add(t.toByteArray());
+      tensors.add(WholeArray.of(t));
     }
     List<byte[]> values = new ArrayList<>(p.getValuesCount());
     for (var v : p.getValuesList()) {

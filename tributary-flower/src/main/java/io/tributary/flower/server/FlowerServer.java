@@ -6,6 +6,7 @@ import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.ClientProxy;
 import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.JoinService;
+import io.tributary.flower.server.internal.OutboundBudget;
 import io.tributary.flower.server.internal.RoundRunner;
 import io.tributary.flower.server.internal.Shutdown;
 import io.tributary.flower.server.internal.Traffic;
@@ -57,7 +58,8 @@ public final class FlowerServer implements AutoCloseable {
       return t;
     });
     GrpcServers.configure(transport, config,
-        new JoinService(manager, timer, traffic, config.maxMessageSize()), registry.available());
+        new JoinService(manager, timer, traffic, config.maxMessageSize(),
+            new OutboundBudget(OutboundBudget.DEFAULT_BYTES)), registry.available());
     this.grpc = transport.build();
     try {
       grpc.start();

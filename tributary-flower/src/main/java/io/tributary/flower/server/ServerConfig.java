@@ -26,7 +26,9 @@ import java.util.Set;
  * @param tls TLS files; empty for plaintext
  * @param tokens accepted bearer tokens; empty for no authentication
  * @param maxMessageSize the largest message accepted or sent, in bytes
- * @param maxConcurrentClients the most client instructions in flight at once
+ * @param maxConcurrentClients the runtime's worker threads, which check and fold the clients'
+ *     answers into the aggregate; every sampled client is sent its instruction at the start of
+ *     the invocation whatever this is
  * @param shutdownGrace how long shutdown waits for clients to answer {@code ReconnectIns}
  */
 public record ServerConfig(String host, int port, int rounds, int minClients, Strategy strategy,
@@ -166,6 +168,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
       return this;
     }
 
+    /** The runtime's worker threads folding answers (default 256); see the record's fields. */
     public Builder maxConcurrentClients(int n) {
       this.maxConcurrentClients = n;
       return this;

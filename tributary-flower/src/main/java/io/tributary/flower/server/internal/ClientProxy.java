@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * instruction. A timeout ends the stream with DEADLINE_EXCEEDED (a late answer could no longer be
  * matched to its instruction); a stream that ends fails the outstanding instruction. Either way
  * the proxy closes for good and {@code onClose} unregisters it.
+ *
+ * <p>A large instruction holds its size in the server's {@link OutboundBudget} from before it is
+ * sent until the stream is ready again (grpc has written it out) or the stream ends.
  */
 public final class ClientProxy {
   private static final Logger LOG = LoggerFactory.getLogger(ClientProxy.class);
@@ -38,6 +42,8 @@ public final class ClientProxy {
   private final Traffic traffic;
   private final Consumer<ClientProxy> onClose;
   private final int maxMessageSize;
+  private final OutboundBudget budget;
+  private final AtomicInteger heldBytes = new AtomicInteger();
   private final Object lock = new Object();
   private CompletableFuture<ClientMessage> pending;
   private String pendingKind;
@@ -46,7 +52,7 @@ public final class ClientProxy {
 
   ClientProxy(String id, String tensorType, ServerCallStreamObserver<ServerMessage> out,
       ScheduledExecutorService timer, Traffic traffic, Consumer<ClientProxy> onClose,
-      int maxMessageSize) {
+      int maxMessageSize, OutboundBudget budget) {
     this.id = Objects.requireNonNull(id, "id");
     this.tensorType = Objects.requireNonNull(tensorType, "tensorType");
     this.out = out;
@@ -54,6 +60,7 @@ public final class ClientProxy {
     this.traffic = traffic;
     this.onClose = onClose;
     this.maxMessageSize = maxMessageSize;
+    this.budget = Objects.requireNonNull(budget, "budget");
   }
 
   /** The server-assigned id, fresh for every stream. */
@@ -76,7 +83,8 @@ public final class ClientProxy {
   /**
    * Sends {@code message} and returns the future of the client's answer. The future fails with
    * {@link ClientDisconnectedException} if the stream ends first, or
-   * {@link InstructionTimeoutException} after {@code timeout}.
+   * {@link InstructionTimeoutException} after {@code timeout}. Waits first while the server's
+   * outbound budget is spent (see {@link OutboundBudget}).
    *
    * @throws IllegalStateException if an instruction is already outstanding
    */
@@ -90,18 +98,32 @@ public final class ClientProxy {
           + ": it is " + message.getSerializedSize() + " bytes, over the maximum message size of "
           + maxMessageSize, null));
     }
+    int permits;
+    try {
+      permits = budget.acquire(message.getSerializedSize());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return CompletableFuture.failedFuture(new InstructionTimeoutException(id,
+          "interrupted while waiting to send " + kind));
+    }
+    heldBytes.addAndGet(permits);
     synchronized (lock) {
       if (closed) {
+        releaseBudget();
         return CompletableFuture.failedFuture(new ClientDisconnectedException(id,
             "cannot send " + kind + ": the client is no longer connected", null));
       }
       if (pending != null) {
+        releaseBudget();
         throw new IllegalStateException("client " + id + " still owes an answer to "
             + pendingKind + "; Flower allows one instruction at a time");
       }
       try {
         out.onNext(message);
         traffic.sent(message.getSerializedSize());
+        if (out.isReady()) {
+          releaseBudget();
+        }
         pending = f;
         pendingKind = kind;
         timeout.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t),
@@ -112,9 +134,21 @@ public final class ClientProxy {
         failure = new ClientDisconnectedException(id, "the stream ended while sending " + kind, e);
       }
     }
+    releaseBudget();
     onClose.accept(this);
     f.completeExceptionally(failure);
     return f;
+  }
+
+  /** Called by grpc when the stream can take more: the last instruction has been written out. */
+  void onReady() {
+    if (out.isReady()) {
+      releaseBudget();
+    }
+  }
+
+  private void releaseBudget() {
+    budget.release(heldBytes.getAndSet(0));
   }
 
   private void expire(CompletableFuture<ClientMessage> f, Duration t) {
@@ -192,6 +226,7 @@ public final class ClientProxy {
           finishQuietly();
         }
       }
+      releaseBudget();
     }
     LOG.info("client {} disconnected{}", id, cause == null ? "" : ": " + describe(cause));
     onClose.accept(this);
@@ -214,6 +249,7 @@ public final class ClientProxy {
       clearPendingLocked();
       closed = true;
       finishQuietly();
+      releaseBudget();
     }
     onClose.accept(this);
     if (f != null) {
@@ -233,6 +269,7 @@ public final class ClientProxy {
 
   private void endLocked(Status status) {
     closed = true;
+    releaseBudget();
     try {
       out.onError(status.asRuntimeException());
     } catch (IllegalStateException | StatusRuntimeException e) {

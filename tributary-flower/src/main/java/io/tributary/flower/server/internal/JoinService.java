@@ -23,11 +23,13 @@ public final class JoinService implements ServerCalls.BidiStreamingMethod<Client
   private final ScheduledExecutorService timer;
   private final Traffic traffic;
   private final int maxMessageSize;
+  private final OutboundBudget budget;
   private final AtomicLong sequence = new AtomicLong();
 
   public JoinService(ClientManager manager, ScheduledExecutorService timer, Traffic traffic,
-      int maxMessageSize) {
+      int maxMessageSize, OutboundBudget budget) {
     this.manager = manager;
+    this.budget = budget;
     this.maxMessageSize = maxMessageSize;
     this.timer = timer;
     this.traffic = traffic;
@@ -37,9 +39,10 @@ public final class JoinService implements ServerCalls.BidiStreamingMethod<Client
   public StreamObserver<ClientMessage> invoke(StreamObserver<ServerMessage> responseObserver) {
     String type = TensorTypeInterceptor.NEGOTIATED.get();
     long seq = sequence.incrementAndGet();
+    var out = (ServerCallStreamObserver<ServerMessage>) responseObserver;
     ClientProxy proxy = new ClientProxy("client-" + seq, type == null ? TensorTypes.DEFAULT : type,
-        (ServerCallStreamObserver<ServerMessage>) responseObserver, timer, traffic,
-        manager::unregister, maxMessageSize);
+        out, timer, traffic, manager::unregister, maxMessageSize, budget);
+    out.setOnReadyHandler(proxy::onReady);
     manager.register(seq, proxy);
     LOG.info("client {} joined (tensor_type {})", proxy.id(), proxy.tensorType());
     return new StreamObserver<>() {

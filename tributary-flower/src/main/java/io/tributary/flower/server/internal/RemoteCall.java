@@ -5,8 +5,8 @@ import io.tributary.flower.internal.proto.Code;
 import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.flower.internal.proto.Status;
 import io.tributary.flower.server.ClientResultException;
-import io.tributary.flower.server.RemoteClientException;
 import io.tributary.flower.server.InstructionTimeoutException;
+import io.tributary.flower.server.RemoteClientException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -21,24 +21,35 @@ final class RemoteCall {
   private RemoteCall() {}
 
   /**
-   * Sends {@code message} and returns the answer if it is of kind {@code expected} with status
-   * OK.
+   * Sends {@code message} and returns the answer if it is of kind {@code expected}.
    *
    * @throws RemoteClientException if the client disconnects, times out, or answers with another
-   *     kind of message or a non-OK status
+   *     kind of message
    */
   static ClientMessage ask(ClientProxy client, ServerMessage message,
       ClientMessage.MsgCase expected, Optional<Duration> timeout) {
     CompletableFuture<ClientMessage> f = client.request(message, timeout);
+    return await(client, message.getMsgCase(), f, expected, () -> client.abandon(f,
+        "the round stopped waiting for its answer to " + message.getMsgCase()));
+  }
+
+  /**
+   * Waits for the answer {@code f} to an instruction of kind {@code sent}; if the wait is
+   * interrupted (the runtime's client timeout), runs {@code abandon} and fails.
+   *
+   * @throws RemoteClientException if the answer failed or is not of kind {@code expected}
+   */
+  static ClientMessage await(ClientProxy client, ServerMessage.MsgCase sent,
+      CompletableFuture<ClientMessage> f, ClientMessage.MsgCase expected, Runnable abandon) {
     ClientMessage answer;
     try {
       answer = f.get();
     } catch (InterruptedException e) {
       // The runtime stopped waiting (its client timeout): the answer can no longer be used.
       Thread.currentThread().interrupt();
-      client.abandon(f, "the round stopped waiting for its answer to " + message.getMsgCase());
+      abandon.run();
       throw new InstructionTimeoutException(client.id(), "the round stopped waiting for its "
-          + "answer to " + message.getMsgCase());
+          + "answer to " + sent);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RemoteClientException c) {
         throw c;
@@ -47,8 +58,8 @@ final class RemoteCall {
           e.getCause());
     }
     if (answer.getMsgCase() != expected) {
-      throw fail(client, "answered " + message.getMsgCase() + " with " + answer.getMsgCase()
-          + " instead of " + expected, null);
+      throw fail(client, "answered " + sent + " with " + answer.getMsgCase() + " instead of "
+          + expected, null);
     }
     return answer;
   }

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.BiFunction;
 
 /**
  * The client work of the server's federated computations, as Java functions whose client value D
@@ -50,6 +51,8 @@ public final class RemoteClientWork {
   private final Map<String, Scalar> evaluateConfig;
   private final ModelEncoder encoder;
   private final FitLog log = new FitLog();
+  private volatile Dispatch fitDispatch;
+  private volatile Dispatch evaluateDispatch;
 
   public RemoteClientWork(ClientManager manager, SerializerRegistry registry, ModelSpec spec,
       Optional<Duration> timeout, Map<String, Scalar> fitConfig,
@@ -66,6 +69,24 @@ public final class RemoteClientWork {
   /** The clients' reports of the current round. */
   public FitLog log() {
     return log;
+  }
+
+  /**
+   * Prepares the next {@code next} invocation over {@code clients}: its first client function
+   * sends every client's FitIns at once. Close it once the invocation has returned.
+   */
+  Dispatch dispatchFit(List<ClientProxy> clients) {
+    Dispatch d = new Dispatch(ServerMessage.MsgCase.FIT_INS, clients, this::fitIns, timeout);
+    fitDispatch = d;
+    return d;
+  }
+
+  /** Like {@link #dispatchFit}, for the next {@code evaluate} invocation. */
+  Dispatch dispatchEvaluate(List<ClientProxy> clients) {
+    Dispatch d = new Dispatch(ServerMessage.MsgCase.EVALUATE_INS, clients, this::evaluateIns,
+        timeout);
+    evaluateDispatch = d;
+    return d;
   }
 
   /** The value of D for a client. */
@@ -96,14 +117,40 @@ public final class RemoteClientWork {
     return Federated.computation(() -> Intrinsics.federatedEval(model, Placement.SERVER));
   }
 
-  private Object runFit(Object argument) {
-    StructValue model = (StructValue) ((StructValue) argument).get(0);
-    ClientProxy client = client((Tensor) ((StructValue) argument).get(1));
-    ServerMessage ins = ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns.newBuilder()
+  private ServerMessage fitIns(ClientProxy client, StructValue model) {
+    return ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns.newBuilder()
         .setParameters(encode(client, model)).putAllConfig(ScalarCodec.toProto(fitConfig)))
         .build();
-    ClientMessage.FitRes res = RemoteCall.ask(client, ins, ClientMessage.MsgCase.FIT_RES,
-        timeout).getFitRes();
+  }
+
+  private ServerMessage evaluateIns(ClientProxy client, StructValue model) {
+    return ServerMessage.newBuilder().setEvaluateIns(ServerMessage.EvaluateIns.newBuilder()
+        .setParameters(encode(client, model)).putAllConfig(ScalarCodec.toProto(evaluateConfig)))
+        .build();
+  }
+
+  /** The client's answer: from the invocation's dispatch, or asked for here if not in it. */
+  private Dispatch.Answer exchange(Dispatch dispatch, Object argument,
+      ClientMessage.MsgCase expected, BiFunction<ClientProxy, StructValue, ServerMessage> ins) {
+    StructValue model = (StructValue) ((StructValue) argument).get(0);
+    String id = ((Tensor) ((StructValue) argument).get(1)).getString(0);
+    if (dispatch != null) {
+      Optional<Dispatch.Answer> answer = dispatch.await(id, model, expected);
+      if (answer.isPresent()) {
+        return answer.get();
+      }
+    }
+    ClientProxy client = client(id);
+    return new Dispatch.Answer(client, RemoteCall.ask(client, ins.apply(client, model), expected,
+        timeout));
+  }
+
+  private Object runFit(Object argument) {
+    StructValue model = (StructValue) ((StructValue) argument).get(0);
+    Dispatch.Answer answer = exchange(fitDispatch, argument, ClientMessage.MsgCase.FIT_RES,
+        this::fitIns);
+    ClientProxy client = answer.client();
+    ClientMessage.FitRes res = answer.message().getFitRes();
     RemoteCall.requireOk(client, res.getStatus(), "FitRes");
     List<Tensor> got = decode(client, res.getParameters());
     if (res.getNumExamples() < 0) {
@@ -122,13 +169,10 @@ public final class RemoteClientWork {
   }
 
   private Object runEvaluate(Object argument) {
-    StructValue model = (StructValue) ((StructValue) argument).get(0);
-    ClientProxy client = client((Tensor) ((StructValue) argument).get(1));
-    ServerMessage ins = ServerMessage.newBuilder().setEvaluateIns(ServerMessage.EvaluateIns
-        .newBuilder().setParameters(encode(client, model))
-        .putAllConfig(ScalarCodec.toProto(evaluateConfig))).build();
-    ClientMessage.EvaluateRes res = RemoteCall.ask(client, ins,
-        ClientMessage.MsgCase.EVALUATE_RES, timeout).getEvaluateRes();
+    Dispatch.Answer answer = exchange(evaluateDispatch, argument,
+        ClientMessage.MsgCase.EVALUATE_RES, this::evaluateIns);
+    ClientProxy client = answer.client();
+    ClientMessage.EvaluateRes res = answer.message().getEvaluateRes();
     RemoteCall.requireOk(client, res.getStatus(), "EvaluateRes");
     if (res.getNumExamples() < 0) {
       throw RemoteCall.fail(client, "EvaluateRes has num_examples " + res.getNumExamples(),
@@ -158,8 +202,7 @@ public final class RemoteClientWork {
     }
   }
 
-  private ClientProxy client(Tensor id) {
-    String clientId = id.getString(0);
+  private ClientProxy client(String clientId) {
     return manager.get(clientId).orElseThrow(() ->
         new io.tributary.flower.server.ClientDisconnectedException(clientId,
             "the client left before the instruction was sent", null));

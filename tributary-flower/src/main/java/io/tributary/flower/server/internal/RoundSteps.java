@@ -37,10 +37,11 @@ final class RoundSteps {
   /** The aggregated evaluation loss, if any, and the failed clients. */
   record Evaluate(OptionalDouble loss, List<ClientFailure> failures) {}
 
-  Fit fit(int round, StructValue state, List<ClientProxy> clients) {
+  Fit fit(int round, StructValue state, List<ClientProxy> clients)
+      throws InterruptedException {
     work.log().drain();
     List<Tensor> ids = clients.stream().map(c -> RemoteClientWork.clientValue(c.id())).toList();
-    try {
+    try (Dispatch unused = work.dispatchFit(clients)) {
       Outcome out = ctx.invokeWithReport(process.next(), state, ids);
       StructValue result = (StructValue) out.value();
       return new Fit((StructValue) result.get(0), out.report().failures(), work.log().drain());
@@ -58,13 +59,14 @@ final class RoundSteps {
     }
   }
 
-  Evaluate evaluate(int round, StructValue model, List<ClientProxy> clients) {
+  Evaluate evaluate(int round, StructValue model, List<ClientProxy> clients)
+      throws InterruptedException {
     if (clients.isEmpty()) {
       LOG.warn("round {}: no client is connected to evaluate the model", round);
       return new Evaluate(OptionalDouble.empty(), List.of());
     }
     List<Tensor> ids = clients.stream().map(c -> RemoteClientWork.clientValue(c.id())).toList();
-    try {
+    try (Dispatch unused = work.dispatchEvaluate(clients)) {
       Outcome out = ctx.invokeWithReport(process.evaluate(), model, ids);
       float loss = ((Tensor) ((StructValue) out.value()).get("loss")).getFloat(0);
       return new Evaluate(OptionalDouble.of(loss), out.report().failures());

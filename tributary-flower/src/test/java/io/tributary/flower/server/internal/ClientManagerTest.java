@@ -18,7 +18,8 @@ class ClientManagerTest {
     ClientManager m = new ClientManager();
     for (int i = 1; i <= n; i++) {
       m.register(i, new ClientProxy("client-" + i, "numpy.ndarray", null, null, new Traffic(),
-          m::unregister, Integer.MAX_VALUE));
+          m::unregister, Integer.MAX_VALUE,
+          new OutboundBudget(OutboundBudget.DEFAULT_BYTES)));
     }
     return m;
   }
@@ -63,7 +64,8 @@ class ClientManagerTest {
   void waitFor_clientJoinsWhileWaiting_returns() throws Exception {
     ClientManager m = withClients(1);
     Thread t = new Thread(() -> m.register(9, new ClientProxy("client-9", "numpy.ndarray", null,
-        null, new Traffic(), m::unregister, Integer.MAX_VALUE)));
+        null, new Traffic(), m::unregister, Integer.MAX_VALUE,
+          new OutboundBudget(OutboundBudget.DEFAULT_BYTES))));
     t.start();
     assertThat(ids(m.waitFor(2, Duration.ofSeconds(5)))).containsExactly("client-1",
         "client-9");

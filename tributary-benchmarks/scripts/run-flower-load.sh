@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Flower transport under load: CLIENTS clients (default 1000) connect at once over loopback, each
+# with its own TCP connection, to `tributary server` running in its own JVM; one round (fit and
+# evaluate) of a float32 model of ELEMENTS parameters (default 1,000,000) must complete. Client i
+# of N adds i/N to every parameter (FlowerSwarm), so the aggregate is checked: every parameter of
+# final.npz must be (N-1)/(2N). Prints the round time, the server's peak RSS (/usr/bin/time -v)
+# and its peak heap (largest heap before a collection in -Xlog:gc), with the load average.
+#
+# Usage: tributary-benchmarks/scripts/run-flower-load.sh [CLIENTS] [ELEMENTS]
+#        SERVER_XMX (default 2g) and SWARM_XMX (default 6g) set the two JVMs' heaps.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+clients=${1:-1000}
+elements=${2:-1000000}
+server_xmx=${SERVER_XMX:-2g}
+swarm_xmx=${SWARM_XMX:-6g}
+# shellcheck source=bench-env.sh
+source "$here/bench-env.sh"
+
+echo "building tributary-cli and benchmarks..." >&2
+(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-cli,tributary-benchmarks -am package)
+
+run="$out/flower-load"
+rm -rf "$run"
+mkdir -p "$run"
+python3 -c "import numpy as np; np.savez('$run/init.npz', w=np.zeros($elements, np.float32))"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+echo "load before: $(uptime)" | tee "$run/uptime.txt" >&2
+/usr/bin/time -v -o "$run/server-time.txt" "$JAVA_HOME/bin/java" "-Xmx$server_xmx" \
+  "-Xlog:gc:file=$run/server-gc.log" -jar "$root/tributary-cli/target/tributary.jar" server \
+  --address "127.0.0.1:$port" --rounds 1 --min-clients "$clients" --initial "$run/init.npz" \
+  --out "$run/out" --client-wait 300 --round-timeout 300 > "$run/server.log" 2>&1 &
+server=$!
+sleep 2
+start=$(date +%s.%N)
+"$JAVA_HOME/bin/java" "-Xmx$swarm_xmx" -cp "$root/tributary-benchmarks/target/benchmarks.jar" \
+  io.tributary.bench.FlowerSwarm "127.0.0.1:$port" "$clients" 2> "$run/swarm.log" \
+  | tee "$run/swarm.out" >&2
+end=$(date +%s.%N)
+echo "load after: $(uptime)" | tee -a "$run/uptime.txt" >&2
+wait "$server"
+
+python3 - "$run" "$clients" "$start" "$end" "$server_xmx" "$swarm_xmx" <<'PY'
+import json, re, sys
+import numpy as np
+run, n, start, end, sxmx, cxmx = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6]
+m = [json.loads(l) for l in open(f"{run}/out/metrics.jsonl")]
+assert len(m) == 1, m
+m = m[0]
+w = np.load(f"{run}/out/final.npz")["w"]
+want = (n - 1) / (2 * n)
+err = float(np.max(np.abs(w - want)))
+rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(f"{run}/server-time.txt").read()).group(1))
+heap = max(int(x) for x in re.findall(r"(\d+)M->\d+M", open(f"{run}/server-gc.log").read()) or [0])
+print(f"clients {n}, parameters {w.size}, round {m['seconds']:.2f} s "
+      f"(fit + evaluate; {m['failures']} failures), swarm wall {end - start:.1f} s")
+print(f"bytes down {m['bytes_down'] / 1e9:.2f} GB, up {m['bytes_up'] / 1e9:.2f} GB, "
+      f"aggregate max |w - {want:.4f}| = {err:.2e}")
+print(f"server -Xmx{sxmx}: peak RSS {rss / 1024:.0f} MiB, peak heap (before GC) {heap} MiB; swarm -Xmx{cxmx}")
+assert m["failures"] == 0 and m["clients"] == n, m
+assert err < 1e-4, err
+PY
+cat "$run/uptime.txt"
