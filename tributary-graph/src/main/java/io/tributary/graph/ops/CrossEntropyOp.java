@@ -197,13 +197,7 @@ final class CrossEntropyOp extends BaseOp {
     double[] e = grad ? new double[c] : null;
     for (int i = 0; i < n; i++) {
       int base = i * c;
-      // A plain comparison, cheaper than Math.max: it differs only on NaN (which makes every
-      // probability of the row NaN either way) and on the sign of a zero maximum.
-      float max = Float.NEGATIVE_INFINITY;
-      for (int j = 0; j < c; j++) {
-        float v = z[base + j];
-        max = v > max ? v : max;
-      }
+      float max = rowMax(z, base, c);
       int label = (int) labels[i];
       double sum = 0;
       if (!grad) {
@@ -251,11 +245,7 @@ final class CrossEntropyOp extends BaseOp {
     double[] sums = shared.sums();
     for (int i = 0; i < n; i++) {
       int base = i * c;
-      float max = Float.NEGATIVE_INFINITY;
-      for (int j = 0; j < c; j++) {
-        float v = z[base + j];
-        max = v > max ? v : max;
-      }
+      float max = rowMax(z, base, c);
       double sum = 0;
       for (int j = 0; j < c; j++) {
         double x = Math.exp((double) z[base + j] - max);
@@ -266,6 +256,20 @@ final class CrossEntropyOp extends BaseOp {
       r[i] = (float) -((double) z[base + (int) labels[i]] - max - Math.log(sum));
     }
     shared.finish(z);
+  }
+
+  /**
+   * The largest of {@code z[base .. base + c)}, by a plain comparison rather than Math.max: it
+   * differs only on NaN (which makes every probability of the row NaN either way) and on the sign
+   * of a zero maximum.
+   */
+  private static float rowMax(float[] z, int base, int c) {
+    float max = Float.NEGATIVE_INFINITY;
+    for (int j = 0; j < c; j++) {
+      float v = z[base + j];
+      max = v > max ? v : max;
+    }
+    return max;
   }
 
   private static void gradFromExps(long[] labels, float[] g, int n, int c, float[] r,
