@@ -68,14 +68,13 @@ class ServerCommandTest {
 
   private static FakeClient connect(ManagedChannel ch, int shift, CompletableFuture<CliRun> run)
       throws Exception {
-    // A refused connection fails at once, so retry against a deadline, not a count: a loaded
-    // machine may take seconds to bring the server up.
+    // Retry against a deadline, not a count: a loaded machine may take seconds to bring the
+    // server up.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline && !run.isDone()) {
       FakeClient c = new FakeClient(ch, new Metadata(), Behaviours.honest(shift, 1));
       try {
         c.closed.get(100, TimeUnit.MILLISECONDS);
-        Thread.sleep(50);
       } catch (java.util.concurrent.TimeoutException stillConnected) {
         return c;
       }
