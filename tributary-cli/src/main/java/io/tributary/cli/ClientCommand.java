@@ -68,6 +68,13 @@ final class ClientCommand implements Callable<Integer> {
           + "disjoint partitions (default: 0/1, all the data)")
   String partition = "0/1";
 
+  @Option(names = "--split", paramLabel = "iid|dirichlet:ALPHA|shards:K",
+      description = "how pooled training data (digits, fashion-mnist) are split among the N "
+          + "clients, as `tributary simulate --partition` splits them: with the same N and "
+          + "--seed, partition I holds simulate's client I's training examples (default: iid; "
+          + "synthetic data come split by device and take no --split)")
+  String split;
+
   @Option(names = "--local-epochs", paramLabel = "E",
       description = "passes over the partition per fit (default: 1)")
   int localEpochs = 1;
@@ -128,7 +135,7 @@ final class ClientCommand implements Callable<Integer> {
           Seeds.derive(seed, Seeds.MODEL));
       ClientData cd;
       try {
-        cd = ClientData.load(data, dataDir, part[0], part[1], kind, seed);
+        cd = ClientData.load(data, dataDir, part[0], part[1], splitFor(data), kind, seed);
       } catch (IOException e) {
         return Problems.report(err, "client", dataDir != null ? dataDir
             : io.tributary.data.FashionMnist.DEBIAN_DIR, e);
@@ -136,8 +143,9 @@ final class ClientCommand implements Callable<Integer> {
       Model net = kind.build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
       TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);
       runner = builder(client).build();
-      what = String.format(Locale.ROOT, "partition %d/%d of %s (%d train, %d test examples), "
-          + "model %s (%d parameters)", part[0], part[1], data, cd.train().size(),
+      what = String.format(Locale.ROOT, "partition %d/%d of %s%s (%d train, %d test examples), "
+          + "model %s (%d parameters)", part[0], part[1], data,
+          data.naturallyPartitioned() ? "" : ", split " + splitFor(data), cd.train().size(),
           cd.test().size(), kind.cliName(), net.parameterCount());
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       return usage(err, e.getMessage());
@@ -188,6 +196,18 @@ final class ClientCommand implements Callable<Integer> {
       b.tls(TlsSettings.trusting(tlsCa));
     }
     return b;
+  }
+
+  /** The partitioner --split names, checked against the dataset before any data is read. */
+  private io.tributary.data.Partitioner splitFor(DatasetSpec data) {
+    if (data.naturallyPartitioned()) {
+      if (split != null) {
+        throw new IllegalArgumentException("--split does not apply to " + data
+            + ": its data come split by device");
+      }
+      return new io.tributary.data.Partitioner.Iid();
+    }
+    return io.tributary.data.Partitioner.parse(split == null ? "iid" : split);
   }
 
   /** {@code I/N} with 0 <= I < N. */

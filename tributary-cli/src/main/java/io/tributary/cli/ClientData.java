@@ -24,21 +24,23 @@ record ClientData(String name, Dataset train, Dataset test) {
   /**
    * Loads and splits the data; every random choice derives from {@code seed}.
    *
-   * <p>Pooled data (digits, fashion-mnist) are split IID: the training set into {@code count}
-   * parts, the test set likewise, and this client keeps part {@code index} of each. Synthetic
+   * <p>Pooled data (digits, fashion-mnist): the training set is split into {@code count} parts
+   * by {@code split}, with the same seed as {@code tributary simulate} uses, so part {@code
+   * index} is simulate's client {@code index}; the test set is split IID, so each client scores
+   * its own share of it, and this client keeps part {@code index} of each. Synthetic
    * data are generated with {@code count} devices, and this client is device {@code index} with
    * its own 90/10 split.
    *
    * @throws IOException when file-based data cannot be read
    * @throws IllegalArgumentException when the data cannot be split as asked
    */
-  static ClientData load(DatasetSpec spec, Path dataDir, int index, int count, ModelKind model,
-      long seed) throws IOException {
+  static ClientData load(DatasetSpec spec, Path dataDir, int index, int count,
+      Partitioner split, ModelKind model, long seed) throws IOException {
     return switch (spec) {
       case DatasetSpec.Digits d -> pooled(Digits.load(SimulationData.TEST_FRACTION, seed), index,
-          count, model, seed);
+          count, split, model, seed);
       case DatasetSpec.FashionMnist f -> pooled(dataDir == null ? FashionMnist.load()
-          : FashionMnist.load(dataDir), index, count, model, seed);
+          : FashionMnist.load(dataDir), index, count, split, model, seed);
       case DatasetSpec.Synthetic s -> device(Synthetic.fedProx(s.alpha(), s.beta(), seed,
           synthetic(count)), index, model);
       case DatasetSpec.SyntheticIid s -> device(Synthetic.iid(seed, synthetic(count)), index,
@@ -51,11 +53,10 @@ record ClientData(String name, Dataset train, Dataset test) {
     return new Synthetic.Config(count, d.dimension(), d.numClasses(), d.maxTotalSamples());
   }
 
-  private static ClientData pooled(TrainTestSplit split, int index, int count, ModelKind model,
-      long seed) {
-    Partitioner iid = new Partitioner.Iid();
-    Partition trainParts = iid.partition(split.train(), count, seed);
-    Partition testParts = iid.partition(split.test(), count, seed);
+  private static ClientData pooled(TrainTestSplit split, int index, int count,
+      Partitioner partitioner, ModelKind model, long seed) {
+    Partition trainParts = partitioner.partition(split.train(), count, seed);
+    Partition testParts = new Partitioner.Iid().partition(split.test(), count, seed);
     Dataset train = split.train().subset(split.train().name() + "-" + index + "of" + count,
         trainParts.client(index));
     Dataset test = split.test().subset(split.test().name() + "-" + index + "of" + count,

@@ -33,7 +33,7 @@ class ClientCommandTest {
 
     assertThat(r.exitCode()).isZero();
     for (String flag : List.of("--server", "--model", "--dataset", "--data-dir", "--partition",
-        "--local-epochs", "--batch-size", "--lr", "--seed", "--tensor-types", "--tls-ca",
+        "--split", "--local-epochs", "--batch-size", "--lr", "--seed", "--tensor-types", "--tls-ca",
         "--tls-cert", "--tls-key", "--auth-token", "--max-message-size", "--max-attempts")) {
       assertThat(r.out()).contains(flag);
     }
@@ -54,7 +54,11 @@ class ClientCommandTest {
         Arguments.of(new String[] {"--server", "h:1", "--tensor-types", "proto.tftensor"},
             "proto.tftensor"),
         Arguments.of(new String[] {"--server", "h:1", "--auth-token", "a b"}, "token"),
-        Arguments.of(new String[] {"--server", "h:1", "--max-attempts", "0"}, "attempts"));
+        Arguments.of(new String[] {"--server", "h:1", "--max-attempts", "0"}, "attempts"),
+        Arguments.of(new String[] {"--server", "h:1", "--split", "dirichlet:-1"}, "dirichlet"),
+        Arguments.of(new String[] {"--server", "h:1", "--split", "zipf"}, "zipf"),
+        Arguments.of(new String[] {"--server", "h:1", "--dataset", "synthetic:1,1", "--split",
+            "shards:2"}, "--split does not apply"));
   }
 
   @ParameterizedTest

@@ -1,0 +1,46 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.data.Dataset;
+import io.tributary.data.Partitioner;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ClientDataTest {
+  private static final int CLIENTS = 5;
+  private static final long SEED = 7;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"iid", "dirichlet:0.3", "shards:2"})
+  void load_pooledDataWithASplit_holdsSimulatesClientData(String split) throws IOException {
+    SimulationConfig config = new SimulationConfig(Algorithm.FEDAVG, DatasetSpec.parse("digits"),
+        null, split, ModelKind.MLP, CLIENTS, 2, 1, 1, 16, 0.1, 0, SEED, 1, 1, Path.of("unused"));
+    SimulationData simulated = SimulationData.load(config);
+
+    for (int i = 0; i < CLIENTS; i++) {
+      ClientData client = ClientData.load(DatasetSpec.parse("digits"), null, i, CLIENTS,
+          Partitioner.parse(split), ModelKind.MLP, SEED);
+
+      Dataset expected = simulated.clientTrain().get(i);
+      assertThat(client.train().size()).as("client %d of %s", i, split).isEqualTo(expected.size());
+      assertThat(client.train().features()).isEqualTo(expected.features());
+      assertThat(client.train().labels()).isEqualTo(expected.labels());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"dirichlet:0.1", "shards:1"})
+  void load_skewedSplits_giveClientsDifferentLabelMixes(String split) throws IOException {
+    long[] first = ClientData.load(DatasetSpec.parse("digits"), null, 0, CLIENTS,
+        Partitioner.parse(split), ModelKind.MLP, SEED).train().labelCounts();
+    long[] iid = ClientData.load(DatasetSpec.parse("digits"), null, 0, CLIENTS,
+        Partitioner.parse("iid"), ModelKind.MLP, SEED).train().labelCounts();
+
+    long emptyClasses = java.util.Arrays.stream(first).filter(c -> c == 0).count();
+    assertThat(java.util.Arrays.stream(iid).filter(c -> c == 0).count()).isZero();
+    assertThat(emptyClasses).as("classes missing from a %s client", split).isPositive();
+  }
+}
