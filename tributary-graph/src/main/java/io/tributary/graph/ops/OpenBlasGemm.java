@@ -67,37 +67,62 @@ final class OpenBlasGemm {
 
   /** {@code c = op(a) op(b)} in float32 on the preferred binding; sizes are checked by the caller. */
   static void sgemm(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b, float[] c) {
-    sgemm(CBLAS, ta, tb, m, n, k, a, b, c);
+    sgemm(CBLAS, ta, tb, m, n, k, 1f, a, b, 0f, c);
+  }
+
+  /**
+   * {@code c = alpha op(a) op(b) + beta c} in float32 on the preferred binding; as in BLAS, {@code
+   * c} is not read when {@code beta} is 0. Sizes are checked by the caller.
+   */
+  static void sgemm(boolean ta, boolean tb, int m, int n, int k, float alpha, float[] a,
+      float[] b, float beta, float[] c) {
+    sgemm(CBLAS, ta, tb, m, n, k, alpha, a, b, beta, c);
   }
 
   static void sgemm(Cblas cblas, boolean ta, boolean tb, int m, int n, int k, float[] a,
       float[] b, float[] c) {
+    sgemm(cblas, ta, tb, m, n, k, 1f, a, b, 0f, c);
+  }
+
+  static void sgemm(Cblas cblas, boolean ta, boolean tb, int m, int n, int k, float alpha,
+      float[] a, float[] b, float beta, float[] c) {
     if (m == 0 || n == 0) {
       return;
     }
     if (k == 0) {
-      java.util.Arrays.fill(c, 0, m * n, 0f);
+      Gemm.scale(c, m * n, beta);
       return;
     }
-    cblas.sgemm(trans(ta), trans(tb), m, n, k, a, ta ? m : k, b, tb ? k : n, c, n);
+    cblas.sgemm(trans(ta), trans(tb), m, n, k, alpha, a, ta ? m : k, b, tb ? k : n, beta, c, n);
   }
 
   /** {@code c = op(a) op(b)} in float64 on the preferred binding; sizes are checked by the caller. */
   static void dgemm(boolean ta, boolean tb, int m, int n, int k, double[] a, double[] b,
       double[] c) {
-    dgemm(CBLAS, ta, tb, m, n, k, a, b, c);
+    dgemm(CBLAS, ta, tb, m, n, k, 1.0, a, b, 0.0, c);
+  }
+
+  /** As {@link #sgemm(boolean, boolean, int, int, int, float, float[], float[], float, float[])}. */
+  static void dgemm(boolean ta, boolean tb, int m, int n, int k, double alpha, double[] a,
+      double[] b, double beta, double[] c) {
+    dgemm(CBLAS, ta, tb, m, n, k, alpha, a, b, beta, c);
   }
 
   static void dgemm(Cblas cblas, boolean ta, boolean tb, int m, int n, int k, double[] a,
       double[] b, double[] c) {
+    dgemm(cblas, ta, tb, m, n, k, 1.0, a, b, 0.0, c);
+  }
+
+  static void dgemm(Cblas cblas, boolean ta, boolean tb, int m, int n, int k, double alpha,
+      double[] a, double[] b, double beta, double[] c) {
     if (m == 0 || n == 0) {
       return;
     }
     if (k == 0) {
-      java.util.Arrays.fill(c, 0, m * n, 0.0);
+      Gemm.scale(c, m * n, beta);
       return;
     }
-    cblas.dgemm(trans(ta), trans(tb), m, n, k, a, ta ? m : k, b, tb ? k : n, c, n);
+    cblas.dgemm(trans(ta), trans(tb), m, n, k, alpha, a, ta ? m : k, b, tb ? k : n, beta, c, n);
   }
 
   private static int trans(boolean t) {
@@ -107,17 +132,17 @@ final class OpenBlasGemm {
   /** JavaCPP's generated JNI methods: portable to JDK 21, but they copy each array. */
   private static final class JniCblas implements Cblas {
     @Override
-    public void sgemm(int transA, int transB, int m, int n, int k, float[] a, int lda, float[] b,
-        int ldb, float[] c, int ldc) {
-      openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, transA, transB, m, n, k, 1f,
-          a, lda, b, ldb, 0f, c, ldc);
+    public void sgemm(int transA, int transB, int m, int n, int k, float alpha, float[] a,
+        int lda, float[] b, int ldb, float beta, float[] c, int ldc) {
+      openblas_nolapack.cblas_sgemm(openblas_nolapack.CblasRowMajor, transA, transB, m, n, k,
+          alpha, a, lda, b, ldb, beta, c, ldc);
     }
 
     @Override
-    public void dgemm(int transA, int transB, int m, int n, int k, double[] a, int lda,
-        double[] b, int ldb, double[] c, int ldc) {
-      openblas_nolapack.cblas_dgemm(openblas_nolapack.CblasRowMajor, transA, transB, m, n, k, 1.0,
-          a, lda, b, ldb, 0.0, c, ldc);
+    public void dgemm(int transA, int transB, int m, int n, int k, double alpha, double[] a,
+        int lda, double[] b, int ldb, double beta, double[] c, int ldc) {
+      openblas_nolapack.cblas_dgemm(openblas_nolapack.CblasRowMajor, transA, transB, m, n, k,
+          alpha, a, lda, b, ldb, beta, c, ldc);
     }
   }
 }

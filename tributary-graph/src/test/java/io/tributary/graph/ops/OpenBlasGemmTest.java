@@ -61,4 +61,28 @@ class OpenBlasGemmTest {
     assertThat(viaJni).containsExactly(58, 64, 139, 154);
     assertThat(viaCritical).containsExactly(58, 64, 139, 154);
   }
+
+  @Test
+  void sgemm_alphaBeta_criticalAndJniGiveIdenticalResults() {
+    assumeThat(OpenBlasGemm.criticalBinding()).isPresent();
+    SplittableRandom rnd = new SplittableRandom(5);
+    int m = 784;
+    int n = 200;
+    int k = 32;
+    float[] a = new float[k * m];
+    float[] b = new float[k * n];
+    float[] c = new float[m * n];
+    for (float[] x : new float[][] {a, b, c}) {
+      for (int i = 0; i < x.length; i++) {
+        x[i] = (float) rnd.nextDouble(-1, 1);
+      }
+    }
+    float[] viaJni = c.clone();
+    float[] viaCritical = c.clone();
+    OpenBlasGemm.sgemm(OpenBlasGemm.jni(), true, false, m, n, k, -0.01f, a, b, 1f, viaJni);
+    OpenBlasGemm.sgemm(OpenBlasGemm.criticalBinding().orElseThrow(), true, false, m, n, k, -0.01f,
+        a, b, 1f, viaCritical);
+    assertThat(viaCritical).containsExactly(viaJni);
+    assertThat(viaCritical).isNotEqualTo(c);
+  }
 }
