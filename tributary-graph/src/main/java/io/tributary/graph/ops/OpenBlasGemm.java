@@ -94,10 +94,17 @@ final class OpenBlasGemm {
       return;
     }
     if (transposesResult(ta, tb, m, n, k, beta)) {
+      // A new array is already zero: beta 1 adds onto it without OpenBLAS clearing it again.
       float[] ct = new float[m * n];
-      cblas.sgemm(trans(true), trans(true), n, m, k, alpha, b, n, a, k, 0f, ct, m);
+      cblas.sgemm(trans(true), trans(true), n, m, k, alpha, b, n, a, k, 1f, ct, m);
       transpose(ct, n, m, c);
       return;
+    }
+    if (beta == 0f) {
+      // OpenBLAS clears C with a scalar loop before adding the product onto it; the JIT's fill is
+      // vectorised, and beta 1 then skips OpenBLAS's pass.
+      java.util.Arrays.fill(c, 0, m * n, 0f);
+      beta = 1f;
     }
     cblas.sgemm(trans(ta), trans(tb), m, n, k, alpha, a, ta ? m : k, b, tb ? k : n, beta, c, n);
   }
