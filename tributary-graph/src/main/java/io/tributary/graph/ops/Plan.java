@@ -28,15 +28,6 @@ final class Plan {
   record Step(Op op, OpDef def, int[] in, int[] out, Variable[] outVars, int[] release,
       int shared) {}
 
-  /**
-   * An {@link Accumulation} fused into the matrix product that computes its value: the product
-   * is added straight onto the array in slot {@code target}.
-   */
-  record Fused(Step step, int target, double scale, String what) {}
-
-  /** An {@link Accumulation} done after the steps: slot {@code value}, scaled, onto {@code target}. */
-  record Added(int value, int target, double scale, String what) {}
-
   private final Step[] steps;
   /** The placeholders and trainable parameters the steps read, and their slots. */
   private final Variable[] needed;
@@ -46,23 +37,12 @@ final class Plan {
   private final NdArray[] template;
   /** How many {@link SoftmaxRows} a run needs: one per paired cross-entropy. */
   private final int sharedCount;
-  private final Fused[] fused;
-  private final Added[] added;
-  /** The slots of every accumulation's target. */
-  private final int[] targetSlots;
+  private final Accumulations accumulations;
 
   private Plan(Step[] steps, Variable[] needed, int[] neededSlots, int[] outputSlots,
-      NdArray[] template, int sharedCount, Fused[] fused, Added[] added) {
+      NdArray[] template, int sharedCount, Accumulations accumulations) {
     this.steps = steps;
-    this.fused = fused;
-    this.added = added;
-    this.targetSlots = new int[fused.length + added.length];
-    for (int i = 0; i < fused.length; i++) {
-      targetSlots[i] = fused[i].target();
-    }
-    for (int i = 0; i < added.length; i++) {
-      targetSlots[fused.length + i] = added[i].target();
-    }
+    this.accumulations = accumulations;
     this.sharedCount = sharedCount;
     this.needed = needed;
     this.neededSlots = neededSlots;
@@ -93,7 +73,7 @@ final class Plan {
 
   /** How many accumulations are fused into a product (for tests). */
   int fusedCount() {
-    return fused.length;
+    return accumulations.fusedCount();
   }
 
   /** Plans the ops that compute {@code outputs} in {@code graph} (validated). */
@@ -150,7 +130,7 @@ final class Plan {
         order.add(op);
       }
     }
-    Map<Op, Accumulation> fusions = fusible(order, writer, outputs, accumulations);
+    Map<Op, Accumulation> fusions = Accumulations.fusible(order, writer, outputs, accumulations);
     // The fused products move to the end, after every op that reads a target; nothing else reads
     // their results, so no op needs them earlier.
     order.removeAll(fusions.keySet());
@@ -193,64 +173,13 @@ final class Plan {
           outSlots, outVars, release.stream().mapToInt(Integer::intValue).toArray(), -1);
     }
     Step[] plain = Arrays.copyOf(steps, steps.length - fusions.size());
-    Fused[] fused = new Fused[fusions.size()];
-    int f = 0;
-    for (Map.Entry<Op, Accumulation> e : fusions.entrySet()) {
-      Accumulation a = e.getValue();
-      fused[f] = new Fused(steps[plain.length + f], slots.get(a.target()), a.scale(), describe(a));
-      f++;
-    }
-    List<Added> added = new ArrayList<>();
-    for (Accumulation a : accumulations) {
-      if (!fusions.containsValue(a)) {
-        added.add(new Added(slots.get(a.output()), slots.get(a.target()), a.scale(), describe(a)));
-      }
-    }
+    Accumulations acc = Accumulations.of(Arrays.copyOfRange(steps, plain.length, steps.length),
+        fusions, accumulations, slots);
     int sharedCount = pairCrossEntropies(plain);
     int[] neededSlots = needed.stream().mapToInt(v -> slots.get(v.name())).toArray();
     int[] outputSlots = outputs.stream().mapToInt(slots::get).toArray();
     return new Plan(plain, needed.toArray(new Variable[0]), neededSlots, outputSlots, template,
-        sharedCount, fused, added.toArray(new Added[0]));
-  }
-
-  private static String describe(Accumulation a) {
-    return "accumulation of '" + a.output() + "' into '" + a.target() + "'";
-  }
-
-  /**
-   * The accumulations whose value a matmul computes that no op, output or other accumulation
-   * reads, and whose operands are not targets, by that matmul in plan order: those can be added
-   * onto their target by the product itself.
-   */
-  private static Map<Op, Accumulation> fusible(List<Op> order, Map<String, Op> writer,
-      List<String> outputs, List<Accumulation> accumulations) {
-    Set<String> read = new HashSet<>(outputs);
-    for (Op op : order) {
-      read.addAll(op.inputs());
-    }
-    Set<String> targets = new HashSet<>();
-    Map<String, Integer> uses = new HashMap<>();
-    for (Accumulation a : accumulations) {
-      targets.add(a.target());
-      uses.merge(a.output(), 1, Integer::sum);
-    }
-    Map<Op, Accumulation> byOp = new HashMap<>();
-    for (Accumulation a : accumulations) {
-      Op w = writer.get(a.output());
-      if (w != null && w.type().equals("matmul") && w.outputs().size() == 1
-          && !read.contains(a.output()) && uses.get(a.output()) == 1
-          && w.inputs().stream().noneMatch(targets::contains)) {
-        byOp.put(w, a);
-      }
-    }
-    Map<Op, Accumulation> inOrder = new java.util.LinkedHashMap<>();
-    for (Op op : order) {
-      Accumulation a = byOp.get(op);
-      if (a != null) {
-        inOrder.put(op, a);
-      }
-    }
-    return inOrder;
+        sharedCount, acc);
   }
 
   /**
@@ -338,7 +267,7 @@ final class Plan {
    * Runs one step's kernel, offering it {@code previous} (null for none) and the shared
    * exponentials (null to run a paired cross-entropy on its own).
    */
-  private static NdArray[] run(Step step, NdArray[] in, NdArray[] previous,
+  static NdArray[] run(Step step, NdArray[] in, NdArray[] previous,
       SoftmaxRows[] shared) {
     try {
       if (shared != null && step.shared() >= 0 && step.def() instanceof CrossEntropyOp ce) {
@@ -353,89 +282,18 @@ final class Plan {
     }
   }
 
-  /**
-   * Adds every accumulation onto its target in {@code env}, after {@link #execute} has run the
-   * steps. Every value is read before any target changes: a value or operand that shares storage
-   * with a target (a reshaped parameter, a parameter fed twice) is first computed or copied apart.
-   *
-   * @throws GraphExecutionException when a value does not match its target's dtype and shape
-   */
+  /** Adds every accumulation onto its target in {@code env}, after {@link #execute}. */
   void accumulate(NdArray[] env) {
-    NdArray[] early = new NdArray[fused.length];
-    for (int i = 0; i < fused.length; i++) {
-      Step step = fused[i].step();
-      NdArray[] in = inputs(step, env);
-      if (readsTarget(in, env)) {
-        early[i] = run(step, in, null, null)[0];
-      }
-    }
-    NdArray[] values = new NdArray[added.length];
-    for (int i = 0; i < added.length; i++) {
-      NdArray v = env[added[i].value()];
-      values[i] = readsTarget(new NdArray[] {v}, env) ? v.copy() : v;
-    }
-    for (int i = 0; i < fused.length; i++) {
-      Fused f = fused[i];
-      NdArray target = env[f.target()];
-      if (early[i] != null) {
-        addScaled(target, f.scale(), early[i], f.what());
-        continue;
-      }
-      Step step = f.step();
-      NdArray[] in = inputs(step, env);
-      try {
-        MatMulOp.accumulate(step.op(), in, f.scale(), target);
-      } catch (IllegalArgumentException e) {
-        throw new GraphExecutionException(f.what() + ": op '" + step.op().name()
-            + "' (matmul) failed on " + NdArray.describe(Arrays.asList(in)) + " onto " + target
-            + ": " + e.getMessage(), e);
-      }
-    }
-    for (int i = 0; i < added.length; i++) {
-      addScaled(env[added[i].target()], added[i].scale(), values[i], added[i].what());
-    }
+    accumulations.apply(env);
   }
 
-  private boolean readsTarget(NdArray[] in, NdArray[] env) {
-    for (NdArray a : in) {
-      for (int t : targetSlots) {
-        if (a.sharesStorage(env[t])) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static NdArray[] inputs(Step step, NdArray[] env) {
+  /** The values a step reads, from their slots. */
+  static NdArray[] inputs(Step step, NdArray[] env) {
     NdArray[] in = new NdArray[step.in().length];
     for (int i = 0; i < in.length; i++) {
       in[i] = env[step.in()[i]];
     }
     return in;
-  }
-
-  /** {@code target += scale * value}, elementwise; both floating, of one dtype and shape. */
-  private static void addScaled(NdArray target, double scale, NdArray value, String what) {
-    if (target.dtype() != value.dtype() || !target.isFloating()
-        || !Arrays.equals(target.shapeRef(), value.shapeRef())) {
-      throw new GraphExecutionException(what + ": the value is " + value + " but the target is "
-          + target);
-    }
-    if (target.dtype() == io.tributary.tensor.DType.FLOAT32) {
-      float[] t = target.floats();
-      float[] v = value.floats();
-      float s = (float) scale;
-      for (int i = 0; i < t.length; i++) {
-        t[i] += s * v[i];
-      }
-    } else {
-      double[] t = target.doubles();
-      double[] v = value.doubles();
-      for (int i = 0; i < t.length; i++) {
-        t[i] += scale * v[i];
-      }
-    }
   }
 
   /** A fresh table of per-step, per-output entries for {@link #execute}. */
