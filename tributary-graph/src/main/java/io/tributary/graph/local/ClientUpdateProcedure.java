@@ -8,15 +8,13 @@ import io.tributary.graph.Graph;
 import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
+import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
 import io.tributary.graph.ops.Executor;
 import io.tributary.graph.ops.NdArray;
-import io.tributary.graph.optim.OptimizerState;
-import io.tributary.graph.optim.Sgd;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,9 +56,12 @@ final class ClientUpdateProcedure implements GraphProcedure {
         anchored.add(p);
       }
     }
-    List<String> fetches = new ArrayList<>(List.of(objective, loss));
+    List<String> fetches = List.of(objective, loss);
+    // Plain SGD inside the step: each gradient, scaled by -lr, is added onto its parameter's array
+    // (straight from the product where the gradient is one).
+    List<Accumulation> sgd = new ArrayList<>();
     for (String p : params) {
-      fetches.add(grads.gradientOf(p));
+      sgd.add(new Accumulation(grads.gradientOf(p), p, -lr));
     }
     // Anchors, then parameters, then the batch: the SGD step updates the parameter arrays in
     // place, so only the batch changes from one step to the next.
@@ -73,20 +74,20 @@ final class ClientUpdateProcedure implements GraphProcedure {
     feeds.add(labels);
     CompiledRun step;
     try {
-      step = new Executor(grads.graph()).compile(feeds, fetches);
+      step = new Executor(grads.graph()).compile(feeds, fetches, sgd);
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    return new Run(g.name(), step, model, params, anchored, epochs, batchSize, lr);
+    return new Run(g.name(), step, model, params, anchored, epochs, batchSize);
   }
 
   /**
    * The bound function: immutable, so one instance serves every thread; each call takes its own
-   * run of the compiled step, whose outputs are the objective, the loss and one gradient per
-   * parameter, and whose feeds are the anchors, the parameters, x and y.
+   * run of the compiled step, whose outputs are the objective and the loss, whose feeds are the
+   * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
    */
   private record Run(String name, CompiledRun template, StructType model, List<String> params,
-      List<String> anchored, int epochs, int batchSize, double lr) implements LocalFunction {
+      List<String> anchored, int epochs, int batchSize) implements LocalFunction {
     @Override
     public Object apply(Object argument) {
       String where = "graph:" + name;
@@ -113,9 +114,6 @@ final class ClientUpdateProcedure implements GraphProcedure {
       }
       int batchAt = at;
       CompiledRun step = template.fresh();
-      Sgd sgd = new Sgd(lr);
-      OptimizerState state = sgd.init(weights);
-      Map<String, NdArray> g = new HashMap<>();
       double lossSum = 0;
       long stepsExamples = 0;
       for (int e = 0; e < epochs; e++) {
@@ -128,10 +126,6 @@ final class ClientUpdateProcedure implements GraphProcedure {
           } catch (GraphExecutionException ex) {
             throw new LocalRunException(where + ": epoch " + e + ": " + ex.getMessage(), ex);
           }
-          for (int i = 0; i < params.size(); i++) {
-            g.put(params.get(i), out[2 + i]);
-          }
-          sgd.step(weights, g, state);
           lossSum += out[1].get(0) * b.size();
           stepsExamples += b.size();
         }

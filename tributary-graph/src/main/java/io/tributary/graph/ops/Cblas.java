@@ -6,12 +6,13 @@ package io.tributary.graph.ops;
  * ({@code CriticalCblas}, in {@code src/main/java22}) that hands OpenBLAS the Java arrays in place;
  * on JDK 21 JavaCPP's JNI methods, which copy each array in and out.
  *
- * <p>Arguments are exactly CBLAS's, row-major; callers have checked them.
+ * <p>Arguments are exactly CBLAS's, row-major ({@code c = alpha op(a) op(b) + beta c}); callers
+ * have checked them.
  */
 interface Cblas {
-  void sgemm(int transA, int transB, int m, int n, int k, float[] a, int lda, float[] b, int ldb,
-      float[] c, int ldc);
+  void sgemm(int transA, int transB, int m, int n, int k, float alpha, float[] a, int lda,
+      float[] b, int ldb, float beta, float[] c, int ldc);
 
-  void dgemm(int transA, int transB, int m, int n, int k, double[] a, int lda, double[] b,
-      int ldb, double[] c, int ldc);
+  void dgemm(int transA, int transB, int m, int n, int k, double alpha, double[] a, int lda,
+      double[] b, int ldb, double beta, double[] c, int ldc);
 }

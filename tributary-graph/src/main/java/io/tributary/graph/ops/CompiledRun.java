@@ -13,7 +13,8 @@ import java.util.List;
  * op write the next run's result into the same array when the shape repeats, so a loop over
  * equal-sized batches stops allocating. The arrays {@link #run} returns therefore stay valid only
  * until the next call. Feeding one of them back in is safe: a run never writes into an array it
- * was fed. Not thread-safe: each thread takes its own with {@link #fresh()}.
+ * was fed, except the targets of its {@link Accumulation}s, which it updates in place after every
+ * op has read them. Not thread-safe: each thread takes its own with {@link #fresh()}.
  */
 public final class CompiledRun {
   private final Plan plan;
@@ -71,7 +72,8 @@ public final class CompiledRun {
   /**
    * Computes the outputs from the feeds' values.
    *
-   * @param values one value per feed, in {@link #feeds()} order; never modified
+   * @param values one value per feed, in {@link #feeds()} order; only the accumulations' targets
+   *     are modified
    * @return the outputs in {@link #outputs()} order, valid until the next call
    * @throws GraphExecutionException when a value is missing or of the wrong dtype or shape, or an
    *     op fails (naming the op)
@@ -102,12 +104,18 @@ public final class CompiledRun {
       }
     }
     plan.execute(env, previous, accepted, shared);
+    plan.accumulate(env);
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];
     for (int k = 0; k < out.length; k++) {
       result[k] = env[out[k]];
     }
     return result;
+  }
+
+  /** How many accumulations this run adds inside a matrix product (for tests). */
+  int fusedAccumulations() {
+    return plan.fusedCount();
   }
 
   /** How many loss and gradient pairs share their exponentials in this run (for tests). */

@@ -3,6 +3,7 @@ package io.tributary.graph.ops;
 import io.tributary.graph.Graph;
 import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.Variable;
+import io.tributary.graph.VariableKind;
 import io.tributary.tensor.Tensor;
 import java.util.Collection;
 import java.util.HashMap;
@@ -22,7 +23,10 @@ import java.util.Map;
 public final class Executor {
   private final Graph graph;
   private final Map<String, NdArray> constants = new HashMap<>();
-  private final Map<List<String>, Plan> plans = new HashMap<>();
+  private final Map<PlanKey, Plan> plans = new HashMap<>();
+
+  /** What a plan computes: its outputs and the accumulations it adds onto fed arrays. */
+  private record PlanKey(List<String> outputs, List<Accumulation> accumulations) {}
 
   public Executor(Graph graph) {
     this.graph = graph.validate();
@@ -74,6 +78,22 @@ public final class Executor {
    *     need a placeholder or parameter that is not among the feeds
    */
   public CompiledRun compile(List<String> feeds, List<String> outputs) {
+    return compile(feeds, outputs, List.of());
+  }
+
+  /**
+   * As {@link #compile(List, List)}, and each run then adds every accumulation's scaled value onto
+   * the array fed for its target, in place, after all ops have read it (see {@link
+   * Accumulation}). The accumulated values are not returned unless they are also among the
+   * outputs.
+   *
+   * @throws GraphExecutionException as {@link #compile(List, List)}, or when an accumulation's
+   *     output or target is not in the graph, its target is not a fed placeholder or parameter,
+   *     is an output or the target of another accumulation, or its value cannot fit the target
+   *     (dtype, shape, or not floating)
+   */
+  public CompiledRun compile(List<String> feeds, List<String> outputs,
+      List<Accumulation> accumulations) {
     List<String> feedList = List.copyOf(feeds);
     for (String f : feedList) {
       graph.variable(f).orElseThrow(() -> new GraphExecutionException(
@@ -83,7 +103,40 @@ public final class Executor {
       graph.variable(o).orElseThrow(() -> new GraphExecutionException(
           "output '" + o + "' is not a variable of the graph"));
     }
-    return new CompiledRun(plan(List.copyOf(outputs)), feedList, List.copyOf(outputs));
+    List<Accumulation> acc = List.copyOf(accumulations);
+    checkAccumulations(feedList, outputs, acc);
+    return new CompiledRun(plan(List.copyOf(outputs), acc), feedList, List.copyOf(outputs));
+  }
+
+  private void checkAccumulations(List<String> feeds, List<String> outputs,
+      List<Accumulation> accumulations) {
+    java.util.Set<String> targets = new java.util.HashSet<>();
+    for (Accumulation a : accumulations) {
+      String what = "accumulation of '" + a.output() + "' into '" + a.target() + "': ";
+      Variable out = graph.variable(a.output()).orElseThrow(() -> new GraphExecutionException(
+          what + "'" + a.output() + "' is not a variable of the graph"));
+      Variable target = graph.variable(a.target()).orElseThrow(() -> new GraphExecutionException(
+          what + "'" + a.target() + "' is not a variable of the graph"));
+      if (!feeds.contains(a.target()) || (target.kind() != VariableKind.PLACEHOLDER
+          && target.kind() != VariableKind.TRAINABLE)) {
+        throw new GraphExecutionException(what + "the target must be a fed placeholder or "
+            + "trainable parameter");
+      }
+      if (outputs.contains(a.target())) {
+        throw new GraphExecutionException(what + "the target is also an output");
+      }
+      if (!targets.add(a.target())) {
+        throw new GraphExecutionException(what + "another accumulation has the same target");
+      }
+      boolean floating = out.dtype() == io.tributary.tensor.DType.FLOAT32
+          || out.dtype() == io.tributary.tensor.DType.FLOAT64;
+      if (!floating || out.dtype() != target.dtype()
+          || !out.shape().compatibleWith(target.shape())) {
+        throw new GraphExecutionException(what + "the value is " + out.dtype() + out.shape()
+            + " but the target is " + target.dtype() + target.shape()
+            + " (both must be floating, of one dtype and shape)");
+      }
+    }
   }
 
   /** As {@link #run}, with tensors at both edges. */
@@ -100,6 +153,11 @@ public final class Executor {
   }
 
   private Plan plan(List<String> outputs) {
-    return plans.computeIfAbsent(outputs, o -> Plan.of(graph, o, constants));
+    return plan(outputs, List.of());
+  }
+
+  private Plan plan(List<String> outputs, List<Accumulation> accumulations) {
+    return plans.computeIfAbsent(new PlanKey(outputs, accumulations),
+        k -> Plan.of(graph, k.outputs(), k.accumulations(), constants));
   }
 }

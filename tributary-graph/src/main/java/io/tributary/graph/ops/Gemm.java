@@ -159,6 +159,89 @@ public final class Gemm {
     }
   }
 
+  /**
+   * {@code c = alpha op(a) op(b) + beta c}, the full BLAS form: with {@code beta = 1} a product is
+   * added onto {@code c} in place, without a temporary. As in BLAS, {@code c} is not read when
+   * {@code beta} is 0. OpenBLAS does it in one call; the Java kernels compute the product into a
+   * temporary and combine.
+   */
+  public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float alpha, float[] a,
+      float[] b, float beta, float[] c) {
+    sgemm(ACTIVE, ta, tb, m, n, k, alpha, a, b, beta, c);
+  }
+
+  /**
+   * As {@link #sgemm(boolean, boolean, int, int, int, float, float[], float[], float, float[])} on
+   * the given kernel.
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void sgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k,
+      float alpha, float[] a, float[] b, float beta, float[] c) {
+    checkSizes(m, n, k, a.length, b.length, c.length);
+    requireAvailable(kernel);
+    if (kernel == Kernel.OPENBLAS) {
+      OpenBlasGemm.sgemm(ta, tb, m, n, k, alpha, a, b, beta, c);
+      return;
+    }
+    float[] product = new float[m * n];
+    sgemm(kernel, ta, tb, m, n, k, a, b, product);
+    for (int i = 0; i < product.length; i++) {
+      c[i] = beta == 0f ? alpha * product[i] : alpha * product[i] + beta * c[i];
+    }
+  }
+
+  /**
+   * As {@link #sgemm(boolean, boolean, int, int, int, float, float[], float[], float, float[])} for
+   * float64.
+   */
+  public static void dgemm(boolean ta, boolean tb, int m, int n, int k, double alpha, double[] a,
+      double[] b, double beta, double[] c) {
+    dgemm(ACTIVE, ta, tb, m, n, k, alpha, a, b, beta, c);
+  }
+
+  /**
+   * As {@link #dgemm(boolean, boolean, int, int, int, double, double[], double[], double,
+   * double[])} on the given kernel.
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void dgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k,
+      double alpha, double[] a, double[] b, double beta, double[] c) {
+    checkSizes(m, n, k, a.length, b.length, c.length);
+    requireAvailable(kernel);
+    if (kernel == Kernel.OPENBLAS) {
+      OpenBlasGemm.dgemm(ta, tb, m, n, k, alpha, a, b, beta, c);
+      return;
+    }
+    double[] product = new double[m * n];
+    dgemm(kernel, ta, tb, m, n, k, a, b, product);
+    for (int i = 0; i < product.length; i++) {
+      c[i] = beta == 0.0 ? alpha * product[i] : alpha * product[i] + beta * c[i];
+    }
+  }
+
+  /** {@code c[0 .. size) *= beta}, where beta 0 clears without reading (BLAS's rule). */
+  static void scale(float[] c, int size, float beta) {
+    if (beta == 0f) {
+      java.util.Arrays.fill(c, 0, size, 0f);
+    } else if (beta != 1f) {
+      for (int i = 0; i < size; i++) {
+        c[i] *= beta;
+      }
+    }
+  }
+
+  static void scale(double[] c, int size, double beta) {
+    if (beta == 0.0) {
+      java.util.Arrays.fill(c, 0, size, 0.0);
+    } else if (beta != 1.0) {
+      for (int i = 0; i < size; i++) {
+        c[i] *= beta;
+      }
+    }
+  }
+
   private static void checkSizes(int m, int n, int k, int la, int lb, int lc) {
     if ((long) m * k > la || (long) k * n > lb || (long) m * n > lc) {
       throw new IllegalArgumentException("gemm " + m + "x" + k + " by " + k + "x" + n

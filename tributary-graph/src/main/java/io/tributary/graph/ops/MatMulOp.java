@@ -43,12 +43,35 @@ final class MatMulOp extends BaseOp {
         op.args().getBool("transpose_b", false), NdArray.previous(previous, 0))};
   }
 
-  static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb) {
-    return multiply(a, b, ta, tb, null);
+  /**
+   * {@code target += scale * op(a) op(b)} for the matmul {@code op} on inputs {@code in}, in one
+   * product call that never stores the product.
+   *
+   * @throws IllegalArgumentException when the operands or the target do not fit
+   */
+  static void accumulate(Op op, NdArray[] in, double scale, NdArray target) {
+    NdArray a = in[0];
+    NdArray b = in[1];
+    boolean ta = op.args().getBool("transpose_a", false);
+    boolean tb = op.args().getBool("transpose_b", false);
+    int[] mnk = dims(a, b, ta, tb);
+    int m = mnk[0];
+    int n = mnk[1];
+    int k = mnk[2];
+    if (target.dtype() != a.dtype() || target.rank() != 2 || target.dim(0) != m
+        || target.dim(1) != n) {
+      throw new IllegalArgumentException("the product is " + a.dtype() + "[" + m + ", " + n
+          + "] but the target is " + target);
+    }
+    if (a.dtype() == DType.FLOAT32) {
+      Gemm.sgemm(ta, tb, m, n, k, (float) scale, a.floats(), b.floats(), 1f, target.floats());
+    } else {
+      Gemm.dgemm(ta, tb, m, n, k, scale, a.asDoubles(), b.asDoubles(), 1.0, target.doubles());
+    }
   }
 
-  /** {@code op(a) op(b)}, written into {@code reuse} when it fits (every element is overwritten). */
-  static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb, NdArray reuse) {
+  /** m, n and k of {@code op(a) op(b)}, checked. */
+  private static int[] dims(NdArray a, NdArray b, boolean ta, boolean tb) {
     if (a.rank() != 2 || b.rank() != 2 || a.dtype() != b.dtype()) {
       throw new IllegalArgumentException("matmul needs two matrices of one dtype, got "
           + NdArray.describe(List.of(a, b)));
@@ -59,6 +82,19 @@ final class MatMulOp extends BaseOp {
     if (b.dim(tb ? 1 : 0) != k) {
       throw new IllegalArgumentException("inner dimensions differ: " + NdArray.describe(List.of(a, b)));
     }
+    return new int[] {m, n, k};
+  }
+
+  static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb) {
+    return multiply(a, b, ta, tb, null);
+  }
+
+  /** {@code op(a) op(b)}, written into {@code reuse} when it fits (every element is overwritten). */
+  static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb, NdArray reuse) {
+    int[] mnk = dims(a, b, ta, tb);
+    int m = mnk[0];
+    int n = mnk[1];
+    int k = mnk[2];
     int[] shape = {m, n};
     NdArray c = NdArray.reuseOrZeros(reuse, a.dtype(), shape);
     if (a.dtype() == DType.FLOAT32) {

@@ -37,10 +37,12 @@ final class Plan {
   private final NdArray[] template;
   /** How many {@link SoftmaxRows} a run needs: one per paired cross-entropy. */
   private final int sharedCount;
+  private final Accumulations accumulations;
 
   private Plan(Step[] steps, Variable[] needed, int[] neededSlots, int[] outputSlots,
-      NdArray[] template, int sharedCount) {
+      NdArray[] template, int sharedCount, Accumulations accumulations) {
     this.steps = steps;
+    this.accumulations = accumulations;
     this.sharedCount = sharedCount;
     this.needed = needed;
     this.neededSlots = neededSlots;
@@ -69,8 +71,24 @@ final class Plan {
     return template.clone();
   }
 
+  /** How many accumulations are fused into a product (for tests). */
+  int fusedCount() {
+    return accumulations.fusedCount();
+  }
+
   /** Plans the ops that compute {@code outputs} in {@code graph} (validated). */
   static Plan of(Graph graph, List<String> outputs, Map<String, NdArray> constants) {
+    return of(graph, outputs, List.of(), constants);
+  }
+
+  /**
+   * Plans the ops that compute {@code outputs} and the values of {@code accumulations} in {@code
+   * graph} (validated; the accumulations checked by {@link Executor#compile}). Only a run that
+   * keeps its arrays ({@link CompiledRun}) may take accumulations: the fused products run last,
+   * and the plan releases nothing early for them.
+   */
+  static Plan of(Graph graph, List<String> outputs, List<Accumulation> accumulations,
+      Map<String, NdArray> constants) {
     Map<String, Op> writer = new HashMap<>();
     for (Op op : graph.ops()) {
       for (String o : op.outputs()) {
@@ -82,6 +100,10 @@ final class Plan {
     for (String o : outputs) {
       graph.requireVariable(o);
       stack.add(o);
+    }
+    for (Accumulation a : accumulations) {
+      stack.add(a.output());
+      stack.add(a.target());
     }
     Set<Op> neededOps = new HashSet<>();
     List<Variable> needed = new ArrayList<>();
@@ -108,6 +130,11 @@ final class Plan {
         order.add(op);
       }
     }
+    Map<Op, Accumulation> fusions = Accumulations.fusible(order, writer, outputs, accumulations);
+    // The fused products move to the end, after every op that reads a target; nothing else reads
+    // their results, so no op needs them earlier.
+    order.removeAll(fusions.keySet());
+    order.addAll(fusions.keySet());
     Map<String, Integer> slots = new HashMap<>();
     for (String name : wanted) {
       slots.put(name, slots.size());
@@ -145,11 +172,14 @@ final class Plan {
       steps[i] = new Step(op, OpRegistry.standard().find(op.type()).orElseThrow(), inSlots,
           outSlots, outVars, release.stream().mapToInt(Integer::intValue).toArray(), -1);
     }
-    int sharedCount = pairCrossEntropies(steps);
+    Step[] plain = Arrays.copyOf(steps, steps.length - fusions.size());
+    Accumulations acc = Accumulations.of(Arrays.copyOfRange(steps, plain.length, steps.length),
+        fusions, accumulations, slots);
+    int sharedCount = pairCrossEntropies(plain);
     int[] neededSlots = needed.stream().mapToInt(v -> slots.get(v.name())).toArray();
     int[] outputSlots = outputs.stream().mapToInt(slots::get).toArray();
-    return new Plan(steps, needed.toArray(new Variable[0]), neededSlots, outputSlots, template,
-        sharedCount);
+    return new Plan(plain, needed.toArray(new Variable[0]), neededSlots, outputSlots, template,
+        sharedCount, acc);
   }
 
   /**
@@ -206,24 +236,8 @@ final class Plan {
   void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared) {
     for (int s = 0; s < steps.length; s++) {
       Step step = steps[s];
-      NdArray[] in = new NdArray[step.in().length];
-      for (int i = 0; i < in.length; i++) {
-        in[i] = env[step.in()[i]];
-      }
-      NdArray[] out;
-      try {
-        if (shared != null && step.shared() >= 0 && step.def() instanceof CrossEntropyOp ce) {
-          out = ce.computeShared(step.op(), in, previous == null ? null : previous[s],
-              shared[step.shared()]);
-        } else {
-          out = previous == null ? step.def().compute(step.op(), in)
-              : step.def().compute(step.op(), in, previous[s]);
-        }
-      } catch (IllegalArgumentException | ArithmeticException e) {
-        Op op = step.op();
-        throw new GraphExecutionException("op '" + op.name() + "' (" + op.type() + ") failed on "
-            + NdArray.describe(Arrays.asList(in)) + ": " + e.getMessage(), e);
-      }
+      NdArray[] in = inputs(step, env);
+      NdArray[] out = run(step, in, previous == null ? null : previous[s], shared);
       for (int k = 0; k < out.length; k++) {
         int[] seen = accepted[s][k];
         // The array this step returned last time, written again, has the shape checked then.
@@ -247,6 +261,39 @@ final class Plan {
         }
       }
     }
+  }
+
+  /**
+   * Runs one step's kernel, offering it {@code previous} (null for none) and the shared
+   * exponentials (null to run a paired cross-entropy on its own).
+   */
+  static NdArray[] run(Step step, NdArray[] in, NdArray[] previous,
+      SoftmaxRows[] shared) {
+    try {
+      if (shared != null && step.shared() >= 0 && step.def() instanceof CrossEntropyOp ce) {
+        return ce.computeShared(step.op(), in, previous, shared[step.shared()]);
+      }
+      return previous == null ? step.def().compute(step.op(), in)
+          : step.def().compute(step.op(), in, previous);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      Op op = step.op();
+      throw new GraphExecutionException("op '" + op.name() + "' (" + op.type() + ") failed on "
+          + NdArray.describe(Arrays.asList(in)) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Adds every accumulation onto its target in {@code env}, after {@link #execute}. */
+  void accumulate(NdArray[] env) {
+    accumulations.apply(env);
+  }
+
+  /** The values a step reads, from their slots. */
+  static NdArray[] inputs(Step step, NdArray[] env) {
+    NdArray[] in = new NdArray[step.in().length];
+    for (int i = 0; i < in.length; i++) {
+      in[i] = env[step.in()[i]];
+    }
+    return in;
   }
 
   /** A fresh table of per-step, per-output entries for {@link #execute}. */

@@ -3,6 +3,7 @@ package io.tributary.graph.optim;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.DType;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /** Plain stochastic gradient descent: {@code w -= lr * g}. Stateless apart from the step count. */
 public final class Sgd extends ElementwiseOptimizer {
@@ -20,6 +21,12 @@ public final class Sgd extends ElementwiseOptimizer {
   @Override
   public Map<String, Double> hyperparameters() {
     return Map.of("learning_rate", lr);
+  }
+
+  /** Always the learning rate: this is the plain step. */
+  @Override
+  public OptionalDouble plainStepSize() {
+    return OptionalDouble.of(lr);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.tributary.graph.Graph;
 import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.models.Model;
+import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
 import io.tributary.graph.ops.Executor;
 import io.tributary.graph.ops.NdArray;
@@ -16,12 +17,18 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.function.Supplier;
 
 /**
  * Trains a graph's parameters on batches: builds the gradient graph once, then for each batch runs
  * loss and gradients and lets the optimizer step. Parameters and optimizer state are held here as
  * mutable arrays and handed out as tensors.
+ *
+ * <p>With an optimizer whose step is plain SGD ({@link Optimizer#plainStepSize()}), the step
+ * adds {@code -lr * g} onto each parameter inside the compiled run ({@link Accumulation}): a
+ * weight gradient that is a matrix product is then computed straight onto its weights, and no
+ * gradient is stored or swept again. Other optimizers get the gradients and step as usual.
  *
  * <p>Not thread-safe: one trainer per client or thread.
  */
@@ -33,6 +40,8 @@ public final class Trainer {
   private final String accuracy;
   private final List<String> trainables;
   private final List<String> fetches;
+  /** The plain-SGD updates folded into the step, or empty when the optimizer steps itself. */
+  private final List<Accumulation> updates;
   private final Optimizer optimizer;
   private final Map<String, NdArray> params = new LinkedHashMap<>();
   private final Map<String, NdArray> extraFeeds = new LinkedHashMap<>();
@@ -63,10 +72,17 @@ public final class Trainer {
     this.optimizer = optimizer;
     List<String> f = new ArrayList<>();
     f.add(loss);
+    List<Accumulation> u = new ArrayList<>();
+    OptionalDouble lr = optimizer.plainStepSize();
     for (String t : trainables) {
-      f.add(grads.gradientOf(t));
+      if (lr.isPresent()) {
+        u.add(new Accumulation(grads.gradientOf(t), t, -lr.getAsDouble()));
+      } else {
+        f.add(grads.gradientOf(t));
+      }
     }
     this.fetches = List.copyOf(f);
+    this.updates = List.copyOf(u);
     setParameters(initial);
     this.state = optimizer.init(params);
   }
@@ -139,7 +155,7 @@ public final class Trainer {
       feeds.add(input);
       feeds.add(labels);
       feeds.addAll(extraFeeds.keySet());
-      step = executor.compile(feeds, fetches);
+      step = executor.compile(feeds, fetches, updates);
     }
     NdArray[] values = new NdArray[trainables.size() + 2 + extraFeeds.size()];
     int at = 0;
@@ -151,11 +167,20 @@ public final class Trainer {
     for (NdArray a : extraFeeds.values()) {
       values[at++] = a;
     }
-    NdArray[] out = step.run(values);
-    for (int i = 0; i < trainables.size(); i++) {
-      stepGrads.put(trainables.get(i), out[1 + i]);
+    if (!updates.isEmpty() && !state.slotNames().equals(optimizer.slotNames())) {
+      // Fail before the run changes any parameter, as the optimizer's own step would.
+      throw new IllegalArgumentException(optimizer.name() + " needs slots "
+          + optimizer.slotNames() + ", state has " + state.slotNames());
     }
-    optimizer.step(params, stepGrads, state);
+    NdArray[] out = step.run(values);
+    if (updates.isEmpty()) {
+      for (int i = 0; i < trainables.size(); i++) {
+        stepGrads.put(trainables.get(i), out[1 + i]);
+      }
+      optimizer.step(params, stepGrads, state);
+    } else {
+      optimizer.stepApplied(state);
+    }
     return out[0].get(0);
   }
 

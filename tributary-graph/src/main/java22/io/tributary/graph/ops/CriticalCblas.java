@@ -48,11 +48,11 @@ final class CriticalCblas implements Cblas {
   }
 
   @Override
-  public void sgemm(int transA, int transB, int m, int n, int k, float[] a, int lda, float[] b,
-      int ldb, float[] c, int ldc) {
+  public void sgemm(int transA, int transB, int m, int n, int k, float alpha, float[] a, int lda,
+      float[] b, int ldb, float beta, float[] c, int ldc) {
     try {
-      sgemm.invokeExact(ROW_MAJOR, transA, transB, m, n, k, 1f, MemorySegment.ofArray(a), lda,
-          MemorySegment.ofArray(b), ldb, 0f, MemorySegment.ofArray(c), ldc);
+      sgemm.invokeExact(ROW_MAJOR, transA, transB, m, n, k, alpha, MemorySegment.ofArray(a), lda,
+          MemorySegment.ofArray(b), ldb, beta, MemorySegment.ofArray(c), ldc);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable t) {
@@ -61,11 +61,11 @@ final class CriticalCblas implements Cblas {
   }
 
   @Override
-  public void dgemm(int transA, int transB, int m, int n, int k, double[] a, int lda, double[] b,
-      int ldb, double[] c, int ldc) {
+  public void dgemm(int transA, int transB, int m, int n, int k, double alpha, double[] a,
+      int lda, double[] b, int ldb, double beta, double[] c, int ldc) {
     try {
-      dgemm.invokeExact(ROW_MAJOR, transA, transB, m, n, k, 1.0, MemorySegment.ofArray(a), lda,
-          MemorySegment.ofArray(b), ldb, 0.0, MemorySegment.ofArray(c), ldc);
+      dgemm.invokeExact(ROW_MAJOR, transA, transB, m, n, k, alpha, MemorySegment.ofArray(a), lda,
+          MemorySegment.ofArray(b), ldb, beta, MemorySegment.ofArray(c), ldc);
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable t) {

@@ -1,15 +1,24 @@
 package io.tributary.graph.training;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
+import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.Adam;
+import io.tributary.graph.optim.OptimizerState;
 import io.tributary.graph.optim.Sgd;
+import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -81,5 +90,56 @@ class TrainerTest {
     b.train(data::iterator, 2);
     assertThat(a.parameters()).isEqualTo(b.parameters());
     assertThat(a.optimizerState().step()).isEqualTo(20);
+  }
+
+  @Test
+  void trainBatch_sgd_matchesGradientsThenSgdStep() {
+    // Sgd is applied inside the compiled step (fused into the weight products); the reference
+    // runs the graph for the gradients and steps with Sgd.step, as every other optimizer does.
+    Model mlp = Models.mlp("mlp", 60, 16, 10, DType.FLOAT32);
+    List<Batch> data = separable(100, 20, 4);
+    Trainer fused = Trainer.forModel(mlp, new Sgd(0.1), mlp.initialParameters(2));
+    Map<String, NdArray> params = new LinkedHashMap<>();
+    for (var e : mlp.initialParameters(2).entrySet()) {
+      params.put(e.getKey(), NdArray.fromTensor(e.getValue()));
+    }
+    Sgd sgd = new Sgd(0.1);
+    OptimizerState state = sgd.init(params);
+    Executor reference = new Executor(fused.gradientGraph().graph());
+    List<String> outputs = new ArrayList<>(List.of(mlp.loss()));
+    for (String p : mlp.trainableNames()) {
+      outputs.add(fused.gradientGraph().gradientOf(p));
+    }
+    for (Batch b : data) {
+      Map<String, NdArray> feeds = new HashMap<>(params);
+      feeds.put(mlp.input(), NdArray.fromTensor(b.x()));
+      feeds.put(mlp.labels(), NdArray.fromTensor(b.y()));
+      var r = reference.run(feeds, outputs);
+      Map<String, NdArray> grads = new HashMap<>();
+      for (String p : mlp.trainableNames()) {
+        grads.put(p, r.get(fused.gradientGraph().gradientOf(p)));
+      }
+      double want = r.get(mlp.loss()).get(0);
+      sgd.step(params, grads, state);
+      assertThat(fused.trainBatch(b)).isCloseTo(want, within(1e-5));
+    }
+    assertThat(fused.optimizerState().step()).isEqualTo(state.step()).isEqualTo(5);
+    for (var e : fused.parameters().entrySet()) {
+      Tensor want = params.get(e.getKey()).toTensor();
+      assertThat(e.getValue().allClose(want, 1e-5, 1e-6)).as(e.getKey()).isTrue();
+    }
+  }
+
+  @Test
+  void trainBatch_sgdWithAnotherOptimizersState_failsBeforeChangingParameters() {
+    Model mclr = Models.mclr();
+    Trainer t = Trainer.forModel(mclr, new Sgd(0.1), mclr.initialParameters(1));
+    var before = t.parameters();
+    t.setOptimizerState(new Adam(0.1).initTensors(before));
+    Batch b = separable(20, 20, 1).get(0);
+    assertThatThrownBy(() -> t.trainBatch(b))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sgd needs slots");
+    assertThat(t.parameters()).isEqualTo(before);
   }
 }

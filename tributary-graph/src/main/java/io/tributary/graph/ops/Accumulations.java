@@ -1,0 +1,190 @@
+package io.tributary.graph.ops;
+
+import io.tributary.graph.GraphExecutionException;
+import io.tributary.graph.Op;
+import io.tributary.tensor.DType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@link Accumulation}s of a {@link Plan}, resolved to slots: which are fused into the
+ * product that computes their value, which are added after the steps, and the run-time phase that
+ * applies them. Immutable.
+ */
+final class Accumulations {
+  /**
+   * An {@link Accumulation} fused into the matrix product that computes its value: the product
+   * is added straight onto the array in slot {@code target}.
+   */
+  record Fused(Plan.Step step, int target, double scale, String what) {}
+
+  /** An {@link Accumulation} done after the steps: slot {@code value}, scaled, onto {@code target}. */
+  record Added(int value, int target, double scale, String what) {}
+
+  private final Fused[] fused;
+  private final Added[] added;
+  /** The slots of every accumulation's target. */
+  private final int[] targetSlots;
+
+  private Accumulations(Fused[] fused, Added[] added) {
+    this.fused = fused;
+    this.added = added;
+    this.targetSlots = new int[fused.length + added.length];
+    for (int i = 0; i < fused.length; i++) {
+      targetSlots[i] = fused[i].target();
+    }
+    for (int i = 0; i < added.length; i++) {
+      targetSlots[fused.length + i] = added[i].target();
+    }
+  }
+
+  /**
+   * Resolves {@code accumulations} to slots.
+   *
+   * @param fusedSteps the planned steps of the products in {@code fusions}, in its order
+   * @param fusions the accumulations fused into a product, by that product's op (see {@link
+   *     #fusible})
+   */
+  static Accumulations of(Plan.Step[] fusedSteps, Map<Op, Accumulation> fusions,
+      List<Accumulation> accumulations, Map<String, Integer> slots) {
+    Fused[] fused = new Fused[fusedSteps.length];
+    int f = 0;
+    for (Accumulation a : fusions.values()) {
+      fused[f] = new Fused(fusedSteps[f], slots.get(a.target()), a.scale(), describe(a));
+      f++;
+    }
+    List<Added> added = new ArrayList<>();
+    for (Accumulation a : accumulations) {
+      if (!fusions.containsValue(a)) {
+        added.add(new Added(slots.get(a.output()), slots.get(a.target()), a.scale(), describe(a)));
+      }
+    }
+    return new Accumulations(fused, added.toArray(new Added[0]));
+  }
+
+  int fusedCount() {
+    return fused.length;
+  }
+
+  private static String describe(Accumulation a) {
+    return "accumulation of '" + a.output() + "' into '" + a.target() + "'";
+  }
+
+  /**
+   * The accumulations whose value a matmul computes that no op, output or other accumulation
+   * reads, and whose operands are not targets, by that matmul in plan order: those can be added
+   * onto their target by the product itself.
+   */
+  static Map<Op, Accumulation> fusible(List<Op> order, Map<String, Op> writer,
+      List<String> outputs, List<Accumulation> accumulations) {
+    Set<String> read = new HashSet<>(outputs);
+    for (Op op : order) {
+      read.addAll(op.inputs());
+    }
+    Set<String> targets = new HashSet<>();
+    Map<String, Integer> uses = new HashMap<>();
+    for (Accumulation a : accumulations) {
+      targets.add(a.target());
+      uses.merge(a.output(), 1, Integer::sum);
+    }
+    Map<Op, Accumulation> byOp = new HashMap<>();
+    for (Accumulation a : accumulations) {
+      Op w = writer.get(a.output());
+      if (w != null && w.type().equals("matmul") && w.outputs().size() == 1
+          && !read.contains(a.output()) && uses.get(a.output()) == 1
+          && w.inputs().stream().noneMatch(targets::contains)) {
+        byOp.put(w, a);
+      }
+    }
+    Map<Op, Accumulation> inOrder = new LinkedHashMap<>();
+    for (Op op : order) {
+      Accumulation a = byOp.get(op);
+      if (a != null) {
+        inOrder.put(op, a);
+      }
+    }
+    return inOrder;
+  }
+
+  /**
+   * Adds every accumulation onto its target in {@code env}, after the plan's steps have run. Every value is read before any target changes: a value or operand that shares storage
+   * with a target (a reshaped parameter, a parameter fed twice) is first computed or copied apart.
+   *
+   * @throws GraphExecutionException when a value does not match its target's dtype and shape
+   */
+  void apply(NdArray[] env) {
+    NdArray[] early = new NdArray[fused.length];
+    for (int i = 0; i < fused.length; i++) {
+      Plan.Step step = fused[i].step();
+      NdArray[] in = Plan.inputs(step, env);
+      if (readsTarget(in, env)) {
+        early[i] = Plan.run(step, in, null, null)[0];
+      }
+    }
+    NdArray[] values = new NdArray[added.length];
+    for (int i = 0; i < added.length; i++) {
+      NdArray v = env[added[i].value()];
+      values[i] = readsTarget(new NdArray[] {v}, env) ? v.copy() : v;
+    }
+    for (int i = 0; i < fused.length; i++) {
+      Fused f = fused[i];
+      NdArray target = env[f.target()];
+      if (early[i] != null) {
+        addScaled(target, f.scale(), early[i], f.what());
+        continue;
+      }
+      Plan.Step step = f.step();
+      NdArray[] in = Plan.inputs(step, env);
+      try {
+        MatMulOp.accumulate(step.op(), in, f.scale(), target);
+      } catch (IllegalArgumentException e) {
+        throw new GraphExecutionException(f.what() + ": op '" + step.op().name()
+            + "' (matmul) failed on " + NdArray.describe(Arrays.asList(in)) + " onto " + target
+            + ": " + e.getMessage(), e);
+      }
+    }
+    for (int i = 0; i < added.length; i++) {
+      addScaled(env[added[i].target()], added[i].scale(), values[i], added[i].what());
+    }
+  }
+
+  private boolean readsTarget(NdArray[] in, NdArray[] env) {
+    for (NdArray a : in) {
+      for (int t : targetSlots) {
+        if (a.sharesStorage(env[t])) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** {@code target += scale * value}, elementwise; both floating, of one dtype and shape. */
+  private static void addScaled(NdArray target, double scale, NdArray value, String what) {
+    if (target.dtype() != value.dtype() || !target.isFloating()
+        || !Arrays.equals(target.shapeRef(), value.shapeRef())) {
+      throw new GraphExecutionException(what + ": the value is " + value + " but the target is "
+          + target);
+    }
+    if (target.dtype() == DType.FLOAT32) {
+      float[] t = target.floats();
+      float[] v = value.floats();
+      float s = (float) scale;
+      for (int i = 0; i < t.length; i++) {
+        t[i] += s * v[i];
+      }
+    } else {
+      double[] t = target.doubles();
+      double[] v = value.doubles();
+      for (int i = 0; i < t.length; i++) {
+        t[i] += scale * v[i];
+      }
+    }
+  }
+}
