@@ -6,6 +6,7 @@ import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.ClientProxy;
 import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.JoinService;
+import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.OutboundBudget;
 import io.tributary.flower.server.internal.RoundRunner;
 import io.tributary.flower.server.internal.Shutdown;
@@ -59,7 +60,8 @@ public final class FlowerServer implements AutoCloseable {
     });
     GrpcServers.configure(transport, config,
         new JoinService(manager, timer, traffic, config.maxMessageSize(),
-            new OutboundBudget(OutboundBudget.DEFAULT_BYTES)), registry.available());
+            new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
+            new InboundBudget(InboundBudget.DEFAULT_BYTES)), registry.available());
     this.grpc = transport.build();
     try {
       grpc.start();

@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A large instruction holds its size in the server's {@link OutboundBudget} from before it is
  * sent until the stream is ready again (grpc has written it out) or the stream ends.
+ *
+ * <p>The stream reads nothing on its own (inbound flow control): the proxy asks gRPC for one
+ * message when it expects an answer. A fit answer is read only once the server's {@link
+ * InboundBudget} admits it, and holds its share until the round has taken it ({@link
+ * #releaseAnswer}); the instruction's timeout runs from the moment its answer may be read.
  */
 public final class ClientProxy {
   private static final Logger LOG = LoggerFactory.getLogger(ClientProxy.class);
@@ -43,16 +48,22 @@ public final class ClientProxy {
   private final Consumer<ClientProxy> onClose;
   private final int maxMessageSize;
   private final OutboundBudget budget;
+  private final InboundBudget inbound;
   private final AtomicInteger heldBytes = new AtomicInteger();
+  /** The inbound budget held for the answer being read or not yet taken by the round. */
+  private final AtomicInteger readPermits = new AtomicInteger();
   private final Object lock = new Object();
   private CompletableFuture<ClientMessage> pending;
   private String pendingKind;
   private ScheduledFuture<?> pendingTimeout;
+  private Optional<Duration> pendingTimeoutValue = Optional.empty();
+  /** Whether gRPC has been asked for the pending instruction's answer. */
+  private boolean reading;
   private boolean closed;
 
   ClientProxy(String id, String tensorType, ServerCallStreamObserver<ServerMessage> out,
       ScheduledExecutorService timer, Traffic traffic, Consumer<ClientProxy> onClose,
-      int maxMessageSize, OutboundBudget budget) {
+      int maxMessageSize, OutboundBudget budget, InboundBudget inbound) {
     this.id = Objects.requireNonNull(id, "id");
     this.tensorType = Objects.requireNonNull(tensorType, "tensorType");
     this.out = out;
@@ -61,6 +72,7 @@ public final class ClientProxy {
     this.onClose = onClose;
     this.maxMessageSize = maxMessageSize;
     this.budget = Objects.requireNonNull(budget, "budget");
+    this.inbound = Objects.requireNonNull(inbound, "inbound");
   }
 
   /** The server-assigned id, fresh for every stream. */
@@ -92,7 +104,6 @@ public final class ClientProxy {
       Optional<Duration> timeout) {
     String kind = message.getMsgCase().name().toLowerCase(java.util.Locale.ROOT);
     CompletableFuture<ClientMessage> f = new CompletableFuture<>();
-    ClientDisconnectedException failure;
     if (message.getSerializedSize() > maxMessageSize) {
       return CompletableFuture.failedFuture(new ClientResultException(id, "cannot send " + kind
           + ": it is " + message.getSerializedSize() + " bytes, over the maximum message size of "
@@ -107,6 +118,8 @@ public final class ClientProxy {
           "interrupted while waiting to send " + kind));
     }
     heldBytes.addAndGet(permits);
+    ClientDisconnectedException failure = null;
+    boolean readNow = !readsAhead(message);
     synchronized (lock) {
       if (closed) {
         releaseBudget();
@@ -126,18 +139,76 @@ public final class ClientProxy {
         }
         pending = f;
         pendingKind = kind;
-        timeout.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t),
-            t.toNanos(), TimeUnit.NANOSECONDS));
-        return f;
+        pendingTimeoutValue = timeout;
+        reading = false;
+        if (readNow) {
+          startReadingLocked();
+        }
       } catch (StatusRuntimeException e) {
         closed = true;
         failure = new ClientDisconnectedException(id, "the stream ended while sending " + kind, e);
       }
     }
+    if (failure == null) {
+      if (!readNow) {
+        // Outside the lock: admission may call back into startReading.
+        inbound.admit(this, message.getSerializedSize());
+      }
+      return f;
+    }
     releaseBudget();
+    closeInbound();
     onClose.accept(this);
     f.completeExceptionally(failure);
     return f;
+  }
+
+  /** Whether the answer to {@code message} waits for the inbound budget: a fit answer of size. */
+  private static boolean readsAhead(ServerMessage message) {
+    return message.hasFitIns() && message.getSerializedSize() > OutboundBudget.SMALL;
+  }
+
+  /**
+   * Asks gRPC for the pending instruction's answer and starts its timeout, holding {@code
+   * permits} of the inbound budget until the round takes the answer.
+   *
+   * @return false, holding nothing, if there is no pending instruction any more or it is already
+   *     being read
+   */
+  boolean startReading(int permits) {
+    synchronized (lock) {
+      if (closed || pending == null || reading) {
+        return false;
+      }
+      readPermits.addAndGet(permits);
+      startReadingLocked();
+      return true;
+    }
+  }
+
+  private void startReadingLocked() {
+    reading = true;
+    CompletableFuture<ClientMessage> f = pending;
+    pendingTimeoutValue.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t),
+        t.toNanos(), TimeUnit.NANOSECONDS));
+    try {
+      out.request(1);
+    } catch (IllegalStateException | StatusRuntimeException e) {
+      LOG.debug("stream of client {} could not be asked for its answer", id, e);
+    }
+  }
+
+  /** Reads the pending instruction's answer at once if it is waiting for the inbound budget. */
+  public void expedite() {
+    inbound.expedite(this);
+  }
+
+  /**
+   * The round has taken (or given up on) this client's last answer: its share of the inbound
+   * budget goes back. Idempotent.
+   */
+  public void releaseAnswer() {
+    inbound.release(readPermits.getAndSet(0));
   }
 
   /** Called by grpc when the stream can take more: the last instruction has been written out. */
@@ -162,6 +233,7 @@ public final class ClientProxy {
       endLocked(Status.DEADLINE_EXCEEDED.withDescription("no answer to " + kind + " within " + t));
     }
     LOG.warn("client {} did not answer {} within {}; its stream is closed", id, kind, t);
+    closeInbound();
     onClose.accept(this);
     f.completeExceptionally(new InstructionTimeoutException(id, "no answer to " + kind
         + " within " + t));
@@ -180,6 +252,7 @@ public final class ClientProxy {
       endLocked(Status.DEADLINE_EXCEEDED.withDescription(why));
     }
     LOG.warn("client {}: {}; its stream is closed", id, why);
+    closeInbound();
     onClose.accept(this);
     f.completeExceptionally(new InstructionTimeoutException(id, why));
   }
@@ -203,6 +276,7 @@ public final class ClientProxy {
     if (f == null) {
       LOG.warn("client {} sent {} without being asked; its stream is closed", id,
           message.getMsgCase());
+      closeInbound();
       onClose.accept(this);
       return;
     }
@@ -229,6 +303,7 @@ public final class ClientProxy {
       releaseBudget();
     }
     LOG.info("client {} disconnected{}", id, cause == null ? "" : ": " + describe(cause));
+    closeInbound();
     onClose.accept(this);
     if (f != null) {
       f.completeExceptionally(new ClientDisconnectedException(id,
@@ -238,19 +313,19 @@ public final class ClientProxy {
 
   /** Ends the stream normally (the client has been told to go, or the server stops). */
   public void finish() {
-    CompletableFuture<ClientMessage> f;
+    CompletableFuture<ClientMessage> f = null;
     synchronized (lock) {
-      if (closed) {
-        // The stream may have ended on another thread that has not unregistered it yet.
-        onClose.accept(this);
-        return;
+      // Already closed: the stream may have ended on another thread that has not unregistered
+      // it yet; only the unregistering below is left to do.
+      if (!closed) {
+        f = pending;
+        clearPendingLocked();
+        closed = true;
+        finishQuietly();
+        releaseBudget();
       }
-      f = pending;
-      clearPendingLocked();
-      closed = true;
-      finishQuietly();
-      releaseBudget();
     }
+    closeInbound();
     onClose.accept(this);
     if (f != null) {
       f.completeExceptionally(new ClientDisconnectedException(id, "the server closed the stream",
@@ -258,10 +333,17 @@ public final class ClientProxy {
     }
   }
 
+  /** A closed stream reads nothing more: it leaves the inbound queue and gives back its share. */
+  private void closeInbound() {
+    inbound.forget(this);
+    releaseAnswer();
+  }
+
   private void clearPendingLocked() {
     if (pendingTimeout != null) {
       pendingTimeout.cancel(false);
     }
+    reading = false;
     pending = null;
     pendingKind = null;
     pendingTimeout = null;

@@ -195,6 +195,8 @@ final class Dispatch implements AutoCloseable {
     }
     for (Slot slot : unclaimed.values()) {
       abandon(slot, "the round ended before its answer to " + kind + " was used");
+      // An answer that arrived but was never used gives back its share of the inbound budget.
+      slot.client.releaseAnswer();
     }
     unclaimed.clear();
   }

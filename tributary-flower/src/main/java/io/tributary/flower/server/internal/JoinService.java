@@ -24,12 +24,14 @@ public final class JoinService implements ServerCalls.BidiStreamingMethod<Client
   private final Traffic traffic;
   private final int maxMessageSize;
   private final OutboundBudget budget;
+  private final InboundBudget inbound;
   private final AtomicLong sequence = new AtomicLong();
 
   public JoinService(ClientManager manager, ScheduledExecutorService timer, Traffic traffic,
-      int maxMessageSize, OutboundBudget budget) {
+      int maxMessageSize, OutboundBudget budget, InboundBudget inbound) {
     this.manager = manager;
     this.budget = budget;
+    this.inbound = inbound;
     this.maxMessageSize = maxMessageSize;
     this.timer = timer;
     this.traffic = traffic;
@@ -40,8 +42,10 @@ public final class JoinService implements ServerCalls.BidiStreamingMethod<Client
     String type = TensorTypeInterceptor.NEGOTIATED.get();
     long seq = sequence.incrementAndGet();
     var out = (ServerCallStreamObserver<ServerMessage>) responseObserver;
+    // Inbound flow control: a message is read only when the proxy asks for one (see ClientProxy).
+    out.disableAutoRequest();
     ClientProxy proxy = new ClientProxy("client-" + seq, type == null ? TensorTypes.DEFAULT : type,
-        out, timer, traffic, manager::unregister, maxMessageSize, budget);
+        out, timer, traffic, manager::unregister, maxMessageSize, budget, inbound);
     out.setOnReadyHandler(proxy::onReady);
     manager.register(seq, proxy);
     LOG.info("client {} joined (tensor_type {})", proxy.id(), proxy.tensorType());

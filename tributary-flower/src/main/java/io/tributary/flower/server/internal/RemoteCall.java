@@ -42,6 +42,8 @@ final class RemoteCall {
   static ClientMessage await(ClientProxy client, ServerMessage.MsgCase sent,
       CompletableFuture<ClientMessage> f, ClientMessage.MsgCase expected, Runnable abandon) {
     ClientMessage answer;
+    // The round waits for this answer now: read it even if the inbound budget is spent.
+    client.expedite();
     try {
       answer = f.get();
     } catch (InterruptedException e) {
@@ -56,6 +58,9 @@ final class RemoteCall {
       }
       throw new IllegalStateException("unexpected failure waiting for client " + client.id(),
           e.getCause());
+    } finally {
+      // The answer is the caller's now (or lost): its share of the inbound budget goes back.
+      client.releaseAnswer();
     }
     if (answer.getMsgCase() != expected) {
       throw fail(client, "answered " + sent + " with " + answer.getMsgCase() + " instead of "

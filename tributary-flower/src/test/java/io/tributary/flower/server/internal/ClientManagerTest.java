@@ -19,7 +19,8 @@ class ClientManagerTest {
     for (int i = 1; i <= n; i++) {
       m.register(i, new ClientProxy("client-" + i, "numpy.ndarray", null, null, new Traffic(),
           m::unregister, Integer.MAX_VALUE,
-          new OutboundBudget(OutboundBudget.DEFAULT_BYTES)));
+          new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
+          new InboundBudget(InboundBudget.DEFAULT_BYTES)));
     }
     return m;
   }
@@ -65,7 +66,8 @@ class ClientManagerTest {
     ClientManager m = withClients(1);
     Thread t = new Thread(() -> m.register(9, new ClientProxy("client-9", "numpy.ndarray", null,
         null, new Traffic(), m::unregister, Integer.MAX_VALUE,
-          new OutboundBudget(OutboundBudget.DEFAULT_BYTES))));
+          new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
+          new InboundBudget(InboundBudget.DEFAULT_BYTES))));
     t.start();
     assertThat(ids(m.waitFor(2, Duration.ofSeconds(5)))).containsExactly("client-1",
         "client-9");

@@ -1,0 +1,121 @@
+package io.tributary.flower.server.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Bounds the bytes of clients' fit answers the server reads ahead of the rounds that use them,
+ * across all clients of a server: gRPC inbound flow control.
+ *
+ * <p>A fit answer carries a whole model, and a thousand clients answering at once would otherwise
+ * all be read into the heap while the round folds them one worker at a time. A proxy therefore
+ * asks gRPC for a client's answer only once it holds part of this budget, sized by the
+ * instruction it sent (an answer carries as many parameters as the model it answers). A client
+ * not yet admitted keeps its answer on its own side: HTTP/2 flow control stops it after one
+ * stream window. Admission is first come, first served; a round that waits for a client's answer
+ * admits that client at once, outside the budget ({@link #expedite}), so a budget full of answers
+ * the round reaches later can never stall the answer it waits for. Small answers (to instructions
+ * up to {@link OutboundBudget#SMALL} bytes, or of other kinds) do not take part.
+ */
+public final class InboundBudget {
+  /** The default budget: 256 MiB of fit answers read ahead. */
+  public static final int DEFAULT_BYTES = 256 << 20;
+
+  /** A client waiting to be read, and the permits it will hold. */
+  private record Waiter(ClientProxy proxy, int permits) {}
+
+  private final int capacity;
+  private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+  // Guarded by this.
+  private int available;
+
+  public InboundBudget(int capacity) {
+    if (capacity < OutboundBudget.SMALL) {
+      throw new IllegalArgumentException("inbound budget must be at least "
+          + OutboundBudget.SMALL + " bytes, got " + capacity);
+    }
+    this.capacity = capacity;
+    this.available = capacity;
+  }
+
+  /** The most bytes of fit answers read ahead at once. */
+  public int capacity() {
+    return capacity;
+  }
+
+  /**
+   * Lets {@code proxy}'s answer be read now, holding {@code size} bytes (at most the whole
+   * budget), or queues it until enough is given back.
+   */
+  void admit(ClientProxy proxy, int size) {
+    int permits = Math.min(Math.max(size, 1), capacity);
+    boolean now;
+    synchronized (this) {
+      now = queue.isEmpty() && available >= permits;
+      if (now) {
+        available -= permits;
+      } else {
+        queue.add(new Waiter(proxy, permits));
+      }
+    }
+    if (now && !proxy.startReading(permits)) {
+      release(permits);
+    }
+  }
+
+  /** Gives back {@code permits} and admits the waiters that now fit, in order. */
+  void release(int permits) {
+    if (permits <= 0) {
+      return;
+    }
+    List<Waiter> admitted = new ArrayList<>();
+    synchronized (this) {
+      available += permits;
+      while (!queue.isEmpty() && queue.peekFirst().permits() <= available) {
+        Waiter w = queue.pollFirst();
+        available -= w.permits();
+        admitted.add(w);
+      }
+    }
+    // Outside the lock: a proxy takes its own lock to start reading.
+    for (Waiter w : admitted) {
+      if (!w.proxy().startReading(w.permits())) {
+        release(w.permits());
+      }
+    }
+  }
+
+  /** Reads {@code proxy}'s answer now if it is still queued: the round is waiting for it. */
+  void expedite(ClientProxy proxy) {
+    if (remove(proxy)) {
+      proxy.startReading(0);
+    }
+  }
+
+  /** Drops {@code proxy} from the queue (its stream ended or its instruction was given up). */
+  void forget(ClientProxy proxy) {
+    remove(proxy);
+  }
+
+  private synchronized boolean remove(ClientProxy proxy) {
+    for (Iterator<Waiter> it = queue.iterator(); it.hasNext(); ) {
+      if (it.next().proxy() == proxy) {
+        it.remove();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Bytes currently free, for tests and diagnostics. */
+  synchronized int available() {
+    return available;
+  }
+
+  /** Clients waiting to be read, for tests and diagnostics. */
+  synchronized int waiting() {
+    return queue.size();
+  }
+}
