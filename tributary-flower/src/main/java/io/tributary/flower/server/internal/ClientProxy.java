@@ -59,6 +59,8 @@ public final class ClientProxy {
   private Optional<Duration> pendingTimeoutValue = Optional.empty();
   /** Whether gRPC has been asked for the pending instruction's answer. */
   private boolean reading;
+  /** Whether the pending instruction's answer waits for the inbound budget to admit it. */
+  private boolean awaitingAdmission;
   private boolean closed;
 
   ClientProxy(String id, String tensorType, ServerCallStreamObserver<ServerMessage> out,
@@ -141,6 +143,7 @@ public final class ClientProxy {
         pendingKind = kind;
         pendingTimeoutValue = timeout;
         reading = false;
+        awaitingAdmission = !readNow;
         if (readNow) {
           startReadingLocked();
         }
@@ -188,6 +191,7 @@ public final class ClientProxy {
 
   private void startReadingLocked() {
     reading = true;
+    awaitingAdmission = false;
     CompletableFuture<ClientMessage> f = pending;
     pendingTimeoutValue.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t),
         t.toNanos(), TimeUnit.NANOSECONDS));
@@ -198,8 +202,20 @@ public final class ClientProxy {
     }
   }
 
+  /** Whether the pending instruction's answer waits for the inbound budget. */
+  boolean awaitingAdmission() {
+    synchronized (lock) {
+      return awaitingAdmission;
+    }
+  }
+
   /** Reads the pending instruction's answer at once if it is waiting for the inbound budget. */
   public void expedite() {
+    synchronized (lock) {
+      if (!awaitingAdmission) {
+        return;
+      }
+    }
     inbound.expedite(this);
   }
 
@@ -344,6 +360,7 @@ public final class ClientProxy {
       pendingTimeout.cancel(false);
     }
     reading = false;
+    awaitingAdmission = false;
     pending = null;
     pendingKind = null;
     pendingTimeout = null;

@@ -28,6 +28,12 @@ public final class InboundBudget {
 
   private final int capacity;
   private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+  /**
+   * Clients the round asked for before their instruction reached {@link #admit}: they skip the
+   * budget when it does. Guarded by this.
+   */
+  private final java.util.Set<ClientProxy> expedited =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   // Guarded by this.
   private int available;
 
@@ -52,15 +58,19 @@ public final class InboundBudget {
   void admit(ClientProxy proxy, int size) {
     int permits = Math.min(Math.max(size, 1), capacity);
     boolean now;
+    boolean bypass;
     synchronized (this) {
-      now = queue.isEmpty() && available >= permits;
+      bypass = expedited.remove(proxy);
+      now = !bypass && queue.isEmpty() && available >= permits;
       if (now) {
         available -= permits;
-      } else {
+      } else if (!bypass) {
         queue.add(new Waiter(proxy, permits));
       }
     }
-    if (now && !proxy.startReading(permits)) {
+    if (bypass) {
+      proxy.startReading(0);
+    } else if (now && !proxy.startReading(permits)) {
       release(permits);
     }
   }
@@ -87,19 +97,32 @@ public final class InboundBudget {
     }
   }
 
-  /** Reads {@code proxy}'s answer now if it is still queued: the round is waiting for it. */
+  /**
+   * Reads {@code proxy}'s answer now, outside the budget: the round is waiting for it. The proxy
+   * awaits admission; if its instruction has not reached {@link #admit} yet, admission will let
+   * it through at once.
+   */
   void expedite(ClientProxy proxy) {
-    if (remove(proxy)) {
+    boolean queued;
+    synchronized (this) {
+      queued = remove(proxy);
+      // Lock order: this, then a proxy's lock; proxies call in here only without theirs.
+      if (!queued && proxy.awaitingAdmission()) {
+        expedited.add(proxy);
+      }
+    }
+    if (queued) {
       proxy.startReading(0);
     }
   }
 
   /** Drops {@code proxy} from the queue (its stream ended or its instruction was given up). */
-  void forget(ClientProxy proxy) {
+  synchronized void forget(ClientProxy proxy) {
     remove(proxy);
+    expedited.remove(proxy);
   }
 
-  private synchronized boolean remove(ClientProxy proxy) {
+  private boolean remove(ClientProxy proxy) {
     for (Iterator<Waiter> it = queue.iterator(); it.hasNext(); ) {
       if (it.next().proxy() == proxy) {
         it.remove();

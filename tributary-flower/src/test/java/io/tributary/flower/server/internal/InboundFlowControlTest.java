@@ -121,6 +121,25 @@ class InboundFlowControlTest {
   }
 
   @Test
+  void expedite_beforeTheBudgetSeesTheInstruction_letsItThroughWhenItArrives() throws Exception {
+    List<ClientProxy> p = start(2);
+    p.get(0).request(FIT, Optional.empty()).get(5, TimeUnit.SECONDS);
+    // The budget is spent; client 2's instruction is sent but (as if the sender were slow) not
+    // yet admitted when the round already asks for its answer.
+    CompletableFuture<ClientMessage> second = p.get(1).request(FIT, Optional.empty());
+    assertThat(inbound.waiting()).isEqualTo(1);
+    inbound.forget(p.get(1));
+    assertThat(p.get(1).awaitingAdmission()).isTrue();
+
+    p.get(1).expedite();
+    assertThat(second).isNotDone();
+    inbound.admit(p.get(1), FIT.getSerializedSize());
+
+    assertThat(second.get(5, TimeUnit.SECONDS).hasFitRes()).isTrue();
+    assertThat(inbound.waiting()).isZero();
+  }
+
+  @Test
   void request_queuedClient_timeoutRunsOnlyOnceItsAnswerMayBeRead() throws Exception {
     List<ClientProxy> p = start(2);
     CompletableFuture<ClientMessage> first = p.get(0).request(FIT, Optional.empty());
