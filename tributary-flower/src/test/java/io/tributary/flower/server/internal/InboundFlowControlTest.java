@@ -144,10 +144,11 @@ class InboundFlowControlTest {
     List<ClientProxy> p = start(2);
     CompletableFuture<ClientMessage> first = p.get(0).request(FIT, Optional.empty());
     first.get(5, TimeUnit.SECONDS);
+    // Long enough that a slow machine still reads the answer in time once it is admitted.
     CompletableFuture<ClientMessage> second = p.get(1).request(FIT,
-        Optional.of(Duration.ofMillis(200)));
+        Optional.of(Duration.ofMillis(1000)));
 
-    Thread.sleep(700);
+    Thread.sleep(1500);
     assertThat(second).isNotDone();
 
     p.get(0).releaseAnswer();
@@ -163,11 +164,12 @@ class InboundFlowControlTest {
         FlowerRpc.service(join), new TensorTypeInterceptor(List.of(TensorTypes.DEFAULT)))).build()
         .start();
     channel = InProcessChannelBuilder.forName(name).build();
+    // One at a time, so which proxy is which does not depend on the order the streams open in.
     clients.add(new FakeClient(channel, new Metadata(), Behaviours.silent()));
+    ClientProxy silent = manager.waitFor(1, Duration.ofSeconds(10)).get(0);
     clients.add(new FakeClient(channel, new Metadata(), Behaviours.honest(1, 10)));
-    List<ClientProxy> p = manager.waitFor(2, Duration.ofSeconds(10));
-    ClientProxy silent = p.get(0);
-    ClientProxy honest = p.get(1);
+    ClientProxy honest = manager.waitFor(2, Duration.ofSeconds(10)).stream()
+        .filter(c -> c != silent).findFirst().orElseThrow();
 
     CompletableFuture<ClientMessage> lost = silent.request(FIT,
         Optional.of(Duration.ofMillis(300)));
