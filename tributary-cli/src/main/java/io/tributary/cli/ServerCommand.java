@@ -111,6 +111,12 @@ final class ServerCommand implements Callable<Integer> {
           + "Bearer TOKEN' or are refused with UNAUTHENTICATED")
   Path authTokens;
 
+  @Option(names = "--read-ahead-mb", paramLabel = "MB",
+      description = "MiB of clients' fit answers read before the round takes them; clients "
+          + "beyond it keep their answers until there is room (default: 256; memory is about "
+          + "twice this plus 1 MiB per connected client)")
+  int readAheadMb = ServerConfig.DEFAULT_READ_AHEAD_BYTES >> 20;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -168,6 +174,7 @@ final class ServerCommand implements Callable<Integer> {
     ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
         ServerSettings.strategy(strategy, mu), fractionFit, roundTimeout, minSuccessFraction,
         clientWait, seed);
+    b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
     ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);
     if (authTokens != null) {
       try {

@@ -57,6 +57,14 @@ final class ServerSettings {
     };
   }
 
+  /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */
+  static int readAhead(int mb) {
+    if (mb < 1 || mb > 2047) {
+      throw new IllegalArgumentException("--read-ahead-mb must be 1 to 2047, got " + mb);
+    }
+    return mb << 20;
+  }
+
   static Duration seconds(String option, double s) {
     if (!(s > 0) || Double.isInfinite(s) || s > 1e9) {
       throw new IllegalArgumentException(option + " must be a positive number of seconds, got "

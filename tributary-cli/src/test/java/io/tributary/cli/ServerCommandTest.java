@@ -99,6 +99,8 @@ class ServerCommandTest {
       "--address h:1 --rounds 1 --min-clients 1 --auth-tokens missing.txt|missing.txt: no such",
       "--address h:1 --rounds 1 --min-clients 1 --initial missing.npz|missing.npz: no such",
       "--address h:1 --rounds x --min-clients 1|--rounds",
+      "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 0|--read-ahead-mb must be 1 to",
+      "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 4096|--read-ahead-mb must be 1 to",
       "--rounds 1 --min-clients 1|--address"})
   void server_badInput_exitsTwoWithOneLine(String args, String message) {
     CliRun r = CliRun.of(("server " + args).split(" "));
@@ -113,6 +115,15 @@ class ServerCommandTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.out()).contains("--address", "--rounds", "--min-clients", "--strategy", "--mu",
         "--fraction-fit", "--round-timeout", "--initial", "--out", "--seed", "--tls-cert",
-        "--tls-key", "--tls-client-ca", "--auth-tokens");
+        "--tls-key", "--tls-client-ca", "--auth-tokens", "--read-ahead-mb");
+  }
+
+  @Test
+  void config_readAheadMb_reachesTheServerConfig() throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "1", "--read-ahead-mb", "16");
+
+    assertThat(c.config().readAheadBytes()).isEqualTo(16 << 20);
   }
 }

@@ -61,7 +61,7 @@ public final class FlowerServer implements AutoCloseable {
     GrpcServers.configure(transport, config,
         new JoinService(manager, timer, traffic, config.maxMessageSize(),
             new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
-            new InboundBudget(InboundBudget.DEFAULT_BYTES)), registry.available());
+            new InboundBudget(config.readAheadBytes())), registry.available());
     this.grpc = transport.build();
     try {
       grpc.start();

@@ -30,14 +30,20 @@ import java.util.Set;
  *     answers into the aggregate; every sampled client is sent its instruction at the start of
  *     the invocation whatever this is
  * @param shutdownGrace how long shutdown waits for clients to answer {@code ReconnectIns}
+ * @param readAheadBytes how many bytes of fit answers the server reads before the round takes
+ *     them (inbound flow control); clients beyond it keep their answers until there is room
  */
 public record ServerConfig(String host, int port, int rounds, int minClients, Strategy strategy,
     double fractionFit, double fractionEvaluate, Optional<Duration> roundTimeout,
     double minSuccessFraction, Duration clientWait, InitialParameters initial, long seed,
     Optional<TlsFiles> tls, Set<String> tokens, int maxMessageSize, int maxConcurrentClients,
-    Duration shutdownGrace) {
+    Duration shutdownGrace, int readAheadBytes) {
   /** Flower's default since 1.16: 2 GiB - 1. */
   public static final int DEFAULT_MAX_MESSAGE_SIZE = Integer.MAX_VALUE;
+  /** The default read-ahead of fit answers: 256 MiB. */
+  public static final int DEFAULT_READ_AHEAD_BYTES = 256 << 20;
+  /** The smallest read-ahead: 64 KiB, below which every fit answer is read alone anyway. */
+  public static final int MIN_READ_AHEAD_BYTES = 64 << 10;
 
   public ServerConfig {
     Objects.requireNonNull(host, "host");
@@ -61,6 +67,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     check(maxConcurrentClients >= 1 && maxConcurrentClients <= 4096,
         "max concurrent clients must be 1 to 4096, got " + maxConcurrentClients);
     check(!shutdownGrace.isNegative(), "the shutdown grace cannot be negative");
+    check(readAheadBytes >= MIN_READ_AHEAD_BYTES, "the read-ahead must be at least "
+        + MIN_READ_AHEAD_BYTES + " bytes, got " + readAheadBytes);
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
         "a bearer token cannot be blank or have surrounding spaces"));
   }
@@ -94,6 +102,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
     private int maxConcurrentClients = 256;
     private Duration shutdownGrace = Duration.ofSeconds(3);
+    private int readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
 
     private Builder() {}
 
@@ -174,6 +183,12 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
       return this;
     }
 
+    /** Bytes of fit answers read ahead of the round (default 256 MiB, at least 64 KiB). */
+    public Builder readAheadBytes(int bytes) {
+      this.readAheadBytes = bytes;
+      return this;
+    }
+
     public Builder shutdownGrace(Duration d) {
       this.shutdownGrace = d;
       return this;
@@ -182,7 +197,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     public ServerConfig build() {
       return new ServerConfig(host, port, rounds, minClients, strategy, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
-          tokens, maxMessageSize, maxConcurrentClients, shutdownGrace);
+          tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes);
     }
   }
 }

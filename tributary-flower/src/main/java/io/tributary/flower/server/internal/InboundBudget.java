@@ -20,7 +20,7 @@ import java.util.List;
  * up to {@link OutboundBudget#SMALL} bytes, or of other kinds) do not take part.
  */
 public final class InboundBudget {
-  /** The default budget: 256 MiB of fit answers read ahead. */
+  /** The default budget: 256 MiB of fit answers read ahead ({@code ServerConfig}'s default). */
   public static final int DEFAULT_BYTES = 256 << 20;
 
   /** A client waiting to be read, and the permits it will hold. */
