@@ -113,8 +113,8 @@ final class ServerCommand implements Callable<Integer> {
 
   @Option(names = "--read-ahead-mb", paramLabel = "MB",
       description = "MiB of clients' fit answers read before the round takes them; clients "
-          + "beyond it keep their answers until there is room (default: 256; memory is about "
-          + "twice this plus 1 MiB per connected client)")
+          + "beyond it keep their answers until there is room (default: 256; the server also "
+          + "buffers up to 256 MiB of outgoing models and about 1 MiB per connected client)")
   int readAheadMb = ServerConfig.DEFAULT_READ_AHEAD_BYTES >> 20;
 
   @Override
