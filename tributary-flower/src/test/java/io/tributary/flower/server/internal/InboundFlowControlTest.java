@@ -49,7 +49,8 @@ class InboundFlowControlTest {
   private Server server;
   private ManagedChannel channel;
 
-  private List<ClientProxy> start(int n) throws Exception {
+  /** Starts an in-process server whose streams share {@link #inbound}. */
+  private void startServer() throws Exception {
     String name = InProcessServerBuilder.generateName();
     JoinService join = new JoinService(manager, timer, new Traffic(), Integer.MAX_VALUE,
         new OutboundBudget(OutboundBudget.DEFAULT_BYTES), inbound);
@@ -57,6 +58,11 @@ class InboundFlowControlTest {
         FlowerRpc.service(join), new TensorTypeInterceptor(List.of(TensorTypes.DEFAULT)))).build()
         .start();
     channel = InProcessChannelBuilder.forName(name).build();
+  }
+
+  /** Starts the server and {@code n} honest clients. */
+  private List<ClientProxy> start(int n) throws Exception {
+    startServer();
     for (int i = 0; i < n; i++) {
       clients.add(new FakeClient(channel, new Metadata(), Behaviours.honest(1, 10)));
     }
@@ -157,13 +163,7 @@ class InboundFlowControlTest {
 
   @Test
   void request_admittedClientThatNeverAnswers_timesOutAndGivesBackItsShare() throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    JoinService join = new JoinService(manager, timer, new Traffic(), Integer.MAX_VALUE,
-        new OutboundBudget(OutboundBudget.DEFAULT_BYTES), inbound);
-    server = InProcessServerBuilder.forName(name).addService(ServerInterceptors.intercept(
-        FlowerRpc.service(join), new TensorTypeInterceptor(List.of(TensorTypes.DEFAULT)))).build()
-        .start();
-    channel = InProcessChannelBuilder.forName(name).build();
+    startServer();
     // One at a time, so which proxy is which does not depend on the order the streams open in.
     clients.add(new FakeClient(channel, new Metadata(), Behaviours.silent()));
     ClientProxy silent = manager.waitFor(1, Duration.ofSeconds(10)).get(0);
