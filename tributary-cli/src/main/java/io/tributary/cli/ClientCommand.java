@@ -133,9 +133,10 @@ final class ClientCommand implements Callable<Integer> {
           : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
       TrainingSettings settings = new TrainingSettings(localEpochs, batchSize, lr, 0,
           Seeds.derive(seed, Seeds.MODEL));
+      io.tributary.data.Partitioner split = splitFor(data);
       ClientData cd;
       try {
-        cd = ClientData.load(data, dataDir, part[0], part[1], splitFor(data), kind, seed);
+        cd = ClientData.load(data, dataDir, part[0], part[1], split, kind, seed);
       } catch (IOException e) {
         return Problems.report(err, "client", dataDir != null ? dataDir
             : io.tributary.data.FashionMnist.DEBIAN_DIR, e);
@@ -145,7 +146,7 @@ final class ClientCommand implements Callable<Integer> {
       runner = builder(client).build();
       what = String.format(Locale.ROOT, "partition %d/%d of %s%s (%d train, %d test examples), "
           + "model %s (%d parameters)", part[0], part[1], data,
-          data.naturallyPartitioned() ? "" : ", split " + splitFor(data), cd.train().size(),
+          data.naturallyPartitioned() ? "" : ", split " + split, cd.train().size(),
           cd.test().size(), kind.cliName(), net.parameterCount());
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       return usage(err, e.getMessage());
