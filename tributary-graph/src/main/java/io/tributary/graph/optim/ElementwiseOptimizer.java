@@ -68,10 +68,7 @@ abstract class ElementwiseOptimizer implements Optimizer {
   @Override
   public final void step(Map<String, NdArray> params, Map<String, NdArray> grads,
       OptimizerState state) {
-    if (!state.slotNames().equals(slotNames)) {
-      throw new IllegalArgumentException(name() + " needs slots " + slotNames + ", state has "
-          + state.slotNames());
-    }
+    requireState(state);
     for (Map.Entry<String, NdArray> e : params.entrySet()) {
       String name = e.getKey();
       NdArray p = e.getValue();

@@ -53,11 +53,21 @@ public interface Optimizer {
     if (plainStepSize().isEmpty()) {
       throw new IllegalStateException(name() + " has no plain step that a caller could apply");
     }
+    requireState(state);
+    state.advance();
+  }
+
+  /**
+   * Checks that {@code state} was made for this optimizer: it holds the slots this optimizer
+   * keeps.
+   *
+   * @throws IllegalArgumentException naming both slot lists when it does not
+   */
+  default void requireState(OptimizerState state) {
     if (!state.slotNames().equals(slotNames())) {
       throw new IllegalArgumentException(name() + " needs slots " + slotNames() + ", state has "
           + state.slotNames());
     }
-    state.advance();
   }
 
   /** A fresh state for tensor-valued parameters. */

@@ -167,10 +167,9 @@ public final class Trainer {
     for (NdArray a : extraFeeds.values()) {
       values[at++] = a;
     }
-    if (!updates.isEmpty() && !state.slotNames().equals(optimizer.slotNames())) {
+    if (!updates.isEmpty()) {
       // Fail before the run changes any parameter, as the optimizer's own step would.
-      throw new IllegalArgumentException(optimizer.name() + " needs slots "
-          + optimizer.slotNames() + ", state has " + state.slotNames());
+      optimizer.requireState(state);
     }
     NdArray[] out = step.run(values);
     if (updates.isEmpty()) {
