@@ -21,8 +21,13 @@ public record Accumulation(String output, String target, double scale) {
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(target, "target");
     if (!Double.isFinite(scale)) {
-      throw new IllegalArgumentException("accumulation of '" + output + "' into '" + target
-          + "': scale must be finite, got " + scale);
+      throw new IllegalArgumentException(describe(output, target) + ": scale must be finite, got "
+          + scale);
     }
+  }
+
+  /** How errors name an accumulation: {@code accumulation of 'OUTPUT' into 'TARGET'}. */
+  static String describe(String output, String target) {
+    return "accumulation of '" + output + "' into '" + target + "'";
   }
 }

@@ -73,7 +73,7 @@ final class Accumulations {
   }
 
   private static String describe(Accumulation a) {
-    return "accumulation of '" + a.output() + "' into '" + a.target() + "'";
+    return Accumulation.describe(a.output(), a.target());
   }
 
   /**

@@ -112,7 +112,7 @@ public final class Executor {
       List<Accumulation> accumulations) {
     java.util.Set<String> targets = new java.util.HashSet<>();
     for (Accumulation a : accumulations) {
-      String what = "accumulation of '" + a.output() + "' into '" + a.target() + "': ";
+      String what = Accumulation.describe(a.output(), a.target()) + ": ";
       Variable out = graph.variable(a.output()).orElseThrow(() -> new GraphExecutionException(
           what + "'" + a.output() + "' is not a variable of the graph"));
       Variable target = graph.variable(a.target()).orElseThrow(() -> new GraphExecutionException(
@@ -128,9 +128,7 @@ public final class Executor {
       if (!targets.add(a.target())) {
         throw new GraphExecutionException(what + "another accumulation has the same target");
       }
-      boolean floating = out.dtype() == io.tributary.tensor.DType.FLOAT32
-          || out.dtype() == io.tributary.tensor.DType.FLOAT64;
-      if (!floating || out.dtype() != target.dtype()
+      if (!Infer.isFloat(out.dtype()) || out.dtype() != target.dtype()
           || !out.shape().compatibleWith(target.shape())) {
         throw new GraphExecutionException(what + "the value is " + out.dtype() + out.shape()
             + " but the target is " + target.dtype() + target.shape()

@@ -277,16 +277,24 @@ public final class Gemm {
   /** {@code src} holds [rows, cols]; returns [cols, rows]. */
   static float[] transpose(float[] src, int rows, int cols) {
     float[] out = new float[rows * cols];
+    transpose(src, rows, cols, out);
+    return out;
+  }
+
+  /**
+   * {@code src} holds [rows, cols]; writes its transpose, [cols, rows], into {@code dst}. In
+   * 32 x 32 tiles, so both sides of a large matrix stay in cache.
+   */
+  static void transpose(float[] src, int rows, int cols, float[] dst) {
     for (int i0 = 0; i0 < rows; i0 += 32) {
       for (int j0 = 0; j0 < cols; j0 += 32) {
         for (int i = i0; i < Math.min(rows, i0 + 32); i++) {
           for (int j = j0; j < Math.min(cols, j0 + 32); j++) {
-            out[j * rows + i] = src[i * cols + j];
+            dst[j * rows + i] = src[i * cols + j];
           }
         }
       }
     }
-    return out;
   }
 
   static double[] transpose(double[] src, int rows, int cols) {

@@ -97,7 +97,7 @@ final class OpenBlasGemm {
       // A new array is already zero: beta 1 adds onto it without OpenBLAS clearing it again.
       float[] ct = new float[m * n];
       cblas.sgemm(trans(true), trans(true), n, m, k, alpha, b, n, a, k, 1f, ct, m);
-      transpose(ct, n, m, c);
+      Gemm.transpose(ct, n, m, c);
       return;
     }
     if (beta == 0f) {
@@ -128,18 +128,6 @@ final class OpenBlasGemm {
         && (long) k * n >= TRANSPOSED_MIN_B;
   }
 
-  /** {@code src} holds [rows, cols]; writes its transpose, [cols, rows], into {@code dst}. */
-  private static void transpose(float[] src, int rows, int cols, float[] dst) {
-    for (int i0 = 0; i0 < rows; i0 += 16) {
-      int i1 = Math.min(rows, i0 + 16);
-      for (int j = 0; j < cols; j++) {
-        int to = j * rows;
-        for (int i = i0; i < i1; i++) {
-          dst[to + i] = src[i * cols + j];
-        }
-      }
-    }
-  }
 
   /** {@code c = op(a) op(b)} in float64 on the preferred binding; sizes are checked by the caller. */
   static void dgemm(boolean ta, boolean tb, int m, int n, int k, double[] a, double[] b,
