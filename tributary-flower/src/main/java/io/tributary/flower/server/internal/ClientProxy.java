@@ -57,10 +57,11 @@ public final class ClientProxy {
   private String pendingKind;
   private ScheduledFuture<?> pendingTimeout;
   private Optional<Duration> pendingTimeoutValue = Optional.empty();
-  /** Whether gRPC has been asked for the pending instruction's answer. */
+  /**
+   * Whether gRPC has been asked for the pending instruction's answer; a pending instruction not
+   * yet read waits for the inbound budget to admit it.
+   */
   private boolean reading;
-  /** Whether the pending instruction's answer waits for the inbound budget to admit it. */
-  private boolean awaitingAdmission;
   private boolean closed;
 
   ClientProxy(String id, String tensorType, ServerCallStreamObserver<ServerMessage> out,
@@ -143,7 +144,6 @@ public final class ClientProxy {
         pendingKind = kind;
         pendingTimeoutValue = timeout;
         reading = false;
-        awaitingAdmission = !readNow;
         if (readNow) {
           startReadingLocked();
         }
@@ -191,7 +191,6 @@ public final class ClientProxy {
 
   private void startReadingLocked() {
     reading = true;
-    awaitingAdmission = false;
     CompletableFuture<ClientMessage> f = pending;
     pendingTimeoutValue.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t),
         t.toNanos(), TimeUnit.NANOSECONDS));
@@ -205,18 +204,15 @@ public final class ClientProxy {
   /** Whether the pending instruction's answer waits for the inbound budget. */
   boolean awaitingAdmission() {
     synchronized (lock) {
-      return awaitingAdmission;
+      return pending != null && !reading;
     }
   }
 
   /** Reads the pending instruction's answer at once if it is waiting for the inbound budget. */
   public void expedite() {
-    synchronized (lock) {
-      if (!awaitingAdmission) {
-        return;
-      }
+    if (awaitingAdmission()) {
+      inbound.expedite(this);
     }
-    inbound.expedite(this);
   }
 
   /**
@@ -360,7 +356,6 @@ public final class ClientProxy {
       pendingTimeout.cancel(false);
     }
     reading = false;
-    awaitingAdmission = false;
     pending = null;
     pendingKind = null;
     pendingTimeout = null;
