@@ -14,7 +14,9 @@ final class SoftmaxRows {
   private int rows;
   private int classes;
   /** exp(z - max) per element, row-major. */
-  private double[] exps = new double[0];
+  private float[] exps = new float[0];
+  /** Each row's maximum. */
+  private float[] maxes = new float[0];
   /** The sum of each row's exponentials, in index order. */
   private double[] sums = new double[0];
 
@@ -23,10 +25,11 @@ final class SoftmaxRows {
     source = null;
     int cells = Math.multiplyExact(n, c);
     if (exps.length < cells) {
-      exps = new double[cells];
+      exps = new float[cells];
     }
     if (sums.length < n) {
       sums = new double[n];
+      maxes = new float[n];
     }
     rows = n;
     classes = c;
@@ -47,8 +50,12 @@ final class SoftmaxRows {
     return source == z && rows == n && classes == c;
   }
 
-  double[] exps() {
+  float[] exps() {
     return exps;
+  }
+
+  float[] maxes() {
+    return maxes;
   }
 
   double[] sums() {
