@@ -26,6 +26,7 @@ public final class CompiledRun {
   private final NdArray[][] previous;
   private final int[][][] accepted;
   private final SoftmaxRows[] shared;
+  private final NdArray[][] inputs;
   /** The last shape each needed value was checked against, by needed index. */
   private final int[][] feedAccepted;
   /** The array fed for each needed variable in the last run, by needed index. */
@@ -47,6 +48,7 @@ public final class CompiledRun {
     this.previous = plan.newPrevious();
     this.accepted = plan.newAccepted();
     this.shared = plan.newShared();
+    this.inputs = plan.newInputs();
     this.feedAccepted = new int[needed.length][];
     this.lastFed = new NdArray[needed.length];
   }
@@ -90,8 +92,9 @@ public final class CompiledRun {
       if (a == null) {
         throw Plan.missing(needed[i]);
       }
-      if (feedAccepted[i] == null || a.dtype() != needed[i].dtype()
-          || !Arrays.equals(feedAccepted[i], a.shapeRef())) {
+      // The array fed last time (the weights, step after step) still has the shape checked then.
+      if (a != lastFed[i] && (feedAccepted[i] == null || a.dtype() != needed[i].dtype()
+          || !Arrays.equals(feedAccepted[i], a.shapeRef()))) {
         Plan.checkFits(needed[i], a, "value given for");
         feedAccepted[i] = a.shape();
       }
@@ -103,7 +106,7 @@ public final class CompiledRun {
         lastFed[i] = a;
       }
     }
-    plan.execute(env, previous, accepted, shared);
+    plan.execute(env, previous, accepted, shared, inputs);
     plan.accumulate(env);
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];

@@ -234,9 +234,19 @@ final class Plan {
    * @param shared the buffers of {@link #newShared}, or null to run every op on its own
    */
   void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared) {
+    execute(env, previous, accepted, shared, null);
+  }
+
+  /**
+   * As {@link #execute(NdArray[], NdArray[][], int[][][], SoftmaxRows[])}, gathering each step's
+   * inputs into {@code inputs[step]} (from {@link #newInputs}) instead of a new array; null for new
+   * arrays. Kernels read their input array only during the call.
+   */
+  void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared,
+      NdArray[][] inputs) {
     for (int s = 0; s < steps.length; s++) {
       Step step = steps[s];
-      NdArray[] in = inputs(step, env);
+      NdArray[] in = inputs == null ? inputs(step, env) : gather(step, env, inputs[s]);
       NdArray[] out = run(step, in, previous == null ? null : previous[s], shared);
       for (int k = 0; k < out.length; k++) {
         int[] seen = accepted[s][k];
@@ -251,7 +261,9 @@ final class Plan {
         if (step.out()[k] >= 0) {
           env[step.out()[k]] = out[k];
         }
-        if (previous != null) {
+        // An array the step returned and kept last time is still its own: fed arrays that could
+        // share its storage were forgotten when they were fed (CompiledRun).
+        if (previous != null && !same) {
           previous[s][k] = owned(out[k], in) ? out[k] : null;
         }
       }
@@ -294,6 +306,23 @@ final class Plan {
       in[i] = env[step.in()[i]];
     }
     return in;
+  }
+
+  private static NdArray[] gather(Step step, NdArray[] env, NdArray[] into) {
+    int[] slots = step.in();
+    for (int i = 0; i < into.length; i++) {
+      into[i] = env[slots[i]];
+    }
+    return into;
+  }
+
+  /** A fresh table of per-step input arrays for {@link #execute}. */
+  NdArray[][] newInputs() {
+    NdArray[][] t = new NdArray[steps.length][];
+    for (int s = 0; s < steps.length; s++) {
+      t[s] = new NdArray[steps[s].in().length];
+    }
+    return t;
   }
 
   /** A fresh table of per-step, per-output entries for {@link #execute}. */
