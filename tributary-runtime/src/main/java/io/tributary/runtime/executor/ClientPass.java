@@ -22,10 +22,15 @@ import java.util.concurrent.TimeoutException;
  * number of clients ({@link #groupSize}). Workers of the bounded pool each take a whole group,
  * compute its clients one after another (each client's work once, in a {@link ClientScope}),
  * and fold them into the group's partial results. Partials are combined strictly in group order
- * as they arrive; a worker may run at most {@code 2 x threads} groups ahead of the combined
- * prefix, so at most that many partials wait at any time. Memory is therefore O(model size x
- * workers) and the result, which depends only on the order of operations, is bit-identical for
- * every thread count.
+ * as they arrive, so the result, which depends only on the order of operations, is bit-identical
+ * for every thread count.
+ *
+ * <p>Groups are started costliest first ({@link ClientCosts}, longest processing time first), so
+ * that a pass over clients of very different sizes does not end with one worker on a large group
+ * while the others idle; groups of equal cost start in index order. At most {@code 2 x threads}
+ * groups are claimed and not yet combined at any time, plus the lowest uncombined group, which
+ * may always be claimed so the combined prefix can advance. Memory is therefore O(model size x
+ * workers).
  */
 final class ClientPass {
   /** Groups per pass at most (about): enough for parallelism, few enough to combine cheaply. */
@@ -37,9 +42,15 @@ final class ClientPass {
   private final int groupSize;
   private final int groups;
   private final int window;
+  /** Groups in the order they are started: costliest first, ties by index. */
+  private final int[] order;
 
   // Guarded by this.
-  private int nextClaim;
+  /** The position in {@link #order} of the next group to start (skipping claimed ones). */
+  private int cursor;
+  private final boolean[] claimed;
+  /** Groups claimed and not yet combined. */
+  private int inFlight;
   private int nextCombine;
   private final Object[][] pending;
   private final boolean[] arrived;
@@ -61,7 +72,12 @@ final class ClientPass {
   /** The results of a pass, one per sink, and the clients that failed. */
   record Result(Object[] values, List<ClientFailure> failures) {}
 
-  ClientPass(int clients, List<Sink> sinks, PassSettings settings) {
+  /**
+   * A pass over {@code clients} clients.
+   *
+   * @param cost each client's estimated cost, or an empty array when all cost the same
+   */
+  ClientPass(int clients, List<Sink> sinks, PassSettings settings, long[] cost) {
     this.clients = clients;
     this.sinks = List.copyOf(sinks);
     this.settings = settings;
@@ -71,6 +87,33 @@ final class ClientPass {
     this.pending = new Object[groups][];
     this.arrived = new boolean[groups];
     this.totals = new Object[sinks.size()];
+    this.claimed = new boolean[groups];
+    this.order = startOrder(clients, groupSize, groups, cost);
+  }
+
+  /** The groups by decreasing total cost, ties (and everything, without costs) by index. */
+  static int[] startOrder(int clients, int groupSize, int groups, long[] cost) {
+    int[] order = new int[groups];
+    for (int g = 0; g < groups; g++) {
+      order[g] = g;
+    }
+    if (cost.length != clients || groups < 2) {
+      return order;
+    }
+    long[] groupCost = new long[groups];
+    for (int k = 0; k < clients; k++) {
+      groupCost[k / groupSize] += cost[k];
+    }
+    Integer[] boxed = new Integer[groups];
+    for (int g = 0; g < groups; g++) {
+      boxed[g] = g;
+    }
+    java.util.Arrays.sort(boxed, Comparator.<Integer>comparingLong(g -> groupCost[g]).reversed()
+        .thenComparingInt(g -> g));
+    for (int g = 0; g < groups; g++) {
+      order[g] = boxed[g];
+    }
+    return order;
   }
 
   /** The number of consecutive clients folded into one partial: a function of the count only. */
@@ -182,7 +225,25 @@ final class ClientPass {
   }
 
   private synchronized int claim() {
-    while (!aborted && nextClaim < groups && nextClaim >= nextCombine + window) {
+    while (true) {
+      while (cursor < groups && claimed[order[cursor]]) {
+        cursor++;
+      }
+      if (aborted || cursor >= groups) {
+        return -1;
+      }
+      int g = -1;
+      if (inFlight < window) {
+        g = order[cursor++];
+      } else if (!claimed[nextCombine]) {
+        // The combined prefix waits for this group: take it whatever the window says.
+        g = nextCombine;
+      }
+      if (g >= 0) {
+        claimed[g] = true;
+        inFlight++;
+        return g;
+      }
       try {
         wait();
       } catch (InterruptedException e) {
@@ -191,10 +252,6 @@ final class ClientPass {
         fatal = new IllegalStateException("a client pass worker was interrupted", e);
       }
     }
-    if (aborted || nextClaim >= groups) {
-      return -1;
-    }
-    return nextClaim++;
   }
 
   private synchronized boolean isAborted() {
@@ -212,6 +269,7 @@ final class ClientPass {
       }
       pending[nextCombine] = null;
       nextCombine++;
+      inFlight--;
     }
     notifyAll();
   }

@@ -97,7 +97,8 @@ final class Planner {
         executor.options().clientTimeout(), executor.options().minSuccessFraction(),
         executor.evaluator());
     try {
-      ClientPass.Result r = new ClientPass(clients, sinks, settings).run();
+      ClientPass.Result r = new ClientPass(clients, sinks, settings,
+          ClientCosts.of(sinks, clients)).run();
       failures.addAll(r.failures());
       return r.values();
     } catch (ExecutionFailedException e) {
