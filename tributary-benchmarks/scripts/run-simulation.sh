@@ -9,19 +9,21 @@
 # clients.json), so both sides do the same amount of work up to which clients each samples; the
 # examples-per-second ratio corrects for that.
 #
-# Both sides run on one thread by default, as the plain numpy implementation does (one BLAS
-# thread): on the standard 2-core machine, shared with other work, a second simulation thread
-# made the round loop slower, not faster (docs/benchmarks.md). THREADS sets `--threads`.
+# Tributary runs as `tributary simulate` runs by default, one client thread per core; THREADS
+# sets `--threads` (1 for a one-thread comparison). The numpy implementation is plain numpy: one
+# process, one BLAS thread.
 #
 # Usage: tributary-benchmarks/scripts/run-simulation.sh [ROUNDS=200] [fedavg|fedprox=fedavg] [SEED=1]
-#            [THREADS=1]
+#            [THREADS=default]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=${1:-200}
 algorithm=${2:-fedavg}
 seed=${3:-1}
-threads=${4:-1}
+threads=${4:-}
+threads_flag=()
+[[ -n $threads ]] && threads_flag=(--threads "$threads")
 case $algorithm in
   fedavg) mu_flag=(); mu=0 ;;
   fedprox) mu_flag=(--mu 1); mu=1 ;;
@@ -37,7 +39,7 @@ tributary_run() {
   t0=$(now)
   "$root/tributary" simulate --algorithm "$algorithm" "${mu_flag[@]}" --dataset synthetic:1,1 \
     --model mclr --clients 30 --clients-per-round 10 --local-epochs 20 --batch-size 10 --lr 0.01 \
-    --rounds "$rounds" --seed "$seed" --threads "$threads" --out "$dir" > "$dir.stdout" 2> "$dir.stderr"
+    --rounds "$rounds" --seed "$seed" "${threads_flag[@]}" --out "$dir" > "$dir.stdout" 2> "$dir.stderr"
   t1=$(now)
   echo "$t0 $t1" > "$dir.wall"
 }
@@ -57,7 +59,7 @@ echo "$t0 $t1" > "$out/numpy.wall"
 echo "tributary simulate (2/2)..." >&2
 tributary_run "$out/tributary-2"
 
-python3 - "$out" "$rounds" "$algorithm" "$threads" <<'PY'
+python3 - "$out" "$rounds" "$algorithm" "${threads:-default ($(nproc) cores)}" <<'PY'
 import json, sys
 out, rounds, algorithm, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
