@@ -158,12 +158,10 @@ final class CrossEntropyOp extends BaseOp {
   }
 
   /**
-   * The sparse loss or its gradient on float32 logits without converting whole arrays to double:
-   * exp(z - max) in float32 ({@link FloatExp}, within 2 ulp), sums, logarithms and quotients in
-   * double, rounded to float at the end. The gradient takes each probability as exp(z - max) /
-   * sum, one exponential per element where the generic path spends two; the two forms differ by
-   * rounding only. With {@code shared}, the loss leaves its exponentials there for the paired
-   * gradient, which gives the same bits as computing them again.
+   * The sparse loss or its gradient on float32 logits, one row at a time in double (rounded to
+   * float at the end), without converting whole arrays to double. The gradient takes each
+   * probability as exp(z - max) / sum, one exponential per element where the generic path
+   * spends two; the two forms differ by rounding only.
    */
   private NdArray sparseFloat(NdArray[] in, NdArray logits, int n, int c, NdArray reuse,
       SoftmaxRows shared) {
@@ -186,24 +184,38 @@ final class CrossEntropyOp extends BaseOp {
     NdArray result = grad ? NdArray.reuseOrZeros(reuse, logits.dtype(), logits.shapeRef())
         : NdArray.reuseOrZeros(reuse, logits.dtype(), new int[] {n});
     float[] r = result.floats();
-    if (grad && shared != null && shared.matches(z, n, c)) {
-      gradFromExps(labels, g, n, c, r, shared.exps(), shared.sums());
-      return result;
+    if (shared != null) {
+      if (!grad) {
+        lossKeepingExps(z, labels, n, c, r, shared);
+        return result;
+      }
+      if (shared.matches(z, n, c)) {
+        gradFromExps(labels, g, n, c, r, shared);
+        return result;
+      }
     }
-    SoftmaxRows rows = shared != null ? shared : new SoftmaxRows();
-    rows.begin(z, n, c);
-    rowExps(z, n, c, rows);
-    if (grad) {
-      gradFromExps(labels, g, n, c, r, rows.exps(), rows.sums());
-      rows.clear();
-      return result;
-    }
-    float[] maxes = rows.maxes();
-    double[] sums = rows.sums();
+    double[] e = grad ? new double[c] : null;
     for (int i = 0; i < n; i++) {
-      r[i] = (float) -((double) z[i * c + (int) labels[i]] - maxes[i] - Math.log(sums[i]));
+      int base = i * c;
+      float max = rowMax(z, base, c);
+      int label = (int) labels[i];
+      double sum = 0;
+      if (!grad) {
+        for (int j = 0; j < c; j++) {
+          sum += Math.exp((double) z[base + j] - max);
+        }
+        r[i] = (float) -((double) z[base + label] - max - Math.log(sum));
+        continue;
+      }
+      for (int j = 0; j < c; j++) {
+        e[j] = Math.exp((double) z[base + j] - max);
+        sum += e[j];
+      }
+      for (int j = 0; j < c; j++) {
+        double v = e[j] / sum - (label == j ? 1.0 : 0.0);
+        r[base + j] = (float) (g[i] * v);
+      }
     }
-    rows.finish(z);
     return result;
   }
 
@@ -226,32 +238,24 @@ final class CrossEntropyOp extends BaseOp {
         NdArray.previous(previous, 0), shared)};
   }
 
-  /**
-   * Fills {@code rows} (begun for z) with each row's maximum, exp(z - max) per element by
-   * {@link FloatExp} (the whole batch in one pass, so it runs on vectors), and each row's sum of
-   * them, added in double in index order.
-   */
-  private static void rowExps(float[] z, int n, int c, SoftmaxRows rows) {
-    float[] e = rows.exps();
-    float[] maxes = rows.maxes();
-    double[] sums = rows.sums();
+  private static void lossKeepingExps(float[] z, long[] labels, int n, int c, float[] r,
+      SoftmaxRows shared) {
+    shared.begin(z, n, c);
+    double[] e = shared.exps();
+    double[] sums = shared.sums();
     for (int i = 0; i < n; i++) {
       int base = i * c;
       float max = rowMax(z, base, c);
-      maxes[i] = max;
-      for (int j = 0; j < c; j++) {
-        e[base + j] = z[base + j] - max;
-      }
-    }
-    FloatExp.expInPlace(e, 0, n * c);
-    for (int i = 0; i < n; i++) {
-      int base = i * c;
       double sum = 0;
       for (int j = 0; j < c; j++) {
-        sum += e[base + j];
+        double x = Math.exp((double) z[base + j] - max);
+        e[base + j] = x;
+        sum += x;
       }
       sums[i] = sum;
+      r[i] = (float) -((double) z[base + (int) labels[i]] - max - Math.log(sum));
     }
+    shared.finish(z);
   }
 
   /**
@@ -269,7 +273,9 @@ final class CrossEntropyOp extends BaseOp {
   }
 
   private static void gradFromExps(long[] labels, float[] g, int n, int c, float[] r,
-      float[] e, double[] sums) {
+      SoftmaxRows shared) {
+    double[] e = shared.exps();
+    double[] sums = shared.sums();
     for (int i = 0; i < n; i++) {
       int base = i * c;
       int label = (int) labels[i];

@@ -14,9 +14,7 @@ final class SoftmaxRows {
   private int rows;
   private int classes;
   /** exp(z - max) per element, row-major. */
-  private float[] exps = new float[0];
-  /** Each row's maximum. */
-  private float[] maxes = new float[0];
+  private double[] exps = new double[0];
   /** The sum of each row's exponentials, in index order. */
   private double[] sums = new double[0];
 
@@ -25,11 +23,10 @@ final class SoftmaxRows {
     source = null;
     int cells = Math.multiplyExact(n, c);
     if (exps.length < cells) {
-      exps = new float[cells];
+      exps = new double[cells];
     }
     if (sums.length < n) {
       sums = new double[n];
-      maxes = new float[n];
     }
     rows = n;
     classes = c;
@@ -50,12 +47,8 @@ final class SoftmaxRows {
     return source == z && rows == n && classes == c;
   }
 
-  float[] exps() {
+  double[] exps() {
     return exps;
-  }
-
-  float[] maxes() {
-    return maxes;
   }
 
   double[] sums() {
