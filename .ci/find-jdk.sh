@@ -7,11 +7,19 @@
 # when there is none. A "JDK" here has both bin/java and bin/javac: the first run builds the project.
 
 # Prints the feature release (17, 21, 25, ...) of the java binary $1, or nothing if it cannot run.
+# Reads JAVA_VERSION from the JDK's release file when there is one (every JDK since 9 has it), which
+# saves starting a JVM (about 0.2 s) on every ./tributary command; else asks `java -version`.
 tributary_java_major() {
-  local line version
-  line=$("$1" -version 2>&1 | grep -m1 'version "') || return 1
-  version=${line#*version \"}
-  version=${version%%\"*}
+  local line version release
+  release=$(dirname "$(dirname "$1")")/release
+  if [[ -f $release ]] && line=$(grep -m1 '^JAVA_VERSION="' "$release"); then
+    version=${line#JAVA_VERSION=\"}
+    version=${version%%\"*}
+  else
+    line=$("$1" -version 2>&1 | grep -m1 'version "') || return 1
+    version=${line#*version \"}
+    version=${version%%\"*}
+  fi
   # Java 8 and older report "1.8.0_x"; since 9 the first number is the feature release.
   if [[ $version == 1.* ]]; then
     version=${version#1.}
