@@ -1,9 +1,6 @@
 package io.tributary.runtime.executor;
 
-import io.tributary.core.values.StructValue;
-import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -36,7 +33,7 @@ final class ClientCosts {
     long[] cost = new long[clients];
     for (ClientNode.Argument a : arguments) {
       for (int k = 0; k < clients && k < a.values.size(); k++) {
-        cost[k] += weight(a.values.get(k));
+        cost[k] += TensorBytes.withSequences(a.values.get(k));
       }
     }
     return cost;
@@ -52,27 +49,5 @@ final class ClientCosts {
     for (ClientNode c : n.clientInputs()) {
       collect(c, out, seen);
     }
-  }
-
-  /** Tensor bytes in a value, sequences included (unlike {@link TensorBytes}, which skips them). */
-  private static long weight(Object value) {
-    if (value instanceof Tensor t) {
-      return t.dtype().isFixedWidth() ? t.byteSize() : 8 * t.size();
-    }
-    if (value instanceof StructValue s) {
-      long n = 0;
-      for (Object v : s.values()) {
-        n += weight(v);
-      }
-      return n;
-    }
-    if (value instanceof Collection<?> c) {
-      long n = c.size();
-      for (Object v : c) {
-        n += weight(v);
-      }
-      return n;
-    }
-    return 0;
   }
 }
