@@ -7,7 +7,9 @@ package io.tributary.graph.ops;
  * {@link #sgemm(boolean, boolean, int, int, int, float[], float[], float[])} and {@link #dgemm}
  * use. It is the fastest available one, unless the system property {@code tributary.gemm} names
  * another ({@code openblas}, {@code vector} or {@code portable}); naming one that is not available
- * makes this class fail to initialise, with the reason.
+ * makes this class fail to initialise, with the reason. Without a named kernel, float32 products
+ * of 8 to 16 columns run on a narrow Vector API kernel where it is available ({@link
+ * #narrowOnVector()}), which beats a BLAS call at those sizes.
  */
 public final class Gemm {
   /** The implementations of a product. */
@@ -33,6 +35,14 @@ public final class Gemm {
   /** Why OpenBLAS could not be loaded, or null when it was. */
   private static final String OPENBLAS_PROBLEM = loadOpenBlas();
   private static final Kernel ACTIVE = choose(System.getProperty("tributary.gemm"));
+  /**
+   * Whether products with 8 to 16 columns run on {@link NarrowGemm}: only when no kernel was
+   * named and 8-lane vectors are native, since there a BLAS call's fixed cost is most of the work.
+   */
+  private static final boolean NARROW = VECTOR_PRESENT
+      && isBlank(System.getProperty("tributary.gemm")) && NarrowGemm.native8();
+  /** Calls of each narrow kernel layout that {@link #warmUpInBackground} runs. */
+  private static final int WARM_UP_CALLS = 20_000;
 
   private Gemm() {}
 
@@ -47,8 +57,12 @@ public final class Gemm {
     }
   }
 
+  private static boolean isBlank(String s) {
+    return s == null || s.isBlank();
+  }
+
   private static Kernel choose(String requested) {
-    if (requested == null || requested.isBlank()) {
+    if (isBlank(requested)) {
       return isAvailable(Kernel.OPENBLAS) ? Kernel.OPENBLAS
           : isAvailable(Kernel.VECTOR) ? Kernel.VECTOR : Kernel.PORTABLE;
     }
@@ -66,6 +80,32 @@ public final class Gemm {
   /** The kernel that products without an explicit kernel run on. */
   public static Kernel kernel() {
     return ACTIVE;
+  }
+
+  /**
+   * Whether float32 products of 8 to 16 columns (B not transposed) without an explicit kernel run
+   * on the Vector API's narrow kernel instead of {@link #kernel()}: true when the {@code
+   * jdk.incubator.vector} module is present, 8-lane vectors are native, and the system property
+   * {@code tributary.gemm} names no kernel.
+   */
+  public static boolean narrowOnVector() {
+    return NARROW;
+  }
+
+  /**
+   * Starts a daemon thread that runs the narrow kernel on throwaway data, so the JIT has compiled
+   * it by the time training reaches it (about 0.3 s of one core, while a command loads its data);
+   * does nothing when {@link #narrowOnVector()} is false. It touches no shared state, and results
+   * do not depend on whether it ran or finished. Returns the thread, or empty.
+   */
+  public static java.util.Optional<Thread> warmUpInBackground() {
+    if (!NARROW) {
+      return java.util.Optional.empty();
+    }
+    Thread t = new Thread(() -> NarrowGemm.warmUp(WARM_UP_CALLS), "tributary-gemm-warm-up");
+    t.setDaemon(true);
+    t.start();
+    return java.util.Optional.of(t);
   }
 
   /** True when {@code kernel} can run in this JVM. */
@@ -100,6 +140,11 @@ public final class Gemm {
    */
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b,
       float[] c) {
+    if (NARROW && NarrowGemm.fits(tb, n)) {
+      checkSizes(m, n, k, a.length, b.length, c.length);
+      NarrowGemm.multiply(ta, m, n, k, 1f, a, b, 0f, c);
+      return;
+    }
     sgemm(ACTIVE, ta, tb, m, n, k, a, b, c);
   }
 
@@ -167,6 +212,11 @@ public final class Gemm {
    */
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float alpha, float[] a,
       float[] b, float beta, float[] c) {
+    if (NARROW && NarrowGemm.fits(tb, n)) {
+      checkSizes(m, n, k, a.length, b.length, c.length);
+      NarrowGemm.multiply(ta, m, n, k, alpha, a, b, beta, c);
+      return;
+    }
     sgemm(ACTIVE, ta, tb, m, n, k, alpha, a, b, beta, c);
   }
 
