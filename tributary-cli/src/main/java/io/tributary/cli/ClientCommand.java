@@ -124,6 +124,8 @@ final class ClientCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    // The narrow matrix kernel compiles while the data load (when the Vector API is on).
+    io.tributary.graph.ops.Gemm.warmUpInBackground();
     FlowerClientRunner runner;
     String what;
     try {

@@ -25,6 +25,7 @@ public final class Main implements Runnable {
 
   /** Runs the command line and ends the JVM with the command's exit status. */
   public static void main(String[] args) {
+    StandardError.reclaim();
     System.exit(commandLine().execute(args));
   }
 

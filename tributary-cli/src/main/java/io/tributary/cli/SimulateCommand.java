@@ -140,6 +140,8 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     }
+    // The narrow matrix kernel compiles while the data load (when the Vector API is on).
+    io.tributary.graph.ops.Gemm.warmUpInBackground();
     return new Simulation(config, spec.commandLine().getOut(), err, Progress.detect()).run();
   }
 
