@@ -299,15 +299,12 @@ final class Plan {
     accumulations.apply(env);
   }
 
-  /** The values a step reads, from their slots. */
+  /** The values a step reads, from their slots, in a new array. */
   static NdArray[] inputs(Step step, NdArray[] env) {
-    NdArray[] in = new NdArray[step.in().length];
-    for (int i = 0; i < in.length; i++) {
-      in[i] = env[step.in()[i]];
-    }
-    return in;
+    return gather(step, env, new NdArray[step.in().length]);
   }
 
+  /** The values a step reads, from their slots, written into {@code into}. */
   private static NdArray[] gather(Step step, NdArray[] env, NdArray[] into) {
     int[] slots = step.in();
     for (int i = 0; i < into.length; i++) {
