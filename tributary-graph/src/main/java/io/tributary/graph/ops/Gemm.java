@@ -140,12 +140,9 @@ public final class Gemm {
    */
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b,
       float[] c) {
-    if (NARROW && NarrowGemm.fits(tb, n)) {
-      checkSizes(m, n, k, a.length, b.length, c.length);
-      NarrowGemm.multiply(ta, m, n, k, 1f, a, b, 0f, c);
-      return;
+    if (!ranNarrow(ta, tb, m, n, k, 1f, a, b, 0f, c)) {
+      sgemm(ACTIVE, ta, tb, m, n, k, a, b, c);
     }
-    sgemm(ACTIVE, ta, tb, m, n, k, a, b, c);
   }
 
   /**
@@ -212,12 +209,23 @@ public final class Gemm {
    */
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float alpha, float[] a,
       float[] b, float beta, float[] c) {
-    if (NARROW && NarrowGemm.fits(tb, n)) {
-      checkSizes(m, n, k, a.length, b.length, c.length);
-      NarrowGemm.multiply(ta, m, n, k, alpha, a, b, beta, c);
-      return;
+    if (!ranNarrow(ta, tb, m, n, k, alpha, a, b, beta, c)) {
+      sgemm(ACTIVE, ta, tb, m, n, k, alpha, a, b, beta, c);
     }
-    sgemm(ACTIVE, ta, tb, m, n, k, alpha, a, b, beta, c);
+  }
+
+  /**
+   * Runs {@code c = alpha op(a) b + beta c} on {@link NarrowGemm} when {@link #narrowOnVector()}
+   * and the shape fits it; returns false, having done nothing, otherwise.
+   */
+  private static boolean ranNarrow(boolean ta, boolean tb, int m, int n, int k, float alpha,
+      float[] a, float[] b, float beta, float[] c) {
+    if (!NARROW || !NarrowGemm.fits(tb, n)) {
+      return false;
+    }
+    checkSizes(m, n, k, a.length, b.length, c.length);
+    NarrowGemm.multiply(ta, m, n, k, alpha, a, b, beta, c);
+    return true;
   }
 
   /**
