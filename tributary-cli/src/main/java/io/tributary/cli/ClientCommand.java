@@ -124,8 +124,6 @@ final class ClientCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    // The narrow matrix kernel compiles while the data load (when the Vector API is on).
-    io.tributary.graph.ops.Gemm.warmUpInBackground();
     FlowerClientRunner runner;
     String what;
     try {
@@ -136,6 +134,9 @@ final class ClientCommand implements Callable<Integer> {
       TrainingSettings settings = new TrainingSettings(localEpochs, batchSize, lr, 0,
           Seeds.derive(seed, Seeds.MODEL));
       io.tributary.data.Partitioner split = splitFor(data);
+      // The settings are usable: the narrow matrix kernel compiles while the data load (when
+      // the Vector API is on).
+      io.tributary.graph.ops.Gemm.warmUpInBackground();
       ClientData cd;
       try {
         cd = ClientData.load(data, dataDir, part[0], part[1], split, kind, seed);
