@@ -84,7 +84,8 @@ class AccumulationTest {
     assertThat(withSgd.fusedAccumulations()).isEqualTo(fused);
     SplittableRandom rnd = new SplittableRandom(9);
     for (int rows : new int[] {8, 8, 3, 8}) {
-      NdArray[] batch = batch(rows, 20, model.graph().requireVariable(model.input()).dtype(), rnd);
+      NdArray[] batch = CompiledRunTest.batch(rows, 20,
+          model.graph().requireVariable(model.input()).dtype(), rnd);
       plain[feeds.size() - 2] = batch[0];
       folded[feeds.size() - 2] = batch[0];
       plain[feeds.size() - 1] = batch[1];
@@ -118,19 +119,6 @@ class AccumulationTest {
         w.set(i, w.get(i) - LR * g.get(i));
       }
     }
-  }
-
-  private static NdArray[] batch(int rows, int features, DType dtype, SplittableRandom rnd) {
-    double[] x = new double[rows * features];
-    for (int i = 0; i < x.length; i++) {
-      x[i] = rnd.nextGaussian();
-    }
-    long[] y = new long[rows];
-    for (int i = 0; i < rows; i++) {
-      y[i] = rnd.nextInt(10);
-    }
-    return new NdArray[] {NdArray.fromDoubles(dtype, new int[] {rows, features}, x),
-        NdArray.wrapLongs(DType.INT64, new int[] {rows}, y)};
   }
 
   /** y = a b with a [2, 3], b [3, 4], t [2, 4]; all placeholders. */

@@ -65,7 +65,8 @@ class CompiledRunTest {
     return NdArray.fromDoubles(dtype, a.shape(), v);
   }
 
-  private static NdArray[] batch(int rows, int features, DType dtype, SplittableRandom rnd) {
+  /** A random batch: x [rows, features] of normal values, y [rows] of labels in [0, 10). */
+  static NdArray[] batch(int rows, int features, DType dtype, SplittableRandom rnd) {
     double[] x = new double[rows * features];
     for (int i = 0; i < x.length; i++) {
       x[i] = rnd.nextGaussian();
