@@ -134,9 +134,9 @@ final class ClientCommand implements Callable<Integer> {
       TrainingSettings settings = new TrainingSettings(localEpochs, batchSize, lr, 0,
           Seeds.derive(seed, Seeds.MODEL));
       io.tributary.data.Partitioner split = splitFor(data);
-      // The settings are usable: the narrow matrix kernel compiles while the data load (when
-      // the Vector API is on).
-      io.tributary.graph.ops.Gemm.warmUpInBackground();
+      // The settings are usable: the product kernels load and compile on another thread while
+      // this one loads the data.
+      io.tributary.graph.ops.KernelWarmUp.startInBackground();
       ClientData cd;
       try {
         cd = ClientData.load(data, dataDir, part[0], part[1], split, kind, seed);

@@ -140,8 +140,8 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     }
-    // The narrow matrix kernel compiles while the data load (when the Vector API is on).
-    io.tributary.graph.ops.Gemm.warmUpInBackground();
+    // The product kernels load and compile on another thread while this one loads the data.
+    io.tributary.graph.ops.KernelWarmUp.startInBackground();
     return new Simulation(config, spec.commandLine().getOut(), err, Progress.detect()).run();
   }
 

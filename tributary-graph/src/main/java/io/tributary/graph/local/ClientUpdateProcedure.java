@@ -113,7 +113,34 @@ final class ClientUpdateProcedure implements GraphProcedure {
         feeds[at++] = w;
       }
       int batchAt = at;
-      CompiledRun step = template.fresh();
+      Stepped stepped = train(template.fresh(), feeds, batchAt, batches, epochs, where);
+      long examples = 0;
+      for (LocalBatch b : batches) {
+        examples += b.size();
+      }
+      Map<String, Tensor> delta = new LinkedHashMap<>();
+      for (String p : params) {
+        NdArray w = weights.get(p);
+        NdArray w0 = NdArray.fromTensor(global.get(p));
+        subtractInPlace(w, w0);
+        delta.put(p, w.toTensor());
+      }
+      float meanLoss = stepped.examples() == 0 ? 0f
+          : (float) (stepped.lossSum() / stepped.examples());
+      return StructValue.named("delta", ModelStructs.toValue(model, delta),
+          "num_examples", Tensor.ofLongs(Shape.scalar(), examples),
+          "loss", Tensor.scalar(meanLoss));
+    }
+
+    /**
+     * Runs the SGD steps: {@code epochs} passes over {@code batches}, each fed at {@code batchAt}
+     * and {@code batchAt + 1}. Kept apart from {@link #apply}, which runs once per client: the JIT
+     * then compiles this loop on its own instead of the whole per-client set-up with it.
+     *
+     * @return the example-weighted loss sum and the examples stepped over
+     */
+    private static Stepped train(CompiledRun step, NdArray[] feeds, int batchAt,
+        List<LocalBatch> batches, int epochs, String where) {
       double lossSum = 0;
       long stepsExamples = 0;
       for (int e = 0; e < epochs; e++) {
@@ -130,22 +157,11 @@ final class ClientUpdateProcedure implements GraphProcedure {
           stepsExamples += b.size();
         }
       }
-      long examples = 0;
-      for (LocalBatch b : batches) {
-        examples += b.size();
-      }
-      Map<String, Tensor> delta = new LinkedHashMap<>();
-      for (String p : params) {
-        NdArray w = weights.get(p);
-        NdArray w0 = NdArray.fromTensor(global.get(p));
-        subtractInPlace(w, w0);
-        delta.put(p, w.toTensor());
-      }
-      float meanLoss = stepsExamples == 0 ? 0f : (float) (lossSum / stepsExamples);
-      return StructValue.named("delta", ModelStructs.toValue(model, delta),
-          "num_examples", Tensor.ofLongs(Shape.scalar(), examples),
-          "loss", Tensor.scalar(meanLoss));
+      return new Stepped(lossSum, stepsExamples);
     }
+
+    /** What {@link #train} did: the example-weighted loss sum over its steps, and their examples. */
+    private record Stepped(double lossSum, long examples) {}
 
     private static void subtractInPlace(NdArray w, NdArray w0) {
       if (w.dtype() == io.tributary.tensor.DType.FLOAT32) {

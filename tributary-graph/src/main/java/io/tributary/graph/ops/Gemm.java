@@ -41,7 +41,7 @@ public final class Gemm {
    */
   private static final boolean NARROW = VECTOR_PRESENT
       && isBlank(System.getProperty("tributary.gemm")) && NarrowGemm.native8();
-  /** Calls of each narrow kernel layout that {@link #warmUpInBackground} runs. */
+  /** Calls of each narrow kernel layout that {@link #warmUp} runs. */
   private static final int WARM_UP_CALLS = 20_000;
 
   private Gemm() {}
@@ -93,19 +93,15 @@ public final class Gemm {
   }
 
   /**
-   * Starts a daemon thread that runs the narrow kernel on throwaway data, so the JIT has compiled
-   * it by the time training reaches it (about 0.3 s of one core, while a command loads its data);
-   * does nothing when {@link #narrowOnVector()} is false. It touches no shared state, and results
-   * do not depend on whether it ran or finished. Returns the thread, or empty.
+   * Runs the narrow kernel on throwaway data, so the JIT has compiled it by the time training
+   * reaches it (about 0.3 s of one core); does nothing when {@link #narrowOnVector()} is false.
+   * Called by {@link KernelWarmUp} on a thread of its own, which also makes that thread, not the
+   * caller's, pay for this class's initialization (loading OpenBLAS).
    */
-  public static java.util.Optional<Thread> warmUpInBackground() {
-    if (!NARROW) {
-      return java.util.Optional.empty();
+  static void warmUp() {
+    if (NARROW) {
+      NarrowGemm.warmUp(WARM_UP_CALLS);
     }
-    Thread t = new Thread(() -> NarrowGemm.warmUp(WARM_UP_CALLS), "tributary-gemm-warm-up");
-    t.setDaemon(true);
-    t.start();
-    return java.util.Optional.of(t);
   }
 
   /** True when {@code kernel} can run in this JVM. */

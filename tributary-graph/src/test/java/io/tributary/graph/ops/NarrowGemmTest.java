@@ -91,14 +91,12 @@ class NarrowGemmTest {
   }
 
   @Test
-  void warmUpInBackground_withTheKernel_runsAndEnds() throws InterruptedException {
-    java.util.Optional<Thread> t = Gemm.warmUpInBackground();
-    assertThat(t.isPresent()).isEqualTo(Gemm.narrowOnVector());
-    if (t.isPresent()) {
-      assertThat(t.get().isDaemon()).isTrue();
-      t.get().join(60_000);
-      assertThat(t.get().isAlive()).isFalse();
-    }
+  void startInBackground_always_runsOnADaemonThreadAndEnds() throws InterruptedException {
+    Thread t = KernelWarmUp.startInBackground();
+    assertThat(t.isDaemon()).isTrue();
+    assertThat(t).isNotSameAs(Thread.currentThread());
+    t.join(60_000);
+    assertThat(t.isAlive()).isFalse();
   }
 
   private static float[] random(SplittableRandom rnd, int size) {
