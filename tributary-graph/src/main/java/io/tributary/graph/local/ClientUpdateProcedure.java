@@ -160,7 +160,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
       return new Stepped(lossSum, stepsExamples);
     }
 
-    /** What {@link #train} did: the example-weighted loss sum over its steps, and their examples. */
+    /** What {@link #train} did: the example-weighted loss sum of its steps, and their examples. */
     private record Stepped(double lossSum, long examples) {}
 
     private static void subtractInPlace(NdArray w, NdArray w0) {

@@ -71,30 +71,45 @@ final class EvaluationProcedure implements GraphProcedure {
       for (int k = 0; k < params.size(); k++) {
         feeds[k] = NdArray.fromTensor(weights.get(params.get(k)));
       }
-      CompiledRun run = template.fresh();
+      Scored scored = score(template.fresh(), feeds, it, where + ": data");
+      double lossSum = scored.lossSum();
+      double correct = scored.correct();
+      long n = scored.examples();
+      float loss = n == 0 ? 0f : (float) (lossSum / n);
+      float acc = n == 0 ? 0f : (float) (correct / n);
+      return StructValue.named("loss", Tensor.scalar(loss), "accuracy", Tensor.scalar(acc),
+          "num_examples", Tensor.ofLongs(Shape.scalar(), n));
+    }
+
+    /**
+     * Runs the model on every batch of {@code data}, fed after the parameters in {@code feeds}.
+     * Kept apart from {@link #apply}, which runs once per client: the JIT then compiles this loop
+     * on its own instead of the whole per-client set-up with it.
+     */
+    private Scored score(CompiledRun run, NdArray[] feeds, Iterable<?> data, String where) {
       double lossSum = 0;
       double correct = 0;
       long n = 0;
       long i = 0;
-      for (Object element : it) {
-        LocalBatch b = LocalBatch.read(element, where + ": data, batch " + i);
+      for (Object element : data) {
+        LocalBatch b = LocalBatch.read(element, where, i);
         feeds[params.size()] = b.x();
         feeds[params.size() + 1] = b.y();
         NdArray[] out;
         try {
           out = run.run(feeds);
         } catch (GraphExecutionException ex) {
-          throw new LocalRunException(where + ": batch " + i + ": " + ex.getMessage(), ex);
+          throw new LocalRunException(where + ", batch " + i + ": " + ex.getMessage(), ex);
         }
         lossSum += out[0].get(0) * b.size();
         correct += out[1].get(0) * b.size();
         n += b.size();
         i++;
       }
-      float loss = n == 0 ? 0f : (float) (lossSum / n);
-      float acc = n == 0 ? 0f : (float) (correct / n);
-      return StructValue.named("loss", Tensor.scalar(loss), "accuracy", Tensor.scalar(acc),
-          "num_examples", Tensor.ofLongs(Shape.scalar(), n));
+      return new Scored(lossSum, correct, n);
     }
+
+    /** What {@link #score} summed: example-weighted loss and accuracy, and the examples. */
+    private record Scored(double lossSum, double correct, long examples) {}
   }
 }

@@ -26,34 +26,42 @@ record LocalBatch(NdArray x, NdArray y, int size) {
     List<LocalBatch> out = new ArrayList<>();
     long i = 0;
     for (Object element : it) {
-      out.add(read(element, where + ", batch " + i));
+      out.add(read(element, where, i));
       i++;
     }
     return out;
   }
 
-  static LocalBatch read(Object element, String where) {
+  /**
+   * Batch {@code index} of the data described by {@code where}; the two are joined only for an
+   * error message, as this runs for every batch of every client.
+   */
+  static LocalBatch read(Object element, String where, long index) {
     if (!(element instanceof StructValue s) || s.size() != 2
         || !s.names().get(0).equals(java.util.Optional.of("x"))
         || !s.names().get(1).equals(java.util.Optional.of("y"))) {
-      throw new LocalRunException(where + ": expected a struct <x=...,y=...> but found "
+      throw new LocalRunException(at(where, index) + ": expected a struct <x=...,y=...> but found "
           + (element instanceof StructValue s2 ? "the struct " + s2.names()
               : ModelStructs.describe(element)));
     }
     if (!(s.get(0) instanceof Tensor x) || !(s.get(1) instanceof Tensor y)) {
-      throw new LocalRunException(where + ": x and y should be tensors but are "
+      throw new LocalRunException(at(where, index) + ": x and y should be tensors but are "
           + ModelStructs.describe(s.get(0)) + " and " + ModelStructs.describe(s.get(1)));
     }
     if (x.rank() < 1 || y.rank() != 1 || x.shape().dim(0) != y.shape().dim(0)) {
-      throw new LocalRunException(where + ": x " + x.dtype() + x.shape() + " and y " + y.dtype()
-          + y.shape() + " should share their first dimension, with y a vector");
+      throw new LocalRunException(at(where, index) + ": x " + x.dtype() + x.shape() + " and y "
+          + y.dtype() + y.shape() + " should share their first dimension, with y a vector");
     }
     if (!NdArray.supports(x.dtype()) || !NdArray.supports(y.dtype())) {
-      throw new LocalRunException(where + ": the graph kernels cannot run on x " + x.dtype()
-          + " and y " + y.dtype());
+      throw new LocalRunException(at(where, index) + ": the graph kernels cannot run on x "
+          + x.dtype() + " and y " + y.dtype());
     }
     return new LocalBatch(NdArray.fromTensor(x), NdArray.fromTensor(y),
         Math.toIntExact(y.shape().dim(0)));
+  }
+
+  private static String at(String where, long index) {
+    return where + ", batch " + index;
   }
 
   /**
