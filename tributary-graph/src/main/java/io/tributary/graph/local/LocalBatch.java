@@ -60,16 +60,42 @@ record LocalBatch(NdArray x, NdArray y, int size) {
         Math.toIntExact(y.shape().dim(0)));
   }
 
+  /**
+   * Whether every batch but the last holds {@code batchSize} examples, the last at most that, and
+   * all share the first's dtypes and example shape.
+   */
+  private static boolean alreadyCut(List<LocalBatch> batches, int batchSize) {
+    LocalBatch first = batches.get(0);
+    int last = batches.size() - 1;
+    for (int i = 0; i <= last; i++) {
+      LocalBatch b = batches.get(i);
+      if (i < last ? b.size != batchSize : b.size > batchSize || b.size == 0) {
+        return false;
+      }
+      if (b.x.dtype() != first.x.dtype() || b.y.dtype() != first.y.dtype()
+          || b.x.rank() != first.x.rank()) {
+        return false;
+      }
+      for (int d = 1; d < b.x.rank(); d++) {
+        if (b.x.dim(d) != first.x.dim(d)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   private static String at(String where, long index) {
     return where + ", batch " + index;
   }
 
   /**
    * The same examples, in order, cut into batches of {@code batchSize} (the last holds the
-   * remainder).
+   * remainder). Batches already cut that way (as a simulation's client data arrive) are returned
+   * as they are, without a copy.
    */
   static List<LocalBatch> regroup(List<LocalBatch> batches, int batchSize, String where) {
-    if (batches.isEmpty()) {
+    if (batches.isEmpty() || alreadyCut(batches, batchSize)) {
       return batches;
     }
     LocalBatch first = batches.get(0);
