@@ -72,11 +72,9 @@ final class EvaluationProcedure implements GraphProcedure {
         feeds[k] = NdArray.fromTensor(weights.get(params.get(k)));
       }
       Scored scored = score(template.fresh(), feeds, it, where + ": data");
-      double lossSum = scored.lossSum();
-      double correct = scored.correct();
       long n = scored.examples();
-      float loss = n == 0 ? 0f : (float) (lossSum / n);
-      float acc = n == 0 ? 0f : (float) (correct / n);
+      float loss = n == 0 ? 0f : (float) (scored.lossSum() / n);
+      float acc = n == 0 ? 0f : (float) (scored.correct() / n);
       return StructValue.named("loss", Tensor.scalar(loss), "accuracy", Tensor.scalar(acc),
           "num_examples", Tensor.ofLongs(Shape.scalar(), n));
     }

@@ -60,26 +60,15 @@ record LocalBatch(NdArray x, NdArray y, int size) {
         Math.toIntExact(y.shape().dim(0)));
   }
 
-  /**
-   * Whether every batch but the last holds {@code batchSize} examples, the last at most that, and
-   * all share the first's dtypes and example shape.
-   */
-  private static boolean alreadyCut(List<LocalBatch> batches, int batchSize) {
-    LocalBatch first = batches.get(0);
-    int last = batches.size() - 1;
-    for (int i = 0; i <= last; i++) {
-      LocalBatch b = batches.get(i);
-      if (i < last ? b.size != batchSize : b.size > batchSize || b.size == 0) {
+  /** Whether {@code b} has {@code first}'s dtypes and example shape (x past dimension 0). */
+  private static boolean sameKind(LocalBatch b, LocalBatch first) {
+    if (b.x.dtype() != first.x.dtype() || b.y.dtype() != first.y.dtype()
+        || b.x.rank() != first.x.rank()) {
+      return false;
+    }
+    for (int d = 1; d < b.x.rank(); d++) {
+      if (b.x.dim(d) != first.x.dim(d)) {
         return false;
-      }
-      if (b.x.dtype() != first.x.dtype() || b.y.dtype() != first.y.dtype()
-          || b.x.rank() != first.x.rank()) {
-        return false;
-      }
-      for (int d = 1; d < b.x.rank(); d++) {
-        if (b.x.dim(d) != first.x.dim(d)) {
-          return false;
-        }
       }
     }
     return true;
@@ -95,24 +84,29 @@ record LocalBatch(NdArray x, NdArray y, int size) {
    * as they are, without a copy.
    */
   static List<LocalBatch> regroup(List<LocalBatch> batches, int batchSize, String where) {
-    if (batches.isEmpty() || alreadyCut(batches, batchSize)) {
+    if (batches.isEmpty()) {
       return batches;
     }
     LocalBatch first = batches.get(0);
-    int[] exampleShape = java.util.Arrays.copyOfRange(first.x.shape(), 1, first.x.rank());
-    int per = NdArray.sizeOf(exampleShape);
     long total = 0;
-    for (int i = 0; i < batches.size(); i++) {
+    // Whether every batch but the last holds batchSize examples and the last 1 to batchSize.
+    boolean cut = true;
+    int last = batches.size() - 1;
+    for (int i = 0; i <= last; i++) {
       LocalBatch b = batches.get(i);
-      if (b.x.dtype() != first.x.dtype() || b.y.dtype() != first.y.dtype()
-          || !java.util.Arrays.equals(
-              java.util.Arrays.copyOfRange(b.x.shape(), 1, b.x.rank()), exampleShape)) {
+      if (!sameKind(b, first)) {
         throw new LocalRunException(where + ": batch " + i + " has x " + b.x.dtype()
             + java.util.Arrays.toString(b.x.shape()) + ", unlike batch 0's " + first.x.dtype()
             + java.util.Arrays.toString(first.x.shape()));
       }
       total += b.size;
+      cut &= i < last ? b.size == batchSize : b.size >= 1 && b.size <= batchSize;
     }
+    if (cut) {
+      return batches;
+    }
+    int[] exampleShape = java.util.Arrays.copyOfRange(first.x.shape(), 1, first.x.rank());
+    int per = NdArray.sizeOf(exampleShape);
     if (total * per > MAX_ELEMENTS) {
       throw new LocalRunException(where + ": " + total + " examples of " + per
           + " values are too many to regroup into batches");
