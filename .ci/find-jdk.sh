@@ -14,12 +14,11 @@ tributary_java_major() {
   release=$(dirname "$(dirname "$1")")/release
   if [[ -f $release ]] && line=$(grep -m1 '^JAVA_VERSION="' "$release"); then
     version=${line#JAVA_VERSION=\"}
-    version=${version%%\"*}
   else
     line=$("$1" -version 2>&1 | grep -m1 'version "') || return 1
     version=${line#*version \"}
-    version=${version%%\"*}
   fi
+  version=${version%%\"*}
   # Java 8 and older report "1.8.0_x"; since 9 the first number is the feature release.
   if [[ $version == 1.* ]]; then
     version=${version#1.}

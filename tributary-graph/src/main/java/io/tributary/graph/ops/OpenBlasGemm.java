@@ -128,7 +128,6 @@ final class OpenBlasGemm {
         && (long) k * n >= TRANSPOSED_MIN_B;
   }
 
-
   /** {@code c = op(a) op(b)} in float64 on the preferred binding; sizes are checked by the caller. */
   static void dgemm(boolean ta, boolean tb, int m, int n, int k, double[] a, double[] b,
       double[] c) {

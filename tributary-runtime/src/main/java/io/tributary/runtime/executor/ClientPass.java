@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
 
 /**
  * One pass over the clients that feeds several aggregations at once.
@@ -93,27 +94,17 @@ final class ClientPass {
 
   /** The groups by decreasing total cost, ties (and everything, without costs) by index. */
   static int[] startOrder(int clients, int groupSize, int groups, long[] cost) {
-    int[] order = new int[groups];
-    for (int g = 0; g < groups; g++) {
-      order[g] = g;
-    }
     if (cost.length != clients || groups < 2) {
-      return order;
+      return IntStream.range(0, groups).toArray();
     }
     long[] groupCost = new long[groups];
     for (int k = 0; k < clients; k++) {
       groupCost[k / groupSize] += cost[k];
     }
-    Integer[] boxed = new Integer[groups];
-    for (int g = 0; g < groups; g++) {
-      boxed[g] = g;
-    }
-    java.util.Arrays.sort(boxed, Comparator.<Integer>comparingLong(g -> groupCost[g]).reversed()
-        .thenComparingInt(g -> g));
-    for (int g = 0; g < groups; g++) {
-      order[g] = boxed[g];
-    }
-    return order;
+    return IntStream.range(0, groups).boxed()
+        .sorted(Comparator.<Integer>comparingLong(g -> groupCost[g]).reversed()
+            .thenComparingInt(g -> g))
+        .mapToInt(Integer::intValue).toArray();
   }
 
   /** The number of consecutive clients folded into one partial: a function of the count only. */
