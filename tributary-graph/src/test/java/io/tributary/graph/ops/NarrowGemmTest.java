@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NarrowGemmTest {
   static Stream<Arguments> cases() {
     Stream.Builder<Arguments> s = Stream.builder();
-    int[] ms = {0, 1, 3, 4, 5, 10, 61};
+    int[] ms = {0, 1, 3, 4, 5, 9, 10, 61};
     int[] ks = {0, 1, 7, 60};
     float[][] alphaBeta = {{1, 0}, {-0.01f, 1}, {2.5f, -0.5f}};
     for (int n = 8; n <= 16; n++) {
