@@ -121,7 +121,8 @@ public final class OpArgs {
    * @throws IllegalArgumentException when the length entry is present but an element is missing
    */
   public long[] getIntList(String name) {
-    int li = intNames.indexOf(name + "#len");
+    // Looked up on every training step (reduction axes): find the entries without building keys.
+    int li = listEntry(name, -1);
     if (li < 0) {
       return null;
     }
@@ -131,13 +132,49 @@ public final class OpArgs {
     }
     long[] out = new long[(int) len];
     for (int k = 0; k < out.length; k++) {
-      int i = intNames.indexOf(name + "#" + k);
+      int i = listEntry(name, k);
       if (i < 0) {
         throw new IllegalArgumentException("integer list argument " + name + " lacks element " + k);
       }
       out[k] = intValues[i];
     }
     return out;
+  }
+
+  /**
+   * The index among the integer arguments of list {@code name}'s entry {@code name#k}, or of its
+   * length {@code name#len} when k is -1; -1 when absent.
+   */
+  private int listEntry(String name, int k) {
+    String suffix = k < 0 ? "len" : null;
+    for (int i = 0; i < intNames.size(); i++) {
+      String n = intNames.get(i);
+      int at = name.length();
+      if (n.length() <= at + 1 || !n.startsWith(name) || n.charAt(at) != '#') {
+        continue;
+      }
+      if (suffix != null ? n.regionMatches(at + 1, suffix, 0, suffix.length())
+          && n.length() == at + 1 + suffix.length() : isIndex(n, at + 1, k)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether {@code n} from {@code from} to its end is the decimal form of {@code k} (k >= 0). */
+  private static boolean isIndex(String n, int from, int k) {
+    int v = 0;
+    for (int i = from; i < n.length(); i++) {
+      char c = n.charAt(i);
+      if (c < '0' || c > '9' || (i == from && c == '0' && n.length() > from + 1)) {
+        return false;
+      }
+      v = v * 10 + (c - '0');
+      if (v > k) {
+        return false;
+      }
+    }
+    return v == k;
   }
 
   @Override

@@ -254,8 +254,7 @@ final class Plan {
         boolean same = previous != null && out[k] == previous[s][k] && seen != null;
         if (!same && (seen == null || out[k].dtype() != step.outVars()[k].dtype()
             || !Arrays.equals(seen, out[k].shapeRef()))) {
-          checkFits(step.outVars()[k], out[k],
-              "op '" + step.op().name() + "' computed a value that does not fit");
+          checkOutput(step, k, out[k]);
           accepted[s][k] = out[k].shape();
         }
         if (step.out()[k] >= 0) {
@@ -350,13 +349,29 @@ final class Plan {
     return true;
   }
 
-  /** Throws when {@code a} does not have {@code v}'s dtype or fit its shape. */
-  static void checkFits(Variable v, NdArray a, String what) {
+  /** Throws when output {@code k} of {@code step}, {@code a}, does not fit its variable. */
+  private static void checkOutput(Step step, int k, NdArray a) {
+    Variable v = step.outVars()[k];
+    // The message is built only on failure: shapes change every epoch (a last, smaller batch).
+    if (!fits(v, a)) {
+      checkFits(v, a, "op '" + step.op().name() + "' computed a value that does not fit");
+    }
+  }
+
+  private static boolean fits(Variable v, NdArray a) {
+    if (a.dtype() != v.dtype()) {
+      return false;
+    }
     long[] dims = new long[a.rank()];
     for (int i = 0; i < dims.length; i++) {
       dims[i] = a.dim(i);
     }
-    if (a.dtype() != v.dtype() || !v.shape().accepts(Shape.of(dims))) {
+    return v.shape().accepts(Shape.of(dims));
+  }
+
+  /** Throws when {@code a} does not have {@code v}'s dtype or fit its shape. */
+  static void checkFits(Variable v, NdArray a, String what) {
+    if (!fits(v, a)) {
       throw new GraphExecutionException(what + " '" + v.name() + "': expected " + v.dtype()
           + v.shape() + ", got " + a.dtype() + Arrays.toString(a.shape()));
     }

@@ -55,7 +55,8 @@ final class TensorOps {
     int pos = 0;
     switch (t.dtype()) {
       case FLOAT32 -> {
-        float[] tmp = new float[BLOCK];
+        // Sized to the tensor: most are a client's scalar metrics, summed every round.
+        float[] tmp = new float[(int) Math.min(BLOCK, t.size())];
         for (ByteBuffer b : buffers(t)) {
           FloatBuffer fb = b.asFloatBuffer();
           while (fb.hasRemaining()) {
@@ -69,7 +70,7 @@ final class TensorOps {
         }
       }
       case FLOAT64 -> {
-        double[] tmp = new double[BLOCK];
+        double[] tmp = new double[(int) Math.min(BLOCK, t.size())];
         for (ByteBuffer b : buffers(t)) {
           DoubleBuffer db = b.asDoubleBuffer();
           while (db.hasRemaining()) {
@@ -106,8 +107,9 @@ final class TensorOps {
     }
     boolean f32 = tensors.get(0).dtype() == DType.FLOAT32;
     int item = f32 ? 4 : 8;
-    float[] xf = new float[BLOCK];
-    double[] xd = new double[BLOCK];
+    int tile = Math.min(BLOCK, acc.length);
+    float[] xf = f32 ? new float[tile] : null;
+    double[] xd = f32 ? null : new double[tile];
     for (int start = 0; start < acc.length; start += BLOCK) {
       int len = Math.min(BLOCK, acc.length - start);
       for (int k = 0; k < views.size(); k++) {
@@ -195,7 +197,7 @@ final class TensorOps {
     TensorBuilder b = TensorBuilder.allocate(dtype, shape);
     switch (dtype) {
       case FLOAT32 -> {
-        float[] tmp = new float[BLOCK];
+        float[] tmp = new float[Math.min(BLOCK, values.length)];
         int pos = 0;
         for (ByteBuffer buf : b.writableBuffers()) {
           FloatBuffer fb = buf.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
