@@ -37,6 +37,64 @@ public final class ValueChecker {
 
   /** The first misfit of {@code value} against {@code type}, or empty when it fits. */
   public static Optional<String> problem(Type type, Object value, String path) {
+    // Every batch of every client is checked every round: test first, and build the path and
+    // the message only for a value that does not fit.
+    return fits(type, value) ? Optional.empty() : diagnose(type, value, path);
+  }
+
+  /** Whether {@code value} fits {@code type}: {@link #diagnose}'s rules, building nothing. */
+  static boolean fits(Type type, Object value) {
+    return switch (type) {
+      case TensorType t -> value instanceof Tensor x && tensorFits(t, x);
+      case StructType s -> value instanceof StructValue v && structFits(s, v);
+      case SequenceType s -> value instanceof Iterable<?> it && sequenceFits(s, it);
+      default -> false;
+    };
+  }
+
+  private static boolean tensorFits(TensorType t, Tensor x) {
+    if (x.dtype() != t.dtype()) {
+      return false;
+    }
+    if (t.unknownRank()) {
+      return true;
+    }
+    if (x.rank() != t.rank()) {
+      return false;
+    }
+    for (int i = 0; i < t.rank(); i++) {
+      long want = t.dims().get(i);
+      if (want != TensorType.UNKNOWN_DIM && want != x.shape().dim(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean structFits(StructType s, StructValue v) {
+    if (v.size() != s.size()) {
+      return false;
+    }
+    for (int i = 0; i < s.size(); i++) {
+      Optional<String> name = s.elements().get(i).name();
+      if (name.isPresent() && !v.names().get(i).equals(name) || !fits(s.get(i), v.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean sequenceFits(SequenceType s, Iterable<?> it) {
+    for (Object element : it) {
+      if (!fits(s.element(), element)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link #problem} for a value known not to fit, or found to: the first misfit, named. */
+  private static Optional<String> diagnose(Type type, Object value, String path) {
     String at = path.isEmpty() ? "" : " at " + path;
     if (value == null) {
       return Optional.of("null where a value of type " + type + " is expected" + at);
