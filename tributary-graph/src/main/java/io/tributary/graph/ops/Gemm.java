@@ -41,8 +41,13 @@ public final class Gemm {
    */
   private static final boolean NARROW = VECTOR_PRESENT
       && isBlank(System.getProperty("tributary.gemm")) && NarrowGemm.native8();
-  /** Calls of each narrow kernel layout that {@link #warmUp} runs. */
-  private static final int WARM_UP_CALLS = 20_000;
+  /**
+   * Calls of each narrow kernel layout that {@link #warmUp} runs: enough to trip C2's compile
+   * thresholds for the kernel's loops (C2's code is in place about 1.6 s after launch either way);
+   * 20,000 cost more CPU at start-up than they saved (4 of 4 alternating runs of the FedProx
+   * protocol slower).
+   */
+  private static final int WARM_UP_CALLS = 4_000;
 
   private Gemm() {}
 
@@ -94,7 +99,7 @@ public final class Gemm {
 
   /**
    * Runs the narrow kernel on throwaway data, so the JIT has compiled it by the time training
-   * reaches it (about 0.3 s of one core); does nothing when {@link #narrowOnVector()} is false.
+   * reaches it (about 0.1 s of one core); does nothing when {@link #narrowOnVector()} is false.
    * Called by {@link KernelWarmUp} on a thread of its own, which also makes that thread, not the
    * caller's, pay for this class's initialization (loading OpenBLAS).
    */
