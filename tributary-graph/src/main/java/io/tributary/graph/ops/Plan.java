@@ -354,7 +354,7 @@ final class Plan {
     Variable v = step.outVars()[k];
     // The message is built only on failure: shapes change every epoch (a last, smaller batch).
     if (!fits(v, a)) {
-      checkFits(v, a, "op '" + step.op().name() + "' computed a value that does not fit");
+      throw misfit(v, a, "op '" + step.op().name() + "' computed a value that does not fit");
     }
   }
 
@@ -372,9 +372,13 @@ final class Plan {
   /** Throws when {@code a} does not have {@code v}'s dtype or fit its shape. */
   static void checkFits(Variable v, NdArray a, String what) {
     if (!fits(v, a)) {
-      throw new GraphExecutionException(what + " '" + v.name() + "': expected " + v.dtype()
-          + v.shape() + ", got " + a.dtype() + Arrays.toString(a.shape()));
+      throw misfit(v, a, what);
     }
+  }
+
+  private static GraphExecutionException misfit(Variable v, NdArray a, String what) {
+    return new GraphExecutionException(what + " '" + v.name() + "': expected " + v.dtype()
+        + v.shape() + ", got " + a.dtype() + Arrays.toString(a.shape()));
   }
 
   static GraphExecutionException missing(Variable v) {
