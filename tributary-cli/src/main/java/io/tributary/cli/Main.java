@@ -1,5 +1,9 @@
 package io.tributary.cli;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,39 +15,64 @@ import picocli.CommandLine.Spec;
     name = "tributary",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
-    description = "Federated learning on the JVM.",
-    subcommands = {
-      SimulateCommand.class,
-      ServerCommand.class,
-      ClientCommand.class,
-      InspectCommand.class,
-      ConvertCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "Federated learning on the JVM.")
 public final class Main implements Runnable {
+  /**
+   * The subcommands, in the order help lists them, each made on demand: picocli reads every
+   * option of every subcommand it is given, which took a fifth of a second of {@code simulate}'s
+   * start-up, so a command line that names its subcommand gets only that one.
+   */
+  private static final Map<String, Supplier<Object>> SUBCOMMANDS = orderedSubcommands();
+
   @Spec CommandSpec spec;
+
+  private static Map<String, Supplier<Object>> orderedSubcommands() {
+    Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+    m.put("simulate", SimulateCommand::new);
+    m.put("server", ServerCommand::new);
+    m.put("client", ClientCommand::new);
+    m.put("inspect", InspectCommand::new);
+    m.put("convert", ConvertCommand::new);
+    m.put("help", CommandLine.HelpCommand::new);
+    return Collections.unmodifiableMap(m);
+  }
 
   /** Runs the command line and ends the JVM with the command's exit status. */
   public static void main(String[] args) {
     StandardError.reclaim();
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(args).execute(args));
+  }
+
+  /** The command line with every subcommand; see {@link #commandLine(String[])}. */
+  static CommandLine commandLine() {
+    return commandLine(new String[0]);
   }
 
   /**
    * The command line, ready to execute. A usage error in {@code simulate} or {@code client} is
    * reported in one line, without the usage text: its help is long, and the line names the option
    * at fault.
+   *
+   * <p>When {@code args} starts with a subcommand's name (other than {@code help}), only that
+   * subcommand is built: what the command line does and prints is the same either way.
    */
-  static CommandLine commandLine() {
+  static CommandLine commandLine(String[] args) {
     CommandLine cli = new CommandLine(new Main());
+    String first = args.length > 0 ? args[0] : "";
+    boolean onlyFirst = SUBCOMMANDS.containsKey(first) && !first.equals("help");
+    for (Map.Entry<String, Supplier<Object>> e : SUBCOMMANDS.entrySet()) {
+      if (!onlyFirst || e.getKey().equals(first)) {
+        cli.addSubcommand(e.getKey(), e.getValue().get());
+      }
+    }
     CommandLine.IParameterExceptionHandler standard = cli.getParameterExceptionHandler();
-    cli.setParameterExceptionHandler((ex, args) -> {
+    cli.setParameterExceptionHandler((ex, given) -> {
       CommandLine at = ex.getCommandLine();
       String name = at.getCommand() instanceof SimulateCommand ? "simulate"
           : at.getCommand() instanceof ServerCommand ? "server"
           : at.getCommand() instanceof ClientCommand ? "client" : null;
       if (name == null) {
-        return standard.handleParseException(ex, args);
+        return standard.handleParseException(ex, given);
       }
       at.getErr().println("tributary " + name + ": " + ex.getMessage().replaceAll("\\R", " ")
           + " (see tributary " + name + " --help)");

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
           + "the seed included), DIR/clients.json (client data sizes), DIR/final.npz (the final "
           + "parameters), DIR/model.zip (checkpoints, one tag each) and DIR/report.html (charts "
           + "and figures in one self-contained page).",
-      "With no options: FedAvg on the 8x8 digits, which takes seconds and reaches over 90% test "
+      "With no options: FedAvg on the 8x8 digits, which takes seconds and reaches over 90%% test "
           + "accuracy.",
       "Exits with 2 and one line on stderr for a bad option value or unreadable data.",
       ""

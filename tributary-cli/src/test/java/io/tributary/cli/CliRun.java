@@ -7,11 +7,18 @@ import picocli.CommandLine;
 /** One in-process run of the {@code tributary} command line, with what it printed. */
 record CliRun(int exitCode, String out, String err) {
 
-  /** Runs {@code tributary args...} in this JVM, capturing stdout and stderr. */
+  /**
+   * Runs {@code tributary args...} in this JVM, capturing stdout and stderr, with the command line
+   * that {@code main} builds for those arguments.
+   */
   static CliRun of(String... args) {
+    return on(Main.commandLine(args), args);
+  }
+
+  /** Runs {@code args} on {@code cli}, capturing stdout and stderr. */
+  static CliRun on(CommandLine cli, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cli = Main.commandLine();
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     int code = cli.execute(args);

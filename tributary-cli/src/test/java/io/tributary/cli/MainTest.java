@@ -1,21 +1,84 @@
 package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 class MainTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "simulate", "inspect", "convert"})
+  @ValueSource(strings = {"", "simulate", "server", "client", "inspect", "convert"})
   void help_everyCommand_printsUsageAndExitsZero(String command) {
     CliRun run = command.isEmpty() ? CliRun.of("--help") : CliRun.of(command, "--help");
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).startsWith("Usage: tributary" + (command.isEmpty() ? "" : " " + command));
     assertThat(run.err()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"simulate", "server", "client", "inspect", "convert"})
+  void commandLine_namedSubcommand_buildsOnlyThatOne(String command) {
+    assertThat(Main.commandLine(new String[] {command, "--help"}).getSubcommands().keySet())
+        .containsExactly(command);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "help", "--help", "train"})
+  void commandLine_noSubcommandFirst_buildsAllInHelpOrder(String first) {
+    String[] args = first.isEmpty() ? new String[0] : new String[] {first};
+    assertThat(Main.commandLine(args).getSubcommands().keySet())
+        .containsExactly("simulate", "server", "client", "inspect", "convert", "help");
+  }
+
+  static Stream<Arguments> sameOutputCases() {
+    return Stream.of(
+        Arguments.of((Object) new String[] {"simulate", "--help"}),
+        Arguments.of((Object) new String[] {"server", "--help"}),
+        Arguments.of((Object) new String[] {"client", "--help"}),
+        Arguments.of((Object) new String[] {"inspect", "--help"}),
+        Arguments.of((Object) new String[] {"convert", "--help"}),
+        Arguments.of((Object) new String[] {"simulate", "--rounds", "zero"}),
+        Arguments.of((Object) new String[] {"simulate", "--no-such-flag"}),
+        Arguments.of((Object) new String[] {"client", "--server"}),
+        Arguments.of((Object) new String[] {"inspect"}),
+        Arguments.of((Object) new String[] {"convert", "a.npz"}));
+  }
+
+  @ParameterizedTest
+  @MethodSource("sameOutputCases")
+  void commandLine_oneSubcommandOrAll_sameOutputAndStatus(String[] args) {
+    CliRun one = CliRun.of(args);
+    CliRun all = CliRun.on(Main.commandLine(), args);
+
+    assertThat(one.exitCode()).isEqualTo(all.exitCode());
+    assertThat(one.out()).isEqualTo(all.out());
+    assertThat(one.err()).isEqualTo(all.err());
+  }
+
+  /** picocli formats help text with String.format, and warns on stderr about a stray '%'. */
+  @Test
+  void helpTexts_everyCommandAndOption_areValidFormatStrings() {
+    List<String> texts = new ArrayList<>();
+    for (CommandLine c : Main.commandLine().getSubcommands().values()) {
+      texts.addAll(List.of(c.getCommandSpec().usageMessage().description()));
+      for (OptionSpec o : c.getCommandSpec().options()) {
+        texts.addAll(List.of(o.description()));
+      }
+    }
+    assertThat(texts).isNotEmpty().allSatisfy(t ->
+        assertThatCode(() -> String.format(Locale.ROOT, t)).as(t).doesNotThrowAnyException());
   }
 
   @Test
