@@ -39,7 +39,7 @@ public final class Main implements Runnable {
 
   /** Runs the command line and ends the JVM with the command's exit status. */
   public static void main(String[] args) {
-    StandardError.reclaim();
+    StandardError.reclaimInBackground();
     System.exit(commandLine(args).execute(args));
   }
 

@@ -19,14 +19,16 @@ import java.lang.invoke.MethodHandle;
 final class NativeStderr {
   private NativeStderr() {}
 
-  /** Duplicates {@code fd} onto 2 and closes {@code fd}; returns whether dup2 succeeded. */
+  /**
+   * Duplicates {@code fd} onto 2 and closes {@code fd}; returns whether dup2 succeeded. The caller
+   * flushes what Java buffered for descriptor 2 first.
+   */
   static boolean reclaim(int fd) {
     Linker linker = Linker.nativeLinker();
     MethodHandle dup2 = linker.downcallHandle(linker.defaultLookup().find("dup2").orElseThrow(),
         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     MethodHandle close = linker.downcallHandle(linker.defaultLookup().find("close").orElseThrow(),
         FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    System.err.flush();
     try {
       if ((int) dup2.invokeExact(fd, 2) != 2) {
         return false;

@@ -2,6 +2,10 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,5 +31,42 @@ class StandardErrorTest {
   void reclaim_unusableDescriptor_doesNothing(String fd) {
     System.setProperty(StandardError.FD_PROPERTY, fd);
     assertThat(StandardError.reclaim()).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "x", "2"})
+  void reclaimInBackground_nothingToMove_leavesSystemErrAlone(String fd) {
+    PrintStream before = System.err;
+    if (!fd.isEmpty()) {
+      System.setProperty(StandardError.FD_PROPERTY, fd);
+    }
+    assertThat(StandardError.reclaimInBackground()).isEmpty();
+    assertThat(System.err).isSameAs(before);
+  }
+
+  @Test
+  void gate_closed_holdsWritesUntilOpenedThenPassesThemInOrder() throws Exception {
+    ByteArrayOutputStream target = new ByteArrayOutputStream();
+    CountDownLatch open = new CountDownLatch(1);
+    PrintStream gated = new PrintStream(new StandardError.Gate(target, open), true,
+        StandardCharsets.UTF_8);
+    Thread writer = new Thread(() -> {
+      gated.println("first");
+      gated.println("second");
+    });
+    writer.start();
+    writer.join(200);
+
+    assertThat(writer.isAlive()).isTrue();
+    assertThat(target.size()).isZero();
+
+    open.countDown();
+    writer.join(5_000);
+    gated.print("third");
+    gated.flush();
+
+    assertThat(writer.isAlive()).isFalse();
+    assertThat(target.toString(StandardCharsets.UTF_8))
+        .isEqualTo("first" + System.lineSeparator() + "second" + System.lineSeparator() + "third");
   }
 }
