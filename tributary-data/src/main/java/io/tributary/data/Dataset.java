@@ -4,6 +4,7 @@ import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -353,12 +354,26 @@ public final class Dataset {
     int n = to - from;
     TensorBuilder xb = TensorBuilder.allocate(DType.FLOAT32, batchShape(n));
     long[] y = new long[n];
-    byte[] row = new byte[rowBytes];
-    for (int j = 0; j < n; j++) {
-      int i = Objects.checkIndex(indices[from + j], size);
-      features.copyBytes((long) i * rowBytes, row, 0, rowBytes);
-      xb.putBytes((long) j * rowBytes, row, 0, rowBytes);
-      y[j] = labels.getLong(i);
+    List<ByteBuffer> source = features.dataBuffers();
+    List<ByteBuffer> target = xb.writableBuffers();
+    if (source.size() == 1 && target.size() == 1) {
+      // One buffer each (data under a gigabyte): a row is one bulk copy between them. Shuffling a
+      // client's data into batches runs on the round's critical path, every round.
+      ByteBuffer src = source.get(0);
+      ByteBuffer dst = target.get(0);
+      for (int j = 0; j < n; j++) {
+        int i = Objects.checkIndex(indices[from + j], size);
+        dst.put(j * rowBytes, src, i * rowBytes, rowBytes);
+        y[j] = labels.getLong(i);
+      }
+    } else {
+      byte[] row = new byte[rowBytes];
+      for (int j = 0; j < n; j++) {
+        int i = Objects.checkIndex(indices[from + j], size);
+        features.copyBytes((long) i * rowBytes, row, 0, rowBytes);
+        xb.putBytes((long) j * rowBytes, row, 0, rowBytes);
+        y[j] = labels.getLong(i);
+      }
     }
     return new Batch(xb.build(), Tensors.longs(Shape.of(n), y));
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorBuilder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -98,6 +99,26 @@ class DatasetTest {
     int[] sorted = first.clone();
     Arrays.sort(sorted);
     assertThat(first).isNotEqualTo(sorted);
+  }
+
+  @Test
+  void batches_featuresInSmallChunks_sameShuffledBatchesAsOneBuffer() {
+    Dataset d = toy(37, 4);
+    // 16-byte chunks: rows of 12 bytes straddle chunk boundaries.
+    TensorBuilder chunked = TensorBuilder.allocate(d.features().dtype(), d.features().shape(), 4);
+    byte[] all = new byte[(int) d.features().byteSize()];
+    d.features().copyBytes(0, all, 0, all.length);
+    chunked.putBytes(0, all, 0, all.length);
+    Dataset c = new Dataset("chunked", chunked.build(), d.labels(), 4);
+
+    List<Batch> expected = d.batchList(5, true, 9);
+    List<Batch> actual = c.batchList(5, true, 9);
+
+    assertThat(actual).hasSameSizeAs(expected);
+    for (int i = 0; i < expected.size(); i++) {
+      assertThat(actual.get(i).x()).isEqualTo(expected.get(i).x());
+      assertThat(actual.get(i).y()).isEqualTo(expected.get(i).y());
+    }
   }
 
   private static int[] concatIds(Iterable<Batch> batches) {
