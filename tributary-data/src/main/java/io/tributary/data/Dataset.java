@@ -4,7 +4,6 @@ import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -133,17 +132,11 @@ public final class Dataset {
     }
     TensorBuilder xb = TensorBuilder.allocate(DType.FLOAT32, first.batchShape((int) total));
     TensorBuilder yb = TensorBuilder.allocate(DType.INT64, Shape.of(total));
-    byte[] tmp = new byte[1 << 16];
     long at = 0;
     int row = 0;
     for (Dataset p : parts) {
       long bytes = p.features.byteSize();
-      for (long done = 0; done < bytes; ) {
-        int len = (int) Math.min(tmp.length, bytes - done);
-        p.features.copyBytes(done, tmp, 0, len);
-        xb.putBytes(at + done, tmp, 0, len);
-        done += len;
-      }
+      xb.putBytes(at, p.features, 0, bytes);
       at += bytes;
       for (int i = 0; i < p.size; i++) {
         yb.setLong(row++, p.labels.getLong(i));
@@ -354,26 +347,12 @@ public final class Dataset {
     int n = to - from;
     TensorBuilder xb = TensorBuilder.allocate(DType.FLOAT32, batchShape(n));
     long[] y = new long[n];
-    List<ByteBuffer> source = features.dataBuffers();
-    List<ByteBuffer> target = xb.writableBuffers();
-    if (source.size() == 1 && target.size() == 1) {
-      // One buffer each (data under a gigabyte): a row is one bulk copy between them. Shuffling a
-      // client's data into batches runs on the round's critical path, every round.
-      ByteBuffer src = source.get(0);
-      ByteBuffer dst = target.get(0);
-      for (int j = 0; j < n; j++) {
-        int i = Objects.checkIndex(indices[from + j], size);
-        dst.put(j * rowBytes, src, i * rowBytes, rowBytes);
-        y[j] = labels.getLong(i);
-      }
-    } else {
-      byte[] row = new byte[rowBytes];
-      for (int j = 0; j < n; j++) {
-        int i = Objects.checkIndex(indices[from + j], size);
-        features.copyBytes((long) i * rowBytes, row, 0, rowBytes);
-        xb.putBytes((long) j * rowBytes, row, 0, rowBytes);
-        y[j] = labels.getLong(i);
-      }
+    for (int j = 0; j < n; j++) {
+      int i = Objects.checkIndex(indices[from + j], size);
+      // One copy from store to store: shuffling a client's data into batches runs on the round's
+      // critical path, every round.
+      xb.putBytes((long) j * rowBytes, features, (long) i * rowBytes, rowBytes);
+      y[j] = labels.getLong(i);
     }
     return new Batch(xb.build(), Tensors.longs(Shape.of(n), y));
   }

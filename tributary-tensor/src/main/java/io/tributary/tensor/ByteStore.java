@@ -172,6 +172,21 @@ final class ByteStore {
     }
   }
 
+  /** Copies {@code len} bytes of {@code src} from {@code srcOff} into this store at {@code off}. */
+  void put(long off, ByteStore src, long srcOff, long len) {
+    while (len > 0) {
+      ByteBuffer to = chunk(off);
+      ByteBuffer from = src.chunk(srcOff);
+      int at = (int) (off & mask);
+      int fromAt = (int) (srcOff & src.mask);
+      int n = (int) Math.min(len, Math.min(to.capacity() - at, from.capacity() - fromAt));
+      to.put(at, from, fromAt, n);
+      off += n;
+      srcOff += n;
+      len -= n;
+    }
+  }
+
   /** Copies {@code len} bytes at {@code off} into {@code dst}. */
   void get(long off, byte[] dst, int dstOff, int len) {
     while (len > 0) {

@@ -453,6 +453,13 @@ public final class Tensor {
     t.bytes.get(t.offset * dtype.itemSize() + from, dst, dstOff, len);
   }
 
+  /** Copies {@code len} data bytes from byte {@code from} of the row-major data into {@code dst}. */
+  void copyBytes(long from, ByteStore dst, long at, long len) {
+    Objects.checkFromIndexSize(from, len, byteSize());
+    Tensor t = contiguous();
+    dst.put(at, t.bytes, t.offset * dtype.itemSize() + from, len);
+  }
+
   /** Writes every element's bytes, little-endian and row-major, to {@code out}. */
   public void writeData(OutputStream out) throws IOException {
     if (dtype == DType.STRING) {

@@ -187,6 +187,23 @@ public final class TensorBuilder {
     return this;
   }
 
+  /**
+   * Copies {@code len} bytes of {@code src}'s row-major data, from its byte {@code from}, into the
+   * data at byte offset {@code at}, without an intermediate array.
+   *
+   * @throws IllegalStateException if either is a string tensor
+   */
+  public TensorBuilder putBytes(long at, Tensor src, long from, long len) {
+    check();
+    fixedWidth();
+    if (src.dtype() == DType.STRING) {
+      throw new IllegalStateException("string tensors have no fixed-width byte data");
+    }
+    Objects.checkFromIndexSize(at, len, bytes.length());
+    src.copyBytes(from, bytes, at, len);
+    return this;
+  }
+
   /** Writable little-endian buffers over all the data bytes, in row-major order. */
   public List<ByteBuffer> writableBuffers() {
     check();

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class TensorTest {
@@ -194,6 +195,33 @@ class TensorTest {
     assertThat(ta).isEqualTo(b.build());
     assertThat(ta).isNotEqualTo(c.build());
     assertThat(ta).isNotEqualTo(Tensor.zeros(DType.FLOAT32, Shape.of(n)));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"30, 30", "4, 30", "30, 5", "4, 5"})
+  void putBytes_fromTensor_copiesRowMajorBytesAcrossChunks(int srcShift, int dstShift) {
+    TensorBuilder src = TensorBuilder.allocate(DType.FLOAT32, Shape.of(7, 6), srcShift);
+    for (int i = 0; i < 42; i++) {
+      src.setFloat(i, i);
+    }
+    // Columns 1..4 of rows 2..5: not contiguous, so copied in row-major order.
+    Tensor view = src.build().slice(0, 2, 6).slice(1, 1, 5);
+    TensorBuilder dst = TensorBuilder.allocate(DType.FLOAT32, Shape.of(20), dstShift);
+    dst.putBytes(4 * 2, view, 4 * 3, 4 * 10);
+    Tensor out = dst.build();
+
+    for (int i = 0; i < 20; i++) {
+      int k = i - 2 + 3;
+      float want = i < 2 || i >= 12 ? 0f : (k / 4 + 2) * 6 + k % 4 + 1;
+      assertThat(out.getFloat(i)).as("element " + i).isEqualTo(want);
+    }
+    assertThatThrownBy(() -> dst.putBytes(0, view, 0, 4))
+        .isInstanceOf(IllegalStateException.class);
+    TensorBuilder small = TensorBuilder.allocate(DType.FLOAT32, Shape.of(2));
+    assertThatThrownBy(() -> small.putBytes(4, view, 0, 8))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> small.putBytes(0, view, 4 * 15, 8))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   @Test
