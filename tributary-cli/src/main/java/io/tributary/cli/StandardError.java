@@ -3,7 +3,6 @@ package io.tributary.cli;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 
@@ -17,27 +16,17 @@ final class StandardError {
 
   private StandardError() {}
 
-  /** Moves stderr back onto descriptor 2 if the launcher asked; true when it did. */
-  static boolean reclaim() {
+  /**
+   * Starts moving stderr back onto descriptor 2, if the launcher asked, on a thread of its own;
+   * false when there is nothing to move. The first java.lang.foreign downcall takes about 0.13 s,
+   * which a command's start-up need not wait for; until the move is done, whatever Java code
+   * writes to {@code System.err} waits for it, so everything the program prints still reaches the
+   * real stderr, in order.
+   */
+  static boolean reclaimInBackground() {
     OptionalInt fd = descriptor();
     if (fd.isEmpty()) {
       return false;
-    }
-    System.err.flush();
-    return move(fd.getAsInt());
-  }
-
-  /**
-   * Starts {@link #reclaim} on a thread of its own and returns that thread, or nothing when there
-   * is nothing to move. The first java.lang.foreign downcall takes about 0.13 s, which a command's
-   * start-up need not wait for; until the move is done, whatever Java code writes to
-   * {@code System.err} waits for it, so everything the program prints still reaches the real
-   * stderr, in order.
-   */
-  static Optional<Thread> reclaimInBackground() {
-    OptionalInt fd = descriptor();
-    if (fd.isEmpty()) {
-      return Optional.empty();
     }
     PrintStream original = System.err;
     original.flush();
@@ -52,7 +41,7 @@ final class StandardError {
     }, "tributary-stderr");
     t.setDaemon(true);
     t.start();
-    return Optional.of(t);
+    return true;
   }
 
   /** The descriptor the launcher named, when it is one to move (above 2, on a 22+ JVM). */
