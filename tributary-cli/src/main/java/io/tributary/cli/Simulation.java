@@ -75,9 +75,9 @@ final class Simulation {
     int status = 0;
     long start = System.nanoTime();
     try (FederatedRun run = new FederatedRun(config, data, model);
-        MetricsLog log = new MetricsLog(dir.resolve(METRICS))) {
+        MetricsLog log = new MetricsLog(dir.resolve(METRICS));
+        Checkpoints checkpoints = new Checkpoints(dir.resolve(MODEL), model, config)) {
       Progress progress = new Progress(err, style, config.rounds());
-      Checkpoints checkpoints = new Checkpoints(dir.resolve(MODEL), model, config);
       try {
         for (int r = 1; r <= config.rounds(); r++) {
           RoundMetrics m = round(run, r);
@@ -92,6 +92,7 @@ final class Simulation {
         progress.finish();
       }
       writeFinal(dir, run.parameters());
+      checkpoints.awaitWritten();
       outcome = String.format(Locale.ROOT, "Completed %d rounds in %.1f s.", config.rounds(),
           (System.nanoTime() - start) / 1e9);
     } catch (ExecutionFailedException e) {
