@@ -56,6 +56,10 @@ final class ArgMaxOp extends BaseOp {
 
   static long[] argmax(NdArray x, int outer, int len, int inner) {
     long[] r = new long[outer * inner];
+    if (x.dtype() == io.tributary.tensor.DType.FLOAT32 && inner == 1) {
+      rowsFloat(x.floats(), outer, len, r);
+      return r;
+    }
     for (int o = 0; o < outer; o++) {
       for (int i = 0; i < inner; i++) {
         int base = o * len * inner + i;
@@ -72,5 +76,26 @@ final class ArgMaxOp extends BaseOp {
       }
     }
     return r;
+  }
+
+  /**
+   * The argmax of each of {@code rows} rows of {@code len} floats, read from the array rather
+   * than through {@link NdArray#get} (scoring a model takes one per example). Widening to double
+   * keeps the order, so the result is the generic loop's, NaN and ties (the first wins) included.
+   */
+  private static void rowsFloat(float[] x, int rows, int len, long[] r) {
+    for (int o = 0; o < rows; o++) {
+      int base = o * len;
+      float best = x[base];
+      int at = 0;
+      for (int c = 1; c < len; c++) {
+        float v = x[base + c];
+        if (v > best) {
+          best = v;
+          at = c;
+        }
+      }
+      r[o] = at;
+    }
   }
 }
