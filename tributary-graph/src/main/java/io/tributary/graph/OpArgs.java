@@ -146,15 +146,13 @@ public final class OpArgs {
    * length {@code name#len} when k is -1; -1 when absent.
    */
   private int listEntry(String name, int k) {
-    String suffix = k < 0 ? "len" : null;
+    int at = name.length();
     for (int i = 0; i < intNames.size(); i++) {
       String n = intNames.get(i);
-      int at = name.length();
       if (n.length() <= at + 1 || !n.startsWith(name) || n.charAt(at) != '#') {
         continue;
       }
-      if (suffix != null ? n.regionMatches(at + 1, suffix, 0, suffix.length())
-          && n.length() == at + 1 + suffix.length() : isIndex(n, at + 1, k)) {
+      if (k < 0 ? n.length() == at + 4 && n.endsWith("len") : isIndex(n, at + 1, k)) {
         return i;
       }
     }
