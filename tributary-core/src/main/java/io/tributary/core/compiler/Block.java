@@ -14,7 +14,7 @@ public record Block(List<Local> locals, BuildingBlock result) implements Buildin
   /** One definition {@code name=value}. */
   public record Local(String name, BuildingBlock value) {
     public Local {
-      Identifiers.require(name, "block local name");
+      Identifiers.requireVariable(name, "block local name");
       Objects.requireNonNull(value, "value");
     }
   }

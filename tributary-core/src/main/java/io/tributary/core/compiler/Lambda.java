@@ -18,7 +18,7 @@ public record Lambda(String parameterName, Optional<Type> parameterType, Buildin
     Objects.requireNonNull(parameterType, "parameterType");
     Objects.requireNonNull(result, "result");
     if (parameterType.isPresent()) {
-      Identifiers.require(parameterName, "lambda parameter name");
+      Identifiers.requireVariable(parameterName, "lambda parameter name");
     } else if (!parameterName.isEmpty()) {
       throw new IllegalArgumentException(
           "lambda without a parameter type names a parameter '" + parameterName + "'");

@@ -7,7 +7,7 @@ package io.tributary.core.compiler;
  */
 public record Reference(String name) implements BuildingBlock {
   public Reference {
-    Identifiers.require(name, "reference name");
+    Identifiers.requireVariable(name, "reference name");
   }
 
   @Override

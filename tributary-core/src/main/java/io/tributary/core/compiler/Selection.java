@@ -15,7 +15,7 @@ public record Selection(BuildingBlock source, Key key) implements BuildingBlock 
   /** Selects the element with this name. */
   public record ByName(String name) implements Key {
     public ByName {
-      Identifiers.require(name, "selected name");
+      Identifiers.requireVariable(name, "selected name");
     }
   }
 

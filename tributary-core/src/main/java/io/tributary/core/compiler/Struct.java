@@ -16,7 +16,7 @@ public record Struct(List<Element> elements) implements BuildingBlock {
     public Element {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, "value");
-      name.ifPresent(n -> Identifiers.require(n, "struct element name"));
+      name.ifPresent(n -> Identifiers.requireVariable(n, "struct element name"));
     }
   }
 
