@@ -89,10 +89,17 @@ public final class IntrinsicCatalogue {
           "federated_select",
           "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)",
           "Ks is an int32 vector of keys",
-          b -> require(
-              b.get("Ks") instanceof TensorType k && k.dtype() == DType.INT32
-                  && !k.unknownRank() && k.rank() == 1,
-              "Ks is an int32 vector of keys"));
+          b -> require(isKeyVector(b.get("Ks")), "Ks is an int32 vector of keys"));
+  /**
+   * Distributes server values to clients by private keys. Tributary selects in the clear, as
+   * {@code federated_select} does: the keys are not hidden from the server (docs/federated-core.md).
+   */
+  public static final IntrinsicDef FEDERATED_SECURE_SELECT =
+      IntrinsicDef.template(
+          "federated_secure_select",
+          "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)",
+          "Ks is an int32 vector of keys",
+          b -> require(isKeyVector(b.get("Ks")), "Ks is an int32 vector of keys"));
   public static final IntrinsicDef SEQUENCE_MAP =
       IntrinsicDef.template("sequence_map", "(<(T -> U),T*> -> U*)");
   public static final IntrinsicDef SEQUENCE_REDUCE =
@@ -104,6 +111,10 @@ public final class IntrinsicCatalogue {
   public static final IntrinsicDef GENERIC_PLUS =
       IntrinsicDef.template(
           "generic_plus", "(<T,T> -> T)", "T is made of numeric tensors",
+          b -> require(isArithmetic(b.get("T")), "T is made of numeric tensors"));
+  public static final IntrinsicDef GENERIC_DIVIDE =
+      IntrinsicDef.quotient(
+          "generic_divide", "T is made of numeric tensors; U is T's true-division type",
           b -> require(isArithmetic(b.get("T")), "T is made of numeric tensors"));
   public static final IntrinsicDef GENERIC_MULTIPLY =
       IntrinsicDef.template(
@@ -121,8 +132,8 @@ public final class IntrinsicCatalogue {
           FEDERATED_AGGREGATE, FEDERATED_SECURE_SUM, FEDERATED_SECURE_SUM_BITWIDTH,
           FEDERATED_ZIP_AT_CLIENTS, FEDERATED_ZIP_AT_SERVER, FEDERATED_VALUE_AT_CLIENTS,
           FEDERATED_VALUE_AT_SERVER, FEDERATED_EVAL_AT_CLIENTS, FEDERATED_EVAL_AT_SERVER,
-          FEDERATED_SELECT, SEQUENCE_MAP, SEQUENCE_REDUCE, SEQUENCE_SUM, GENERIC_PLUS,
-          GENERIC_MULTIPLY, GENERIC_ZERO);
+          FEDERATED_SELECT, FEDERATED_SECURE_SELECT, SEQUENCE_MAP, SEQUENCE_REDUCE, SEQUENCE_SUM,
+          GENERIC_PLUS, GENERIC_DIVIDE, GENERIC_MULTIPLY, GENERIC_ZERO);
 
   private static final Map<String, IntrinsicDef> BY_URI = index();
 
@@ -154,6 +165,11 @@ public final class IntrinsicCatalogue {
     return t instanceof TensorType x
         && x.isScalar()
         && (x.dtype().isInteger() || x.dtype().isFloating());
+  }
+
+  private static boolean isKeyVector(Type t) {
+    return t instanceof TensorType k && k.dtype() == DType.INT32 && !k.unknownRank()
+        && k.rank() == 1;
   }
 
   private static boolean isArithmetic(Type t) {

@@ -1,9 +1,13 @@
 package io.tributary.core.compiler;
 
+import io.tributary.core.types.AbstractType;
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.FunctionType;
 import io.tributary.core.types.Placement;
+import io.tributary.core.types.PlacementType;
+import io.tributary.core.types.SequenceType;
 import io.tributary.core.types.StructType;
+import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
 import java.util.ArrayList;
@@ -31,7 +35,9 @@ public final class IntrinsicDef {
     /** A struct of values placed at one placement becomes a placed struct. */
     ZIP,
     /** Not a function: the intrinsic is itself a value of any type meeting the condition. */
-    VALUE
+    VALUE,
+    /** Like a template, with U the true-division result of T ({@link Quotients}). */
+    QUOTIENT
   }
 
   private final String uri;
@@ -79,6 +85,11 @@ public final class IntrinsicDef {
         placement);
   }
 
+  static IntrinsicDef quotient(String uri, String conditionText, Condition condition) {
+    return new IntrinsicDef(
+        uri, Types.parse("(<T,T> -> U)"), Mode.QUOTIENT, condition, conditionText, null);
+  }
+
   static IntrinsicDef value(String uri, String conditionText, Condition condition) {
     return new IntrinsicDef(uri, Types.parse("T"), Mode.VALUE, condition, conditionText, null);
   }
@@ -120,9 +131,15 @@ public final class IntrinsicDef {
   /**
    * Fits this intrinsic to an argument type.
    *
+   * <p>The concrete signature is the template instantiated as federated-language instantiates
+   * it (its {@code Intrinsic} constructor refuses any other form): each type variable takes the
+   * part of {@code argument} it matched, while placements, all-equal marks, fixed tensor types and
+   * struct names come from the template. So {@code federated_sum} of an all-equal {@code
+   * int32@CLIENTS} is written {@code ({int32}@CLIENTS -> int32@SERVER)}; the argument is
+   * assignable to that parameter by construction.
+   *
    * @param argument the argument's type, empty for a call without an argument
-   * @return the concrete signature, whose parameter is {@code argument} itself, or why it does not
-   *     fit
+   * @return the concrete signature, or why it does not fit
    */
   public Specialization specialize(Optional<Type> argument) {
     Objects.requireNonNull(argument, "argument");
@@ -147,12 +164,70 @@ public final class IntrinsicDef {
     if (broken.isPresent()) {
       return new Specialization.Failure(broken.get(), expectedParameter(), actual);
     }
+    if (mode == Mode.QUOTIENT) {
+      Optional<Type> quotient = Quotients.of(unifier.bindings().get("T"));
+      if (quotient.isEmpty()) {
+        return new Specialization.Failure("T has no quotient type", expectedParameter(), actual);
+      }
+      unifier.bindings().put("U", quotient.get());
+    }
     try {
+      Type parameter = instantiate(template.parameter().orElseThrow(), argument.get(), true);
       Type result = unifier.substitute(template.result());
-      return new Specialization.Success(FunctionType.of(argument.get(), result));
+      return new Specialization.Success(FunctionType.of(parameter, result));
     } catch (IllegalArgumentException e) {
       return new Specialization.Failure(e.getMessage(), expectedParameter(), actual);
     }
+  }
+
+  /**
+   * The template with each type variable replaced by the part of {@code actual} it matched; the
+   * two have the same structure, since {@code actual} unified with the template. A struct takes
+   * the template's (absent) names in a function's parameter, as federated-language strips them
+   * there, and the actual's names where a value flows in, so the argument stays assignable.
+   */
+  private static Type instantiate(Type template, Type actual, boolean covariant) {
+    return switch (template) {
+      case AbstractType a -> actual;
+      case TensorType t -> t;
+      case PlacementType p -> p;
+      case SequenceType s -> new SequenceType(instantiate(s.element(),
+          ((SequenceType) actual).element(), covariant));
+      case FederatedType f -> new FederatedType(instantiate(f.member(),
+          ((FederatedType) actual).member(), covariant), f.placement(), f.allEqual());
+      case FunctionType f -> {
+        FunctionType af = (FunctionType) actual;
+        yield new FunctionType(
+            f.parameter().map(p -> instantiate(p, af.parameter().orElseThrow(), !covariant)),
+            instantiate(f.result(), af.result(), covariant));
+      }
+      case StructType s -> {
+        StructType as = (StructType) actual;
+        List<StructType.Element> out = new ArrayList<>();
+        for (int i = 0; i < s.size(); i++) {
+          StructType.Element names = covariant ? as.elements().get(i) : s.elements().get(i);
+          out.add(new StructType.Element(names.name(),
+              instantiate(s.get(i), as.get(i), covariant)));
+        }
+        yield new StructType(out);
+      }
+    };
+  }
+
+  /** A zip's parameter as federated-language writes it: client leaves are not all-equal. */
+  private static Type zipParameter(Type t) {
+    return switch (t) {
+      case FederatedType f when f.placement().equals(Placement.CLIENTS) && f.allEqual() ->
+          new FederatedType(f.member(), f.placement(), false);
+      case StructType s -> {
+        List<StructType.Element> out = new ArrayList<>();
+        for (StructType.Element e : s.elements()) {
+          out.add(new StructType.Element(e.name(), zipParameter(e.type())));
+        }
+        yield new StructType(out);
+      }
+      default -> t;
+    };
   }
 
   private Specialization specializeZip(Type argument) {
@@ -168,7 +243,7 @@ public final class IntrinsicDef {
           "every element must be placed at " + zipPlacement.label(), expected, argument.compact());
     }
     Type result = new FederatedType(member.get(), zipPlacement, zipPlacement.singleton());
-    return new Specialization.Success(FunctionType.of(argument, result));
+    return new Specialization.Success(FunctionType.of(zipParameter(argument), result));
   }
 
   /** The struct with each placed leaf replaced by its member, or empty if a leaf is not placed. */
@@ -213,7 +288,9 @@ public final class IntrinsicDef {
     return switch (s) {
       case Specialization.Failure failure -> Optional.of(failure);
       case Specialization.Success ok ->
-          Types.isAssignable(f.result(), ok.type().result())
+          (mode == Mode.QUOTIENT
+                  ? Quotients.accepts(firstElement(ok.type()), f.result())
+                  : Types.isAssignable(f.result(), ok.type().result()))
               ? Optional.empty()
               : Optional.of(
                   new Specialization.Failure(
@@ -221,6 +298,11 @@ public final class IntrinsicDef {
                       ok.type().compact(),
                       type.compact()));
     };
+  }
+
+  /** T of a {@code (<T,T> -> U)} signature. */
+  private static Type firstElement(FunctionType f) {
+    return ((StructType) f.parameter().orElseThrow()).get(0);
   }
 
   @Override

@@ -141,6 +141,16 @@ public final class Intrinsics {
         Values.tuple(clientKeys, maxKey, serverState, selectFn.asValue()));
   }
 
+  /**
+   * {@code federated_secure_select}: {@link #federatedSelect}'s signature, with keys meant to stay
+   * private. Tributary's runtime selects in the clear (docs/federated-core.md).
+   */
+  public static Value federatedSecureSelect(
+      Value clientKeys, Value maxKey, Value serverState, Computation selectFn) {
+    return apply(IntrinsicCatalogue.FEDERATED_SECURE_SELECT,
+        Values.tuple(clientKeys, maxKey, serverState, selectFn.asValue()));
+  }
+
   /** {@code sequence_map: <(T -> U),T*> -> U*}. */
   public static Value sequenceMap(Computation fn, Value sequence) {
     return apply(IntrinsicCatalogue.SEQUENCE_MAP, Values.tuple(fn.asValue(), sequence));
@@ -159,6 +169,14 @@ public final class Intrinsics {
   /** {@code generic_plus: <T,T> -> T}. */
   public static Value genericPlus(Value a, Value b) {
     return apply(IntrinsicCatalogue.GENERIC_PLUS, Values.tuple(a, b));
+  }
+
+  /**
+   * {@code generic_divide: <T,T> -> U}, element-wise true division; U keeps floating and complex
+   * dtypes and turns 8- and 16-bit integers into {@code float32}, wider ones into {@code float64}.
+   */
+  public static Value genericDivide(Value a, Value b) {
+    return apply(IntrinsicCatalogue.GENERIC_DIVIDE, Values.tuple(a, b));
   }
 
   /** {@code generic_multiply: <T,T> -> T}. */

@@ -2,6 +2,8 @@ package io.tributary.core.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.core.types.FunctionType;
+import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -34,10 +36,13 @@ class IntrinsicCatalogueTest {
         Arguments.of("federated_eval_at_server", "(( -> T) -> T@SERVER)"),
         Arguments.of("federated_select",
             "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)"),
+        Arguments.of("federated_secure_select",
+            "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)"),
         Arguments.of("sequence_map", "(<(T -> U),T*> -> U*)"),
         Arguments.of("sequence_reduce", "(<T*,U,(<U,T> -> U)> -> U)"),
         Arguments.of("sequence_sum", "(T* -> T)"),
         Arguments.of("generic_plus", "(<T,T> -> T)"),
+        Arguments.of("generic_divide", "(<T,T> -> U)"),
         Arguments.of("generic_multiply", "(<T,T> -> T)"),
         Arguments.of("generic_zero", "T"));
   }
@@ -57,61 +62,106 @@ class IntrinsicCatalogueTest {
     assertThat(IntrinsicCatalogue.byUri("federated_reduce")).isEmpty();
   }
 
+  /** Where the parameter as written is the argument itself. */
+  private static final String SAME = "";
+
   static Stream<Arguments> fits() {
     return Stream.of(
-        // uri, argument, concrete result
-        Arguments.of("federated_broadcast", "float32[2]@SERVER", "float32[2]@CLIENTS"),
-        Arguments.of("federated_map", "<(int32 -> float32),{int32}@CLIENTS>", "{float32}@CLIENTS"),
-        Arguments.of("federated_map", "<(int32[?] -> bool),{int32[4]}@CLIENTS>", "{bool}@CLIENTS"),
-        Arguments.of("federated_map", "<(int32 -> bool),int32@CLIENTS>", "{bool}@CLIENTS"),
-        Arguments.of("federated_map_all_equal", "<(int32 -> bool),int32@CLIENTS>", "bool@CLIENTS"),
-        Arguments.of("federated_apply", "<(int32 -> bool),int32@SERVER>", "bool@SERVER"),
-        Arguments.of("federated_sum", "{int32[3]}@CLIENTS", "int32[3]@SERVER"),
-        Arguments.of("federated_mean", "{float32}@CLIENTS", "float32@SERVER"),
-        Arguments.of("federated_mean", "{<a=float32,b=float64[2]>}@CLIENTS",
-            "<a=float32,b=float64[2]>@SERVER"),
-        Arguments.of("federated_weighted_mean", "<{float32[5]}@CLIENTS,{int64}@CLIENTS>",
-            "float32[5]@SERVER"),
-        Arguments.of("federated_min", "{int32}@CLIENTS", "int32@SERVER"),
-        Arguments.of("federated_max", "{float64[?]}@CLIENTS", "float64[?]@SERVER"),
+        // uri, argument, parameter as federated-language writes it, concrete result
+        Arguments.of("federated_broadcast", "float32[2]@SERVER", SAME, "float32[2]@CLIENTS"),
+        Arguments.of("federated_map", "<(int32 -> float32),{int32}@CLIENTS>", SAME,
+            "{float32}@CLIENTS"),
+        Arguments.of("federated_map", "<(int32[?] -> bool),{int32[4]}@CLIENTS>", SAME,
+            "{bool}@CLIENTS"),
+        Arguments.of("federated_map", "<(int32 -> bool),int32@CLIENTS>",
+            "<(int32 -> bool),{int32}@CLIENTS>", "{bool}@CLIENTS"),
+        Arguments.of("federated_map", "<f=(<a=int32> -> bool),x={<int32>}@CLIENTS>", SAME,
+            "{bool}@CLIENTS"),
+        Arguments.of("federated_map_all_equal", "<(int32 -> bool),int32@CLIENTS>", SAME,
+            "bool@CLIENTS"),
+        Arguments.of("federated_apply", "<(int32 -> bool),int32@SERVER>", SAME, "bool@SERVER"),
+        Arguments.of("federated_sum", "{int32[3]}@CLIENTS", SAME, "int32[3]@SERVER"),
+        Arguments.of("federated_sum", "int32@CLIENTS", "{int32}@CLIENTS", "int32@SERVER"),
+        Arguments.of("federated_mean", "{float32}@CLIENTS", SAME, "float32@SERVER"),
+        Arguments.of("federated_mean", "<a=float32,b=float64[2]>@CLIENTS",
+            "{<a=float32,b=float64[2]>}@CLIENTS", "<a=float32,b=float64[2]>@SERVER"),
+        Arguments.of("federated_weighted_mean", "<{float32[5]}@CLIENTS,int64@CLIENTS>",
+            "<{float32[5]}@CLIENTS,{int64}@CLIENTS>", "float32[5]@SERVER"),
+        Arguments.of("federated_min", "int32@CLIENTS", "{int32}@CLIENTS", "int32@SERVER"),
+        Arguments.of("federated_max", "{float64[?]}@CLIENTS", SAME, "float64[?]@SERVER"),
         Arguments.of("federated_aggregate",
+            "<{int32}@CLIENTS,int64,(<a=int64,b=int32> -> int64),(<int64,int64> -> int64),"
+                + "(int64 -> float32)>",
             "<{int32}@CLIENTS,int64,(<int64,int32> -> int64),(<int64,int64> -> int64),"
                 + "(int64 -> float32)>",
             "float32@SERVER"),
-        Arguments.of("federated_secure_sum", "<{int32[2]}@CLIENTS,int32>", "int32[2]@SERVER"),
+        Arguments.of("federated_secure_sum", "<int32[2]@CLIENTS,int32>",
+            "<{int32[2]}@CLIENTS,int32>", "int32[2]@SERVER"),
         Arguments.of("federated_secure_sum_bitwidth", "<{<int32,int64>}@CLIENTS,<int32,int32>>",
-            "<int32,int64>@SERVER"),
+            SAME, "<int32,int64>@SERVER"),
         Arguments.of("federated_zip_at_clients", "<a={int32}@CLIENTS,b=float32@CLIENTS>",
-            "{<a=int32,b=float32>}@CLIENTS"),
-        Arguments.of("federated_zip_at_clients", "<{int32}@CLIENTS,<{bool}@CLIENTS>>",
+            "<a={int32}@CLIENTS,b={float32}@CLIENTS>", "{<a=int32,b=float32>}@CLIENTS"),
+        Arguments.of("federated_zip_at_clients", "<{int32}@CLIENTS,<{bool}@CLIENTS>>", SAME,
             "{<int32,<bool>>}@CLIENTS"),
-        Arguments.of("federated_zip_at_server", "<int32@SERVER,float32@SERVER>",
+        Arguments.of("federated_zip_at_server", "<int32@SERVER,float32@SERVER>", SAME,
             "<int32,float32>@SERVER"),
-        Arguments.of("federated_value_at_clients", "int32", "int32@CLIENTS"),
-        Arguments.of("federated_value_at_server", "<int32>", "<int32>@SERVER"),
-        Arguments.of("federated_eval_at_clients", "( -> int32)", "{int32}@CLIENTS"),
-        Arguments.of("federated_eval_at_server", "( -> int32)", "int32@SERVER"),
+        Arguments.of("federated_value_at_clients", "int32", SAME, "int32@CLIENTS"),
+        Arguments.of("federated_value_at_server", "<int32>", SAME, "<int32>@SERVER"),
+        Arguments.of("federated_eval_at_clients", "( -> int32)", SAME, "{int32}@CLIENTS"),
+        Arguments.of("federated_eval_at_server", "( -> int32)", SAME, "int32@SERVER"),
         Arguments.of("federated_select",
             "<{int32[?]}@CLIENTS,int32@SERVER,float32[10]@SERVER,(<float32[10],int32> -> float32)>",
-            "{float32*}@CLIENTS"),
-        Arguments.of("sequence_map", "<(int32 -> bool),int32*>", "bool*"),
-        Arguments.of("sequence_reduce", "<int32*,int64,(<int64,int32> -> int64)>", "int64"),
-        Arguments.of("sequence_sum", "float32[2]*", "float32[2]"),
-        Arguments.of("generic_plus", "<float32,float32>", "float32"),
-        Arguments.of("generic_multiply", "<{int32}@CLIENTS,{int32}@CLIENTS>", "{int32}@CLIENTS"));
+            SAME, "{float32*}@CLIENTS"),
+        Arguments.of("federated_secure_select",
+            "<{int32[2]}@CLIENTS,int32@SERVER,int64@SERVER,(<s=int64,k=int32> -> int64)>",
+            "<{int32[2]}@CLIENTS,int32@SERVER,int64@SERVER,(<int64,int32> -> int64)>",
+            "{int64*}@CLIENTS"),
+        Arguments.of("sequence_map", "<(int32 -> bool),int32*>", SAME, "bool*"),
+        Arguments.of("sequence_reduce", "<int32*,int64,(<int64,int32> -> int64)>", SAME,
+            "int64"),
+        Arguments.of("sequence_sum", "float32[2]*", SAME, "float32[2]"),
+        Arguments.of("generic_plus", "<float32,float32>", SAME, "float32"),
+        Arguments.of("generic_divide", "<float32[2],float32[2]>", SAME, "float32[2]"),
+        Arguments.of("generic_divide", "<<int8,uint16>,<int8,uint16>>", SAME,
+            "<float32,float32>"),
+        Arguments.of("generic_divide", "<<int32,uint64>,<int32,uint64>>", SAME,
+            "<float64,float64>"),
+        Arguments.of("generic_divide", "<complex64,complex64>", SAME, "complex64"),
+        Arguments.of("generic_multiply", "<{int32}@CLIENTS,{int32}@CLIENTS>", SAME,
+            "{int32}@CLIENTS"));
   }
 
   @ParameterizedTest(name = "{0}({1})")
   @MethodSource("fits")
-  void specialize_fittingArgument_givesResult(String uri, String argument, String result) {
-    Specialization s =
-        IntrinsicCatalogue.byUri(uri).orElseThrow()
-            .specialize(Optional.of(Types.parse(argument)));
+  void specialize_fittingArgument_givesFederatedLanguagesInstance(
+      String uri, String argument, String parameter, String result) {
+    IntrinsicDef def = IntrinsicCatalogue.byUri(uri).orElseThrow();
+    Specialization s = def.specialize(Optional.of(Types.parse(argument)));
     assertThat(s).isInstanceOf(Specialization.Success.class);
     Specialization.Success ok = (Specialization.Success) s;
     assertThat(ok.type().result().compact()).isEqualTo(result);
-    assertThat(ok.type().parameter().orElseThrow()).isEqualTo(Types.parse(argument));
-    assertThat(IntrinsicCatalogue.byUri(uri).orElseThrow().checkInstance(ok.type())).isEmpty();
+    Type written = ok.type().parameter().orElseThrow();
+    assertThat(written.compact()).isEqualTo(parameter.equals(SAME) ? argument : parameter);
+    assertThat(Types.isAssignable(written, Types.parse(argument))).isTrue();
+    assertThat(def.checkInstance(ok.type())).isEmpty();
+    // The argument's own form, which older writers used, is still read.
+    assertThat(def.checkInstance(FunctionType.of(Types.parse(argument), ok.type().result())))
+        .isEmpty();
+  }
+
+  @Test
+  void checkInstance_genericDivideToAnotherFloatingType_isReadAndOthersAreNot() {
+    IntrinsicDef divide = IntrinsicCatalogue.GENERIC_DIVIDE;
+    assertThat(divide.checkInstance(Types.parse("(<int32[2],int32[2]> -> float32[2])")))
+        .isEmpty();
+    assertThat(divide.checkInstance(Types.parse("(<int32[2],int32[2]> -> int32[2])")))
+        .isPresent();
+    assertThat(divide.checkInstance(Types.parse("(<int32[2],int32[2]> -> float64[3])")))
+        .isPresent();
+    assertThat(divide.checkInstance(Types.parse("(<complex64,complex64> -> float64)")))
+        .isPresent();
+    assertThat(divide.specialize(Optional.of(Types.parse("<string,string>"))))
+        .isInstanceOf(Specialization.Failure.class);
   }
 
   static Stream<Arguments> misfits() {
