@@ -9,20 +9,16 @@ import java.util.Objects;
  * @param member the type of the value each member holds; it may not contain a federated,
  *     function or placement type
  * @param placement where the value lives
- * @param allEqual whether all members hold equal values; always true for a singleton placement
+ * @param allEqual whether all members hold equal values. At a singleton placement such as SERVER
+ *     the one member's value is trivially all-equal, but {@code {T}@SERVER} is still a type of its
+ *     own, as in federated-language: a {@code T@SERVER} value is assignable to it, not the
+ *     reverse, so the intrinsics that want {@code T@SERVER} (broadcast, apply, select) refuse it.
  */
 public record FederatedType(Type member, Placement placement, boolean allEqual) implements Type {
   public FederatedType {
     Objects.requireNonNull(member, "member");
     Objects.requireNonNull(placement, "placement");
     Nesting.checkFederatedMember(member, placement, allEqual);
-    if (placement.singleton() && !allEqual) {
-      throw new IllegalArgumentException(
-          "{" + TypePrinter.print(member) + "}@" + placement.label()
-              + ": a value at the singleton placement " + placement.label()
-              + " is always all-equal; write " + TypePrinter.print(member) + "@"
-              + placement.label());
-    }
   }
 
   /** {@code T@SERVER}. */

@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param uri the identifier used on the wire ({@code "clients"}, {@code "server"})
  * @param label the name in compact notation ({@code CLIENTS}, {@code SERVER})
  * @param tier the distance from the clients: 0 for clients, larger towards the server
- * @param singleton whether the placement is a single logical participant, whose values are
- *     therefore always all-equal
+ * @param singleton whether the placement is a single logical participant (its values are held
+ *     once; a zip there gives an all-equal value)
  */
 public record Placement(String uri, String label, int tier, boolean singleton) {
   /** The client devices, tier 0; each may hold its own value. */

@@ -56,11 +56,13 @@ class NestingTest {
   }
 
   @Test
-  void construct_notAllEqualAtServer_throws() {
-    assertThatThrownBy(() -> new FederatedType(I32, Placement.SERVER, false))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("{int32}@SERVER")
-        .hasMessageContaining("always all-equal");
+  void construct_notAllEqualAtServer_isItsOwnType() {
+    // As in federated-language: {T}@SERVER exists, accepts T@SERVER, and is not accepted by it.
+    FederatedType notAllEqual = new FederatedType(I32, Placement.SERVER, false);
+    FederatedType allEqual = FederatedType.atServer(I32);
+    assertThat(notAllEqual).hasToString("{int32}@SERVER");
+    assertThat(Types.isAssignable(notAllEqual, allEqual)).isTrue();
+    assertThat(Types.isAssignable(allEqual, notAllEqual)).isFalse();
   }
 
   @Test

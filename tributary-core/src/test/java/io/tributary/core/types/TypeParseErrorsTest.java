@@ -24,7 +24,6 @@ class TypeParseErrorsTest {
           "int32**",
           "{int32@SERVER}@CLIENTS",
           "(int32 -> int32)@SERVER",
-          "{int32}@SERVER",
           "int32 float32",
           "float32[99999999999999999999]",
           "<placement>*",
