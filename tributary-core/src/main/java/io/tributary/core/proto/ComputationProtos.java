@@ -127,8 +127,6 @@ public final class ComputationProtos {
   private record Entry(Computation proto, Type type) {}
 
   /** Builds one node's message from its children's, which are on top of the stack. */
-  // Data.uri is deprecated upstream in favour of an Any, but a uri is what Data holds here.
-  @SuppressWarnings("deprecation")
   private static Entry build(TypedNode node, Deque<Entry> stack) {
     Type type = node.type().orElseThrow();
     Computation.Builder b = Computation.newBuilder().setType(TypeProtos.toProto(type));
@@ -177,7 +175,7 @@ public final class ComputationProtos {
       case Intrinsic i -> b.setIntrinsic(
           io.tributary.core.proto.internal.Intrinsic.newBuilder().setUri(i.uri()));
       case Data d -> b.setData(io.tributary.core.proto.internal.Data.newBuilder()
-          .setUri(d.uri()));
+          .setContent(DataPayloads.write(d)));
       case PlacementLiteral p -> b.setPlacement(
           io.tributary.core.proto.internal.Placement.newBuilder()
               .setUri(p.placement().uri()));

@@ -56,7 +56,7 @@ final class ProtoReader {
     return node;
   }
 
-  // Data.uri is deprecated upstream in favour of an Any, but a uri is what Data holds here.
+  // Data.uri is deprecated upstream in favour of content, but is still read.
   @SuppressWarnings("deprecation")
   private BuildingBlock readNode(Computation p, Optional<Type> type, String path, int depth)
       throws MalformedComputationException {
@@ -111,8 +111,7 @@ final class ProtoReader {
       case DATA -> {
         var d = p.getData();
         if (d.hasContent()) {
-          throw new MalformedComputationException(path,
-              "data given as content (google.protobuf.Any) is not supported; use a uri");
+          yield DataPayloads.read(d.getContent(), required(type, path), path);
         }
         yield new Data(d.getUri(), required(type, path));
       }

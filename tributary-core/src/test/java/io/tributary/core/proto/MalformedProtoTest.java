@@ -51,7 +51,7 @@ class MalformedProtoTest {
         .setLiteral(io.tributary.core.proto.internal.Literal.newBuilder().setValue(a)).build();
   }
 
-  @SuppressWarnings("deprecation") // Data.uri: deprecated upstream, still the form Tributary uses
+  @SuppressWarnings("deprecation") // Data.uri: deprecated upstream, still read
   private static Computation withType(Type t) {
     return Computation.newBuilder().setType(t)
         .setData(io.tributary.core.proto.internal.Data.newBuilder().setUri("mem://x")).build();
@@ -174,9 +174,35 @@ class MalformedProtoTest {
                     .setProcedure("evaluate").setGraph(com.google.protobuf.ByteString.copyFrom(
                         new byte[] {1})))).build(),
             "$.local_computation.graph_computation", "mentions a federated or placement type"),
-        Arguments.of("data as Any", Computation.newBuilder().setType(type("int32"))
+        Arguments.of("data as an unknown Any", Computation.newBuilder().setType(type("int32"))
             .setData(io.tributary.core.proto.internal.Data.newBuilder()
-                .setContent(Any.getDefaultInstance())).build(), "$", "not supported; use a uri"),
+                .setContent(Any.newBuilder().setTypeUrl("type.googleapis.com/x.Unknown")))
+                .build(), "$", "data content of type 'type.googleapis.com/x.Unknown' cannot be"
+                + " resolved"),
+        Arguments.of("data as an empty Any", Computation.newBuilder().setType(type("int32"))
+            .setData(io.tributary.core.proto.internal.Data.newBuilder()
+                .setContent(Any.getDefaultInstance())).build(), "$", "cannot be resolved"),
+        Arguments.of("data reference without a uri", Computation.newBuilder()
+            .setType(type("int32"))
+            .setData(io.tributary.core.proto.internal.Data.newBuilder()
+                .setContent(Any.newBuilder()
+                    .setTypeUrl("type.googleapis.com/tributary.core.DataReference")))
+            .build(), "$", "the data reference has an empty uri"),
+        Arguments.of("data content that does not parse", Computation.newBuilder()
+            .setType(type("int32"))
+            .setData(io.tributary.core.proto.internal.Data.newBuilder()
+                .setContent(Any.newBuilder()
+                    .setTypeUrl("type.googleapis.com/federated_language.Array")
+                    .setValue(com.google.protobuf.ByteString.copyFrom(new byte[] {(byte) 0xff}))))
+            .build(), "$", "cannot be parsed"),
+        Arguments.of("inline array of another type", Computation.newBuilder()
+            .setType(type("float32"))
+            .setData(io.tributary.core.proto.internal.Data.newBuilder()
+                .setContent(Any.pack(Array.newBuilder().setDtype(DataType.DT_INT32)
+                    .setShape(ArrayShape.getDefaultInstance())
+                    .setInt32List(Array.IntList.newBuilder().addValue(1)).build(),
+                    "type.googleapis.com")))
+            .build(), "$", "expected float32"),
         Arguments.of("selection out of range",
             lambda("x", "(<int32> -> int32)", Computation.newBuilder().setType(type("int32"))
                 .setSelection(io.tributary.core.proto.internal.Selection.newBuilder()
