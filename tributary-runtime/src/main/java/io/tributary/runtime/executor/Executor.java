@@ -48,6 +48,16 @@ public interface Executor extends AutoCloseable {
   /** Computes a value and returns it in the runtime's value representation. */
   CompletableFuture<Object> materialize(ExecutorValue value);
 
+  /**
+   * Computes a local value that a lambda captures, in the runtime's value representation. Unlike
+   * {@link #materialize} it also gives function values (and structs holding them): a captured
+   * function is called by the lambda's body, never returned as a result. An executor whose
+   * function values are all local overrides this; the default materializes.
+   */
+  default CompletableFuture<Object> capture(ExecutorValue value) {
+    return materialize(value);
+  }
+
   /** Releases what the executor holds; values it made may no longer be used. */
   @Override
   void close();

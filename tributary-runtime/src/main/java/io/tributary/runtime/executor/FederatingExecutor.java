@@ -42,7 +42,7 @@ import java.util.concurrent.ExecutorService;
  */
 public final class FederatingExecutor implements Executor {
   private static final Set<String> LOCAL_INTRINSICS = Set.of("sequence_map", "sequence_reduce",
-      "sequence_sum", "generic_plus", "generic_multiply", "generic_zero");
+      "sequence_sum", "generic_plus", "generic_divide", "generic_multiply", "generic_zero");
 
   private final RuntimeOptions options;
   private final ExecutorService pool;
@@ -274,6 +274,15 @@ public final class FederatingExecutor implements Executor {
   @Override
   public CompletableFuture<Object> materialize(ExecutorValue value) {
     return CompletableFuture.supplyAsync(() -> planner.materialize((Node) value), coordinator);
+  }
+
+  /** An unplaced value is already computed; functions included, it is captured as it is. */
+  @Override
+  public CompletableFuture<Object> capture(ExecutorValue value) {
+    if (value instanceof Node.Unplaced u) {
+      return CompletableFuture.completedFuture(u.value);
+    }
+    return materialize(value);
   }
 
   @Override

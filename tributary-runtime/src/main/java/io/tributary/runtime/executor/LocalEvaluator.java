@@ -29,7 +29,8 @@ import java.util.Optional;
 /**
  * Evaluates local computations synchronously on the calling thread: lambdas, blocks, structs,
  * selections, literals, Java functions and the local intrinsics ({@code sequence_map},
- * {@code sequence_reduce}, {@code sequence_sum}, {@code generic_plus}, {@code generic_multiply},
+ * {@code sequence_reduce}, {@code sequence_sum}, {@code generic_plus}, {@code generic_divide},
+ * {@code generic_multiply},
  * {@code generic_zero}).
  *
  * <p>Stateless apart from the data bindings, so one evaluator serves every thread.
@@ -181,6 +182,8 @@ final class LocalEvaluator {
         case "sequence_sum" -> sequenceSum(i, (Iterable<?>) arg);
         case "generic_plus" -> TensorOps.plus(((StructValue) arg).get(0),
             ((StructValue) arg).get(1));
+        case "generic_divide" -> TensorOps.divide(((StructValue) arg).get(0),
+            ((StructValue) arg).get(1), ((FunctionType) i.type()).result());
         case "generic_multiply" -> TensorOps.multiply(((StructValue) arg).get(0),
             ((StructValue) arg).get(1));
         default -> throw new LocalComputationException(

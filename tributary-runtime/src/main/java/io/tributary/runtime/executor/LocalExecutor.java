@@ -130,5 +130,10 @@ public final class LocalExecutor implements Executor {
   }
 
   @Override
+  public CompletableFuture<Object> capture(ExecutorValue value) {
+    return CompletableFuture.completedFuture(((LocalValue) value).value);
+  }
+
+  @Override
   public void close() {}
 }

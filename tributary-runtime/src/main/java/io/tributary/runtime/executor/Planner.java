@@ -1,5 +1,6 @@
 package io.tributary.runtime.executor;
 
+import io.tributary.core.types.FederatedType;
 import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionFailedException;
@@ -173,9 +174,15 @@ final class Planner {
         yield StructValue.of(s.names, values);
       }
       case ServerNode s -> s.value();
-      case ClientNode c -> c.uniform()
-          ? c.valueFor(new ClientScope(-1, executor.evaluator()))
-          : collected.get(c);
+      case ClientNode c when !c.uniform() -> collected.get(c);
+      case ClientNode c -> {
+        Object v = c.valueFor(new ClientScope(-1, executor.evaluator()));
+        // A {T}@CLIENTS result holds one value per client even when they are all equal (the
+        // map of a broadcast, as federated-language writes it): its type decides its form.
+        yield c.type() instanceof FederatedType f && !f.allEqual()
+            ? Collections.nCopies(executor.requireCardinality("a " + f + " result"), v)
+            : v;
+      }
       default -> throw new LocalComputationException("a value of type " + n.type()
           + " cannot be a result");
     };

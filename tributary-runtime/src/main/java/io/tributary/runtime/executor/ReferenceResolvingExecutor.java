@@ -122,6 +122,11 @@ public final class ReferenceResolvingExecutor implements Executor {
   }
 
   @Override
+  public CompletableFuture<Object> capture(ExecutorValue value) {
+    return delegate((Value) value).thenCompose(target::capture);
+  }
+
+  @Override
   public void close() {
     target.close();
   }
@@ -234,7 +239,10 @@ public final class ReferenceResolvingExecutor implements Executor {
 
   /**
    * A local lambda as a function value of the target: its free names are replaced by the local
-   * values they are bound to, materialized now (local values never wait on federated work).
+   * values they are bound to, computed now (local values never wait on federated work). A free
+   * name may be bound to a function, such as the {@code fn} that federated-language's curried
+   * {@code (arg0 -> (arg1 -> sequence_map(<arg0,arg1>)))(fn)} captures: the target keeps it as a
+   * function value ({@link Executor#capture}).
    */
   private CompletableFuture<ExecutorValue> close(Closure c) {
     Type type = closureType(c);
@@ -248,7 +256,7 @@ public final class ReferenceResolvingExecutor implements Executor {
     List<CompletableFuture<Object>> values = new ArrayList<>();
     for (String n : names) {
       Value bound = c.scope().lookup(n).orElseThrow();
-      values.add(delegate(bound).thenCompose(target::materialize));
+      values.add(delegate(bound).thenCompose(target::capture));
     }
     return all(values).thenCompose(vs -> {
       Env env = Env.EMPTY;

@@ -327,6 +327,93 @@ final class TensorOps {
     return fromDoubles(d, x.shape(), u);
   }
 
+  /**
+   * Element-wise true division {@code a / b} of two equally shaped structs of numeric tensors,
+   * rounded once to the dtypes of {@code result}, as numpy's {@code true_divide} followed by
+   * {@code astype}: integers are divided as doubles (a zero divisor gives an infinity or NaN),
+   * complex numbers by Smith's algorithm.
+   */
+  static Object divide(Object a, Object b, Type result) {
+    return divide(a, b, result, "");
+  }
+
+  private static Object divide(Object a, Object b, Type result, String path) {
+    if (a instanceof StructValue sa && b instanceof StructValue sb && sa.size() == sb.size()
+        && result instanceof StructType rs && rs.size() == sa.size()) {
+      List<Object> out = new ArrayList<>();
+      for (int i = 0; i < sa.size(); i++) {
+        out.add(divide(sa.get(i), sb.get(i), rs.get(i), path + "[" + i + "]"));
+      }
+      return StructValue.of(sa.names(), out);
+    }
+    if (!(a instanceof Tensor x && b instanceof Tensor y && result instanceof TensorType r)) {
+      throw new IllegalArgumentException("cannot divide " + describe(a) + " by " + describe(b)
+          + (path.isEmpty() ? "" : " at " + path));
+    }
+    if (x.dtype() != y.dtype() || !x.shape().equals(y.shape()) || !x.dtype().isNumeric()) {
+      throw new IllegalArgumentException("cannot divide a " + x.dtype() + x.shape()
+          + " tensor by a " + y.dtype() + y.shape() + " tensor element-wise"
+          + (path.isEmpty() ? "" : " at " + path));
+    }
+    double[] u = realOrComplex(x, r.dtype().isComplex());
+    double[] v = realOrComplex(y, r.dtype().isComplex());
+    if (r.dtype().isComplex()) {
+      for (int i = 0; i < u.length; i += 2) {
+        smith(u, v, i);
+      }
+    } else {
+      for (int i = 0; i < u.length; i++) {
+        u[i] = u[i] / v[i];
+      }
+    }
+    return fromDoubles(r.dtype(), x.shape(), u);
+  }
+
+  /** The elements as doubles, interleaved with zero imaginary parts when {@code complex}. */
+  private static double[] realOrComplex(Tensor t, boolean complex) {
+    if (t.dtype().isComplex()) {
+      return toDoubles(t);
+    }
+    double[] real;
+    if (t.dtype().isInteger()) {
+      long[] l = toLongs(t);
+      real = new double[l.length];
+      boolean unsigned64 = t.dtype() == DType.UINT64;
+      for (int i = 0; i < l.length; i++) {
+        real[i] = unsigned64 && l[i] < 0 ? (double) (l[i] >>> 1) * 2.0 + (l[i] & 1) : l[i];
+      }
+    } else {
+      real = toDoubles(t);
+    }
+    if (!complex) {
+      return real;
+    }
+    double[] out = new double[real.length * 2];
+    for (int i = 0; i < real.length; i++) {
+      out[2 * i] = real[i];
+    }
+    return out;
+  }
+
+  /** {@code u[i..i+1] /= v[i..i+1]} for complex numbers, avoiding needless overflow (Smith). */
+  private static void smith(double[] u, double[] v, int i) {
+    double a = u[i];
+    double b = u[i + 1];
+    double c = v[i];
+    double d = v[i + 1];
+    if (Math.abs(c) >= Math.abs(d)) {
+      double ratio = d / c;
+      double denom = c + d * ratio;
+      u[i] = (a + b * ratio) / denom;
+      u[i + 1] = (b - a * ratio) / denom;
+    } else {
+      double ratio = c / d;
+      double denom = c * ratio + d;
+      u[i] = (a * ratio + b) / denom;
+      u[i + 1] = (b * ratio - a) / denom;
+    }
+  }
+
   private static String describe(Object v) {
     return io.tributary.runtime.ValueChecker.describe(v);
   }
