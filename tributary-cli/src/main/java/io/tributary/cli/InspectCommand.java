@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description = {
       "Print each tensor's name, dtype, shape and min/max/mean in an .npy, .npz or .pb file.",
-      "A .pb file is a serialized Flower Parameters message, decoded by its tensor_type.",
+      "A .pb file is a serialized Flower Parameters message, decoded by its tensor_type, or a",
+      "serialized federated_language.Computation, whose type and body are printed.",
       "Complex tensors are summarised by magnitude |z|; strings and empty tensors have no statistics.",
       "For a .zip model file: its tags (newest marked) and, per tag, the training configuration, "
           + "the parameters (dtype, shape, the tag each is shared from) and the updater state.",
@@ -35,19 +36,28 @@ import picocli.CommandLine.Spec;
 final class InspectCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "FILE", description = "an .npy, .npz, .pb (serialized Parameters) or .zip (model) file")
+  @Parameters(paramLabel = "FILE", description = "an .npy, .npz, .pb (serialized Parameters or"
+      + " Computation) or .zip (model) file")
   Path file;
 
   @Option(
       names = "--json",
       description = "print a JSON array of {name, dtype, shape, min, max, mean}; statistics that are "
-          + "absent are null, NaN and infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\"")
+          + "absent are null, NaN and infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\"."
+          + " For a computation: {type, body}, both strings")
   boolean json;
 
   @Override
   public Integer call() {
     if (isModel()) {
       return inspectModel();
+    }
+    try {
+      if (isPb() && ComputationInspection.isComputation(file)) {
+        return print(ComputationInspection.report(file, json));
+      }
+    } catch (IOException e) {
+      return Problems.report(spec.commandLine().getErr(), "inspect", file, e);
     }
     SequencedMap<String, Tensor> tensors;
     try {
@@ -61,6 +71,21 @@ final class InspectCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? InspectOutput.json(summaries) : InspectOutput.table(summaries));
+    out.flush();
+    return 0;
+  }
+
+  private boolean isPb() {
+    try {
+      return TensorFormat.of(file) == TensorFormat.PB;
+    } catch (TensorFileException e) {
+      return false; // the tensor path reports the unknown extension
+    }
+  }
+
+  private int print(String report) {
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(report);
     out.flush();
     return 0;
   }
@@ -83,9 +108,6 @@ final class InspectCommand implements Callable<Integer> {
     } catch (IOException e) {
       return Problems.report(spec.commandLine().getErr(), "inspect", file, e);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    out.print(report);
-    out.flush();
-    return 0;
+    return print(report);
   }
 }

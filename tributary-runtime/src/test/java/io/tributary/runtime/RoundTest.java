@@ -2,8 +2,15 @@ package io.tributary.runtime;
 
 import static io.tributary.runtime.TestValues.f32;
 import static io.tributary.runtime.TestValues.f32v;
+import static io.tributary.runtime.TestValues.i32;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.core.compiler.BuildingBlock;
+import io.tributary.core.compiler.Call;
+import io.tributary.core.compiler.Intrinsic;
+import io.tributary.core.compiler.Lambda;
+import io.tributary.core.compiler.Reference;
+import io.tributary.core.compiler.Struct;
 import io.tributary.core.computation.Computation;
 import io.tributary.core.computation.Federated;
 import io.tributary.core.computation.Intrinsics;
@@ -131,6 +138,30 @@ class RoundTest {
     try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults().withThreads(2))) {
       Object r = ctx.invoke(add, f32(0), List.of(f32(1), f32(2)));
       assertThat(r).isEqualTo(f32(23));
+    }
+  }
+
+  @Test
+  void invoke_lambdaCapturingAFunction_runsTheCapturedFunction() {
+    // federated-language writes sequence_map at clients as federated_map of a curried lambda
+    // that captures the mapped function: (arg0 -> (arg1 -> sequence_map(<arg0,arg1>)))(fn).
+    Type seq = Types.parse("int32*");
+    Type fnType = Types.parse("(int32 -> <int32,int32>)");
+    BuildingBlock fn = Lambda.of("v", Types.parse("int32"),
+        Struct.of(new Reference("v"), new Reference("v")));
+    BuildingBlock seqMap = new Intrinsic("sequence_map",
+        Types.parse("(<(int32 -> <int32,int32>),int32*> -> <int32,int32>*)"));
+    BuildingBlock curried = Lambda.of("arg0", fnType, Lambda.of("arg1", seq,
+        Call.of(seqMap, Struct.of(new Reference("arg0"), new Reference("arg1")))));
+    BuildingBlock mapped = Call.of(new Intrinsic("federated_map",
+            Types.parse("(<(int32* -> <int32,int32>*),{int32*}@CLIENTS>"
+                + " -> {<int32,int32>*}@CLIENTS)")),
+        Struct.of(Call.of(curried, fn), new Reference("x")));
+    Computation c = Computation.of(Lambda.of("x", Types.parse("{int32*}@CLIENTS"), mapped));
+    try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults().withThreads(2))) {
+      Object r = ctx.invoke(c, List.of(List.of(i32(1), i32(2)), List.of()));
+      assertThat(r).isEqualTo(List.of(
+          List.of(StructValue.of(i32(1), i32(1)), StructValue.of(i32(2), i32(2))), List.of()));
     }
   }
 

@@ -69,6 +69,51 @@ public final class ComputationProtos {
   }
 
   /**
+   * Whether a serialized message is a {@code federated_language.Computation} rather than another
+   * message kept in {@code .pb} files, Flower's {@code Parameters} ({@code repeated bytes
+   * tensors = 1; string tensor_type = 2}). It is when its top level carries a computation body
+   * other than TensorFlow (fields 3 to 12, 14, 1000), or a field 2 that is not text (a
+   * TensorFlow body, which {@link #fromBytes} then refuses by name). Reads the stream's top-level
+   * field tags and skips their contents without keeping them; a stream that is not a message at
+   * all is not a computation.
+   */
+  public static boolean looksLikeComputation(java.io.InputStream message) throws IOException {
+    CodedInputStream in = CodedInputStream.newInstance(message);
+    in.setSizeLimit(Integer.MAX_VALUE);
+    try {
+      for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+        int field = com.google.protobuf.WireFormat.getTagFieldNumber(tag);
+        boolean delimited = com.google.protobuf.WireFormat.getTagWireType(tag)
+            == com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED;
+        if (delimited && ((field >= 3 && field <= 12) || field == 14 || field == 1000)) {
+          return true;
+        }
+        if (delimited && field == 2) {
+          int length = in.readRawVarint32();
+          return length < 0 || length > MAX_TENSOR_TYPE || !isText(in.readRawBytes(length));
+        }
+        in.skipField(tag);
+      }
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      return false;
+    }
+    return false;
+  }
+
+  /** Longer than any tensor_type name: a field 2 this long is a TensorFlow body. */
+  private static final int MAX_TENSOR_TYPE = 256;
+
+  /** Printable ASCII, as a tensor_type such as {@code numpy.ndarray} is. */
+  private static boolean isText(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0x20 || b > 0x7e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Reads a serialized {@code federated_language.Computation} message.
    *
    * @param locals resolves the names of local Java functions
