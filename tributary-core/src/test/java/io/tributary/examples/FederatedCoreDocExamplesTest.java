@@ -105,8 +105,11 @@ class FederatedCoreDocExamplesTest {
       String inDoc = between(doc, "<!-- doc:" + name + " -->\n```java\n", "```");
       assertThat(normalize(inDoc)).as("doc snippet %s", name).isEqualTo(normalize(inTest));
     }
+    // One more, from-federated-language, runs in tributary-runtime's
+    // FederatedLanguageDocExampleTest: it needs the runtime and federated-language.
     assertThat(docJavaBlocks(doc)).as("every java block in the doc is backed by a test")
-        .hasSize(names.size());
+        .hasSize(names.size() + 1);
+    assertThat(doc).contains("<!-- doc:from-federated-language -->\n```java\n");
   }
 
   private static void roundTrip(Computation c) throws Exception {
