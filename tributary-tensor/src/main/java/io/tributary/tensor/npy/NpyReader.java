@@ -105,6 +105,10 @@ final class NpyReader {
     HeaderDict dict = parsed.dict();
     Descr descr = Descr.parse(dict.descr(), dict.descrIsString());
     Shape shape = dict.shape();
+    String problem = NumpyShapes.problem(shape.dims(), descr.itemSize());
+    if (problem != null) {
+      throw new NpyException("'" + descr.text() + "': " + problem);
+    }
     long count = shape.size();
     long length;
     try {
