@@ -248,7 +248,9 @@ class NpyTest {
     arrays.put("zeros", Tensor.zeros(DType.FLOAT32, Shape.of(512, 512)));
     byte[] zip = Npz.toBytes(arrays, true);
     assertThat(zip.length).isLessThan(10_000);
-    assertThat(Npz.read(zip)).containsExactlyEntriesOf(arrays);
+    // 1 MiB from under 10 KB is more than the default ratio of 100 allows.
+    assertThatThrownBy(() -> Npz.read(zip)).isInstanceOf(NpyException.class).hasMessageContaining("maxExpansionRatio");
+    assertThat(Npz.read(zip, NpzReadOptions.defaults().withMaxExpansionRatio(1032))).containsExactlyEntriesOf(arrays);
   }
 
   @Test
