@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.format.AtomicFile;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelWriter;
 import io.tributary.format.TagContents;
@@ -11,16 +12,18 @@ import io.tributary.tensor.serialization.Parameters;
 import io.tributary.tensor.serialization.ParametersCodec;
 import io.tributary.tensor.serialization.Serializer;
 import io.tributary.tensor.serialization.SerializerRegistry;
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
-import java.util.UUID;
 
 /**
  * Reads and writes the named tensors of .npy, .npz, .pb and .zip (model) files.
@@ -125,9 +128,11 @@ final class TensorFiles {
   }
 
   /**
-   * Writes {@code tensors} to {@code file} in the format its extension names, through a
-   * temporary file in the same directory that is then moved over {@code file}, so that a failure
-   * leaves any earlier {@code file} intact and never a half-written one.
+   * Writes {@code tensors} to {@code file} in the format its extension names, as
+   * {@link AtomicFile} writes model files: through a temporary file in the same directory that
+   * is fsynced and then moved over {@code file}, so that a failure leaves any earlier
+   * {@code file} intact and never a half-written one, and temporary files of killed runs are
+   * removed.
    *
    * @param pbSerializer the serializer for .pb output; unused for the other formats
    * @throws IOException when the file cannot be written or the format cannot hold the tensors
@@ -141,23 +146,34 @@ final class TensorFiles {
     if (!Files.isDirectory(dir)) {
       throw new TensorFileException("its directory " + dir + " does not exist");
     }
-    // Not Files.createTempFile: its owner-only permissions would end up on the output file.
-    Path temp = Files.createFile(dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp"));
-    boolean moved = false;
-    try {
+    // Everything that can be refused is refused before the temporary file exists.
+    Tensor npy = format == TensorFormat.NPY ? single(tensors) : null;
+    byte[] pb = format == TensorFormat.PB ? ParametersCodec.encode(pbSerializer.serializeNamed(tensors)) : null;
+    AtomicFile.write(file, ch -> {
+      OutputStream out = new BufferedOutputStream(unclosable(ch), 1 << 16);
       switch (format) {
-        case NPY -> Npy.write(single(tensors), temp);
-        case NPZ -> Npz.write(temp, tensors, false);
-        case PB -> Files.write(temp, ParametersCodec.encode(pbSerializer.serializeNamed(tensors)));
+        case NPY -> Npy.write(npy, out);
+        case NPZ -> Npz.write(out, tensors, false);
+        case PB -> out.write(pb);
         case MODEL -> throw new IllegalStateException("model files are written by writeModel");
       }
-      move(temp, file);
-      moved = true;
-    } finally {
-      if (!moved) {
-        Files.deleteIfExists(temp);
+      out.flush();
+    });
+  }
+
+  /** A stream into {@code ch} whose close only flushes, leaving the channel to be fsynced. */
+  private static OutputStream unclosable(FileChannel ch) {
+    return new FilterOutputStream(Channels.newOutputStream(ch)) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
       }
-    }
+
+      @Override
+      public void close() throws IOException {
+        flush();
+      }
+    };
   }
 
   private static Tensor single(Map<String, Tensor> tensors) throws TensorFileException {
@@ -168,11 +184,4 @@ final class TensorFiles {
     return tensors.values().iterator().next();
   }
 
-  private static void move(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-    }
-  }
 }

@@ -25,6 +25,9 @@ import java.util.Objects;
  * finite decimal numbers ({@code 1}, {@code -0.5}, {@code 2.5e-3}); they are multiplied by the
  * feature scale and stored as float32. Labels must be whole non-negative numbers ({@code 3} or
  * {@code 3.0}). Every failure is a {@link DatasetFormatException} naming the source and line.
+ *
+ * <p>Gzip input may expand only as far as {@link Builder#gzipLimits} allows, counted as it is
+ * decompressed, so a small compressed file cannot grow the arrays without bound.
  */
 public final class CsvLoader {
   private final String name;
@@ -37,6 +40,7 @@ public final class CsvLoader {
   private final double featureScale;
   private final int maxLineLength;
   private final long maxValues;
+  private final GzipLimits gzipLimits;
 
   private CsvLoader(Builder b) {
     this.name = b.name;
@@ -49,6 +53,7 @@ public final class CsvLoader {
     this.featureScale = b.featureScale;
     this.maxLineLength = b.maxLineLength;
     this.maxValues = b.maxValues;
+    this.gzipLimits = b.gzipLimits;
   }
 
   /** A builder with the defaults: comma, no header, label in the last column, classes inferred. */
@@ -69,7 +74,7 @@ public final class CsvLoader {
    * @throws DatasetFormatException for malformed content, naming the source and line
    */
   public Dataset load(InputStream in, String source) throws IOException {
-    Reader reader = new InputStreamReader(Gzip.maybeDecompress(in),
+    Reader reader = new InputStreamReader(Gzip.maybeDecompress(in, gzipLimits, source),
         StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT));
@@ -318,6 +323,7 @@ public final class CsvLoader {
     private double featureScale = 1;
     private int maxLineLength = 1 << 20;
     private long maxValues = 1L << 28;
+    private GzipLimits gzipLimits = GzipLimits.defaults();
 
     private Builder() {}
 
@@ -403,6 +409,15 @@ public final class CsvLoader {
         throw new IllegalArgumentException("maxValues must be in [1, 2^31 - 9], got " + value);
       }
       this.maxValues = value;
+      return this;
+    }
+
+    /**
+     * How far gzip-compressed input may expand; default {@link GzipLimits#defaults()}, 100 times
+     * the compressed bytes read and 4 GiB in all.
+     */
+    public Builder gzipLimits(GzipLimits value) {
+      this.gzipLimits = Objects.requireNonNull(value, "gzipLimits");
       return this;
     }
 

@@ -28,16 +28,14 @@ import java.util.zip.ZipException;
  * dimension (at most 2^31 - 1), the total against a byte limit, and the length of the data. For a
  * raw file the file size must match exactly; for a gzip file (one member, as MNIST is
  * distributed) the uncompressed size recorded in the gzip trailer must match, and the data may not
- * claim more than deflate's maximum ratio allows. Any failure is a
+ * claim more than {@link GzipLimits} allow (by default 100 times the compressed size, at least
+ * 1 MiB, at most 4 GiB), all before the arrays are allocated. Any failure is a
  * {@link DatasetFormatException} naming the file.
  */
 public final class Idx {
   /** The default limit on an IDX file's data: 2 GiB. */
   public static final long DEFAULT_MAX_BYTES = 1L << 31;
 
-  /** Deflate cannot expand data by more than about 1032:1; the slack covers headers. */
-  private static final long MAX_DEFLATE_RATIO = 1032;
-  private static final long RATIO_SLACK = 1 << 16;
   private static final int GZIP_MIN_SIZE = 18;
 
   private Idx() {}
@@ -55,10 +53,22 @@ public final class Idx {
    * @throws DatasetFormatException when the file is not a well-formed IDX file
    */
   public static Tensor read(Path file, long maxBytes) throws IOException {
+    return read(file, maxBytes, GzipLimits.defaults());
+  }
+
+  /**
+   * Reads an IDX file as {@link #read(Path, long)} does, letting a gzip file expand only as far
+   * as {@code gzip} allows; the size its header and trailer declare is judged before anything is
+   * allocated.
+   *
+   * @throws DatasetFormatException when the file is not a well-formed IDX file or would expand
+   *     past the limits
+   */
+  public static Tensor read(Path file, long maxBytes, GzipLimits gzip) throws IOException {
     if (maxBytes < 0) {
       throw new IllegalArgumentException("maxBytes must be >= 0, got " + maxBytes);
     }
-    try (Reader r = open(file, maxBytes)) {
+    try (Reader r = open(file, maxBytes, gzip)) {
       return r.readData();
     }
   }
@@ -73,11 +83,22 @@ public final class Idx {
    */
   public static Dataset loadDataset(String name, Path images, Path labels, int numClasses)
       throws IOException {
+    return loadDataset(name, images, labels, numClasses, GzipLimits.defaults());
+  }
+
+  /**
+   * Loads an MNIST-style pair as {@link #loadDataset(String, Path, Path, int)} does, letting gzip
+   * files expand only as far as {@code gzip} allows.
+   *
+   * @throws DatasetFormatException naming the offending file
+   */
+  public static Dataset loadDataset(String name, Path images, Path labels, int numClasses, GzipLimits gzip)
+      throws IOException {
     if (numClasses < 1 || numClasses > 256) {
       throw new IllegalArgumentException("numClasses must be in [1, 256], got " + numClasses);
     }
-    try (Reader img = open(images, DEFAULT_MAX_BYTES);
-        Reader lab = open(labels, DEFAULT_MAX_BYTES)) {
+    try (Reader img = open(images, DEFAULT_MAX_BYTES, gzip);
+        Reader lab = open(labels, DEFAULT_MAX_BYTES, gzip)) {
       if (img.dtype != DType.UINT8 || img.shape.rank() < 2) {
         throw new DatasetFormatException(images.toString(),
             "expected unsigned-byte images of rank >= 2, found " + img.dtype + img.shape);
@@ -130,10 +151,18 @@ public final class Idx {
    * @throws NoSuchFileException naming the first file found in neither form
    */
   public static TrainTestSplit loadMnistLayout(Path dir, String name) throws IOException {
+    return loadMnistLayout(dir, name, GzipLimits.defaults());
+  }
+
+  /**
+   * Loads an MNIST layout as {@link #loadMnistLayout(Path, String)} does, letting gzip files
+   * expand only as far as {@code gzip} allows.
+   */
+  public static TrainTestSplit loadMnistLayout(Path dir, String name, GzipLimits gzip) throws IOException {
     Dataset train = loadDataset(name + "/train", find(dir, "train-images-idx3-ubyte"),
-        find(dir, "train-labels-idx1-ubyte"), 10);
+        find(dir, "train-labels-idx1-ubyte"), 10, gzip);
     Dataset test = loadDataset(name + "/test", find(dir, "t10k-images-idx3-ubyte"),
-        find(dir, "t10k-labels-idx1-ubyte"), 10);
+        find(dir, "t10k-labels-idx1-ubyte"), 10, gzip);
     return new TrainTestSplit(train, test);
   }
 
@@ -149,7 +178,7 @@ public final class Idx {
     throw new NoSuchFileException(raw.toString(), gz.toString(), "neither form exists");
   }
 
-  private static Reader open(Path file, long maxBytes) throws IOException {
+  private static Reader open(Path file, long maxBytes, GzipLimits limits) throws IOException {
     String source = file.toString();
     long fileSize = Files.size(file);
     InputStream raw = Files.newInputStream(file);
@@ -181,9 +210,9 @@ public final class Idx {
             + " uncompressed bytes but the gzip trailer records " + isize
             + " (mod 2^32): truncated, corrupt, or not a single gzip member");
       }
-      if (gzip && r.dataBytes > fileSize * MAX_DEFLATE_RATIO + RATIO_SLACK) {
-        throw new DatasetFormatException(source, "header describes " + r.dataBytes
-            + " data bytes, more than " + fileSize + " compressed bytes can hold");
+      if (gzip && expected > limits.maxBytes(fileSize)) {
+        throw new DatasetFormatException(source, "header describes " + expected + " uncompressed bytes: gzip data "
+            + limits.refusal(expected, fileSize));
       }
       return r;
     } catch (IOException | RuntimeException e) {

@@ -71,7 +71,7 @@ public final class ModelFile implements Closeable {
    * @throws IOException when it cannot be read
    */
   public static ModelFile open(Path file, ReadOptions options) throws IOException {
-    ZipArchive zip = ZipArchive.open(file, options.maxInflatedBytes());
+    ZipArchive zip = ZipArchive.open(file, options);
     boolean ok = false;
     try {
       ModelFile m = new ModelFile(file, zip, options);

@@ -70,12 +70,16 @@ class AtomicSaveTest {
       assertThat(m.tags()).containsExactly("old");
       assertThat(m.newest().parameter("w")).isEqualTo(Samples.floats(5, 100, 10));
     }
-    // The stray temporary file does not get in the way of the next save.
+    // The stray temporary file does not get in the way of the next save, which removes it.
     SequencedMap<String, TagContents> next = new LinkedHashMap<>();
     next.put("next", TagContents.builder().parameter("v", Samples.floats(6, 3)).build());
     ModelWriter.save(file, next);
     try (ModelFile m = ModelFile.open(file)) {
       assertThat(m.tags()).containsExactly("next");
+    }
+    try (var s = Files.list(dir)) {
+      assertThat(s.map(f -> f.getFileName().toString())).as("temporary files after the next save")
+          .noneMatch(n -> n.endsWith(".tmp"));
     }
   }
 

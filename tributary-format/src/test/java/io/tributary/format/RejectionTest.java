@@ -164,6 +164,29 @@ class RejectionTest {
   }
 
   @Test
+  void open_manySmallBombsOverTheTotalRatio_rejectedAsZipBombUnlessRaised() throws IOException {
+    // Each entry is within the per-entry rule (1 MiB of zeros is exempt), but together they
+    // declare 8 MiB from a file of a few tens of KiB.
+    Path bad = mutate(z -> {
+      for (int i = 0; i < 8; i++) {
+        z.add("zeros" + i + ".bin", new byte[1 << 20]).deflate = true;
+      }
+    });
+    expect(() -> readAll(bad), ZipBombException.class, "zeros1.bin", "bytes in total, over 100 times the file's");
+    readAll(bad, ReadOptions.defaults().withMaxExpansionRatio(100_000));
+  }
+
+  @Test
+  void readOptions_maxTotalBytes_exemptFloorAndNoOverflow() {
+    ReadOptions o = ReadOptions.defaults();
+    assertThat(o.maxTotalBytes(10)).isEqualTo(ReadOptions.RATIO_EXEMPT_BYTES);
+    assertThat(o.maxTotalBytes(1L << 30)).isEqualTo(100L << 30);
+    assertThat(o.maxTotalBytes(Long.MAX_VALUE / 2)).isEqualTo(Long.MAX_VALUE);
+    assertThat(new ReadOptions(5, true).maxExpansionRatio()).isEqualTo(ReadOptions.DEFAULT_MAX_EXPANSION_RATIO);
+    assertThatThrownBy(() -> o.withMaxExpansionRatio(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void read_garbageTrainingConfig_failsVerification() throws IOException {
     Path bad = mutate(z -> z.get("a/trainingConfig.fb").data = "definitely not a flatbuffer".getBytes(StandardCharsets.UTF_8));
     expect(() -> readAll(bad), FlatBufferVerificationException.class, "a/trainingConfig.fb", "");

@@ -4,6 +4,7 @@ import io.tributary.format.ChecksumMismatchException;
 import io.tributary.format.DuplicateEntryException;
 import io.tributary.format.EntrySizeException;
 import io.tributary.format.ModelFormatException;
+import io.tributary.format.ReadOptions;
 import io.tributary.format.ZipBombException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -112,16 +113,26 @@ public final class ZipArchive implements Closeable {
   }
 
   /**
-   * Opens {@code path} and checks its structure.
+   * Opens {@code path} and checks its structure, with the default expansion ratio.
    *
    * @param maxInflatedTotal the most bytes all deflated entries together may declare
    * @throws ModelFormatException (a subclass naming the entry) when the zip is malformed or unsafe
    */
   public static ZipArchive open(Path path, long maxInflatedTotal) throws IOException {
+    return open(path, ReadOptions.defaults().withMaxInflatedBytes(maxInflatedTotal));
+  }
+
+  /**
+   * Opens {@code path} and checks its structure, holding its entries to {@code options}' limits
+   * on expansion.
+   *
+   * @throws ModelFormatException (a subclass naming the entry) when the zip is malformed or unsafe
+   */
+  public static ZipArchive open(Path path, ReadOptions options) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
     boolean ok = false;
     try {
-      ZipArchive z = read(ch, maxInflatedTotal);
+      ZipArchive z = read(ch, options);
       ok = true;
       return z;
     } finally {
@@ -131,7 +142,8 @@ public final class ZipArchive implements Closeable {
     }
   }
 
-  private static ZipArchive read(FileChannel ch, long maxInflatedTotal) throws IOException {
+  private static ZipArchive read(FileChannel ch, ReadOptions options) throws IOException {
+    long maxInflatedTotal = options.maxInflatedBytes();
     long size = ch.size();
     int tailLength = (int) Math.min(size, EOCD_SIZE + U16);
     if (tailLength < EOCD_SIZE) {
@@ -196,6 +208,8 @@ public final class ZipArchive implements Closeable {
     List<ZipEntryRecord> entries = new ArrayList<>((int) count);
     int p = 0;
     long inflatedTotal = 0;
+    long declaredTotal = 0;
+    long maxTotal = options.maxTotalBytes(size);
     for (long i = 0; i < count; i++) {
       ZipEntryRecord e = parseCentral(cd, p, i, cdOffset);
       p += CENTRAL_HEADER_SIZE + (cd.getShort(p + 28) & U16) + (cd.getShort(p + 30) & U16)
@@ -208,11 +222,17 @@ public final class ZipArchive implements Closeable {
         inflatedTotal += e.size();
         if (inflatedTotal > maxInflatedTotal) {
           throw new ZipBombException(e.name(), "deflated entries declare more than " + maxInflatedTotal
-              + " bytes in total");
+              + " bytes in total (raise ReadOptions.maxInflatedBytes to read it)");
         }
       } else if (e.compressedSize() != e.size()) {
         throw new EntrySizeException(e.name(), "stored entry declares " + e.size()
             + " bytes but occupies " + e.compressedSize());
+      }
+      declaredTotal += e.size();
+      if (declaredTotal > maxTotal || declaredTotal < 0) {
+        throw new ZipBombException(e.name(), "entries declare more than " + maxTotal + " bytes in total, over "
+            + options.maxExpansionRatio() + " times the file's " + size
+            + " bytes (raise ReadOptions.maxExpansionRatio to read it)");
       }
       entries.add(e);
     }

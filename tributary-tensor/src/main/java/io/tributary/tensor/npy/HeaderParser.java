@@ -133,6 +133,9 @@ final class HeaderParser {
     skipSpace();
     boolean trailingComma = false;
     while (peek() != ')') {
+      if (dims.size() == NumpyShapes.MAX_RANK) {
+        throw error("shape has more than numpy's " + NumpyShapes.MAX_RANK + " dimensions", pos);
+      }
       dims.add(dimension(dims.size()));
       skipSpace();
       trailingComma = false;
@@ -149,21 +152,15 @@ final class HeaderParser {
       throw error("shape (n) is an int, not a tuple; numpy writes (n,)", start);
     }
     long[] d = new long[dims.size()];
-    long count = 1;
     for (int i = 0; i < d.length; i++) {
       d[i] = dims.get(i);
-      count = count < 0 ? count : multiplyOrFlag(count, d[i]);
     }
-    if (count < 0) {
-      throw new NpyException("shape " + text.substring(start, pos) + " has more elements than a long can count");
+    // The element count is checked here, before Shape counts it; the item size once the descr is known.
+    String problem = NumpyShapes.problem(d, 1);
+    if (problem != null) {
+      throw new NpyException(problem);
     }
     return Shape.of(d);
-  }
-
-  private static long multiplyOrFlag(long a, long b) {
-    long hi = Math.multiplyHigh(a, b);
-    long lo = a * b;
-    return hi != 0 || lo < 0 ? -1 : lo;
   }
 
   private long dimension(int axis) throws NpyException {

@@ -100,19 +100,29 @@ final class NpyReader {
     return new Parsed(header, dict);
   }
 
+  /**
+   * The bytes of array data that follow {@code parsed}'s header, after checking its dtype and
+   * that numpy could create its shape.
+   */
+  long dataLength(Parsed parsed) throws NpyException {
+    HeaderDict dict = parsed.dict();
+    Descr descr = Descr.parse(dict.descr(), dict.descrIsString());
+    Shape shape = dict.shape();
+    String problem = NumpyShapes.problem(shape.dims(), descr.itemSize());
+    if (problem != null) {
+      throw new NpyException("'" + descr.text() + "': " + problem);
+    }
+    // Within 2^63 - 1 by the check above.
+    return shape.size() * descr.itemSize();
+  }
+
   /** Reads the array data that follows {@code parsed}'s header. */
   Tensor data(Parsed parsed) throws IOException {
     HeaderDict dict = parsed.dict();
     Descr descr = Descr.parse(dict.descr(), dict.descrIsString());
     Shape shape = dict.shape();
     long count = shape.size();
-    long length;
-    try {
-      length = Math.multiplyExact(count, (long) descr.itemSize());
-    } catch (ArithmeticException e) {
-      throw new NpyException("shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text()
-          + "' needs more bytes than a long can count", e);
-    }
+    long length = dataLength(parsed);
     if (length > remaining()) {
       throw new NpyException("truncated: shape " + HeaderFormat.shapeRepr(shape) + " of '" + descr.text()
           + "' needs " + length + " bytes of data but only " + remaining() + " follow the header");

@@ -23,9 +23,14 @@ record NpyWriter(Tensor tensor, byte[] preamble, long dataLength, int stringWidt
    * Prepares {@code t} for writing in {@code version}, or numpy's choice when null.
    *
    * @throws NpyUnsupportedDtypeException for bfloat16
+   * @throws NpyException for a shape numpy could not read back (over 64 dimensions)
    */
   static NpyWriter prepare(Tensor t, NpyVersion version) throws NpyException {
     Objects.requireNonNull(t, "tensor");
+    if (t.shape().rank() > NumpyShapes.MAX_RANK) {
+      throw new NpyException("rank " + t.shape().rank() + " is over numpy's limit of " + NumpyShapes.MAX_RANK
+          + " dimensions, so numpy could not read the file");
+    }
     if (t.dtype() == DType.STRING) {
       int width = NpyStrings.width(t);
       if (width > MAX_ARRAY / 4) {

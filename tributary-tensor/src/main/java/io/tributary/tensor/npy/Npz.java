@@ -7,8 +7,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -29,9 +31,11 @@ import java.util.zip.ZipOutputStream;
  * ({@code np.savez}) or deflated ({@code np.savez_compressed}).
  *
  * <p>Entry order is kept. Reading refuses duplicate names, entries that are not {@code .npy},
- * entries whose data disagrees with the sizes or CRC the archive declares, and compression
- * ratios beyond what deflate can produce, so an archive cannot make us allocate more than about
- * a thousand times its own size.
+ * entries whose data disagrees with the sizes or CRC the archive declares, compression ratios
+ * beyond what deflate can produce, entries whose bytes overlap in the file, and archives whose
+ * entries together would expand past the limits of {@link NpzReadOptions} (by default 100 times
+ * the archive's size, and 4 GiB of deflated data); every size is judged before anything of that
+ * size is allocated.
  */
 public final class Npz {
   private static final String SUFFIX = ".npy";
@@ -49,21 +53,59 @@ public final class Npz {
    * @throws NpyException naming the file (and the entry) when the archive is malformed
    */
   public static LinkedHashMap<String, Tensor> read(Path file) throws IOException {
+    return read(file, NpzReadOptions.defaults());
+  }
+
+  /**
+   * Reads every array of the archive at {@code file}, in entry order, under {@code options}'
+   * limits on expansion.
+   *
+   * @throws NpyException naming the file (and the entry) when the archive is malformed, its
+   *     entries overlap, or they would expand past the limits
+   */
+  public static LinkedHashMap<String, Tensor> read(Path file, NpzReadOptions options) throws IOException {
     Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(options, "options");
     long size = Files.size(file);
+    try {
+      ZipDirectory directory;
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        directory = ZipDirectory.read(ch, options);
+      }
+      return read(file, size, directory, options);
+    } catch (NpyException e) {
+      throw e.in(file.toString());
+    }
+  }
+
+  private static LinkedHashMap<String, Tensor> read(Path file, long size, ZipDirectory directory,
+      NpzReadOptions options) throws IOException {
     try (ZipFile zip = open(file)) {
-      NpzEntries entries = new NpzEntries();
+      NpzEntries entries = new NpzEntries(options, size);
       Enumeration<? extends ZipEntry> all = zip.entries();
+      int count = 0;
       while (all.hasMoreElements()) {
         ZipEntry e = all.nextElement();
+        count++;
+        matchDirectory(e, directory.get(e.getName()));
         String name = entries.admit(e);
         try (InputStream in = zip.getInputStream(e)) {
           entries.read(name, e, in, size);
         }
       }
+      if (count != directory.size()) {
+        throw new NpyException("the zip reader found " + count + " entries, the central directory lists "
+            + directory.size());
+      }
       return entries.arrays();
-    } catch (NpyException e) {
-      throw e.in(file.toString());
+    }
+  }
+
+  /** Refuses an entry that the checked directory does not list with the same sizes. */
+  private static void matchDirectory(ZipEntry e, ZipDirectory.Entry checked) throws NpyException {
+    if (checked == null || checked.size() != e.getSize() || checked.compressedSize() != e.getCompressedSize()) {
+      throw new NpyException("entry '" + e.getName() + "' is not the one the central directory lists"
+          + (checked == null ? "" : " (" + checked.size() + " bytes, " + checked.compressedSize() + " stored)"));
     }
   }
 
@@ -81,14 +123,26 @@ public final class Npz {
    * @throws NpyException naming the entry when the archive is malformed
    */
   public static LinkedHashMap<String, Tensor> read(byte[] zip) throws IOException {
+    return read(zip, NpzReadOptions.defaults());
+  }
+
+  /**
+   * Reads every array of an archive held in memory, in entry order, under {@code options}'
+   * limits on expansion. Entries are read in the order of their bytes, so none can share data.
+   *
+   * @throws NpyException naming the entry when the archive is malformed or would expand past the
+   *     limits
+   */
+  public static LinkedHashMap<String, Tensor> read(byte[] zip, NpzReadOptions options) throws IOException {
     Objects.requireNonNull(zip, "zip");
+    Objects.requireNonNull(options, "options");
     if (isEmptyArchive(zip)) {
       return new LinkedHashMap<>();
     }
     if (zip.length < 4 || zip[0] != 'P' || zip[1] != 'K' || zip[2] != 3 || zip[3] != 4) {
       throw new NpyException("not a zip archive: it does not start with a local file header (PK\\3\\4)");
     }
-    NpzEntries entries = new NpzEntries();
+    NpzEntries entries = new NpzEntries(options, zip.length);
     try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip))) {
       ZipEntry e;
       while ((e = nextEntry(in)) != null) {
@@ -126,6 +180,15 @@ public final class Npz {
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
       write(prepared, out, compressed);
     }
+  }
+
+  /**
+   * Writes the archive {@link #write(Path, Map, boolean)} would write to {@code out}, which it
+   * closes when done (the zip stream's end needs that), so wrap a stream that must stay open.
+   */
+  public static void write(OutputStream out, Map<String, Tensor> arrays, boolean compressed) throws IOException {
+    Objects.requireNonNull(out, "out");
+    write(prepare(arrays), out, compressed);
   }
 
   /** The archive {@link #write(Path, Map, boolean)} would write, in memory. */

@@ -20,6 +20,16 @@ import java.util.zip.ZipEntry;
 final class NpzEntries {
   private final LinkedHashMap<String, Tensor> arrays = new LinkedHashMap<>();
   private final Set<String> seen = new HashSet<>();
+  private final NpzReadOptions options;
+  private final long maxTotal;
+  private long total;
+  private long inflated;
+
+  /** Entries of an archive of {@code archiveSize} bytes, read under {@code options}. */
+  NpzEntries(NpzReadOptions options, long archiveSize) {
+    this.options = options;
+    this.maxTotal = options.maxTotalBytes(archiveSize);
+  }
 
   LinkedHashMap<String, Tensor> arrays() {
     return arrays;
@@ -54,7 +64,27 @@ final class NpzEntries {
       default -> throw new NpyException("entry '" + name + "' uses zip compression method " + e.getMethod()
           + "; only stored (0) and deflated (8) are supported");
     }
+    if (size >= 0) {
+      checkBudget("entry '" + name + "' declares", size, e.getMethod() == ZipEntry.DEFLATED);
+    }
     return name.substring(0, name.length() - ".npy".length());
+  }
+
+  /**
+   * Refuses an entry of {@code size} bytes when it would take the archive's entries past either
+   * limit of the options.
+   */
+  private void checkBudget(String what, long size, boolean deflated) throws NpyException {
+    if (ZipDirectory.saturatingAdd(total, size) > maxTotal) {
+      throw new NpyException(what + " " + size + " bytes, which takes the entries past "
+          + maxTotal + " bytes in total, over " + options.maxExpansionRatio()
+          + " times the archive's size (raise NpzReadOptions.maxExpansionRatio to read it)");
+    }
+    if (deflated && ZipDirectory.saturatingAdd(inflated, size) > options.maxInflatedBytes()) {
+      throw new NpyException(what + " " + size + " bytes, which takes the compressed"
+          + " entries past " + options.maxInflatedBytes() + " bytes in total"
+          + " (raise NpzReadOptions.maxInflatedBytes to read it)");
+    }
   }
 
   /**
@@ -70,8 +100,13 @@ final class NpzEntries {
     long limit = declared >= 0 ? declared : Npz.maxExpandedSize(compressed);
     Counting counted = new Counting(raw);
     CheckedInputStream in = new CheckedInputStream(counted, new CRC32());
+    boolean deflated = e.getMethod() == ZipEntry.DEFLATED;
     try {
-      Tensor t = Npy.read(in, limit);
+      // The header says how many bytes the array takes; that is judged before it is allocated.
+      NpyReader r = NpyReader.of(in, limit);
+      NpyReader.Parsed header = r.header();
+      checkBudget("expands to", r.position() + r.dataLength(header), deflated);
+      Tensor t = r.data(header);
       if (in.read() >= 0) {
         throw new NpyException("holds more bytes than its array (declared size " + declared + ")");
       }
@@ -83,6 +118,10 @@ final class NpzEntries {
             + Long.toHexString(in.getChecksum().getValue()));
       }
       arrays.put(key, t);
+      total = ZipDirectory.saturatingAdd(total, counted.count);
+      if (deflated) {
+        inflated = ZipDirectory.saturatingAdd(inflated, counted.count);
+      }
     } catch (NpyException ex) {
       throw ex.in(where);
     } catch (IOException ex) {

@@ -4,6 +4,7 @@ import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
+import io.tributary.tensor.npy.NumpyShapes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -19,7 +20,7 @@ import java.util.Arrays;
  */
 public final class ValueCodec {
   /** numpy's limit on dimensions; a longer shape is rejected rather than allocated. */
-  public static final int MAX_RANK = 64;
+  public static final int MAX_RANK = NumpyShapes.MAX_RANK;
 
   private static final int DTYPE = 1;
   private static final int SHAPE = 16;
@@ -270,6 +271,11 @@ public final class ValueCodec {
     }
 
     long[] dims = Arrays.copyOf(s.dims, s.rank);
+    // The NPY reader asks the same question, so both formats accept and refuse the same shapes.
+    String problem = NumpyShapes.problem(dims, type.dtype().itemSize());
+    if (problem != null) {
+      throw new WireException(problem);
+    }
     long elements = 1;
     for (long d : dims) {
       elements = multiply(elements, d, dims);
@@ -374,7 +380,7 @@ public final class ValueCodec {
         throw new WireException("negative dimension " + d + " at axis " + rank + " of shape", offset);
       }
       if (rank == MAX_RANK) {
-        throw new WireException("shape has more than " + MAX_RANK + " dimensions", offset);
+        throw new WireException("shape has more than numpy's " + MAX_RANK + " dimensions", offset);
       }
       if (rank == dims.length) {
         dims = Arrays.copyOf(dims, rank * 2);

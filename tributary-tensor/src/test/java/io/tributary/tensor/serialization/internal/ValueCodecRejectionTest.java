@@ -82,13 +82,13 @@ class ValueCodecRejectionTest {
             "holds 1 items in field 15 (string) but dtype DT_STRING with shape [2] needs 2"),
         // shape
         bad("shape overflow", message().varintField(1, FLOAT).shape(1L << 32, 1L << 32),
-            "shape [4294967296, 4294967296] has more elements than a long can count"),
+            "shape [4294967296, 4294967296] of 4-byte items is larger than numpy allows"),
         bad("complex count overflow", message().varintField(1, DataType.DT_COMPLEX128_VALUE).shape(1L << 62, 2),
-            "more elements than a long can count"),
+            "larger than numpy allows"),
         bad("negative dimension", message().varintField(1, FLOAT).shape(2, -3), "negative dimension -3 at axis 1 of shape"),
         bad("negative unpacked dimension", message().tag(16, WireReader.VARINT).varint(Long.MIN_VALUE),
             "negative dimension -9223372036854775808 at axis 0"),
-        bad("rank over 64", message().varintField(1, FLOAT).shape(new long[65]), "shape has more than 64 dimensions"),
+        bad("rank over 64", message().varintField(1, FLOAT).shape(new long[65]), "shape has more than numpy's 64 dimensions"),
         // dtype and data fields
         bad("unknown dtype enum", message().varintField(1, 22), "unknown dtype enum value 22; known: 0 (DT_DOUBLE) to 21 (DT_COMPLEX128)"),
         bad("negative dtype enum", message().varintField(1, -1), "unknown dtype enum value -1"),
