@@ -145,6 +145,21 @@ final class FederatedRun implements AutoCloseable {
     return ((StructValue) state).get("model");
   }
 
+  /**
+   * Continues from a checkpoint: the global model becomes {@code parameters}, whose names, dtypes
+   * and shapes must be the model's. The rest of the server state is the algorithm's initial one
+   * (FedAvg's and FedProx's state is the model alone).
+   *
+   * @throws IllegalArgumentException when the parameters do not fit the model
+   */
+  void restore(Map<String, Tensor> parameters) {
+    StructValue current = (StructValue) state;
+    List<Object> values = new ArrayList<>(current.values());
+    int model = current.names().indexOf(java.util.Optional.of("model"));
+    values.set(model, ModelStructs.toValue(modelType, parameters));
+    state = StructValue.of(current.names(), values);
+  }
+
   /** The current global model's parameters by name. */
   Map<String, Tensor> parameters() {
     return ModelStructs.fromValue(modelType, model(), "server model");

@@ -1,13 +1,22 @@
 package io.tributary.cli;
 
 import io.tributary.cli.report.RoundMetrics;
+import java.io.BufferedInputStream;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code metrics.jsonl}: one JSON object per round, written and flushed as each round ends, so
@@ -16,10 +25,113 @@ import java.nio.file.StandardOpenOption;
 final class MetricsLog implements Closeable {
   private final BufferedWriter out;
 
+  /** One {@code "key": value} pair of a line this log wrote. */
+  private static final Pattern PAIR =
+      Pattern.compile("\"([a-z_]+)\": (\"[^\"]*\"|[^,}]+)");
+  /** Lines longer than this were not written here. */
+  private static final int MAX_LINE = 1 << 16;
+
   /** Creates {@code file}, which must not exist yet. */
   MetricsLog(Path file) throws IOException {
     this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE);
+  }
+
+  private MetricsLog(BufferedWriter out) {
+    this.out = out;
+  }
+
+  /** The log of a resumed run, whose {@code rounds} earlier rounds {@link #kept} read back. */
+  record Resumed(MetricsLog log, List<RoundMetrics> kept) {}
+
+  /**
+   * Opens the log of a run resumed after round {@code rounds}: keeps its first {@code rounds}
+   * lines, cutting off what later rounds (and a line half-written when the run was killed)
+   * added, and appends after them.
+   *
+   * @throws IOException when the file holds fewer rounds, or lines this log did not write
+   */
+  static Resumed resume(Path file, int rounds) throws IOException {
+    List<RoundMetrics> kept = new ArrayList<>();
+    long end = 0;
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+      byte[] line = new byte[MAX_LINE];
+      while (kept.size() < rounds) {
+        long start = end;
+        int length = 0;
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+          if (length == MAX_LINE) {
+            throw new TensorFileException("line " + (kept.size() + 1) + " is longer than "
+                + MAX_LINE + " bytes: not a metrics log of tributary simulate");
+          }
+          line[length++] = (byte) b;
+        }
+        if (b < 0) {
+          throw new TensorFileException("holds " + kept.size() + " complete rounds but the"
+              + " checkpoint is at round " + rounds);
+        }
+        end += length + 1;
+        kept.add(parse(new String(line, 0, length, StandardCharsets.UTF_8), kept.size() + 1,
+            start));
+      }
+    }
+    // Cut off later rounds and a line half-written when the run was killed.
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.truncate(end);
+      ch.force(true);
+    }
+    BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+        StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    return new Resumed(new MetricsLog(w), kept);
+  }
+
+  /** A line {@link #toJson} wrote, read back. */
+  private static RoundMetrics parse(String line, int round, long offset)
+      throws TensorFileException {
+    Map<String, String> v = new HashMap<>();
+    Matcher m = PAIR.matcher(line);
+    while (m.find()) {
+      v.put(m.group(1), m.group(2));
+    }
+    try {
+      RoundMetrics r = new RoundMetrics(integer(v, "round"), real(v, "train_loss"),
+          real(v, "train_accuracy"), real(v, "test_loss"), real(v, "test_accuracy"),
+          real(v, "client_loss"), integer(v, "clients"), Long.parseLong(value(v, "examples")),
+          integer(v, "failures"), real(v, "seconds"), Long.parseLong(value(v, "bytes_up")),
+          Long.parseLong(value(v, "bytes_down")));
+      if (r.round() != round) {
+        throw new IllegalArgumentException("round " + r.round() + " where round " + round
+            + " belongs");
+      }
+      return r;
+    } catch (IllegalArgumentException e) {
+      throw new TensorFileException("line " + round + " (byte " + offset + ") is not a round of"
+          + " tributary simulate: " + e.getMessage());
+    }
+  }
+
+  private static String value(Map<String, String> v, String key) {
+    String s = v.get(key);
+    if (s == null) {
+      throw new IllegalArgumentException("no " + key);
+    }
+    return s.strip();
+  }
+
+  private static int integer(Map<String, String> v, String key) {
+    return Integer.parseInt(value(v, key));
+  }
+
+  private static double real(Map<String, String> v, String key) {
+    String s = value(v, key);
+    return switch (s) {
+      case "null" -> Double.NaN;
+      case "\"NaN\"" -> Double.NaN;
+      case "\"Infinity\"" -> Double.POSITIVE_INFINITY;
+      case "\"-Infinity\"" -> Double.NEGATIVE_INFINITY;
+      default -> Double.parseDouble(s);
+    };
   }
 
   /** Appends the round's line. */

@@ -31,13 +31,20 @@ final class Progress {
   private final PrintWriter err;
   private final Style style;
   private final int totalRounds;
+  private final int firstRound;
   private double elapsed;
   private int lastWidth;
 
   Progress(PrintWriter err, Style style, int totalRounds) {
+    this(err, style, totalRounds, 1);
+  }
+
+  /** A display for rounds {@code firstRound} to {@code totalRounds} (a resumed run starts late). */
+  Progress(PrintWriter err, Style style, int totalRounds, int firstRound) {
     this.err = err;
     this.style = style;
     this.totalRounds = totalRounds;
+    this.firstRound = firstRound;
   }
 
   /** The style for stderr as the launcher described it. */
@@ -52,7 +59,7 @@ final class Progress {
     if (style == Style.NONE) {
       return;
     }
-    String eta = duration(elapsed / r.round() * (totalRounds - r.round()));
+    String eta = duration(elapsed / (r.round() - firstRound + 1) * (totalRounds - r.round()));
     String figures = String.format(Locale.ROOT, "loss %.4f  test loss %.4f  accuracy %5.1f%%",
         r.trainLoss(), r.testLoss(), r.testAccuracy() * 100);
     String failures = r.failures() == 0 ? "" : "  failures " + r.failures();

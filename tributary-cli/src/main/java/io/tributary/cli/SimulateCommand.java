@@ -6,9 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -32,6 +37,9 @@ import picocli.CommandLine.Spec;
           + "and figures in one self-contained page).",
       "With no options: FedAvg on the 8x8 digits, which takes seconds and reaches over 90%% test "
           + "accuracy.",
+      "With --resume DIR: continues the stopped or killed run in DIR from the last checkpoint in "
+          + "DIR/model.zip, with the run's own settings, and ends with the files an uninterrupted "
+          + "run would have written.",
       "Exits with 2 and one line on stderr for a bad option value or unreadable data.",
       ""
     })
@@ -131,18 +139,82 @@ final class SimulateCommand implements Callable<Integer> {
           + "(default: runs/<timestamp>)")
   Path out;
 
+  @Option(names = "--resume", paramLabel = "DIR",
+      description = "continue the stopped or killed run in DIR from its last checkpoint, with the "
+          + "settings it was started with: its metrics.jsonl is cut back to that round, and the "
+          + "results equal an uninterrupted run's bit for bit. Other options may be repeated only "
+          + "with the run's values (--threads may differ: results do not depend on it)")
+  Path resume;
+
+  /** Options a resumed run may set to other values than its own: they do not change results. */
+  private static final Set<String> FREE_ON_RESUME = Set.of("--resume", "--threads");
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     SimulationConfig config;
+    ResumePoint point = null;
     try {
-      config = config();
+      if (resume != null) {
+        point = ResumePoint.read(resume);
+        config = resumedConfig(point);
+      } else {
+        config = config();
+      }
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
+    } catch (IOException e) {
+      return problem(err, resume, e);
     }
     // The product kernels load and compile on another thread while this one loads the data.
     io.tributary.graph.ops.KernelWarmUp.startInBackground();
-    return new Simulation(config, spec.commandLine().getOut(), err, Progress.detect()).run();
+    return new Simulation(config, point, spec.commandLine().getOut(), err, Progress.detect())
+        .run();
+  }
+
+  /**
+   * The settings of the run being resumed, read from its checkpoint's command line, with this
+   * command's --threads; any other option given here must have the run's value.
+   *
+   * @throws IllegalArgumentException naming the first option whose value differs
+   */
+  private SimulationConfig resumedConfig(ResumePoint point) {
+    List<String> words = point.command();
+    if (words.size() < 2 || !words.get(0).equals("tributary") || !words.get(1).equals("simulate")) {
+      throw new IllegalArgumentException("--resume: the checkpoint in " + resume + " was not made"
+          + " by tributary simulate (its command: " + String.join(" ", words) + ")");
+    }
+    SimulateCommand original = new SimulateCommand();
+    CommandLine parser = new CommandLine(original);
+    try {
+      parser.parseArgs(words.subList(2, words.size()).toArray(String[]::new));
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException("--resume: the checkpoint's command cannot be read: "
+          + e.getMessage());
+    }
+    for (OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
+      String name = given.longestName();
+      if (FREE_ON_RESUME.contains(name)) {
+        continue;
+      }
+      Object theirs = parser.getCommandSpec().findOption(name).getValue();
+      Object ours = given.getValue();
+      if (name.equals("--out") && ours != null && theirs != null
+          && Path.of(ours.toString()).toAbsolutePath().normalize()
+              .equals(resume.toAbsolutePath().normalize())) {
+        continue;
+      }
+      if (!Objects.equals(String.valueOf(ours), String.valueOf(theirs))) {
+        throw new IllegalArgumentException("--resume: " + name + " " + ours + " differs from the"
+            + " run in " + resume + ", which has " + name + " " + theirs + " (resume with the"
+            + " run's settings, or start a new run)");
+      }
+    }
+    original.out = resume;
+    if (threads != null) {
+      original.threads = threads;
+    }
+    return original.config();
   }
 
   /** The validated settings, defaults resolved. */

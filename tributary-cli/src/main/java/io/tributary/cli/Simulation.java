@@ -32,12 +32,18 @@ final class Simulation {
   static final String MODEL = "model.zip";
 
   private final SimulationConfig config;
+  private final ResumePoint resume;
   private final PrintWriter out;
   private final PrintWriter err;
   private final Progress.Style style;
 
-  Simulation(SimulationConfig config, PrintWriter out, PrintWriter err, Progress.Style style) {
+  /**
+   * @param resume the checkpoint a resumed run goes on from, or null for a new run
+   */
+  Simulation(SimulationConfig config, ResumePoint resume, PrintWriter out, PrintWriter err,
+      Progress.Style style) {
     this.config = config;
+    this.resume = resume;
     this.out = out;
     this.err = err;
     this.style = style;
@@ -59,27 +65,43 @@ final class Simulation {
       return SimulateCommand.usage(err, e.getMessage());
     }
     // The directory is made only once the settings proved usable, so a mistake leaves nothing.
-    try {
-      prepare(dir);
-      Files.writeString(dir.resolve(CLIENTS), clientsJson(data), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return SimulateCommand.problem(err, dir, e);
+    // A resumed run keeps its directory: config.json and clients.json are already the run's.
+    if (resume == null) {
+      try {
+        prepare(dir);
+        Files.writeString(dir.resolve(CLIENTS), clientsJson(data), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return SimulateCommand.problem(err, dir, e);
+      }
     }
     err.printf(Locale.ROOT, "%s on %s: %d clients (%d per round), model %s (%d parameters), "
         + "%d rounds; writing %s%n", config.algorithm().cliName(), config.dataset(),
         data.clientTrain().size(), config.clientsPerRound(), config.model().cliName(),
         model.parameterCount(), config.rounds(), dir);
+    if (resume != null) {
+      err.printf(Locale.ROOT, "resuming after round %d (the checkpoint in %s)%n", resume.round(),
+          dir.resolve(MODEL));
+    }
     err.flush();
     List<RoundMetrics> rounds = new ArrayList<>();
     String outcome;
     int status = 0;
     long start = System.nanoTime();
+    int first = resume == null ? 1 : resume.round() + 1;
     try (FederatedRun run = new FederatedRun(config, data, model);
-        MetricsLog log = new MetricsLog(dir.resolve(METRICS));
+        MetricsLog log = openLog(dir, rounds);
         Checkpoints checkpoints = new Checkpoints(dir.resolve(MODEL), model, config)) {
-      Progress progress = new Progress(err, style, config.rounds());
+      if (resume != null) {
+        try {
+          run.restore(resume.parameters());
+        } catch (IllegalArgumentException e) {
+          throw new TensorFileException("its checkpoint does not fit the run's model: "
+              + e.getMessage());
+        }
+      }
+      Progress progress = new Progress(err, style, config.rounds(), first);
       try {
-        for (int r = 1; r <= config.rounds(); r++) {
+        for (int r = first; r <= config.rounds(); r++) {
           RoundMetrics m = round(run, r);
           log.write(m);
           rounds.add(m);
@@ -93,8 +115,9 @@ final class Simulation {
       }
       writeFinal(dir, run.parameters());
       checkpoints.awaitWritten();
-      outcome = String.format(Locale.ROOT, "Completed %d rounds in %.1f s.", config.rounds(),
-          (System.nanoTime() - start) / 1e9);
+      outcome = String.format(Locale.ROOT, "Completed %d rounds in %.1f s%s.", config.rounds(),
+          (System.nanoTime() - start) / 1e9,
+          resume == null ? "" : " (resumed after round " + resume.round() + ")");
     } catch (ExecutionFailedException e) {
       outcome = "Stopped in round " + (rounds.size() + 1) + ": " + e.getMessage();
       err.println("tributary simulate: " + outcome.replaceAll("\\R", " "));
@@ -126,6 +149,19 @@ final class Simulation {
     long down = (long) step.clients() * run.parameterBytes();
     return new RoundMetrics(r, train.loss(), train.accuracy(), test.loss(), test.accuracy(),
         step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down);
+  }
+
+  /**
+   * The metrics log: a new one, or for a resumed run the old one cut back to the checkpoint's
+   * round, whose rounds are added to {@code rounds}.
+   */
+  private MetricsLog openLog(Path dir, List<RoundMetrics> rounds) throws IOException {
+    if (resume == null) {
+      return new MetricsLog(dir.resolve(METRICS));
+    }
+    MetricsLog.Resumed r = MetricsLog.resume(dir.resolve(METRICS), resume.round());
+    rounds.addAll(r.kept());
+    return r.log();
   }
 
   /** Creates the directory and writes {@code config.json}; refuses a directory holding a run. */
