@@ -41,8 +41,11 @@ final class MetricsLog implements Closeable {
     this.out = out;
   }
 
-  /** The log of a resumed run, whose {@code rounds} earlier rounds {@link #kept} read back. */
-  record Resumed(MetricsLog log, List<RoundMetrics> kept) {}
+  /** The log of a resumed run, with the lines of its earlier rounds, in order. */
+  record Resumed(MetricsLog log, List<String> kept) {}
+
+  /** The {@code "round": N} of a line. */
+  private static final Pattern ROUND = Pattern.compile("^\\{\"round\": (\\d{1,9})[,}]");
 
   /**
    * Opens the log of a run resumed after round {@code rounds}: keeps its first {@code rounds}
@@ -52,7 +55,7 @@ final class MetricsLog implements Closeable {
    * @throws IOException when the file holds fewer rounds, or lines this log did not write
    */
   static Resumed resume(Path file, int rounds) throws IOException {
-    List<RoundMetrics> kept = new ArrayList<>();
+    List<String> kept = new ArrayList<>();
     long end = 0;
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
       byte[] line = new byte[MAX_LINE];
@@ -72,8 +75,13 @@ final class MetricsLog implements Closeable {
               + " checkpoint is at round " + rounds);
         }
         end += length + 1;
-        kept.add(parse(new String(line, 0, length, StandardCharsets.UTF_8), kept.size() + 1,
-            start));
+        String text = new String(line, 0, length, StandardCharsets.UTF_8);
+        Matcher m = ROUND.matcher(text);
+        if (!m.find() || Integer.parseInt(m.group(1)) != kept.size() + 1) {
+          throw new TensorFileException("line " + (kept.size() + 1) + " (byte " + start
+              + ") is not round " + (kept.size() + 1) + " of a run's metrics");
+        }
+        kept.add(text);
       }
     }
     // Cut off later rounds and a line half-written when the run was killed.
@@ -87,27 +95,21 @@ final class MetricsLog implements Closeable {
   }
 
   /** A line {@link #toJson} wrote, read back. */
-  private static RoundMetrics parse(String line, int round, long offset)
-      throws TensorFileException {
+  static RoundMetrics parse(String line) throws TensorFileException {
     Map<String, String> v = new HashMap<>();
     Matcher m = PAIR.matcher(line);
     while (m.find()) {
       v.put(m.group(1), m.group(2));
     }
     try {
-      RoundMetrics r = new RoundMetrics(integer(v, "round"), real(v, "train_loss"),
+      return new RoundMetrics(integer(v, "round"), real(v, "train_loss"),
           real(v, "train_accuracy"), real(v, "test_loss"), real(v, "test_accuracy"),
           real(v, "client_loss"), integer(v, "clients"), Long.parseLong(value(v, "examples")),
           integer(v, "failures"), real(v, "seconds"), Long.parseLong(value(v, "bytes_up")),
           Long.parseLong(value(v, "bytes_down")));
-      if (r.round() != round) {
-        throw new IllegalArgumentException("round " + r.round() + " where round " + round
-            + " belongs");
-      }
-      return r;
     } catch (IllegalArgumentException e) {
-      throw new TensorFileException("line " + round + " (byte " + offset + ") is not a round of"
-          + " tributary simulate: " + e.getMessage());
+      throw new TensorFileException("a line of " + Simulation.METRICS + " is not a round of"
+          + " tributary simulate (" + e.getMessage() + "): " + line);
     }
   }
 

@@ -91,6 +91,13 @@ final class ServerCommand implements Callable<Integer> {
           + "(default: runs/server-<timestamp>)")
   Path out;
 
+  @Option(names = "--resume", paramLabel = "DIR",
+      description = "continue the stopped or killed run in DIR after the last round in its "
+          + "model.zip: that round's model is the initial one, the rounds go on from the next "
+          + "up to --rounds, and metrics.jsonl is cut back to that round; the other options are "
+          + "this server's (the output directory is DIR)")
+  Path resume;
+
   @Option(names = "--seed", paramLabel = "S",
       description = "seeds client sampling (default: 1)")
   long seed = 1;
@@ -121,7 +128,17 @@ final class ServerCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     ServerConfig config;
-    Path dir = out != null ? out : Path.of("runs", "server-" + System.currentTimeMillis());
+    if (resume != null && out != null && !resume.toAbsolutePath().normalize()
+        .equals(out.toAbsolutePath().normalize())) {
+      return usage(err, "--resume writes into the run's own directory " + resume
+          + "; leave out --out " + out);
+    }
+    if (resume != null && initial != null) {
+      return usage(err, "--resume takes the initial model from the run's checkpoint; leave out"
+          + " --initial");
+    }
+    Path dir = resume != null ? resume
+        : out != null ? out : Path.of("runs", "server-" + System.currentTimeMillis());
     try {
       config = config();
     } catch (IllegalArgumentException e) {
@@ -129,13 +146,15 @@ final class ServerCommand implements Callable<Integer> {
     } catch (FileProblem p) {
       return Problems.report(err, "server", p.file, p.problem);
     }
-    if (Files.exists(dir.resolve("metrics.jsonl"))) {
-      return usage(err, dir + " holds a run already");
-    }
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      return Problems.report(err, "server", dir, e);
+    if (resume == null) {
+      if (Files.exists(dir.resolve("metrics.jsonl"))) {
+        return usage(err, dir + " holds a run already");
+      }
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        return Problems.report(err, "server", dir, e);
+      }
     }
     return run(config, dir, err);
   }
@@ -143,9 +162,20 @@ final class ServerCommand implements Callable<Integer> {
   private int run(ServerConfig config, Path dir, PrintWriter err) {
     PrintWriter outw = spec.commandLine().getOut();
     Strategy s = config.strategy();
-    try (ServerOutput output = new ServerOutput(outw, dir, config.rounds(), s.name(),
+    int done = config.initial().roundsDone();
+    MetricsLog metrics;
+    try {
+      metrics = done == 0 ? new MetricsLog(dir.resolve("metrics.jsonl"))
+          : MetricsLog.resume(dir.resolve("metrics.jsonl"), done).log();
+    } catch (IOException e) {
+      return Problems.report(err, "server", dir.resolve("metrics.jsonl"), e);
+    }
+    try (ServerOutput output = new ServerOutput(outw, dir, metrics, config.rounds(), s.name(),
         s.proximalMu(), String.join(" ", spec.commandLine().getParseResult().originalArgs()));
         FlowerServer server = FlowerServer.start(config)) {
+      if (done > 0) {
+        outw.println("resuming " + dir + " after round " + done);
+      }
       outw.println("listening on " + config.host() + ":" + server.port() + ", waiting for "
           + config.minClients() + " clients");
       outw.flush();
@@ -184,9 +214,9 @@ final class ServerCommand implements Callable<Integer> {
       }
     }
     try {
-      b.initial(ServerSettings.initial(initial));
+      b.initial(resume != null ? ServerSettings.resumed(resume) : ServerSettings.initial(initial));
     } catch (IOException e) {
-      throw new FileProblem(initial, e);
+      throw new FileProblem(resume != null ? resume : initial, e);
     }
     return b.build();
   }

@@ -28,10 +28,13 @@ final class ServerOutput implements RoundListener, Closeable {
   private final SequencedMap<String, Double> hyperparameters;
   private final SequencedMap<String, String> properties;
 
-  ServerOutput(PrintWriter progress, Path dir, int rounds, String strategy, double mu,
-      String command) throws IOException {
+  /**
+   * @param metrics the run's {@code metrics.jsonl}, new or (for a resumed run) reopened
+   */
+  ServerOutput(PrintWriter progress, Path dir, MetricsLog metrics, int rounds, String strategy,
+      double mu, String command) {
     this.progress = progress;
-    this.metrics = new MetricsLog(dir.resolve("metrics.jsonl"));
+    this.metrics = metrics;
     this.modelFile = dir.resolve("model.zip");
     this.rounds = rounds;
     this.hyperparameters = new LinkedHashMap<>();

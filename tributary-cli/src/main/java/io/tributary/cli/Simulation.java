@@ -160,7 +160,14 @@ final class Simulation {
       return new MetricsLog(dir.resolve(METRICS));
     }
     MetricsLog.Resumed r = MetricsLog.resume(dir.resolve(METRICS), resume.round());
-    rounds.addAll(r.kept());
+    try {
+      for (String line : r.kept()) {
+        rounds.add(MetricsLog.parse(line));
+      }
+    } catch (IOException e) {
+      r.log().close();
+      throw e;
+    }
     return r.log();
   }
 

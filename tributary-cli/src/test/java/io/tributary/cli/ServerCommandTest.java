@@ -66,6 +66,62 @@ class ServerCommandTest {
     }
   }
 
+  @Test
+  void serverResume_afterTwoRounds_goesOnFromTheCheckpointWithRoundsThreeAndFour()
+      throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    Path out = dir.resolve("run");
+    CliRun first = serve("--rounds", "2", "--initial", dir.resolve("init.npz").toString(),
+        "--out", out.toString());
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    // Killed while writing round 3's line: half of it is on disk.
+    Files.writeString(out.resolve("metrics.jsonl"), "{\"round\": 3, \"clients\": 2, \"fai",
+        java.nio.file.StandardOpenOption.APPEND);
+
+    CliRun resumed = serve("--rounds", "4", "--resume", out.toString());
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(resumed.out()).contains("resuming " + out + " after round 2")
+        .contains("round 3/4: 2 clients").contains("round 4/4: 2 clients")
+        .doesNotContain("round 1/4");
+    List<String> lines = Files.readAllLines(out.resolve("metrics.jsonl"));
+    assertThat(lines).hasSize(4);
+    for (int r = 1; r <= 4; r++) {
+      assertThat(lines.get(r - 1)).startsWith("{\"round\": " + r + ", ");
+    }
+    // Each round adds each client's shift to the mean: 2 then 4 before, 6 then 8 after.
+    assertThat(Npz.read(out.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 8, 8));
+    try (ModelFile m = ModelFile.open(out.resolve("model.zip"))) {
+      assertThat(m.tags()).containsExactly("round-0001", "round-0002", "round-0003",
+          "round-0004");
+    }
+  }
+
+  /** {@code tributary server} with two honest fake clients (shifts 1 and 3) on a free port. */
+  private static CliRun serve(String... args) throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    List<String> all = new java.util.ArrayList<>(List.of("server", "--address",
+        "localhost:" + port, "--min-clients", "2"));
+    all.addAll(List.of(args));
+    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(
+        () -> CliRun.of(all.toArray(String[]::new)));
+    ManagedChannel ch = Grpc.newChannelBuilderForAddress("localhost", port,
+        InsecureChannelCredentials.create()).build();
+    try {
+      connect(ch, 1, run);
+      connect(ch, 3, run);
+      return run.get(60, TimeUnit.SECONDS);
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+
   private static FakeClient connect(ManagedChannel ch, int shift, CompletableFuture<CliRun> run)
       throws Exception {
     // Retry against a deadline, not a count: a loaded machine may take seconds to bring the
@@ -104,6 +160,9 @@ class ServerCommandTest {
       "--address h:1 --rounds 1 --min-clients 1 --auth-tokens missing.txt|missing.txt: no such",
       "--address h:1 --rounds 1 --min-clients 1 --initial missing.npz|missing.npz: no such",
       "--address h:1 --rounds x --min-clients 1|--rounds",
+      "--address h:1 --rounds 3 --min-clients 1 --resume nowhere|has no model.zip to resume from",
+      "--address h:1 --rounds 3 --min-clients 1 --resume a --initial b.npz|leave out --initial",
+      "--address h:1 --rounds 3 --min-clients 1 --resume a --out b|leave out --out b",
       "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 0|--read-ahead-mb must be 1 to",
       "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 4096|--read-ahead-mb must be 1 to",
       "--rounds 1 --min-clients 1|--address"})

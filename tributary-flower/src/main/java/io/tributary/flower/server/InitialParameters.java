@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.SequencedMap;
 
-/** Where the first model comes from: given tensors, or one connected client, as in Flower. */
+/**
+ * Where the first model comes from: given tensors, one connected client (as in Flower), or the
+ * checkpoint of an earlier run that this one continues.
+ */
 public sealed interface InitialParameters {
   /** These named tensors, in order. */
   record Given(SequencedMap<String, Tensor> tensors) implements InitialParameters {
@@ -21,6 +24,29 @@ public sealed interface InitialParameters {
 
   /** Ask one randomly chosen client ({@code GetParametersIns}). */
   record FromClient() implements InitialParameters {}
+
+  /**
+   * The model a stopped run had after round {@code afterRound}: this run goes on with round
+   * {@code afterRound + 1}, numbering its rounds as the stopped run would have.
+   */
+  record Resumed(SequencedMap<String, Tensor> tensors, int afterRound)
+      implements InitialParameters {
+    public Resumed {
+      if (tensors.isEmpty()) {
+        throw new IllegalArgumentException("the checkpoint holds no tensors");
+      }
+      if (afterRound < 1) {
+        throw new IllegalArgumentException("a resumed run goes on after round 1 or later, not "
+            + afterRound);
+      }
+      tensors = java.util.Collections.unmodifiableSequencedMap(new LinkedHashMap<>(tensors));
+    }
+  }
+
+  /** The rounds already run before this run's first: the round a resumed run goes on after. */
+  default int roundsDone() {
+    return this instanceof Resumed r ? r.afterRound() : 0;
+  }
 
   /**
    * The arrays of an {@code .npz} file, in file order.

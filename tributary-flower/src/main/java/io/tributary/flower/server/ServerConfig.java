@@ -10,7 +10,8 @@ import java.util.Set;
  *
  * @param host the address to listen on ({@code 0.0.0.0} for all)
  * @param port the port; 0 picks a free one ({@link FlowerServer#port()} tells which)
- * @param rounds the number of rounds
+ * @param rounds the number of the last round (a run resumed after round k runs rounds k+1 to
+ *     this one)
  * @param minClients clients needed before a round starts, and the least sampled per round
  *     (Flower's {@code min_available_clients} and {@code min_fit_clients})
  * @param strategy FedAvg or FedProx
@@ -53,6 +54,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     tokens = Set.copyOf(tokens);
     check(port >= 0 && port <= 65535, "port must be 0 to 65535, got " + port);
     check(rounds >= 1, "rounds must be at least 1, got " + rounds);
+    check(initial.roundsDone() < rounds, "the run resumed after round " + initial.roundsDone()
+        + " has no rounds left of " + rounds);
     check(minClients >= 1, "min clients must be at least 1, got " + minClients);
     check(fractionFit > 0 && fractionFit <= 1, "fraction fit must be in (0, 1], got "
         + fractionFit);

@@ -31,6 +31,7 @@ final class InitialModel {
   SequencedMap<String, Tensor> fetch() throws FlowerServerException {
     return switch (config.initial()) {
       case InitialParameters.Given g -> g.tensors();
+      case InitialParameters.Resumed r -> r.tensors();
       case InitialParameters.FromClient f -> fromClient();
     };
   }

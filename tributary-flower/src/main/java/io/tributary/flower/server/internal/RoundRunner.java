@@ -74,7 +74,7 @@ public final class RoundRunner {
     try (ExecutionContext ctx = ExecutionContext.create(options())) {
       RoundSteps steps = new RoundSteps(ctx, process, work);
       StructValue state = (StructValue) ctx.invoke(process.initialize());
-      for (int round = 1; round <= config.rounds(); round++) {
+      for (int round = config.initial().roundsDone() + 1; round <= config.rounds(); round++) {
         long start = System.nanoTime();
         long up = traffic.bytesUp();
         long down = traffic.bytesDown();
