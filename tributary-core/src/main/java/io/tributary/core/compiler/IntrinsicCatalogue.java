@@ -84,22 +84,12 @@ public final class IntrinsicCatalogue {
       IntrinsicDef.template("federated_eval_at_clients", "(( -> T) -> {T}@CLIENTS)");
   public static final IntrinsicDef FEDERATED_EVAL_AT_SERVER =
       IntrinsicDef.template("federated_eval_at_server", "(( -> T) -> T@SERVER)");
-  public static final IntrinsicDef FEDERATED_SELECT =
-      IntrinsicDef.template(
-          "federated_select",
-          "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)",
-          "Ks is an int32 vector of keys",
-          b -> require(isKeyVector(b.get("Ks")), "Ks is an int32 vector of keys"));
+  public static final IntrinsicDef FEDERATED_SELECT = select("federated_select");
   /**
    * Distributes server values to clients by private keys. Tributary selects in the clear, as
    * {@code federated_select} does: the keys are not hidden from the server (docs/federated-core.md).
    */
-  public static final IntrinsicDef FEDERATED_SECURE_SELECT =
-      IntrinsicDef.template(
-          "federated_secure_select",
-          "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)",
-          "Ks is an int32 vector of keys",
-          b -> require(isKeyVector(b.get("Ks")), "Ks is an int32 vector of keys"));
+  public static final IntrinsicDef FEDERATED_SECURE_SELECT = select("federated_secure_select");
   public static final IntrinsicDef SEQUENCE_MAP =
       IntrinsicDef.template("sequence_map", "(<(T -> U),T*> -> U*)");
   public static final IntrinsicDef SEQUENCE_REDUCE =
@@ -165,6 +155,14 @@ public final class IntrinsicCatalogue {
     return t instanceof TensorType x
         && x.isScalar()
         && (x.dtype().isInteger() || x.dtype().isFloating());
+  }
+
+  /** federated_select's signature and key condition, which its secure variant shares. */
+  private static IntrinsicDef select(String uri) {
+    return IntrinsicDef.template(uri,
+        "(<{Ks}@CLIENTS,int32@SERVER,T@SERVER,(<T,int32> -> U)> -> {U*}@CLIENTS)",
+        "Ks is an int32 vector of keys",
+        b -> require(isKeyVector(b.get("Ks")), "Ks is an int32 vector of keys"));
   }
 
   private static boolean isKeyVector(Type t) {
