@@ -230,6 +230,16 @@ def cases():
        struct((None, tensor(a)), (None, tensor(b))), tensor(np.true_divide(a, b)))
   case('generic_divide_int32', binary('generic_divide', ti, fl.TensorType(np.float64, [3])),
        struct((None, tensor(ia)), (None, tensor(ib))), tensor(np.true_divide(ia, ib)))
+  u = np.array([2 ** 63 + 5, 2 ** 64 - 1], np.uint64)
+  case('generic_divide_uint64',
+       binary('generic_divide', fl.TensorType(np.uint64, [2]), fl.TensorType(np.float64, [2])),
+       struct((None, tensor(u)), (None, tensor(np.array([3, 7], np.uint64)))),
+       tensor(np.true_divide(u, np.array([3, 7], np.uint64))))
+  i8 = np.array([-128, 7, 100], np.int8)
+  case('generic_divide_int8',
+       binary('generic_divide', fl.TensorType(np.int8, [3]), fl.TensorType(np.float32, [3])),
+       struct((None, tensor(i8)), (None, tensor(np.array([3, -2, 9], np.int8)))),
+       tensor((i8.astype(np.float64) / np.array([3, -2, 9], np.float64)).astype(np.float32)))
   case('generic_zero',
        fl.framework.ConcreteComputation.from_building_block(building_blocks.Lambda(
            None, None, building_blocks.Intrinsic('generic_zero', t))),

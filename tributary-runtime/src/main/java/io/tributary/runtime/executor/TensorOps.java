@@ -380,7 +380,9 @@ final class TensorOps {
       real = new double[l.length];
       boolean unsigned64 = t.dtype() == DType.UINT64;
       for (int i = 0; i < l.length; i++) {
-        real[i] = unsigned64 && l[i] < 0 ? (double) (l[i] >>> 1) * 2.0 + (l[i] & 1) : l[i];
+        // A uint64 above 2^63: halve it keeping the lost bit as a sticky bit, so the one
+        // rounding to double is the correct one, then double it back.
+        real[i] = unsigned64 && l[i] < 0 ? (double) ((l[i] >>> 1) | (l[i] & 1)) * 2.0 : l[i];
       }
     } else {
       real = toDoubles(t);

@@ -66,7 +66,7 @@ class FederatedLanguageInteropTest {
     Path cases = Files.createDirectories(dir.resolve("from-fl"));
     fl.run(script(), dir, "write", cases.toString());
     JsonNode manifest = JSON.readTree(cases.resolve("cases.json").toFile());
-    assertThat(manifest.size()).isGreaterThanOrEqualTo(40);
+    assertThat(manifest.size()).isGreaterThanOrEqualTo(48);
     SoftAssertions soft = new SoftAssertions();
     for (JsonNode c : manifest) {
       String name = c.get("name").asText();
