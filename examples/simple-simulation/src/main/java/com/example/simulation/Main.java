@@ -62,7 +62,8 @@ public final class Main {
         }
         RoundOutput out = RoundOutput.of(ctx.invoke(fedAvg.next(), state, data));
         state = out.state();
-        EvaluationOutput eval = EvaluationOutput.of(ctx.invoke(fedAvg.evaluate(), out.model(), test));
+        EvaluationOutput eval =
+            EvaluationOutput.of(ctx.invoke(fedAvg.evaluate(), out.model(), test));
         System.out.println("round " + round + ": train_loss=" + out.metrics().trainLoss()
             + " examples=" + out.metrics().numExamples() + " clients=" + out.metrics().clients()
             + " test_loss=" + eval.loss() + " test_accuracy=" + eval.accuracy());

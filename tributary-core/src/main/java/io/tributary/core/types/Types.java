@@ -76,10 +76,11 @@ public final class Types {
    */
   public static StructType named(Object... nameTypePairs) {
     for (int i = 0; i < nameTypePairs.length; i++) {
-      boolean ok = i % 2 == 0 ? nameTypePairs[i] instanceof String : nameTypePairs[i] instanceof Type;
+      Object arg = nameTypePairs[i];
+      boolean ok = i % 2 == 0 ? arg instanceof String : arg instanceof Type;
       if (!ok) {
         throw new IllegalArgumentException("named(...) takes name, type pairs; argument " + i
-            + " is " + (nameTypePairs[i] == null ? "null" : nameTypePairs[i].getClass().getSimpleName()));
+            + " is " + (arg == null ? "null" : arg.getClass().getSimpleName()));
       }
     }
     return StructType.named(nameTypePairs);

@@ -29,7 +29,8 @@ public sealed interface InitialParameters {
    * @throws IllegalArgumentException if there are no tensors
    */
   static InitialParameters given(Map<String, Tensor> tensors) {
-    return new Given(tensors instanceof SequencedMap<String, Tensor> s ? s : new TreeMap<>(tensors));
+    return new Given(
+        tensors instanceof SequencedMap<String, Tensor> s ? s : new TreeMap<>(tensors));
   }
 
   /** Ask one randomly chosen client ({@code GetParametersIns}). */
