@@ -9,9 +9,11 @@ import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.local.ModelStructs;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.ClientSampler;
+import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.FedAvg;
 import io.tributary.learning.FedProx;
 import io.tributary.learning.LearningProcess;
+import io.tributary.learning.RoundOutput;
 import io.tributary.learning.SequenceValues;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.Outcome;
@@ -43,7 +45,7 @@ final class FederatedRun implements AutoCloseable {
   private final List<List<StructValue>> trainForEval;
   private final List<List<StructValue>> testForEval;
   private final long parameterBytes;
-  private Object state;
+  private StructValue state;
 
   /**
    * Builds the algorithm's computations for {@code model} and runs {@code initialize}.
@@ -76,7 +78,7 @@ final class FederatedRun implements AutoCloseable {
       bytes += t.byteSize();
     }
     this.parameterBytes = bytes;
-    this.state = context.invoke(process.initialize());
+    this.state = (StructValue) context.invoke(process.initialize());
   }
 
   private static List<List<StructValue>> pieces(Dataset test) {
@@ -118,12 +120,10 @@ final class FederatedRun implements AutoCloseable {
           shuffle));
     }
     Outcome outcome = context.invokeWithReport(process.next(), state, clientData);
-    StructValue result = (StructValue) outcome.value();
-    state = result.get(0);
-    StructValue metrics = (StructValue) result.get(1);
-    return new Step(scalar(metrics.get("train_loss")), chosen.length,
-        ((Tensor) metrics.get("num_examples")).getLong(0),
-        outcome.report().failedClients().size());
+    RoundOutput result = RoundOutput.of(outcome.value());
+    state = result.state();
+    return new Step(printable(result.metrics().trainLoss()), chosen.length,
+        result.metrics().numExamples(), outcome.report().failedClients().size());
   }
 
   /** The current model on every client's training data. */
@@ -137,12 +137,12 @@ final class FederatedRun implements AutoCloseable {
   }
 
   private Score score(List<List<StructValue>> pieces) {
-    StructValue out = (StructValue) context.invoke(process.evaluate(), model(), pieces);
-    return new Score(scalar(out.get("loss")), scalar(out.get("accuracy")));
+    EvaluationOutput out = EvaluationOutput.of(context.invoke(process.evaluate(), model(), pieces));
+    return new Score(printable(out.loss()), printable(out.accuracy()));
   }
 
-  private Object model() {
-    return ((StructValue) state).get("model");
+  private StructValue model() {
+    return state.struct("model");
   }
 
   /**
@@ -171,12 +171,8 @@ final class FederatedRun implements AutoCloseable {
   }
 
   /** A float32 metric as the double that prints like the float (0.1f as 0.1, not 0.100000001). */
-  private static double scalar(Object value) {
-    Tensor t = (Tensor) value;
-    return switch (t.dtype()) {
-      case FLOAT32 -> Double.parseDouble(Float.toString(t.getFloat(0)));
-      default -> t.getAsDouble(0);
-    };
+  private static double printable(float value) {
+    return Double.parseDouble(Float.toString(value));
   }
 
   @Override

@@ -11,8 +11,11 @@ import io.tributary.core.computation.Param;
 import io.tributary.core.computation.Value;
 import io.tributary.core.types.Placement;
 import io.tributary.core.types.Types;
+import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AuthoringApiTest {
@@ -189,5 +192,26 @@ class AuthoringApiTest {
       throw new java.io.UncheckedIOException(e);
     }
     throw new AssertionError("not found: " + text);
+  }
+
+  @Test
+  void struct_unorderedMap_elementsSortedByName() {
+    Computation c = Federated.computation(
+        Types.atServer(Types.tensor(DType.INT32)), Types.atClients(Types.tensor(DType.INT32)),
+        (a, b) -> Federated.struct(Map.of("sum", Intrinsics.federatedSum(b), "model", a)));
+    assertThat(c.type().result().compact()).isEqualTo("<model=int32@SERVER,sum=int32@SERVER>");
+  }
+
+  @Test
+  void struct_linkedHashMap_keepsInsertionOrder() {
+    Computation c = Federated.computation(
+        Types.atServer(Types.tensor(DType.INT32)), Types.atClients(Types.tensor(DType.INT32)),
+        (a, b) -> {
+          Map<String, Value> m = new LinkedHashMap<>();
+          m.put("sum", Intrinsics.federatedSum(b));
+          m.put("model", a);
+          return Federated.struct(m);
+        });
+    assertThat(c.type().result().compact()).isEqualTo("<sum=int32@SERVER,model=int32@SERVER>");
   }
 }

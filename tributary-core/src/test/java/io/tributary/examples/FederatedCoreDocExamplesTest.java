@@ -56,8 +56,8 @@ class FederatedCoreDocExamplesTest {
         FederatedCoreDocExamplesTest::notRunHere);
 
     Computation round = Federated.computation(
-        Types.parse(model + "@SERVER"),
-        Types.parse("{" + examples + "}@CLIENTS"),
+        Types.atServer(model),
+        Types.atClients(examples),
         (serverModel, clientData) -> {
           Value clientModel = Intrinsics.federatedBroadcast(serverModel);
           Value outputs = Intrinsics.federatedMap(

@@ -48,19 +48,22 @@ public final class ModelWriter {
 
   private ModelWriter() {}
 
-  /** {@link #save(Path, SequencedMap, SaveListener)} without a listener. */
-  public static void save(Path file, SequencedMap<String, TagContents> tags) throws IOException {
+  /** {@link #save(Path, Map, SaveListener)} without a listener. */
+  public static void save(Path file, Map<String, TagContents> tags) throws IOException {
     save(file, tags, SaveListener.none());
   }
 
   /**
    * Writes a new model file holding {@code tags}, oldest first, replacing any file there.
-   * A tag may share parameters of a tag before it.
+   * A tag may share parameters of a tag before it. The tags come in the map's order when it is a
+   * {@link SequencedMap} (a {@code LinkedHashMap}, say), and sorted by name for any other map
+   * (such as {@code Map.of(...)}).
    *
    * @throws IllegalArgumentException for an invalid tag, no tags, or two tags equal but for case
    */
-  public static void save(Path file, SequencedMap<String, TagContents> tags, SaveListener listener)
+  public static void save(Path file, Map<String, TagContents> unordered, SaveListener listener)
       throws IOException {
+    SequencedMap<String, TagContents> tags = Ordered.of(unordered);
     if (tags.isEmpty()) {
       throw new IllegalArgumentException("a model file needs at least one tag");
     }

@@ -42,10 +42,14 @@ public final class TagContents {
     return new Builder();
   }
 
-  /** A tag holding just {@code parameters}, in order, with no training configuration. */
-  public static TagContents of(SequencedMap<String, Tensor> parameters) {
+  /**
+   * A tag holding just {@code parameters}, with no training configuration. The parameters keep
+   * the map's order when it is a {@link SequencedMap} (a {@code LinkedHashMap}, say), and are
+   * sorted by name for any other map (such as {@code Map.of(...)}).
+   */
+  public static TagContents of(Map<String, Tensor> parameters) {
     Builder b = builder();
-    for (Map.Entry<String, Tensor> e : parameters.entrySet()) {
+    for (Map.Entry<String, Tensor> e : Ordered.of(parameters).entrySet()) {
       b.parameter(e.getKey(), e.getValue());
     }
     return b.build();

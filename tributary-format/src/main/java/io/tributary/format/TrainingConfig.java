@@ -49,9 +49,13 @@ public record TrainingConfig(
     return new TrainingConfig("", new LinkedHashMap<>(), List.of(), List.of(), 0, 0, 0, new LinkedHashMap<>());
   }
 
-  /** A configuration for {@code optimizer} with the given hyperparameters and nothing else yet. */
-  public static TrainingConfig of(String optimizer, SequencedMap<String, Double> hyperparameters) {
-    return new TrainingConfig(optimizer, hyperparameters, List.of(), List.of(), 0, 0, 0, new LinkedHashMap<>());
+  /**
+   * A configuration for {@code optimizer} with the given hyperparameters and nothing else yet.
+   * The hyperparameters keep the map's order when it is a {@link SequencedMap}, and are sorted by
+   * name for any other map (such as {@code Map.of(...)}).
+   */
+  public static TrainingConfig of(String optimizer, Map<String, Double> hyperparameters) {
+    return new TrainingConfig(optimizer, Ordered.of(hyperparameters), List.of(), List.of(), 0, 0, 0, new LinkedHashMap<>());
   }
 
   /** This configuration with other loss variables. */
@@ -72,9 +76,12 @@ public record TrainingConfig(
         rounds, properties);
   }
 
-  /** This configuration with other properties. */
-  public TrainingConfig withProperties(SequencedMap<String, String> props) {
+  /**
+   * This configuration with other properties, in the map's order when it is a {@link
+   * SequencedMap}, sorted by name for any other map.
+   */
+  public TrainingConfig withProperties(Map<String, String> props) {
     return new TrainingConfig(optimizer, hyperparameters, lossVariables, updaterStateNames, iterationCount,
-        epochCount, round, props);
+        epochCount, round, Ordered.of(props));
   }
 }

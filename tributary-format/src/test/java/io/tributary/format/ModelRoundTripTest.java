@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -250,5 +251,19 @@ class ModelRoundTripTest {
     try (ZipFile zf = new ZipFile(file.toFile())) {
       return new String(zf.getInputStream(zf.getEntry(entry)).readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  @Test
+  void save_unorderedMaps_tagsAndParametersSortedByName() throws IOException {
+    Path file = dir.resolve("sorted.zip");
+    TagContents v1 = TagContents.of(Map.of("w", Samples.floats(1, 2, 2), "b", Samples.floats(2, 2)));
+    TagContents v2 = TagContents.of(Map.of("w", Samples.floats(3, 2, 2), "b", Samples.floats(4, 2)));
+    ModelWriter.save(file, Map.of("round-0002", v2, "round-0001", v1));
+    try (ModelFile m = ModelFile.open(file)) {
+      assertThat(m.tags()).containsExactly("round-0001", "round-0002");
+      assertThat(m.newest().parameterNames()).containsExactly("b", "w");
+    }
+    assertThat(TrainingConfig.of("sgd", Map.of("momentum", 0.9, "learning_rate", 0.1))
+        .hyperparameters().keySet()).containsExactly("learning_rate", "momentum");
   }
 }

@@ -47,12 +47,17 @@ class FedAvgRuntimeTest {
           data.add(SequenceValues.shuffled(d, 10, round * 1000L + c));
         }
         Outcome out = ctx.invokeWithReport(bound.next(), state, data);
-        StructValue result = (StructValue) out.value();
-        state = result.get(0);
-        StructValue metrics = (StructValue) result.get(1);
+        RoundOutput result = RoundOutput.of(out.value());
+        // The typed output reads the same numbers as the positional struct.
+        StructValue raw = (StructValue) out.value();
+        assertThat(result.state()).isSameAs(raw.get(0));
+        assertThat(result.metrics().trainLoss())
+            .isEqualTo(((Tensor) ((StructValue) raw.get(1)).get("train_loss")).getFloat(0));
+        state = result.state();
         assertThat(out.report().clients()).isEqualTo(PER_ROUND);
-        assertThat(((Tensor) metrics.get("clients")).getLong(0)).isEqualTo(PER_ROUND);
-        losses.add(((Tensor) metrics.get("train_loss")).getFloat(0));
+        assertThat(result.metrics().clients()).isEqualTo(PER_ROUND);
+        assertThat(result.metrics().numExamples()).isPositive();
+        losses.add(result.metrics().trainLoss());
         accuracies.add(accuracy(ctx, bound, state, test));
       }
       return new Run(accuracies, losses, state);
@@ -61,9 +66,8 @@ class FedAvgRuntimeTest {
 
   private static float accuracy(ExecutionContext ctx, LearningProcess p, Object state,
       List<Object> test) {
-    StructValue e = (StructValue) ctx.invoke(p.evaluate(), ((StructValue) state).get("model"),
-        test);
-    return ((Tensor) e.get("accuracy")).getFloat(0);
+    Object model = ((StructValue) state).struct("model");
+    return EvaluationOutput.of(ctx.invoke(p.evaluate(), model, test)).accuracy();
   }
 
   @Test

@@ -410,6 +410,73 @@ public final class Tensor {
     };
   }
 
+  // ---------------------------------------------------------------- single elements
+
+  /**
+   * The one element of a one-element real tensor (a scalar, or any shape of size 1) as a double,
+   * as {@link #getAsDouble} converts it; numpy's {@code item()}.
+   *
+   * @throws IllegalStateException if the tensor does not have exactly one element, or is complex
+   *     or string
+   */
+  public double item() {
+    requireOneElement("item()");
+    return getAsDouble(0);
+  }
+
+  /**
+   * The one element of a one-element float32, float16 or bfloat16 tensor, widened to float
+   * without rounding.
+   *
+   * @throws IllegalStateException if the tensor does not have exactly one element, or has
+   *     another dtype
+   */
+  public float floatItem() {
+    requireOneElement("floatItem()");
+    return getFloat(0);
+  }
+
+  /**
+   * The one element of a one-element integer or bool tensor as a long: signed integers by value,
+   * uint8, uint16 and uint32 by their unsigned value, bools as 0 or 1.
+   *
+   * @throws IllegalStateException if the tensor does not have exactly one element, is uint64
+   *     (whose values do not all fit) or is not an integer or bool tensor
+   */
+  public long longItem() {
+    requireOneElement("longItem()");
+    return switch (dtype) {
+      case BOOL -> getBoolean(0) ? 1 : 0;
+      case INT8 -> getByte(0);
+      case UINT8 -> getByte(0) & 0xFF;
+      case INT16 -> getShort(0);
+      case UINT16 -> getShort(0) & 0xFFFF;
+      case INT32 -> getInt(0);
+      case UINT32 -> getInt(0) & 0xFFFF_FFFFL;
+      case INT64 -> getLong(0);
+      default -> throw new IllegalStateException(
+          "longItem() is for bool and integer dtypes other than uint64, tensor is " + dtype);
+    };
+  }
+
+  /**
+   * The one element of a one-element string tensor.
+   *
+   * @throws IllegalStateException if the tensor does not have exactly one element or is not a
+   *     string tensor
+   */
+  public String stringItem() {
+    requireOneElement("stringItem()");
+    return getString(0);
+  }
+
+  private void requireOneElement(String accessor) {
+    if (size() != 1) {
+      throw new IllegalStateException(
+          accessor + " needs a tensor of exactly one element, this one has shape " + shape);
+    }
+  }
+
   private static double unsignedToDouble(long v) {
     double d = (double) (v >>> 1) * 2.0;
     return d + (v & 1);

@@ -351,4 +351,55 @@ class TensorTest {
     assertThat(x).isNotEqualTo(y);
     assertThat(x).isEqualTo(Tensor.zeros(DType.FLOAT32, Shape.of(5000)));
   }
+
+  @Test
+  void item_oneElementOfAnyRealDtype_givesTheValueAsDouble() {
+    assertThat(Tensor.scalar(2.5f).item()).isEqualTo(2.5);
+    assertThat(Tensor.ofInts(Shape.of(1, 1), -7).item()).isEqualTo(-7.0);
+    assertThat(Tensor.ofBooleans(Shape.of(1), true).item()).isEqualTo(1.0);
+    assertThat(Tensor.fromLittleEndian(DType.UINT8, Shape.scalar(), new byte[] {(byte) 200}).item())
+        .isEqualTo(200.0);
+  }
+
+  @Test
+  void floatItem_float32Scalar_givesTheFloatUnrounded() {
+    assertThat(Tensor.scalar(0.1f).floatItem()).isEqualTo(0.1f);
+    assertThat(Tensor.ofFloats(Shape.of(1), 3.25f).floatItem()).isEqualTo(3.25f);
+  }
+
+  @Test
+  void longItem_integerScalars_giveTheirValues() {
+    assertThat(Tensor.ofLongs(Shape.scalar(), 1L << 40).longItem()).isEqualTo(1L << 40);
+    assertThat(Tensor.ofInts(Shape.of(1), -3).longItem()).isEqualTo(-3L);
+    assertThat(Tensor.fromLittleEndian(DType.UINT32, Shape.scalar(),
+        new byte[] {-1, -1, -1, -1}).longItem()).isEqualTo(0xFFFF_FFFFL);
+    assertThat(Tensor.ofBooleans(Shape.scalar(), false).longItem()).isZero();
+  }
+
+  @Test
+  void stringItem_stringScalar_givesTheString() {
+    assertThat(Tensor.ofStrings(Shape.scalar(), "client-3").stringItem()).isEqualTo("client-3");
+  }
+
+  @Test
+  void item_moreThanOneElement_throwsNamingTheShape() {
+    Tensor t = Tensor.ofFloats(Shape.of(2), 1, 2);
+    assertThatThrownBy(t::item).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("exactly one element").hasMessageContaining("[2]");
+    assertThatThrownBy(t::floatItem).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> Tensor.zeros(DType.INT64, Shape.of(0)).longItem())
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void itemAccessors_wrongDtype_throwNamingTheDtype() {
+    assertThatThrownBy(() -> Tensor.scalar(1.0).floatItem())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("float64");
+    assertThatThrownBy(() -> Tensor.scalar(1f).longItem())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("float32");
+    assertThatThrownBy(() -> Tensor.fromLittleEndian(DType.UINT64, Shape.scalar(), new byte[8])
+        .longItem()).isInstanceOf(IllegalStateException.class).hasMessageContaining("uint64");
+    assertThatThrownBy(() -> Tensor.ofStrings(Shape.scalar(), "a").item())
+        .isInstanceOf(IllegalStateException.class);
+  }
 }

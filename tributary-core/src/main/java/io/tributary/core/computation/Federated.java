@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -152,12 +153,18 @@ public final class Federated {
     return Values.tuple(values);
   }
 
-  /** A named struct {@code <k1=v1,k2=v2,...>}, in the map's order. */
-  public static Value struct(SequencedMap<String, Value> values) {
+  /**
+   * A named struct {@code <k1=v1,k2=v2,...>}. The elements come in the map's order when it is a
+   * {@link SequencedMap} (a {@code LinkedHashMap}, say), and sorted by name for any other map
+   * (such as {@code Map.of(...)}), whose order is unspecified.
+   */
+  public static Value struct(Map<String, Value> values) {
+    SequencedMap<String, Value> ordered =
+        values instanceof SequencedMap<String, Value> s ? s : new TreeMap<>(values);
     List<Optional<String>> names = new ArrayList<>();
-    for (String n : values.keySet()) {
+    for (String n : ordered.keySet()) {
       names.add(Optional.of(n));
     }
-    return Values.struct(names, new ArrayList<>(values.values()));
+    return Values.struct(names, new ArrayList<>(ordered.values()));
   }
 }

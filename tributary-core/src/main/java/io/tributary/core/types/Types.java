@@ -1,10 +1,17 @@
 package io.tributary.core.types;
 
+import io.tributary.tensor.DType;
 import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
- * Entry points for the compact notation and for the relations between types.
+ * Entry points for building types, for the compact notation and for the relations between types.
+ *
+ * <p>Build types from other types with the methods below rather than by gluing strings for
+ * {@link #parse}: {@code Types.atClients(Types.sequence(batch))} gives {@code {B*}@CLIENTS} for
+ * any {@code Type batch}, where {@code Types.parse("{" + batch + "*}@CLIENTS")} would print and
+ * re-read it. {@link #parse} stays the shortest way to write a fixed type, such as {@code
+ * Types.parse("<x=float32[?,64],y=int64[?]>")}.
  *
  * <p>Assignability follows federated-language: a value of type {@code source} may be used where
  * {@code target} is expected when
@@ -26,6 +33,63 @@ import java.util.function.Predicate;
  */
 public final class Types {
   private Types() {}
+
+  /** {@code {T}@CLIENTS}: a value per client, each client holding its own. */
+  public static FederatedType atClients(Type member) {
+    return FederatedType.atClients(member);
+  }
+
+  /** {@code T@CLIENTS}: one value that every client holds. */
+  public static FederatedType atClientsAllEqual(Type member) {
+    return FederatedType.atClientsAllEqual(member);
+  }
+
+  /** {@code T@SERVER}: a value on the server. */
+  public static FederatedType atServer(Type member) {
+    return FederatedType.atServer(member);
+  }
+
+  /** {@code T*}: a sequence of elements of type {@code element}. */
+  public static SequenceType sequence(Type element) {
+    return new SequenceType(element);
+  }
+
+  /**
+   * A tensor type of fully or partly known shape: {@code tensor(FLOAT32, 10, 5)} is {@code
+   * float32[10,5]}, {@link TensorType#UNKNOWN_DIM} stands for {@code ?}, and no dims give a
+   * scalar.
+   */
+  public static TensorType tensor(DType dtype, long... dims) {
+    return TensorType.of(dtype, dims);
+  }
+
+  /** A struct of unnamed elements {@code <T1,T2,...>}. */
+  public static StructType struct(Type... elements) {
+    return StructType.of(elements);
+  }
+
+  /**
+   * A struct of named elements from alternating names and types: {@code named("x", t1, "y",
+   * t2)} is {@code <x=T1,y=T2>}.
+   *
+   * @throws IllegalArgumentException if the arguments are not name, type pairs
+   */
+  public static StructType named(Object... nameTypePairs) {
+    for (int i = 0; i < nameTypePairs.length; i++) {
+      Object arg = nameTypePairs[i];
+      boolean ok = i % 2 == 0 ? arg instanceof String : arg instanceof Type;
+      if (!ok) {
+        throw new IllegalArgumentException("named(...) takes name, type pairs; argument " + i
+            + " is " + (arg == null ? "null" : arg.getClass().getSimpleName()));
+      }
+    }
+    return StructType.named(nameTypePairs);
+  }
+
+  /** {@code (P -> R)}: a function from {@code parameter} to {@code result}. */
+  public static FunctionType function(Type parameter, Type result) {
+    return FunctionType.of(parameter, result);
+  }
 
   /** Parses compact notation with the standard placements CLIENTS and SERVER. */
   public static Type parse(String text) {

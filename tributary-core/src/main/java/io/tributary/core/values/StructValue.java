@@ -1,5 +1,6 @@
 package io.tributary.core.values;
 
+import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -96,6 +97,54 @@ public final class StructValue {
           "the struct value has no element named '" + name + "' (it has " + names + ")");
     }
     return values.get(i);
+  }
+
+  /**
+   * The element named {@code name}, which must be a tensor: {@code metrics.tensor("loss").item()}
+   * reads a scalar metric.
+   *
+   * @throws IllegalArgumentException if there is no such element or it is not a {@link Tensor}
+   */
+  public Tensor tensor(String name) {
+    return as(Tensor.class, get(name), "'" + name + "'");
+  }
+
+  /**
+   * The element at {@code index}, which must be a tensor.
+   *
+   * @throws IndexOutOfBoundsException if there is no such element
+   * @throws IllegalArgumentException if it is not a {@link Tensor}
+   */
+  public Tensor tensor(int index) {
+    return as(Tensor.class, get(index), String.valueOf(index));
+  }
+
+  /**
+   * The element named {@code name}, which must be a struct: {@code state.struct("model")}.
+   *
+   * @throws IllegalArgumentException if there is no such element or it is not a {@code
+   *     StructValue}
+   */
+  public StructValue struct(String name) {
+    return as(StructValue.class, get(name), "'" + name + "'");
+  }
+
+  /**
+   * The element at {@code index}, which must be a struct.
+   *
+   * @throws IndexOutOfBoundsException if there is no such element
+   * @throws IllegalArgumentException if it is not a {@code StructValue}
+   */
+  public StructValue struct(int index) {
+    return as(StructValue.class, get(index), String.valueOf(index));
+  }
+
+  private static <T> T as(Class<T> kind, Object value, String element) {
+    if (!kind.isInstance(value)) {
+      throw new IllegalArgumentException("element " + element + " of the struct value is a "
+          + value.getClass().getSimpleName() + ", not a " + kind.getSimpleName());
+    }
+    return kind.cast(value);
   }
 
   /** The element names in order, empty for unnamed elements. */

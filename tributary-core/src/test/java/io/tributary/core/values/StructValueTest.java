@@ -3,6 +3,8 @@ package io.tributary.core.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -39,5 +41,34 @@ class StructValueTest {
         .hasMessageContaining("element 0 of a struct value is null");
     assertThatThrownBy(() -> StructValue.named("a", 1).get("z"))
         .hasMessageContaining("no element named 'z'");
+  }
+
+  @Test
+  void tensor_namedTensorElement_returnsItTyped() {
+    Tensor loss = Tensor.scalar(0.25f);
+    StructValue metrics = StructValue.named("loss", loss, "n", Tensor.ofLongs(Shape.scalar(), 7));
+    assertThat(metrics.tensor("loss")).isSameAs(loss);
+    assertThat(metrics.tensor("loss").floatItem()).isEqualTo(0.25f);
+    assertThat(metrics.tensor(1).longItem()).isEqualTo(7L);
+  }
+
+  @Test
+  void struct_nestedStructElement_returnsItTyped() {
+    StructValue model = StructValue.named("w", Tensor.scalar(1f));
+    StructValue state = StructValue.named("model", model);
+    assertThat(state.struct("model")).isSameAs(model);
+    assertThat(state.struct(0).tensor("w").item()).isEqualTo(1.0);
+  }
+
+  @Test
+  void tensor_elementOfAnotherKind_throwsNamingElementAndKind() {
+    StructValue s = StructValue.named("model", StructValue.of(Tensor.scalar(1f)));
+    assertThatThrownBy(() -> s.tensor("model")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'model'").hasMessageContaining("StructValue")
+        .hasMessageContaining("not a Tensor");
+    assertThatThrownBy(() -> s.struct("missing")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no element named 'missing'");
+    assertThatThrownBy(() -> StructValue.of(Tensor.scalar(1f)).struct(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a StructValue");
   }
 }

@@ -5,7 +5,9 @@ import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.SequencedMap;
+import java.util.TreeMap;
 
 /**
  * Where the first model comes from: given tensors, one connected client (as in Flower), or the
@@ -20,6 +22,18 @@ public sealed interface InitialParameters {
       }
       tensors = java.util.Collections.unmodifiableSequencedMap(new LinkedHashMap<>(tensors));
     }
+  }
+
+  /**
+   * These named tensors: in the map's order when it is a {@link SequencedMap} (a {@code
+   * LinkedHashMap}, say), sorted by name for any other map (such as {@code Map.of(...)}), whose
+   * order is unspecified.
+   *
+   * @throws IllegalArgumentException if there are no tensors
+   */
+  static InitialParameters given(Map<String, Tensor> tensors) {
+    return new Given(
+        tensors instanceof SequencedMap<String, Tensor> s ? s : new TreeMap<>(tensors));
   }
 
   /** Ask one randomly chosen client ({@code GetParametersIns}). */

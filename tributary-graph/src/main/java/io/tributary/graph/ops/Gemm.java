@@ -17,7 +17,10 @@ public final class Gemm {
     /**
      * OpenBLAS ({@code cblas_sgemm}, {@code cblas_dgemm}) through JNI, held to one thread.
      * Available when the {@code org.bytedeco:openblas} natives for this platform are on the class
-     * path (tributary-graph brings them for Linux x86-64).
+     * path (tributary-graph brings them for Linux x86-64) and, on JDK 22 and newer, native access
+     * is enabled for tributary-graph's module ({@code --enable-native-access=ALL-UNNAMED} on the
+     * class path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable jar's manifest).
+     * Without it the natives are not loaded at all, so the JVM prints no native-access warning.
      */
     OPENBLAS,
     /**
@@ -52,6 +55,12 @@ public final class Gemm {
   private Gemm() {}
 
   private static String loadOpenBlas() {
+    if (!nativeAccessEnabled()) {
+      // Loading a library or making a downcall would make JDK 24+ print a warning on stderr
+      // (JDK 22+ for downcalls), which a library must not cause: run the Java kernels instead.
+      return "native access is not enabled for " + describe(Gemm.class.getModule())
+          + " (add --enable-native-access=" + nativeAccessName(Gemm.class.getModule()) + ")";
+    }
     try {
       OpenBlasGemm.ensureLoaded();
       return null;
@@ -60,6 +69,30 @@ public final class Gemm {
       // same thing here: run the Java kernels instead.
       return e.toString();
     }
+  }
+
+  /**
+   * Whether this class's module may use native code without a warning: always before JDK 22,
+   * where {@code Module.isNativeAccessEnabled} does not exist and neither JNI nor the preview
+   * foreign API warns; its answer on 22 and newer.
+   */
+  private static boolean nativeAccessEnabled() {
+    try {
+      return (Boolean) Module.class.getMethod("isNativeAccessEnabled")
+          .invoke(Gemm.class.getModule());
+    } catch (NoSuchMethodException e) {
+      return true;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static String describe(Module module) {
+    return module.isNamed() ? "module " + module.getName() : "the class path (unnamed module)";
+  }
+
+  private static String nativeAccessName(Module module) {
+    return module.isNamed() ? module.getName() : "ALL-UNNAMED";
   }
 
   private static boolean isBlank(String s) {
@@ -124,7 +157,7 @@ public final class Gemm {
       return java.util.Optional.empty();
     }
     return java.util.Optional.of(kernel == Kernel.OPENBLAS
-        ? "OpenBLAS could not be loaded: " + OPENBLAS_PROBLEM
+        ? "OpenBLAS was not loaded: " + OPENBLAS_PROBLEM
         : "the jdk.incubator.vector module is not present (add --add-modules jdk.incubator.vector)");
   }
 

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.SequencedMap;
 
 /**
  * FEP-0002's {@code proto.ndarray}: one protobuf {@code Value} message per tensor in
@@ -40,13 +39,16 @@ public final class ProtoNdarraySerializer implements Serializer {
     return Parameters.ofValues(TENSOR_TYPE, values);
   }
 
-  /** Serializes tensors in the map's order, each {@code Value} carrying its name. */
+  /**
+   * Serializes tensors in the order {@link Serializer#serializeNamed} describes, each {@code
+   * Value} carrying its name.
+   */
   @Override
-  public Parameters serializeNamed(SequencedMap<String, Tensor> tensors)
+  public Parameters serializeNamed(Map<String, Tensor> tensors)
       throws SerializationException {
     List<byte[]> values = new ArrayList<>(tensors.size());
     int i = 0;
-    for (Map.Entry<String, Tensor> e : tensors.entrySet()) {
+    for (Map.Entry<String, Tensor> e : Serializer.inOrder(tensors).entrySet()) {
       values.add(encode(i++, e.getValue(), Objects.requireNonNull(e.getKey(), "tensor name")));
     }
     return Parameters.ofValues(TENSOR_TYPE, values);

@@ -4,8 +4,10 @@ import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SequencedMap;
+import java.util.TreeMap;
 
 /**
  * Turns a list of tensors into {@link Parameters} of one {@code tensor_type} and back (FEP-0002).
@@ -41,15 +43,28 @@ public interface Serializer {
   List<Tensor> deserialize(Parameters parameters) throws SerializationException;
 
   /**
-   * Serializes named tensors in the map's order. Formats that can hold names (such as
-   * {@code proto.ndarray}) keep them; this default, for formats that cannot, drops them.
+   * Serializes named tensors in the map's order when it is a {@link SequencedMap} (a {@code
+   * LinkedHashMap}, say), and sorted by name for any other map (such as {@code Map.of(...)}), whose
+   * order is unspecified. Formats that can hold names (such as {@code proto.ndarray}) keep them;
+   * this default, for formats that cannot, drops them.
    */
-  default Parameters serializeNamed(SequencedMap<String, Tensor> tensors)
+  default Parameters serializeNamed(Map<String, Tensor> tensors)
       throws SerializationException {
-    for (String name : tensors.keySet()) {
+    SequencedMap<String, Tensor> ordered = inOrder(tensors);
+    for (String name : ordered.keySet()) {
       Objects.requireNonNull(name, "tensor name");
     }
-    return serialize(new ArrayList<>(tensors.values()));
+    return serialize(new ArrayList<>(ordered.values()));
+  }
+
+  /**
+   * {@code tensors} in the order {@link #serializeNamed} takes them: a {@link SequencedMap}'s own
+   * order, names sorted for any other map.
+   *
+   * @throws NullPointerException if an unordered map has a null name
+   */
+  static SequencedMap<String, Tensor> inOrder(Map<String, Tensor> tensors) {
+    return tensors instanceof SequencedMap<String, Tensor> s ? s : new TreeMap<>(tensors);
   }
 
   /**

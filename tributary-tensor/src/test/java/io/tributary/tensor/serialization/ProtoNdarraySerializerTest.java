@@ -9,6 +9,7 @@ import io.tributary.tensor.Tensor;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Random;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProtoNdarraySerializerTest {
@@ -107,5 +108,20 @@ class ProtoNdarraySerializerTest {
     assertThatThrownBy(() -> serializer.serialize(List.of(Tensor.scalar(1f), tooDeep)))
         .isInstanceOf(SerializationException.class)
         .hasMessage("tensor 1: rank 65 is over the limit of 64");
+  }
+
+  @Test
+  void serializeNamed_unorderedMap_takesNamesSorted() throws Exception {
+    Map<String, Tensor> named = Map.of("w", Tensor.scalar(1f), "b", Tensor.scalar(2f),
+        "a", Tensor.scalar(3f));
+
+    LinkedHashMap<String, Tensor> back = serializer.deserializeNamed(serializer.serializeNamed(named));
+
+    assertThat(back.keySet()).containsExactly("a", "b", "w");
+    assertThat(back).isEqualTo(named);
+    // The default for formats without names takes the same order.
+    assertThat(new NumpyNdarraySerializer().deserialize(
+        new NumpyNdarraySerializer().serializeNamed(named)))
+        .containsExactly(Tensor.scalar(3f), Tensor.scalar(2f), Tensor.scalar(1f));
   }
 }

@@ -1,0 +1,66 @@
+package io.tributary.learning;
+
+import io.tributary.core.values.StructValue;
+import java.util.Objects;
+
+/**
+ * What one call of a {@link LearningProcess}'s {@code next} returned, typed: the new server
+ * state and the round's metrics, in place of the positional {@code <S,R>} struct.
+ *
+ * <p>{@link #of} converts the value that {@code ExecutionContext.invoke(process.next(), state,
+ * clientData)} returns; the numbers are the tensors' own (a float32 loss stays a float).
+ *
+ * @param state the new server state {@code <model=M>}, to pass to the next round
+ * @param metrics the round's metrics
+ */
+public record RoundOutput(StructValue state, Metrics metrics) {
+  public RoundOutput {
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(metrics, "metrics");
+  }
+
+  /**
+   * The metrics of one round, {@code <train_loss=float32,num_examples=int64,clients=int64>}.
+   *
+   * @param trainLoss the clients' example-weighted mean loss while training
+   * @param numExamples the training examples of the clients whose updates were averaged
+   * @param clients the clients whose updates were averaged
+   */
+  public record Metrics(float trainLoss, long numExamples, long clients) {
+    /**
+     * Reads the metrics struct of a round.
+     *
+     * @throws IllegalArgumentException if an element is missing or not a tensor
+     * @throws IllegalStateException if an element is not a one-element tensor of the right kind
+     */
+    public static Metrics of(StructValue metrics) {
+      return new Metrics(metrics.tensor("train_loss").floatItem(),
+          metrics.tensor("num_examples").longItem(), metrics.tensor("clients").longItem());
+    }
+  }
+
+  /**
+   * Converts the value returned by running {@code next}: a struct of the new state and the
+   * metrics.
+   *
+   * @throws IllegalArgumentException if {@code value} is not such a struct
+   * @throws IllegalStateException if a metric is not a one-element tensor of the right kind
+   */
+  public static RoundOutput of(Object value) {
+    if (!(value instanceof StructValue s) || s.size() != 2) {
+      throw new IllegalArgumentException(
+          "the result of next is a struct <state,metrics>, not " + describe(value));
+    }
+    return new RoundOutput(s.struct(0), Metrics.of(s.struct(1)));
+  }
+
+  /** The new global model M, the state's {@code model} element. */
+  public StructValue model() {
+    return state.struct("model");
+  }
+
+  private static String describe(Object value) {
+    return value instanceof StructValue s ? "a struct of " + s.size() + " elements"
+        : value == null ? "null" : "a " + value.getClass().getSimpleName();
+  }
+}
