@@ -22,6 +22,7 @@ import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The federated side of a simulation: the algorithm's {@code initialize}, {@code next} and
@@ -153,11 +154,10 @@ final class FederatedRun implements AutoCloseable {
    * @throws IllegalArgumentException when the parameters do not fit the model
    */
   void restore(Map<String, Tensor> parameters) {
-    StructValue current = (StructValue) state;
-    List<Object> values = new ArrayList<>(current.values());
-    int model = current.names().indexOf(java.util.Optional.of("model"));
-    values.set(model, ModelStructs.toValue(modelType, parameters));
-    state = StructValue.of(current.names(), values);
+    List<Object> values = new ArrayList<>(state.values());
+    values.set(state.names().indexOf(Optional.of("model")),
+        ModelStructs.toValue(modelType, parameters));
+    state = StructValue.of(state.names(), values);
   }
 
   /** The current global model's parameters by name. */

@@ -6,6 +6,7 @@ import io.tributary.format.ModelFile;
 import io.tributary.format.ModelWriter;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,9 +53,13 @@ class ResumeTest {
   @Test
   void resume_runKilledDuringTraining_endsAsTheUninterruptedRun() throws Exception {
     Path run = dir.resolve("killed");
-    List<String> cmd = new ArrayList<>(List.of(
-        ProcessHandle.current().info().command().orElse("java"),
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "simulate"));
+    // The child runs with this JVM's options, so that it picks the same kernels (native access
+    // decides whether OpenBLAS is used) and its rounds are the bits this JVM would compute.
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        "simulate"));
     cmd.addAll(SETTINGS);
     cmd.addAll(List.of("--out", run.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
