@@ -1,6 +1,9 @@
 package io.tributary.cli;
 
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.npy.NpyException;
+import io.tributary.tensor.npy.NpzReader;
+import io.tributary.tensor.serialization.NumpyNdarraySerializer;
 import io.tributary.tensor.serialization.ProtoNdarraySerializer;
 import io.tributary.tensor.serialization.Serializer;
 import io.tributary.tensor.serialization.SerializerRegistry;
@@ -76,6 +79,10 @@ final class ConvertCommand implements Callable<Integer> {
     } catch (IOException e) {
       return Problems.report(err, "convert", out, e);
     }
+    if (inFormat == TensorFormat.NPZ && pbSerializer != null
+        && NumpyNdarraySerializer.TENSOR_TYPE.equals(pbSerializer.tensorType())) {
+      return streamNpzToNumpyNdarray(files, pbSerializer, err);
+    }
     SequencedMap<String, Tensor> tensors;
     try {
       tensors = inFormat == TensorFormat.MODEL ? files.readModel(in, tag) : files.read(in);
@@ -91,12 +98,45 @@ final class ConvertCommand implements Callable<Integer> {
     } catch (IOException e) {
       return Problems.report(err, "convert", out, e);
     }
+    return wrote(tensors.size(), pbSerializer, modelOut);
+  }
+
+  private int wrote(int count, Serializer pbSerializer, boolean modelOut) {
     PrintWriter stdout = spec.commandLine().getOut();
-    stdout.println("wrote " + tensors.size() + (tensors.size() == 1 ? " tensor" : " tensors") + " to " + out
+    stdout.println("wrote " + count + (count == 1 ? " tensor" : " tensors") + " to " + out
         + (pbSerializer == null ? "" : " (" + pbSerializer.tensorType() + ")")
         + (modelOut ? " as tag " + tag : ""));
     stdout.flush();
     return 0;
+  }
+
+  /**
+   * .npz to numpy.ndarray .pb, the conversion of the largest files, streams: the archive's
+   * headers are read first, then each array goes from the archive into the output in turn,
+   * never all of them in memory (ParametersCodec.writeNumpyNdarray). The output's bytes, the
+   * messages and the atomic write are those of the general path.
+   */
+  private int streamNpzToNumpyNdarray(TensorFiles files, Serializer pbSerializer, PrintWriter err) {
+    NpzReader npz;
+    try {
+      npz = files.openNpz(in);
+    } catch (IOException e) {
+      return Problems.report(err, "convert", in, e);
+    }
+    try (npz) {
+      try {
+        files.writeNumpyNdarray(out, npz);
+      } catch (NpyException e) {
+        // The archive's data, read while the output is written, is the input's problem.
+        return Problems.report(err, "convert", in, e);
+      } catch (IOException e) {
+        return Problems.report(err, "convert", out, e);
+      }
+      return wrote(npz.size(), pbSerializer, false);
+    } catch (IOException e) {
+      // Closing the archive failed after the output was written.
+      return Problems.report(err, "convert", in, e);
+    }
   }
 
   /** The serializer for a .pb OUT, or null for other formats, which take no tensor type. */

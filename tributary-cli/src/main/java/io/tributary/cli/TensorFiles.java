@@ -8,6 +8,8 @@ import io.tributary.format.Tags;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npy;
 import io.tributary.tensor.npy.Npz;
+import io.tributary.tensor.npy.NpzReadOptions;
+import io.tributary.tensor.npy.NpzReader;
 import io.tributary.tensor.serialization.Parameters;
 import io.tributary.tensor.serialization.ParametersCodec;
 import io.tributary.tensor.serialization.Serializer;
@@ -157,6 +159,39 @@ final class TensorFiles {
         case PB -> out.write(pb);
         case MODEL -> throw new IllegalStateException("model files are written by writeModel");
       }
+      out.flush();
+    });
+  }
+
+  /**
+   * Opens the .npz {@code file} for {@link #writeNumpyNdarray}, judging it and reading every
+   * array's header.
+   *
+   * @throws IOException when the file is missing, unreadable or malformed
+   */
+  NpzReader openNpz(Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new TensorFileException("is a directory, not a tensor file");
+    }
+    return NpzReader.open(file, NpzReadOptions.defaults());
+  }
+
+  /**
+   * Writes the arrays of {@code npz} to the .pb {@code file} as {@code numpy.ndarray}
+   * Parameters, the same bytes {@link #write} writes for them, atomically as it does, but
+   * streaming: one array at a time goes from the archive into the file.
+   *
+   * @throws io.tributary.tensor.npy.NpyException when the archive's data is malformed
+   * @throws IOException when the file cannot be written or the message would be too large
+   */
+  void writeNumpyNdarray(Path file, NpzReader npz) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) {
+      throw new TensorFileException("its directory " + dir + " does not exist");
+    }
+    AtomicFile.write(file, ch -> {
+      OutputStream out = new BufferedOutputStream(unclosable(ch), 1 << 16);
+      ParametersCodec.writeNumpyNdarray(npz, out);
       out.flush();
     });
   }

@@ -66,6 +66,22 @@ class BadInputTest {
     assertThat(out).doesNotExist();
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badFiles")
+  void convert_badInputToNumpyNdarrayPb_printsTheLineOfNpzOutput(String label, Maker maker, String problem)
+      throws IOException {
+    // .npz to numpy.ndarray .pb streams; every bad input reads as it does for the general path.
+    Path bad = maker.make(dir);
+    Path pb = dir.resolve("out.pb");
+
+    CliRun general = CliRun.of("convert", bad.toString(), dir.resolve("out.npz").toString());
+    CliRun run = CliRun.of("convert", bad.toString(), pb.toString(), "--tensor-type", "numpy.ndarray");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).isEqualTo(general.err());
+    assertThat(pb).doesNotExist();
+  }
+
   static Stream<Arguments> badConversions() {
     return Stream.of(
         Arguments.of("unknown --tensor-type", "out.pb", List.of("--tensor-type", "tensor.flatbuffer"), "tensor.flatbuffer"),

@@ -5,7 +5,10 @@ import io.tributary.data.Idx;
 import io.tributary.format.ModelFile;
 import io.tributary.tensor.npy.Npy;
 import io.tributary.tensor.npy.Npz;
+import io.tributary.tensor.npy.NpzReadOptions;
+import io.tributary.tensor.npy.NpzReader;
 import io.tributary.tensor.serialization.Parameters;
+import io.tributary.tensor.serialization.ParametersCodec;
 import io.tributary.tensor.serialization.ProtoNdarraySerializer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -69,6 +72,11 @@ public final class HostileInputsMain {
       }
       RawZip.write(f, List.of(d), shared);
     }, Npz::read));
+    // The same archives through the streaming reader of convert (.npz to numpy.ndarray .pb)
+    for (Case npz : List.copyOf(c.subList(2, 5))) {
+      c.add(new Case(npz.name().replace("npz-", "npz-stream-"), npz.file(), npz.craft(),
+          HostileInputsMain::streamNpz));
+    }
     // The model zip
     c.add(new Case("model-zip-deflate-bomb", "bomb.zip", f -> {
       RawZip.Data d = RawZip.deflatedZeros("tags.txt", new byte[0], 400 * MIB);
@@ -141,6 +149,12 @@ public final class HostileInputsMain {
 
   private static String oneLine(String s) {
     return String.valueOf(s).replace('\n', ' ');
+  }
+
+  private static void streamNpz(Path file) throws IOException {
+    try (NpzReader r = NpzReader.open(file, NpzReadOptions.defaults())) {
+      ParametersCodec.writeNumpyNdarray(r, OutputStream.nullOutputStream());
+    }
   }
 
   private static void readModel(Path file) throws IOException {
@@ -220,6 +234,9 @@ public final class HostileInputsMain {
     m.put("npz-huge-declared-shape", List.of(npy, "NpzReadOptions.maxExpansionRatio"));
     m.put("npz-deflate-bomb", List.of(npy, "NpzReadOptions.maxExpansionRatio"));
     m.put("npz-overlapping-entries", List.of(npy, "overlap entry"));
+    m.put("npz-stream-huge-declared-shape", List.of(npy, "NpzReadOptions.maxExpansionRatio"));
+    m.put("npz-stream-deflate-bomb", List.of(npy, "NpzReadOptions.maxExpansionRatio"));
+    m.put("npz-stream-overlapping-entries", List.of(npy, "overlap entry"));
     m.put("model-zip-deflate-bomb", List.of(bomb, "a ratio over 100:1"));
     m.put("model-zip-many-small-bombs", List.of(bomb, "ReadOptions.maxExpansionRatio"));
     m.put("model-zip-overlapping-bombs", List.of(bomb, "ReadOptions.maxExpansionRatio"));

@@ -7,6 +7,7 @@ import io.tributary.tensor.TensorBuilder;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
@@ -26,6 +27,7 @@ final class NpyReader {
   /** numpy refuses headers over 10000 characters by default; we allow more, but not unbounded. */
   static final int MAX_HEADER_BYTES = 1 << 20;
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+  private static final int TRANSFER_BLOCK = 1 << 20;
 
   private final byte[] array;
   private final InputStream in;
@@ -114,6 +116,67 @@ final class NpyReader {
     }
     // Within 2^63 - 1 by the check above.
     return shape.size() * descr.itemSize();
+  }
+
+  /**
+   * True when the data after {@code parsed}'s header is already what {@link NpyWriter} writes for
+   * the tensor {@link #data} would return: numeric, little-endian (or single-byte) and row-major.
+   * Such data can be copied as it is, without decoding.
+   */
+  boolean isCanonicalData(Parsed parsed) throws NpyException {
+    HeaderDict dict = parsed.dict();
+    Descr descr = Descr.parse(dict.descr(), dict.descrIsString());
+    return descr.kind() == Descr.Kind.NUMERIC && !descr.needsSwap()
+        && !(dict.fortranOrder() && dict.shape().rank() > 1);
+  }
+
+  /** True for string arrays, whose NPY as {@link NpyWriter} writes it depends on the elements. */
+  boolean isString(Parsed parsed) throws NpyException {
+    HeaderDict dict = parsed.dict();
+    return Descr.parse(dict.descr(), dict.descrIsString()).dtype() == DType.STRING;
+  }
+
+  /**
+   * The preamble {@link NpyWriter} writes for the tensor {@link #data} would return from a
+   * numeric array: numpy's header for the little-endian, C-order descr of the same dtype.
+   */
+  byte[] canonicalPreamble(Parsed parsed) throws NpyException {
+    HeaderDict dict = parsed.dict();
+    Descr descr = Descr.parse(dict.descr(), dict.descrIsString());
+    return HeaderFormat.preamble(Descr.forFixedWidth(descr.dtype()), dict.shape(), null);
+  }
+
+  /**
+   * Copies the array data that follows {@code parsed}'s header to {@code out} as it is, through a
+   * bounded buffer, with the checks {@link #data} makes on its length. Failures to write to
+   * {@code out} come out as {@link OutputFailure}, so that callers can tell them from bad input.
+   */
+  void transferData(Parsed parsed, OutputStream out) throws IOException {
+    HeaderDict dict = parsed.dict();
+    Descr descr = Descr.parse(dict.descr(), dict.descrIsString());
+    long length = dataLength(parsed);
+    if (length > remaining()) {
+      throw new NpyException("truncated: shape " + HeaderFormat.shapeRepr(dict.shape()) + " of '"
+          + descr.text() + "' needs " + length + " bytes of data but only " + remaining()
+          + " follow the header");
+    }
+    byte[] block = array != null ? null : new byte[(int) Math.min(TRANSFER_BLOCK, Math.max(length, 1))];
+    long done = 0;
+    while (done < length) {
+      int want = (int) Math.min(TRANSFER_BLOCK, length - done);
+      if (array != null) {
+        OutputFailure.write(out, array, (int) (pos + done), want);
+        done += want;
+        continue;
+      }
+      int n = in.read(block, 0, want);
+      if (n < 0) {
+        throw new NpyException("truncated array data: data ends after " + done + " of " + length + " bytes");
+      }
+      OutputFailure.write(out, block, 0, n);
+      done += n;
+    }
+    pos += length;
   }
 
   /** Reads the array data that follows {@code parsed}'s header. */

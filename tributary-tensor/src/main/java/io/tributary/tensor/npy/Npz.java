@@ -102,14 +102,14 @@ public final class Npz {
   }
 
   /** Refuses an entry that the checked directory does not list with the same sizes. */
-  private static void matchDirectory(ZipEntry e, ZipDirectory.Entry checked) throws NpyException {
+  static void matchDirectory(ZipEntry e, ZipDirectory.Entry checked) throws NpyException {
     if (checked == null || checked.size() != e.getSize() || checked.compressedSize() != e.getCompressedSize()) {
       throw new NpyException("entry '" + e.getName() + "' is not the one the central directory lists"
           + (checked == null ? "" : " (" + checked.size() + " bytes, " + checked.compressedSize() + " stored)"));
     }
   }
 
-  private static ZipFile open(Path file) throws IOException {
+  static ZipFile open(Path file) throws IOException {
     try {
       return new ZipFile(file.toFile());
     } catch (ZipException e) {

@@ -87,26 +87,44 @@ final class NpzEntries {
     }
   }
 
+  /** What is done with one entry's array data once its header has been read and judged. */
+  @FunctionalInterface
+  interface Body {
+    /**
+     * Consumes exactly the array data that follows {@code header} from {@code r}.
+     *
+     * @return the decoded tensor to keep, or null when the data went elsewhere
+     */
+    Tensor data(NpyReader r, NpyReader.Parsed header) throws IOException;
+  }
+
   /**
    * Decodes one entry's array from {@code raw}, its decompressed data.
    *
    * @param archiveLength the archive's size, which bounds entries whose sizes are not declared
    */
   void read(String key, ZipEntry e, InputStream raw, long archiveLength) throws NpyException {
+    read(key, e, raw, archiveLength, NpyReader::data);
+  }
+
+  /**
+   * Reads one entry as {@link #read(String, ZipEntry, InputStream, long)} does, but hands its
+   * array data to {@code body}; the entry's sizes and CRC are checked after the body is done.
+   * Failures to write that the body reports as {@link OutputFailure} pass through unchanged.
+   */
+  void read(String key, ZipEntry e, InputStream raw, long archiveLength, Body body) throws NpyException {
     String where = "entry '" + e.getName() + "'";
     long declared = e.getSize();
     long declaredCrc = e.getCrc();
-    long compressed = e.getCompressedSize() >= 0 ? e.getCompressedSize() : archiveLength;
-    long limit = declared >= 0 ? declared : Npz.maxExpandedSize(compressed);
     Counting counted = new Counting(raw);
     CheckedInputStream in = new CheckedInputStream(counted, new CRC32());
     boolean deflated = e.getMethod() == ZipEntry.DEFLATED;
     try {
       // The header says how many bytes the array takes; that is judged before it is allocated.
-      NpyReader r = NpyReader.of(in, limit);
+      NpyReader r = NpyReader.of(in, limit(e, archiveLength));
       NpyReader.Parsed header = r.header();
       checkBudget("expands to", r.position() + r.dataLength(header), deflated);
-      Tensor t = r.data(header);
+      Tensor t = body.data(r, header);
       if (in.read() >= 0) {
         throw new NpyException("holds more bytes than its array (declared size " + declared + ")");
       }
@@ -117,16 +135,54 @@ final class NpzEntries {
         throw new NpyException("CRC-32 mismatch: declared " + Long.toHexString(declaredCrc) + ", data has "
             + Long.toHexString(in.getChecksum().getValue()));
       }
-      arrays.put(key, t);
-      total = ZipDirectory.saturatingAdd(total, counted.count);
-      if (deflated) {
-        inflated = ZipDirectory.saturatingAdd(inflated, counted.count);
+      if (t != null) {
+        arrays.put(key, t);
       }
+      count(counted.count, deflated);
     } catch (NpyException ex) {
       throw ex.in(where);
     } catch (IOException ex) {
       // Zip-level failures (bad deflate data, early end) mean a corrupt archive, not a failing disk.
       throw new NpyException(where + ": corrupt entry data: " + describe(ex), ex);
+    }
+  }
+
+  /**
+   * Reads only the header of one entry (and the data of a string array, whose NPY width depends
+   * on its elements), judging it as {@link #read} would; returns the length of the NPY that
+   * {@code np.save} writes for the tensor {@link #read} returns. The entry's expected size counts
+   * towards the limits, so that scanning every entry judges the archive as reading it would.
+   */
+  long scan(ZipEntry e, InputStream raw, long archiveLength) throws NpyException {
+    String where = "entry '" + e.getName() + "'";
+    boolean deflated = e.getMethod() == ZipEntry.DEFLATED;
+    try {
+      NpyReader r = NpyReader.of(raw, limit(e, archiveLength));
+      NpyReader.Parsed header = r.header();
+      long size = r.position() + r.dataLength(header);
+      checkBudget("expands to", size, deflated);
+      long npy = r.isString(header)
+          ? NpyWriter.prepare(r.data(header), null).totalLength()
+          : r.canonicalPreamble(header).length + r.dataLength(header);
+      count(size, deflated);
+      return npy;
+    } catch (NpyException ex) {
+      throw ex.in(where);
+    } catch (IOException ex) {
+      throw new NpyException(where + ": corrupt entry data: " + describe(ex), ex);
+    }
+  }
+
+  private static long limit(ZipEntry e, long archiveLength) {
+    long declared = e.getSize();
+    long compressed = e.getCompressedSize() >= 0 ? e.getCompressedSize() : archiveLength;
+    return declared >= 0 ? declared : Npz.maxExpandedSize(compressed);
+  }
+
+  private void count(long bytes, boolean deflated) {
+    total = ZipDirectory.saturatingAdd(total, bytes);
+    if (deflated) {
+      inflated = ZipDirectory.saturatingAdd(inflated, bytes);
     }
   }
 

@@ -102,7 +102,12 @@ public final class Parameters {
   /** A summary such as {@code Parameters[proto.ndarray, 0 tensors, 3 values, 1200 bytes]}. */
   @Override
   public String toString() {
-    return "Parameters[" + tensorType + ", " + tensors.size() + " tensors, " + values.size()
-        + " values, " + payloadBytes() + " bytes]";
+    return summary(tensorType, tensors.size(), values.size(), payloadBytes());
+  }
+
+  /** {@link #toString()} of Parameters with these counts, without building them. */
+  static String summary(String tensorType, int tensors, int values, long payloadBytes) {
+    return "Parameters[" + tensorType + ", " + tensors + " tensors, " + values + " values, " + payloadBytes
+        + " bytes]";
   }
 }

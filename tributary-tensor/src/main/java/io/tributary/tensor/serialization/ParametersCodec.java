@@ -1,8 +1,11 @@
 package io.tributary.tensor.serialization;
 
+import io.tributary.tensor.npy.NpzReader;
 import io.tributary.tensor.serialization.internal.WireException;
 import io.tributary.tensor.serialization.internal.WireReader;
 import io.tributary.tensor.serialization.internal.WireWriter;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,6 +57,58 @@ public final class ParametersCodec {
       writeField(w, VALUES, v);
     }
     return w.finish();
+  }
+
+  /**
+   * Writes to {@code out} the message {@code encode(new NumpyNdarraySerializer().serializeNamed(
+   * Npz.read(file)))} would return for the archive {@code npz} reads, byte for byte, streaming:
+   * each array's NPY goes straight from the archive into its field 1 (tag, length, then the
+   * bytes as {@link NpzReader#transferTo} copies them), and field 2 follows, so at most one
+   * array (and, for the arrays {@code np.savez} writes, only a 1 MiB buffer of it) is in memory
+   * at a time. The message's size is checked against protobuf's limit before anything is written.
+   * Does not close or flush {@code out}.
+   *
+   * @throws SerializationException when the message would exceed protobuf's 2 GiB, with
+   *     {@link #encode}'s message
+   * @throws io.tributary.tensor.npy.NpyException naming the archive and the entry when the
+   *     archive's data is malformed
+   * @throws IOException when {@code out} fails
+   */
+  public static void writeNumpyNdarray(NpzReader npz, OutputStream out) throws IOException {
+    byte[] type = NumpyNdarraySerializer.TENSOR_TYPE.getBytes(StandardCharsets.UTF_8);
+    long payload = 0;
+    long size = WireWriter.lengthDelimitedSize(TENSOR_TYPE, type.length);
+    for (long n : npz.npyLengths()) {
+      payload += n;
+      size += WireWriter.lengthDelimitedSize(TENSORS, n);
+    }
+    try {
+      WireWriter.checkSize(size, Parameters.summary(NumpyNdarraySerializer.TENSOR_TYPE, npz.size(), 0, payload));
+    } catch (WireException e) {
+      throw new SerializationException(e.getMessage(), e);
+    }
+    byte[] head = new byte[16];
+    npz.transferTo((index, name, length) -> {
+      out.write(head, 0, lengthDelimitedHead(head, TENSORS, length));
+      return out;
+    });
+    out.write(head, 0, lengthDelimitedHead(head, TENSOR_TYPE, type.length));
+    out.write(type);
+  }
+
+  /** Puts the tag and length of a length-delimited field into {@code head}; returns their size. */
+  private static int lengthDelimitedHead(byte[] head, int field, long length) {
+    int at = putVarint(head, 0, ((long) field << 3) | WireReader.LEN);
+    return putVarint(head, at, length);
+  }
+
+  private static int putVarint(byte[] buf, int at, long v) {
+    while ((v & ~0x7FL) != 0) {
+      buf[at++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    buf[at++] = (byte) v;
+    return at;
   }
 
   private static void writeField(WireWriter w, int field, byte[] payload) {

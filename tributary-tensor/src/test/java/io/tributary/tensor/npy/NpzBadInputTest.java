@@ -129,6 +129,21 @@ class NpzBadInputTest {
     assertThatThrownBy(() -> Npz.read(file)).isInstanceOf(NpyException.class).hasMessageContaining(file.toString());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badArchives")
+  void npzReader_badArchive_failsWithReadsMessage(String name, byte[] zip, String message) throws IOException {
+    Path file = dir.resolve("bad.npz");
+    Files.write(file, zip);
+    Throwable whole = org.assertj.core.api.Assertions.catchThrowable(() -> Npz.read(file));
+    assertThat(whole).isInstanceOf(NpyException.class);
+    // The streaming reader finds header problems in open and data problems while transferring.
+    assertThatThrownBy(() -> {
+      try (NpzReader r = NpzReader.open(file, NpzReadOptions.defaults())) {
+        r.transferTo((i, n, len) -> java.io.OutputStream.nullOutputStream());
+      }
+    }).isInstanceOf(NpyException.class).hasMessage(whole.getMessage());
+  }
+
   @Test
   void readPath_centralSizeSmallerThanData_throwsTruncated() throws IOException {
     byte[] zip = patchCentral(zip(true, "a.npy", array(100)), 24, 200);

@@ -22,11 +22,19 @@ public final class WireWriter {
    * @throws WireException if the size is over {@link #MAX_MESSAGE_BYTES}
    */
   public WireWriter(long size, String what) throws WireException {
+    checkSize(size, what);
+    this.buf = new byte[(int) size];
+  }
+
+  /**
+   * Refuses a message of {@code size} bytes over {@link #MAX_MESSAGE_BYTES}, as the constructor
+   * does; for messages written to a stream.
+   */
+  public static void checkSize(long size, String what) throws WireException {
     if (size > MAX_MESSAGE_BYTES) {
       throw new WireException(what + " needs " + size + " bytes, over the " + MAX_MESSAGE_BYTES
           + "-byte limit of one protobuf message");
     }
-    this.buf = new byte[(int) size];
   }
 
   /** Bytes needed for {@code v} as a varint (negative values take 10). */
