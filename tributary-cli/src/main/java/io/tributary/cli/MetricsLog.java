@@ -99,7 +99,7 @@ final class MetricsLog implements Closeable {
     Map<String, String> v = new HashMap<>();
     Matcher m = PAIR.matcher(line);
     while (m.find()) {
-      v.put(m.group(1), m.group(2));
+      v.putIfAbsent(m.group(1), m.group(2)); // the first: a later string may quote a key
     }
     try {
       return new RoundMetrics(integer(v, "round"), real(v, "train_loss"),
