@@ -83,6 +83,22 @@ final class Planner {
   }
 
   private Object[] runPass(List<Sink> sinks) {
+    Object[] values = aggregate(sinks);
+    // Client values were checked one by one; finite values can still overflow together.
+    for (int i = 0; i < sinks.size(); i++) {
+      if (sinks.get(i) instanceof LinearSink) {
+        java.util.Optional<String> bad = LinearSink.nonFinite(values[i]);
+        if (bad.isPresent()) {
+          throw new LocalComputationException(sinks.get(i).intrinsic() + ": the aggregate "
+              + "overflows and is refused: " + bad.get().replace("the value is not finite: ", ""),
+              null);
+        }
+      }
+    }
+    return values;
+  }
+
+  private Object[] aggregate(List<Sink> sinks) {
     int clients = executor.requireCardinality(sinks.get(0).intrinsic());
     passes++;
     if (TiledKernel.applies(sinks)) {

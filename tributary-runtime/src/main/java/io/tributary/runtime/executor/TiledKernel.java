@@ -4,6 +4,7 @@ import io.tributary.core.types.TensorType;
 
 import io.tributary.runtime.ClientValues;
 import io.tributary.tensor.DType;
+import io.tributary.tensor.Finite;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
@@ -61,9 +62,16 @@ final class TiledKernel {
     if (s.weighted()) {
       ClientValues w = ((ClientNode.Argument) s.inputs().get(1)).values;
       for (int i = 0; i < w.size(); i++) {
-        if (!Double.isFinite(((Tensor) w.get(i)).getAsDouble(0))) {
+        double wi = ((Tensor) w.get(i)).getAsDouble(0);
+        if (!Double.isFinite(wi) || s.weightOutOfBound(wi)) {
           return false;
         }
+      }
+    }
+    // A non-finite value fails its client, which only the streaming pass can do.
+    for (int i = 0; i < values.size(); i++) {
+      if (!Finite.isFinite((Tensor) values.get(i))) {
+        return false;
       }
     }
     return TensorOps.MAX_ELEMENTS >= shape.size();
