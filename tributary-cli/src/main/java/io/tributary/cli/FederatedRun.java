@@ -13,13 +13,18 @@ import io.tributary.learning.FedAvg;
 import io.tributary.learning.FedProx;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.SequenceValues;
+import io.tributary.learning.FederatedLearning;
+import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
+import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.Outcome;
 import io.tributary.runtime.RuntimeOptions;
+import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The federated side of a simulation: the algorithm's {@code initialize}, {@code next} and
@@ -63,8 +68,13 @@ final class FederatedRun implements AutoCloseable {
           config.learningRate(), config.mu(), modelSeed);
     };
     this.process = built.bound(GraphBinder.standard());
+    // Client results are checked, not trusted: a failed or non-finite one is left out and
+    // reported (any one success suffices, as on the server), and example counts are bounded.
     this.context = ExecutionContext.create(RuntimeOptions.defaults()
-        .withThreads(config.threads()).withSeed(config.seed()));
+        .withThreads(config.threads()).withSeed(config.seed())
+        .withMinSuccessFraction(Double.MIN_VALUE)
+        .withMaxWeight(FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
+            RuntimeOptions.WeightPolicy.CLIP));
     this.sampler = new ClientSampler(Seeds.derive(config.seed(), Seeds.SAMPLER));
     this.trainForEval = new ArrayList<>();
     for (Dataset d : data.clientTrain()) {
@@ -102,11 +112,15 @@ final class FederatedRun implements AutoCloseable {
    * @param clients the clients sampled
    * @param examples the training examples of the clients whose update was averaged
    * @param failures the sampled clients whose work failed and was excluded
+   * @param reasons one line per failure, naming the client
    */
-  record Step(double clientLoss, int clients, long examples, int failures) {}
+  record Step(double clientLoss, int clients, long examples, int failures, List<String> reasons) {}
 
-  /** The loss and accuracy of the current global model on some data. */
-  record Score(double loss, double accuracy) {}
+  /**
+   * The loss and accuracy of the current global model on some data, and the pieces of data
+   * whose results were not finite and were left out.
+   */
+  record Score(double loss, double accuracy, List<String> excluded) {}
 
   /** Runs round {@code round} (from 1): samples clients and invokes {@code next}. */
   Step round(int round) {
@@ -119,26 +133,47 @@ final class FederatedRun implements AutoCloseable {
     }
     Outcome outcome = context.invokeWithReport(process.next(), state, clientData);
     StructValue result = (StructValue) outcome.value();
-    state = result.get(0);
+    Object next = result.get(0);
+    // Each update and their mean were checked finite; model + mean can still overflow.
+    Map<String, Tensor> model = ModelStructs.fromValue(modelType,
+        ((StructValue) next).get("model"), "server model");
+    Optional<String> bad = Finite.problem(new ArrayList<>(model.values()),
+        new ArrayList<>(model.keySet()));
+    if (bad.isPresent()) {
+      throw new LocalComputationException("the new global model is not finite and is refused: "
+          + bad.get());
+    }
+    state = next;
     StructValue metrics = (StructValue) result.get(1);
+    List<String> reasons = new ArrayList<>();
+    for (ClientFailure f : outcome.report().failures()) {
+      // Name the client by its index in the population, not in this round's sample.
+      reasons.add(f.describe().replaceFirst("^client " + f.client() + " ",
+          "client " + chosen[f.client()] + " "));
+    }
     return new Step(scalar(metrics.get("train_loss")), chosen.length,
         ((Tensor) metrics.get("num_examples")).getLong(0),
-        outcome.report().failedClients().size());
+        outcome.report().failedClients().size(), reasons);
   }
 
   /** The current model on every client's training data. */
   Score scoreTrain() {
-    return score(trainForEval);
+    return score(trainForEval, "training data of client ");
   }
 
   /** The current model on the test data. */
   Score scoreTest() {
-    return score(testForEval);
+    return score(testForEval, "test piece ");
   }
 
-  private Score score(List<List<StructValue>> pieces) {
-    StructValue out = (StructValue) context.invoke(process.evaluate(), model(), pieces);
-    return new Score(scalar(out.get("loss")), scalar(out.get("accuracy")));
+  private Score score(List<List<StructValue>> pieces, String what) {
+    Outcome outcome = context.invokeWithReport(process.evaluate(), model(), pieces);
+    StructValue out = (StructValue) outcome.value();
+    List<String> excluded = new ArrayList<>();
+    for (ClientFailure f : outcome.report().failures()) {
+      excluded.add("evaluation on " + what + f.client() + " left out: " + f.message());
+    }
+    return new Score(scalar(out.get("loss")), scalar(out.get("accuracy")), excluded);
   }
 
   private Object model() {

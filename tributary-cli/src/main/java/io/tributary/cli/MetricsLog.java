@@ -47,7 +47,24 @@ final class MetricsLog implements Closeable {
         + ", \"failures\": " + r.failures()
         + ", \"seconds\": " + Json.number(r.seconds())
         + ", \"bytes_up\": " + r.bytesUp()
-        + ", \"bytes_down\": " + r.bytesDown() + "}";
+        + ", \"bytes_down\": " + r.bytesDown()
+        + extras(r) + "}";
+  }
+
+  /** Keys present only when there is something to say, so a clean run's lines are unchanged. */
+  private static String extras(RoundMetrics r) {
+    StringBuilder s = new StringBuilder();
+    if (r.nonFiniteMetrics() > 0) {
+      s.append(", \"nonfinite_metrics\": ").append(r.nonFiniteMetrics());
+    }
+    if (!r.failureReasons().isEmpty()) {
+      s.append(", \"failure_reasons\": [");
+      for (int i = 0; i < r.failureReasons().size(); i++) {
+        s.append(i == 0 ? "" : ", ").append(Json.string(r.failureReasons().get(i)));
+      }
+      s.append(']');
+    }
+    return s.toString();
   }
 
   @Override

@@ -124,8 +124,12 @@ final class Simulation {
     double seconds = (System.nanoTime() - t0) / 1e9;
     long up = (long) (step.clients() - step.failures()) * run.parameterBytes();
     long down = (long) step.clients() * run.parameterBytes();
+    List<String> reasons = new ArrayList<>(step.reasons());
+    reasons.addAll(train.excluded());
+    reasons.addAll(test.excluded());
     return new RoundMetrics(r, train.loss(), train.accuracy(), test.loss(), test.accuracy(),
-        step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down);
+        step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down,
+        reasons, train.excluded().size() + test.excluded().size());
   }
 
   /** Creates the directory and writes {@code config.json}; refuses a directory holding a run. */

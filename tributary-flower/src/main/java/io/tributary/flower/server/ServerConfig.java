@@ -48,11 +48,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     RuntimeOptions.WeightPolicy overMaxExamples) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
-  /**
-   * The default bound on a client's reported example count: 10^9, far above any one device's
-   * data, and small enough that a million clients' counts sum exactly in a double and an int64.
-   */
-  public static final long DEFAULT_MAX_EXAMPLES_PER_CLIENT = 1_000_000_000L;
+  /** The default bound on a client's reported example count: 10^9, as in simulations. */
+  public static final long DEFAULT_MAX_EXAMPLES_PER_CLIENT =
+      io.tributary.learning.FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT;
   /** Flower's default since 1.16: 2 GiB - 1. */
   public static final int DEFAULT_MAX_MESSAGE_SIZE = Integer.MAX_VALUE;
   /** The default read-ahead of fit answers: 256 MiB. */
