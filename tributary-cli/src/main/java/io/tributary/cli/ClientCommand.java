@@ -45,6 +45,8 @@ import picocli.CommandLine.Spec;
 final class ClientCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
+  @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
+
   @Option(names = "--server", paramLabel = "HOST:PORT", required = true,
       description = "the server's address")
   String server;
@@ -127,6 +129,8 @@ final class ClientCommand implements Callable<Integer> {
     FlowerClientRunner runner;
     String what;
     try {
+      ServerSettings.Address address = ServerSettings.address("--server", server);
+      ServerSettings.requireKnownHost("--server", address.host());
       int[] part = partition(partition);
       DatasetSpec data = DatasetSpec.parse(dataset);
       ModelKind kind = model != null ? ModelKind.parse(model)
@@ -152,9 +156,12 @@ final class ClientCommand implements Callable<Integer> {
           data.naturallyPartitioned() ? "" : ", split " + split, cd.train().size(),
           cd.test().size(), kind.cliName(), net.parameterCount());
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
-      return usage(err, e.getMessage());
+      int status = usage(err, e.getMessage());
+      verbose.trace(err, e);
+      return status;
     } catch (GraphBindingException e) {
       err.println("tributary client: cannot prepare the model: " + e.getMessage());
+      verbose.trace(err, e);
       return 1;
     }
     err.println("tributary client: " + what + "; joining " + server);
@@ -168,6 +175,8 @@ final class ClientCommand implements Callable<Integer> {
       return 0;
     } catch (ConnectionFailedException e) {
       err.println("tributary client: " + e.getMessage().replaceAll("\\R", " "));
+      err.flush();
+      verbose.trace(err, e);
       return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -50,6 +50,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
+
   @Option(names = "--algorithm", paramLabel = "fedavg|fedprox",
       description = "the federated algorithm (default: " + DEFAULT_ALGORITHM + ")")
   String algorithm = DEFAULT_ALGORITHM;
