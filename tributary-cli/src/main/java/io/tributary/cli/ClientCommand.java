@@ -130,7 +130,6 @@ final class ClientCommand implements Callable<Integer> {
     String what;
     try {
       ServerSettings.Address address = ServerSettings.address("--server", server);
-      ServerSettings.requireKnownHost("--server", address.host());
       int[] part = partition(partition);
       DatasetSpec data = DatasetSpec.parse(dataset);
       ModelKind kind = model != null ? ModelKind.parse(model)
@@ -151,6 +150,8 @@ final class ClientCommand implements Callable<Integer> {
       Model net = kind.build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
       TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);
       runner = builder(client).build();
+      // Last of the checks, so that every other mistake is named even while offline.
+      ServerSettings.requireKnownHost("--server", address.host());
       what = String.format(Locale.ROOT, "partition %d/%d of %s%s (%d train, %d test examples), "
           + "model %s (%d parameters)", part[0], part[1], data,
           data.naturallyPartitioned() ? "" : ", split " + split, cd.train().size(),

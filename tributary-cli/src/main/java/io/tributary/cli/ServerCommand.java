@@ -136,6 +136,8 @@ final class ServerCommand implements Callable<Integer> {
     Path dir = out != null ? out : Path.of("runs", "server-" + System.currentTimeMillis());
     try {
       config = config();
+      // Last of the checks, so that every other mistake is named even while offline.
+      ServerSettings.requireKnownHost("--address", config.host());
     } catch (IllegalArgumentException e) {
       int status = usage(err, e.getMessage());
       verbose.trace(err, e);
@@ -215,7 +217,6 @@ final class ServerCommand implements Callable<Integer> {
   /** The validated settings. */
   ServerConfig config() throws FileProblem {
     ServerSettings.Address a = ServerSettings.address("--address", address);
-    ServerSettings.requireKnownHost("--address", a.host());
     ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
         ServerSettings.strategy(strategy, mu), fractionFit, roundTimeout, minSuccessFraction,
         clientWait, seed);
