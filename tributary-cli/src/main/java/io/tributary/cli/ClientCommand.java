@@ -126,6 +126,7 @@ final class ClientCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    verbose.configureLogging();
     FlowerClientRunner runner;
     String what;
     try {

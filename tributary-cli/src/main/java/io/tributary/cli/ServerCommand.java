@@ -132,6 +132,7 @@ final class ServerCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    verbose.configureLogging();
     ServerConfig config;
     Path dir = out != null ? out : Path.of("runs", "server-" + System.currentTimeMillis());
     try {

@@ -12,6 +12,18 @@ final class Verbose {
       description = "after a failure's one line, print its Java stack trace (for bug reports)")
   boolean on;
 
+  /**
+   * With {@code --verbose}, makes Tributary's own loggers log at DEBUG, where the stack traces of
+   * failures they report in one line go; call it before the command's first log line.
+   */
+  void configureLogging() {
+    if (on && System.getProperty(LOG_LEVEL) == null) {
+      System.setProperty(LOG_LEVEL, "debug");
+    }
+  }
+
+  private static final String LOG_LEVEL = "org.slf4j.simpleLogger.log.io.tributary";
+
   /** Prints {@code t}'s stack trace to {@code err} when {@code --verbose} was given. */
   void trace(PrintWriter err, Throwable t) {
     if (on && t != null) {

@@ -176,8 +176,10 @@ public final class InstructionHandler {
     }
     String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (e instanceof RuntimeException) {
-      log.warn("{} failed with an unexpected {}; answering {} with the reason", op,
-          e.getClass().getName(), code, e);
+      // One line at WARN; the stack trace only for those who ask for DEBUG.
+      log.warn("{} failed with an unexpected {}: {}; answering {} with the reason", op,
+          e.getClass().getName(), reason.replaceAll("\\R", " "), code);
+      log.debug("{} failed", op, e);
     } else {
       log.warn("{} failed: {}; answering {} with the reason", op, reason, code);
     }
