@@ -102,11 +102,19 @@ final class Planner {
     int clients = executor.requireCardinality(sinks.get(0).intrinsic());
     passes++;
     if (TiledKernel.applies(sinks)) {
+      Object value;
       try {
-        return new Object[] {TiledKernel.run((LinearSink) sinks.get(0),
-            executor.options().threads(), executor.pool())};
+        value = TiledKernel.run((LinearSink) sinks.get(0), executor.options().threads(),
+            executor.pool());
       } catch (IllegalArgumentException e) {
         throw new LocalComputationException(sinks.get(0).intrinsic() + ": " + e.getMessage(), e);
+      }
+      // A NaN or infinite input always makes the sum NaN or infinite, so a finite result proves
+      // every input finite without reading the inputs twice. Otherwise the streaming pass below
+      // checks client by client, failing those whose values are not finite (or, when all are,
+      // the aggregate overflowed and is refused).
+      if (LinearSink.nonFinite(value).isEmpty()) {
+        return new Object[] {value};
       }
     }
     ClientPass.PassSettings settings = new ClientPass.PassSettings(

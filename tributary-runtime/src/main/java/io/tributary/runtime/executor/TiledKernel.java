@@ -4,7 +4,6 @@ import io.tributary.core.types.TensorType;
 
 import io.tributary.runtime.ClientValues;
 import io.tributary.tensor.DType;
-import io.tributary.tensor.Finite;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
@@ -66,12 +65,6 @@ final class TiledKernel {
         if (!Double.isFinite(wi) || s.weightOutOfBound(wi)) {
           return false;
         }
-      }
-    }
-    // A non-finite value fails its client, which only the streaming pass can do.
-    for (int i = 0; i < values.size(); i++) {
-      if (!Finite.isFinite((Tensor) values.get(i))) {
-        return false;
       }
     }
     return TensorOps.MAX_ELEMENTS >= shape.size();
