@@ -77,7 +77,7 @@ public final class RoundRunner {
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
     List<RoundMetrics> all = new ArrayList<>();
-    try (ExecutionContext ctx = ExecutionContext.create(options())) {
+    try (ExecutionContext ctx = ExecutionContext.create(options(config))) {
       RoundSteps steps = new RoundSteps(ctx, process, work);
       StructValue state = (StructValue) ctx.invoke(process.initialize());
       for (int round = 1; round <= config.rounds(); round++) {
@@ -128,7 +128,8 @@ public final class RoundRunner {
     return d;
   }
 
-  private RuntimeOptions options() {
+  /** The runtime's options for a server's rounds: tolerance, weight bound, client timeout. */
+  static RuntimeOptions options(ServerConfig config) {
     RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
         .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
         .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
