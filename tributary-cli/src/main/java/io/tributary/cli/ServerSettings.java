@@ -54,7 +54,7 @@ final class ServerSettings {
     try {
       java.net.InetAddress.getByName(host);
     } catch (java.net.UnknownHostException e) {
-      throw new IllegalArgumentException(option + ": unknown host '" + host + "'");
+      throw new IllegalArgumentException(option + ": unknown host '" + host + "'", e);
     }
   }
 

@@ -144,7 +144,8 @@ final class SimulateCommand implements Callable<Integer> {
     }
     // The product kernels load and compile on another thread while this one loads the data.
     io.tributary.graph.ops.KernelWarmUp.startInBackground();
-    return new Simulation(config, spec.commandLine().getOut(), err, Progress.detect()).run();
+    return new Simulation(config, spec.commandLine().getOut(), err, Progress.detect())
+        .verbose(verbose).run();
   }
 
   /** The validated settings, defaults resolved. */

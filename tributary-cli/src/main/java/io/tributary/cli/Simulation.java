@@ -35,12 +35,19 @@ final class Simulation {
   private final PrintWriter out;
   private final PrintWriter err;
   private final Progress.Style style;
+  private Verbose verbose = new Verbose();
 
   Simulation(SimulationConfig config, PrintWriter out, PrintWriter err, Progress.Style style) {
     this.config = config;
     this.out = out;
     this.err = err;
     this.style = style;
+  }
+
+  /** With {@code --verbose}, a failure's stack trace follows its line. */
+  Simulation verbose(Verbose v) {
+    this.verbose = v;
+    return this;
   }
 
   /** Runs the simulation and returns the exit status. */
@@ -98,10 +105,12 @@ final class Simulation {
     } catch (ExecutionFailedException e) {
       outcome = "Stopped in round " + (rounds.size() + 1) + ": " + e.getMessage();
       err.println("tributary simulate: " + outcome.replaceAll("\\R", " "));
+      verbose.trace(err, e);
       status = 1;
     } catch (GraphBindingException e) {
       outcome = "Could not prepare the model: " + e.getMessage();
       err.println("tributary simulate: " + outcome.replaceAll("\\R", " "));
+      verbose.trace(err, e);
       status = 1;
     } catch (IOException e) {
       return SimulateCommand.problem(err, dir, e);

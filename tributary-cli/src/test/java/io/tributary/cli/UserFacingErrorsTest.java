@@ -48,7 +48,8 @@ class UserFacingErrorsTest {
     Path cert = file("cert.pem", "just some text\n");
     Path key = file("key.pem", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
     CliRun r = server("--tls-cert", cert.toString(), "--tls-key", key.toString());
-    assertOneLine(r, 2, "tributary server: ", cert.toString(), "is not PEM certificates");
+    assertOneLine(r, 2, "tributary server: ", cert.toString(),
+        "is not PEM: it holds no PEM certificate");
   }
 
   @Test
@@ -56,7 +57,7 @@ class UserFacingErrorsTest {
     Path cert = file("cert.pem", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
     Path key = file("key.der", "\u0030\u0082binary");
     CliRun r = server("--tls-cert", cert.toString(), "--tls-key", key.toString());
-    assertOneLine(r, 2, key.toString(), "is not PEM a private key");
+    assertOneLine(r, 2, key.toString(), "is not PEM: it holds no PEM private key");
   }
 
   @Test
@@ -102,12 +103,12 @@ class UserFacingErrorsTest {
     Path text = file("notes.txt", "hello\n");
     Path cert = file("cert.pem", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
     assertOneLine(client("localhost:1", "--tls-ca", text.toString()), 2,
-        "TLS CA file " + text, "is not PEM certificates");
+        "TLS CA file " + text, "is not PEM: it holds no PEM certificate");
     assertOneLine(client("localhost:1", "--tls-ca", cert.toString(), "--tls-cert",
         text.toString(), "--tls-key", text.toString()), 2, "TLS certificate file " + text);
     assertOneLine(client("localhost:1", "--tls-ca", cert.toString(), "--tls-cert",
         cert.toString(), "--tls-key", text.toString()), 2, "TLS key file " + text,
-        "is not PEM a private key");
+        "is not PEM: it holds no PEM private key");
   }
 
   @Test
@@ -117,7 +118,8 @@ class UserFacingErrorsTest {
     assertThat(r.errLines()[0]).isEqualTo(
         "tributary client: --server: unknown host 'no-such-host.invalid'");
     assertThat(r.errLines().length).isGreaterThan(1);
-    assertThat(r.err()).contains("IllegalArgumentException").contains("\tat ");
+    assertThat(r.err()).contains("IllegalArgumentException").contains("UnknownHostException")
+        .contains("\tat ");
   }
 
   @Test
@@ -126,7 +128,7 @@ class UserFacingErrorsTest {
     Path key = file("key.pem", "just some text\n");
     CliRun r = server("--tls-cert", cert.toString(), "--tls-key", key.toString(), "--verbose");
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.errLines()[0]).contains("is not PEM certificates");
+    assertThat(r.errLines()[0]).contains("is not PEM: it holds no PEM certificate");
     assertThat(r.err()).contains("\tat ");
   }
 

@@ -19,9 +19,9 @@ public final class Pem {
   /** What a file should hold. */
   public enum Kind {
     /** One or more {@code -----BEGIN CERTIFICATE-----} blocks. */
-    CERTIFICATES("CERTIFICATE", "certificates"),
+    CERTIFICATES("CERTIFICATE", "certificate"),
     /** A {@code -----BEGIN ... PRIVATE KEY-----} block. */
-    PRIVATE_KEY("PRIVATE KEY", "a private key");
+    PRIVATE_KEY("PRIVATE KEY", "private key");
 
     final String label;
     final String words;
@@ -42,13 +42,15 @@ public final class Pem {
         return "is not a readable file";
       }
       if (Files.size(file) > MAX_BYTES) {
-        return "is larger than " + MAX_BYTES + " bytes, too large for PEM " + kind.words;
+        return "is larger than " + MAX_BYTES + " bytes, too large to be a PEM " + kind.words
+            + " file";
       }
       String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
       boolean hasBlock = text.lines().anyMatch(l -> l.startsWith("-----BEGIN ")
           && l.strip().endsWith(kind.label + "-----"));
       if (!hasBlock) {
-        return "is not PEM " + kind.words + " (no '-----BEGIN " + kind.label + "-----' line)";
+        return "is not PEM: it holds no PEM " + kind.words + " (no '-----BEGIN " + kind.label
+            + "-----' line)";
       }
       return null;
     } catch (IOException e) {
