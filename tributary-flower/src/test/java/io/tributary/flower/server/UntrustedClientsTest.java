@@ -157,6 +157,26 @@ class UntrustedClientsTest {
   }
 
   @Test
+  void run_initialParametersFromOneClientNotFinite_skipsItForAnother() throws Exception {
+    Function<ServerMessage, Optional<ClientMessage>> nan = m -> m.hasGetParametersIns()
+        ? Optional.of(ClientMessage.newBuilder().setGetParametersRes(
+            ClientMessage.GetParametersRes.newBuilder().setParameters(ParametersWire.toProto(
+                Behaviours.npy(List.of(Tensor.ofFloats(Shape.of(2), 1, Float.NaN)))))).build())
+        : Behaviours.honest(0, 1).apply(m);
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)
+        .initial(InitialParameters.fromClient()).build())) {
+      h.client(nan);
+      h.client(Behaviours.honest(3, 1));
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+      // The honest client's parameters [3, 3] are the initial model, whichever is asked first.
+      assertThat(result.rounds()).hasSize(1);
+      assertThat(result.finalParameters().get("arr_0").allClose(
+          Tensor.ofFloats(Shape.of(2), 4.5f, 4.5f))).isTrue();
+    }
+  }
+
+  @Test
   void config_defaults_haveARoundTimeoutAndAnExampleBound() {
     ServerConfig c = ServerConfig.builder().build();
     assertThat(c.roundTimeout()).contains(Duration.ofMinutes(10));
