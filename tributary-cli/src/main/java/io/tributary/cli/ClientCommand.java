@@ -45,6 +45,8 @@ import picocli.CommandLine.Spec;
 final class ClientCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
+  @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
+
   @Option(names = "--server", paramLabel = "HOST:PORT", required = true,
       description = "the server's address")
   String server;
@@ -124,9 +126,11 @@ final class ClientCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    verbose.configureLogging();
     FlowerClientRunner runner;
     String what;
     try {
+      ServerSettings.Address address = ServerSettings.address("--server", server);
       int[] part = partition(partition);
       DatasetSpec data = DatasetSpec.parse(dataset);
       ModelKind kind = model != null ? ModelKind.parse(model)
@@ -147,14 +151,19 @@ final class ClientCommand implements Callable<Integer> {
       Model net = kind.build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
       TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);
       runner = builder(client).build();
+      // Last of the checks, so that every other mistake is named even while offline.
+      ServerSettings.requireKnownHost("--server", address.host());
       what = String.format(Locale.ROOT, "partition %d/%d of %s%s (%d train, %d test examples), "
           + "model %s (%d parameters)", part[0], part[1], data,
           data.naturallyPartitioned() ? "" : ", split " + split, cd.train().size(),
           cd.test().size(), kind.cliName(), net.parameterCount());
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
-      return usage(err, e.getMessage());
+      int status = usage(err, e.getMessage());
+      verbose.trace(err, e);
+      return status;
     } catch (GraphBindingException e) {
       err.println("tributary client: cannot prepare the model: " + e.getMessage());
+      verbose.trace(err, e);
       return 1;
     }
     err.println("tributary client: " + what + "; joining " + server);
@@ -168,6 +177,8 @@ final class ClientCommand implements Callable<Integer> {
       return 0;
     } catch (ConnectionFailedException e) {
       err.println("tributary client: " + e.getMessage().replaceAll("\\R", " "));
+      err.flush();
+      verbose.trace(err, e);
       return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -15,9 +15,13 @@ import io.tributary.learning.FedProx;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
 import io.tributary.learning.SequenceValues;
+import io.tributary.learning.FederatedLearning;
+import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
+import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.Outcome;
 import io.tributary.runtime.RuntimeOptions;
+import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,8 +70,13 @@ final class FederatedRun implements AutoCloseable {
           config.learningRate(), config.mu(), modelSeed);
     };
     this.process = built.bound(GraphBinder.standard());
+    // Client results are checked, not trusted: a failed or non-finite one is left out and
+    // reported (any one success suffices, as on the server), and example counts are bounded.
     this.context = ExecutionContext.create(RuntimeOptions.defaults()
-        .withThreads(config.threads()).withSeed(config.seed()));
+        .withThreads(config.threads()).withSeed(config.seed())
+        .withMinSuccessFraction(Double.MIN_VALUE)
+        .withMaxWeight(FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
+            RuntimeOptions.WeightPolicy.CLIP));
     this.sampler = new ClientSampler(Seeds.derive(config.seed(), Seeds.SAMPLER));
     this.trainForEval = new ArrayList<>();
     for (Dataset d : data.clientTrain()) {
@@ -105,11 +114,15 @@ final class FederatedRun implements AutoCloseable {
    * @param clients the clients sampled
    * @param examples the training examples of the clients whose update was averaged
    * @param failures the sampled clients whose work failed and was excluded
+   * @param reasons one line per failure, naming the client
    */
-  record Step(double clientLoss, int clients, long examples, int failures) {}
+  record Step(double clientLoss, int clients, long examples, int failures, List<String> reasons) {}
 
-  /** The loss and accuracy of the current global model on some data. */
-  record Score(double loss, double accuracy) {}
+  /**
+   * The loss and accuracy of the current global model on some data, and the pieces of data
+   * whose results were not finite and were left out.
+   */
+  record Score(double loss, double accuracy, List<String> excluded) {}
 
   /** Runs round {@code round} (from 1): samples clients and invokes {@code next}. */
   Step round(int round) {
@@ -122,24 +135,45 @@ final class FederatedRun implements AutoCloseable {
     }
     Outcome outcome = context.invokeWithReport(process.next(), state, clientData);
     RoundOutput result = RoundOutput.of(outcome.value());
-    state = result.state();
+    StructValue next = result.state();
+    // Each update and their mean were checked finite; model + mean can still overflow.
+    Map<String, Tensor> model = ModelStructs.fromValue(modelType, next.get("model"),
+        "server model");
+    Optional<String> bad = Finite.problem(new ArrayList<>(model.values()),
+        new ArrayList<>(model.keySet()));
+    if (bad.isPresent()) {
+      throw new LocalComputationException("the new global model is not finite and is refused: "
+          + bad.get());
+    }
+    state = next;
+    List<String> reasons = new ArrayList<>();
+    for (ClientFailure f : outcome.report().failures()) {
+      // Name the client by its index in the population, not in this round's sample.
+      reasons.add(f.describe().replaceFirst("^client " + f.client() + " ",
+          "client " + chosen[f.client()] + " "));
+    }
     return new Step(printable(result.metrics().trainLoss()), chosen.length,
-        result.metrics().numExamples(), outcome.report().failedClients().size());
+        result.metrics().numExamples(), outcome.report().failedClients().size(), reasons);
   }
 
   /** The current model on every client's training data. */
   Score scoreTrain() {
-    return score(trainForEval);
+    return score(trainForEval, "training data of client ");
   }
 
   /** The current model on the test data. */
   Score scoreTest() {
-    return score(testForEval);
+    return score(testForEval, "test piece ");
   }
 
-  private Score score(List<List<StructValue>> pieces) {
-    EvaluationOutput out = EvaluationOutput.of(context.invoke(process.evaluate(), model(), pieces));
-    return new Score(printable(out.loss()), printable(out.accuracy()));
+  private Score score(List<List<StructValue>> pieces, String what) {
+    Outcome outcome = context.invokeWithReport(process.evaluate(), model(), pieces);
+    EvaluationOutput out = EvaluationOutput.of(outcome.value());
+    List<String> excluded = new ArrayList<>();
+    for (ClientFailure f : outcome.report().failures()) {
+      excluded.add("evaluation on " + what + f.client() + " left out: " + f.message());
+    }
+    return new Score(printable(out.loss()), printable(out.accuracy()), excluded);
   }
 
   private StructValue model() {

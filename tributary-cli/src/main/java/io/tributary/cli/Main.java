@@ -79,6 +79,21 @@ public final class Main implements Runnable {
       at.getErr().flush();
       return ExitCodes.BAD_INPUT;
     });
+    cli.setExecutionExceptionHandler((ex, at, parsed) -> {
+      // Whatever a command did not expect: one line, and the trace only when asked for.
+      Object command = at.getCommand();
+      String name = at.getCommandName();
+      String what = ex.getMessage() == null ? ex.getClass().getSimpleName()
+          : ex.getClass().getSimpleName() + ": " + ex.getMessage();
+      at.getErr().println("tributary " + name + ": internal error: "
+          + what.replaceAll("\\R", " ")
+          + (Verbose.requested(command) ? "" : " (--verbose prints the stack trace)"));
+      if (Verbose.requested(command)) {
+        ex.printStackTrace(at.getErr());
+      }
+      at.getErr().flush();
+      return 1;
+    });
     return cli;
   }
 

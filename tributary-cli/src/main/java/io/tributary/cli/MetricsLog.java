@@ -106,11 +106,61 @@ final class MetricsLog implements Closeable {
           real(v, "train_accuracy"), real(v, "test_loss"), real(v, "test_accuracy"),
           real(v, "client_loss"), integer(v, "clients"), Long.parseLong(value(v, "examples")),
           integer(v, "failures"), real(v, "seconds"), Long.parseLong(value(v, "bytes_up")),
-          Long.parseLong(value(v, "bytes_down")));
+          Long.parseLong(value(v, "bytes_down")), reasons(line),
+          v.containsKey("nonfinite_metrics") ? integer(v, "nonfinite_metrics") : 0);
     } catch (IllegalArgumentException e) {
       throw new TensorFileException("a line of " + Simulation.METRICS + " is not a round of"
           + " tributary simulate (" + e.getMessage() + "): " + line);
     }
+  }
+
+  /** The strings of the line's {@code failure_reasons} array, as {@link Json#string} wrote them. */
+  private static List<String> reasons(String line) {
+    String key = "\"failure_reasons\": [";
+    int at = line.indexOf(key);
+    List<String> out = new ArrayList<>();
+    if (at < 0) {
+      return out;
+    }
+    int i = at + key.length();
+    while (i < line.length() && line.charAt(i) == '"') {
+      StringBuilder b = new StringBuilder();
+      for (i++; i < line.length() && line.charAt(i) != '"'; i++) {
+        char c = line.charAt(i);
+        if (c != '\\') {
+          b.append(c);
+          continue;
+        }
+        if (i + 1 >= line.length()) {
+          throw new IllegalArgumentException("failure_reasons ends inside an escape");
+        }
+        char e = line.charAt(++i);
+        switch (e) {
+          case 'n' -> b.append('\n');
+          case 'r' -> b.append('\r');
+          case 't' -> b.append('\t');
+          case 'b' -> b.append('\b');
+          case 'f' -> b.append('\f');
+          case 'u' -> {
+            if (i + 5 > line.length()) {
+              throw new IllegalArgumentException("failure_reasons ends inside an escape");
+            }
+            b.append((char) Integer.parseInt(line.substring(i + 1, i + 5), 16));
+            i += 4;
+          }
+          default -> b.append(e);
+        }
+      }
+      out.add(b.toString());
+      i++;
+      if (line.startsWith(", ", i)) {
+        i += 2;
+      }
+    }
+    if (!line.startsWith("]", i)) {
+      throw new IllegalArgumentException("failure_reasons is not an array of strings");
+    }
+    return out;
   }
 
   private static String value(Map<String, String> v, String key) {
@@ -161,7 +211,24 @@ final class MetricsLog implements Closeable {
         + ", \"failures\": " + r.failures()
         + ", \"seconds\": " + Json.number(r.seconds())
         + ", \"bytes_up\": " + r.bytesUp()
-        + ", \"bytes_down\": " + r.bytesDown() + "}";
+        + ", \"bytes_down\": " + r.bytesDown()
+        + extras(r) + "}";
+  }
+
+  /** Keys present only when there is something to say, so a clean run's lines are unchanged. */
+  private static String extras(RoundMetrics r) {
+    StringBuilder s = new StringBuilder();
+    if (r.nonFiniteMetrics() > 0) {
+      s.append(", \"nonfinite_metrics\": ").append(r.nonFiniteMetrics());
+    }
+    if (!r.failureReasons().isEmpty()) {
+      s.append(", \"failure_reasons\": [");
+      for (int i = 0; i < r.failureReasons().size(); i++) {
+        s.append(i == 0 ? "" : ", ").append(Json.string(r.failureReasons().get(i)));
+      }
+      s.append(']');
+    }
+    return s.toString();
   }
 
   @Override

@@ -40,6 +40,8 @@ import picocli.CommandLine.Spec;
 final class ServerCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
+  @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
+
   @Option(names = "--address", paramLabel = "HOST:PORT", required = true,
       description = "where to listen, such as 0.0.0.0:8080 ([::]:8080 for IPv6; port 0 picks a "
           + "free port)")
@@ -70,8 +72,18 @@ final class ServerCommand implements Callable<Integer> {
 
   @Option(names = "--round-timeout", paramLabel = "SEC",
       description = "seconds a client may take to answer one instruction; a late client is "
-          + "dropped and counted as failed (default: no limit)")
-  Double roundTimeout;
+          + "dropped and counted as failed, and the round goes on; 0 for no limit (default: 600)")
+  double roundTimeout = ServerConfig.DEFAULT_ROUND_TIMEOUT.toSeconds();
+
+  @Option(names = "--max-examples-per-client", paramLabel = "N",
+      description = "the largest num_examples a client's answer is weighted with (default: "
+          + "1000000000); see --over-max-examples")
+  long maxExamplesPerClient = ServerConfig.DEFAULT_MAX_EXAMPLES_PER_CLIENT;
+
+  @Option(names = "--over-max-examples", paramLabel = "clip|exclude",
+      description = "a client reporting more examples is weighted with the bound (clip, the "
+          + "default) or fails that round (exclude)")
+  String overMaxExamples = "clip";
 
   @Option(names = "--min-success-fraction", paramLabel = "F",
       description = "fraction of a round's clients that must succeed for the round to count "
@@ -127,6 +139,7 @@ final class ServerCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    verbose.configureLogging();
     ServerConfig config;
     if (resume != null && out != null && !resume.toAbsolutePath().normalize()
         .equals(out.toAbsolutePath().normalize())) {
@@ -141,10 +154,16 @@ final class ServerCommand implements Callable<Integer> {
         : out != null ? out : Path.of("runs", "server-" + System.currentTimeMillis());
     try {
       config = config();
+      // Last of the checks, so that every other mistake is named even while offline.
+      ServerSettings.requireKnownHost("--address", config.host());
     } catch (IllegalArgumentException e) {
-      return usage(err, e.getMessage());
+      int status = usage(err, e.getMessage());
+      verbose.trace(err, e);
+      return status;
     } catch (FileProblem p) {
-      return Problems.report(err, "server", p.file, p.problem);
+      int status = Problems.report(err, "server", p.file, p.problem);
+      verbose.trace(err, p.problem);
+      return status;
     }
     if (resume == null) {
       if (Files.exists(dir.resolve("metrics.jsonl"))) {
@@ -172,7 +191,7 @@ final class ServerCommand implements Callable<Integer> {
     }
     try (ServerOutput output = new ServerOutput(outw, dir, metrics, config.rounds(), s.name(),
         s.proximalMu(), String.join(" ", spec.commandLine().getParseResult().originalArgs()));
-        FlowerServer server = FlowerServer.start(config)) {
+        FlowerServer server = start(config)) {
       if (done > 0) {
         outw.println("resuming " + dir + " after round " + done);
       }
@@ -184,11 +203,19 @@ final class ServerCommand implements Callable<Integer> {
       outw.println("wrote " + dir);
       outw.flush();
       return 0;
+    } catch (TlsProblem e) {
+      // The TLS files passed the PEM check but grpc could not use what they hold.
+      int status = usage(err, e.getCause().getMessage().replaceAll("\\R", " "));
+      verbose.trace(err, e.getCause());
+      return status;
     } catch (IOException e) {
-      return Problems.report(err, "server", dir, e);
+      int status = Problems.report(err, "server", dir, e);
+      verbose.trace(err, e);
+      return status;
     } catch (FlowerServerException e) {
       err.println("tributary server: " + e.getMessage().replaceAll("\\R", " "));
       err.flush();
+      verbose.trace(err, e);
       return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -198,13 +225,35 @@ final class ServerCommand implements Callable<Integer> {
     }
   }
 
+  /** A server's TLS files that grpc refused when the server started. */
+  static final class TlsProblem extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    TlsProblem(IOException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  private static FlowerServer start(ServerConfig config) throws IOException {
+    try {
+      return FlowerServer.start(config);
+    } catch (IOException e) {
+      if (config.tls().isPresent() && String.valueOf(e.getMessage()).contains("TLS")) {
+        throw new TlsProblem(e);
+      }
+      throw e;
+    }
+  }
+
   /** The validated settings. */
   ServerConfig config() throws FileProblem {
-    ServerSettings.Address a = ServerSettings.address(address);
+    ServerSettings.Address a = ServerSettings.address("--address", address);
     ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
         ServerSettings.strategy(strategy, mu), fractionFit, roundTimeout, minSuccessFraction,
         clientWait, seed);
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
+    b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
+        ServerSettings.weightPolicy(overMaxExamples));
     ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);
     if (authTokens != null) {
       try {
@@ -235,7 +284,7 @@ final class ServerCommand implements Callable<Integer> {
   }
 
   static int usage(PrintWriter err, String message) {
-    err.println("tributary server: " + message);
+    err.println("tributary server: " + message.replaceAll("\\R", " "));
     err.flush();
     return ExitCodes.BAD_INPUT;
   }

@@ -55,7 +55,23 @@ final class ServerOutput implements RoundListener, Closeable {
             : null)
         + ", \"seconds\": " + Json.number(m.seconds())
         + ", \"bytes_up\": " + m.bytesUp()
-        + ", \"bytes_down\": " + m.bytesDown() + "}";
+        + ", \"bytes_down\": " + m.bytesDown() + extras(m) + "}";
+  }
+
+  /** Keys present only when there is something to say, so a clean round's line is unchanged. */
+  private static String extras(RoundMetrics m) {
+    StringBuilder s = new StringBuilder();
+    if (m.nonFiniteMetrics() > 0) {
+      s.append(", \"nonfinite_metrics\": ").append(m.nonFiniteMetrics());
+    }
+    if (!m.failureReasons().isEmpty()) {
+      s.append(", \"failure_reasons\": [");
+      for (int i = 0; i < m.failureReasons().size(); i++) {
+        s.append(i == 0 ? "" : ", ").append(Json.string(m.failureReasons().get(i)));
+      }
+      s.append(']');
+    }
+    return s.toString();
   }
 
   /** {@code round 3/10: 5 clients, 0 failed, fit_loss 0.4120, eval_loss 0.3981, 1.20 s, ...}. */
@@ -95,6 +111,9 @@ final class ServerOutput implements RoundListener, Closeable {
     }
     progress.println(progressLine(m, rounds));
     m.failureReasons().forEach(r -> progress.println("  failed: " + r));
+    if (m.nonFiniteMetrics() > 0) {
+      progress.println("  left out: " + m.nonFiniteMetrics() + " NaN or infinite client metrics");
+    }
     progress.flush();
   }
 

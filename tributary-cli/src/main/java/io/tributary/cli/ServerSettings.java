@@ -23,9 +23,15 @@ final class ServerSettings {
   record Address(String host, int port) {}
 
   static Address address(String text) {
+    return address("--address", text);
+  }
+
+  /** {@code option}'s value as {@code HOST:PORT}: a missing or bad port is a usage error. */
+  static Address address(String option, String text) {
     int colon = text.lastIndexOf(':');
-    if (colon <= 0 || colon == text.length() - 1) {
-      throw new IllegalArgumentException("--address must be HOST:PORT, got '" + text + "'");
+    if (colon <= 0 || colon == text.length() - 1 || text.endsWith("]")) {
+      throw new IllegalArgumentException(option + " must be HOST:PORT, got '" + text + "'"
+          + (colon < 0 || text.endsWith("]") ? ": no port" : ""));
     }
     String host = text.substring(0, colon);
     if (host.startsWith("[") && host.endsWith("]")) {
@@ -35,14 +41,23 @@ final class ServerSettings {
     try {
       port = Integer.parseInt(text.substring(colon + 1));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--address port must be a number, got '"
+      throw new IllegalArgumentException(option + " port must be a number, got '"
           + text.substring(colon + 1) + "'");
     }
     if (port < 0 || port > 65535 || host.isEmpty()) {
-      throw new IllegalArgumentException("--address must be HOST:PORT with a port of 0 to "
+      throw new IllegalArgumentException(option + " must be HOST:PORT with a port of 0 to "
           + "65535, got '" + text + "'");
     }
     return new Address(host, port);
+  }
+
+  /** Fails with a usage error naming {@code option} when {@code host} does not resolve. */
+  static void requireKnownHost(String option, String host) {
+    try {
+      java.net.InetAddress.getByName(host);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException(option + ": unknown host '" + host + "'", e);
+    }
   }
 
   static Strategy strategy(String name, Double mu) {
@@ -141,13 +156,31 @@ final class ServerSettings {
 
   /** The builder for the parsed values; {@link ServerConfig.Builder#build} checks the rest. */
   static ServerConfig.Builder builder(Address a, int rounds, int minClients, Strategy s,
-      double fractionFit, Double roundTimeout, double minSuccess, double clientWait, long seed) {
+      double fractionFit, double roundTimeout, double minSuccess, double clientWait, long seed) {
     ServerConfig.Builder b = ServerConfig.builder().address(a.host(), a.port()).rounds(rounds)
         .minClients(minClients).strategy(s).fractionFit(fractionFit).minSuccessFraction(minSuccess)
         .clientWait(seconds("--client-wait", clientWait)).seed(seed);
-    if (roundTimeout != null) {
-      b.roundTimeout(seconds("--round-timeout", roundTimeout));
-    }
+    // 0 means no limit; anything else must be a positive number of seconds.
+    b.roundTimeout(roundTimeout == 0 ? Duration.ZERO : seconds("--round-timeout", roundTimeout));
     return b;
+  }
+
+  /** {@code --max-examples-per-client}: at least 1. */
+  static long maxExamples(long n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("--max-examples-per-client must be at least 1, got "
+          + n);
+    }
+    return n;
+  }
+
+  /** {@code --over-max-examples clip|exclude}. */
+  static io.tributary.runtime.RuntimeOptions.WeightPolicy weightPolicy(String text) {
+    return switch (text) {
+      case "clip" -> io.tributary.runtime.RuntimeOptions.WeightPolicy.CLIP;
+      case "exclude" -> io.tributary.runtime.RuntimeOptions.WeightPolicy.EXCLUDE;
+      default -> throw new IllegalArgumentException("--over-max-examples must be clip or "
+          + "exclude, got '" + text + "'");
+    };
   }
 }

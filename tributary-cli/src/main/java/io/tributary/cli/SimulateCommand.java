@@ -58,6 +58,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
+
   @Option(names = "--algorithm", paramLabel = "fedavg|fedprox",
       description = "the federated algorithm (default: " + DEFAULT_ALGORITHM + ")")
   String algorithm = DEFAULT_ALGORITHM;
@@ -147,7 +149,7 @@ final class SimulateCommand implements Callable<Integer> {
   Path resume;
 
   /** Options a resumed run may set to other values than its own: they do not change results. */
-  private static final Set<String> FREE_ON_RESUME = Set.of("--resume", "--threads");
+  private static final Set<String> FREE_ON_RESUME = Set.of("--resume", "--threads", "--verbose");
 
   @Override
   public Integer call() {
@@ -169,7 +171,7 @@ final class SimulateCommand implements Callable<Integer> {
     // The product kernels load and compile on another thread while this one loads the data.
     io.tributary.graph.ops.KernelWarmUp.startInBackground();
     return new Simulation(config, point, spec.commandLine().getOut(), err, Progress.detect())
-        .run();
+        .verbose(verbose).run();
   }
 
   /**

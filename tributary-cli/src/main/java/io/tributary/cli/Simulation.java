@@ -36,6 +36,7 @@ final class Simulation {
   private final PrintWriter out;
   private final PrintWriter err;
   private final Progress.Style style;
+  private Verbose verbose = new Verbose();
 
   /**
    * @param resume the checkpoint a resumed run goes on from, or null for a new run
@@ -47,6 +48,12 @@ final class Simulation {
     this.out = out;
     this.err = err;
     this.style = style;
+  }
+
+  /** With {@code --verbose}, a failure's stack trace follows its line. */
+  Simulation verbose(Verbose v) {
+    this.verbose = v;
+    return this;
   }
 
   /** Runs the simulation and returns the exit status. */
@@ -121,10 +128,12 @@ final class Simulation {
     } catch (ExecutionFailedException e) {
       outcome = "Stopped in round " + (rounds.size() + 1) + ": " + e.getMessage();
       err.println("tributary simulate: " + outcome.replaceAll("\\R", " "));
+      verbose.trace(err, e);
       status = 1;
     } catch (GraphBindingException e) {
       outcome = "Could not prepare the model: " + e.getMessage();
       err.println("tributary simulate: " + outcome.replaceAll("\\R", " "));
+      verbose.trace(err, e);
       status = 1;
     } catch (IOException e) {
       return SimulateCommand.problem(err, dir, e);
@@ -147,8 +156,12 @@ final class Simulation {
     double seconds = (System.nanoTime() - t0) / 1e9;
     long up = (long) (step.clients() - step.failures()) * run.parameterBytes();
     long down = (long) step.clients() * run.parameterBytes();
+    List<String> reasons = new ArrayList<>(step.reasons());
+    reasons.addAll(train.excluded());
+    reasons.addAll(test.excluded());
     return new RoundMetrics(r, train.loss(), train.accuracy(), test.loss(), test.accuracy(),
-        step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down);
+        step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down,
+        reasons, train.excluded().size() + test.excluded().size());
   }
 
   /**

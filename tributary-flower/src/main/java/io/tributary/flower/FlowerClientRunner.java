@@ -35,6 +35,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class FlowerClientRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FlowerClientRunner.class);
+  /**
+   * The longest reconnect delay a server may ask for, about 292 years (the most nanoseconds a
+   * long holds); {@code ReconnectIns} with more is a protocol error that ends the run with a
+   * {@link ConnectionFailedException}.
+   */
+  public static final long MAX_RECONNECT_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
   private static final Set<Status.Code> REFUSALS = EnumSet.of(Status.Code.UNAUTHENTICATED,
       Status.Code.PERMISSION_DENIED, Status.Code.UNIMPLEMENTED, Status.Code.INVALID_ARGUMENT,
       Status.Code.FAILED_PRECONDITION);
@@ -156,6 +162,10 @@ public final class FlowerClientRunner implements AutoCloseable {
           log.info("stopped");
           return Outcome.STOPPED;
         }
+        case Conversation.Reconnect r when r.seconds() > MAX_RECONNECT_SECONDS ->
+          throw new ConnectionFailedException("protocol error: the server asked this client to "
+              + "reconnect in " + r.seconds() + " s, more than the longest wait it can take ("
+              + MAX_RECONNECT_SECONDS + " s)", null);
         case Conversation.Reconnect r when r.seconds() == 0 -> {
           log.info("the server disconnected this client (ReconnectIns 0); done");
           return Outcome.DISCONNECTED_BY_SERVER;

@@ -29,6 +29,14 @@ import java.util.SequencedMap;
  * simulation, a connection handle for remote clients.
  */
 public final class FederatedLearning {
+  /**
+   * The default bound on the example count a client is weighted with, for servers and
+   * simulations alike ({@code RuntimeOptions.withMaxWeight}): 10^9, far above any one device's
+   * data, and small enough that a million clients' counts sum exactly in a double and in an
+   * int64.
+   */
+  public static final long DEFAULT_MAX_EXAMPLES_PER_CLIENT = 1_000_000_000L;
+
   private FederatedLearning() {}
 
   static LearningProcess build(String name, Model model, ClientUpdateConfig config, long seed) {

@@ -22,6 +22,9 @@ import java.util.OptionalInt;
  * @param population the number of CLIENTS when no argument determines it, for example for
  *     {@code federated_value_at_clients} or {@code federated_eval_at_clients}
  * @param data the values that {@code Data} building blocks name by URI
+ * @param maxWeight the largest weight a client may give {@code federated_weighted_mean} (such as
+ *     a reported example count); positive infinity (the default) for no bound
+ * @param overWeight what happens to a client whose weight is above {@code maxWeight}
  */
 public record RuntimeOptions(
     int threads,
@@ -29,7 +32,17 @@ public record RuntimeOptions(
     double minSuccessFraction,
     long seed,
     OptionalInt population,
-    Map<String, Object> data) {
+    Map<String, Object> data,
+    double maxWeight,
+    WeightPolicy overWeight) {
+  /** What {@code federated_weighted_mean} does with a client weight above {@link #maxWeight}. */
+  public enum WeightPolicy {
+    /** The weight counts as {@code maxWeight}. */
+    CLIP,
+    /** The client fails ({@link ClientFailure.Kind#BAD_VALUE}) and is excluded. */
+    EXCLUDE
+  }
+
   /** The most threads a pool may have; more than this is a configuration mistake. */
   public static final int MAX_THREADS = 4096;
 
@@ -55,41 +68,63 @@ public record RuntimeOptions(
       }
     });
     data = Map.copyOf(data);
+    if (!(maxWeight > 0.0)) {
+      throw new IllegalArgumentException("maxWeight must be positive, got " + maxWeight);
+    }
+    Objects.requireNonNull(overWeight, "overWeight");
   }
 
-  /** One thread per available processor, no timeout, strict failures, seed 0. */
+  /** A copy with every setting as given; the {@code with...} methods call it. */
+  private RuntimeOptions copy(int threads, Optional<Duration> clientTimeout,
+      double minSuccessFraction, long seed, OptionalInt population, Map<String, Object> data) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
+        maxWeight, overWeight);
+  }
+
+  /**
+   * One thread per available processor, no timeout, strict failures, seed 0, no weight bound.
+   */
   public static RuntimeOptions defaults() {
     return new RuntimeOptions(Runtime.getRuntime().availableProcessors(), Optional.empty(), 1.0,
-        0L, OptionalInt.empty(), Map.of());
+        0L, OptionalInt.empty(), Map.of(), Double.POSITIVE_INFINITY, WeightPolicy.CLIP);
   }
 
   public RuntimeOptions withThreads(int n) {
-    return new RuntimeOptions(n, clientTimeout, minSuccessFraction, seed, population, data);
+    return copy(n, clientTimeout, minSuccessFraction, seed, population, data);
   }
 
   public RuntimeOptions withClientTimeout(Duration timeout) {
-    return new RuntimeOptions(threads, Optional.of(timeout), minSuccessFraction, seed, population,
+    return copy(threads, Optional.of(timeout), minSuccessFraction, seed, population,
         data);
   }
 
   /** Tolerate client failures as long as at least this fraction of clients succeeds. */
   public RuntimeOptions withMinSuccessFraction(double fraction) {
-    return new RuntimeOptions(threads, clientTimeout, fraction, seed, population, data);
+    return copy(threads, clientTimeout, fraction, seed, population, data);
   }
 
   public RuntimeOptions withSeed(long s) {
-    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, s, population, data);
+    return copy(threads, clientTimeout, minSuccessFraction, s, population, data);
   }
 
   public RuntimeOptions withPopulation(int clients) {
-    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed,
+    return copy(threads, clientTimeout, minSuccessFraction, seed,
         OptionalInt.of(clients), data);
   }
 
   /** Binds {@code Data} URIs to values. */
   public RuntimeOptions withData(Map<String, Object> values) {
-    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population,
+    return copy(threads, clientTimeout, minSuccessFraction, seed, population,
         values);
+  }
+
+  /**
+   * Bounds the weights of {@code federated_weighted_mean}: a client whose weight is above
+   * {@code max} is clipped to it or excluded, as {@code policy} says.
+   */
+  public RuntimeOptions withMaxWeight(double max, WeightPolicy policy) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
+        max, policy);
   }
 
   /** True when client failures are tolerated (a fraction below 1). */

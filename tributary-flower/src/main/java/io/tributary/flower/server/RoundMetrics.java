@@ -16,11 +16,15 @@ import java.util.OptionalDouble;
  * @param seconds wall-clock time of the round
  * @param bytesUp protobuf bytes received from clients during the round
  * @param bytesDown protobuf bytes sent to clients during the round
- * @param failureReasons one line per failure, naming the client
+ * @param failureReasons one line per failure, naming the client, and one for an aggregate that
+ *     was refused (an overflow), which leaves the model as it was
+ * @param nonFiniteMetrics client metrics (a FitRes {@code loss} metric, an {@code
+ *     EvaluateRes.loss}) that were NaN or infinite and so were left out of {@code fitLoss} and
+ *     {@code evalLoss}; the client's update still counts
  */
 public record RoundMetrics(int round, int clients, int failures, OptionalDouble fitLoss,
     OptionalDouble evalLoss, double seconds, long bytesUp, long bytesDown,
-    List<String> failureReasons) {
+    List<String> failureReasons, int nonFiniteMetrics) {
   public RoundMetrics {
     failureReasons = List.copyOf(failureReasons);
   }

@@ -1,5 +1,6 @@
 package io.tributary.flower.server;
 
+import io.tributary.runtime.RuntimeOptions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,6 +19,8 @@ import java.util.Set;
  * @param fractionFit the fraction of connected clients sampled for fit (Flower default 1.0)
  * @param fractionEvaluate the fraction sampled for evaluation (Flower default 1.0)
  * @param roundTimeout how long a client may take to answer one instruction; empty for no limit
+ *     (the builder's default is {@link #DEFAULT_ROUND_TIMEOUT}, so that one silent client cannot
+ *     stall a federation)
  * @param minSuccessFraction the fraction of a round's clients that must succeed; the default,
  *     the smallest positive double, accepts failures as long as one client succeeds (Flower's
  *     {@code accept_failures=True})
@@ -33,12 +36,22 @@ import java.util.Set;
  * @param shutdownGrace how long shutdown waits for clients to answer {@code ReconnectIns}
  * @param readAheadBytes how many bytes of fit answers the server reads before the round takes
  *     them (inbound flow control); clients beyond it keep their answers until there is room
+ * @param maxExamplesPerClient the largest {@code num_examples} a client's answer counts with in
+ *     the weighted means (default {@link #DEFAULT_MAX_EXAMPLES_PER_CLIENT})
+ * @param overMaxExamples what a larger count does: {@code CLIP} (default) counts it as the
+ *     bound, {@code EXCLUDE} fails that client's result
  */
 public record ServerConfig(String host, int port, int rounds, int minClients, Strategy strategy,
     double fractionFit, double fractionEvaluate, Optional<Duration> roundTimeout,
     double minSuccessFraction, Duration clientWait, InitialParameters initial, long seed,
     Optional<TlsFiles> tls, Set<String> tokens, int maxMessageSize, int maxConcurrentClients,
-    Duration shutdownGrace, int readAheadBytes) {
+    Duration shutdownGrace, int readAheadBytes, long maxExamplesPerClient,
+    RuntimeOptions.WeightPolicy overMaxExamples) {
+  /** The default round timeout: 10 minutes per instruction. */
+  public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
+  /** The default bound on a client's reported example count: 10^9, as in simulations. */
+  public static final long DEFAULT_MAX_EXAMPLES_PER_CLIENT =
+      io.tributary.learning.FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT;
   /** Flower's default since 1.16: 2 GiB - 1. */
   public static final int DEFAULT_MAX_MESSAGE_SIZE = Integer.MAX_VALUE;
   /** The default read-ahead of fit answers: 256 MiB. */
@@ -72,6 +85,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     check(!shutdownGrace.isNegative(), "the shutdown grace cannot be negative");
     check(readAheadBytes >= MIN_READ_AHEAD_BYTES, "the read-ahead must be at least "
         + MIN_READ_AHEAD_BYTES + " bytes, got " + readAheadBytes);
+    check(maxExamplesPerClient >= 1, "max examples per client must be at least 1, got "
+        + maxExamplesPerClient);
+    Objects.requireNonNull(overMaxExamples, "overMaxExamples");
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
         "a bearer token cannot be blank or have surrounding spaces"));
   }
@@ -95,7 +111,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     private Strategy strategy = Strategy.fedAvg();
     private double fractionFit = 1.0;
     private double fractionEvaluate = 1.0;
-    private Optional<Duration> roundTimeout = Optional.empty();
+    private Optional<Duration> roundTimeout = Optional.of(DEFAULT_ROUND_TIMEOUT);
     private double minSuccessFraction = Double.MIN_VALUE;
     private Duration clientWait = Duration.ofMinutes(10);
     private InitialParameters initial = InitialParameters.fromClient();
@@ -106,6 +122,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     private int maxConcurrentClients = 256;
     private Duration shutdownGrace = Duration.ofSeconds(3);
     private int readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
+    private long maxExamplesPerClient = DEFAULT_MAX_EXAMPLES_PER_CLIENT;
+    private RuntimeOptions.WeightPolicy overMaxExamples = RuntimeOptions.WeightPolicy.CLIP;
 
     private Builder() {}
 
@@ -140,8 +158,23 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
       return this;
     }
 
+    /**
+     * How long a client may take to answer one instruction (default
+     * {@link #DEFAULT_ROUND_TIMEOUT}); {@link Duration#ZERO} for no limit.
+     */
     public Builder roundTimeout(Duration t) {
-      this.roundTimeout = Optional.of(t);
+      this.roundTimeout = t.isZero() ? Optional.empty() : Optional.of(t);
+      return this;
+    }
+
+    /**
+     * Bounds the example count a client's answer is weighted with (default
+     * {@link #DEFAULT_MAX_EXAMPLES_PER_CLIENT}): a larger one is clipped to {@code max} or fails
+     * the client, as {@code policy} says.
+     */
+    public Builder maxExamplesPerClient(long max, RuntimeOptions.WeightPolicy policy) {
+      this.maxExamplesPerClient = max;
+      this.overMaxExamples = policy;
       return this;
     }
 
@@ -200,7 +233,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     public ServerConfig build() {
       return new ServerConfig(host, port, rounds, minClients, strategy, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
-          tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes);
+          tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
+          maxExamplesPerClient, overMaxExamples);
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.tributary.flower.server;
 
-import java.nio.file.Files;
+import io.tributary.flower.internal.Pem;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,19 +17,21 @@ public record TlsFiles(Path certChain, Path privateKey, Optional<Path> clientCa)
   }
 
   /**
-   * Fails unless every named file is a readable regular file.
+   * Fails unless every named file is a readable regular file holding PEM of its kind
+   * (certificates, or a private key).
    *
    * @throws IllegalArgumentException naming the first file that is not
    */
   public void requireReadable() {
-    require(certChain, "certificate chain");
-    require(privateKey, "private key");
-    clientCa.ifPresent(p -> require(p, "client CA"));
+    require(certChain, "certificate chain", Pem.Kind.CERTIFICATES);
+    require(privateKey, "private key", Pem.Kind.PRIVATE_KEY);
+    clientCa.ifPresent(p -> require(p, "client CA", Pem.Kind.CERTIFICATES));
   }
 
-  private static void require(Path p, String what) {
-    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
-      throw new IllegalArgumentException("TLS " + what + " " + p + " is not a readable file");
+  private static void require(Path p, String what, Pem.Kind kind) {
+    String problem = Pem.problem(p, kind);
+    if (problem != null) {
+      throw new IllegalArgumentException("TLS " + what + " " + p + " " + problem);
     }
   }
 }

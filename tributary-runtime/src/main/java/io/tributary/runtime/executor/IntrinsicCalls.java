@@ -24,12 +24,13 @@ final class IntrinsicCalls {
             new ClientNode.Map(result, uri, fn(part(arg, 0), uri), clients(part(arg, 1), uri));
         case "federated_apply" -> new ServerNode.Apply(result, fn(part(arg, 0), uri),
             server(part(arg, 1), uri), ex.evaluator());
-        case "federated_sum" ->
-            new ServerNode.Aggregation(result, uri, LinearSink.sum(uri, clients(arg, uri)));
-        case "federated_mean" ->
-            new ServerNode.Aggregation(result, uri, LinearSink.mean(clients(arg, uri)));
+        case "federated_sum" -> new ServerNode.Aggregation(result, uri,
+            LinearSink.sum(uri, clients(arg, uri), ex.options()));
+        case "federated_mean" -> new ServerNode.Aggregation(result, uri,
+            LinearSink.mean(clients(arg, uri), ex.options()));
         case "federated_weighted_mean" -> new ServerNode.Aggregation(result, uri,
-            LinearSink.weightedMean(clients(part(arg, 0), uri), clients(part(arg, 1), uri)));
+            LinearSink.weightedMean(clients(part(arg, 0), uri), clients(part(arg, 1), uri),
+                ex.options()));
         case "federated_min", "federated_max" -> new ServerNode.Aggregation(result, uri,
             new MinMaxSink(uri.equals("federated_max"), clients(arg, uri)));
         case "federated_aggregate" -> new ServerNode.Aggregation(result, uri,
@@ -39,7 +40,7 @@ final class IntrinsicCalls {
         case "federated_secure_sum", "federated_secure_sum_bitwidth" ->
             new ServerNode.Aggregation(result, uri, LinearSink.secure(uri,
                 clients(part(arg, 0), uri), unplaced(part(arg, 1), uri),
-                uri.endsWith("bitwidth")));
+                uri.endsWith("bitwidth"), ex.options()));
         case "federated_zip_at_clients" ->
             new ClientNode.Zip(result, arg, allUniform(arg));
         case "federated_zip_at_server" -> new ServerNode.Zip(result, arg);

@@ -3,7 +3,9 @@ package io.tributary.runtime.executor;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
+import io.tributary.runtime.RuntimeOptions;
 import io.tributary.runtime.ValueChecker;
+import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +19,11 @@ import java.util.Optional;
  * <p>The secure sums compute an ordinary sum here; they do check what the protocol would
  * require of each client (every element in {@code [0, bound]}, or in {@code [0, 2^bits)}), and
  * the bit-width variant reduces the sum modulo {@code 2^bits}.
+ *
+ * <p>Client values are untrusted: a value with a NaN or infinite element, or a non-finite
+ * weight, fails its client ({@link #prepare}), and a weight above the bound is clipped or fails
+ * the client, as {@link RuntimeOptions#overWeight()} says. An aggregate that is not finite even
+ * so (finite values whose sum overflows) is refused by the planner ({@link #nonFinite}).
  */
 final class LinearSink implements Sink {
   private final String uri;
@@ -25,12 +32,16 @@ final class LinearSink implements Sink {
   private final List<ClientNode> inputs;
   private final long[] bounds;
   private final boolean bitwidth;
+  private final double maxWeight;
+  private final RuntimeOptions.WeightPolicy overWeight;
 
   private record Prepared(Object value, double weight) {}
 
   private LinearSink(String uri, LinearAccumulator.Mode mode, Type member,
-      List<ClientNode> inputs, long[] bounds, boolean bitwidth) {
+      List<ClientNode> inputs, long[] bounds, boolean bitwidth, RuntimeOptions options) {
     this.uri = uri;
+    this.maxWeight = options.maxWeight();
+    this.overWeight = options.overWeight();
     this.mode = mode;
     this.member = member;
     this.inputs = List.copyOf(inputs);
@@ -38,26 +49,27 @@ final class LinearSink implements Sink {
     this.bitwidth = bitwidth;
   }
 
-  static LinearSink sum(String uri, ClientNode value) {
+  static LinearSink sum(String uri, ClientNode value, RuntimeOptions options) {
     return new LinearSink(uri, LinearAccumulator.Mode.SUM, value.member(), List.of(value), null,
-        false);
+        false, options);
   }
 
-  static LinearSink mean(ClientNode value) {
+  static LinearSink mean(ClientNode value, RuntimeOptions options) {
     return new LinearSink("federated_mean", LinearAccumulator.Mode.MEAN, value.member(),
-        List.of(value), null, false);
+        List.of(value), null, false, options);
   }
 
-  static LinearSink weightedMean(ClientNode value, ClientNode weight) {
+  static LinearSink weightedMean(ClientNode value, ClientNode weight, RuntimeOptions options) {
     return new LinearSink("federated_weighted_mean", LinearAccumulator.Mode.WEIGHTED_MEAN,
-        value.member(), List.of(value, weight), null, false);
+        value.member(), List.of(value, weight), null, false, options);
   }
 
   /**
    * A secure sum: {@code bound} is an integer scalar, or a struct of them with one per top-level
    * element of the value.
    */
-  static LinearSink secure(String uri, ClientNode value, Object bound, boolean bitwidth) {
+  static LinearSink secure(String uri, ClientNode value, Object bound, boolean bitwidth,
+      RuntimeOptions options) {
     List<Tensor> leaves = new ArrayList<>();
     LinearAccumulator.flatten(bound, leaves);
     long[] b = new long[leaves.size()];
@@ -70,7 +82,7 @@ final class LinearSink implements Sink {
       }
     }
     return new LinearSink(uri, LinearAccumulator.Mode.SUM, value.member(), List.of(value), b,
-        bitwidth);
+        bitwidth, options);
   }
 
   boolean weighted() {
@@ -112,17 +124,58 @@ final class LinearSink implements Sink {
       throw new IllegalArgumentException(bad.get());
     }
     ((LinearAccumulator) partial).check(v);
+    Optional<String> nonFinite = nonFinite(v);
+    if (nonFinite.isPresent()) {
+      throw new IllegalArgumentException(nonFinite.get());
+    }
     double w = 1.0;
     if (weighted()) {
-      w = ((Tensor) values[1]).getAsDouble(0);
-      if (!Double.isFinite(w)) {
-        throw new IllegalArgumentException("the weight " + w + " is not finite");
-      }
+      w = weight((Tensor) values[1]);
     }
     if (bounds != null) {
       checkBounds(v);
     }
     return new Prepared(v, w);
+  }
+
+  /** The client's weight, clipped to the bound or refused as {@link #overWeight} says. */
+  private double weight(Tensor weight) {
+    double w = weight.getAsDouble(0);
+    if (!Double.isFinite(w)) {
+      throw new IllegalArgumentException("the weight " + w + " is not finite");
+    }
+    if (w > maxWeight) {
+      if (overWeight == RuntimeOptions.WeightPolicy.EXCLUDE) {
+        throw new IllegalArgumentException("the weight " + describe(weight) + " is above the "
+            + "bound " + describe(maxWeight));
+      }
+      return maxWeight;
+    }
+    return w;
+  }
+
+  private static String describe(Tensor scalar) {
+    return scalar.dtype().isInteger() ? Long.toUnsignedString(TensorOps.toLongs(scalar)[0])
+        : Double.toString(scalar.getAsDouble(0));
+  }
+
+  private static String describe(double d) {
+    return d == Math.rint(d) && Math.abs(d) < 1e18 ? Long.toString((long) d) : Double.toString(d);
+  }
+
+  /** Whether a weight is refused or clipped, for the tiled path, which does neither. */
+  boolean weightOutOfBound(double w) {
+    return w > maxWeight;
+  }
+
+  /**
+   * What makes a value or an aggregate unusable: the first NaN or infinite element of its
+   * floating tensors, or empty when it is finite.
+   */
+  static Optional<String> nonFinite(Object value) {
+    List<Tensor> leaves = new ArrayList<>();
+    LinearAccumulator.flatten(value, leaves);
+    return Finite.problem(leaves, null).map(p -> "the value is not finite: " + p);
   }
 
   private void checkBounds(Object v) {

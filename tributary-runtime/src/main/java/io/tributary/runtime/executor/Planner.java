@@ -83,14 +83,38 @@ final class Planner {
   }
 
   private Object[] runPass(List<Sink> sinks) {
+    Object[] values = aggregate(sinks);
+    // Client values were checked one by one; finite values can still overflow together.
+    for (int i = 0; i < sinks.size(); i++) {
+      if (sinks.get(i) instanceof LinearSink) {
+        java.util.Optional<String> bad = LinearSink.nonFinite(values[i]);
+        if (bad.isPresent()) {
+          throw new LocalComputationException(sinks.get(i).intrinsic() + ": the aggregate "
+              + "overflows and is refused: " + bad.get().replace("the value is not finite: ", ""),
+              null);
+        }
+      }
+    }
+    return values;
+  }
+
+  private Object[] aggregate(List<Sink> sinks) {
     int clients = executor.requireCardinality(sinks.get(0).intrinsic());
     passes++;
     if (TiledKernel.applies(sinks)) {
+      Object value;
       try {
-        return new Object[] {TiledKernel.run((LinearSink) sinks.get(0),
-            executor.options().threads(), executor.pool())};
+        value = TiledKernel.run((LinearSink) sinks.get(0), executor.options().threads(),
+            executor.pool());
       } catch (IllegalArgumentException e) {
         throw new LocalComputationException(sinks.get(0).intrinsic() + ": " + e.getMessage(), e);
+      }
+      // A NaN or infinite input always makes the sum NaN or infinite, so a finite result proves
+      // every input finite without reading the inputs twice. Otherwise the streaming pass below
+      // checks client by client, failing those whose values are not finite (or, when all are,
+      // the aggregate overflowed and is refused).
+      if (LinearSink.nonFinite(value).isEmpty()) {
+        return new Object[] {value};
       }
     }
     ClientPass.PassSettings settings = new ClientPass.PassSettings(

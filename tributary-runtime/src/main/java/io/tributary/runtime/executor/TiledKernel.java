@@ -61,7 +61,8 @@ final class TiledKernel {
     if (s.weighted()) {
       ClientValues w = ((ClientNode.Argument) s.inputs().get(1)).values;
       for (int i = 0; i < w.size(); i++) {
-        if (!Double.isFinite(((Tensor) w.get(i)).getAsDouble(0))) {
+        double wi = ((Tensor) w.get(i)).getAsDouble(0);
+        if (!Double.isFinite(wi) || s.weightOutOfBound(wi)) {
           return false;
         }
       }

@@ -6,8 +6,8 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.TlsChannelCredentials;
 import io.tributary.flower.TlsSettings;
+import io.tributary.flower.internal.Pem;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Makes the channel a client runner owns: plaintext, TLS or mutual TLS. */
@@ -32,12 +32,12 @@ public final class Channels {
   private static ChannelCredentials credentials(TlsSettings tls) throws IOException {
     TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
     if (tls.caFile() != null) {
-      b.trustManager(readable(tls.caFile(), "CA file").toFile());
+      b.trustManager(readable(tls.caFile(), "CA file", Pem.Kind.CERTIFICATES).toFile());
     }
     if (tls.certFile() != null) {
       try {
-        b.keyManager(readable(tls.certFile(), "certificate file").toFile(),
-            readable(tls.keyFile(), "key file").toFile());
+        b.keyManager(readable(tls.certFile(), "certificate file", Pem.Kind.CERTIFICATES).toFile(),
+            readable(tls.keyFile(), "key file", Pem.Kind.PRIVATE_KEY).toFile());
       } catch (IllegalArgumentException e) {
         throw new IOException("client certificate " + tls.certFile() + " or key " + tls.keyFile()
             + " cannot be used: " + e.getMessage(), e);
@@ -46,9 +46,10 @@ public final class Channels {
     return b.build();
   }
 
-  private static Path readable(Path p, String what) throws IOException {
-    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
-      throw new IOException("TLS " + what + " " + p + " is not a readable file");
+  private static Path readable(Path p, String what, Pem.Kind kind) throws IOException {
+    String problem = Pem.problem(p, kind);
+    if (problem != null) {
+      throw new IOException("TLS " + what + " " + p + " " + problem);
     }
     return p;
   }

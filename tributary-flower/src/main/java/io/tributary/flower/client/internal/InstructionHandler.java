@@ -149,12 +149,20 @@ public final class InstructionHandler {
   private List<Tensor> decode(String op,
       io.tributary.tensor.serialization.internal.proto.Parameters p)
       throws MalformedMessageException {
+    List<Tensor> tensors;
     try {
-      return ParametersWire.decode(registry, p);
+      tensors = ParametersWire.decode(registry, p);
     } catch (SerializationException e) {
       throw new MalformedMessageException(op + ": the server's parameters (tensor_type '"
           + p.getTensorType() + "') cannot be read: " + e.getMessage(), e);
     }
+    // A model with NaN or infinite values is refused before the client trains on it.
+    java.util.Optional<String> nonFinite = io.tributary.tensor.Finite.problem(tensors, null);
+    if (nonFinite.isPresent()) {
+      throw new MalformedMessageException(op + ": the server's parameters are not finite: "
+          + nonFinite.get(), null);
+    }
+    return tensors;
   }
 
   private static Status ok() {
@@ -168,8 +176,10 @@ public final class InstructionHandler {
     }
     String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     if (e instanceof RuntimeException) {
-      log.warn("{} failed with an unexpected {}; answering {} with the reason", op,
-          e.getClass().getName(), code, e);
+      // One line at WARN; the stack trace only for those who ask for DEBUG.
+      log.warn("{} failed with an unexpected {}: {}; answering {} with the reason", op,
+          e.getClass().getName(), reason.replaceAll("\\R", " "), code);
+      log.debug("{} failed", op, e);
     } else {
       log.warn("{} failed: {}; answering {} with the reason", op, reason, code);
     }

@@ -28,15 +28,19 @@ public final class FitLog {
 
   /**
    * The example-weighted mean of the reported losses of clients not in {@code failed}, or empty
-   * when none reported one (or all reporters had no examples).
+   * when none reported one (or all reporters had no examples). Counts above {@code maxExamples}
+   * count as {@code maxExamples}, as in the runtime's weighted means; weights are summed in
+   * double, which cannot overflow.
    */
-  public static OptionalDouble weightedLoss(List<Entry> entries, Set<String> failed) {
+  public static OptionalDouble weightedLoss(List<Entry> entries, Set<String> failed,
+      long maxExamples) {
     double sum = 0;
-    long weight = 0;
+    double weight = 0;
     for (Entry e : entries) {
       if (!failed.contains(e.clientId()) && e.loss().isPresent()) {
-        sum += e.loss().getAsDouble() * e.numExamples();
-        weight += e.numExamples();
+        double n = Math.min(e.numExamples(), maxExamples);
+        sum += e.loss().getAsDouble() * n;
+        weight += n;
       }
     }
     return weight == 0 ? OptionalDouble.empty() : OptionalDouble.of(sum / weight);

@@ -28,8 +28,14 @@ public final class GrpcServers {
   public static ServerBuilder<?> netty(ServerConfig config) throws IOException {
     ServerCredentials credentials = config.tls().isPresent()
         ? tls(config.tls().get()) : InsecureServerCredentials.create();
-    return NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()),
-        credentials);
+    try {
+      return NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()),
+          credentials);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      // Such as PEM blocks whose contents do not parse: grpc reads them here.
+      throw new IOException("unusable TLS files " + config.tls().map(t -> t.certChain() + ", "
+          + t.privateKey()).orElse("") + ": " + e.getMessage(), e);
+    }
   }
 
   private static ServerCredentials tls(TlsFiles files) throws IOException {

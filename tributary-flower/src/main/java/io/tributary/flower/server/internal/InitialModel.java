@@ -36,23 +36,33 @@ final class InitialModel {
     };
   }
 
+  /**
+   * Asks the connected clients, in an order drawn with the seed, until one gives usable
+   * parameters; a client whose parameters fail (do not decode, or are not finite) is skipped.
+   */
   private SequencedMap<String, Tensor> fromClient() throws FlowerServerException {
-    List<ClientProxy> clients = manager.all();
+    List<ClientProxy> clients = new java.util.ArrayList<>(manager.all());
     if (clients.isEmpty()) {
       throw new FlowerServerException("no client is connected to ask for initial parameters");
     }
-    ClientProxy chosen = clients.get(new SplittableRandom(config.seed()).nextInt(clients.size()));
-    LOG.info("asking client {} for the initial parameters", chosen.id());
-    List<Tensor> tensors;
-    try {
-      tensors = RemoteClientWork.parametersOf(chosen, registry, config.roundTimeout());
-    } catch (RemoteClientException e) {
-      throw new FlowerServerException("no initial parameters: " + e.getMessage(), e);
+    SplittableRandom random = new SplittableRandom(config.seed());
+    RemoteClientException last = null;
+    while (!clients.isEmpty()) {
+      ClientProxy chosen = clients.remove(random.nextInt(clients.size()));
+      LOG.info("asking client {} for the initial parameters", chosen.id());
+      try {
+        List<Tensor> tensors = RemoteClientWork.parametersOf(chosen, registry,
+            config.roundTimeout());
+        SequencedMap<String, Tensor> named = new LinkedHashMap<>();
+        for (int i = 0; i < tensors.size(); i++) {
+          named.put(Serializer.defaultName(i), tensors.get(i));
+        }
+        return named;
+      } catch (RemoteClientException e) {
+        LOG.warn("client {} gave no usable initial parameters: {}", chosen.id(), e.getMessage());
+        last = e;
+      }
     }
-    SequencedMap<String, Tensor> named = new LinkedHashMap<>();
-    for (int i = 0; i < tensors.size(); i++) {
-      named.put(Serializer.defaultName(i), tensors.get(i));
-    }
-    return named;
+    throw new FlowerServerException("no initial parameters: " + last.getMessage(), last);
   }
 }

@@ -51,6 +51,8 @@ public final class RemoteClientWork {
   private final Map<String, Scalar> evaluateConfig;
   private final ModelEncoder encoder;
   private final FitLog log = new FitLog();
+  private final java.util.concurrent.atomic.AtomicInteger nonFiniteMetrics =
+      new java.util.concurrent.atomic.AtomicInteger();
   private volatile Dispatch fitDispatch;
   private volatile Dispatch evaluateDispatch;
 
@@ -69,6 +71,14 @@ public final class RemoteClientWork {
   /** The clients' reports of the current round. */
   public FitLog log() {
     return log;
+  }
+
+  /**
+   * The client metrics found NaN or infinite since the last call, and a fresh count: such a
+   * metric is left out of the round's aggregate metrics, and counted here.
+   */
+  public int drainNonFiniteMetrics() {
+    return nonFiniteMetrics.getAndSet(0);
   }
 
   /**
@@ -157,6 +167,11 @@ public final class RemoteClientWork {
       throw RemoteCall.fail(client, "FitRes has num_examples " + res.getNumExamples(), null);
     }
     OptionalDouble loss = metric(client, res.getMetricsMap(), "loss");
+    if (loss.isPresent() && !Double.isFinite(loss.getAsDouble())) {
+      // Left out of the metrics, as if not reported; the update itself is checked by the runtime.
+      nonFiniteMetrics.incrementAndGet();
+      loss = OptionalDouble.empty();
+    }
     List<Tensor> sent = ModelSpec.tensors(model);
     List<Tensor> delta = new ArrayList<>(sent.size());
     for (int i = 0; i < sent.size(); i++) {
@@ -178,6 +193,12 @@ public final class RemoteClientWork {
       throw RemoteCall.fail(client, "EvaluateRes has num_examples " + res.getNumExamples(),
           null);
     }
+    if (!Float.isFinite(res.getLoss())) {
+      // Weight 0 leaves the loss out of the weighted mean; the round counts it.
+      nonFiniteMetrics.incrementAndGet();
+      return StructValue.named("loss", Tensor.scalar(0f), "num_examples",
+          Tensor.ofLongs(Shape.scalar(), 0));
+    }
     return StructValue.named("loss", Tensor.scalar(res.getLoss()), "num_examples",
         Tensor.ofLongs(Shape.scalar(), res.getNumExamples()));
   }
@@ -195,11 +216,17 @@ public final class RemoteClientWork {
     ClientMessage.GetParametersRes res = RemoteCall.ask(client, ins,
         ClientMessage.MsgCase.GET_PARAMETERS_RES, timeout).getGetParametersRes();
     RemoteCall.requireOk(client, res.getStatus(), "GetParametersRes");
+    List<Tensor> tensors;
     try {
-      return ParametersWire.decode(registry, res.getParameters());
+      tensors = ParametersWire.decode(registry, res.getParameters());
     } catch (SerializationException e) {
       throw RemoteCall.fail(client, "parameters do not decode: " + e.getMessage(), e);
     }
+    Optional<String> nonFinite = io.tributary.tensor.Finite.problem(tensors, null);
+    if (nonFinite.isPresent()) {
+      throw RemoteCall.fail(client, "parameters are not finite: " + nonFinite.get(), null);
+    }
+    return tensors;
   }
 
   private ClientProxy client(String clientId) {

@@ -56,6 +56,12 @@ public final class RoundRunner {
       InterruptedException {
     manager.waitFor(config.minClients(), config.clientWait());
     SequencedMap<String, Tensor> initial = new InitialModel(config, manager, registry).fetch();
+    java.util.Optional<String> nonFinite = io.tributary.tensor.Finite.problem(
+        List.copyOf(initial.values()), List.copyOf(initial.sequencedKeySet()));
+    if (nonFinite.isPresent()) {
+      throw new FlowerServerException("the initial parameters are not finite: "
+          + nonFinite.get());
+    }
     List<String> names = List.copyOf(initial.sequencedKeySet());
     ModelSpec spec;
     try {
@@ -71,7 +77,7 @@ public final class RoundRunner {
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
     List<RoundMetrics> all = new ArrayList<>();
-    try (ExecutionContext ctx = ExecutionContext.create(options())) {
+    try (ExecutionContext ctx = ExecutionContext.create(options(config))) {
       RoundSteps steps = new RoundSteps(ctx, process, work);
       StructValue state = (StructValue) ctx.invoke(process.initialize());
       for (int round = config.initial().roundsDone() + 1; round <= config.rounds(); round++) {
@@ -87,15 +93,17 @@ public final class RoundRunner {
             config.minClients(), ~config.seed(), round);
         RoundSteps.Evaluate eval = steps.evaluate(round, (StructValue) state.get(0), evalClients);
         List<String> reasons = new ArrayList<>();
-        fit.failures().forEach(f -> reasons.add("fit: " + f.describe()));
-        eval.failures().forEach(f -> reasons.add("evaluate: " + f.describe()));
+        fit.failures().forEach(f -> reasons.add("fit: " + named(f, fitClients)));
+        fit.refused().ifPresent(r -> reasons.add("fit: aggregate refused, model unchanged: " + r));
+        eval.failures().forEach(f -> reasons.add("evaluate: " + named(f, evalClients)));
         Set<String> failedIds = fit.failures().stream().map(f -> fitClients.get(f.client()).id())
             .collect(Collectors.toSet());
-        OptionalDouble fitLoss = FitLog.weightedLoss(fit.log(), failedIds);
+        OptionalDouble fitLoss = FitLog.weightedLoss(fit.log(), failedIds,
+            config.maxExamplesPerClient());
         RoundMetrics m = new RoundMetrics(round, fitClients.size(),
             fit.failures().size() + eval.failures().size(), fitLoss, eval.loss(),
             (System.nanoTime() - start) / 1e9, traffic.bytesUp() - up,
-            traffic.bytesDown() - down, reasons);
+            traffic.bytesDown() - down, reasons, work.drainNonFiniteMetrics());
         all.add(m);
         try {
           listener.roundEnded(m, named(names, (StructValue) state.get(0)));
@@ -107,9 +115,24 @@ public final class RoundRunner {
     }
   }
 
-  private RuntimeOptions options() {
+  /** A failure's line, naming the client by its id as well as by its index in the sample. */
+  private static String named(io.tributary.runtime.ClientFailure f, List<ClientProxy> sampled) {
+    String d = f.describe();
+    if (f.client() >= 0 && f.client() < sampled.size()) {
+      String id = sampled.get(f.client()).id();
+      if (!d.contains(id)) {
+        return d.replaceFirst("^client " + f.client() + " ",
+            java.util.regex.Matcher.quoteReplacement("client " + f.client() + " (" + id + ") "));
+      }
+    }
+    return d;
+  }
+
+  /** The runtime's options for a server's rounds: tolerance, weight bound, client timeout. */
+  static RuntimeOptions options(ServerConfig config) {
     RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
-        .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed());
+        .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
+        .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
     return config.roundTimeout().map(t -> o.withClientTimeout(t.plus(BACKSTOP))).orElse(o);
   }
 

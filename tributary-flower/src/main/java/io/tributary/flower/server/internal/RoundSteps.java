@@ -9,7 +9,9 @@ import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.Outcome;
 import io.tributary.runtime.TooManyClientFailuresException;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.Finite;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +33,16 @@ final class RoundSteps {
     this.work = work;
   }
 
-  /** The state after fit and its aggregation, the failed clients and the clients' reports. */
-  record Fit(StructValue state, List<ClientFailure> failures, List<FitLog.Entry> log) {}
+  /**
+   * The state after fit and its aggregation, the failed clients, the clients' reports, and why
+   * the aggregate was refused, if it was.
+   */
+  record Fit(StructValue state, List<ClientFailure> failures, List<FitLog.Entry> log,
+      Optional<String> refused) {
+    Fit(StructValue state, List<ClientFailure> failures, List<FitLog.Entry> log) {
+      this(state, failures, log, Optional.empty());
+    }
+  }
 
   /** The aggregated evaluation loss, if any, and the failed clients. */
   record Evaluate(OptionalDouble loss, List<ClientFailure> failures) {}
@@ -44,7 +54,16 @@ final class RoundSteps {
     try (Dispatch unused = work.dispatchFit(clients)) {
       Outcome out = ctx.invokeWithReport(process.next(), state, ids);
       StructValue result = (StructValue) out.value();
-      return new Fit((StructValue) result.get(0), out.report().failures(), work.log().drain());
+      StructValue next = (StructValue) result.get(0);
+      // Each update and the mean were finite; model + mean can still overflow.
+      Optional<String> bad = Finite.problem(
+          ModelSpec.tensors((StructValue) next.get(0)), null);
+      if (bad.isPresent()) {
+        String why = "the new model is not finite (" + bad.get() + ")";
+        LOG.warn("round {}: {}; the model is unchanged", round, why);
+        return new Fit(state, out.report().failures(), work.log().drain(), Optional.of(why));
+      }
+      return new Fit(next, out.report().failures(), work.log().drain());
     } catch (TooManyClientFailuresException e) {
       LOG.warn("round {}: fit failed, the model is unchanged: {}", round, e.getMessage());
       return new Fit(state, e.failures(), work.log().drain());
@@ -52,10 +71,12 @@ final class RoundSteps {
       LOG.warn("round {}: fit failed, the model is unchanged: {}", round, e.getMessage());
       return new Fit(state, List.of(e.failure()), work.log().drain());
     } catch (LocalComputationException e) {
-      // Such as every client reporting zero examples: there is nothing to average.
+      // Such as every client reporting zero examples (there is nothing to average), or an
+      // aggregate that overflows.
       LOG.warn("round {}: fit gave no aggregate, the model is unchanged: {}", round,
           e.getMessage());
-      return new Fit(state, List.of(), work.log().drain());
+      return new Fit(state, List.of(), work.log().drain(),
+          Optional.of("no aggregate: " + e.getMessage()));
     }
   }
 

@@ -1,0 +1,188 @@
+package io.tributary.flower.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.flower.internal.ParametersWire;
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.runtime.RuntimeOptions;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Updates, example counts and metrics from clients are verified before they reach the model or
+ * the round's metrics (in-process gRPC, fake clients).
+ */
+class UntrustedClientsTest {
+  private static Function<ServerMessage, Optional<ClientMessage>> fitting(List<Tensor> params,
+      long examples, float loss) {
+    return Behaviours.fitAnswer(m -> Behaviours.fitRes(
+        ParametersWire.toProto(Behaviours.npy(params)), examples, loss));
+  }
+
+  private static Function<ServerMessage, Optional<ClientMessage>> evaluatingNaN() {
+    Function<ServerMessage, Optional<ClientMessage>> honest = Behaviours.honest(2, 1);
+    return m -> m.hasEvaluateIns() ? Optional.of(Behaviours.evaluateRes(Float.NaN, 1))
+        : honest.apply(m);
+  }
+
+  @Test
+  void run_clientSendsNaNOrInf_isExcludedAndNamedInTheRoundMetrics() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(3).build())) {
+      h.client(Behaviours.honest(2, 1));
+      h.client(fitting(List.of(Tensor.ofFloats(Shape.of(2), Float.NaN, 0), Tensor.scalar(1f)),
+          1, 0));
+      h.client(fitting(List.of(Tensor.ofFloats(Shape.of(2), 0, 0),
+          Tensor.scalar(Float.POSITIVE_INFINITY)), 1, 0));
+      h.awaitClients(3);
+      List<String> ids = h.server.connectedClients();
+      RunResult result = h.server.run();
+
+      RoundMetrics m = result.rounds().get(0);
+      assertThat(m.failures()).isEqualTo(2);
+      String reasons = String.join("\n", m.failureReasons());
+      assertThat(reasons).contains("not finite", "NaN at element 0", "+Inf at element 0",
+          ids.get(1), ids.get(2));
+      assertThat(reasons).doesNotContain(ids.get(0));
+      // Only the honest client's update (+2) reached the model.
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+      assertThat(result.finalParameters().get("b")).isEqualTo(Tensor.scalar(3f));
+    }
+  }
+
+  @Test
+  void run_aggregateOverflows_isRefusedAndTheModelIsUnchanged() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofDoubles(Shape.of(1), 0));
+    // Each update is finite; their example-weighted sum (1.5e308 + 1.5e308) is not.
+    List<Tensor> big = List.of(Tensor.ofDoubles(Shape.of(1), 1.5e308));
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)
+        .initial(new InitialParameters.Given(init)).build())) {
+      h.client(fitting(big, 1, 0));
+      h.client(fitting(big, 1, 0));
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+
+      RoundMetrics m = result.rounds().get(0);
+      assertThat(m.failureReasons()).anySatisfy(r -> assertThat(r)
+          .contains("aggregate refused").contains("overflows"));
+      assertThat(result.finalParameters().get("w")).isEqualTo(Tensor.ofDoubles(Shape.of(1), 0));
+    }
+  }
+
+  @Test
+  void run_examplesAboveBoundWithClip_countsAsTheBound() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)
+        .maxExamplesPerClient(10, RuntimeOptions.WeightPolicy.CLIP).build())) {
+      h.client(Behaviours.honest(2, 10));
+      h.client(fitting(List.of(Tensor.ofFloats(Shape.of(2), 4, 4), Tensor.scalar(1f)),
+          Long.MAX_VALUE, 1));
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+
+      RoundMetrics m = result.rounds().get(0);
+      assertThat(m.failures()).isZero();
+      // Weights 10 and 10 (clipped): the plain mean of +2 and +4.
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 3, 3));
+      // Losses 2 and 1, weighted 10 and 10: no overflow in the weights.
+      assertThat(m.fitLoss()).hasValue(1.5);
+    }
+  }
+
+  @Test
+  void run_examplesAboveBoundWithExclude_failsThatClient() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)
+        .maxExamplesPerClient(10, RuntimeOptions.WeightPolicy.EXCLUDE).build())) {
+      h.client(Behaviours.honest(2, 10));
+      h.client(fitting(List.of(Tensor.ofFloats(Shape.of(2), 4, 4), Tensor.scalar(1f)),
+          Long.MAX_VALUE, 1));
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+
+      RoundMetrics m = result.rounds().get(0);
+      assertThat(m.failures()).isEqualTo(1);
+      assertThat(m.failureReasons()).singleElement().asString()
+          .contains("the weight 9223372036854775807 is above the bound 10");
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+      assertThat(m.fitLoss()).hasValue(2.0);
+    }
+  }
+
+  @Test
+  void run_nanMetrics_areLeftOutOfTheAggregatesAndCounted() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(3).build())) {
+      h.client(Behaviours.honest(2, 1));
+      // A finite update with a NaN loss metric: the update counts, the loss does not.
+      h.client(fitting(List.of(Tensor.ofFloats(Shape.of(2), 4, 4), Tensor.scalar(5f)), 1,
+          Float.NaN));
+      h.client(evaluatingNaN());
+      h.awaitClients(3);
+      RunResult result = h.server.run();
+
+      RoundMetrics m = result.rounds().get(0);
+      assertThat(m.failures()).isZero();
+      assertThat(m.nonFiniteMetrics()).isEqualTo(2);
+      // Fit losses 2, NaN (left out) and 2: 2. Evaluation losses 2, 0 and NaN (left out): 1.
+      assertThat(m.fitLoss()).hasValue(2.0);
+      assertThat(m.evalLoss()).hasValue(1.0);
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 8f / 3, 8f / 3));
+    }
+  }
+
+  @Test
+  void run_initialParametersFromClientNotFinite_areRefused() throws Exception {
+    Function<ServerMessage, Optional<ClientMessage>> nan = m -> m.hasGetParametersIns()
+        ? Optional.of(ClientMessage.newBuilder().setGetParametersRes(
+            ClientMessage.GetParametersRes.newBuilder().setParameters(ParametersWire.toProto(
+                Behaviours.npy(List.of(Tensor.ofFloats(Shape.of(2), 1, Float.NaN)))))).build())
+        : Behaviours.honest(0, 1).apply(m);
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(1)
+        .initial(InitialParameters.fromClient()).build())) {
+      h.client(nan);
+      h.awaitClients(1);
+      assertThatThrownBy(h.server::run).isInstanceOf(FlowerServerException.class)
+          .hasMessageContaining("not finite").hasMessageContaining("NaN at element 1");
+    }
+  }
+
+  @Test
+  void run_initialParametersFromOneClientNotFinite_skipsItForAnother() throws Exception {
+    Function<ServerMessage, Optional<ClientMessage>> nan = m -> m.hasGetParametersIns()
+        ? Optional.of(ClientMessage.newBuilder().setGetParametersRes(
+            ClientMessage.GetParametersRes.newBuilder().setParameters(ParametersWire.toProto(
+                Behaviours.npy(List.of(Tensor.ofFloats(Shape.of(2), 1, Float.NaN)))))).build())
+        : Behaviours.honest(0, 1).apply(m);
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)
+        .initial(InitialParameters.fromClient()).build())) {
+      h.client(nan);
+      h.client(Behaviours.honest(3, 1));
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+      // The honest client's parameters [3, 3] are the initial model, whichever is asked first.
+      assertThat(result.rounds()).hasSize(1);
+      assertThat(result.finalParameters().get("arr_0").allClose(
+          Tensor.ofFloats(Shape.of(2), 4.5f, 4.5f))).isTrue();
+    }
+  }
+
+  @Test
+  void config_defaults_haveARoundTimeoutAndAnExampleBound() {
+    ServerConfig c = ServerConfig.builder().build();
+    assertThat(c.roundTimeout()).contains(Duration.ofMinutes(10));
+    assertThat(c.maxExamplesPerClient()).isEqualTo(1_000_000_000L);
+    assertThat(c.overMaxExamples()).isEqualTo(RuntimeOptions.WeightPolicy.CLIP);
+    assertThat(ServerConfig.builder().roundTimeout(Duration.ZERO).build().roundTimeout())
+        .isEmpty();
+  }
+}
