@@ -95,7 +95,16 @@ final class Gzip {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
+      int n;
+      try {
+        n = super.read(b, off, len);
+      } catch (ZipException | EOFException e) {
+        // Damage past the header: bad deflate blocks, a bad trailer, or a cut-off stream.
+        DatasetFormatException bad =
+            new DatasetFormatException(source, "corrupt gzip data: " + e.getMessage());
+        bad.initCause(e);
+        throw bad;
+      }
       if (n > 0) {
         produced += n;
         if (produced > limits.maxBytes(raw.count)) {

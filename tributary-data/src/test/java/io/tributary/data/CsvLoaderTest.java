@@ -127,6 +127,34 @@ class CsvLoaderTest {
         .hasMessageContaining("not valid UTF-8");
   }
 
+  /** Found by CsvLoaderFuzzTest: damaged deflate data escaped as a bare ZipException. */
+  @ParameterizedTest
+  @MethodSource("damagedGzip")
+  void load_damagedGzipData_throwsDatasetFormatException(String what, byte[] bytes) {
+    assertThatThrownBy(() -> CsvLoader.builder().build()
+        .load(new ByteArrayInputStream(bytes), "bad.csv.gz"))
+        .as(what)
+        .isInstanceOf(DatasetFormatException.class)
+        .hasMessageStartingWith("bad.csv.gz: corrupt gzip data: ")
+        .hasCauseInstanceOf(IOException.class);
+  }
+
+  static Stream<Arguments> damagedGzip() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write("1,2,0\n3,4,1\n5,6,0\n".getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] good = out.toByteArray();
+    byte[] badBlock = good.clone();
+    badBlock[10] = (byte) 0xff; // first deflate block header: a reserved block type
+    byte[] badTrailer = good.clone();
+    badTrailer[good.length - 8] ^= 1; // CRC32 of the data
+    return Stream.of(
+        Arguments.of("invalid deflate block", badBlock),
+        Arguments.of("wrong CRC in the trailer", badTrailer),
+        Arguments.of("cut off in the data", java.util.Arrays.copyOf(good, good.length - 12)));
+  }
+
   @Test
   void load_gzipFile_detectedByMagic(@TempDir Path dir) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -175,6 +175,15 @@ class IdxTest {
     assertThat(t.shape()).isEqualTo(Shape.of(0, 28, 28));
   }
 
+  /** Found by IdxFuzzTest: dimensions whose product overflows before a zero one threw. */
+  @Test
+  void read_zeroDimensionAfterHugeOnes_emptyTensor() throws IOException {
+    long big = Integer.MAX_VALUE;
+    Tensor t = Idx.read(write("z.idx", header(0x08, big, big, big, 0, 7)));
+    assertThat(t.shape()).isEqualTo(Shape.of(big, big, big, 0, 7));
+    assertThat(t.size()).isZero();
+  }
+
   private void writeMnistPair(String prefix, int n, boolean gz) throws IOException {
     byte[] pixels = new byte[n * 2 * 3];
     byte[] labels = new byte[n];

@@ -74,7 +74,11 @@ public final class GraphFb {
     List<Variable> vars = graph.variables();
     int[] varOffsets = new int[vars.size()];
     for (int i = 0; i < vars.size(); i++) {
-      varOffsets[i] = writeVariable(b, vars.get(i), graph.constants().get(vars.get(i).name()));
+      // Only a CONSTANT variable carries data: a graph read from a file may give another
+      // variable the same name (a problem validate() reports), which must not take the data.
+      Variable v = vars.get(i);
+      varOffsets[i] = writeVariable(b, v,
+          v.kind() == VariableKind.CONSTANT ? graph.constants().get(v.name()) : null);
     }
     int varsVec = FbGraph.createVariablesVector(b, varOffsets);
     List<Op> ops = graph.ops();

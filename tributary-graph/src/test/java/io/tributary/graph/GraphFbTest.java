@@ -53,6 +53,18 @@ class GraphFbTest {
     assertThat(GraphFb.toBytes(g)).isEqualTo(bytes);
   }
 
+  /** Found by GraphFbFuzzTest: the placeholder took the constant's data and failed to read. */
+  @Test
+  void roundTrip_placeholderNamedLikeConstant_readsBackEqual() throws GraphFormatException {
+    Graph g = Graph.of(
+        List.of(new Variable("x", DType.FLOAT32, PartialShape.of(2), VariableKind.CONSTANT),
+            new Variable("x", DType.FLOAT32, PartialShape.of(-1), VariableKind.PLACEHOLDER)),
+        List.of(), Map.of("x", Tensor.ofFloats(Shape.of(2), 1, 2)));
+    Graph back = GraphFb.fromBytes(GraphFb.toBytes(g));
+    assertThat(back).isEqualTo(g);
+    assertThat(back.problems()).isNotEmpty();
+  }
+
   @Test
   void toBytes_anyGraph_carriesFileIdentifierAndVersion() {
     byte[] bytes = GraphFb.toBytes(Models.mclr().graph());

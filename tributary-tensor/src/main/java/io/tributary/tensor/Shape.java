@@ -6,7 +6,8 @@ import java.util.Arrays;
  * The dimensions of a {@link Tensor}: rank 0 is a scalar, and any dimension may be zero.
  *
  * <p>Immutable. The element count is computed with overflow checks, so a shape whose product
- * does not fit in a {@code long} is rejected at construction.
+ * does not fit in a {@code long} is rejected at construction; a shape with a zero dimension has
+ * zero elements, however large the others.
  */
 public final class Shape {
   private static final Shape SCALAR = new Shape(new long[0]);
@@ -16,12 +17,17 @@ public final class Shape {
 
   private Shape(long[] dims) {
     this.dims = dims;
-    long n = 1;
+    boolean empty = false;
     for (int i = 0; i < dims.length; i++) {
       if (dims[i] < 0) {
         throw new IllegalArgumentException(
             "negative dimension " + dims[i] + " at axis " + i + " in " + Arrays.toString(dims));
       }
+      empty |= dims[i] == 0;
+    }
+    // A zero dimension makes zero elements whatever the others: their product need not fit.
+    long n = empty ? 0 : 1;
+    for (int i = 0; i < dims.length && !empty; i++) {
       try {
         n = Math.multiplyExact(n, dims[i]);
       } catch (ArithmeticException e) {

@@ -142,8 +142,15 @@ public final class TypeChecker {
       }
       if (t.isEmpty()) {
         known = false;
-      } else {
+        continue;
+      }
+      try {
         elements.add(new StructType.Element(e.name(), t.get()));
+      } catch (IllegalArgumentException badName) {
+        // A struct value may carry any element name; its type only identifiers.
+        report(Diagnostic.of(path + "[" + i + "]",
+            "the element name cannot name a struct type's element: " + badName.getMessage()));
+        known = false;
       }
     }
     return known ? Optional.of(new StructType(elements)) : Optional.empty();

@@ -74,6 +74,18 @@ class TypeCheckerTest {
   }
 
   @Test
+  void check_structElementNameNotAnIdentifier_reportsDiagnostic() {
+    BuildingBlock b = new Struct(List.of(new Struct.Element(java.util.Optional.of("<lambda>"),
+        new Literal(Tensor.ofInts(Shape.scalar(), 1)))));
+    CheckResult r = TypeChecker.check(b);
+    assertThat(r.ok()).isFalse();
+    assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+      assertThat(d.path()).isEqualTo("$[0]");
+      assertThat(d.toString()).contains("'<lambda>' is not a name");
+    });
+  }
+
+  @Test
   void check_severalErrors_reportsAllNotOnlyFirst() {
     CheckResult r = TypeChecker.check(illTyped().get("several errors at once"));
     assertThat(r.diagnostics()).hasSize(6);

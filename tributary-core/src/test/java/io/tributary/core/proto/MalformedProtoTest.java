@@ -253,4 +253,18 @@ class MalformedProtoTest {
         lambda("x", "(int32 -> int32)", ref("x", "int32")), LocalResolver.none());
     assertThat(b).isEqualTo(Lambda.of("x", Types.parse("int32"), new Reference("x")));
   }
+
+  /** Found by ComputationProtosFuzzTest: the checker built a struct type from the name "00". */
+  @Test
+  void fromBytes_structElementNameNotAnIdentifier_throwsMalformed() {
+    Computation c = Computation.newBuilder()
+        .setStruct(io.tributary.core.proto.internal.Struct.newBuilder().addElement(
+            io.tributary.core.proto.internal.Struct.Element.newBuilder().setName("00")
+                .setValue(lambda("x", "(int32 -> int32)", ref("x", "int32")))))
+        .build();
+    MalformedComputationException e = catchThrowableOfType(MalformedComputationException.class,
+        () -> ComputationProtos.fromBytes(c.toByteArray(), LocalResolver.none()));
+    assertThat(e).isNotNull();
+    assertThat(e.getMessage()).contains("$[0]").contains("'00' is not a name");
+  }
 }
