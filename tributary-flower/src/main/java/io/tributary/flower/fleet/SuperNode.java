@@ -101,7 +101,8 @@ public final class SuperNode implements AutoCloseable {
   private final NodeAuth auth;
   private final Map<Long, RunState> runs = new ConcurrentHashMap<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private final AtomicLong nodeId = new AtomicLong(-1);
+  private final AtomicLong nodeId = new AtomicLong();
+  private volatile boolean active;
   private final AtomicLong repliesSent = new AtomicLong();
   private volatile boolean stopping;
   private volatile ManagedChannel channel;
@@ -142,9 +143,17 @@ public final class SuperNode implements AutoCloseable {
     serve();
   }
 
-  /** The node id the SuperLink gave, or -1 while not active. */
+  /**
+   * The node id the SuperLink gave last, as the bits of Flower's {@code uint64} (use
+   * {@link Long#toUnsignedString}); 0 before the first activation.
+   */
   public long nodeId() {
     return nodeId.get();
+  }
+
+  /** True while the node is active at the SuperLink. */
+  public boolean isActive() {
+    return active;
   }
 
   /** Replies sent so far. */
@@ -155,10 +164,10 @@ public final class SuperNode implements AutoCloseable {
   /** Waits until the node is active; true if it became so in time. */
   public boolean awaitActive(Duration timeout) throws InterruptedException {
     long end = System.nanoTime() + timeout.toNanos();
-    while (nodeId.get() < 0 && System.nanoTime() < end && stopped.getCount() > 0) {
+    while (!active && System.nanoTime() < end && stopped.getCount() > 0) {
       Thread.sleep(20);
     }
-    return nodeId.get() >= 0;
+    return active;
   }
 
   /** Stops: finishes the message in hand, deactivates and unregisters; waits up to 30 s. */
@@ -263,7 +272,8 @@ public final class SuperNode implements AutoCloseable {
         .setPublicKey(com.google.protobuf.ByteString.copyFrom(auth.publicKeyPem()))
         .setHeartbeatInterval(b.heartbeatInterval).build()).getNodeId();
     nodeId.set(id);
-    LOG.info("SuperNode {} active at {}", id, b.superlink);
+    active = true;
+    LOG.info("SuperNode {} active at {}", Long.toUnsignedString(id), b.superlink);
     return id;
   }
 
@@ -283,7 +293,7 @@ public final class SuperNode implements AutoCloseable {
       }
     } finally {
       heartbeat.interrupt();
-      nodeId.set(-1);
+      active = false;
       if (stopping) {
         leave(rpc, id);
       }
@@ -298,9 +308,10 @@ public final class SuperNode implements AutoCloseable {
         rpc.call(FleetRpc.UNREGISTER_NODE,
             UnregisterNodeFleetRequest.newBuilder().setNodeId(id).build(), 5000);
       }
-      LOG.info("SuperNode {} deactivated{}", id, selfRegistered ? " and unregistered" : "");
+      LOG.info("SuperNode {} deactivated{}", Long.toUnsignedString(id), selfRegistered ? " and unregistered" : "");
     } catch (StatusRuntimeException e) {
-      LOG.warn("SuperNode {} could not leave cleanly: {}", id, e.getStatus());
+      LOG.warn("SuperNode {} could not leave cleanly: {}", Long.toUnsignedString(id),
+          e.getStatus());
     }
   }
 

@@ -42,11 +42,18 @@ public final class Protos {
     return new MessageError(e.getCode(), e.getReason());
   }
 
-  /** The message as PushMessages carries it: metadata and error, no content. */
+  /**
+   * The message as PushMessages carries it (Flower's {@code remove_content_from_message}):
+   * metadata, and the error or an empty RecordDict standing for the content, which travels as
+   * objects.
+   */
   public static io.tributary.flower.fleet.internal.proto.Message messageHead(
       io.tributary.flower.records.Message m) {
     var b = io.tributary.flower.fleet.internal.proto.Message.newBuilder()
         .setMetadata(metadata(m.metadata()));
+    if (m.hasContent()) {
+      b.setContent(io.tributary.flower.fleet.internal.proto.RecordDict.getDefaultInstance());
+    }
     m.error().ifPresent(e -> b.setError(error(e)));
     return b.build();
   }

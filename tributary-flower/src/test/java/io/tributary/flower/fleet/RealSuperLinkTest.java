@@ -1,0 +1,134 @@
+package io.tributary.flower.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tributary.tensor.Tensor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Java SuperNodes in a real Flower 1.27 deployment: {@code flower-superlink --insecure}, the test
+ * Flower App ({@code fleet/fedapp}) whose ServerApp runs Flower's own Message-API
+ * {@code FedAvg} for 3 rounds, started with {@code flwr run} through the SuperLink's Control API.
+ * The final model must be the example-weighted mean of what the clients reported in round 3.
+ */
+@Timeout(420)
+class RealSuperLinkTest {
+  @TempDir Path dir;
+
+  private static SuperNode javaNode(FlowerDeployment d, PlusKApp app, long k) {
+    return SuperNode.builder(d.fleetAddress()).insecure(true).nodeConfig(Map.of("k", k))
+        .clientApp(app.app()).pollInterval(Duration.ofMillis(300)).build().start();
+  }
+
+  /** What the ServerApp wrote: "TRAIN_ROUNDS 1,2,3", "ARRAY name dtype v,v,...". */
+  private static Map<String, String> result(Path file) throws Exception {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(file)) {
+      String[] f = line.split(" ", 2);
+      if (f[0].equals("ARRAY")) {
+        String[] g = f[1].split(" ", 2);
+        m.put("ARRAY " + g[0], g[1]);
+      } else {
+        m.put(f[0], f[1]);
+      }
+    }
+    return m;
+  }
+
+  private static void assertArray(Map<String, String> result, String name, double[] expected,
+      String dtype) {
+    String[] a = result.get("ARRAY " + name).split(" ", 2);
+    assertThat(a[0]).isEqualTo(dtype);
+    String[] values = a[1].split(",");
+    assertThat(values).hasSize(expected.length);
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(Double.parseDouble(values[i])).as("%s[%d]", name, i)
+          .isCloseTo(expected[i], within(1e-5 * Math.max(1, Math.abs(expected[i]))));
+    }
+  }
+
+  /** The example-weighted mean of {@code name} over the reports, in double. */
+  private static double[] weightedMean(List<PlusKApp.Report> reports, String name) {
+    long total = reports.stream().mapToLong(PlusKApp.Report::numExamples).sum();
+    double[] out = null;
+    for (PlusKApp.Report r : reports) {
+      Tensor t = r.arrays().get(name);
+      if (out == null) {
+        out = new double[(int) t.size()];
+      }
+      for (int i = 0; i < out.length; i++) {
+        out[i] += t.getAsDouble(i) * r.numExamples() / total;
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void flwrRun_fedAvgOverTwoJavaSuperNodes_completesWithTheWeightedMeanOfTheirReports()
+      throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    PlusKApp app = new PlusKApp();
+    Path out = dir.resolve("result.json");
+    try (FlowerDeployment d = new FlowerDeployment(flower, dir)) {
+      d.startSuperLink();
+      try (SuperNode a = javaNode(d, app, 1); SuperNode b = javaNode(d, app, 3)) {
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(a.nodeId()).isNotEqualTo(b.nodeId());
+        String run = d.flwrRun(Duration.ofMinutes(2), "out-file=\"" + out + "\"");
+        assertThat(run).contains("Successfully started run");
+        d.await(out, Duration.ofMinutes(3));
+        Map<String, String> r = result(out);
+        assertThat(r.get("TRAIN_ROUNDS")).isEqualTo("1,2,3");
+        assertThat(r.get("EVALUATE_ROUNDS")).isEqualTo("1,2,3");
+        assertThat(app.reports).hasSize(6);
+        List<PlusKApp.Report> last = new ArrayList<>(app.reports.stream()
+            .filter(x -> x.round().equals("3")).toList());
+        assertThat(last).hasSize(2);
+        assertArray(r, "w", weightedMean(last, "w"), "float32");
+        assertArray(r, "b", weightedMean(last, "b"), "float64");
+        // each round adds (1*1 + 3*3) / 4 = 2.5 to every element: 3 rounds add 7.5
+        assertArray(r, "b", new double[] {8.0, 6.5, 9.5}, "float64");
+        assertThat(app.evaluated).hasSize(6);
+      }
+    }
+  }
+
+  @Test
+  void flwrRun_pythonAndJavaSuperNodeInOneRun_bothTrainEveryRound() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    PlusKApp app = new PlusKApp();
+    Path out = dir.resolve("result.json");
+    try (FlowerDeployment d = new FlowerDeployment(flower, dir)) {
+      d.startSuperLink();
+      d.startPythonSuperNode("python-supernode", 3);
+      try (SuperNode a = javaNode(d, app, 1)) {
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        String run = d.flwrRun(Duration.ofMinutes(2), "out-file=\"" + out + "\"");
+        assertThat(run).contains("Successfully started run");
+        d.await(out, Duration.ofMinutes(3));
+        Map<String, String> r = result(out);
+        assertThat(r.get("TRAIN_ROUNDS")).isEqualTo("1,2,3");
+        assertThat(app.reports).hasSize(3);
+        // Python node (k=3, 3 examples) and Java node (k=1, 1 example): +2.5 per round
+        assertArray(r, "w", new double[] {7.5, 8.5, 9.5, 10.5, 11.5, 12.5},
+            "float32");
+        assertArray(r, "b", new double[] {8.0, 6.5, 9.5}, "float64");
+        // the Java node's round-3 report is round 2's model + 1, the Python one's + 3
+        Tensor javaW = app.reports.stream().filter(x -> x.round().equals("3")).findFirst()
+            .orElseThrow().arrays().get("w");
+        assertThat(javaW.getFloat(0)).isEqualTo(5.0f + 1);
+      }
+    }
+  }
+}
