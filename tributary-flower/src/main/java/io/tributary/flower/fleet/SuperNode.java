@@ -101,8 +101,10 @@ public final class SuperNode implements AutoCloseable {
   private final NodeAuth auth;
   private final Map<Long, RunState> runs = new ConcurrentHashMap<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final AtomicLong nodeId = new AtomicLong();
   private volatile boolean active;
+  private volatile boolean leftCleanly;
   private final AtomicLong repliesSent = new AtomicLong();
   private volatile boolean stopping;
   private volatile ManagedChannel channel;
@@ -151,6 +153,14 @@ public final class SuperNode implements AutoCloseable {
     return nodeId.get();
   }
 
+  /**
+   * True when {@link #close} deactivated the node and, when it registered itself, unregistered
+   * it, both acknowledged by the SuperLink.
+   */
+  public boolean leftCleanly() {
+    return leftCleanly;
+  }
+
   /** True while the node is active at the SuperLink. */
   public boolean isActive() {
     return active;
@@ -170,18 +180,23 @@ public final class SuperNode implements AutoCloseable {
     return active;
   }
 
-  /** Stops: finishes the message in hand, deactivates and unregisters; waits up to 30 s. */
+  /**
+   * Stops: finishes the message in hand, deactivates and unregisters (when it registered
+   * itself); waits for that up to 30 s plus the message in hand.
+   */
   @Override
   public void close() throws InterruptedException {
     stopping = true;
+    stopRequested.countDown();
     Thread t = thread;
-    if (t == null) {
-      return;
+    if (t != null && t != Thread.currentThread()) {
+      stopped.await();
     }
-    if (t != Thread.currentThread()) {
-      t.interrupt();
-      stopped.await(30, TimeUnit.SECONDS);
-    }
+  }
+
+  /** Waits {@code millis} or until {@link #close}; false when stopping. */
+  private boolean pause(long millis) throws InterruptedException {
+    return !stopRequested.await(millis, TimeUnit.MILLISECONDS);
   }
 
   // ---------------------------------------------------------------- connection
@@ -242,7 +257,7 @@ public final class SuperNode implements AutoCloseable {
           return;
         }
         try {
-          Thread.sleep(b.backoff.delay(failures, jitter));
+          pause(b.backoff.delay(failures, jitter).toMillis());
         } catch (InterruptedException e) {
           break;
         }
@@ -286,7 +301,7 @@ public final class SuperNode implements AutoCloseable {
         PullMessagesResponse res = rpc.call(FleetRpc.PULL_MESSAGES,
             PullMessagesRequest.newBuilder().setNode(node).build());
         if (res.getMessagesListCount() == 0 || res.getMessageObjectTreesCount() == 0) {
-          Thread.sleep(b.pollInterval.toMillis());
+          pause(b.pollInterval.toMillis());
           continue;
         }
         handle(rpc, node, res.getMessagesList(0), res.getMessageObjectTrees(0));
@@ -301,6 +316,7 @@ public final class SuperNode implements AutoCloseable {
   }
 
   private void leave(FleetRpc rpc, long id) {
+    boolean interrupted = Thread.interrupted();
     try {
       rpc.call(FleetRpc.DEACTIVATE_NODE, DeactivateNodeRequest.newBuilder().setNodeId(id).build(),
           5000);
@@ -308,10 +324,15 @@ public final class SuperNode implements AutoCloseable {
         rpc.call(FleetRpc.UNREGISTER_NODE,
             UnregisterNodeFleetRequest.newBuilder().setNodeId(id).build(), 5000);
       }
+      leftCleanly = true;
       LOG.info("SuperNode {} deactivated{}", Long.toUnsignedString(id), selfRegistered ? " and unregistered" : "");
     } catch (StatusRuntimeException e) {
       LOG.warn("SuperNode {} could not leave cleanly: {}", Long.toUnsignedString(id),
           e.getStatus());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -320,7 +341,9 @@ public final class SuperNode implements AutoCloseable {
     while (!Thread.currentThread().isInterrupted() && !stopping) {
       double next = (b.heartbeatInterval - HEARTBEAT_CALL_TIMEOUT) * (0.8 + r.nextDouble(-0.1, 0.1));
       try {
-        Thread.sleep((long) (next * 1000));
+        if (stopRequested.await((long) (next * 1000), TimeUnit.MILLISECONDS)) {
+          return;
+        }
         boolean ok = rpc.call(FleetRpc.HEARTBEAT, SendNodeHeartbeatRequest.newBuilder()
             .setNode(node).setHeartbeatInterval(b.heartbeatInterval).build(),
             (long) (HEARTBEAT_CALL_TIMEOUT * 1000)).getSuccess();

@@ -81,7 +81,9 @@ class RealSuperLinkTest {
     Path out = dir.resolve("result.json");
     try (FlowerDeployment d = new FlowerDeployment(flower, dir)) {
       d.startSuperLink();
-      try (SuperNode a = javaNode(d, app, 1); SuperNode b = javaNode(d, app, 3)) {
+      SuperNode a = javaNode(d, app, 1);
+      SuperNode b = javaNode(d, app, 3);
+      try {
         assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
         assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
         assertThat(a.nodeId()).isNotEqualTo(b.nodeId());
@@ -100,7 +102,16 @@ class RealSuperLinkTest {
         // each round adds (1*1 + 3*3) / 4 = 2.5 to every element: 3 rounds add 7.5
         assertArray(r, "b", new double[] {8.0, 6.5, 9.5}, "float64");
         assertThat(app.evaluated).hasSize(6);
+      } finally {
+        a.close();
+        b.close();
       }
+      // stopping deactivates and unregisters each node, as flower-supernode does
+      assertThat(a.leftCleanly()).isTrue();
+      assertThat(b.leftCleanly()).isTrue();
+      assertThat(Files.readString(d.log("superlink"))).contains(
+          "[Fleet.DeactivateNode] Deactivated node_id=" + Long.toUnsignedString(a.nodeId()),
+          "[Fleet.DeactivateNode] Deactivated node_id=" + Long.toUnsignedString(b.nodeId()));
     }
   }
 
