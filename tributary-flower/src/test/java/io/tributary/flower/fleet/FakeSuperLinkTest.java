@@ -45,17 +45,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A fake SuperLink that sends bad messages: the Java SuperNode answers each with a Flower Error
- * and goes on serving; the app never sees unverified data.
+ * The Java SuperNode against a fake SuperLink (the Fleet API served from Java) that sends bad
+ * messages, which the node answers each with a Flower Error while going on serving and never
+ * showing the app unverified data, and that goes away and returns, which the node survives by
+ * reconnecting with backoff.
  */
 @Timeout(60)
-class HostileSuperLinkTest {
+class FakeSuperLinkTest {
   static final long NODE = 42;
   final ArrayDeque<Message> queue = new ArrayDeque<>();
   final Map<String, byte[]> store = new ConcurrentHashMap<>();
   final Map<String, io.tributary.flower.fleet.internal.proto.ObjectTree> trees =
       new ConcurrentHashMap<>();
   final List<PushMessagesRequest> pushed = new CopyOnWriteArrayList<>();
+  final java.util.concurrent.atomic.AtomicInteger registrations =
+      new java.util.concurrent.atomic.AtomicInteger();
+  final java.util.concurrent.atomic.AtomicInteger activations =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   private static <Q, R> void add(ServerServiceDefinition.Builder b, MethodDescriptor<Q, R> m,
       Function<Q, R> f) {
@@ -66,11 +72,19 @@ class HostileSuperLinkTest {
   }
 
   Server start() throws Exception {
+    return start(0);
+  }
+
+  Server start(int port) throws Exception {
     ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(FleetRpc.SERVICE);
-    add(b, FleetRpc.REGISTER_NODE, r -> RegisterNodeFleetResponse.newBuilder().setNodeId(NODE)
-        .build());
-    add(b, FleetRpc.ACTIVATE_NODE, r -> ActivateNodeResponse.newBuilder().setNodeId(NODE)
-        .build());
+    add(b, FleetRpc.REGISTER_NODE, r -> {
+      registrations.incrementAndGet();
+      return RegisterNodeFleetResponse.newBuilder().setNodeId(NODE).build();
+    });
+    add(b, FleetRpc.ACTIVATE_NODE, r -> {
+      activations.incrementAndGet();
+      return ActivateNodeResponse.newBuilder().setNodeId(NODE).build();
+    });
     add(b, FleetRpc.DEACTIVATE_NODE, r -> DeactivateNodeResponse.getDefaultInstance());
     add(b, FleetRpc.UNREGISTER_NODE, r -> UnregisterNodeFleetResponse.getDefaultInstance());
     add(b, FleetRpc.HEARTBEAT, r -> SendNodeHeartbeatResponse.newBuilder().setSuccess(true)
@@ -102,7 +116,7 @@ class HostileSuperLinkTest {
       return PushMessagesResponse.getDefaultInstance();
     });
     add(b, FleetRpc.PUSH_OBJECT, r -> PushObjectResponse.newBuilder().setStored(true).build());
-    return Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+    return Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())
         .addService(b.build()).build().start();
   }
 
@@ -202,5 +216,37 @@ class HostileSuperLinkTest {
     assertThat(head.getError().getCode()).isEqualTo(MessageError.MESSAGE_UNAVAILABLE);
     assertThat(head.getError().getReason()).contains("exceeds " + (1 << 20) + " bytes");
     assertThat(app.reports).isEmpty();
+  }
+
+  @Test
+  void serve_superLinkGoesAwayAndReturns_reconnectsWithBackoffAndServesAgain() throws Exception {
+    Server first = start();
+    int port = first.getPort();
+    PlusKApp app = new PlusKApp();
+    Array w = Array.fromTensor(Tensor.ofFloats(Shape.of(1), 1));
+    try (SuperNode node = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+        .nodeConfig(Map.of("k", 1L)).clientApp(app.app()).pollInterval(Duration.ofMillis(50))
+        .backoff(io.tributary.flower.Backoff.DEFAULT.withDelays(Duration.ofMillis(100),
+            Duration.ofMillis(400)).withMaxAttempts(Integer.MAX_VALUE))
+        .build().start()) {
+      assertThat(node.awaitActive(Duration.ofSeconds(10))).isTrue();
+      first.shutdownNow().awaitTermination();
+      Thread.sleep(1000); // several failed attempts while the SuperLink is away
+      Server second = start(port);
+      try {
+        String id = offer("train", model(w), false);
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (pushed.isEmpty() && System.nanoTime() < end) {
+          Thread.sleep(50);
+        }
+        assertThat(activations.get()).isGreaterThanOrEqualTo(2);
+        assertThat(registrations.get()).isGreaterThanOrEqualTo(2);
+        assertThat(pushed).hasSize(1);
+        assertThat(pushed.getFirst().getMessagesList(0).getMetadata().getReplyToMessageId())
+            .isEqualTo(id);
+      } finally {
+        second.shutdownNow();
+      }
+    }
   }
 }
