@@ -122,6 +122,17 @@ final class FlowerDeployment implements AutoCloseable {
         + Files.readString(log("superlink")));
   }
 
+  /** Kills the SuperLink and what it started (SIGKILL), as a crash would. */
+  void killSuperLink() throws InterruptedException {
+    superlink.descendants().forEach(ProcessHandle::destroyForcibly);
+    superlink.destroyForcibly();
+    superlink.waitFor(30, TimeUnit.SECONDS);
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while ((accepts(fleetPort) || accepts(controlPort)) && System.nanoTime() < end) {
+      Thread.sleep(100);
+    }
+  }
+
   private static boolean accepts(int port) {
     try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
       return true;

@@ -142,4 +142,53 @@ class RealSuperLinkTest {
       }
     }
   }
+
+  @Test
+  void superLinkKilledMidRun_javaSuperNodesRejoinWhenItReturnsAndServeTheNextRun()
+      throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    PlusKApp app = new PlusKApp();
+    Path out = dir.resolve("result.json");
+    try (FlowerDeployment d = new FlowerDeployment(flower, dir)) {
+      d.startSuperLink();
+      try (SuperNode a = quickRetrying(d, app, 1); SuperNode b = quickRetrying(d, app, 3)) {
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
+        long before = a.nodeId();
+        // a first run, killed with its SuperLink once the Java nodes have trained in it
+        d.flwrRun(Duration.ofMinutes(2), "out-file=\"" + dir.resolve("never.txt") + "\"");
+        long trained = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (app.reports.isEmpty() && System.nanoTime() < trained) {
+          Thread.sleep(100);
+        }
+        assertThat(app.reports).isNotEmpty();
+        d.killSuperLink();
+        int reportsOfTheKilledRun = app.reports.size();
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while ((a.isActive() || b.isActive()) && System.nanoTime() < end) {
+          Thread.sleep(100);
+        }
+        assertThat(a.isActive()).as("node noticed the SuperLink is gone").isFalse();
+        d.startSuperLink();
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
+        // the new SuperLink knew nothing of the node: it registered again, under a new id
+        assertThat(a.nodeId()).isNotEqualTo(before);
+        d.flwrRun(Duration.ofMinutes(2), "out-file=\"" + out + "\"");
+        d.await(out, Duration.ofMinutes(3));
+        assertThat(result(out).get("TRAIN_ROUNDS")).isEqualTo("1,2,3");
+        assertArray(result(out), "b", new double[] {8.0, 6.5, 9.5}, "float64");
+        assertThat(app.reports).hasSize(reportsOfTheKilledRun + 6);
+        assertThat(dir.resolve("never.txt")).doesNotExist();
+      }
+    }
+  }
+
+  private static SuperNode quickRetrying(FlowerDeployment d, PlusKApp app, long k) {
+    return SuperNode.builder(d.fleetAddress()).insecure(true).nodeConfig(Map.of("k", k))
+        .clientApp(app.app()).pollInterval(Duration.ofMillis(300))
+        .backoff(io.tributary.flower.Backoff.DEFAULT.withDelays(Duration.ofMillis(200),
+            Duration.ofSeconds(2)).withMaxAttempts(Integer.MAX_VALUE))
+        .build().start();
+  }
 }
