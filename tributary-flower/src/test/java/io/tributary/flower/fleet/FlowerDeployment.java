@@ -27,9 +27,21 @@ final class FlowerDeployment implements AutoCloseable {
   final int serverAppIoPort;
   final int controlPort;
   private final List<Process> processes = new ArrayList<>();
+  /** With TLS: the CA file, the SuperLink's certificate and key; null for --insecure. */
+  private final Path ca;
+  private final Path cert;
+  private final Path key;
   private Process superlink;
 
   FlowerDeployment(FlowerPeer flower, Path dir) throws IOException {
+    this(flower, dir, null, null, null);
+  }
+
+  /** A deployment whose SuperLink serves TLS with {@code cert}/{@code key} issued by {@code ca}. */
+  FlowerDeployment(FlowerPeer flower, Path dir, Path ca, Path cert, Path key) throws IOException {
+    this.ca = ca;
+    this.cert = cert;
+    this.key = key;
     this.flower = flower;
     this.dir = dir;
     this.fleetPort = freePort();
@@ -49,8 +61,9 @@ final class FlowerDeployment implements AutoCloseable {
 
         [superlink.test]
         address = "127.0.0.1:%d"
-        insecure = true
-        """.formatted(controlPort));
+        %s
+        """.formatted(controlPort, ca == null ? "insecure = true"
+            : "root-certificates = \"" + ca + "\""));
     app = Files.createDirectories(dir.resolve("fedapp"));
     Files.createDirectories(app.resolve("fedapp"));
     for (String f : List.of("pyproject.toml", "fedapp/__init__.py", "fedapp/server_app.py",
@@ -103,11 +116,16 @@ final class FlowerDeployment implements AutoCloseable {
 
   /** Starts {@code flower-superlink --insecure} and waits until its Fleet API accepts. */
   void startSuperLink() throws IOException, InterruptedException {
-    superlink = start("superlink", "flower-superlink", "--insecure",
+    List<String> security = ca == null ? List.of("--insecure") : List.of("--ssl-ca-certfile",
+        ca.toString(), "--ssl-certfile", cert.toString(), "--ssl-keyfile", key.toString());
+    List<String> cmd = new ArrayList<>(List.of("flower-superlink"));
+    cmd.addAll(security);
+    cmd.addAll(List.of(
         "--fleet-api-address", "127.0.0.1:" + fleetPort,
         "--serverappio-api-address", "127.0.0.1:" + serverAppIoPort,
         "--control-api-address", "127.0.0.1:" + controlPort,
-        "--storage-dir", Files.createDirectories(dir.resolve("ffs")).toString());
+        "--storage-dir", Files.createDirectories(dir.resolve("ffs")).toString()));
+    superlink = start("superlink", cmd.toArray(String[]::new));
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (System.nanoTime() < end) {
       if (!superlink.isAlive()) {

@@ -191,4 +191,33 @@ class RealSuperLinkTest {
             Duration.ofSeconds(2)).withMaxAttempts(Integer.MAX_VALUE))
         .build().start();
   }
+
+  @Test
+  void flwrRun_superLinkWithTls_javaSuperNodesTrustingItsCaComplete() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    io.tributary.flower.testing.Certificates authority =
+        io.tributary.flower.testing.Certificates.authority("Tributary test CA");
+    Path ca = authority.writeCa(dir.resolve("ca.crt"));
+    io.tributary.flower.testing.Certificates.Pem server = authority.issue(dir, "superlink");
+    PlusKApp app = new PlusKApp();
+    Path out = dir.resolve("result.json");
+    try (FlowerDeployment d = new FlowerDeployment(flower, dir, ca, server.cert(),
+        server.key())) {
+      d.startSuperLink();
+      try (SuperNode a = tlsNode(d, app, 1, ca); SuperNode b = tlsNode(d, app, 3, ca)) {
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
+        d.flwrRun(Duration.ofMinutes(2), "out-file=\"" + out + "\"");
+        d.await(out, Duration.ofMinutes(3));
+        assertThat(result(out).get("TRAIN_ROUNDS")).isEqualTo("1,2,3");
+        assertArray(result(out), "b", new double[] {8.0, 6.5, 9.5}, "float64");
+      }
+    }
+  }
+
+  private static SuperNode tlsNode(FlowerDeployment d, PlusKApp app, long k, Path ca) {
+    return SuperNode.builder("localhost:" + d.fleetPort).rootCertificates(ca)
+        .nodeConfig(Map.of("k", k)).clientApp(app.app()).pollInterval(Duration.ofMillis(300))
+        .build().start();
+  }
 }
