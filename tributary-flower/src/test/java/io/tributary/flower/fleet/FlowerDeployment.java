@@ -31,6 +31,8 @@ final class FlowerDeployment implements AutoCloseable {
   private final Path ca;
   private final Path cert;
   private final Path key;
+  /** More arguments for {@code flower-superlink}, such as {@code --enable-supernode-auth}. */
+  final List<String> superLinkArgs = new ArrayList<>();
   private Process superlink;
 
   FlowerDeployment(FlowerPeer flower, Path dir) throws IOException {
@@ -125,6 +127,7 @@ final class FlowerDeployment implements AutoCloseable {
         "--serverappio-api-address", "127.0.0.1:" + serverAppIoPort,
         "--control-api-address", "127.0.0.1:" + controlPort,
         "--storage-dir", Files.createDirectories(dir.resolve("ffs")).toString()));
+    cmd.addAll(superLinkArgs);
     superlink = start("superlink", cmd.toArray(String[]::new));
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (System.nanoTime() < end) {
@@ -163,6 +166,24 @@ final class FlowerDeployment implements AutoCloseable {
   Process startPythonSuperNode(String name, int k) throws IOException {
     return start(name, "flower-supernode", "--insecure", "--superlink", fleetAddress(),
         "--clientappio-api-address", "127.0.0.1:" + freePort(), "--node-config", "k=" + k);
+  }
+
+  /** {@code flwr ARGS...} (through the "test" connection where ARGS name it); its output. */
+  String flwr(Duration timeout, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("flwr"));
+    cmd.addAll(List.of(args));
+    Path log = log("flwr-" + args[0]);
+    Process p = start(log.getFileName().toString().replace(".log", ""),
+        cmd.toArray(String[]::new));
+    if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("flwr " + args[0] + " timed out:\n" + Files.readString(log));
+    }
+    String out = Files.readString(log);
+    if (p.exitValue() != 0) {
+      throw new AssertionError("flwr " + String.join(" ", args) + " exited " + p.exitValue()
+          + ":\n" + out);
+    }
+    return out;
   }
 
   /** {@code flwr run} of the test app with these run-config overrides; returns its output. */

@@ -220,4 +220,78 @@ class RealSuperLinkTest {
         .nodeConfig(Map.of("k", k)).clientApp(app.app()).pollInterval(Duration.ofMillis(300))
         .build().start();
   }
+
+  /** The OpenSSH form of an EC public key, which {@code flwr supernode register} reads. */
+  static String openSsh(java.security.interfaces.ECPublicKey key) throws Exception {
+    int bytes = (key.getParams().getCurve().getField().getFieldSize() + 7) / 8;
+    String curve = "nistp" + key.getParams().getCurve().getField().getFieldSize();
+    java.io.ByteArrayOutputStream point = new java.io.ByteArrayOutputStream();
+    point.write(4);
+    point.write(fixed(key.getW().getAffineX(), bytes));
+    point.write(fixed(key.getW().getAffineY(), bytes));
+    java.io.ByteArrayOutputStream blob = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream out = new java.io.DataOutputStream(blob);
+    for (byte[] field : List.of(("ecdsa-sha2-" + curve).getBytes(), curve.getBytes(),
+        point.toByteArray())) {
+      out.writeInt(field.length);
+      out.write(field);
+    }
+    return "ecdsa-sha2-" + curve + " "
+        + java.util.Base64.getEncoder().encodeToString(blob.toByteArray()) + " java-supernode\n";
+  }
+
+  private static byte[] fixed(java.math.BigInteger v, int n) {
+    byte[] raw = v.toByteArray();
+    byte[] out = new byte[n];
+    int copy = Math.min(raw.length, n);
+    System.arraycopy(raw, raw.length - copy, out, n - copy, copy);
+    return out;
+  }
+
+  @Test
+  void flwrRun_supernodeAuthOn_javaSuperNodesWithRegisteredKeysComplete() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    io.tributary.flower.testing.Certificates authority =
+        io.tributary.flower.testing.Certificates.authority("Tributary test CA");
+    Path ca = authority.writeCa(dir.resolve("ca.crt"));
+    io.tributary.flower.testing.Certificates.Pem server = authority.issue(dir, "superlink");
+    PlusKApp app = new PlusKApp();
+    Path out = dir.resolve("result.json");
+    java.security.KeyPair[] keys = new java.security.KeyPair[2];
+    try (FlowerDeployment d = new FlowerDeployment(flower, dir, ca, server.cert(),
+        server.key())) {
+      d.superLinkArgs.add("--enable-supernode-auth");
+      d.startSuperLink();
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = io.tributary.flower.fleet.internal.NodeAuth.generate();
+        Path pub = dir.resolve("node" + i + ".pub");
+        Files.writeString(pub, openSsh((java.security.interfaces.ECPublicKey)
+            keys[i].getPublic()));
+        d.flwr(Duration.ofMinutes(1), "supernode", "register", pub.toString(), "test");
+      }
+      // an unregistered key is refused: the SuperLink does not let nodes register themselves
+      try (SuperNode stranger = SuperNode.builder("localhost:" + d.fleetPort)
+          .rootCertificates(ca).clientApp(app.app())
+          .backoff(io.tributary.flower.Backoff.DEFAULT.withDelays(Duration.ofMillis(100),
+              Duration.ofMillis(200)).withMaxAttempts(2)).build().start()) {
+        assertThat(stranger.awaitActive(Duration.ofSeconds(10))).isFalse();
+      }
+      try (SuperNode a = authNode(d, app, 1, ca, keys[0]);
+          SuperNode b = authNode(d, app, 3, ca, keys[1])) {
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
+        d.flwrRun(Duration.ofMinutes(2), "out-file=\"" + out + "\"");
+        d.await(out, Duration.ofMinutes(3));
+        assertThat(result(out).get("TRAIN_ROUNDS")).isEqualTo("1,2,3");
+        assertArray(result(out), "b", new double[] {8.0, 6.5, 9.5}, "float64");
+      }
+    }
+  }
+
+  private static SuperNode authNode(FlowerDeployment d, PlusKApp app, long k, Path ca,
+      java.security.KeyPair keys) {
+    return SuperNode.builder("localhost:" + d.fleetPort).rootCertificates(ca).authKeys(keys)
+        .nodeConfig(Map.of("k", k)).clientApp(app.app()).pollInterval(Duration.ofMillis(300))
+        .build().start();
+  }
 }
