@@ -25,6 +25,8 @@ final class PlusKApp {
 
   final List<Report> reports = new CopyOnWriteArrayList<>();
   final List<String> evaluated = new CopyOnWriteArrayList<>();
+  /** For the "big" model: whether each received copy was exactly the ServerApp's. */
+  final List<Boolean> bigIntact = new CopyOnWriteArrayList<>();
 
   ClientApp app() {
     return ClientApp.builder().train(this::train).evaluate(this::evaluate).build();
@@ -45,9 +47,12 @@ final class PlusKApp {
     ArrayRecord in = (ArrayRecord) m.content().get("arrays");
     Map<String, Tensor> out = new LinkedHashMap<>();
     for (Map.Entry<String, Tensor> e : in.toTensors().entrySet()) {
+      if (e.getKey().equals("big")) {
+        bigIntact.add(isBig(e.getValue(), Long.parseLong(round(m))));
+      }
       out.put(e.getKey(), plus(e.getValue(), k));
     }
-    reports.add(new Report(round(m), ctx.nodeId(), out, k));
+    reports.add(new Report(round(m), ctx.nodeId(), out.containsKey("big") ? Map.of() : out, k));
     LinkedHashMap<String, Object> metrics = new LinkedHashMap<>();
     metrics.put("num-examples", k);
     metrics.put("train_loss", (double) k);
@@ -62,6 +67,20 @@ final class PlusKApp {
     metrics.put("num-examples", k);
     metrics.put("eval_loss", (double) k);
     return m.reply(RecordDict.of("metrics", new MetricRecord(metrics)));
+  }
+
+  /** The ServerApp's big model in round r: i % 1000 + 2.5 (r - 1), float32, exactly. */
+  static boolean isBig(Tensor t, long round) {
+    if (t.dtype() != DType.FLOAT32) {
+      return false;
+    }
+    float add = (float) (2.5 * (round - 1));
+    for (long i = 0; i < t.size(); i++) {
+      if (t.getFloat(i) != (float) (i % 1000) + add) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static Tensor plus(Tensor t, double k) {

@@ -294,4 +294,25 @@ class RealSuperLinkTest {
         .nodeConfig(Map.of("k", k)).clientApp(app.app()).pollInterval(Duration.ofMillis(300))
         .build().start();
   }
+
+  @Test
+  void flwrRun_model200MiB_crossesBothWaysIntact() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    PlusKApp app = new PlusKApp();
+    Path out = dir.resolve("result.json");
+    try (FlowerDeployment d = new FlowerDeployment(flower, dir)) {
+      d.startSuperLink();
+      try (SuperNode a = javaNode(d, app, 1); SuperNode b = javaNode(d, app, 3)) {
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
+        d.flwrRun(Duration.ofMinutes(2), "out-file=\"" + out + "\"", "model-mb=200",
+            "num-server-rounds=1");
+        d.await(out, Duration.ofMinutes(6));
+        // the ServerApp's FedAvg of both replies is exactly its model + 2.5: nothing was lost
+        assertThat(result(out).get("BIG")).isEqualTo("float32 " + (200L << 18) + " True");
+        // and both Java nodes received the 200 MiB model exactly as sent
+        assertThat(app.bigIntact).containsExactly(true, true);
+      }
+    }
+  }
 }
