@@ -231,20 +231,32 @@ final class FlowerDeployment implements AutoCloseable {
     return s.length() > 20000 ? s.substring(s.length() - 20000) : s;
   }
 
+  /**
+   * Kills every process started and everything they started (Flower's SuperExec and the apps it
+   * spawns): parents first, so that none can spawn more, then the descendants seen before.
+   */
   @Override
   public void close() throws InterruptedException {
     List<Process> ps;
     synchronized (processes) {
       ps = new ArrayList<>(processes);
     }
-    for (Process p : ps.reversed()) {
-      p.descendants().forEach(ProcessHandle::destroy);
-      p.destroy();
+    List<ProcessHandle> descendants = new ArrayList<>();
+    for (Process p : ps) {
+      p.descendants().forEach(descendants::add);
     }
     for (Process p : ps) {
-      if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
+      p.destroyForcibly();
+    }
+    descendants.forEach(ProcessHandle::destroyForcibly);
+    for (Process p : ps) {
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+    for (ProcessHandle h : descendants) {
+      try {
+        h.onExit().get(10, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // reported by the caller's leftover check, if any
       }
     }
   }
