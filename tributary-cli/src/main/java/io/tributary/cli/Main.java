@@ -31,6 +31,7 @@ public final class Main implements Runnable {
     m.put("simulate", SimulateCommand::new);
     m.put("server", ServerCommand::new);
     m.put("client", ClientCommand::new);
+    m.put("supernode", SupernodeCommand::new);
     m.put("inspect", InspectCommand::new);
     m.put("convert", ConvertCommand::new);
     m.put("help", CommandLine.HelpCommand::new);
@@ -70,7 +71,8 @@ public final class Main implements Runnable {
       CommandLine at = ex.getCommandLine();
       String name = at.getCommand() instanceof SimulateCommand ? "simulate"
           : at.getCommand() instanceof ServerCommand ? "server"
-          : at.getCommand() instanceof ClientCommand ? "client" : null;
+          : at.getCommand() instanceof ClientCommand ? "client"
+          : at.getCommand() instanceof SupernodeCommand ? "supernode" : null;
       if (name == null) {
         return standard.handleParseException(ex, given);
       }
@@ -100,6 +102,6 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing command: choose one of simulate, server, client, inspect, convert");
+        "Missing command: choose one of simulate, server, client, supernode, inspect, convert");
   }
 }

@@ -18,7 +18,7 @@ import picocli.CommandLine.Model.OptionSpec;
 class MainTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "simulate", "server", "client", "inspect", "convert"})
+  @ValueSource(strings = {"", "simulate", "server", "client", "supernode", "inspect", "convert"})
   void help_everyCommand_printsUsageAndExitsZero(String command) {
     CliRun run = command.isEmpty() ? CliRun.of("--help") : CliRun.of(command, "--help");
 
@@ -28,7 +28,7 @@ class MainTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"simulate", "server", "client", "inspect", "convert"})
+  @ValueSource(strings = {"simulate", "server", "client", "supernode", "inspect", "convert"})
   void commandLine_namedSubcommand_buildsOnlyThatOne(String command) {
     assertThat(Main.commandLine(new String[] {command, "--help"}).getSubcommands().keySet())
         .containsExactly(command);
@@ -39,7 +39,8 @@ class MainTest {
   void commandLine_noSubcommandFirst_buildsAllInHelpOrder(String first) {
     String[] args = first.isEmpty() ? new String[0] : new String[] {first};
     assertThat(Main.commandLine(args).getSubcommands().keySet())
-        .containsExactly("simulate", "server", "client", "inspect", "convert", "help");
+        .containsExactly("simulate", "server", "client", "supernode", "inspect", "convert",
+            "help");
   }
 
   static Stream<Arguments> sameOutputCases() {

@@ -1,0 +1,195 @@
+package io.tributary.cli;
+
+import io.tributary.flower.Backoff;
+import io.tributary.flower.TrainingClient;
+import io.tributary.flower.TrainingSettings;
+import io.tributary.flower.app.TrainingClientApp;
+import io.tributary.flower.fleet.NodeConfig;
+import io.tributary.flower.fleet.NodeKeys;
+import io.tributary.flower.fleet.SuperNode;
+import io.tributary.graph.local.GraphBindingException;
+import io.tributary.graph.models.Model;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code supernode} command: a Flower SuperNode ({@link SuperNode}) that joins a Flower 1.27
+ * SuperLink over the Fleet API and answers every run's train and evaluate messages with a
+ * {@link TrainingClientApp} training one partition of a dataset. Flag names are
+ * {@code flower-supernode}'s where they mean the same.
+ */
+@Command(
+    name = "supernode",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    description = {
+      "Join a Flower SuperLink (Flower 1.27 Fleet API) as a SuperNode running a Java ClientApp.",
+      "Every run the SuperLink gives this node is answered by the Java app (the FAB's Python "
+          + "code is not run): train messages train partition I of N from the ArrayRecord "
+          + "'arrays' with the ConfigRecord 'config' (lr, local_epochs, batch_size, "
+          + "proximal_mu), replying 'arrays' and 'metrics' (num-examples, train_loss); "
+          + "evaluate messages reply 'metrics' (num-examples, eval_loss, accuracy), as Flower's "
+          + "FedAvg and friends expect.",
+      "Reconnects with backoff when the SuperLink goes away; on SIGTERM or Ctrl-C deactivates "
+          + "and unregisters, then exits with 0. Exits with 1 when the SuperLink stayed "
+          + "unreachable, 2 for a bad option or unreadable file.",
+      ""
+    })
+final class SupernodeCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--superlink", paramLabel = "HOST:PORT", required = true,
+      description = "the SuperLink's Fleet API address (flower-superlink's default port is 9092)")
+  String superlink;
+
+  @Option(names = "--insecure", description = "plain-text gRPC, without TLS")
+  boolean insecure;
+
+  @Option(names = "--root-certificates", paramLabel = "FILE",
+      description = "TLS trusting the PEM root certificates in FILE (default without "
+          + "--insecure: the system's)")
+  Path rootCertificates;
+
+  @Option(names = "--auth-supernode-private-key", paramLabel = "FILE",
+      description = "the node's EC private key, PKCS#8 PEM, registered with the SuperLink "
+          + "beforehand (with --auth-supernode-public-key); without it the node makes and "
+          + "registers its own key pair")
+  Path authPrivateKey;
+
+  @Option(names = "--auth-supernode-public-key", paramLabel = "FILE",
+      description = "the node's EC public key, PEM")
+  Path authPublicKey;
+
+  @Option(names = "--node-config", paramLabel = "\"k=v ...\"",
+      description = "the node config the app sees, key=value pairs with TOML values")
+  String nodeConfig = "";
+
+  @Option(names = "--max-retries", paramLabel = "K",
+      description = "consecutive failed attempts to reach the SuperLink before giving up "
+          + "(default: unlimited)")
+  Integer maxRetries;
+
+  @Option(names = "--model", paramLabel = "mclr|mlp|cnn",
+      description = "the network (default: mlp for digits and fashion-mnist, mclr for "
+          + "synthetic); the ServerApp's ArrayRecord must hold its parameters in order")
+  String model;
+
+  @Option(names = "--dataset", paramLabel = "NAME",
+      description = "digits, synthetic:ALPHA,BETA, synthetic-iid or fashion-mnist (default: "
+          + "digits)")
+  String dataset = "digits";
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "the directory of file-based data (fashion-mnist)")
+  Path dataDir;
+
+  @Option(names = "--partition", paramLabel = "I/N",
+      description = "train partition I (from 0) of N (default: 0/1, all the data)")
+  String partition = "0/1";
+
+  @Option(names = "--local-epochs", paramLabel = "E",
+      description = "passes over the partition per train message unless its config says "
+          + "(default: 1)")
+  int localEpochs = 1;
+
+  @Option(names = "--batch-size", paramLabel = "B", description = "(default: 16)")
+  int batchSize = 16;
+
+  @Option(names = "--lr", paramLabel = "LR",
+      description = "SGD learning rate unless the config says (default: 0.1)")
+  double lr = 0.1;
+
+  @Option(names = "--seed", paramLabel = "S", description = "(default: 1)")
+  long seed = 1;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    SuperNode node;
+    String what;
+    try {
+      int[] part = ClientCommand.partition(partition);
+      DatasetSpec data = DatasetSpec.parse(dataset);
+      ModelKind kind = model != null ? ModelKind.parse(model)
+          : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
+      TrainingSettings settings = new TrainingSettings(localEpochs, batchSize, lr, 0,
+          Seeds.derive(seed, Seeds.MODEL));
+      io.tributary.data.Partitioner split = new io.tributary.data.Partitioner.Iid();
+      ClientData cd;
+      try {
+        cd = ClientData.load(data, dataDir, part[0], part[1], split, kind, seed);
+      } catch (IOException e) {
+        return Problems.report(err, "supernode", dataDir != null ? dataDir
+            : io.tributary.data.FashionMnist.DEBIAN_DIR, e);
+      }
+      Model net = kind.build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
+      TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);
+      SuperNode.Builder b = SuperNode.builder(superlink).insecure(insecure)
+          .nodeConfig(NodeConfig.parse(nodeConfig))
+          .clientApp(TrainingClientApp.of(client))
+          .backoff(Backoff.DEFAULT.withMaxAttempts(maxRetries == null ? Integer.MAX_VALUE
+              : Math.max(1, maxRetries)).withSeed(seed));
+      if (insecure && rootCertificates != null) {
+        throw new IllegalArgumentException("--insecure and --root-certificates exclude each "
+            + "other");
+      }
+      if (rootCertificates != null) {
+        if (!java.nio.file.Files.isReadable(rootCertificates)) {
+          throw new IOException("cannot read --root-certificates " + rootCertificates);
+        }
+        b.rootCertificates(rootCertificates);
+      }
+      if ((authPrivateKey == null) != (authPublicKey == null)) {
+        throw new IllegalArgumentException("--auth-supernode-private-key and "
+            + "--auth-supernode-public-key go together");
+      }
+      if (authPrivateKey != null) {
+        b.authKeys(NodeKeys.read(authPrivateKey, authPublicKey));
+      }
+      node = b.build();
+      what = String.format(Locale.ROOT, "partition %d/%d of %s (%d train, %d test examples), "
+          + "model %s (%d parameters)", part[0], part[1], data, cd.train().size(),
+          cd.test().size(), kind.cliName(), net.parameterCount());
+    } catch (IllegalArgumentException | IllegalStateException | IOException e) {
+      err.println("tributary supernode: " + String.valueOf(e.getMessage()).replaceAll("\\R", " "));
+      err.flush();
+      return ExitCodes.BAD_INPUT;
+    } catch (GraphBindingException e) {
+      err.println("tributary supernode: cannot prepare the model: " + e.getMessage());
+      return 1;
+    }
+    err.println("tributary supernode: " + what + "; joining " + superlink);
+    err.flush();
+    Thread hook = new Thread(() -> {
+      try {
+        node.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "tributary-supernode-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      node.run();
+      if (node.failure() != null) {
+        err.println("tributary supernode: " + node.failure().getMessage());
+        return 1;
+      }
+      spec.commandLine().getOut().println("stopped");
+      return 0;
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // The JVM is already shutting down and runs the hook.
+      }
+    }
+  }
+}

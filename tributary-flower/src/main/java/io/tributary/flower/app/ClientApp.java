@@ -1,0 +1,128 @@
+package io.tributary.flower.app;
+
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.MessageError;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A Java ClientApp, shaped like Flower's {@code flwr.clientapp.ClientApp}: handlers registered by
+ * message type. {@code train}, {@code evaluate} and {@code query} are Flower's built-in types;
+ * {@code builder().train("foo", h)} registers {@code train.foo}, as {@code @app.train("foo")} does,
+ * and {@link Builder#on} any type by its full name.
+ *
+ * <p>{@link #handle} never throws: a message of a type without a handler, a handler that throws
+ * or returns something other than a reply to the message all become an error reply (Flower's
+ * {@code Error} with a code and a reason), and the app goes on serving.
+ */
+public final class ClientApp {
+  public static final String TRAIN = "train";
+  public static final String EVALUATE = "evaluate";
+  public static final String QUERY = "query";
+
+  private final Map<String, MessageHandler> handlers;
+
+  private ClientApp(Map<String, MessageHandler> handlers) {
+    this.handlers = Map.copyOf(handlers);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The message types this app handles. */
+  public Set<String> messageTypes() {
+    return handlers.keySet();
+  }
+
+  /** The reply to {@code message}: the handler's, or an error reply. */
+  public Message handle(Message message, Context context) {
+    String type = message.metadata().messageType();
+    if (!message.hasContent()) {
+      return message.replyError(new MessageError(MessageError.CLIENT_APP_RAISED_EXCEPTION,
+          "the message carries an error, not content: " + message.error().orElseThrow()));
+    }
+    MessageHandler h = handlers.get(type);
+    if (h == null) {
+      return message.replyError(new MessageError(MessageError.LOAD_CLIENT_APP_EXCEPTION,
+          "this ClientApp has no handler for message type '" + type + "' (it handles "
+              + handlers.keySet() + ")"));
+    }
+    Message reply;
+    try {
+      reply = h.handle(message, context);
+    } catch (Exception | LinkageError | AssertionError e) {
+      String reason = e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage());
+      return message.replyError(new MessageError(MessageError.CLIENT_APP_RAISED_EXCEPTION,
+          reason));
+    }
+    if (reply == null
+        || !reply.metadata().replyToMessageId().equals(message.metadata().messageId())
+        || reply.metadata().runId() != message.metadata().runId()) {
+      return message.replyError(new MessageError(MessageError.CLIENT_APP_RAISED_EXCEPTION,
+          "the handler for '" + type + "' did not return a reply to the message"));
+    }
+    return reply;
+  }
+
+  /** Registers handlers. */
+  public static final class Builder {
+    private final Map<String, MessageHandler> handlers = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** Handles {@code train} messages. */
+    public Builder train(MessageHandler h) {
+      return on(TRAIN, h);
+    }
+
+    /** Handles {@code train.<action>} messages. */
+    public Builder train(String action, MessageHandler h) {
+      return on(TRAIN + "." + action, h);
+    }
+
+    /** Handles {@code evaluate} messages. */
+    public Builder evaluate(MessageHandler h) {
+      return on(EVALUATE, h);
+    }
+
+    /** Handles {@code evaluate.<action>} messages. */
+    public Builder evaluate(String action, MessageHandler h) {
+      return on(EVALUATE + "." + action, h);
+    }
+
+    /** Handles {@code query} messages. */
+    public Builder query(MessageHandler h) {
+      return on(QUERY, h);
+    }
+
+    /** Handles {@code query.<action>} messages. */
+    public Builder query(String action, MessageHandler h) {
+      return on(QUERY + "." + action, h);
+    }
+
+    /**
+     * Handles messages of {@code messageType}, a full type name such as {@code train.foo}.
+     *
+     * @throws IllegalArgumentException when the type already has a handler or is blank
+     */
+    public Builder on(String messageType, MessageHandler h) {
+      Objects.requireNonNull(h, "handler");
+      if (messageType == null || messageType.isBlank()) {
+        throw new IllegalArgumentException("blank message type");
+      }
+      if (handlers.putIfAbsent(messageType, h) != null) {
+        throw new IllegalArgumentException("message type '" + messageType
+            + "' already has a handler");
+      }
+      return this;
+    }
+
+    public ClientApp build() {
+      return new ClientApp(handlers);
+    }
+  }
+}

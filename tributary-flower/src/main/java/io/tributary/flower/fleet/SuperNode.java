@@ -1,0 +1,660 @@
+package io.tributary.flower.fleet;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.tributary.flower.Backoff;
+import io.tributary.flower.app.ClientApp;
+import io.tributary.flower.app.Context;
+import io.tributary.flower.fleet.internal.FleetRpc;
+import io.tributary.flower.fleet.internal.NodeAuth;
+import io.tributary.flower.fleet.internal.ObjectCodec;
+import io.tributary.flower.fleet.internal.Protos;
+import io.tributary.flower.fleet.internal.RunConfigs;
+import io.tributary.flower.fleet.internal.proto.ActivateNodeRequest;
+import io.tributary.flower.fleet.internal.proto.ConfirmMessageReceivedRequest;
+import io.tributary.flower.fleet.internal.proto.DeactivateNodeRequest;
+import io.tributary.flower.fleet.internal.proto.GetFabRequest;
+import io.tributary.flower.fleet.internal.proto.GetRunRequest;
+import io.tributary.flower.fleet.internal.proto.Node;
+import io.tributary.flower.fleet.internal.proto.ObjectTree;
+import io.tributary.flower.fleet.internal.proto.PullMessagesRequest;
+import io.tributary.flower.fleet.internal.proto.PullMessagesResponse;
+import io.tributary.flower.fleet.internal.proto.PullObjectRequest;
+import io.tributary.flower.fleet.internal.proto.PullObjectResponse;
+import io.tributary.flower.fleet.internal.proto.PushMessagesRequest;
+import io.tributary.flower.fleet.internal.proto.PushMessagesResponse;
+import io.tributary.flower.fleet.internal.proto.PushObjectRequest;
+import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetRequest;
+import io.tributary.flower.fleet.internal.proto.Run;
+import io.tributary.flower.fleet.internal.proto.SendNodeHeartbeatRequest;
+import io.tributary.flower.fleet.internal.proto.UnregisterNodeFleetRequest;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.MessageError;
+import io.tributary.flower.records.Metadata;
+import io.tributary.flower.records.RecordDict;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Flower SuperNode in Java: joins a Flower 1.27 SuperLink over the Fleet API and answers every
+ * message of every run with a Java {@link ClientApp}, as {@code flower-supernode} does with a
+ * Python one.
+ *
+ * <p><b>Protocol</b> (as Flower's {@code flwr/supernode/start_client_internal.py} and
+ * {@code flwr/client/grpc_rere_client/connection.py} drive it): every call carries the node's
+ * public key, a timestamp and its signature ({@link NodeAuth}). Without configured keys the node
+ * makes a SECP384R1 pair and registers its public key ({@code RegisterNode}); then it activates
+ * ({@code ActivateNode}, declaring its heartbeat interval, 30 s by default, within the SuperLink's
+ * [10, 1800]) and sends {@code SendNodeHeartbeat} every (interval - 5 s) x 0.8 +- 10 %. It polls
+ * {@code PullMessages}; for a message it fetches the run ({@code GetRun}, {@code GetFab}, once per
+ * run), pulls every object of the message's {@code ObjectTree} ({@code PullObject}, retried while
+ * the SuperLink says it is not yet available), checks each against its id (SHA-256) and the tree
+ * against the objects' heads, confirms receipt ({@code ConfirmMessageReceived}), runs the app, and
+ * sends the reply: {@code PushMessages} with the reply's head and tree, then {@code PushObject}
+ * for every object the SuperLink asks for. On {@link #close} it deactivates and, when it
+ * registered itself, unregisters.
+ *
+ * <p><b>Which app runs a run.</b> The SuperNode does not run the FAB's Python code. A run whose
+ * FAB id ({@code publisher/name}, from the app's {@code pyproject.toml}) was given an app with
+ * {@link Builder#clientApp(String, ClientApp)} runs that app; any other run runs the default
+ * {@link Builder#clientApp(ClientApp)}; without either, its messages get an error reply. The
+ * run's config given to the app's {@link Context} is the FAB's {@code [tool.flwr.app.config]} with
+ * the run's overrides on top.
+ *
+ * <p><b>Bad input.</b> A message that is too large, an object whose content does not hash to its
+ * id, a malformed object or tree, an array record that does not convert or a message type the app
+ * does not handle: the node replies with a Flower {@code Error} (code and reason) for that message
+ * and goes on serving. It never runs the app on unverified data.
+ *
+ * <p><b>Reconnection.</b> When the SuperLink cannot be reached or goes away, the node retries with
+ * {@link Backoff} delays (by default for ever) and activates again (registering again when the
+ * SuperLink no longer knows it).
+ */
+public final class SuperNode implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SuperNode.class);
+  private static final double HEARTBEAT_CALL_TIMEOUT = 5;
+
+  private final Builder b;
+  private final KeyPair keys;
+  private final boolean selfRegistered;
+  private final NodeAuth auth;
+  private final Map<Long, RunState> runs = new ConcurrentHashMap<>();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private final AtomicLong nodeId = new AtomicLong();
+  private volatile boolean active;
+  private volatile boolean leftCleanly;
+  private final AtomicLong repliesSent = new AtomicLong();
+  private volatile boolean stopping;
+  private volatile ManagedChannel channel;
+  private volatile Thread thread;
+  private volatile Throwable failure;
+
+  private record RunState(Run run, ClientApp app, Context context) {}
+
+  private SuperNode(Builder b) {
+    this.b = b;
+    this.selfRegistered = b.keys == null;
+    this.keys = b.keys != null ? b.keys : NodeAuth.generate();
+    this.auth = new NodeAuth(keys);
+  }
+
+  /** A SuperNode for the SuperLink's Fleet API at {@code superlink} ({@code host:port}). */
+  public static Builder builder(String superlink) {
+    return new Builder(superlink);
+  }
+
+  /** Starts serving on a thread of its own; returns at once. */
+  public synchronized SuperNode start() {
+    if (thread != null) {
+      throw new IllegalStateException("already started");
+    }
+    thread = Thread.ofPlatform().name("supernode-" + b.superlink).daemon(true).start(this::serve);
+    return this;
+  }
+
+  /** Serves on the calling thread until {@link #close}. */
+  public void run() {
+    synchronized (this) {
+      if (thread != null) {
+        throw new IllegalStateException("already started");
+      }
+      thread = Thread.currentThread();
+    }
+    serve();
+  }
+
+  /**
+   * The node id the SuperLink gave last, as the bits of Flower's {@code uint64} (use
+   * {@link Long#toUnsignedString}); 0 before the first activation.
+   */
+  public long nodeId() {
+    return nodeId.get();
+  }
+
+  /**
+   * True when {@link #close} deactivated the node and, when it registered itself, unregistered
+   * it, both acknowledged by the SuperLink.
+   */
+  public boolean leftCleanly() {
+    return leftCleanly;
+  }
+
+  /** True while the node is active at the SuperLink. */
+  public boolean isActive() {
+    return active;
+  }
+
+  /** Replies sent so far. */
+  public long repliesSent() {
+    return repliesSent.get();
+  }
+
+  /** Waits until the node is active; true if it became so in time. */
+  public boolean awaitActive(Duration timeout) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!active && System.nanoTime() < end && stopped.getCount() > 0) {
+      Thread.sleep(20);
+    }
+    return active;
+  }
+
+  /**
+   * Stops: finishes the message in hand, deactivates and unregisters (when it registered
+   * itself); waits for that up to 30 s plus the message in hand.
+   */
+  @Override
+  public void close() throws InterruptedException {
+    stopping = true;
+    stopRequested.countDown();
+    Thread t = thread;
+    if (t != null && t != Thread.currentThread()) {
+      stopped.await();
+    }
+  }
+
+  /** Waits {@code millis} or until {@link #close}; false when stopping. */
+  private boolean pause(long millis) throws InterruptedException {
+    return !stopRequested.await(millis, TimeUnit.MILLISECONDS);
+  }
+
+  // ---------------------------------------------------------------- connection
+
+  private ManagedChannel open() throws IOException {
+    ChannelCredentials creds;
+    if (b.insecure) {
+      creds = InsecureChannelCredentials.create();
+    } else if (b.rootCertificates != null) {
+      creds = TlsChannelCredentials.newBuilder().trustManager(b.rootCertificates.toFile()).build();
+    } else {
+      creds = TlsChannelCredentials.create();
+    }
+    return Grpc.newChannelBuilder(b.superlink, creds)
+        .intercept(auth)
+        .maxInboundMessageSize(b.maxGrpcMessageBytes)
+        .build();
+  }
+
+  private void serve() {
+    SplittableRandom jitter = b.backoff.newRandom();
+    int failures = 0;
+    try {
+      while (!stopping) {
+        boolean spoke = false;
+        try {
+          channel = open();
+          FleetRpc rpc = new FleetRpc(channel, b.callTimeout.toMillis());
+          long id = activate(rpc);
+          spoke = true;
+          failures = 0;
+          session(rpc, id);
+        } catch (StatusRuntimeException e) {
+          if (stopping) {
+            break;
+          }
+          LOG.warn("SuperLink {}: {}; reconnecting", b.superlink, e.getStatus());
+        } catch (IOException e) {
+          failure = e;
+          LOG.error("cannot open a channel to {}: {}", b.superlink, e.toString());
+          return;
+        } catch (InterruptedException e) {
+          break;
+        } finally {
+          ManagedChannel c = channel;
+          if (c != null && !stopping) {
+            c.shutdownNow();
+          }
+        }
+        if (stopping) {
+          break;
+        }
+        failures = spoke ? 1 : failures + 1;
+        if (failures >= b.backoff.maxAttempts()) {
+          failure = new IllegalStateException("gave up on " + b.superlink + " after " + failures
+              + " attempts");
+          LOG.error("{}", failure.getMessage());
+          return;
+        }
+        try {
+          pause(b.backoff.delay(failures, jitter).toMillis());
+        } catch (InterruptedException e) {
+          break;
+        }
+      }
+    } finally {
+      ManagedChannel c = channel;
+      if (c != null) {
+        c.shutdownNow();
+      }
+      stopped.countDown();
+    }
+  }
+
+  private long activate(FleetRpc rpc) {
+    if (selfRegistered) {
+      try {
+        rpc.call(FleetRpc.REGISTER_NODE, RegisterNodeFleetRequest.newBuilder()
+            .setPublicKey(com.google.protobuf.ByteString.copyFrom(auth.publicKeyPem())).build());
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.FAILED_PRECONDITION) {
+          throw e;
+        }
+        // "Public key already in use": registered before this reconnection.
+      }
+    }
+    long id = rpc.call(FleetRpc.ACTIVATE_NODE, ActivateNodeRequest.newBuilder()
+        .setPublicKey(com.google.protobuf.ByteString.copyFrom(auth.publicKeyPem()))
+        .setHeartbeatInterval(b.heartbeatInterval).build()).getNodeId();
+    nodeId.set(id);
+    active = true;
+    LOG.info("SuperNode {} active at {}", Long.toUnsignedString(id), b.superlink);
+    return id;
+  }
+
+  private void session(FleetRpc rpc, long id) throws InterruptedException {
+    Node node = Node.newBuilder().setNodeId(id).build();
+    Thread heartbeat = Thread.ofPlatform().name("supernode-heartbeat-" + id).daemon(true)
+        .start(() -> heartbeats(rpc, node));
+    try {
+      while (!stopping) {
+        PullMessagesResponse res = rpc.call(FleetRpc.PULL_MESSAGES,
+            PullMessagesRequest.newBuilder().setNode(node).build());
+        if (res.getMessagesListCount() == 0 || res.getMessageObjectTreesCount() == 0) {
+          pause(b.pollInterval.toMillis());
+          continue;
+        }
+        handle(rpc, node, res.getMessagesList(0), res.getMessageObjectTrees(0));
+      }
+    } finally {
+      heartbeat.interrupt();
+      active = false;
+      if (stopping) {
+        leave(rpc, id);
+      }
+    }
+  }
+
+  private void leave(FleetRpc rpc, long id) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      rpc.call(FleetRpc.DEACTIVATE_NODE, DeactivateNodeRequest.newBuilder().setNodeId(id).build(),
+          5000);
+      if (selfRegistered) {
+        rpc.call(FleetRpc.UNREGISTER_NODE,
+            UnregisterNodeFleetRequest.newBuilder().setNodeId(id).build(), 5000);
+      }
+      leftCleanly = true;
+      LOG.info("SuperNode {} deactivated{}", Long.toUnsignedString(id), selfRegistered ? " and unregistered" : "");
+    } catch (StatusRuntimeException e) {
+      LOG.warn("SuperNode {} could not leave cleanly: {}", Long.toUnsignedString(id),
+          e.getStatus());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void heartbeats(FleetRpc rpc, Node node) {
+    SplittableRandom r = new SplittableRandom();
+    while (!Thread.currentThread().isInterrupted() && !stopping) {
+      double next = (b.heartbeatInterval - HEARTBEAT_CALL_TIMEOUT) * (0.8 + r.nextDouble(-0.1, 0.1));
+      try {
+        if (stopRequested.await((long) (next * 1000), TimeUnit.MILLISECONDS)) {
+          return;
+        }
+        boolean ok = rpc.call(FleetRpc.HEARTBEAT, SendNodeHeartbeatRequest.newBuilder()
+            .setNode(node).setHeartbeatInterval(b.heartbeatInterval).build(),
+            (long) (HEARTBEAT_CALL_TIMEOUT * 1000)).getSuccess();
+        if (!ok) {
+          LOG.warn("the SuperLink does not recognize node {}; reconnecting", node.getNodeId());
+          ManagedChannel c = channel;
+          if (c != null) {
+            c.shutdownNow();
+          }
+          return;
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (StatusRuntimeException e) {
+        LOG.debug("heartbeat failed: {}", e.getStatus());
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  private void handle(FleetRpc rpc, Node node, io.tributary.flower.fleet.internal.proto.Message head,
+      ObjectTree tree) throws InterruptedException {
+    long start = System.nanoTime();
+    Metadata md = Protos.metadata(head.getMetadata());
+    Message instruction = Message.ofContent(md, RecordDict.empty());
+    Message reply;
+    RunState run;
+    try {
+      run = run(rpc, node, md.runId());
+    } catch (StatusRuntimeException e) {
+      if (isUnavailable(e)) {
+        throw e;
+      }
+      LOG.info("run {} is not available ({}); ignoring message {}", md.runId(), e.getStatus(),
+          md.messageId());
+      return;
+    }
+    Message message = null;
+    try {
+      message = receive(rpc, node, md, tree);
+    } catch (Refused e) {
+      LOG.warn("message {} refused: {}", md.messageId(), e.getMessage());
+      reply = instruction.replyError(new MessageError(MessageError.MESSAGE_UNAVAILABLE,
+          e.getMessage()));
+      send(rpc, node, reply, 0);
+      return;
+    }
+    if (run.app == null) {
+      reply = message.replyError(new MessageError(MessageError.LOAD_CLIENT_APP_EXCEPTION,
+          "no Java ClientApp for FAB '" + run.run.getFabId() + "'"));
+    } else {
+      reply = run.app.handle(message, run.context);
+    }
+    send(rpc, node, reply, (System.nanoTime() - start) / 1e9);
+  }
+
+  private static boolean isUnavailable(StatusRuntimeException e) {
+    return e.getStatus().getCode() == Status.Code.UNAVAILABLE;
+  }
+
+  private RunState run(FleetRpc rpc, Node node, long runId) {
+    RunState s = runs.get(runId);
+    if (s != null) {
+      return s;
+    }
+    Run run = rpc.call(FleetRpc.GET_RUN,
+        GetRunRequest.newBuilder().setNode(node).setRunId(runId).build()).getRun();
+    Map<String, Object> config = new LinkedHashMap<>();
+    if (!run.getFabHash().isEmpty()) {
+      var fab = rpc.call(FleetRpc.GET_FAB, GetFabRequest.newBuilder().setNode(node)
+          .setHashStr(run.getFabHash()).setRunId(runId).build()).getFab();
+      config.putAll(RunConfigs.fromFab(fab.getContent().toByteArray()));
+    }
+    config.putAll(RunConfigs.fromScalars(run.getOverrideConfigMap()));
+    ClientApp app = b.apps.getOrDefault(run.getFabId(), b.defaultApp);
+    s = new RunState(run, app, new Context(runId, node.getNodeId(), b.nodeConfig, config,
+        RecordDict.empty()));
+    LOG.info("run {}: FAB '{}' {} -> {}", runId, run.getFabId(), run.getFabVersion(),
+        app == null ? "no app" : "Java ClientApp " + app.messageTypes());
+    runs.put(runId, s);
+    return s;
+  }
+
+  /** An incoming message that cannot be accepted. */
+  private static final class Refused extends Exception {
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  private Message receive(FleetRpc rpc, Node node, Metadata md, ObjectTree tree)
+      throws Refused, InterruptedException {
+    String id = md.messageId();
+    if (!tree.getObjectId().equals(id)) {
+      throw new Refused("the object tree's root " + tree.getObjectId()
+          + " is not the message id " + id);
+    }
+    List<ObjectTree> order = new ArrayList<>();
+    postOrder(tree, order, 0);
+    if (order.size() > b.maxObjects) {
+      throw new Refused("the message has " + order.size() + " objects, more than "
+          + b.maxObjects);
+    }
+    Map<String, byte[]> objects = new LinkedHashMap<>();
+    long total = 0;
+    for (ObjectTree t : order) {
+      String oid = t.getObjectId();
+      if (objects.containsKey(oid)) {
+        continue;
+      }
+      byte[] c = pull(rpc, node, md.runId(), oid);
+      total += c.length;
+      if (total > b.maxMessageBytes) {
+        throw new Refused("the message exceeds " + b.maxMessageBytes + " bytes");
+      }
+      if (!ObjectCodec.objectId(c).equals(oid)) {
+        throw new Refused("object " + oid + " does not hash to its id");
+      }
+      objects.put(oid, c);
+    }
+    try {
+      ObjectCodec.checkTree(tree, objects);
+    } catch (ObjectCodec.BadObjectException e) {
+      throw new Refused(e.getMessage());
+    }
+    rpc.call(FleetRpc.CONFIRM_MESSAGE_RECEIVED, ConfirmMessageReceivedRequest.newBuilder()
+        .setNode(node).setRunId(md.runId()).setMessageObjectId(id).build());
+    try {
+      return ObjectCodec.inflate(id, objects);
+    } catch (ObjectCodec.BadObjectException e) {
+      throw new Refused(e.getMessage());
+    }
+  }
+
+  private void postOrder(ObjectTree t, List<ObjectTree> out, int depth) throws Refused {
+    if (depth > 16) {
+      throw new Refused("the object tree is deeper than a message's");
+    }
+    for (ObjectTree c : t.getChildrenList()) {
+      postOrder(c, out, depth + 1);
+    }
+    if (out.size() > b.maxObjects) {
+      throw new Refused("the message has more than " + b.maxObjects + " objects");
+    }
+    out.add(t);
+  }
+
+  private byte[] pull(FleetRpc rpc, Node node, long runId, String oid)
+      throws Refused, InterruptedException {
+    long delay = 100;
+    long deadline = System.nanoTime() + b.pullTimeout.toNanos();
+    while (true) {
+      PullObjectResponse r = rpc.call(FleetRpc.PULL_OBJECT, PullObjectRequest.newBuilder()
+          .setNode(node).setRunId(runId).setObjectId(oid).build());
+      if (!r.getObjectFound()) {
+        throw new Refused("the SuperLink does not know object " + oid);
+      }
+      if (r.getObjectAvailable()) {
+        return r.getObjectContent().toByteArray();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new Refused("object " + oid + " did not become available");
+      }
+      Thread.sleep(delay);
+      delay = Math.min(delay * 2, 2000);
+    }
+  }
+
+  private void send(FleetRpc rpc, Node node, Message reply, double runtime) {
+    ObjectCodec.Deflated d = ObjectCodec.deflate(reply);
+    Message sent = reply.withMessageId(d.rootId());
+    try {
+      PushMessagesResponse res = rpc.call(FleetRpc.PUSH_MESSAGES, PushMessagesRequest.newBuilder()
+          .setNode(node).addMessagesList(Protos.messageHead(sent))
+          .addMessageObjectTrees(d.tree()).addClientappRuntimeList(runtime).build());
+      Set<String> wanted = new HashSet<>(res.getObjectsToPushList());
+      for (Map.Entry<String, byte[]> e : d.objects().entrySet()) {
+        if (!wanted.contains(e.getKey())) {
+          continue;
+        }
+        boolean stored = rpc.call(FleetRpc.PUSH_OBJECT, PushObjectRequest.newBuilder()
+            .setNode(node).setRunId(sent.metadata().runId()).setObjectId(e.getKey())
+            .setObjectContent(com.google.protobuf.UnsafeByteOperations.unsafeWrap(e.getValue()))
+            .build()).getStored();
+        if (!stored) {
+          LOG.warn("the SuperLink did not store object {} of reply {}", e.getKey(), d.rootId());
+        }
+      }
+      repliesSent.incrementAndGet();
+      LOG.info("sent {} reply {} ({})", sent.metadata().messageType(), d.rootId(),
+          sent.hasContent() ? "content" : sent.error().orElseThrow());
+    } catch (StatusRuntimeException e) {
+      if (isUnavailable(e)) {
+        throw e;
+      }
+      LOG.warn("reply {} not accepted: {}", d.rootId(), e.getStatus());
+    }
+  }
+
+  /** Why the node stopped serving on its own, if it did. */
+  public Throwable failure() {
+    return failure;
+  }
+
+  /** Settings of a {@link SuperNode}. */
+  public static final class Builder {
+    private final String superlink;
+    private boolean insecure;
+    private Path rootCertificates;
+    private KeyPair keys;
+    private Map<String, Object> nodeConfig = Map.of();
+    private ClientApp defaultApp;
+    private final Map<String, ClientApp> apps = new LinkedHashMap<>();
+    private double heartbeatInterval = 30;
+    private Duration pollInterval = Duration.ofSeconds(3);
+    private Duration callTimeout = Duration.ofSeconds(60);
+    private Duration pullTimeout = Duration.ofMinutes(10);
+    private Backoff backoff = Backoff.DEFAULT.withMaxAttempts(Integer.MAX_VALUE);
+    private long maxMessageBytes = 2L * 1024 * 1024 * 1024 - 64;
+    private int maxGrpcMessageBytes = 64 * 1024 * 1024;
+    private int maxObjects = 1 << 20;
+
+    private Builder(String superlink) {
+      this.superlink = Objects.requireNonNull(superlink, "superlink");
+    }
+
+    /** Plain-text gRPC ({@code --insecure}). */
+    public Builder insecure(boolean insecure) {
+      this.insecure = insecure;
+      return this;
+    }
+
+    /** TLS trusting these PEM root certificates ({@code --root-certificates}). */
+    public Builder rootCertificates(Path pem) {
+      this.rootCertificates = pem;
+      return this;
+    }
+
+    /**
+     * The node's EC key pair, registered with the SuperLink beforehand (Flower's
+     * {@code --auth-supernode-private-key}); without it the node makes and registers its own.
+     */
+    public Builder authKeys(KeyPair keys) {
+      this.keys = keys;
+      return this;
+    }
+
+    /** The node config handlers see ({@code --node-config}). */
+    public Builder nodeConfig(Map<String, ?> config) {
+      this.nodeConfig = Map.copyOf(config);
+      return this;
+    }
+
+    /** The app for every run no other app was given for. */
+    public Builder clientApp(ClientApp app) {
+      this.defaultApp = Objects.requireNonNull(app, "app");
+      return this;
+    }
+
+    /** The app for runs of the FAB {@code fabId} ({@code publisher/name}). */
+    public Builder clientApp(String fabId, ClientApp app) {
+      apps.put(Objects.requireNonNull(fabId, "fabId"), Objects.requireNonNull(app, "app"));
+      return this;
+    }
+
+    /** The heartbeat interval declared to the SuperLink, in seconds, in [10, 1800]. */
+    public Builder heartbeatInterval(double seconds) {
+      if (!(seconds >= 10 && seconds <= 1800)) {
+        throw new IllegalArgumentException("heartbeat interval must be in [10, 1800] s, got "
+            + seconds);
+      }
+      this.heartbeatInterval = seconds;
+      return this;
+    }
+
+    /** The wait between polls when there is no message (Flower's: 3 s). */
+    public Builder pollInterval(Duration d) {
+      this.pollInterval = Objects.requireNonNull(d);
+      return this;
+    }
+
+    /** How reconnections are spaced, and after how many failures in a row the node gives up. */
+    public Builder backoff(Backoff backoff) {
+      this.backoff = Objects.requireNonNull(backoff);
+      return this;
+    }
+
+    /** The largest message accepted, all objects together; larger ones get an error reply. */
+    public Builder maxMessageBytes(long bytes) {
+      this.maxMessageBytes = bytes;
+      return this;
+    }
+
+    /** The largest single gRPC response accepted (one object, chunks are 5 MiB). */
+    public Builder maxGrpcMessageBytes(int bytes) {
+      this.maxGrpcMessageBytes = bytes;
+      return this;
+    }
+
+    /** The deadline of each call. */
+    public Builder callTimeout(Duration d) {
+      this.callTimeout = Objects.requireNonNull(d);
+      return this;
+    }
+
+    public SuperNode build() {
+      if (!insecure && rootCertificates == null) {
+        LOG.debug("TLS with the system's root certificates");
+      }
+      return new SuperNode(this);
+    }
+  }
+}
