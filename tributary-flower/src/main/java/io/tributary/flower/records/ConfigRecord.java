@@ -1,7 +1,5 @@
 package io.tributary.flower.records;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SequencedMap;
 
@@ -20,9 +18,7 @@ public final class ConfigRecord implements Record {
    * @throws IllegalArgumentException for a value of a type this record does not hold
    */
   public ConfigRecord(Map<String, ?> values) {
-    LinkedHashMap<String, Object> m = new LinkedHashMap<>();
-    values.forEach((k, v) -> m.put(java.util.Objects.requireNonNull(k, "key"), Values.check(k, v, false)));
-    this.values = Collections.unmodifiableSequencedMap(m);
+    this.values = Values.copy(values, false);
   }
 
   /** The values, unmodifiable, in order. */
@@ -40,16 +36,7 @@ public final class ConfigRecord implements Record {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof ConfigRecord r) || r.values.size() != values.size()) {
-      return false;
-    }
-    for (Map.Entry<String, Object> e : values.entrySet()) {
-      Object other = r.values.get(e.getKey());
-      if (other == null || !Values.equal(e.getValue(), other)) {
-        return false;
-      }
-    }
-    return true;
+    return o instanceof ConfigRecord r && Values.equal(values, r.values);
   }
 
   @Override

@@ -2,7 +2,12 @@ package io.tributary.flower.records;
 
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SequencedMap;
 
 /** Checks and copies record values: the Java types that stand for Flower's value types. */
 final class Values {
@@ -91,5 +96,31 @@ final class Values {
       return true;
     }
     return a.equals(b);
+  }
+
+  /**
+   * The checked values of a metric ({@code metric}) or config record, unmodifiable, in the map's
+   * iteration order.
+   */
+  static SequencedMap<String, Object> copy(Map<String, ?> values,
+      boolean metric) {
+    LinkedHashMap<String, Object> m = new LinkedHashMap<>();
+    values.forEach((k, v) -> m.put(Objects.requireNonNull(k, "key"),
+        check(k, v, metric)));
+    return Collections.unmodifiableSequencedMap(m);
+  }
+
+  /** Whether two records' values are equal key by key ({@link #equal(Object, Object)}). */
+  static boolean equal(Map<String, Object> a, Map<String, Object> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (Map.Entry<String, Object> e : a.entrySet()) {
+      Object other = b.get(e.getKey());
+      if (other == null || !equal(e.getValue(), other)) {
+        return false;
+      }
+    }
+    return true;
   }
 }
