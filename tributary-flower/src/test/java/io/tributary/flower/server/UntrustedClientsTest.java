@@ -48,9 +48,11 @@ class UntrustedClientsTest {
       RoundMetrics m = result.rounds().get(0);
       assertThat(m.failures()).isEqualTo(2);
       String reasons = String.join("\n", m.failureReasons());
-      assertThat(reasons).contains("not finite", "NaN at element 0", "+Inf at element 0",
-          ids.get(1), ids.get(2));
-      assertThat(reasons).doesNotContain(ids.get(0));
+      assertThat(reasons).contains("not finite", "NaN at element 0", "+Inf at element 0");
+      // The clients connect in any order, so which id is which is not known: two of the three
+      // ids are named, each once, and the model below shows the honest one was kept.
+      assertThat(m.failureReasons()).hasSize(2);
+      assertThat(ids.stream().filter(reasons::contains).count()).isEqualTo(2);
       // Only the honest client's update (+2) reached the model.
       assertThat(result.finalParameters().get("w"))
           .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
