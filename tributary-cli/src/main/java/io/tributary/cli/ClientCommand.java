@@ -6,15 +6,11 @@ import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.TlsSettings;
 import io.tributary.flower.TrainingClient;
-import io.tributary.flower.TrainingSettings;
 import io.tributary.graph.local.GraphBindingException;
-import io.tributary.graph.models.Model;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,47 +47,7 @@ final class ClientCommand implements Callable<Integer> {
       description = "the server's address")
   String server;
 
-  @Option(names = "--model", paramLabel = "mclr|mlp|cnn",
-      description = "the network, as in simulate (default: mlp for digits and fashion-mnist, "
-          + "mclr for synthetic)")
-  String model;
-
-  @Option(names = "--dataset", paramLabel = "NAME",
-      description = "digits, synthetic:ALPHA,BETA, synthetic-iid or fashion-mnist (default: "
-          + "digits)")
-  String dataset = "digits";
-
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "the directory of file-based data (fashion-mnist)")
-  Path dataDir;
-
-  @Option(names = "--partition", paramLabel = "I/N",
-      description = "train partition I (from 0) of N; clients with the same N and --seed hold "
-          + "disjoint partitions (default: 0/1, all the data)")
-  String partition = "0/1";
-
-  @Option(names = "--split", paramLabel = "iid|dirichlet:ALPHA|shards:K",
-      description = "how pooled training data (digits, fashion-mnist) are split among the N "
-          + "clients, as `tributary simulate --partition` splits them: with the same N and "
-          + "--seed, partition I holds simulate's client I's training examples (default: iid; "
-          + "synthetic data come split by device and take no --split)")
-  String split;
-
-  @Option(names = "--local-epochs", paramLabel = "E",
-      description = "passes over the partition per fit (default: 1)")
-  int localEpochs = 1;
-
-  @Option(names = "--batch-size", paramLabel = "B",
-      description = "SGD minibatch size (default: 16)")
-  int batchSize = 16;
-
-  @Option(names = "--lr", paramLabel = "LR", description = "SGD learning rate (default: 0.1)")
-  double lr = 0.1;
-
-  @Option(names = "--seed", paramLabel = "S",
-      description = "the seed of the data split, partition, initial model and shuffling "
-          + "(default: 1)")
-  long seed = 1;
+  @picocli.CommandLine.Mixin LocalTraining training = new LocalTraining();
 
   @Option(names = "--tensor-types", paramLabel = "LIST", split = ",",
       description = "tensor types to announce, most preferred first (default: "
@@ -131,36 +87,21 @@ final class ClientCommand implements Callable<Integer> {
     String what;
     try {
       ServerSettings.Address address = ServerSettings.address("--server", server);
-      int[] part = partition(partition);
-      DatasetSpec data = DatasetSpec.parse(dataset);
-      ModelKind kind = model != null ? ModelKind.parse(model)
-          : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
-      TrainingSettings settings = new TrainingSettings(localEpochs, batchSize, lr, 0,
-          Seeds.derive(seed, Seeds.MODEL));
-      io.tributary.data.Partitioner split = splitFor(data);
       // The settings are usable: the product kernels load and compile on another thread while
-      // this one loads the data.
-      io.tributary.graph.ops.KernelWarmUp.startInBackground();
-      ClientData cd;
-      try {
-        cd = ClientData.load(data, dataDir, part[0], part[1], split, kind, seed);
-      } catch (IOException e) {
-        return Problems.report(err, "client", dataDir != null ? dataDir
-            : io.tributary.data.FashionMnist.DEBIAN_DIR, e);
-      }
-      Model net = kind.build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
-      TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);
+      // the data are loaded.
+      LocalTraining.Prepared p =
+          training.prepare(io.tributary.graph.ops.KernelWarmUp::startInBackground);
+      TrainingClient client = p.client();
       runner = builder(client).build();
       // Last of the checks, so that every other mistake is named even while offline.
       ServerSettings.requireKnownHost("--server", address.host());
-      what = String.format(Locale.ROOT, "partition %d/%d of %s%s (%d train, %d test examples), "
-          + "model %s (%d parameters)", part[0], part[1], data,
-          data.naturallyPartitioned() ? "" : ", split " + split, cd.train().size(),
-          cd.test().size(), kind.cliName(), net.parameterCount());
+      what = p.description();
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       int status = usage(err, e.getMessage());
       verbose.trace(err, e);
       return status;
+    } catch (LocalTraining.DataException e) {
+      return Problems.report(err, "client", e.where, e.problem);
     } catch (GraphBindingException e) {
       err.println("tributary client: cannot prepare the model: " + e.getMessage());
       verbose.trace(err, e);
@@ -195,7 +136,7 @@ final class ClientCommand implements Callable<Integer> {
   private FlowerClientBuilder builder(TrainingClient client) {
     FlowerClientBuilder b = FlowerClientRunner.builder(client).target(server)
         .maxMessageSize(maxMessageSize)
-        .backoff(Backoff.DEFAULT.withMaxAttempts(maxAttempts).withSeed(seed));
+        .backoff(Backoff.DEFAULT.withMaxAttempts(maxAttempts).withSeed(training.seed));
     if (tensorTypes != null) {
       b.tensorTypes(tensorTypes.stream().map(String::strip).toList());
     }
@@ -211,35 +152,6 @@ final class ClientCommand implements Callable<Integer> {
       b.tls(TlsSettings.trusting(tlsCa));
     }
     return b;
-  }
-
-  /** The partitioner --split names, checked against the dataset before any data is read. */
-  private io.tributary.data.Partitioner splitFor(DatasetSpec data) {
-    if (data.naturallyPartitioned()) {
-      if (split != null) {
-        throw new IllegalArgumentException("--split does not apply to " + data
-            + ": its data come split by device");
-      }
-      return new io.tributary.data.Partitioner.Iid();
-    }
-    return io.tributary.data.Partitioner.parse(split == null ? "iid" : split);
-  }
-
-  /** {@code I/N} with 0 <= I < N. */
-  static int[] partition(String text) {
-    String[] p = text.strip().split("/", -1);
-    try {
-      if (p.length == 2) {
-        int[] v = Arrays.stream(p).mapToInt(s -> Integer.parseInt(s.strip())).toArray();
-        if (v[1] >= 1 && v[0] >= 0 && v[0] < v[1]) {
-          return v;
-        }
-      }
-    } catch (NumberFormatException e) {
-      // Reported below with the expected form.
-    }
-    throw new IllegalArgumentException("--partition '" + text
-        + "': use I/N with 0 <= I < N, e.g. 0/10");
   }
 
   static int usage(PrintWriter err, String message) {

@@ -2,17 +2,14 @@ package io.tributary.cli;
 
 import io.tributary.flower.Backoff;
 import io.tributary.flower.TrainingClient;
-import io.tributary.flower.TrainingSettings;
 import io.tributary.flower.app.TrainingClientApp;
 import io.tributary.flower.fleet.NodeConfig;
 import io.tributary.flower.fleet.NodeKeys;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.graph.local.GraphBindingException;
-import io.tributary.graph.models.Model;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,38 +74,7 @@ final class SupernodeCommand implements Callable<Integer> {
           + "(default: unlimited)")
   Integer maxRetries;
 
-  @Option(names = "--model", paramLabel = "mclr|mlp|cnn",
-      description = "the network (default: mlp for digits and fashion-mnist, mclr for "
-          + "synthetic); the ServerApp's ArrayRecord must hold its parameters in order")
-  String model;
-
-  @Option(names = "--dataset", paramLabel = "NAME",
-      description = "digits, synthetic:ALPHA,BETA, synthetic-iid or fashion-mnist (default: "
-          + "digits)")
-  String dataset = "digits";
-
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "the directory of file-based data (fashion-mnist)")
-  Path dataDir;
-
-  @Option(names = "--partition", paramLabel = "I/N",
-      description = "train partition I (from 0) of N (default: 0/1, all the data)")
-  String partition = "0/1";
-
-  @Option(names = "--local-epochs", paramLabel = "E",
-      description = "passes over the partition per train message unless its config says "
-          + "(default: 1)")
-  int localEpochs = 1;
-
-  @Option(names = "--batch-size", paramLabel = "B", description = "(default: 16)")
-  int batchSize = 16;
-
-  @Option(names = "--lr", paramLabel = "LR",
-      description = "SGD learning rate unless the config says (default: 0.1)")
-  double lr = 0.1;
-
-  @Option(names = "--seed", paramLabel = "S", description = "(default: 1)")
-  long seed = 1;
+  @picocli.CommandLine.Mixin LocalTraining training = new LocalTraining();
 
   @Override
   public Integer call() {
@@ -116,27 +82,13 @@ final class SupernodeCommand implements Callable<Integer> {
     SuperNode node;
     String what;
     try {
-      int[] part = ClientCommand.partition(partition);
-      DatasetSpec data = DatasetSpec.parse(dataset);
-      ModelKind kind = model != null ? ModelKind.parse(model)
-          : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
-      TrainingSettings settings = new TrainingSettings(localEpochs, batchSize, lr, 0,
-          Seeds.derive(seed, Seeds.MODEL));
-      io.tributary.data.Partitioner split = new io.tributary.data.Partitioner.Iid();
-      ClientData cd;
-      try {
-        cd = ClientData.load(data, dataDir, part[0], part[1], split, kind, seed);
-      } catch (IOException e) {
-        return Problems.report(err, "supernode", dataDir != null ? dataDir
-            : io.tributary.data.FashionMnist.DEBIAN_DIR, e);
-      }
-      Model net = kind.build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
-      TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);
+      LocalTraining.Prepared p = training.prepare(() -> { });
+      TrainingClient client = p.client();
       SuperNode.Builder b = SuperNode.builder(superlink).insecure(insecure)
           .nodeConfig(NodeConfig.parse(nodeConfig))
           .clientApp(TrainingClientApp.of(client))
           .backoff(Backoff.DEFAULT.withMaxAttempts(maxRetries == null ? Integer.MAX_VALUE
-              : Math.max(1, maxRetries)).withSeed(seed));
+              : Math.max(1, maxRetries)).withSeed(training.seed));
       if (insecure && rootCertificates != null) {
         throw new IllegalArgumentException("--insecure and --root-certificates exclude each "
             + "other");
@@ -155,13 +107,13 @@ final class SupernodeCommand implements Callable<Integer> {
         b.authKeys(NodeKeys.read(authPrivateKey, authPublicKey));
       }
       node = b.build();
-      what = String.format(Locale.ROOT, "partition %d/%d of %s (%d train, %d test examples), "
-          + "model %s (%d parameters)", part[0], part[1], data, cd.train().size(),
-          cd.test().size(), kind.cliName(), net.parameterCount());
+      what = p.description();
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       err.println("tributary supernode: " + String.valueOf(e.getMessage()).replaceAll("\\R", " "));
       err.flush();
       return ExitCodes.BAD_INPUT;
+    } catch (LocalTraining.DataException e) {
+      return Problems.report(err, "supernode", e.where, e.problem);
     } catch (GraphBindingException e) {
       err.println("tributary supernode: cannot prepare the model: " + e.getMessage());
       return 1;
