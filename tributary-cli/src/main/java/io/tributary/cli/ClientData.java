@@ -1,5 +1,8 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.SimulationData;
 import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.FashionMnist;

@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.output.Json;
 import io.tributary.core.computation.Computation;
 import io.tributary.core.proto.ComputationProtos;
 import io.tributary.core.proto.LocalResolver;

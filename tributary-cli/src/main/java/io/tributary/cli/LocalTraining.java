@@ -1,5 +1,8 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.Seeds;
 import io.tributary.data.FashionMnist;
 import io.tributary.data.Partitioner;
 import io.tributary.flower.TrainingClient;
@@ -99,7 +102,7 @@ final class LocalTraining {
   Prepared prepare(Runnable beforeLoading) throws DataException, GraphBindingException {
     Checked c = check();
     TrainingSettings settings = new TrainingSettings(localEpochs, batchSize, lr, 0,
-        Seeds.derive(seed, Seeds.MODEL));
+        Seeds.model(seed));
     beforeLoading.run();
     ClientData cd;
     try {

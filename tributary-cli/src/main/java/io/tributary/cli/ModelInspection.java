@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.output.Json;
 import io.tributary.format.ArrayInfo;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;

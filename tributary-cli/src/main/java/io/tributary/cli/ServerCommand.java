@@ -1,5 +1,6 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.output.MetricsLog;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RunResult;

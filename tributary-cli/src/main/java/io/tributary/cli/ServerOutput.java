@@ -1,5 +1,7 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.output.Json;
+import io.tributary.simulation.output.MetricsLog;
 import io.tributary.flower.server.RoundMetrics;
 import io.tributary.flower.server.RoundListener;
 import io.tributary.format.ModelWriter;

@@ -1,5 +1,19 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.History;
+import io.tributary.simulation.ResumePoint;
+import io.tributary.simulation.RoundRecord;
+import io.tributary.simulation.RunFiles;
+import io.tributary.simulation.Simulation;
+import io.tributary.simulation.SimulationDataException;
+import io.tributary.simulation.SimulationResult;
+import io.tributary.simulation.SimulationSettings;
+import io.tributary.simulation.SimulationSettings.Builder;
+import io.tributary.simulation.SimulationStoppedException;
+import io.tributary.simulation.output.ProgressListener;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -18,9 +32,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code simulate} command: runs FedAvg or FedProx over a simulated client population through
- * the runtime's execution context, and writes the run's metrics, settings, final model and an
- * HTML report to the output directory.
+ * The {@code simulate} command: parses the flags into {@link SimulationSettings} and runs a
+ * {@link Simulation} with its progress display and every file of the run; all simulation logic is
+ * the library's.
  */
 @Command(
     name = "simulate",
@@ -46,15 +60,15 @@ import picocli.CommandLine.Spec;
 final class SimulateCommand implements Callable<Integer> {
   static final String DEFAULT_ALGORITHM = "fedavg";
   static final String DEFAULT_DATASET = "digits";
-  static final int DEFAULT_CLIENTS = 10;
-  static final int DEFAULT_CLIENTS_PER_ROUND = 5;
-  static final int DEFAULT_ROUNDS = 30;
-  static final int DEFAULT_LOCAL_EPOCHS = 2;
-  static final int DEFAULT_BATCH_SIZE = 16;
-  static final double DEFAULT_LR = 0.1;
-  static final double DEFAULT_MU = 0.01;
-  static final long DEFAULT_SEED = 1;
-  static final int DEFAULT_CHECKPOINT_EVERY = 10;
+  static final int DEFAULT_CLIENTS = Builder.DEFAULT_CLIENTS;
+  static final int DEFAULT_CLIENTS_PER_ROUND = Builder.DEFAULT_CLIENTS_PER_ROUND;
+  static final int DEFAULT_ROUNDS = Builder.DEFAULT_ROUNDS;
+  static final int DEFAULT_LOCAL_EPOCHS = Builder.DEFAULT_LOCAL_EPOCHS;
+  static final int DEFAULT_BATCH_SIZE = Builder.DEFAULT_BATCH_SIZE;
+  static final double DEFAULT_LR = Builder.DEFAULT_LR;
+  static final double DEFAULT_MU = Builder.DEFAULT_MU;
+  static final long DEFAULT_SEED = Builder.DEFAULT_SEED;
+  static final int DEFAULT_CHECKPOINT_EVERY = Builder.DEFAULT_CHECKPOINT_EVERY;
 
   @Spec CommandSpec spec;
 
@@ -154,15 +168,9 @@ final class SimulateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    SimulationConfig config;
-    ResumePoint point = null;
+    SimulationSettings settings;
     try {
-      if (resume != null) {
-        point = ResumePoint.read(resume);
-        config = resumedConfig(point);
-      } else {
-        config = config();
-      }
+      settings = resume != null ? resumedSettings(ResumePoint.read(resume)) : settings();
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     } catch (IOException e) {
@@ -170,8 +178,46 @@ final class SimulateCommand implements Callable<Integer> {
     }
     // The product kernels load and compile on another thread while this one loads the data.
     io.tributary.graph.ops.KernelWarmUp.startInBackground();
-    return new Simulation(config, point, spec.commandLine().getOut(), err, Progress.detect())
-        .verbose(verbose).run();
+    // The files first: a directory that holds a run is refused before anything is shown.
+    Simulation.Builder run = Simulation.builder(settings).writeFiles()
+        .progress(err, ProgressListener.detect());
+    if (resume != null) {
+      run.resume();
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    Path report = settings.out().resolve(RunFiles.REPORT);
+    try {
+      SimulationResult result = run.build().run();
+      summary(out, result.history(), String.format(java.util.Locale.ROOT,
+          "Completed %d rounds in %.1f s%s.", settings.rounds(), result.seconds(),
+          result.resumedAfter() == 0 ? "" : " (resumed after round " + result.resumedAfter()
+              + ")"), report);
+      return 0;
+    } catch (SimulationStoppedException e) {
+      err.println("tributary simulate: " + e.getMessage().replaceAll("\\R", " "));
+      verbose.trace(err, e.getCause());
+      err.flush();
+      summary(out, e.history(), e.getMessage(), report);
+      return 1;
+    } catch (SimulationDataException e) {
+      return problem(err, e.location(), e.getCause());
+    } catch (IllegalArgumentException e) {
+      return usage(err, e.getMessage());
+    } catch (IOException e) {
+      return problem(err, resume != null ? resume : settings.out(), e);
+    }
+  }
+
+  private static void summary(PrintWriter out, History history, String outcome, Path report) {
+    if (!history.isEmpty()) {
+      RoundRecord last = history.last();
+      out.printf(java.util.Locale.ROOT,
+          "round %d: test accuracy %.4f, test loss %.4f, training loss %.4f%n",
+          last.round(), last.testAccuracy(), last.testLoss(), last.trainLoss());
+    }
+    out.println(outcome);
+    out.println("report: " + report);
+    out.flush();
   }
 
   /**
@@ -180,7 +226,7 @@ final class SimulateCommand implements Callable<Integer> {
    *
    * @throws IllegalArgumentException naming the first option whose value differs
    */
-  private SimulationConfig resumedConfig(ResumePoint point) {
+  private SimulationSettings resumedSettings(ResumePoint point) {
     List<String> words = point.command();
     if (words.size() < 2 || !words.get(0).equals("tributary") || !words.get(1).equals("simulate")) {
       throw new IllegalArgumentException("--resume: the checkpoint in " + resume + " was not made"
@@ -216,36 +262,29 @@ final class SimulateCommand implements Callable<Integer> {
     if (threads != null) {
       original.threads = threads;
     }
-    return original.config();
+    return original.settings();
   }
 
-  /** The validated settings, defaults resolved. */
-  SimulationConfig config() {
-    DatasetSpec data = DatasetSpec.parse(dataset);
-    Algorithm alg = Algorithm.parse(algorithm);
-    ModelKind net = model != null ? ModelKind.parse(model)
-        : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
-    String split;
-    if (data.naturallyPartitioned()) {
-      if (partition != null) {
-        throw new IllegalArgumentException("--partition does not apply to " + data + ": its data "
-            + "come split by device, one device per client");
-      }
-      split = "natural";
-    } else {
-      split = partition == null ? "iid" : io.tributary.data.Partitioner.parse(partition).toString();
+  /** The validated settings, defaults resolved by the library's builder. */
+  SimulationSettings settings() {
+    Builder b = SimulationSettings.builder().algorithm(Algorithm.parse(algorithm))
+        .dataset(DatasetSpec.parse(dataset)).dataDir(dataDir).partition(partition)
+        .clients(clients).rounds(rounds).localEpochs(localEpochs).batchSize(batchSize)
+        .learningRate(lr).seed(seed).checkpointEvery(checkpointEvery)
+        .out(out != null ? out : defaultOut());
+    if (model != null) {
+      b.model(ModelKind.parse(model));
     }
-    if (mu != null && alg == Algorithm.FEDAVG) {
-      throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (fedavg has no "
-          + "proximal term)");
+    if (clientsPerRound != null) {
+      b.clientsPerRound(clientsPerRound);
     }
-    double proximal = alg == Algorithm.FEDAVG ? 0 : mu == null ? DEFAULT_MU : mu;
-    int perRound = clientsPerRound != null ? clientsPerRound
-        : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(clients, 1));
-    int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-    Path dir = out != null ? out : defaultOut();
-    return new SimulationConfig(alg, data, dataDir, split, net, clients, perRound, rounds,
-        localEpochs, batchSize, lr, proximal, seed, workers, checkpointEvery, dir);
+    if (mu != null) {
+      b.mu(mu);
+    }
+    if (threads != null) {
+      b.threads(threads);
+    }
+    return b.build();
   }
 
   /** {@code runs/<yyyyMMdd-HHmmss>}, with a suffix when two runs start in the same second. */

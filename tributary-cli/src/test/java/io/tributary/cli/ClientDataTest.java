@@ -1,5 +1,11 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.SimulationData;
+import io.tributary.simulation.SimulationSettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.data.Dataset;
@@ -16,7 +22,7 @@ class ClientDataTest {
   @ParameterizedTest
   @ValueSource(strings = {"iid", "dirichlet:0.3", "shards:2"})
   void load_pooledDataWithASplit_holdsSimulatesClientData(String split) throws IOException {
-    SimulationConfig config = new SimulationConfig(Algorithm.FEDAVG, DatasetSpec.parse("digits"),
+    SimulationSettings config = new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"),
         null, split, ModelKind.MLP, CLIENTS, 2, 1, 1, 16, 0.1, 0, SEED, 1, 1, Path.of("unused"));
     SimulationData simulated = SimulationData.load(config);
 

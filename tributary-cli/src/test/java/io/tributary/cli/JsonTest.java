@@ -1,5 +1,7 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.output.Json;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;

@@ -1,5 +1,7 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.RunFiles;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.format.ModelFile;
@@ -67,16 +69,16 @@ class ResumeTest {
     try {
       // Kill it (as kill -9 would) once it has passed its second checkpoint.
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
-      while (lines(run.resolve(Simulation.METRICS)) < 10 && p.isAlive()
+      while (lines(run.resolve(RunFiles.METRICS)) < 10 && p.isAlive()
           && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
     } finally {
       p.destroyForcibly().waitFor();
     }
-    int done = lines(run.resolve(Simulation.METRICS));
+    int done = lines(run.resolve(RunFiles.METRICS));
     assertThat(done).as("rounds finished before the kill").isBetween(8, 23);
-    assertThat(Files.exists(run.resolve(Simulation.FINAL))).isFalse();
+    assertThat(Files.exists(run.resolve(RunFiles.FINAL))).isFalse();
 
     CliRun resumed = CliRun.of("simulate", "--resume", run.toString());
 
@@ -92,17 +94,17 @@ class ResumeTest {
     // 13 and half of round 14, and nothing of the end exists.
     Path run = dir.resolve("killed-writing");
     copy(uninterrupted, run);
-    Path model = run.resolve(Simulation.MODEL);
+    Path model = run.resolve(RunFiles.MODEL);
     for (String tag : List.of("round-0024", "round-0020", "round-0016", "round-0012")) {
       ModelWriter.deleteTag(model, tag);
     }
     Files.write(run.resolve(".model.zip.0b7c44a1-2f5e-4c4e-9d41-3f0c6a1e9b2d.tmp"),
         Files.readAllBytes(model), StandardOpenOption.CREATE_NEW);
-    List<String> metrics = Files.readAllLines(run.resolve(Simulation.METRICS));
-    Files.writeString(run.resolve(Simulation.METRICS), String.join("\n", metrics.subList(0, 13))
+    List<String> metrics = Files.readAllLines(run.resolve(RunFiles.METRICS));
+    Files.writeString(run.resolve(RunFiles.METRICS), String.join("\n", metrics.subList(0, 13))
         + "\n" + metrics.get(13).substring(0, 40), StandardCharsets.UTF_8);
-    Files.delete(run.resolve(Simulation.FINAL));
-    Files.delete(run.resolve(Simulation.REPORT));
+    Files.delete(run.resolve(RunFiles.FINAL));
+    Files.delete(run.resolve(RunFiles.REPORT));
 
     CliRun resumed = CliRun.of("simulate", "--resume", run.toString(), "--threads", "1");
 
@@ -137,17 +139,17 @@ class ResumeTest {
 
   /** The run in {@code run} wrote what the uninterrupted run wrote. */
   private static void assertSameRun(Path run) throws IOException {
-    assertThat(Files.readAllBytes(run.resolve(Simulation.FINAL)))
-        .isEqualTo(Files.readAllBytes(uninterrupted.resolve(Simulation.FINAL)));
-    assertThat(withoutSeconds(run.resolve(Simulation.METRICS)))
-        .isEqualTo(withoutSeconds(uninterrupted.resolve(Simulation.METRICS)));
+    assertThat(Files.readAllBytes(run.resolve(RunFiles.FINAL)))
+        .isEqualTo(Files.readAllBytes(uninterrupted.resolve(RunFiles.FINAL)));
+    assertThat(withoutSeconds(run.resolve(RunFiles.METRICS)))
+        .isEqualTo(withoutSeconds(uninterrupted.resolve(RunFiles.METRICS)));
     assertThat(checkpoints(run)).isEqualTo(checkpoints(uninterrupted));
-    assertThat(Files.exists(run.resolve(Simulation.REPORT))).isTrue();
+    assertThat(Files.exists(run.resolve(RunFiles.REPORT))).isTrue();
   }
 
   private static Map<String, Map<String, Tensor>> checkpoints(Path run) throws IOException {
     Map<String, Map<String, Tensor>> out = new LinkedHashMap<>();
-    try (ModelFile m = ModelFile.open(run.resolve(Simulation.MODEL))) {
+    try (ModelFile m = ModelFile.open(run.resolve(RunFiles.MODEL))) {
       for (String tag : m.tags()) {
         out.put(tag, m.tag(tag).parameters());
       }

@@ -3,6 +3,10 @@ package io.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.SimulationSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -17,15 +21,15 @@ import picocli.CommandLine;
 class SimulateOptionsTest {
   @TempDir Path dir;
 
-  static SimulationConfig parse(String... args) {
+  static SimulationSettings parse(String... args) {
     SimulateCommand cmd = new SimulateCommand();
     new CommandLine(cmd).parseArgs(args);
-    return cmd.config();
+    return cmd.settings();
   }
 
   @Test
   void config_noOptions_fedAvgOnDigitsWithMlpAndDocumentedDefaults() {
-    SimulationConfig c = parse("--out", "x");
+    SimulationSettings c = parse("--out", "x");
 
     assertThat(c.algorithm()).isEqualTo(Algorithm.FEDAVG);
     assertThat(c.dataset()).isEqualTo(new DatasetSpec.Digits());
@@ -40,7 +44,7 @@ class SimulateOptionsTest {
 
   @Test
   void config_noOut_defaultsToATimestampUnderRuns() {
-    SimulationConfig c = parse();
+    SimulationSettings c = parse();
 
     assertThat(c.out().getParent()).isEqualTo(Path.of("runs"));
     assertThat(c.out().getFileName().toString()).matches("\\d{8}-\\d{6}(-\\d+)?");
@@ -77,7 +81,7 @@ class SimulateOptionsTest {
   @MethodSource("good")
   void config_validOptions_resolveAsExpected(String label, String[] args,
       Map<String, Object> expected) {
-    SimulationConfig c = parse(args);
+    SimulationSettings c = parse(args);
 
     for (Map.Entry<String, Object> e : expected.entrySet()) {
       Object actual = switch (e.getKey()) {
@@ -155,7 +159,7 @@ class SimulateOptionsTest {
 
   @Test
   void config_cnnOnDigits_isRejectedWhenTheModelIsBuilt() {
-    SimulationConfig c = parse("--model", "cnn");
+    SimulationSettings c = parse("--model", "cnn");
 
     assertThatThrownBy(() -> c.model().build("digits", new long[] {64}, 10))
         .isInstanceOf(IllegalArgumentException.class)
@@ -164,11 +168,11 @@ class SimulateOptionsTest {
 
   @Test
   void commandLine_config_reparsesToTheSameSettings() {
-    SimulationConfig c = parse("--algorithm", "fedprox", "--dataset", "synthetic:0.5,1", "--mu",
+    SimulationSettings c = parse("--algorithm", "fedprox", "--dataset", "synthetic:0.5,1", "--mu",
         "0.25", "--out", "runs/a b's", "--seed", "9");
     java.util.List<String> words = c.commandLine();
 
-    SimulationConfig again = parse(words.subList(2, words.size()).toArray(String[]::new));
+    SimulationSettings again = parse(words.subList(2, words.size()).toArray(String[]::new));
 
     assertThat(again).isEqualTo(c);
     assertThat(c.shellCommand()).contains("--out 'runs/a b'\\''s'");

@@ -1,7 +1,12 @@
 package io.tributary.learning;
 
 import io.tributary.core.values.StructValue;
+import io.tributary.tensor.Tensor;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Objects;
+import java.util.SequencedMap;
+import java.util.Set;
 
 /**
  * What one call of a {@link LearningProcess}'s {@code next} returned, typed: the new server
@@ -19,14 +24,30 @@ public record RoundOutput(StructValue state, Metrics metrics) {
     Objects.requireNonNull(metrics, "metrics");
   }
 
+  /** The metrics every process reports, which {@link Metrics#others} leaves out. */
+  private static final Set<String> KNOWN = Set.of("train_loss", "num_examples", "clients");
+
   /**
-   * The metrics of one round, {@code <train_loss=float32,num_examples=int64,clients=int64>}.
+   * The metrics of one round, {@code <train_loss=float32,num_examples=int64,clients=int64,...>}.
    *
    * @param trainLoss the clients' example-weighted mean loss while training
    * @param numExamples the training examples of the clients whose updates were averaged
    * @param clients the clients whose updates were averaged
+   * @param others any further named one-element tensors of the metrics struct, by name in the
+   *     struct's order, as doubles (an algorithm's own figures)
    */
-  public record Metrics(float trainLoss, long numExamples, long clients) {
+  public record Metrics(float trainLoss, long numExamples, long clients,
+      SequencedMap<String, Double> others) {
+    /** Copies {@code others}. */
+    public Metrics {
+      others = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(others));
+    }
+
+    /** The three metrics every process reports, and no others. */
+    public Metrics(float trainLoss, long numExamples, long clients) {
+      this(trainLoss, numExamples, clients, new LinkedHashMap<>());
+    }
+
     /**
      * Reads the metrics struct of a round.
      *
@@ -34,8 +55,18 @@ public record RoundOutput(StructValue state, Metrics metrics) {
      * @throws IllegalStateException if an element is not a one-element tensor of the right kind
      */
     public static Metrics of(StructValue metrics) {
+      SequencedMap<String, Double> others = new LinkedHashMap<>();
+      for (int i = 0; i < metrics.size(); i++) {
+        String name = metrics.names().get(i).orElse(null);
+        if (name != null && !KNOWN.contains(name)
+            && metrics.get(i) instanceof Tensor t && t.size() == 1
+            && (t.dtype().isFloating() || t.dtype().isInteger())) {
+          others.put(name, t.item());
+        }
+      }
       return new Metrics(metrics.tensor("train_loss").floatItem(),
-          metrics.tensor("num_examples").longItem(), metrics.tensor("clients").longItem());
+          metrics.tensor("num_examples").longItem(), metrics.tensor("clients").longItem(),
+          others);
     }
   }
 

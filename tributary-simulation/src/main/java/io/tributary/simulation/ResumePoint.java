@@ -1,0 +1,134 @@
+package io.tributary.simulation;
+
+import io.tributary.format.ModelFile;
+import io.tributary.format.ModelTag;
+import io.tributary.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SequencedMap;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Where a stopped or killed run goes on from: the newest checkpoint in its {@code model.zip}.
+ * A checkpoint holds everything a run needs to continue bit for bit: the global model, the round
+ * it ended, and the command line of the run's settings. The rest is a function of the seed and
+ * the round (each round's clients, each client's shuffling), so no generator position needs
+ * saving; an algorithm with server state beyond the model would store it as updater state.
+ *
+ * @param round the last round the checkpoint covers
+ * @param parameters the global model after that round
+ * @param command the words of the command that started the run ({@code tributary simulate ...})
+ */
+public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, List<String> command) {
+  /**
+   * The newest checkpoint of the run in {@code dir}.
+   *
+   * @throws IOException when {@code dir} holds no run with a checkpoint, or the file is malformed
+   */
+  public static ResumePoint read(Path dir) throws IOException {
+    Path file = dir.resolve(RunFiles.MODEL);
+    if (!Files.isRegularFile(dir.resolve(RunFiles.CONFIG))) {
+      throw new RunFileException("holds no run to resume (no " + RunFiles.CONFIG + ")");
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new RunFileException("has no checkpoint to resume from (no " + RunFiles.MODEL
+          + "; the run stopped before its first checkpoint: start it again)");
+    }
+    try (ModelFile m = ModelFile.open(file)) {
+      ModelTag tag = m.newest();
+      long round = tag.trainingConfig().round();
+      String command = tag.trainingConfig().properties().get("command");
+      if (round < 1 || round > SimulationSettings.MAX_ROUNDS || command == null) {
+        throw new RunFileException(RunFiles.MODEL + " tag " + tag.name()
+            + " is not a checkpoint of tributary simulate (round " + round + ", command "
+            + command + ")");
+      }
+      return new ResumePoint((int) round, tag.parameters(), words(command));
+    }
+  }
+
+  /**
+   * The words of a command written by {@link SimulationSettings#shellCommand()}: plain words, and
+   * single-quoted ones where {@code '\''} stands for a quote.
+   */
+  public static List<String> words(String command) throws RunFileException {
+    List<String> out = new ArrayList<>();
+    StringBuilder w = new StringBuilder();
+    boolean inWord = false;
+    for (int i = 0; i < command.length(); i++) {
+      char c = command.charAt(i);
+      if (c == '\'') {
+        int end = command.indexOf('\'', i + 1);
+        if (end < 0) {
+          throw new RunFileException("the checkpoint's command has an unclosed quote: "
+              + command);
+        }
+        w.append(command, i + 1, end);
+        i = end;
+        inWord = true;
+      } else if (c == '\\' && i + 1 < command.length()) {
+        w.append(command.charAt(++i));
+        inWord = true;
+      } else if (c == ' ') {
+        if (inWord) {
+          out.add(w.toString());
+          w.setLength(0);
+          inWord = false;
+        }
+      } else {
+        w.append(c);
+        inWord = true;
+      }
+    }
+    if (inWord) {
+      out.add(w.toString());
+    }
+    return out;
+  }
+
+  /** Options whose values may differ on resume: they do not change results. */
+  private static final Set<String> FREE = Set.of("--threads", "--out");
+
+  /**
+   * Checks that {@code settings} are the settings of the run this checkpoint belongs to, except
+   * for the thread count and the output directory, which do not change results.
+   *
+   * @throws IllegalArgumentException naming the first setting whose value differs
+   */
+  public void checkSettings(SimulationSettings settings) {
+    Map<String, String> theirs = options(command);
+    Map<String, String> ours = options(settings.commandLine());
+    Set<String> names = new TreeSet<>(theirs.keySet());
+    names.addAll(ours.keySet());
+    for (String name : names) {
+      if (!FREE.contains(name) && !Objects.equals(theirs.get(name), ours.get(name))) {
+        throw new IllegalArgumentException("resume: " + name + " " + show(ours.get(name))
+            + " differs from the checkpointed run, which has " + name + " "
+            + show(theirs.get(name)) + " (resume with the run's settings, or start a new run)");
+      }
+    }
+  }
+
+  private static String show(String value) {
+    return value == null ? "(not set)" : value;
+  }
+
+  /** The {@code --name value} pairs of a command line written by {@code commandLine()}. */
+  private static Map<String, String> options(List<String> words) {
+    Map<String, String> out = new HashMap<>();
+    for (int i = 0; i + 1 < words.size(); i++) {
+      if (words.get(i).startsWith("--")) {
+        out.put(words.get(i), words.get(i + 1));
+        i++;
+      }
+    }
+    return out;
+  }
+}

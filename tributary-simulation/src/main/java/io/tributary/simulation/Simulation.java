@@ -1,0 +1,240 @@
+package io.tributary.simulation;
+
+import io.tributary.data.FashionMnist;
+import io.tributary.graph.local.GraphBindingException;
+import io.tributary.graph.models.Model;
+import io.tributary.runtime.ExecutionFailedException;
+import io.tributary.simulation.internal.FederatedRun;
+import io.tributary.simulation.output.MetricsLog;
+import io.tributary.simulation.output.ProgressListener;
+import io.tributary.simulation.output.RunDirectory;
+import io.tributary.tensor.Tensor;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SequencedMap;
+
+/**
+ * A federated simulation: what {@code tributary simulate} runs, as a library. It loads the data,
+ * builds the model and the algorithm's computations, runs the rounds through the runtime and tells
+ * its {@link SimulationListener}s about each; the run's files are listeners too.
+ *
+ * <pre>{@code
+ * SimulationSettings settings = SimulationSettings.builder()
+ *     .dataset(new DatasetSpec.Digits()).rounds(20).seed(7).out(Path.of("runs/digits"))
+ *     .build();
+ * SimulationResult result = Simulation.builder(settings).writeFiles().build().run();
+ * double accuracy = result.history().last().testAccuracy();
+ * }</pre>
+ *
+ * <p>The same settings give the same bits as {@code tributary simulate} with the same flags, on
+ * any thread count: every random choice derives from the seed as {@link Seeds} documents.
+ */
+public final class Simulation {
+  private final SimulationSettings settings;
+  private final List<SimulationListener> listeners;
+  private final boolean resume;
+
+  private Simulation(SimulationSettings settings, List<SimulationListener> listeners,
+      boolean resume) {
+    this.settings = settings;
+    this.listeners = List.copyOf(listeners);
+    this.resume = resume;
+  }
+
+  /** A builder of a simulation with {@code settings}. */
+  public static Builder builder(SimulationSettings settings) {
+    return new Builder(settings);
+  }
+
+  /** The run's settings. */
+  public SimulationSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Runs every round (for a resumed run, those after the checkpoint).
+   *
+   * @return the history and the final model
+   * @throws SimulationDataException when the data cannot be read
+   * @throws IllegalArgumentException when the data cannot be split as the settings ask (more
+   *     shards than examples) or the model cannot take them
+   * @throws SimulationStoppedException when the model cannot be prepared or a round fails
+   *     beyond the tolerated failures; the listeners were told
+   * @throws IOException when a listener cannot write, or a resumed run's files are not a run's
+   */
+  public SimulationResult run() throws IOException, SimulationStoppedException {
+    ResumePoint point = null;
+    History previous = History.empty();
+    if (resume) {
+      point = ResumePoint.read(settings.out());
+      point.checkSettings(settings);
+      previous = MetricsLog.read(settings.out().resolve(RunFiles.METRICS), point.round());
+    }
+    SimulationData data;
+    Model model;
+    try {
+      data = SimulationData.load(settings);
+    } catch (IOException e) {
+      throw new SimulationDataException(settings.dataDir() != null ? settings.dataDir()
+          : FashionMnist.DEBIAN_DIR, e);
+    }
+    model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
+    int first = point == null ? 1 : point.round() + 1;
+    try {
+      return rounds(new SimulationStart(settings, data, model, first, previous), point);
+    } finally {
+      closeAll();
+    }
+  }
+
+  private SimulationResult rounds(SimulationStart start, ResumePoint point)
+      throws IOException, SimulationStoppedException {
+    for (SimulationListener l : listeners) {
+      l.started(start);
+    }
+    History history = start.previous();
+    long t0 = System.nanoTime();
+    Throwable failure;
+    String outcome;
+    try (FederatedRun run = new FederatedRun(settings, start.data(), start.model())) {
+      if (point != null) {
+        try {
+          run.restore(point.parameters());
+        } catch (IllegalArgumentException e) {
+          throw new RunFileException(settings.out().resolve(RunFiles.MODEL)
+              + ": its checkpoint does not fit the run's model: " + e.getMessage());
+        }
+      }
+      for (int r = start.firstRound(); r <= settings.rounds(); r++) {
+        RoundRecord record = round(run, r);
+        history = history.plus(record);
+        SequencedMap<String, Tensor> parameters = run.parameters();
+        for (SimulationListener l : listeners) {
+          l.roundEnded(record, parameters);
+        }
+      }
+      SequencedMap<String, Tensor> last = run.parameters();
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      outcome = String.format(Locale.ROOT, "Completed %d rounds in %.1f s%s.", settings.rounds(),
+          seconds, point == null ? "" : " (resumed after round " + point.round() + ")");
+      SimulationEnd end = new SimulationEnd(settings, history, Optional.of(last), outcome);
+      for (SimulationListener l : listeners) {
+        l.finished(end);
+      }
+      return new SimulationResult(settings, history, last, seconds,
+          point == null ? 0 : point.round());
+    } catch (ExecutionFailedException e) {
+      failure = e;
+      outcome = "Stopped in round " + (history.size() + 1) + ": " + e.getMessage();
+    } catch (GraphBindingException e) {
+      failure = e;
+      outcome = "Could not prepare the model: " + e.getMessage();
+    }
+    SimulationEnd end = new SimulationEnd(settings, history, Optional.empty(), outcome);
+    for (SimulationListener l : listeners) {
+      l.finished(end);
+    }
+    throw new SimulationStoppedException(outcome, history, failure);
+  }
+
+  private static RoundRecord round(FederatedRun run, int r) {
+    long t0 = System.nanoTime();
+    FederatedRun.Step step = run.round(r);
+    FederatedRun.Score train = run.scoreTrain();
+    FederatedRun.Score test = run.scoreTest();
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    long up = (long) (step.clients() - step.failures()) * run.parameterBytes();
+    long down = (long) step.clients() * run.parameterBytes();
+    List<String> reasons = new ArrayList<>(step.reasons());
+    reasons.addAll(train.excluded());
+    reasons.addAll(test.excluded());
+    return new RoundRecord(r, train.loss(), train.accuracy(), test.loss(), test.accuracy(),
+        step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down,
+        reasons, train.excluded().size() + test.excluded().size(), step.algorithmMetrics());
+  }
+
+  /** Closes every listener, last first; the first failure is thrown, later ones suppressed. */
+  private void closeAll() throws IOException {
+    IOException first = null;
+    for (SimulationListener l : listeners.reversed()) {
+      try {
+        l.close();
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Collects a simulation's listeners. */
+  public static final class Builder {
+    private final SimulationSettings settings;
+    private final List<SimulationListener> listeners = new ArrayList<>();
+    private boolean resume;
+
+    private Builder(SimulationSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /** Adds {@code listener}, told after those added before it. */
+    public Builder listener(SimulationListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /** Shows each round on {@code err} in {@code style} (see {@link ProgressListener}). */
+    public Builder progress(PrintWriter err, ProgressListener.Style style) {
+      return listener(new ProgressListener(err, style));
+    }
+
+    /**
+     * Writes every file of {@code tributary simulate} into the settings' output directory:
+     * {@code config.json}, {@code clients.json}, {@code metrics.jsonl}, {@code model.zip},
+     * {@code final.npz} and {@code report.html} (see {@link RunDirectory}).
+     *
+     * @throws IllegalArgumentException when the settings name no output directory
+     */
+    public Builder writeFiles() {
+      listeners.addAll(RunDirectory.listeners(outDir()));
+      return this;
+    }
+
+    /**
+     * Makes the run go on from the last checkpoint in the settings' output directory instead of
+     * starting anew, as {@code tributary simulate --resume} does: the settings must be those the
+     * run was started with (the thread count aside), and the results equal an uninterrupted
+     * run's bit for bit. Combine with {@link #writeFiles()} to go on writing the run's files.
+     *
+     * @throws IllegalArgumentException when the settings name no output directory
+     */
+    public Builder resume() {
+      outDir();
+      this.resume = true;
+      return this;
+    }
+
+    private Path outDir() {
+      if (settings.out() == null) {
+        throw new IllegalArgumentException("the settings name no output directory (out)");
+      }
+      return settings.out();
+    }
+
+    /** The simulation. */
+    public Simulation build() {
+      return new Simulation(settings, listeners, resume);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.tributary.simulation;
+
+import io.tributary.data.Dataset;
+import io.tributary.data.Digits;
+import io.tributary.data.FashionMnist;
+import io.tributary.data.FederatedDataset;
+import io.tributary.data.Partition;
+import io.tributary.data.Partitioner;
+import io.tributary.data.Synthetic;
+import io.tributary.data.TrainTestSplit;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The data of one simulation: each client's training set and the shared test set.
+ *
+ * @param name the dataset's name
+ * @param clientTrain client k's training examples, one dataset per client
+ * @param test the held-out examples the global model is scored on
+ */
+public record SimulationData(String name, List<Dataset> clientTrain, Dataset test) {
+  /** The share of pooled data sets (digits) held out for testing. */
+  public static final double TEST_FRACTION = 0.2;
+
+  /**
+   * Checks that there is a client.
+   *
+   * @throws IllegalArgumentException when {@code clientTrain} is empty
+   */
+  public SimulationData {
+    clientTrain = List.copyOf(clientTrain);
+    if (clientTrain.isEmpty()) {
+      throw new IllegalArgumentException(name + ": no clients");
+    }
+  }
+
+  /** The shape of one example's features. */
+  public long[] exampleShape() {
+    return test.exampleShape();
+  }
+
+  /** The number of classes. */
+  public int numClasses() {
+    return test.numClasses();
+  }
+
+  /**
+   * Loads and splits the data the settings name; every random choice derives from the seed.
+   *
+   * @throws IOException when file-based data cannot be read
+   * @throws IllegalArgumentException when the data cannot be split as asked, for example more
+   *     shards than examples
+   */
+  public static SimulationData load(SimulationSettings c) throws IOException {
+    long seed = c.seed();
+    return switch (c.dataset()) {
+      case DatasetSpec.Digits d -> pooled(Digits.load(TEST_FRACTION, seed), c);
+      case DatasetSpec.FashionMnist f -> pooled(c.dataDir() == null ? FashionMnist.load()
+          : FashionMnist.load(c.dataDir()), c);
+      case DatasetSpec.Synthetic s -> byDevice(
+          Synthetic.fedProx(s.alpha(), s.beta(), seed, syntheticConfig(c)), c);
+      case DatasetSpec.SyntheticIid s -> byDevice(Synthetic.iid(seed, syntheticConfig(c)), c);
+    };
+  }
+
+  private static Synthetic.Config syntheticConfig(SimulationSettings c) {
+    Synthetic.Config d = Synthetic.Config.DEFAULT;
+    return new Synthetic.Config(c.clients(), d.dimension(), d.numClasses(), d.maxTotalSamples());
+  }
+
+  private static SimulationData pooled(TrainTestSplit split, SimulationSettings c) {
+    Dataset train = forModel(split.train(), c.model());
+    Dataset test = forModel(split.test(), c.model());
+    Partitioner partitioner = Partitioner.parse(c.partition());
+    Partition partition = partitioner.partition(train, c.clients(), c.seed());
+    return new SimulationData(train.name(), partition.apply(train), test);
+  }
+
+  private static SimulationData byDevice(FederatedDataset fed, SimulationSettings c) {
+    List<Dataset> train = fed.train().stream().map(d -> forModel(d, c.model())).toList();
+    return new SimulationData(fed.name(), train, forModel(fed.pooledTest(), c.model()));
+  }
+
+  /** The CNN reads images as NHWC [N, 28, 28, 1]; flat 784-pixel rows are viewed that way. */
+  public static Dataset forModel(Dataset d, ModelKind model) {
+    if (model != ModelKind.CNN || d.exampleShape().length != 1
+        || d.featuresPerExample() != 28 * 28) {
+      return d;
+    }
+    return new Dataset(d.name(), d.features().reshape(d.size(), 28, 28, 1), d.labels(),
+        d.numClasses());
+  }
+}

@@ -1,0 +1,27 @@
+package io.tributary.simulation;
+
+import io.tributary.tensor.Tensor;
+import java.util.Optional;
+import java.util.SequencedMap;
+
+/**
+ * A simulation that has ended, completed or stopped.
+ *
+ * @param settings every setting of the run
+ * @param history every round finished, those before a resume included
+ * @param finalParameters the final global model, present when every round completed
+ * @param outcome one sentence on how the run ended, such as {@code Completed 30 rounds in 4.2 s.}
+ */
+public record SimulationEnd(SimulationSettings settings, History history,
+    Optional<SequencedMap<String, Tensor>> finalParameters, String outcome) {
+  /** Whether every round ran. */
+  public boolean completed() {
+    return finalParameters.isPresent();
+  }
+
+  /** The report's title: the algorithm, the data, the model and the clients. */
+  public String title() {
+    return settings.algorithm().cliName() + " on " + settings.dataset() + " ("
+        + settings.model().cliName() + ", " + settings.clients() + " clients)";
+  }
+}

@@ -1,0 +1,50 @@
+package io.tributary.simulation;
+
+import io.tributary.tensor.Tensor;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.SequencedMap;
+
+/**
+ * Told what a simulation does, on the thread that runs it: when it starts, after every round, and
+ * when it ends. The run's files, its progress display and its report are listeners (package
+ * {@code io.tributary.simulation.output}); a user adds one of their own, for example to log to
+ * their own system, with {@link Simulation.Builder#listener}.
+ *
+ * <p>Every method has an empty default. An {@link IOException} from a listener stops the run:
+ * {@link Simulation#run} throws it after closing every listener.
+ */
+public interface SimulationListener extends Closeable {
+  /**
+   * Called once, after the data and the model are ready and before the first round.
+   *
+   * @throws IOException to stop the run before it starts
+   */
+  default void started(SimulationStart start) throws IOException {}
+
+  /**
+   * Called after each round.
+   *
+   * @param round what the round measured
+   * @param parameters the global model after the round, by name; tensors are immutable, so a
+   *     listener may keep them
+   * @throws IOException to stop the run
+   */
+  default void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+      throws IOException {}
+
+  /**
+   * Called once when the run ends, completed or stopped by a failure, unless a listener failed.
+   *
+   * @throws IOException when what the listener writes at the end cannot be written
+   */
+  default void finished(SimulationEnd end) throws IOException {}
+
+  /**
+   * Releases what the listener holds (files, threads), whatever happened; called last, once.
+   *
+   * @throws IOException when something the listener still had to write could not be written
+   */
+  @Override
+  default void close() throws IOException {}
+}

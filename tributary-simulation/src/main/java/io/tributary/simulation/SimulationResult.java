@@ -1,0 +1,16 @@
+package io.tributary.simulation;
+
+import io.tributary.tensor.Tensor;
+import java.util.SequencedMap;
+
+/**
+ * A completed simulation.
+ *
+ * @param settings every setting of the run
+ * @param history every round, those before a resume included
+ * @param finalParameters the final global model's parameters by name, in the model's order
+ * @param seconds the wall-clock time of this run (a resumed run counts only its own rounds)
+ * @param resumedAfter the round of the checkpoint the run went on from, or 0 for a new run
+ */
+public record SimulationResult(SimulationSettings settings, History history,
+    SequencedMap<String, Tensor> finalParameters, double seconds, int resumedAfter) {}

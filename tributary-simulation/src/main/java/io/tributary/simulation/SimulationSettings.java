@@ -1,0 +1,392 @@
+package io.tributary.simulation;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import io.tributary.simulation.output.Json;
+import java.util.SequencedMap;
+
+/**
+ * Every setting of one simulation, validated: what {@code config.json} records, so that the same
+ * settings (the seed included) repeat the run exactly. Problems are named by the {@code tributary
+ * simulate} flag of the setting ({@code --clients must be in [1, 100000], got 0}).
+ *
+ * <p>{@link #builder()} starts from the defaults of {@code tributary simulate} and resolves the
+ * defaults that depend on other settings (the model, the partition, the clients per round).
+ *
+ * @param algorithm fedavg or fedprox
+ * @param dataset the data
+ * @param dataDir the directory of file-based data, or null for the dataset's default location
+ * @param partition {@code iid}, {@code dirichlet:ALPHA} or {@code shards:K}; {@code natural} for
+ *     data that come split by device
+ * @param model the network
+ * @param clients the population size N
+ * @param clientsPerRound the clients sampled each round, K in [1, N]
+ * @param rounds the number of rounds R
+ * @param localEpochs local epochs E per client update
+ * @param batchSize the local batch size B
+ * @param learningRate the client SGD step size
+ * @param mu the FedProx proximal coefficient (0 for fedavg)
+ * @param seed the one seed every random choice of the run derives from
+ * @param threads the client worker threads
+ * @param checkpointEvery rounds between checkpoints in {@code model.zip} (the last round always
+ *     gets one)
+ * @param out the output directory, or null for a run that writes no files
+ */
+public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
+    ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
+    double learningRate, double mu, long seed, int threads, int checkpointEvery, Path out) {
+
+  /** The most clients a population may hold; each needs its own dataset in memory. */
+  public static final int MAX_CLIENTS = 100_000;
+  /** The most rounds, so that a typo cannot start a run that never ends. */
+  public static final int MAX_ROUNDS = 1_000_000;
+  /** The most local epochs, the limit the client update enforces. */
+  public static final int MAX_EPOCHS = 10_000;
+  /** The most worker threads. */
+  public static final int MAX_THREADS = 1024;
+
+  /**
+   * Checks every setting.
+   *
+   * @throws IllegalArgumentException naming the first setting out of range or not applicable
+   */
+  public SimulationSettings {
+    Objects.requireNonNull(algorithm, "algorithm");
+    Objects.requireNonNull(dataset, "dataset");
+    Objects.requireNonNull(partition, "partition");
+    Objects.requireNonNull(model, "model");
+    range("--clients", clients, 1, MAX_CLIENTS);
+    range("--clients-per-round", clientsPerRound, 1, clients);
+    range("--rounds", rounds, 1, MAX_ROUNDS);
+    range("--local-epochs", localEpochs, 1, MAX_EPOCHS);
+    range("--batch-size", batchSize, 1, Integer.MAX_VALUE);
+    range("--threads", threads, 1, MAX_THREADS);
+    range("--checkpoint-every", checkpointEvery, 1, MAX_ROUNDS);
+    if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
+      throw new IllegalArgumentException("--lr must be positive and finite, got " + learningRate);
+    }
+    if (!(mu >= 0) || !Double.isFinite(mu)) {
+      throw new IllegalArgumentException("--mu must be finite and >= 0, got " + mu);
+    }
+    if (algorithm == Algorithm.FEDAVG && mu != 0) {
+      throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (fedavg has no "
+          + "proximal term)");
+    }
+    if (dataDir != null && !dataset.fileBased()) {
+      throw new IllegalArgumentException("--data-dir applies only to file-based datasets "
+          + "(fashion-mnist); " + dataset + " needs no files");
+    }
+    if (dataset.naturallyPartitioned() != partition.equals("natural")) {
+      throw new IllegalArgumentException(dataset.naturallyPartitioned()
+          ? "--partition does not apply to " + dataset + ": its data come split by device, one "
+              + "device per client"
+          : "partition 'natural' applies only to data split by device");
+    }
+  }
+
+  private static void range(String flag, long v, long lo, long hi) {
+    if (v < lo || v > hi) {
+      throw new IllegalArgumentException(flag + " must be in [" + lo + ", " + hi + "], got " + v);
+    }
+  }
+
+  /** The settings as the lines of {@code config.json}, in a fixed order. */
+  public String toJson() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    m.put("algorithm", Json.string(algorithm.cliName()));
+    m.put("dataset", Json.string(dataset.toString()));
+    m.put("data_dir", dataDir == null ? "null" : Json.string(dataDir.toString()));
+    m.put("partition", Json.string(partition));
+    m.put("model", Json.string(model.cliName()));
+    m.put("clients", Integer.toString(clients));
+    m.put("clients_per_round", Integer.toString(clientsPerRound));
+    m.put("rounds", Integer.toString(rounds));
+    m.put("local_epochs", Integer.toString(localEpochs));
+    m.put("batch_size", Integer.toString(batchSize));
+    m.put("lr", Json.number(learningRate));
+    m.put("mu", Json.number(mu));
+    m.put("seed", Long.toString(seed));
+    m.put("threads", Integer.toString(threads));
+    m.put("checkpoint_every", Integer.toString(checkpointEvery));
+    m.put("out", out == null ? "null" : Json.string(out.toString()));
+    m.put("command", Json.string(shellCommand()));
+    StringBuilder s = new StringBuilder("{\n");
+    int i = 0;
+    for (var e : m.entrySet()) {
+      s.append("  ").append(Json.string(e.getKey())).append(": ").append(e.getValue())
+          .append(++i < m.size() ? ",\n" : "\n");
+    }
+    return s.append("}\n").toString();
+  }
+
+  /** The settings for the report's table, in display form. */
+  public SequencedMap<String, String> display() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    m.put("algorithm", algorithm.cliName());
+    m.put("dataset", dataset.toString());
+    if (dataDir != null) {
+      m.put("data directory", dataDir.toString());
+    }
+    m.put("partition", partition);
+    m.put("model", model.cliName());
+    m.put("clients", Integer.toString(clients));
+    m.put("clients per round", Integer.toString(clientsPerRound));
+    m.put("rounds", Integer.toString(rounds));
+    m.put("local epochs", Integer.toString(localEpochs));
+    m.put("batch size", Integer.toString(batchSize));
+    m.put("learning rate", number(learningRate));
+    m.put("mu", number(mu));
+    m.put("seed", Long.toString(seed));
+    m.put("threads", Integer.toString(threads));
+    m.put("checkpoint every", checkpointEvery + " rounds");
+    if (out != null) {
+      m.put("output directory", out.toString());
+    }
+    m.put("command", shellCommand());
+    return m;
+  }
+
+  /**
+   * The command that repeats this run: every setting spelled out, so later changes of the
+   * defaults cannot change what it does. The thread count is included although results do not
+   * depend on it.
+   */
+  public List<String> commandLine() {
+    List<String> c = new ArrayList<>(List.of("tributary", "simulate",
+        "--algorithm", algorithm.cliName(), "--dataset", dataset.toString()));
+    if (dataDir != null) {
+      c.addAll(List.of("--data-dir", dataDir.toString()));
+    }
+    if (!dataset.naturallyPartitioned()) {
+      c.addAll(List.of("--partition", partition));
+    }
+    c.addAll(List.of("--model", model.cliName(), "--clients", Integer.toString(clients),
+        "--clients-per-round", Integer.toString(clientsPerRound), "--rounds",
+        Integer.toString(rounds), "--local-epochs", Integer.toString(localEpochs),
+        "--batch-size", Integer.toString(batchSize), "--lr", number(learningRate)));
+    if (algorithm == Algorithm.FEDPROX) {
+      c.addAll(List.of("--mu", number(mu)));
+    }
+    c.addAll(List.of("--seed", Long.toString(seed), "--threads", Integer.toString(threads),
+        "--checkpoint-every", Integer.toString(checkpointEvery)));
+    if (out != null) {
+      c.addAll(List.of("--out", out.toString()));
+    }
+    return c;
+  }
+
+  /** {@link #commandLine()} as one line a POSIX shell reads back into the same words. */
+  public String shellCommand() {
+    StringBuilder s = new StringBuilder();
+    for (String w : commandLine()) {
+      if (!s.isEmpty()) {
+        s.append(' ');
+      }
+      s.append(w.matches("[A-Za-z0-9_./:,=+-]+") ? w : "'" + w.replace("'", "'\\''") + "'");
+    }
+    return s.toString();
+  }
+
+  private static String number(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
+        : String.valueOf(v).toLowerCase(Locale.ROOT);
+  }
+
+  /** A builder holding {@code tributary simulate}'s defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** These settings with another thread count, which does not change results. */
+  public SimulationSettings withThreads(int count) {
+    return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
+        clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, seed, count,
+        checkpointEvery, out);
+  }
+
+  /** These settings writing to {@code dir} (null for none). */
+  public SimulationSettings withOut(Path dir) {
+    return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
+        clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, seed, threads,
+        checkpointEvery, dir);
+  }
+
+  /**
+   * Collects settings; every one has {@code tributary simulate}'s default, and {@link #build}
+   * resolves the defaults that depend on others and validates the whole.
+   */
+  public static final class Builder {
+    /** The default number of clients. */
+    public static final int DEFAULT_CLIENTS = 10;
+    /** The default clients per round (or all of them when there are fewer). */
+    public static final int DEFAULT_CLIENTS_PER_ROUND = 5;
+    /** The default number of rounds. */
+    public static final int DEFAULT_ROUNDS = 30;
+    /** The default local epochs. */
+    public static final int DEFAULT_LOCAL_EPOCHS = 2;
+    /** The default local batch size. */
+    public static final int DEFAULT_BATCH_SIZE = 16;
+    /** The default client learning rate. */
+    public static final double DEFAULT_LR = 0.1;
+    /** FedProx's default proximal coefficient. */
+    public static final double DEFAULT_MU = 0.01;
+    /** The default seed. */
+    public static final long DEFAULT_SEED = 1;
+    /** The default rounds between checkpoints. */
+    public static final int DEFAULT_CHECKPOINT_EVERY = 10;
+
+    private Algorithm algorithm = Algorithm.FEDAVG;
+    private DatasetSpec dataset = new DatasetSpec.Digits();
+    private Path dataDir;
+    private String partition;
+    private ModelKind model;
+    private int clients = DEFAULT_CLIENTS;
+    private Integer clientsPerRound;
+    private int rounds = DEFAULT_ROUNDS;
+    private int localEpochs = DEFAULT_LOCAL_EPOCHS;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private double learningRate = DEFAULT_LR;
+    private Double mu;
+    private long seed = DEFAULT_SEED;
+    private Integer threads;
+    private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
+    private Path out;
+
+    private Builder() {}
+
+    /** The algorithm (default FedAvg). */
+    public Builder algorithm(Algorithm a) {
+      this.algorithm = Objects.requireNonNull(a, "algorithm");
+      return this;
+    }
+
+    /** The data (default the embedded digits). */
+    public Builder dataset(DatasetSpec d) {
+      this.dataset = Objects.requireNonNull(d, "dataset");
+      return this;
+    }
+
+    /** Where file-based data are read (default the dataset's own location). */
+    public Builder dataDir(Path dir) {
+      this.dataDir = dir;
+      return this;
+    }
+
+    /**
+     * How pooled data are split: {@code iid}, {@code dirichlet:ALPHA} or {@code shards:K}
+     * (default iid; data split by device take none).
+     */
+    public Builder partition(String p) {
+      this.partition = p;
+      return this;
+    }
+
+    /** The network (default mlp for pooled data, mclr for data split by device). */
+    public Builder model(ModelKind m) {
+      this.model = m;
+      return this;
+    }
+
+    /** The population size (default 10). */
+    public Builder clients(int n) {
+      this.clients = n;
+      return this;
+    }
+
+    /** Clients sampled each round (default 5, or all when fewer). */
+    public Builder clientsPerRound(int k) {
+      this.clientsPerRound = k;
+      return this;
+    }
+
+    /** The number of rounds (default 30). */
+    public Builder rounds(int r) {
+      this.rounds = r;
+      return this;
+    }
+
+    /** Local epochs per client update (default 2). */
+    public Builder localEpochs(int e) {
+      this.localEpochs = e;
+      return this;
+    }
+
+    /** The local batch size (default 16). */
+    public Builder batchSize(int b) {
+      this.batchSize = b;
+      return this;
+    }
+
+    /** The client SGD learning rate (default 0.1). */
+    public Builder learningRate(double lr) {
+      this.learningRate = lr;
+      return this;
+    }
+
+    /** FedProx's proximal coefficient (default 0.01 for FedProx; FedAvg takes none). */
+    public Builder mu(double m) {
+      this.mu = m;
+      return this;
+    }
+
+    /** The one seed of every random choice (default 1); see {@link Seeds}. */
+    public Builder seed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    /** Worker threads for client work (default the processors); results do not depend on it. */
+    public Builder threads(int t) {
+      this.threads = t;
+      return this;
+    }
+
+    /** Rounds between checkpoints in {@code model.zip} (default 10; the last round gets one). */
+    public Builder checkpointEvery(int c) {
+      this.checkpointEvery = c;
+      return this;
+    }
+
+    /** The output directory recorded in the settings (default none). */
+    public Builder out(Path dir) {
+      this.out = dir;
+      return this;
+    }
+
+    /**
+     * The validated settings, defaults resolved.
+     *
+     * @throws IllegalArgumentException naming the first setting that is wrong
+     */
+    public SimulationSettings build() {
+      ModelKind net = model != null ? model
+          : dataset.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
+      String split;
+      if (dataset.naturallyPartitioned()) {
+        if (partition != null) {
+          throw new IllegalArgumentException("--partition does not apply to " + dataset
+              + ": its data come split by device, one device per client");
+        }
+        split = "natural";
+      } else {
+        split = partition == null ? "iid"
+            : io.tributary.data.Partitioner.parse(partition).toString();
+      }
+      if (mu != null && algorithm == Algorithm.FEDAVG) {
+        throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (fedavg "
+            + "has no proximal term)");
+      }
+      double proximal = algorithm == Algorithm.FEDAVG ? 0 : mu == null ? DEFAULT_MU : mu;
+      int perRound = clientsPerRound != null ? clientsPerRound
+          : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(clients, 1));
+      int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+      return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
+          rounds, localEpochs, batchSize, learningRate, proximal, seed, workers,
+          checkpointEvery, out);
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package io.tributary.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SequencedMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The library's simulation: listeners, the typed history, resuming. */
+class SimulationTest {
+  @TempDir Path dir;
+
+  private static SimulationSettings.Builder small() {
+    return SimulationSettings.builder().model(ModelKind.MCLR).clients(5).clientsPerRound(3)
+        .rounds(4).seed(3).threads(2).checkpointEvery(2);
+  }
+
+  /** A listener of one's own: records what it is told. */
+  private static final class Recorder implements SimulationListener {
+    final List<String> events = new ArrayList<>();
+
+    @Override
+    public void started(SimulationStart start) {
+      events.add("started " + start.firstRound());
+    }
+
+    @Override
+    public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters) {
+      events.add("round " + round.round() + " " + parameters.keySet());
+    }
+
+    @Override
+    public void finished(SimulationEnd end) {
+      events.add("finished " + end.completed());
+    }
+
+    @Override
+    public void close() {
+      events.add("closed");
+    }
+  }
+
+  @Test
+  void run_withoutFiles_returnsHistoryAndModelAndTellsListenersInOrder() throws Exception {
+    Recorder recorder = new Recorder();
+    SimulationResult result = Simulation.builder(small().build()).listener(recorder).build()
+        .run();
+
+    assertThat(result.history().size()).isEqualTo(4);
+    assertThat(result.history().rounds()).extracting(RoundRecord::round)
+        .containsExactly(1, 2, 3, 4);
+    assertThat(result.history().last().testAccuracy()).isBetween(0.0, 1.0);
+    assertThat(result.history().series(RoundRecord::clients)).containsOnly(3.0);
+    assertThat(result.finalParameters()).isNotEmpty();
+    assertThat(recorder.events).first().isEqualTo("started 1");
+    assertThat(recorder.events).hasSize(7).endsWith("finished true", "closed");
+    assertThat(recorder.events.get(1)).startsWith("round 1 [");
+    try (var files = Files.list(dir)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void run_sameSettingsTwice_bitIdenticalWhateverTheThreads() throws Exception {
+    SimulationResult a = Simulation.builder(small().threads(1).build()).build().run();
+    SimulationResult b = Simulation.builder(small().threads(4).build()).build().run();
+
+    assertThat(b.finalParameters()).isEqualTo(a.finalParameters());
+    assertThat(b.history().series(RoundRecord::testLoss))
+        .isEqualTo(a.history().series(RoundRecord::testLoss));
+  }
+
+  @Test
+  void resume_runStoppedAfterRound3_endsBitIdenticalToAnUninterruptedRun() throws Exception {
+    Path whole = dir.resolve("whole");
+    SimulationResult uninterrupted = Simulation.builder(small().out(whole).build())
+        .writeFiles().build().run();
+
+    Path run = dir.resolve("run");
+    SimulationListener stopAfter3 = new SimulationListener() {
+      @Override
+      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+          throws IOException {
+        if (round.round() == 3) {
+          throw new IOException("stopped on purpose");
+        }
+      }
+    };
+    assertThatThrownBy(() -> Simulation.builder(small().out(run).build()).writeFiles()
+        .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
+    assertThat(run.resolve(RunFiles.FINAL)).doesNotExist();
+
+    SimulationResult resumed = Simulation.builder(small().threads(1).out(run).build())
+        .writeFiles().resume().build().run();
+
+    assertThat(resumed.resumedAfter()).isEqualTo(2);
+    assertThat(resumed.finalParameters()).isEqualTo(uninterrupted.finalParameters());
+    assertThat(Files.readAllBytes(run.resolve(RunFiles.FINAL)))
+        .isEqualTo(Files.readAllBytes(whole.resolve(RunFiles.FINAL)));
+    assertThat(resumed.history().series(RoundRecord::testLoss))
+        .isEqualTo(uninterrupted.history().series(RoundRecord::testLoss));
+    assertThat(Files.readAllLines(run.resolve(RunFiles.METRICS))).hasSize(4);
+  }
+
+  @Test
+  void resume_otherSettings_isRefusedNamingTheSetting() throws Exception {
+    Path run = dir.resolve("run");
+    Simulation.builder(small().out(run).build()).writeFiles().build().run();
+
+    assertThatThrownBy(() -> Simulation.builder(small().learningRate(0.5).out(run).build())
+        .writeFiles().resume().build().run())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--lr 0.5")
+        .hasMessageContaining("--lr 0.1");
+  }
+
+  @Test
+  void writeFiles_directoryHoldingARun_isRefusedBeforeWriting() throws Exception {
+    Path run = dir.resolve("run");
+    Files.createDirectories(run);
+    Files.writeString(run.resolve(RunFiles.METRICS), "mine\n");
+
+    assertThatThrownBy(() -> Simulation.builder(small().out(run).build()).writeFiles().build()
+        .run()).isInstanceOf(RunFileException.class).hasMessageContaining("already holds a run");
+    assertThat(Files.readString(run.resolve(RunFiles.METRICS))).isEqualTo("mine\n");
+    assertThat(run.resolve(RunFiles.CONFIG)).doesNotExist();
+  }
+
+  @Test
+  void seeds_publicDerivation_isTheDocumentedSplitMix() {
+    assertThat(Seeds.model(1)).isEqualTo(Seeds.derive(1, Seeds.MODEL));
+    assertThat(Seeds.shuffle(1, 3, 4)).isEqualTo(Seeds.derive(Seeds.derive(1, Seeds.SHUFFLE + 3),
+        4));
+    // SplitMix64's first output for state 0 + golden: a published constant of the generator.
+    assertThat(Seeds.derive(0, 0)).isEqualTo(0xE220A8397B1DCDAFL);
+  }
+}
