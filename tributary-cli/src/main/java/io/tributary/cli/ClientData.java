@@ -1,8 +1,5 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.DatasetSpec;
-import io.tributary.simulation.SimulationData;
 import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.FashionMnist;
@@ -11,6 +8,9 @@ import io.tributary.data.Partition;
 import io.tributary.data.Partitioner;
 import io.tributary.data.Synthetic;
 import io.tributary.data.TrainTestSplit;
+import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.SimulationData;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -1,10 +1,10 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.output.Json;
 import io.tributary.core.computation.Computation;
 import io.tributary.core.proto.ComputationProtos;
 import io.tributary.core.proto.LocalResolver;
 import io.tributary.core.proto.MalformedComputationException;
+import io.tributary.simulation.output.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,14 +1,14 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.DatasetSpec;
-import io.tributary.simulation.Seeds;
 import io.tributary.data.FashionMnist;
 import io.tributary.data.Partitioner;
 import io.tributary.flower.TrainingClient;
 import io.tributary.flower.TrainingSettings;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.models.Model;
+import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.Seeds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,11 +1,11 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.output.MetricsLog;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.Strategy;
+import io.tributary.simulation.output.MetricsLog;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
 import java.io.PrintWriter;

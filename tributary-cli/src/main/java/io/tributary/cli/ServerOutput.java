@@ -1,12 +1,12 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.output.Json;
-import io.tributary.simulation.output.MetricsLog;
-import io.tributary.flower.server.RoundMetrics;
 import io.tributary.flower.server.RoundListener;
+import io.tributary.flower.server.RoundMetrics;
 import io.tributary.format.ModelWriter;
 import io.tributary.format.TagContents;
 import io.tributary.format.TrainingConfig;
+import io.tributary.simulation.output.Json;
+import io.tributary.simulation.output.MetricsLog;
 import io.tributary.tensor.Tensor;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,17 +1,17 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.History;
+import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.ResumePoint;
 import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationDataException;
 import io.tributary.simulation.SimulationResult;
-import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.SimulationSettings.Builder;
+import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.SimulationStoppedException;
 import io.tributary.simulation.output.ProgressListener;
 import java.io.IOException;
@@ -24,12 +24,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code simulate} command: parses the flags into {@link SimulationSettings} and runs a

@@ -1,15 +1,14 @@
 package io.tributary.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.data.Dataset;
+import io.tributary.data.Partitioner;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.tributary.data.Dataset;
-import io.tributary.data.Partitioner;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;

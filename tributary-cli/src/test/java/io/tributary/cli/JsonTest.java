@@ -1,9 +1,8 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.output.Json;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.simulation.output.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.stream.Stream;

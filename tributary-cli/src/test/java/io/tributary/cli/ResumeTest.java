@@ -1,11 +1,10 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.RunFiles;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelWriter;
+import io.tributary.simulation.RunFiles;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

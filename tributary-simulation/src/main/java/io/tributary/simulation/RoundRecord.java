@@ -1,10 +1,10 @@
 package io.tributary.simulation;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
 import java.util.TreeMap;
-import java.util.Collections;
 
 /**
  * What one round of a simulation measured: one line of {@code metrics.jsonl}, one row of the

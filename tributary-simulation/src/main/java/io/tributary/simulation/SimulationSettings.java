@@ -1,12 +1,12 @@
 package io.tributary.simulation;
 
+import io.tributary.simulation.output.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import io.tributary.simulation.output.Json;
 import java.util.SequencedMap;
 
 /**

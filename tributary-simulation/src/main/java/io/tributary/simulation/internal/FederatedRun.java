@@ -1,7 +1,7 @@
 package io.tributary.simulation.internal;
 
-import io.tributary.core.values.StructValue;
 import io.tributary.core.types.StructType;
+import io.tributary.core.values.StructValue;
 import io.tributary.data.Dataset;
 import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.local.GraphBindingException;
@@ -12,26 +12,26 @@ import io.tributary.learning.ClientSampler;
 import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.FedAvg;
 import io.tributary.learning.FedProx;
+import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
 import io.tributary.learning.SequenceValues;
-import io.tributary.learning.FederatedLearning;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.Outcome;
 import io.tributary.runtime.RuntimeOptions;
-import io.tributary.tensor.Finite;
-import io.tributary.tensor.Tensor;
 import io.tributary.simulation.Seeds;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
+import io.tributary.tensor.Finite;
+import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.SequencedMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SequencedMap;
 
 /**
  * The federated side of a simulation: the algorithm's {@code initialize}, {@code next} and

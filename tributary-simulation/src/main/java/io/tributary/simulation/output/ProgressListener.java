@@ -1,15 +1,15 @@
 package io.tributary.simulation.output;
 
 import io.tributary.simulation.RoundRecord;
+import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.SimulationStart;
-import io.tributary.simulation.RunFiles;
 import io.tributary.tensor.Tensor;
-import java.util.SequencedMap;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.SequencedMap;
 
 /**
  * The round-by-round progress display on stderr: on a terminal, one bar redrawn in place with the

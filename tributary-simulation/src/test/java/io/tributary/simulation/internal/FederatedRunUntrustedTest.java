@@ -1,15 +1,14 @@
 package io.tributary.simulation.internal;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.data.Dataset;
+import io.tributary.graph.models.Model;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.tributary.data.Dataset;
-import io.tributary.graph.models.Model;
 import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.format.ModelFile;
+import io.tributary.graph.models.Model;
+import io.tributary.graph.models.Models;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SimulationSettings;
-import io.tributary.graph.models.Model;
-import io.tributary.graph.models.Models;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
