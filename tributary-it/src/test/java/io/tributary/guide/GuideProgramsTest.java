@@ -1,0 +1,204 @@
+package io.tributary.guide;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.simulation.RunFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs each program of docs/using-tributary-from-java.md and checks that the guide quotes its
+ * source file verbatim, less the package line, so that the guide and the programs cannot drift.
+ */
+class GuideProgramsTest {
+  private static final String PACKAGE_LINE = "package io.tributary.guide;\n\n";
+  private static final List<String> PROGRAMS = List.of("ComputeOnValues.java",
+      "RunSimulation.java", "CustomModel.java", "CsvLog.java", "TextSerializer.java",
+      "FlowerInProcess.java", "SaveLoadResume.java");
+  private static final String SERVICE_FILE =
+      "META-INF/services/io.tributary.tensor.serialization.Serializer";
+
+  @TempDir Path dir;
+
+  /** A program's {@code main}. */
+  private interface Program {
+    void main(String[] args) throws Exception;
+  }
+
+  @Test
+  void computeOnValues_threeReadings_printsTheTypeTheMeanAndTheCountAbove() throws Exception {
+    String out = run(ComputeOnValues::main);
+
+    assertThat(out).contains("type: (<float32@SERVER,{float32}@CLIENTS> -> "
+        + "<above=int32@SERVER,mean=float32@SERVER>)\n");
+    assertThat(out).contains("mean reading: 20.5\n").contains("clients above 20: 2\n");
+    assertQuoted("ComputeOnValues.java");
+  }
+
+  @Test
+  void runSimulation_fiveRounds_printsEachRoundAndWritesEveryFile() throws Exception {
+    Path out = dir.resolve("simulation");
+
+    String printed = run(RunSimulation::main, out.toString());
+
+    assertThat(printed).contains("round 1: train loss ").contains("round 5: train loss ")
+        .contains("best round: ").contains("parameters: [hidden1/kernel, ");
+    for (String file : RunFiles.ALL) {
+      assertThat(out.resolve(file)).isNotEmptyFile();
+      assertThat(printed).contains(file + ": ");
+    }
+    assertThat(Files.readAllLines(out.resolve(RunFiles.METRICS))).hasSize(5);
+    assertQuoted("RunSimulation.java");
+  }
+
+  @Test
+  void customModel_fiveFedAvgRounds_learnsTheDigits() throws Exception {
+    String out = run(CustomModel::main);
+
+    assertThat(out).contains("tanh-net: 2410 parameters [hidden/kernel, hidden/bias, "
+        + "output/kernel, output/bias]\n");
+    List<Double> accuracies = figures(out, "test accuracy ([0-9.]+)");
+    assertThat(accuracies).hasSize(5);
+    assertThat(accuracies.getLast()).isGreaterThan(0.8).isGreaterThan(accuracies.getFirst());
+    assertQuoted("CustomModel.java");
+  }
+
+  @Test
+  void csvLog_fourRounds_writesAHeaderAndOneLinePerRound() throws Exception {
+    Path csv = dir.resolve("rounds.csv");
+
+    String out = run(CsvLog::main, csv.toString());
+
+    List<String> lines = Files.readAllLines(csv);
+    assertThat(lines).hasSize(5);
+    assertThat(lines.getFirst())
+        .isEqualTo("round,train_loss,test_loss,test_accuracy,clients,seconds");
+    for (int round = 1; round <= 4; round++) {
+      assertThat(lines.get(round)).startsWith(round + ",").matches("[0-9.,]+")
+          .contains(",3,");
+    }
+    assertThat(out).isEqualTo(String.join("\n", lines) + "\n");
+    assertQuoted("CsvLog.java");
+  }
+
+  @Test
+  void textSerializer_listedForServiceLoader_isFoundAndReadsBackWhatItWrote() throws Exception {
+    String out = run(TextSerializer::main);
+
+    assertThat(out).contains("tensor types: [").contains(TextSerializer.TENSOR_TYPE)
+        .contains("numpy.ndarray").contains("proto.ndarray");
+    assertThat(out).contains("first tensor: 2,2|1.0 2.5 -3.0 0.125\n")
+        .contains("read back equal: true\n");
+    assertQuoted("TextSerializer.java");
+    String service = Files.readString(testResources().resolve(SERVICE_FILE));
+    assertThat(guide()).contains("```\n" + service + "```\n");
+  }
+
+  @Test
+  void flowerInProcess_twoClientsThreeRounds_trainsAndDisconnectsBoth() throws Exception {
+    String out = run(FlowerInProcess::main);
+
+    assertThat(out).contains("round 1: 2 clients, fit loss ").contains("round 3: 2 clients, ");
+    List<Double> evalLosses = figures(out, "eval loss ([0-9.]+)");
+    assertThat(evalLosses).hasSize(3);
+    assertThat(evalLosses.getLast()).isLessThan(evalLosses.getFirst());
+    assertThat(out).contains("parameters: [arr_0, arr_1]\n");
+    assertThat(out.split("client: DISCONNECTED_BY_SERVER\n", -1)).hasSize(3);
+    assertQuoted("FlowerInProcess.java");
+  }
+
+  @Test
+  void saveLoadResume_runStoppedAfterRound3_resumesFromTheRound2Checkpoint() throws Exception {
+    String out = run(SaveLoadResume::main, dir.toString());
+
+    assertThat(out).contains("initial: [dense/kernel, dense/bias], same graph: true, "
+        + "same values: true\n");
+    assertThat(out).contains("first run: stopped after round 3\n")
+        .contains("checkpoints: [round-0002]\n")
+        .contains("resumed after round 2, 4 rounds in the history\n")
+        .contains("checkpoints: [round-0002, round-0004], newest is the final model: true\n");
+    assertThat(Files.readAllLines(dir.resolve("run").resolve(RunFiles.METRICS))).hasSize(4);
+    assertQuoted("SaveLoadResume.java");
+  }
+
+  @Test
+  void guide_javaBlocks_areExactlyThePrograms() throws IOException {
+    List<String> blocks = new ArrayList<>();
+    Matcher m = Pattern.compile("```java\n(.*?)```\n", Pattern.DOTALL).matcher(guide());
+    while (m.find()) {
+      blocks.add(m.group(1));
+    }
+    List<String> programs = new ArrayList<>();
+    for (String program : PROGRAMS) {
+      programs.add(quotedForm(program));
+    }
+
+    assertThat(blocks).containsExactlyElementsOf(programs);
+  }
+
+  /** Runs {@code program} with {@code args} and returns what it printed on System.out. */
+  private static String run(Program program, String... args) throws Exception {
+    PrintStream original = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      program.main(args);
+    } finally {
+      System.setOut(original);
+    }
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    original.print(out);
+    return out;
+  }
+
+  /** Every number that {@code regex}'s first group matches in {@code text}, in order. */
+  private static List<Double> figures(String text, String regex) {
+    List<Double> out = new ArrayList<>();
+    Matcher m = Pattern.compile(regex).matcher(text);
+    while (m.find()) {
+      out.add(Double.parseDouble(m.group(1)));
+    }
+    return out;
+  }
+
+  private static void assertQuoted(String program) throws IOException {
+    assertThat(guide()).as("docs/using-tributary-from-java.md quotes %s verbatim", program)
+        .contains("```java\n" + quotedForm(program) + "```\n");
+  }
+
+  /** The program's source as the guide shows it: the file without its package line. */
+  private static String quotedForm(String program) throws IOException {
+    String source = Files.readString(sources().resolve(program), StandardCharsets.UTF_8);
+    assertThat(source).startsWith(PACKAGE_LINE);
+    return source.substring(PACKAGE_LINE.length());
+  }
+
+  private static String guide() throws IOException {
+    return Files.readString(root().resolve("docs/using-tributary-from-java.md"),
+        StandardCharsets.UTF_8);
+  }
+
+  private static Path sources() {
+    return root().resolve("tributary-it/src/test/java/io/tributary/guide");
+  }
+
+  private static Path testResources() {
+    return root().resolve("tributary-it/src/test/resources");
+  }
+
+  /** The project's root: surefire's {@code tributary.projectRoot}, else the module's parent. */
+  private static Path root() {
+    String root = System.getProperty("tributary.projectRoot");
+    return root != null && !root.isBlank() ? Path.of(root) : Path.of("..");
+  }
+}
