@@ -5,7 +5,7 @@ import io.tributary.flower.ConnectionFailedException;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.TlsSettings;
-import io.tributary.flower.TrainingClient;
+import io.tributary.flower.training.TrainingClient;
 import io.tributary.graph.local.GraphBindingException;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,8 +2,8 @@ package io.tributary.cli;
 
 import io.tributary.data.FashionMnist;
 import io.tributary.data.Partitioner;
-import io.tributary.flower.TrainingClient;
-import io.tributary.flower.TrainingSettings;
+import io.tributary.flower.training.TrainingClient;
+import io.tributary.flower.training.TrainingSettings;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.models.Model;
 import java.io.IOException;

@@ -1,11 +1,11 @@
 package io.tributary.cli;
 
 import io.tributary.flower.Backoff;
-import io.tributary.flower.TrainingClient;
 import io.tributary.flower.app.TrainingClientApp;
 import io.tributary.flower.fleet.NodeConfig;
 import io.tributary.flower.fleet.NodeKeys;
 import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.training.TrainingClient;
 import io.tributary.graph.local.GraphBindingException;
 import java.io.IOException;
 import java.io.PrintWriter;

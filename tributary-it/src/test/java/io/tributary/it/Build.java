@@ -11,7 +11,7 @@ final class Build {
   /** The library modules: every module a project may depend on, as the BOM lists them. */
   static final List<String> LIBRARY_MODULES = List.of("tributary-tensor", "tributary-core",
       "tributary-data", "tributary-graph", "tributary-format", "tributary-runtime",
-      "tributary-learning", "tributary-flower");
+      "tributary-learning", "tributary-flower", "tributary-flower-training");
 
   private Build() {}
 

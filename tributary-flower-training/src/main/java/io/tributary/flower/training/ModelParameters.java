@@ -1,4 +1,4 @@
-package io.tributary.flower.client.internal;
+package io.tributary.flower.training;
 
 import io.tributary.flower.FlowerClientException;
 import io.tributary.graph.Variable;
@@ -14,11 +14,11 @@ import java.util.Map;
  * A model's parameters as Flower carries them, a list in a fixed order, checked against the
  * model before any of it is used.
  */
-public final class ModelParameters {
+final class ModelParameters {
   private final List<Variable> variables;
 
   /** For parameters in the order of {@code variables}. */
-  public ModelParameters(List<Variable> variables) {
+  ModelParameters(List<Variable> variables) {
     this.variables = List.copyOf(variables);
   }
 
@@ -27,7 +27,7 @@ public final class ModelParameters {
    *
    * @throws FlowerClientException naming the first tensor whose count, dtype or shape is wrong
    */
-  public Map<String, Tensor> byName(String op, List<Tensor> tensors) throws FlowerClientException {
+  Map<String, Tensor> byName(String op, List<Tensor> tensors) throws FlowerClientException {
     if (tensors.size() != variables.size()) {
       throw new FlowerClientException(op + ": the model has " + variables.size()
           + " parameter tensors, the server sent " + tensors.size());
@@ -46,7 +46,7 @@ public final class ModelParameters {
   }
 
   /** The map as a list in the model's order. */
-  public List<Tensor> toList(Map<String, Tensor> byName) {
+  List<Tensor> toList(Map<String, Tensor> byName) {
     List<Tensor> out = new ArrayList<>(variables.size());
     for (Variable v : variables) {
       out.add(byName.get(v.name()));
@@ -55,7 +55,7 @@ public final class ModelParameters {
   }
 
   /** {@code base + delta}, parameter by parameter. */
-  public static Map<String, Tensor> plus(Map<String, Tensor> base, Map<String, Tensor> delta) {
+  static Map<String, Tensor> plus(Map<String, Tensor> base, Map<String, Tensor> delta) {
     Map<String, Tensor> out = new LinkedHashMap<>();
     for (Map.Entry<String, Tensor> e : base.entrySet()) {
       NdArray sum = NdArray.fromTensor(e.getValue()).copy();
