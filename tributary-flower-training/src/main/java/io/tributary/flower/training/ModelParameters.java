@@ -2,9 +2,8 @@ package io.tributary.flower.training;
 
 import io.tributary.flower.FlowerClientException;
 import io.tributary.graph.Variable;
-import io.tributary.graph.ops.NdArray;
-import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,24 +53,11 @@ final class ModelParameters {
     return out;
   }
 
-  /** {@code base + delta}, parameter by parameter. */
+  /** {@code base + delta}, parameter by parameter ({@link TensorMath#add}). */
   static Map<String, Tensor> plus(Map<String, Tensor> base, Map<String, Tensor> delta) {
     Map<String, Tensor> out = new LinkedHashMap<>();
     for (Map.Entry<String, Tensor> e : base.entrySet()) {
-      NdArray sum = NdArray.fromTensor(e.getValue()).copy();
-      NdArray d = NdArray.fromTensor(delta.get(e.getKey()));
-      if (sum.dtype() == DType.FLOAT32) {
-        float[] a = sum.floats();
-        float[] b = d.floats();
-        for (int i = 0; i < a.length; i++) {
-          a[i] += b[i];
-        }
-      } else {
-        for (int i = 0; i < sum.size(); i++) {
-          sum.set(i, sum.get(i) + d.get(i));
-        }
-      }
-      out.put(e.getKey(), sum.toTensor());
+      out.put(e.getKey(), TensorMath.add(e.getValue(), delta.get(e.getKey())));
     }
     return out;
   }

@@ -17,6 +17,7 @@ import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import io.tributary.tensor.serialization.SerializationException;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.time.Duration;
