@@ -236,7 +236,7 @@ public final class RemoteClientWork {
             "the client left before the instruction was sent", null));
   }
 
-  private io.tributary.tensor.serialization.internal.proto.Parameters encode(ClientProxy client,
+  private io.tributary.flower.internal.proto.Parameters encode(ClientProxy client,
       StructValue model) {
     try {
       return encoder.encode(model, client.tensorType());
@@ -247,7 +247,7 @@ public final class RemoteClientWork {
   }
 
   private List<Tensor> decode(ClientProxy client,
-      io.tributary.tensor.serialization.internal.proto.Parameters p) {
+      io.tributary.flower.internal.proto.Parameters p) {
     List<Tensor> got;
     try {
       got = ParametersWire.decode(registry, p);
