@@ -58,7 +58,7 @@ class SdkEndToEndTest {
   void run_fedProx_deliversProximalMuToSdkClients() throws Exception {
     List<Tensor> init = List.of(Tensor.ofFloats(Shape.of(2), 1, 2));
     server = start(ServerConfig.builder().rounds(2).minClients(2)
-        .strategy(Strategy.fedProx(0.25)).initial(named(init)));
+        .algorithm(ServerAlgorithm.fedProx(0.25)).initial(named(init)));
     RecordingClient a = new RecordingClient();
     RecordingClient b = new RecordingClient();
     join(a, List.of("numpy.ndarray"));

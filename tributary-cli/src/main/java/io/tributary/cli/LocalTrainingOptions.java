@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  * {@code supernode}: which partition of which data it holds, the model, and the SGD settings a
  * server's config does not override.
  */
-final class LocalTraining {
+final class LocalTrainingOptions {
   @Option(names = "--model", paramLabel = "mclr|mlp|cnn",
       description = "the network, as in simulate (default: mlp for digits and fashion-mnist, "
           + "mclr for synthetic); the server's model must hold its parameters in order")
