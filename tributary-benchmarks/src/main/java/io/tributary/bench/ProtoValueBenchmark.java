@@ -1,11 +1,11 @@
 package io.tributary.bench;
 
+import io.tributary.bench.internal.proto.Value;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.serialization.Parameters;
 import io.tributary.tensor.serialization.ProtoNdarraySerializer;
 import io.tributary.tensor.serialization.SerializationException;
-import io.tributary.tensor.serialization.internal.proto.Value;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code proto.ndarray} encode and decode of one {@code Value} message, against protobuf-java's
- * generated code for the same message.
+ * generated code for the same message (the benchmarks' own copy of the schema,
+ * {@code src/main/proto/tributary/bench/value_anchor.proto}).
  *
  * <p>The anchor is given its most favourable input: a primitive array prepared in setup, added
  * element by element as generated code requires, and on decode read back into a primitive array.

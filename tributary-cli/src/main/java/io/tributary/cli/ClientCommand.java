@@ -5,7 +5,7 @@ import io.tributary.flower.ConnectionFailedException;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.TlsSettings;
-import io.tributary.flower.TrainingClient;
+import io.tributary.flower.training.TrainingClient;
 import io.tributary.graph.local.GraphBindingException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -47,7 +47,7 @@ final class ClientCommand implements Callable<Integer> {
       description = "the server's address")
   String server;
 
-  @picocli.CommandLine.Mixin LocalTraining training = new LocalTraining();
+  @picocli.CommandLine.Mixin LocalTrainingOptions training = new LocalTrainingOptions();
 
   @Option(names = "--tensor-types", paramLabel = "LIST", split = ",",
       description = "tensor types to announce, most preferred first (default: "
@@ -89,7 +89,7 @@ final class ClientCommand implements Callable<Integer> {
       ServerSettings.Address address = ServerSettings.address("--server", server);
       // The settings are usable: the product kernels load and compile on another thread while
       // the data are loaded.
-      LocalTraining.Prepared p =
+      LocalTrainingOptions.Prepared p =
           training.prepare(io.tributary.graph.ops.KernelWarmUp::startInBackground);
       TrainingClient client = p.client();
       runner = builder(client).build();
@@ -100,7 +100,7 @@ final class ClientCommand implements Callable<Integer> {
       int status = usage(err, e.getMessage());
       verbose.trace(err, e);
       return status;
-    } catch (LocalTraining.DataException e) {
+    } catch (LocalTrainingOptions.DataException e) {
       return Problems.report(err, "client", e.where, e.problem);
     } catch (GraphBindingException e) {
       err.println("tributary client: cannot prepare the model: " + e.getMessage());

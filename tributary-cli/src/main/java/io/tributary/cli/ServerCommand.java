@@ -3,8 +3,8 @@ package io.tributary.cli;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
-import io.tributary.flower.server.Strategy;
 import io.tributary.simulation.output.MetricsLog;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
@@ -181,7 +181,7 @@ final class ServerCommand implements Callable<Integer> {
 
   private int run(ServerConfig config, Path dir, PrintWriter err) {
     PrintWriter outw = spec.commandLine().getOut();
-    Strategy s = config.strategy();
+    ServerAlgorithm s = config.algorithm();
     int done = config.initial().roundsDone();
     MetricsLog metrics;
     try {
@@ -250,7 +250,7 @@ final class ServerCommand implements Callable<Integer> {
   ServerConfig config() throws FileProblem {
     ServerSettings.Address a = ServerSettings.address("--address", address);
     ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
-        ServerSettings.strategy(strategy, mu), fractionFit, roundTimeout, minSuccessFraction,
+        ServerSettings.algorithm(strategy, mu), fractionFit, roundTimeout, minSuccessFraction,
         clientWait, seed);
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),

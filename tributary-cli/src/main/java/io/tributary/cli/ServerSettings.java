@@ -1,8 +1,8 @@
 package io.tributary.cli;
 
 import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
-import io.tributary.flower.server.Strategy;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;
@@ -60,15 +60,15 @@ final class ServerSettings {
     }
   }
 
-  static Strategy strategy(String name, Double mu) {
+  static ServerAlgorithm algorithm(String name, Double mu) {
     return switch (name) {
       case "fedavg" -> {
         if (mu != null) {
           throw new IllegalArgumentException("--mu applies only to --strategy fedprox");
         }
-        yield Strategy.fedAvg();
+        yield ServerAlgorithm.fedAvg();
       }
-      case "fedprox" -> Strategy.fedProx(mu == null ? SimulateCommand.DEFAULT_MU : mu);
+      case "fedprox" -> ServerAlgorithm.fedProx(mu == null ? SimulateCommand.DEFAULT_MU : mu);
       default -> throw new IllegalArgumentException("--strategy must be fedavg or fedprox, got '"
           + name + "'");
     };
@@ -155,10 +155,10 @@ final class ServerSettings {
   }
 
   /** The builder for the parsed values; {@link ServerConfig.Builder#build} checks the rest. */
-  static ServerConfig.Builder builder(Address a, int rounds, int minClients, Strategy s,
+  static ServerConfig.Builder builder(Address a, int rounds, int minClients, ServerAlgorithm s,
       double fractionFit, double roundTimeout, double minSuccess, double clientWait, long seed) {
     ServerConfig.Builder b = ServerConfig.builder().address(a.host(), a.port()).rounds(rounds)
-        .minClients(minClients).strategy(s).fractionFit(fractionFit).minSuccessFraction(minSuccess)
+        .minClients(minClients).algorithm(s).fractionFit(fractionFit).minSuccessFraction(minSuccess)
         .clientWait(seconds("--client-wait", clientWait)).seed(seed);
     // 0 means no limit; anything else must be a positive number of seconds.
     b.roundTimeout(roundTimeout == 0 ? Duration.ZERO : seconds("--round-timeout", roundTimeout));

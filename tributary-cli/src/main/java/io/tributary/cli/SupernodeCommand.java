@@ -1,11 +1,11 @@
 package io.tributary.cli;
 
 import io.tributary.flower.Backoff;
-import io.tributary.flower.TrainingClient;
 import io.tributary.flower.app.TrainingClientApp;
 import io.tributary.flower.fleet.NodeConfig;
 import io.tributary.flower.fleet.NodeKeys;
 import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.training.TrainingClient;
 import io.tributary.graph.local.GraphBindingException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -74,7 +74,7 @@ final class SupernodeCommand implements Callable<Integer> {
           + "(default: unlimited)")
   Integer maxRetries;
 
-  @picocli.CommandLine.Mixin LocalTraining training = new LocalTraining();
+  @picocli.CommandLine.Mixin LocalTrainingOptions training = new LocalTrainingOptions();
 
   @Override
   public Integer call() {
@@ -82,7 +82,7 @@ final class SupernodeCommand implements Callable<Integer> {
     SuperNode node;
     String what;
     try {
-      LocalTraining.Prepared p = training.prepare(() -> { });
+      LocalTrainingOptions.Prepared p = training.prepare(() -> { });
       TrainingClient client = p.client();
       SuperNode.Builder b = SuperNode.builder(superlink).insecure(insecure)
           .nodeConfig(NodeConfig.parse(nodeConfig))
@@ -112,7 +112,7 @@ final class SupernodeCommand implements Callable<Integer> {
       err.println("tributary supernode: " + String.valueOf(e.getMessage()).replaceAll("\\R", " "));
       err.flush();
       return ExitCodes.BAD_INPUT;
-    } catch (LocalTraining.DataException e) {
+    } catch (LocalTrainingOptions.DataException e) {
       return Problems.report(err, "supernode", e.where, e.problem);
     } catch (GraphBindingException e) {
       err.println("tributary supernode: cannot prepare the model: " + e.getMessage());

@@ -11,8 +11,8 @@ final class Build {
   /** The library modules: every module a project may depend on, as the BOM lists them. */
   static final List<String> LIBRARY_MODULES = List.of("tributary-tensor", "tributary-core",
       "tributary-data", "tributary-graph", "tributary-format", "tributary-runtime",
-      "tributary-learning", "tributary-simulation", "tributary-privacy",
-      "tributary-flower");
+      "tributary-learning", "tributary-simulation", "tributary-privacy", "tributary-flower",
+      "tributary-flower-training");
 
   private Build() {}
 

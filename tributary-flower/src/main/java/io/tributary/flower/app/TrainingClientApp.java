@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A ready ClientApp that trains and evaluates a {@link FlowerClient} (Tributary's graph-backed
- * {@link io.tributary.flower.TrainingClient}, typically) as Flower's Message-API strategies
+ * A ready ClientApp that trains and evaluates a {@link FlowerClient} (the graph-backed
+ * {@code io.tributary.flower.training.TrainingClient} of tributary-flower-training, typically) as Flower's Message-API strategies
  * ({@code flwr.serverapp.strategy.FedAvg} and friends) expect:
  *
  * <ul>

@@ -4,8 +4,8 @@
  * {@link io.tributary.flower.app.MessageHandler}s, which take a
  * {@link io.tributary.flower.records.Message} and a {@link io.tributary.flower.app.Context} and
  * return the reply. {@link io.tributary.flower.app.TrainingClientApp} is a ready app that trains a
- * {@link io.tributary.flower.FlowerClient} (such as Tributary's graph-backed
- * {@link io.tributary.flower.TrainingClient}) under the record and key names of Flower's
+ * {@link io.tributary.flower.FlowerClient} (such as the graph-backed {@code TrainingClient} of
+ * tributary-flower-training) under the record and key names of Flower's
  * Message-API strategies ({@code flwr.serverapp.strategy.FedAvg} and friends).
  * A {@link io.tributary.flower.fleet.SuperNode} runs apps for a Flower SuperLink.
  */

@@ -1,7 +1,6 @@
 package io.tributary.flower.internal;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.UnsafeByteOperations;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.serialization.Parameters;
@@ -19,52 +18,40 @@ public final class ParametersWire {
   private ParametersWire() {}
 
   /** The wire message for serialized parameters. */
-  public static io.tributary.tensor.serialization.internal.proto.Parameters toProto(
-      Parameters p) {
-    var b = io.tributary.tensor.serialization.internal.proto.Parameters.newBuilder()
+  public static io.tributary.flower.internal.proto.Parameters toProto(Parameters p) {
+    var b = io.tributary.flower.internal.proto.Parameters.newBuilder()
         .setTensorType(p.tensorType());
     // A serializer's arrays are fresh and never written again, so the message may share them.
     for (byte[] t : p.tensors()) {
       b.addTensors(UnsafeByteOperations.unsafeWrap(t));
     }
-    // Values are whole encoded Value messages; they are re-parsed into the repeated field, with
-    // their bytes fields sharing the encoded array.
+    // Values are whole encoded Value messages, carried as bytes (the same on the wire).
     for (byte[] v : p.values()) {
-      try {
-        CodedInputStream in = CodedInputStream.newInstance(v);
-        in.enableAliasing(true);
-        in.setSizeLimit(Integer.MAX_VALUE);
-        b.addValues(io.tributary.tensor.serialization.internal.proto.Value.parseFrom(in));
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        throw new IllegalStateException("a serializer produced an invalid Value message", e);
-      } catch (java.io.IOException e) {
-        // A byte-array input has no I/O of its own to fail.
-        throw new java.io.UncheckedIOException("reading an in-memory Value message", e);
-      }
+      b.addValues(UnsafeByteOperations.unsafeWrap(v));
     }
     return b.build();
   }
 
   /**
-   * The serialized parameters of a wire message. Tensor blobs share the message's arrays where it
-   * has them whole (see {@link WholeArray}): the message must not be written afterwards.
+   * The serialized parameters of a wire message. Tensor blobs and values share the message's
+   * arrays where it has them whole (see {@link WholeArray}): the message must not be written
+   * afterwards.
    */
-  public static Parameters fromProto(
-      io.tributary.tensor.serialization.internal.proto.Parameters p) {
+  public static Parameters fromProto(io.tributary.flower.internal.proto.Parameters p) {
     List<byte[]> tensors = new ArrayList<>(p.getTensorsCount());
     for (ByteString t : p.getTensorsList()) {
       tensors.add(WholeArray.of(t));
     }
     List<byte[]> values = new ArrayList<>(p.getValuesCount());
-    for (var v : p.getValuesList()) {
-      values.add(v.toByteArray());
+    for (ByteString v : p.getValuesList()) {
+      values.add(WholeArray.of(v));
     }
     return new Parameters(tensors, p.getTensorType(), values);
   }
 
   /** Serializes tensors with {@code serializer} and wraps them for the wire. */
-  public static io.tributary.tensor.serialization.internal.proto.Parameters encode(
-      Serializer serializer, List<Tensor> tensors) throws SerializationException {
+  public static io.tributary.flower.internal.proto.Parameters encode(Serializer serializer,
+      List<Tensor> tensors) throws SerializationException {
     return toProto(serializer.serialize(tensors));
   }
 
@@ -74,7 +61,7 @@ public final class ParametersWire {
    * @throws SerializationException if the type is unknown or a tensor is malformed
    */
   public static List<Tensor> decode(SerializerRegistry registry,
-      io.tributary.tensor.serialization.internal.proto.Parameters p)
+      io.tributary.flower.internal.proto.Parameters p)
       throws SerializationException {
     return registry.deserialize(fromProto(p));
   }

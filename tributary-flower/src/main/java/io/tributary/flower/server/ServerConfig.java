@@ -15,7 +15,7 @@ import java.util.Set;
  *     this one)
  * @param minClients clients needed before a round starts, and the least sampled per round
  *     (Flower's {@code min_available_clients} and {@code min_fit_clients})
- * @param strategy FedAvg or FedProx
+ * @param algorithm FedAvg or FedProx
  * @param fractionFit the fraction of connected clients sampled for fit (Flower default 1.0)
  * @param fractionEvaluate the fraction sampled for evaluation (Flower default 1.0)
  * @param roundTimeout how long a client may take to answer one instruction; empty for no limit
@@ -41,12 +41,12 @@ import java.util.Set;
  * @param overMaxExamples what a larger count does: {@code CLIP} (default) counts it as the
  *     bound, {@code EXCLUDE} fails that client's result
  */
-public record ServerConfig(String host, int port, int rounds, int minClients, Strategy strategy,
-    double fractionFit, double fractionEvaluate, Optional<Duration> roundTimeout,
-    double minSuccessFraction, Duration clientWait, InitialParameters initial, long seed,
-    Optional<TlsFiles> tls, Set<String> tokens, int maxMessageSize, int maxConcurrentClients,
-    Duration shutdownGrace, int readAheadBytes, long maxExamplesPerClient,
-    RuntimeOptions.WeightPolicy overMaxExamples) {
+public record ServerConfig(String host, int port, int rounds, int minClients,
+    ServerAlgorithm algorithm, double fractionFit, double fractionEvaluate,
+    Optional<Duration> roundTimeout, double minSuccessFraction, Duration clientWait,
+    InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
+    int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
+    long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
@@ -61,7 +61,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
 
   public ServerConfig {
     Objects.requireNonNull(host, "host");
-    Objects.requireNonNull(strategy, "strategy");
+    Objects.requireNonNull(algorithm, "algorithm");
     Objects.requireNonNull(initial, "initial");
     Objects.requireNonNull(tls, "tls");
     tokens = Set.copyOf(tokens);
@@ -108,7 +108,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     private int port = 8080;
     private int rounds = 1;
     private int minClients = 2;
-    private Strategy strategy = Strategy.fedAvg();
+    private ServerAlgorithm algorithm = ServerAlgorithm.fedAvg();
     private double fractionFit = 1.0;
     private double fractionEvaluate = 1.0;
     private Optional<Duration> roundTimeout = Optional.of(DEFAULT_ROUND_TIMEOUT);
@@ -143,8 +143,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
       return this;
     }
 
-    public Builder strategy(Strategy s) {
-      this.strategy = s;
+    public Builder algorithm(ServerAlgorithm a) {
+      this.algorithm = a;
       return this;
     }
 
@@ -231,7 +231,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients, St
     }
 
     public ServerConfig build() {
-      return new ServerConfig(host, port, rounds, minClients, strategy, fractionFit,
+      return new ServerConfig(host, port, rounds, minClients, algorithm, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
           tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
           maxExamplesPerClient, overMaxExamples);

@@ -20,8 +20,8 @@ class AliasingMarshallerTest {
     byte[] b = new byte[bytes];
     Arrays.fill(b, (byte) 7);
     return ClientMessage.newBuilder().setFitRes(ClientMessage.FitRes.newBuilder()
-        .setNumExamples(3).setParameters(io.tributary.tensor.serialization.internal.proto
-            .Parameters.newBuilder().setTensorType("numpy.ndarray")
+        .setNumExamples(3).setParameters(io.tributary.flower.internal.proto.Parameters
+            .newBuilder().setTensorType("numpy.ndarray")
             .addTensors(ByteString.copyFrom(b)))).build();
   }
 

@@ -47,7 +47,7 @@ class ClientMessageFuzzTest {
     }
   }
 
-  private static void parameters(io.tributary.tensor.serialization.internal.proto.Parameters p)
+  private static void parameters(io.tributary.flower.internal.proto.Parameters p)
       throws SerializationException {
     List<Tensor> tensors;
     try {

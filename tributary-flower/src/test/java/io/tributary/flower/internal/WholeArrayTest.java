@@ -37,7 +37,7 @@ class WholeArrayTest {
   void of_largeFieldOfAParsedStream_isTheParsedBytes() throws Exception {
     byte[] a = bytes(3 << 20);
     ClientMessage m = ClientMessage.newBuilder().setFitRes(ClientMessage.FitRes.newBuilder()
-        .setParameters(io.tributary.tensor.serialization.internal.proto.Parameters.newBuilder()
+        .setParameters(io.tributary.flower.internal.proto.Parameters.newBuilder()
             .addTensors(ByteString.copyFrom(a)))).build();
     ClientMessage parsed = ClientMessage.parseFrom(
         new java.io.ByteArrayInputStream(m.toByteArray()));

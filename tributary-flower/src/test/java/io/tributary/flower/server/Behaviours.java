@@ -53,7 +53,7 @@ public final class Behaviours {
     return m -> m.hasFitIns() ? Optional.empty() : honest.apply(m);
   }
 
-  public static ClientMessage fitRes(io.tributary.tensor.serialization.internal.proto.Parameters p,
+  public static ClientMessage fitRes(io.tributary.flower.internal.proto.Parameters p,
       long examples, float loss) {
     return ClientMessage.newBuilder().setFitRes(ClientMessage.FitRes.newBuilder()
         .setParameters(p).setNumExamples(examples).putMetrics("loss",
@@ -67,13 +67,13 @@ public final class Behaviours {
   }
 
   /** Parameters of one tensor whose bytes are {@code bytes}. */
-  public static io.tributary.tensor.serialization.internal.proto.Parameters raw(String type,
+  public static io.tributary.flower.internal.proto.Parameters raw(String type,
       byte[] bytes) {
-    return io.tributary.tensor.serialization.internal.proto.Parameters.newBuilder()
+    return io.tributary.flower.internal.proto.Parameters.newBuilder()
         .setTensorType(type).addTensors(ByteString.copyFrom(bytes)).build();
   }
 
-  public static List<Tensor> decode(io.tributary.tensor.serialization.internal.proto.Parameters p) {
+  public static List<Tensor> decode(io.tributary.flower.internal.proto.Parameters p) {
     try {
       return ParametersWire.decode(REGISTRY, p);
     } catch (SerializationException e) {

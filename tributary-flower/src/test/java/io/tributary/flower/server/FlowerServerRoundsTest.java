@@ -124,7 +124,7 @@ class FlowerServerRoundsTest {
   @Test
   void run_fedProx_sendsProximalMuInEveryFitConfig() throws Exception {
     try (Harness h = new Harness(Harness.config().rounds(2).minClients(1)
-        .strategy(Strategy.fedProx(0.5)).build())) {
+        .algorithm(ServerAlgorithm.fedProx(0.5)).build())) {
       FakeClient c = h.client(Behaviours.honest(1, 1));
       h.awaitClients(1);
       h.server.run();

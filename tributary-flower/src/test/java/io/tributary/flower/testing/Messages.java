@@ -43,7 +43,7 @@ public final class Messages {
   }
 
   /** Parameters as a Python server sends them: NPY bytes, {@code numpy.ndarray}. */
-  public static io.tributary.tensor.serialization.internal.proto.Parameters numpy(
+  public static io.tributary.flower.internal.proto.Parameters numpy(
       List<Tensor> params) {
     try {
       return ParametersWire.encode(REGISTRY.forType("numpy.ndarray"), params);
@@ -54,7 +54,7 @@ public final class Messages {
 
   /** The tensors of a client's parameters, whatever their type. */
   public static List<Tensor> tensors(
-      io.tributary.tensor.serialization.internal.proto.Parameters p) {
+      io.tributary.flower.internal.proto.Parameters p) {
     try {
       return ParametersWire.decode(REGISTRY, p);
     } catch (SerializationException e) {

@@ -10,7 +10,7 @@ import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
-import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -74,7 +74,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
     feeds.add(labels);
     CompiledRun step;
     try {
-      step = new Executor(grads.graph()).compile(feeds, fetches, sgd);
+      step = new GraphExecutor(grads.graph()).compile(feeds, fetches, sgd);
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }

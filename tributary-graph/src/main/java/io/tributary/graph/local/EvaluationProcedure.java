@@ -7,7 +7,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.graph.Graph;
 import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.ops.CompiledRun;
-import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -41,7 +41,7 @@ final class EvaluationProcedure implements GraphProcedure {
     feeds.add(labels);
     CompiledRun template;
     try {
-      template = new Executor(graph).compile(feeds, List.of(loss, accuracy));
+      template = new GraphExecutor(graph).compile(feeds, List.of(loss, accuracy));
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }

@@ -7,10 +7,10 @@ import java.util.List;
 
 /**
  * One set of outputs of a graph, planned once and run many times on values given by position:
- * the form a training loop runs each step in. Made by {@link Executor#compile}.
+ * the form a training loop runs each step in. Made by {@link GraphExecutor#compile}.
  *
- * <p>Unlike {@link Executor#run}, a compiled run keeps the arrays its ops computed and lets each
- * op write the next run's result into the same array when the shape repeats, so a loop over
+ * <p>Unlike {@link GraphExecutor#run}, a compiled run keeps the arrays its ops computed and lets
+ * each op write the next run's result into the same array when the shape repeats, so a loop over
  * equal-sized batches stops allocating. The arrays {@link #run} returns therefore stay valid only
  * until the next call. Feeding one of them back in is safe: a run never writes into an array it
  * was fed, except the targets of its {@link Accumulation}s, which it updates in place after every

@@ -83,7 +83,7 @@ final class Plan {
 
   /**
    * Plans the ops that compute {@code outputs} and the values of {@code accumulations} in {@code
-   * graph} (validated; the accumulations checked by {@link Executor#compile}). Only a run that
+   * graph} (validated; the accumulations checked by {@link GraphExecutor#compile}). Only a run that
    * keeps its arrays ({@link CompiledRun}) may take accumulations: the fused products run last,
    * and the plan releases nothing early for them.
    */

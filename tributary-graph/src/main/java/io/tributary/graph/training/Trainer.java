@@ -6,7 +6,7 @@ import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
-import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.Optimizer;
 import io.tributary.graph.optim.OptimizerState;
@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  */
 public final class Trainer {
   private final GradientGraph grads;
-  private final Executor executor;
+  private final GraphExecutor executor;
   private final String input;
   private final String labels;
   private final String accuracy;
@@ -64,7 +64,7 @@ public final class Trainer {
   public Trainer(Graph graph, String loss, String input, String labels, String accuracy,
       List<String> trainables, Optimizer optimizer, Map<String, Tensor> initial) {
     this.grads = Autodiff.gradients(graph, loss, trainables);
-    this.executor = new Executor(grads.graph());
+    this.executor = new GraphExecutor(grads.graph());
     this.input = input;
     this.labels = labels;
     this.accuracy = accuracy;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.graph.Graph;
 import io.tributary.graph.GraphBuilder;
 import io.tributary.graph.OpArgs;
-import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
@@ -165,13 +165,13 @@ class GradientCheckTest {
     String loss = b.op("reduce_sum", b.op("mul", out, r));
     Graph forward = b.build();
     GradientGraph gg = Autodiff.gradients(forward, loss, wrt);
-    Executor exec = new Executor(gg.graph());
+    GraphExecutor exec = new GraphExecutor(gg.graph());
     List<String> outputs = new ArrayList<>();
     for (String w : wrt) {
       outputs.add(gg.gradientOf(w));
     }
     Map<String, NdArray> grads = exec.run(feeds, outputs);
-    Executor fwd = new Executor(forward);
+    GraphExecutor fwd = new GraphExecutor(forward);
     for (String w : wrt) {
       NdArray analytic = grads.get(gg.gradientOf(w));
       NdArray x = feeds.get(w);

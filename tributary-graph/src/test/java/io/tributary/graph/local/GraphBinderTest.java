@@ -21,7 +21,7 @@ import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
-import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.optim.Sgd;
 import io.tributary.graph.training.Batch;
 import io.tributary.graph.training.Evaluation;
@@ -138,8 +138,8 @@ class GraphBinderTest {
       fetch.add(plain.gradientOf(p));
       fetchProx.add(prox.gradientOf(p));
     }
-    Map<String, Tensor> a = new Executor(plain.graph()).runTensors(feeds, fetch);
-    Map<String, Tensor> c = new Executor(prox.graph()).runTensors(feeds, fetchProx);
+    Map<String, Tensor> a = new GraphExecutor(plain.graph()).runTensors(feeds, fetch);
+    Map<String, Tensor> c = new GraphExecutor(prox.graph()).runTensors(feeds, fetchProx);
     double sq = 0;
     for (String p : MCLR.trainableNames()) {
       Tensor gw = a.get(plain.gradientOf(p));

@@ -2,7 +2,7 @@ package io.tributary.graph.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -70,7 +70,7 @@ class ModelsTest {
     Map<String, Tensor> feeds = new HashMap<>(model.initialParameters(3));
     feeds.put(model.input(), Tensor.ofFloats(Shape.of(xDims), x));
     feeds.put(model.labels(), Tensor.ofLongs(Shape.of(2), 1, 7));
-    Map<String, Tensor> out = new Executor(model.graph()).runTensors(feeds,
+    Map<String, Tensor> out = new GraphExecutor(model.graph()).runTensors(feeds,
         List.of(model.logits(), model.loss(), model.accuracy()));
     assertThat(out.get(model.logits()).shape()).isEqualTo(Shape.of(2, 10));
     assertThat(out.get(model.logits()).dtype()).isEqualTo(DType.FLOAT32);

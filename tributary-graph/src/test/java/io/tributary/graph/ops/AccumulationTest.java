@@ -78,7 +78,7 @@ class AccumulationTest {
         folded[params.size() + i] = anchor;
       }
     }
-    Executor executor = new Executor(grads.graph());
+    GraphExecutor executor = new GraphExecutor(grads.graph());
     CompiledRun unfused = executor.compile(feeds, gradNames);
     CompiledRun withSgd = executor.compile(feeds, List.of(objective), sgd);
     assertThat(withSgd.fusedAccumulations()).isEqualTo(fused);
@@ -165,7 +165,7 @@ class AccumulationTest {
 
   @Test
   void run_productReadByNothingElse_isFusedAndAdded() {
-    CompiledRun run = new Executor(product()).compile(List.of("a", "b", "t"), List.of(),
+    CompiledRun run = new GraphExecutor(product()).compile(List.of("a", "b", "t"), List.of(),
         List.of(new Accumulation("y", "t", -2.0)));
     NdArray a = filled(2, 3, -1);
     NdArray b = filled(3, 4, 0.5);
@@ -182,7 +182,7 @@ class AccumulationTest {
 
   @Test
   void run_productAlsoAnOutput_isReturnedAndAddedWithoutFusing() {
-    CompiledRun run = new Executor(product()).compile(List.of("a", "b", "t"), List.of("y"),
+    CompiledRun run = new GraphExecutor(product()).compile(List.of("a", "b", "t"), List.of("y"),
         List.of(new Accumulation("y", "t", 0.5)));
     NdArray a = filled(2, 3, -1);
     NdArray b = filled(3, 4, 0.5);
@@ -196,7 +196,7 @@ class AccumulationTest {
 
   @Test
   void run_productReadByAnotherOp_isAddedWithoutFusing() {
-    CompiledRun run = new Executor(product()).compile(List.of("a", "b", "t"), List.of("z"),
+    CompiledRun run = new GraphExecutor(product()).compile(List.of("a", "b", "t"), List.of("z"),
         List.of(new Accumulation("y", "t", 1.0)));
     NdArray a = filled(2, 3, -1);
     NdArray b = filled(3, 4, 0.5);
@@ -216,7 +216,7 @@ class AccumulationTest {
     g.placeholder("b", DType.FLOAT32, 2, 2);
     g.placeholder("t", DType.FLOAT32, 2, 2);
     g.opNamed("y", "matmul", OpArgs.none(), "a", "b");
-    CompiledRun run = new Executor(g.build()).compile(List.of("a", "b", "t"), List.of(),
+    CompiledRun run = new GraphExecutor(g.build()).compile(List.of("a", "b", "t"), List.of(),
         List.of(new Accumulation("y", "t", 1.0)));
     NdArray w = NdArray.fromDoubles(DType.FLOAT32, new int[] {2, 2}, new double[] {1, 2, 3, 4});
     NdArray b = NdArray.fromDoubles(DType.FLOAT32, new int[] {2, 2}, new double[] {1, 0, 0, 1});
@@ -231,7 +231,7 @@ class AccumulationTest {
     GraphBuilder g = new GraphBuilder();
     g.placeholder("w", DType.FLOAT64, 2, 2);
     g.opNamed("y", "matmul", OpArgs.none(), "w", "w");
-    CompiledRun run = new Executor(g.build()).compile(List.of("w"), List.of(),
+    CompiledRun run = new GraphExecutor(g.build()).compile(List.of("w"), List.of(),
         List.of(new Accumulation("y", "w", -1.0)));
     NdArray w = NdArray.fromDoubles(DType.FLOAT64, new int[] {2, 2}, new double[] {1, 2, 3, 4});
     run.run(w);
@@ -249,7 +249,7 @@ class AccumulationTest {
     g.opNamed("y", "matmul", OpArgs.none(), "a", "b");
     g.opNamed("z", "relu", OpArgs.none(), "y");
     for (String value : List.of("y", "z")) {
-      CompiledRun run = new Executor(g.build()).compile(List.of("a", "b", "t"), List.of(),
+      CompiledRun run = new GraphExecutor(g.build()).compile(List.of("a", "b", "t"), List.of(),
           List.of(new Accumulation(value, "t", 1.0)));
       NdArray t = filled(3, 4, 0);
       assertThatThrownBy(() -> run.run(filled(2, 3, 0), filled(3, 4, 0), t))
@@ -281,7 +281,7 @@ class AccumulationTest {
   @MethodSource("invalid")
   void compile_badAccumulation_failsNamingIt(List<String> feeds, List<String> outputs,
       Accumulation bad, String message) {
-    Executor executor = new Executor(product());
+    GraphExecutor executor = new GraphExecutor(product());
     assertThatThrownBy(() -> executor.compile(feeds, outputs, List.of(bad)))
         .isInstanceOf(GraphExecutionException.class)
         .hasMessageContaining("accumulation of '" + bad.output() + "' into '" + bad.target())
@@ -290,7 +290,7 @@ class AccumulationTest {
 
   @Test
   void compile_twoAccumulationsIntoOneTarget_fails() {
-    Executor executor = new Executor(product());
+    GraphExecutor executor = new GraphExecutor(product());
     assertThatThrownBy(() -> executor.compile(List.of("a", "b", "t"), List.of(),
         List.of(new Accumulation("y", "t", 1), new Accumulation("z", "t", 1))))
         .isInstanceOf(GraphExecutionException.class)

@@ -111,14 +111,14 @@ class CompiledRunTest {
   void run_repeatedBatchesOfChangingSize_equalsUncompiledRunsBitForBit(String name, Model model,
       int features, double mu) {
     TrainingStep s = step(model, mu, DType.FLOAT32, 3);
-    Executor executor = new Executor(s.graph());
+    GraphExecutor executor = new GraphExecutor(s.graph());
     CompiledRun compiled = executor.compile(s.feeds(), s.outputs());
     SplittableRandom rnd = new SplittableRandom(11);
     // Same size twice (buffers reused), a smaller last batch (reallocated), then the size again.
     for (int rows : new int[] {10, 10, 3, 10}) {
       NdArray[] values = feeds(s, batch(rows, features, DType.FLOAT32, rnd));
       NdArray[] got = compiled.run(values);
-      Map<String, NdArray> want = new Executor(s.graph()).run(asMap(s, values), s.outputs());
+      Map<String, NdArray> want = new GraphExecutor(s.graph()).run(asMap(s, values), s.outputs());
       for (int k = 0; k < got.length; k++) {
         String out = s.outputs().get(k);
         assertThat(got[k].shape()).as("%s, %d rows: %s", name, rows, out)
@@ -143,9 +143,9 @@ class CompiledRunTest {
     TrainingStep s64 = step(f64, mu, DType.FLOAT64, 5);
     NdArray[] b32 = batch(10, features, DType.FLOAT32, new SplittableRandom(2));
     NdArray[] b64 = {convert(b32[0], DType.FLOAT64), b32[1]};
-    NdArray[] got = new Executor(s32.graph()).compile(s32.feeds(), s32.outputs())
+    NdArray[] got = new GraphExecutor(s32.graph()).compile(s32.feeds(), s32.outputs())
         .run(feeds(s32, b32));
-    NdArray[] want = new Executor(s64.graph()).compile(s64.feeds(), s64.outputs())
+    NdArray[] want = new GraphExecutor(s64.graph()).compile(s64.feeds(), s64.outputs())
         .run(feeds(s64, b64));
     for (int k = 0; k < got.length; k++) {
       assertThat(got[k].dtype()).isEqualTo(DType.FLOAT32);
@@ -175,11 +175,11 @@ class CompiledRunTest {
     if (!withLoss.contains(model.loss())) {
       withLoss.add(model.loss());
     }
-    CompiledRun compiled = new Executor(s.graph()).compile(s.feeds(), withLoss);
+    CompiledRun compiled = new GraphExecutor(s.graph()).compile(s.feeds(), withLoss);
     assertThat(compiled.sharedSoftmaxPairs()).as(name).isEqualTo(1);
     NdArray[] values = feeds(s, batch(7, features, DType.FLOAT32, new SplittableRandom(5)));
     NdArray[] got = compiled.run(values);
-    Map<String, NdArray> want = new Executor(s.graph()).run(asMap(s, values), withLoss);
+    Map<String, NdArray> want = new GraphExecutor(s.graph()).run(asMap(s, values), withLoss);
     for (int k = 0; k < got.length; k++) {
       assertThat(got[k].floats()).as("%s: %s", name, withLoss.get(k))
           .isEqualTo(want.get(withLoss.get(k)).floats());
@@ -191,10 +191,10 @@ class CompiledRunTest {
     Model model = Models.softmaxRegression("mclr", 60, 10, DType.FLOAT32);
     TrainingStep s = step(model, 0.0, DType.FLOAT32, 3);
     // No gradient is planned, so the loss has nothing to pair with.
-    CompiledRun compiled = new Executor(s.graph()).compile(s.feeds(), List.of(model.loss()));
+    CompiledRun compiled = new GraphExecutor(s.graph()).compile(s.feeds(), List.of(model.loss()));
     NdArray[] values = feeds(s, batch(4, 60, DType.FLOAT32, new SplittableRandom(9)));
     NdArray got = compiled.run(values)[0];
-    Map<String, NdArray> want = new Executor(s.graph()).run(asMap(s, values),
+    Map<String, NdArray> want = new GraphExecutor(s.graph()).run(asMap(s, values),
         List.of(model.loss()));
     assertThat(compiled.sharedSoftmaxPairs()).isZero();
     assertThat(got.floats()).isEqualTo(want.get(model.loss()).floats());
@@ -202,7 +202,7 @@ class CompiledRunTest {
 
   @Test
   void run_sameShapeTwice_reusesTheOutputArray() {
-    CompiledRun run = new Executor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
+    CompiledRun run = new GraphExecutor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
     NdArray bias = NdArray.wrapFloats(new int[] {3}, new float[] {1, -1, 0});
     NdArray first = run.run(NdArray.wrapFloats(new int[] {1, 3}, new float[] {1, 2, -3}), bias)[0];
     assertThat(first.floats()).containsExactly(2f, 1f, 0f);
@@ -213,7 +213,7 @@ class CompiledRunTest {
 
   @Test
   void run_outputFedBackIn_isNeverOverwritten() {
-    CompiledRun run = new Executor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
+    CompiledRun run = new GraphExecutor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
     NdArray bias = NdArray.wrapFloats(new int[] {3}, new float[] {1, 1, 1});
     NdArray y = run.run(NdArray.wrapFloats(new int[] {1, 3}, new float[] {1, 2, 3}), bias)[0];
     // y is this run's own buffer; fed back as x, the next result must go elsewhere.
@@ -225,7 +225,7 @@ class CompiledRunTest {
 
   @Test
   void fresh_givesARunWithItsOwnArrays() {
-    CompiledRun a = new Executor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
+    CompiledRun a = new GraphExecutor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
     CompiledRun b = a.fresh();
     NdArray bias = NdArray.wrapFloats(new int[] {3}, new float[] {0, 0, 0});
     NdArray ya = a.run(NdArray.wrapFloats(new int[] {1, 3}, new float[] {1, 2, 3}), bias)[0];
@@ -238,14 +238,14 @@ class CompiledRunTest {
 
   @Test
   void compile_neededPlaceholderNotFed_throwsNamingIt() {
-    Executor e = new Executor(reluOfSum());
+    GraphExecutor e = new GraphExecutor(reluOfSum());
     assertThatThrownBy(() -> e.compile(List.of("x"), List.of("y")))
         .isInstanceOf(GraphExecutionException.class).hasMessageContaining("'b'");
   }
 
   @Test
   void compile_unknownName_throwsNamingIt() {
-    Executor e = new Executor(reluOfSum());
+    GraphExecutor e = new GraphExecutor(reluOfSum());
     assertThatThrownBy(() -> e.compile(List.of("x", "b", "z"), List.of("y")))
         .isInstanceOf(GraphExecutionException.class).hasMessageContaining("feed 'z'");
     assertThatThrownBy(() -> e.compile(List.of("x", "b"), List.of("w")))
@@ -254,7 +254,7 @@ class CompiledRunTest {
 
   @Test
   void run_valueOfWrongShapeOrCount_throwsNamingTheFeed() {
-    CompiledRun run = new Executor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
+    CompiledRun run = new GraphExecutor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
     NdArray x = NdArray.wrapFloats(new int[] {1, 3}, new float[] {1, 2, 3});
     assertThatThrownBy(() -> run.run(x, NdArray.wrapFloats(new int[] {2}, new float[] {1, 2})))
         .isInstanceOf(GraphExecutionException.class).hasMessageContaining("'b'");

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
-import io.tributary.graph.ops.Executor;
+import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.Adam;
 import io.tributary.graph.optim.OptimizerState;
@@ -105,7 +105,7 @@ class TrainerTest {
     }
     Sgd sgd = new Sgd(0.1);
     OptimizerState state = sgd.init(params);
-    Executor reference = new Executor(fused.gradientGraph().graph());
+    GraphExecutor reference = new GraphExecutor(fused.gradientGraph().graph());
     List<String> outputs = new ArrayList<>(List.of(mlp.loss()));
     for (String p : mlp.trainableNames()) {
       outputs.add(fused.gradientGraph().gradientOf(p));

@@ -8,6 +8,7 @@ import io.tributary.runtime.ClientValues;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -297,7 +298,7 @@ abstract class ClientNode extends Node {
       Tensor k = (Tensor) keys.valueFor(scope);
       int max = ((Tensor) maxKey.value()).getInt(0);
       Object s = state.value();
-      long[] ids = TensorOps.toLongs(k);
+      long[] ids = TensorMath.toLongs(k);
       List<Object> out = new ArrayList<>(ids.length);
       scope.running = URI;
       for (long id : ids) {

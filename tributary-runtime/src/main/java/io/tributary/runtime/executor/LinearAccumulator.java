@@ -7,6 +7,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -103,7 +104,7 @@ final class LinearAccumulator {
         throw new IllegalArgumentException("tensor " + i + " has shape " + t.shape()
             + " but the values before it had shape " + shapes[i]);
       }
-      TensorOps.arrayLength(t, t.dtype().isComplex() ? 2 : 1);
+      TensorMath.arrayLength(t, t.dtype().isComplex() ? 2 : 1);
     }
   }
 
@@ -132,18 +133,18 @@ final class LinearAccumulator {
         Tensor t = leaves.get(k).get(i);
         if (d.isInteger()) {
           long[] acc = ints[i];
-          long[] x = TensorOps.toLongs(t);
+          long[] x = TensorMath.toLongs(t);
           for (int j = 0; j < x.length; j++) {
             acc[j] += x[j];
           }
         } else if (d.isComplex()) {
           double[] acc = reals[i];
-          double[] x = TensorOps.toDoubles(t);
+          double[] x = TensorMath.toDoubles(t);
           for (int j = 0; j < x.length; j++) {
             acc[j] += weights[k] * x[j];
           }
         } else if (d != DType.FLOAT32 && d != DType.FLOAT64) {
-          TensorOps.addScaled(t, weights[k], reals[i]);
+          TensorMath.addScaled(t, weights[k], reals[i]);
         }
       }
       if (d == DType.FLOAT32 || d == DType.FLOAT64) {
@@ -151,7 +152,7 @@ final class LinearAccumulator {
         for (List<Tensor> l : leaves) {
           column.add(l.get(i));
         }
-        TensorOps.addScaledTiled(column, weights, reals[i]);
+        TensorMath.addScaled(column, weights, reals[i]);
       }
     }
     for (double w : weights) {
@@ -253,7 +254,7 @@ final class LinearAccumulator {
         continue;
       }
       if (ints[i] != null) {
-        leaves.add(TensorOps.fromLongs(type.dtype(), shapes[i], ints[i]));
+        leaves.add(TensorMath.fromLongs(type.dtype(), shapes[i], ints[i]));
         continue;
       }
       double[] v = reals[i];
@@ -263,7 +264,7 @@ final class LinearAccumulator {
           v[j] = v[j] / divisor;
         }
       }
-      leaves.add(TensorOps.fromDoubles(type.dtype(), shapes[i], v));
+      leaves.add(TensorMath.fromDoubles(type.dtype(), shapes[i], v));
     }
     return rebuild(member, leaves, new int[] {0});
   }

@@ -7,6 +7,7 @@ import io.tributary.runtime.RuntimeOptions;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -74,7 +75,7 @@ final class LinearSink implements Sink {
     LinearAccumulator.flatten(bound, leaves);
     long[] b = new long[leaves.size()];
     for (int i = 0; i < b.length; i++) {
-      b[i] = TensorOps.toLongs(leaves.get(i))[0];
+      b[i] = TensorMath.toLongs(leaves.get(i))[0];
       if (bitwidth ? b[i] < 1 || b[i] > 62 : b[i] < 0) {
         throw new IllegalArgumentException(uri + ": " + (bitwidth
             ? "a bit width must be 1 to 62, got " + b[i]
@@ -155,7 +156,7 @@ final class LinearSink implements Sink {
   }
 
   private static String describe(Tensor scalar) {
-    return scalar.dtype().isInteger() ? Long.toUnsignedString(TensorOps.toLongs(scalar)[0])
+    return scalar.dtype().isInteger() ? Long.toUnsignedString(TensorMath.toLongs(scalar)[0])
         : Double.toString(scalar.getAsDouble(0));
   }
 
@@ -191,7 +192,7 @@ final class LinearSink implements Sink {
       List<Tensor> leaves = new ArrayList<>();
       LinearAccumulator.flatten(groups.get(g), leaves);
       for (Tensor t : leaves) {
-        for (long x : TensorOps.toLongs(t)) {
+        for (long x : TensorMath.toLongs(t)) {
           // A uint64 above 2^63 reads as negative here, and is out of range like one.
           if (x < 0 || x > max) {
             throw new IllegalArgumentException("the value " + Long.toUnsignedString(x)
@@ -256,10 +257,10 @@ final class LinearSink implements Sink {
       return StructValue.of(s.names(), out);
     }
     Tensor t = (Tensor) value;
-    long[] x = TensorOps.toLongs(t);
+    long[] x = TensorMath.toLongs(t);
     for (int i = 0; i < x.length; i++) {
       x[i] &= mask;
     }
-    return TensorOps.fromLongs(t.dtype(), t.shape(), x);
+    return TensorMath.fromLongs(t.dtype(), t.shape(), x);
   }
 }

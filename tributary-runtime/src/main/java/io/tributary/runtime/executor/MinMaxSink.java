@@ -4,6 +4,7 @@ import io.tributary.core.types.Type;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -75,13 +76,13 @@ final class MinMaxSink implements Sink {
       e.arrays = new Object[leaves.size()];
       for (int i = 0; i < leaves.size(); i++) {
         Tensor t = leaves.get(i);
-        e.arrays[i] = t.dtype().isInteger() ? TensorOps.toLongs(t) : TensorOps.toDoubles(t);
+        e.arrays[i] = t.dtype().isInteger() ? TensorMath.toLongs(t) : TensorMath.toDoubles(t);
       }
       return;
     }
     for (int i = 0; i < leaves.size(); i++) {
       Tensor t = leaves.get(i);
-      fold(e.arrays[i], t.dtype().isInteger() ? TensorOps.toLongs(t) : TensorOps.toDoubles(t),
+      fold(e.arrays[i], t.dtype().isInteger() ? TensorMath.toLongs(t) : TensorMath.toDoubles(t),
           unsigned(t.dtype()));
     }
   }
@@ -140,8 +141,8 @@ final class MinMaxSink implements Sink {
     List<Object> leaves = new ArrayList<>();
     for (int i = 0; i < t.arrays.length; i++) {
       Tensor f = t.first.get(i);
-      leaves.add(t.arrays[i] instanceof long[] l ? TensorOps.fromLongs(f.dtype(), f.shape(), l)
-          : TensorOps.fromDoubles(f.dtype(), f.shape(), (double[]) t.arrays[i]));
+      leaves.add(t.arrays[i] instanceof long[] l ? TensorMath.fromLongs(f.dtype(), f.shape(), l)
+          : TensorMath.fromDoubles(f.dtype(), f.shape(), (double[]) t.arrays[i]));
     }
     return LinearAccumulator.rebuild(member, leaves, new int[] {0});
   }

@@ -1,12 +1,12 @@
 package io.tributary.runtime.executor;
 
 import io.tributary.core.types.TensorType;
-
 import io.tributary.runtime.ClientValues;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
+import io.tributary.tensor.TensorMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
@@ -67,7 +67,7 @@ final class TiledKernel {
         }
       }
     }
-    return TensorOps.MAX_ELEMENTS >= shape.size();
+    return TensorMath.MAX_ELEMENTS >= shape.size();
   }
 
   /** Computes the aggregate of an applicable sink with {@code threads} threads of {@code pool}. */

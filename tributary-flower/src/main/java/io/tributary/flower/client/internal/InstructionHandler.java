@@ -147,7 +147,7 @@ public final class InstructionHandler {
   }
 
   private List<Tensor> decode(String op,
-      io.tributary.tensor.serialization.internal.proto.Parameters p)
+      io.tributary.flower.internal.proto.Parameters p)
       throws MalformedMessageException {
     List<Tensor> tensors;
     try {

@@ -16,7 +16,7 @@ final class ModelEncoder {
   private final SerializerRegistry registry;
   private final Object lock = new Object();
   private StructValue model;
-  private final Map<String, io.tributary.tensor.serialization.internal.proto.Parameters> byType =
+  private final Map<String, io.tributary.flower.internal.proto.Parameters> byType =
       new HashMap<>();
 
   ModelEncoder(SerializerRegistry registry) {
@@ -24,7 +24,7 @@ final class ModelEncoder {
   }
 
   /** The wire parameters of {@code m} in {@code tensorType}. */
-  io.tributary.tensor.serialization.internal.proto.Parameters encode(StructValue m,
+  io.tributary.flower.internal.proto.Parameters encode(StructValue m,
       String tensorType) throws SerializationException {
     synchronized (lock) {
       if (model != m) {

@@ -17,6 +17,7 @@ import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import io.tributary.tensor.serialization.SerializationException;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.time.Duration;
@@ -235,7 +236,7 @@ public final class RemoteClientWork {
             "the client left before the instruction was sent", null));
   }
 
-  private io.tributary.tensor.serialization.internal.proto.Parameters encode(ClientProxy client,
+  private io.tributary.flower.internal.proto.Parameters encode(ClientProxy client,
       StructValue model) {
     try {
       return encoder.encode(model, client.tensorType());
@@ -246,7 +247,7 @@ public final class RemoteClientWork {
   }
 
   private List<Tensor> decode(ClientProxy client,
-      io.tributary.tensor.serialization.internal.proto.Parameters p) {
+      io.tributary.flower.internal.proto.Parameters p) {
     List<Tensor> got;
     try {
       got = ParametersWire.decode(registry, p);

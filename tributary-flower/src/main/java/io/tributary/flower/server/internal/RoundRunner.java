@@ -70,8 +70,8 @@ public final class RoundRunner {
       throw new FlowerServerException(e.getMessage(), e);
     }
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
-        config.strategy().fitConfig(), java.util.Map.of());
-    LearningProcess process = FederatedLearning.process(config.strategy().name(),
+        config.algorithm().fitConfig(), java.util.Map.of());
+    LearningProcess process = FederatedLearning.process(config.algorithm().name(),
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
         work.evaluation());
     LOG.info("{} over {} clients per round at least; round computation {}",

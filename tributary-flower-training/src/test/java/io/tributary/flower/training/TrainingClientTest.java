@@ -1,4 +1,4 @@
-package io.tributary.flower;
+package io.tributary.flower.training;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.TrainTestSplit;
+import io.tributary.flower.EvaluateIns;
+import io.tributary.flower.EvaluateRes;
+import io.tributary.flower.FitIns;
+import io.tributary.flower.FitRes;
+import io.tributary.flower.FlowerClientException;
+import io.tributary.flower.Scalar;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.tensor.DType;

@@ -8,13 +8,16 @@ import java.util.Map;
  * round computation; FedProx differs in what the clients do, so, as Flower's FedProx strategy
  * does, the server only adds {@code proximal_mu} to every fit config.
  *
+ * <p>Not a Flower {@code Strategy}: it names one of the built-in algorithms and holds their one
+ * setting; the round itself is a federated computation ({@code tributary-learning}).
+ *
  * @param name {@code fedavg} or {@code fedprox}
  * @param proximalMu FedProx's mu ({@code >= 0}); 0 for FedAvg
  */
-public record Strategy(String name, double proximalMu) {
-  public Strategy {
+public record ServerAlgorithm(String name, double proximalMu) {
+  public ServerAlgorithm {
     if (!name.equals("fedavg") && !name.equals("fedprox")) {
-      throw new IllegalArgumentException("unknown strategy '" + name
+      throw new IllegalArgumentException("unknown algorithm '" + name
           + "'; expected fedavg or fedprox");
     }
     if (!(proximalMu >= 0) || Double.isInfinite(proximalMu)) {
@@ -26,12 +29,14 @@ public record Strategy(String name, double proximalMu) {
     }
   }
 
-  public static Strategy fedAvg() {
-    return new Strategy("fedavg", 0);
+  /** FedAvg. */
+  public static ServerAlgorithm fedAvg() {
+    return new ServerAlgorithm("fedavg", 0);
   }
 
-  public static Strategy fedProx(double mu) {
-    return new Strategy("fedprox", mu);
+  /** FedProx with proximal coefficient {@code mu}. */
+  public static ServerAlgorithm fedProx(double mu) {
+    return new ServerAlgorithm("fedprox", mu);
   }
 
   /** The config sent with every FitIns: empty for FedAvg, {@code proximal_mu} for FedProx. */

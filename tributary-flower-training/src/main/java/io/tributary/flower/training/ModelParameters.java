@@ -1,10 +1,9 @@
-package io.tributary.flower.client.internal;
+package io.tributary.flower.training;
 
 import io.tributary.flower.FlowerClientException;
 import io.tributary.graph.Variable;
-import io.tributary.graph.ops.NdArray;
-import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,11 +13,11 @@ import java.util.Map;
  * A model's parameters as Flower carries them, a list in a fixed order, checked against the
  * model before any of it is used.
  */
-public final class ModelParameters {
+final class ModelParameters {
   private final List<Variable> variables;
 
   /** For parameters in the order of {@code variables}. */
-  public ModelParameters(List<Variable> variables) {
+  ModelParameters(List<Variable> variables) {
     this.variables = List.copyOf(variables);
   }
 
@@ -27,7 +26,7 @@ public final class ModelParameters {
    *
    * @throws FlowerClientException naming the first tensor whose count, dtype or shape is wrong
    */
-  public Map<String, Tensor> byName(String op, List<Tensor> tensors) throws FlowerClientException {
+  Map<String, Tensor> byName(String op, List<Tensor> tensors) throws FlowerClientException {
     if (tensors.size() != variables.size()) {
       throw new FlowerClientException(op + ": the model has " + variables.size()
           + " parameter tensors, the server sent " + tensors.size());
@@ -46,7 +45,7 @@ public final class ModelParameters {
   }
 
   /** The map as a list in the model's order. */
-  public List<Tensor> toList(Map<String, Tensor> byName) {
+  List<Tensor> toList(Map<String, Tensor> byName) {
     List<Tensor> out = new ArrayList<>(variables.size());
     for (Variable v : variables) {
       out.add(byName.get(v.name()));
@@ -54,24 +53,11 @@ public final class ModelParameters {
     return out;
   }
 
-  /** {@code base + delta}, parameter by parameter. */
-  public static Map<String, Tensor> plus(Map<String, Tensor> base, Map<String, Tensor> delta) {
+  /** {@code base + delta}, parameter by parameter ({@link TensorMath#add}). */
+  static Map<String, Tensor> plus(Map<String, Tensor> base, Map<String, Tensor> delta) {
     Map<String, Tensor> out = new LinkedHashMap<>();
     for (Map.Entry<String, Tensor> e : base.entrySet()) {
-      NdArray sum = NdArray.fromTensor(e.getValue()).copy();
-      NdArray d = NdArray.fromTensor(delta.get(e.getKey()));
-      if (sum.dtype() == DType.FLOAT32) {
-        float[] a = sum.floats();
-        float[] b = d.floats();
-        for (int i = 0; i < a.length; i++) {
-          a[i] += b[i];
-        }
-      } else {
-        for (int i = 0; i < sum.size(); i++) {
-          sum.set(i, sum.get(i) + d.get(i));
-        }
-      }
-      out.put(e.getKey(), sum.toTensor());
+      out.put(e.getKey(), TensorMath.add(e.getValue(), delta.get(e.getKey())));
     }
     return out;
   }

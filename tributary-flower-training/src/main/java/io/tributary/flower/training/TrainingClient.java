@@ -1,10 +1,17 @@
-package io.tributary.flower;
+package io.tributary.flower.training;
 
 import io.tributary.core.compiler.LocalFunction;
 import io.tributary.core.types.StructType;
 import io.tributary.core.values.StructValue;
 import io.tributary.data.Dataset;
-import io.tributary.flower.client.internal.ModelParameters;
+import io.tributary.flower.AbstractFlowerClient;
+import io.tributary.flower.ConfigValues;
+import io.tributary.flower.EvaluateIns;
+import io.tributary.flower.EvaluateRes;
+import io.tributary.flower.FitIns;
+import io.tributary.flower.FitRes;
+import io.tributary.flower.FlowerClientException;
+import io.tributary.flower.Scalar;
 import io.tributary.graph.local.ClientUpdateConfig;
 import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.local.GraphBindingException;
@@ -20,7 +27,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * A {@link FlowerClient} that trains one of Tributary's models on its own data, with the same
+ * A {@link io.tributary.flower.FlowerClient} that trains one of Tributary's models on its own data, with the same
  * local-training procedures as {@code tributary simulate} ({@link LocalTraining}).
  *
  * <p><b>Parameter order.</b> Parameters travel as a list in the order of the model's parameter

@@ -1,4 +1,4 @@
-package io.tributary.flower;
+package io.tributary.flower.training;
 
 import io.tributary.graph.local.ClientUpdateConfig;
 

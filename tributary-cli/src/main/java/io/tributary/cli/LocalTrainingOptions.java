@@ -2,8 +2,8 @@ package io.tributary.cli;
 
 import io.tributary.data.FashionMnist;
 import io.tributary.data.Partitioner;
-import io.tributary.flower.TrainingClient;
-import io.tributary.flower.TrainingSettings;
+import io.tributary.flower.training.TrainingClient;
+import io.tributary.flower.training.TrainingSettings;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.models.Model;
 import io.tributary.simulation.DatasetSpec;
@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * {@code supernode}: which partition of which data it holds, the model, and the SGD settings a
  * server's config does not override.
  */
-final class LocalTraining {
+final class LocalTrainingOptions {
   @Option(names = "--model", paramLabel = "mclr|mlp|cnn",
       description = "the network, as in simulate (default: mlp for digits and fashion-mnist, "
           + "mclr for synthetic); the server's model must hold its parameters in order")

@@ -20,7 +20,7 @@ import java.util.Map;
  * thread. A loop that runs the same outputs many times (a training step) should {@link #compile}
  * them instead.
  */
-public final class Executor {
+public final class GraphExecutor {
   private final Graph graph;
   private final Map<String, NdArray> constants = new HashMap<>();
   private final Map<PlanKey, Plan> plans = new HashMap<>();
@@ -28,7 +28,7 @@ public final class Executor {
   /** What a plan computes: its outputs and the accumulations it adds onto fed arrays. */
   private record PlanKey(List<String> outputs, List<Accumulation> accumulations) {}
 
-  public Executor(Graph graph) {
+  public GraphExecutor(Graph graph) {
     this.graph = graph.validate();
     for (Map.Entry<String, Tensor> e : graph.constants().entrySet()) {
       constants.put(e.getKey(), NdArray.fromTensor(e.getValue()));
