@@ -12,7 +12,8 @@
 # nodes start, once all are active and after the rounds, from which memory per node is computed.
 #
 # Usage: tributary-benchmarks/scripts/run-flower-supernode.sh [MB] [REPS] [MANY] [MANY_MB]
-#        (defaults 100 5 100 1); JAVA_XMX (default 3g) is the Java SuperNodes' heap.
+#        (defaults 100 5 100 1); JAVA_XMX (default 3g) is the Java SuperNodes' heap; PARTS
+#        (default "1 2") picks the parts to run.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mb=${1:-100}
@@ -79,7 +80,10 @@ until "$py" -c "import socket; socket.create_connection(('127.0.0.1', $fleet)).c
 done
 jar="$root/tributary-benchmarks/target/benchmarks.jar"
 
-echo "load before part 1: $(uptime)" | tee "$run/uptime.txt" >&2
+parts=${PARTS:-1 2}
+: > "$run/uptime.txt"
+if [[ $parts == *1* ]]; then
+echo "load before part 1: $(uptime)" | tee -a "$run/uptime.txt" >&2
 flower-supernode --insecure --superlink "127.0.0.1:$fleet" \
   --clientappio-api-address "127.0.0.1:$(free_port)" --node-config "k=1" > "$run/python-supernode.log" 2>&1 &
 pids+=($!); py_node=$!
@@ -94,9 +98,12 @@ echo "load after part 1: $(uptime)" | tee -a "$run/uptime.txt" >&2
 pkill -TERM -P "$py_node" 2> /dev/null || true
 kill -TERM "$py_node" "$java_node" 2> /dev/null || true
 wait "$java_node" 2> /dev/null || true
+fi
 
+if [[ $parts == *2* ]]; then
 echo "load before part 2: $(uptime)" | tee -a "$run/uptime.txt" >&2
-/usr/bin/time -v -o "$run/java-many-time.txt" "$JAVA_HOME/bin/java" "-Xmx$java_xmx" -cp "$jar" \
+/usr/bin/time -v -o "$run/java-many-time.txt" "$JAVA_HOME/bin/java" "-Xmx$java_xmx" \
+  "-Xlog:gc:file=$run/java-many-gc.log" -cp "$jar" \
   io.tributary.bench.FlowerSuperNodes "127.0.0.1:$fleet" "$many" $((many * 3)) \
   > "$run/java-many.out" 2> "$run/java-many.log" &
 pids+=($!); many_pid=$!
@@ -104,49 +111,75 @@ flwr run "$run/app" bench --run-config "mode=\"all\"" --run-config "nodes=$many"
   --run-config "reps=3" --run-config "model-mb=$many_mb" \
   --run-config "out-file=\"$run/part2.json\"" > "$run/flwr-run-2.log" 2>&1
 await_file "$run/part2.json" 1800
-until grep -q "MEMORY after-round" "$run/java-many.out"; do sleep 0.5; done
+end=$((SECONDS + 600))
+until grep -q "MEMORY after-round" "$run/java-many.out"; do
+  kill -0 "$many_pid" 2> /dev/null && ((SECONDS < end)) \
+    || { echo "the Java SuperNodes' JVM ended or hung; see $run/java-many.log" >&2; exit 1; }
+  sleep 0.5
+done
 echo "load after part 2: $(uptime)" | tee -a "$run/uptime.txt" >&2
 pkill -TERM -P "$many_pid" 2> /dev/null || true  # the JVM under /usr/bin/time, which then reports
 wait "$many_pid" 2> /dev/null || true
+fi
 
 "$py" - "$run" <<'PY'
-import json, re, statistics as st, sys
+import json, os, re, statistics as st, sys
 run = sys.argv[1]
 med = st.median
-p1 = json.load(open(f"{run}/part1.json"))
-print(f"part 1: model {p1['model_bytes'] / 1e6:.0f} MB float32, one Python and one Java SuperNode")
-for java in (False, True):
-    rs = [r for r in p1["rounds"] if r["nodes"] == 1 and r["replies"][0]["java"] == java]
-    assert all(r["replies"][0]["exact"] for r in rs)
-    rep = [r["replies"][0] for r in rs]
-    print(f"  {'Java  ' if java else 'Python'} node alone: round s {[round(r['round_s'], 2) for r in rs]}"
-          f" median {med(r['round_s'] for r in rs):.2f}; push {med(r['push_s'] for r in rs):.2f},"
-          f" push->handler {med(x['to_handler_s'] for x in rep):.2f},"
-          f" handler {med(x['handler_s'] for x in rep):.3f},"
-          f" handler->reply held {med(x['from_handler_s'] for x in rep):.2f}")
-both = [r for r in p1["rounds"] if r["nodes"] == 2]
-assert all(x["exact"] for r in both for x in r["replies"])
-print(f"  both at once: round s {[round(r['round_s'], 2) for r in both]} median {med(r['round_s'] for r in both):.2f}")
-p2 = json.load(open(f"{run}/part2.json"))
-rs = p2["rounds"]
-assert all(x["exact"] and x["java"] for r in rs for x in r["replies"])
-n = rs[0]["nodes"]
-print(f"part 2: {n} Java SuperNodes in one JVM, model {p2['model_bytes'] / 1e6:.0f} MB: round s "
-      f"{[round(r['round_s'], 2) for r in rs]} median {med(r['round_s'] for r in rs):.2f}")
-mem = {}
-for line in open(f"{run}/java-many.out"):
-    if line.startswith("MEMORY"):
-        _, phase, nodes, heap, rss = line.split()
-        mem[phase] = (int(heap), int(rss))
-    if line.startswith("ACTIVE"):
-        print("  " + line.strip())
-b = mem["before"]
-for phase in ("active", "after-round"):
-    h, r = mem[phase]
-    print(f"  {phase}: heap after GC {h / 2**20:.1f} MiB (+{(h - b[0]) / n / 1024:.0f} KiB/node), "
-          f"RSS {r / 2**20:.0f} MiB (+{(r - b[1]) / n / 2**20:.2f} MiB/node); before: heap "
-          f"{b[0] / 2**20:.1f} MiB, RSS {b[1] / 2**20:.0f} MiB")
-peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", open(f"{run}/java-many-time.txt").read()).group(1))
-print(f"  JVM peak RSS {peak / 1024:.0f} MiB")
+
+
+def part1(p1):
+    print(f"part 1: model {p1['model_bytes'] / 1e6:.0f} MB float32, one Python and one Java "
+          "SuperNode")
+    for java in (False, True):
+        rs = [r for r in p1["rounds"] if r["nodes"] == 1 and r["replies"][0]["java"] == java]
+        assert all(r["replies"][0]["exact"] for r in rs)
+        rep = [r["replies"][0] for r in rs]
+        print(f"  {'Java  ' if java else 'Python'} node alone: round s "
+              f"{[round(r['round_s'], 2) for r in rs]} median {med(r['round_s'] for r in rs):.2f};"
+              f" push {med(r['push_s'] for r in rs):.2f},"
+              f" push->handler {med(x['to_handler_s'] for x in rep):.2f},"
+              f" handler {med(x['handler_s'] for x in rep):.3f},"
+              f" handler->reply held {med(x['from_handler_s'] for x in rep):.2f}")
+    both = [r for r in p1["rounds"] if r["nodes"] == 2]
+    assert all(x["exact"] for r in both for x in r["replies"])
+    print(f"  both at once: round s {[round(r['round_s'], 2) for r in both]} "
+          f"median {med(r['round_s'] for r in both):.2f}")
+
+
+def part2(p2):
+    rs = p2["rounds"]
+    assert all(x["exact"] and x["java"] for r in rs for x in r["replies"])
+    n = rs[0]["nodes"]
+    print(f"part 2: {n} Java SuperNodes in one JVM, model {p2['model_bytes'] / 1e6:.0f} MB: "
+          f"round s {[round(r['round_s'], 2) for r in rs]} median "
+          f"{med(r['round_s'] for r in rs):.2f}")
+    mem = {}
+    for line in open(f"{run}/java-many.out"):
+        if line.startswith("MEMORY"):
+            _, phase, nodes, heap, committed, rss = line.split()
+            mem[phase] = (int(heap), int(committed), int(rss))
+        if line.startswith("ACTIVE"):
+            print("  " + line.strip())
+    b = mem["before"]
+    print(f"  before: heap after GC {b[0] / 2**20:.1f} MiB, committed {b[1] / 2**20:.0f} MiB, "
+          f"RSS {b[2] / 2**20:.0f} MiB")
+    for phase in ("active", "after-round"):
+        h, c, r = mem[phase]
+        print(f"  {phase}: heap after GC {h / 2**20:.1f} MiB (+{(h - b[0]) / n / 1024:.0f} "
+              f"KiB/node), heap committed {c / 2**20:.0f} MiB, RSS {r / 2**20:.0f} MiB "
+              f"(+{(r - b[2]) / n / 2**20:.2f} MiB/node), RSS - committed heap "
+              f"{(r - c) / 2**20:.0f} MiB")
+    t = open(f"{run}/java-many-time.txt").read()
+    peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
+    gc = open(f"{run}/java-many-gc.log").read()
+    heap = max([int(x) for x in re.findall(r"(\d+)M->\d+M", gc)] or [0])
+    print(f"  JVM peak RSS {peak / 1024:.0f} MiB, peak heap (largest before a GC) {heap} MiB")
+
+
+if os.path.exists(f"{run}/part1.json"):
+    part1(json.load(open(f"{run}/part1.json")))
+if os.path.exists(f"{run}/part2.json"):
+    part2(json.load(open(f"{run}/part2.json")))
 PY
 cat "$run/uptime.txt"

@@ -28,7 +28,8 @@ import java.util.Map;
  * in its own dtype, {@code num-examples} 1, and the handler's start and end (Unix seconds) and
  * {@code impl} "java" as metrics, so the ServerApp can tell the nodes apart and time them.
  *
- * <p>It prints memory lines ({@code MEMORY phase nodes heap_after_gc_bytes rss_bytes}) before
+ * <p>It prints memory lines ({@code MEMORY phase nodes heap_after_gc_bytes heap_committed_bytes
+ * rss_bytes}) before
  * starting the nodes, once all are active, and once they have sent {@code REPLIES} replies
  * together (when given), then serves until killed (SIGTERM closes every node: deactivate,
  * unregister).
@@ -114,19 +115,24 @@ public final class FlowerSuperNodes {
     return b.build();
   }
 
-  /** Prints the heap in use after a full collection and the process's resident set. */
+  /**
+   * Prints the heap in use after a full collection, the heap committed and the process's resident
+   * set (which holds the committed heap's touched pages, Netty's direct buffers, thread stacks).
+   */
   private static void memory(String phase, int nodes) throws IOException {
     MemoryMXBean mx = ManagementFactory.getMemoryMXBean();
     System.gc();
     System.gc();
     long heap = mx.getHeapMemoryUsage().getUsed();
+    long committed = mx.getHeapMemoryUsage().getCommitted();
     long rss = -1;
     for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
       if (line.startsWith("VmRSS:")) {
         rss = Long.parseLong(line.replaceAll("\\D", "")) * 1024;
       }
     }
-    System.out.printf(Locale.ROOT, "MEMORY %s %d %d %d%n", phase, nodes, heap, rss);
+    System.out.printf(Locale.ROOT, "MEMORY %s %d %d %d %d%n", phase, nodes, heap, committed,
+        rss);
     System.out.flush();
   }
 }

@@ -124,20 +124,20 @@ public final class NodeKeys {
   }
 
   private static String text(Path file) throws NodeKeyException {
+    if (!Files.isRegularFile(file)) {
+      throw new NodeKeyException(file, "is not a readable file", null);
+    }
+    byte[] bytes;
     try {
-      if (!Files.isRegularFile(file)) {
-        throw new NodeKeyException(file, "is not a readable file", null);
-      }
-      if (Files.size(file) > OpenSshKeys.MAX_BYTES) {
-        throw new NodeKeyException(file, "is larger than " + OpenSshKeys.MAX_BYTES
-            + " bytes, too large to be a key file", null);
-      }
-      return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-    } catch (NodeKeyException e) {
-      throw e;
+      bytes = Files.size(file) > OpenSshKeys.MAX_BYTES ? null : Files.readAllBytes(file);
     } catch (IOException e) {
       throw new NodeKeyException(file, "cannot be read: " + e.getMessage(), e);
     }
+    if (bytes == null || bytes.length > OpenSshKeys.MAX_BYTES) {
+      throw new NodeKeyException(file, "is larger than " + OpenSshKeys.MAX_BYTES
+          + " bytes, too large to be a key file", null);
+    }
+    return new String(bytes, StandardCharsets.ISO_8859_1);
   }
 
   private static byte[] der(Path file, String text, String label) throws NodeKeyException {
