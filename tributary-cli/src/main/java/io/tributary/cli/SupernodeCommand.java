@@ -56,13 +56,17 @@ final class SupernodeCommand implements Callable<Integer> {
   Path rootCertificates;
 
   @Option(names = "--auth-supernode-private-key", paramLabel = "FILE",
-      description = "the node's EC private key, PKCS#8 PEM, registered with the SuperLink "
-          + "beforehand (with --auth-supernode-public-key); without it the node makes and "
-          + "registers its own key pair")
+      description = "node authentication with the EC private key in FILE, registered with the "
+          + "SuperLink beforehand (flwr supernode register): OpenSSH, as 'ssh-keygen -t ecdsa "
+          + "-b 384 -N \"\"' writes it and flower-supernode reads it, or PKCS#8 PEM (which needs "
+          + "--auth-supernode-public-key); without it the node makes and registers its own key "
+          + "pair")
   Path authPrivateKey;
 
   @Option(names = "--auth-supernode-public-key", paramLabel = "FILE",
-      description = "the node's EC public key, PEM")
+      description = "the node's EC public key, OpenSSH (FILE.pub) or PEM; optional with an "
+          + "OpenSSH private key, which holds it (deprecated in flower-supernode 1.27 for that "
+          + "reason); checked to be the private key's")
   Path authPublicKey;
 
   @Option(names = "--node-config", paramLabel = "\"k=v ...\"",
@@ -99,12 +103,13 @@ final class SupernodeCommand implements Callable<Integer> {
         }
         b.rootCertificates(rootCertificates);
       }
-      if ((authPrivateKey == null) != (authPublicKey == null)) {
-        throw new IllegalArgumentException("--auth-supernode-private-key and "
-            + "--auth-supernode-public-key go together");
+      if (authPublicKey != null && authPrivateKey == null) {
+        throw new IllegalArgumentException("--auth-supernode-public-key needs "
+            + "--auth-supernode-private-key");
       }
       if (authPrivateKey != null) {
-        b.authKeys(NodeKeys.read(authPrivateKey, authPublicKey));
+        b.authKeys(authPublicKey == null ? NodeKeys.read(authPrivateKey)
+            : NodeKeys.read(authPrivateKey, authPublicKey));
       }
       node = b.build();
       what = p.description();

@@ -13,7 +13,12 @@ app = ServerApp()
 def main(grid: Grid, context: Context) -> None:
     rounds = int(context.run_config["num-server-rounds"])
     big = int(context.run_config.get("model-mb", 0)) * 1024 * 1024 // 4
-    if big:  # one float32 array of model-mb MiB: i % 1000, exact after any +k and averaging
+    shapes = str(context.run_config.get("init-shapes", ""))
+    if shapes:  # float32 zeros of these shapes ("64x10,10"), for a CLI node's model
+        initial = ArrayRecord({
+            f"p{i}": Array(np.zeros([int(d) for d in s.split("x")], dtype=np.float32))
+            for i, s in enumerate(shapes.split(","))})
+    elif big:  # one float32 array of model-mb MiB: i % 1000, exact after any +k and averaging
         initial = ArrayRecord({"big": Array((np.arange(big) % 1000).astype(np.float32))})
     else:
         initial = ArrayRecord({

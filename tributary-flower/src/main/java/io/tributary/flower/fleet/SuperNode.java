@@ -585,7 +585,8 @@ public final class SuperNode implements AutoCloseable {
 
     /**
      * The node's EC key pair, registered with the SuperLink beforehand (Flower's
-     * {@code --auth-supernode-private-key}); without it the node makes and registers its own.
+     * {@code --auth-supernode-private-key}; {@link NodeKeys} reads it from OpenSSH or PEM key
+     * files); without it the node makes and registers its own.
      */
     public Builder authKeys(KeyPair keys) {
       this.keys = keys;

@@ -18,29 +18,30 @@ import java.util.concurrent.TimeUnit;
  * {@code FLWR_HOME}. Flower's console scripts (which its SuperLink and SuperNode start as
  * subprocesses: {@code flower-superexec}, {@code flwr-serverapp}, {@code flwr-clientapp}) are
  * small wrappers on the {@code PATH} of every process, since the snapshot is used from source.
+ * Public for the CLI's tests and the benchmarks.
  */
-final class FlowerDeployment implements AutoCloseable {
-  final FlowerPeer flower;
-  final Path dir;
-  final Path app;
-  final int fleetPort;
-  final int serverAppIoPort;
-  final int controlPort;
+public final class FlowerDeployment implements AutoCloseable {
+  public final FlowerPeer flower;
+  public final Path dir;
+  public final Path app;
+  public final int fleetPort;
+  public final int serverAppIoPort;
+  public final int controlPort;
   private final List<Process> processes = new ArrayList<>();
   /** With TLS: the CA file, the SuperLink's certificate and key; null for --insecure. */
   private final Path ca;
   private final Path cert;
   private final Path key;
   /** More arguments for {@code flower-superlink}, such as {@code --enable-supernode-auth}. */
-  final List<String> superLinkArgs = new ArrayList<>();
+  public final List<String> superLinkArgs = new ArrayList<>();
   private Process superlink;
 
-  FlowerDeployment(FlowerPeer flower, Path dir) throws IOException {
+  public FlowerDeployment(FlowerPeer flower, Path dir) throws IOException {
     this(flower, dir, null, null, null);
   }
 
   /** A deployment whose SuperLink serves TLS with {@code cert}/{@code key} issued by {@code ca}. */
-  FlowerDeployment(FlowerPeer flower, Path dir, Path ca, Path cert, Path key) throws IOException {
+  public FlowerDeployment(FlowerPeer flower, Path dir, Path ca, Path cert, Path key) throws IOException {
     this.ca = ca;
     this.cert = cert;
     this.key = key;
@@ -83,17 +84,17 @@ final class FlowerDeployment implements AutoCloseable {
     Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
   }
 
-  String fleetAddress() {
+  public String fleetAddress() {
     return "127.0.0.1:" + fleetPort;
   }
 
-  Path log(String name) {
+  public Path log(String name) {
     return dir.resolve(name + ".log");
   }
 
@@ -117,7 +118,7 @@ final class FlowerDeployment implements AutoCloseable {
   }
 
   /** Starts {@code flower-superlink --insecure} and waits until its Fleet API accepts. */
-  void startSuperLink() throws IOException, InterruptedException {
+  public void startSuperLink() throws IOException, InterruptedException {
     List<String> security = ca == null ? List.of("--insecure") : List.of("--ssl-ca-certfile",
         ca.toString(), "--ssl-certfile", cert.toString(), "--ssl-keyfile", key.toString());
     List<String> cmd = new ArrayList<>(List.of("flower-superlink"));
@@ -144,7 +145,7 @@ final class FlowerDeployment implements AutoCloseable {
   }
 
   /** Kills the SuperLink and what it started (SIGKILL), as a crash would. */
-  void killSuperLink() throws InterruptedException {
+  public void killSuperLink() throws InterruptedException {
     superlink.descendants().forEach(ProcessHandle::destroyForcibly);
     superlink.destroyForcibly();
     superlink.waitFor(30, TimeUnit.SECONDS);
@@ -163,13 +164,13 @@ final class FlowerDeployment implements AutoCloseable {
   }
 
   /** Starts a Python {@code flower-supernode --insecure} with node config {@code k}. */
-  Process startPythonSuperNode(String name, int k) throws IOException {
+  public Process startPythonSuperNode(String name, int k) throws IOException {
     return start(name, "flower-supernode", "--insecure", "--superlink", fleetAddress(),
         "--clientappio-api-address", "127.0.0.1:" + freePort(), "--node-config", "k=" + k);
   }
 
   /** {@code flwr ARGS...} (through the "test" connection where ARGS name it); its output. */
-  String flwr(Duration timeout, String... args) throws IOException, InterruptedException {
+  public String flwr(Duration timeout, String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of("flwr"));
     cmd.addAll(List.of(args));
     Path log = log("flwr-" + args[0]);
@@ -187,7 +188,7 @@ final class FlowerDeployment implements AutoCloseable {
   }
 
   /** {@code flwr run} of the test app with these run-config overrides; returns its output. */
-  String flwrRun(Duration timeout, String... runConfig) throws IOException, InterruptedException {
+  public String flwrRun(Duration timeout, String... runConfig) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of("flwr", "run", app.toString(), "test"));
     for (String c : runConfig) {
       cmd.add("--run-config");
@@ -205,7 +206,7 @@ final class FlowerDeployment implements AutoCloseable {
   }
 
   /** Waits for {@code file} to appear; fails with the SuperLink's log if it does not. */
-  void await(Path file, Duration timeout) throws IOException, InterruptedException {
+  public void await(Path file, Duration timeout) throws IOException, InterruptedException {
     long end = System.nanoTime() + timeout.toNanos();
     while (!Files.exists(file) && System.nanoTime() < end) {
       if (superlink != null && !superlink.isAlive()) {
@@ -222,7 +223,7 @@ final class FlowerDeployment implements AutoCloseable {
   }
 
   /** The end of a log, without the SuperLink's per-poll lines. */
-  String tail(Path log) throws IOException {
+  public String tail(Path log) throws IOException {
     if (!Files.exists(log)) {
       return "(none)";
     }

@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
  * snapshot or Python: the test is skipped with the reason, or fails under {@code .ci/run}
  * ({@link PythonEnv#unavailable}).
  */
-final class FlowerPeer {
-  final Path python;
-  final String pythonPath;
+public final class FlowerPeer {
+  public final Path python;
+  public final String pythonPath;
 
   private FlowerPeer(Path python, String pythonPath) {
     this.python = python;
@@ -27,7 +27,7 @@ final class FlowerPeer {
 
   private static FlowerPeer cached;
 
-  static synchronized FlowerPeer require() throws IOException, InterruptedException {
+  public static synchronized FlowerPeer require() throws IOException, InterruptedException {
     if (cached != null) {
       return cached;
     }
@@ -56,7 +56,7 @@ final class FlowerPeer {
   }
 
   /** Starts {@code python args...} with Flower on the path, output to {@code log}. */
-  Process process(Path dir, Path log, String... args) throws IOException {
+  public Process process(Path dir, Path log, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(python.toString());
     cmd.addAll(List.of(args));
@@ -72,7 +72,8 @@ final class FlowerPeer {
   }
 
   /** Runs {@code python args...} to the end and returns its output; fails on a non-zero exit. */
-  String run(Path dir, Duration timeout, String... args) throws IOException, InterruptedException {
+  public String run(Path dir, Duration timeout, String... args)
+      throws IOException, InterruptedException {
     Path log = Files.createTempFile(dir, "py", ".log");
     Process p = process(dir, log, args);
     if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -82,6 +82,26 @@ public final class NodeAuth implements ClientInterceptor {
     };
   }
 
+  /**
+   * Whether {@code keys}' private key signs what its public key verifies, tried with a signature
+   * of a fixed message; false also when either key is not an EC key the JDK can use.
+   */
+  public static boolean isPair(KeyPair keys) {
+    byte[] message = "tributary node key check".getBytes(StandardCharsets.US_ASCII);
+    try {
+      Signature s = Signature.getInstance("SHA256withECDSA");
+      s.initSign(keys.getPrivate());
+      s.update(message);
+      byte[] signature = s.sign();
+      Signature v = Signature.getInstance("SHA256withECDSA");
+      v.initVerify(keys.getPublic());
+      v.update(message);
+      return v.verify(signature);
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
   private byte[] sign(byte[] message) {
     try {
       Signature s = Signature.getInstance("SHA256withECDSA");
