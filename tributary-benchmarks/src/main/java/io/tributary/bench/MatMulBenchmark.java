@@ -17,9 +17,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * float32 matrix product C = A B with A, B and C all size x size, single-threaded, on each {@link
- * Gemm.Kernel}: {@code openblas} (what {@link Gemm#kernel()} picks where the natives are present;
- * OpenBLAS held to one thread), {@code vector} (the Vector API kernel) and {@code portable} (the
- * plain loop). GFLOPS = 2 size^3 / time.
+ * Gemm.Kernel}: {@code openblas} (the opt-in {@code -Dtributary.gemm=openblas}; OpenBLAS held to
+ * one thread), {@code vector} (the Vector API kernel, what {@link Gemm#kernel()} picks where the
+ * module is present) and {@code portable} (the plain loop, the same bits as {@code vector}).
+ * GFLOPS = 2 size^3 / time.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,12 +1,16 @@
 package io.tributary.cli;
 
+import io.tributary.graph.ops.Gemm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
-/** Reports the project version that Maven wrote into {@code version.properties} at build time. */
+/**
+ * Reports the project version that Maven wrote into {@code version.properties} at build time, the
+ * Java runtime, and the matrix kernel that training runs on.
+ */
 final class VersionProvider implements IVersionProvider {
   @Override
   public String[] getVersion() {
@@ -21,7 +25,18 @@ final class VersionProvider implements IVersionProvider {
     String version = props.getProperty("version", "unknown");
     return new String[] {
       "tributary " + version,
-      "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"
+      "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")",
+      "matrix kernel: " + kernel()
+    };
+  }
+
+  /** {@link Gemm#kernelName()}, the name a run's results depend on, and what runs it here. */
+  private static String kernel() {
+    return Gemm.kernelName() + switch (Gemm.kernel()) {
+      case OPENBLAS -> " (asked for with -Dtributary.gemm; other bits than the default)";
+      case VECTOR -> " (on the Vector API)";
+      case PORTABLE -> " (plain loops; --add-modules jdk.incubator.vector makes them faster,"
+          + " with the same bits)";
     };
   }
 }

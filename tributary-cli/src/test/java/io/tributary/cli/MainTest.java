@@ -91,6 +91,14 @@ class MainTest {
   }
 
   @Test
+  void version_always_namesTheMatrixKernel() {
+    CliRun run = CliRun.of("--version");
+
+    // Surefire starts this JVM without jdk.incubator.vector and names no kernel.
+    assertThat(run.out()).contains("matrix kernel: java (plain loops;");
+  }
+
+  @Test
   void noCommand_printsUsageOnStderrAndExitsTwo() {
     CliRun run = CliRun.of();
 

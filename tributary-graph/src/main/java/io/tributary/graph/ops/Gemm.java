@@ -3,47 +3,52 @@ package io.tributary.graph.ops;
 /**
  * Dense matrix products {@code C = op(A) op(B)} on row-major arrays, where op transposes or not.
  *
- * <p>Three kernels can run a product (see {@link Kernel}); {@link #kernel()} is the one that
- * {@link #sgemm(boolean, boolean, int, int, int, float[], float[], float[])} and {@link #dgemm}
- * use. It is the fastest available one, unless the system property {@code tributary.gemm} names
- * another ({@code openblas}, {@code vector} or {@code portable}); naming one that is not available
- * makes this class fail to initialise, with the reason. Without a named kernel, float32 products
- * of 8 to 16 columns run on a narrow Vector API kernel where it is available ({@link
- * #narrowOnVector()}), which beats a BLAS call at those sizes.
+ * <p>Three kernels can run a product (see {@link Kernel}). By default products run on the Java
+ * kernels, which give the same bits however the JVM was started: each float32 element of C is one
+ * chain of fused multiply-adds over k in ascending order, starting from zero, on the Vector API
+ * where {@code jdk.incubator.vector} is present ({@link Kernel#VECTOR}, with {@link NarrowGemm} for
+ * products of 8 to 16 columns) and in plain loops otherwise ({@link Kernel#PORTABLE}). OpenBLAS
+ * sums in its own order, so its results differ in the last digits: it runs only when asked for,
+ * with the system property {@code tributary.gemm=openblas}. That property may also name {@code
+ * vector} or {@code portable}; naming a kernel that is not available makes this class fail to
+ * initialise, with the reason. {@link #kernelName()} says which arithmetic products get, for a
+ * run's record.
  */
 public final class Gemm {
   /** The implementations of a product. */
   public enum Kernel {
     /**
-     * OpenBLAS ({@code cblas_sgemm}, {@code cblas_dgemm}) through JNI, held to one thread.
-     * Available when the {@code org.bytedeco:openblas} natives for this platform are on the class
-     * path (tributary-graph brings them for Linux x86-64) and, on JDK 22 and newer, native access
-     * is enabled for tributary-graph's module ({@code --enable-native-access=ALL-UNNAMED} on the
-     * class path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable jar's manifest).
-     * Without it the natives are not loaded at all, so the JVM prints no native-access warning.
+     * OpenBLAS ({@code cblas_sgemm}, {@code cblas_dgemm}) through JNI, held to one thread; used
+     * by default only when the system property {@code tributary.gemm} is {@code openblas}, since
+     * it sums in another order than the Java kernels. Available when the {@code
+     * org.bytedeco:openblas} natives for this platform are on the class path (tributary-graph
+     * brings them for Linux x86-64) and, on JDK 22 and newer, native access is enabled for
+     * tributary-graph's module ({@code --enable-native-access=ALL-UNNAMED} on the class path, or
+     * {@code Enable-Native-Access: ALL-UNNAMED} in an executable jar's manifest). The natives are
+     * loaded on the first question about this kernel, never without native access, so the JVM
+     * prints no native-access warning.
      */
     OPENBLAS,
     /**
      * A packed, register-blocked float32 kernel on the Vector API; available when the {@code
-     * jdk.incubator.vector} module is present ({@code --add-modules jdk.incubator.vector}).
-     * float64 products use the portable loop.
+     * jdk.incubator.vector} module is present ({@code --add-modules jdk.incubator.vector}). Its
+     * results are bit-identical to {@link #PORTABLE}'s. float64 products use the portable loop.
      */
     VECTOR,
     /** Plain Java loops, always available. */
     PORTABLE
   }
 
+  private static final String PROPERTY = "tributary.gemm";
   private static final boolean VECTOR_PRESENT = ModuleLayer.boot()
       .findModule("jdk.incubator.vector").isPresent();
-  /** Why OpenBLAS could not be loaded, or null when it was. */
-  private static final String OPENBLAS_PROBLEM = loadOpenBlas();
-  private static final Kernel ACTIVE = choose(System.getProperty("tributary.gemm"));
+  private static final Kernel ACTIVE = choose(System.getProperty(PROPERTY));
   /**
-   * Whether products with 8 to 16 columns run on {@link NarrowGemm}: only when no kernel was
-   * named and 8-lane vectors are native, since there a BLAS call's fixed cost is most of the work.
+   * Whether products with 8 to 16 columns run on {@link NarrowGemm}: when the Vector API kernel is
+   * the active one and 8-lane vectors are native, since there a packed kernel's fixed cost is most
+   * of the work. It gives the same bits as the other Java kernels.
    */
-  private static final boolean NARROW = VECTOR_PRESENT
-      && isBlank(System.getProperty("tributary.gemm")) && NarrowGemm.native8();
+  private static final boolean NARROW = ACTIVE == Kernel.VECTOR && NarrowGemm.native8();
   /**
    * Calls of each narrow kernel layout that {@link #warmUp} runs: enough to trip C2's compile
    * thresholds for the kernel's loops (C2's code is in place about 1.6 s after launch either way);
@@ -53,6 +58,14 @@ public final class Gemm {
   private static final int WARM_UP_CALLS = 4_000;
 
   private Gemm() {}
+
+  /**
+   * Why OpenBLAS could not be loaded, or null when it was; a holder of its own, so that a JVM which
+   * never asks about OpenBLAS never loads its natives (about 0.3 s).
+   */
+  private static final class OpenBlasStatus {
+    static final String PROBLEM = loadOpenBlas();
+  }
 
   private static String loadOpenBlas() {
     if (!nativeAccessEnabled()) {
@@ -101,30 +114,44 @@ public final class Gemm {
 
   private static Kernel choose(String requested) {
     if (isBlank(requested)) {
-      return isAvailable(Kernel.OPENBLAS) ? Kernel.OPENBLAS
-          : isAvailable(Kernel.VECTOR) ? Kernel.VECTOR : Kernel.PORTABLE;
+      // Never OpenBLAS unasked: whether it loads depends on how the JVM was started, and it would
+      // change the results' last digits with it.
+      return VECTOR_PRESENT ? Kernel.VECTOR : Kernel.PORTABLE;
     }
     Kernel k;
     try {
       k = Kernel.valueOf(requested.trim().toUpperCase(java.util.Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("system property tributary.gemm=" + requested
+      throw new IllegalArgumentException("system property " + PROPERTY + "=" + requested
           + " names no kernel; use openblas, vector or portable", e);
     }
     requireAvailable(k);
     return k;
   }
 
-  /** The kernel that products without an explicit kernel run on. */
+  /**
+   * The kernel that products without an explicit kernel run on: {@link Kernel#VECTOR} where the
+   * {@code jdk.incubator.vector} module is present, else {@link Kernel#PORTABLE}, unless the system
+   * property {@code tributary.gemm} names one.
+   */
   public static Kernel kernel() {
     return ACTIVE;
   }
 
   /**
+   * The arithmetic that products without an explicit kernel get, as a run would record it: {@code
+   * "java"} on the Java kernels, whose results are the same bits with or without the Vector API,
+   * or {@code "openblas"} when the system property {@code tributary.gemm=openblas} chose OpenBLAS,
+   * whose results differ from them in the last digits.
+   */
+  public static String kernelName() {
+    return ACTIVE == Kernel.OPENBLAS ? "openblas" : "java";
+  }
+
+  /**
    * Whether float32 products of 8 to 16 columns (B not transposed) without an explicit kernel run
-   * on the Vector API's narrow kernel instead of {@link #kernel()}: true when the {@code
-   * jdk.incubator.vector} module is present, 8-lane vectors are native, and the system property
-   * {@code tributary.gemm} names no kernel.
+   * on the Vector API's narrow kernel: true when {@link #kernel()} is {@link Kernel#VECTOR} and
+   * 8-lane vectors are native. Its results are the same bits as the other Java kernels'.
    */
   public static boolean narrowOnVector() {
     return NARROW;
@@ -134,7 +161,7 @@ public final class Gemm {
    * Runs the narrow kernel on throwaway data, so the JIT has compiled it by the time training
    * reaches it (about 0.1 s of one core); does nothing when {@link #narrowOnVector()} is false.
    * Called by {@link KernelWarmUp} on a thread of its own, which also makes that thread, not the
-   * caller's, pay for this class's initialization (loading OpenBLAS).
+   * caller's, pay for this class's initialization.
    */
   static void warmUp() {
     if (NARROW) {
@@ -145,7 +172,7 @@ public final class Gemm {
   /** True when {@code kernel} can run in this JVM. */
   public static boolean isAvailable(Kernel kernel) {
     return switch (kernel) {
-      case OPENBLAS -> OPENBLAS_PROBLEM == null;
+      case OPENBLAS -> OpenBlasStatus.PROBLEM == null;
       case VECTOR -> VECTOR_PRESENT;
       case PORTABLE -> true;
     };
@@ -157,7 +184,7 @@ public final class Gemm {
       return java.util.Optional.empty();
     }
     return java.util.Optional.of(kernel == Kernel.OPENBLAS
-        ? "OpenBLAS was not loaded: " + OPENBLAS_PROBLEM
+        ? "OpenBLAS was not loaded: " + OpenBlasStatus.PROBLEM
         : "the jdk.incubator.vector module is not present (add --add-modules jdk.incubator.vector)");
   }
 
@@ -278,8 +305,9 @@ public final class Gemm {
     }
     float[] product = new float[m * n];
     sgemm(kernel, ta, tb, m, n, k, a, b, product);
+    // The same roundings as NarrowGemm's, so that every Java kernel gives the same bits.
     for (int i = 0; i < product.length; i++) {
-      c[i] = beta == 0f ? alpha * product[i] : alpha * product[i] + beta * c[i];
+      c[i] = beta == 0f ? alpha * product[i] : Math.fma(product[i], alpha, beta * c[i]);
     }
   }
 
@@ -341,28 +369,30 @@ public final class Gemm {
     }
   }
 
-  private static final int KC = 256;
-  private static final int NC = 512;
-
-  /** Blocked over k and n so a panel of B stays in cache while rows of A stream by. */
+  /**
+   * Each element of C is one chain of fused multiply-adds over k in ascending order, as in the
+   * Vector API kernels, so all three give the same bits. B's rows are copied into arrays of their
+   * own and each row of C is summed in a buffer, both indexed from 0: C2 then vectorizes the
+   * inner loop, which it does not for two offsets into arrays that might be one array (2-4 times
+   * faster than the loop over C and B in place).
+   */
   private static void scalar(int m, int n, int k, float[] a, float[] b, float[] c) {
-    java.util.Arrays.fill(c, 0, m * n, 0f);
-    for (int j0 = 0; j0 < n; j0 += NC) {
-      int j1 = Math.min(n, j0 + NC);
-      for (int p0 = 0; p0 < k; p0 += KC) {
-        int p1 = Math.min(k, p0 + KC);
-        for (int i = 0; i < m; i++) {
-          int ci = i * n;
-          int ai = i * k;
-          for (int p = p0; p < p1; p++) {
-            float av = a[ai + p];
-            int bp = p * n;
-            for (int j = j0; j < j1; j++) {
-              c[ci + j] += av * b[bp + j];
-            }
-          }
+    float[][] rows = new float[k][];
+    for (int p = 0; p < k; p++) {
+      rows[p] = java.util.Arrays.copyOfRange(b, p * n, p * n + n);
+    }
+    float[] acc = new float[n];
+    for (int i = 0; i < m; i++) {
+      java.util.Arrays.fill(acc, 0f);
+      int ai = i * k;
+      for (int p = 0; p < k; p++) {
+        float av = a[ai + p];
+        float[] row = rows[p];
+        for (int j = 0; j < n; j++) {
+          acc[j] = Math.fma(av, row[j], acc[j]);
         }
       }
+      System.arraycopy(acc, 0, c, i * n, n);
     }
   }
 

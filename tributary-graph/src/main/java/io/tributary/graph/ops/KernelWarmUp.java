@@ -2,8 +2,8 @@ package io.tributary.graph.ops;
 
 /**
  * Prepares the matrix-product kernels on a background thread while a command does its own start-up
- * (parsing settings, loading data): loading OpenBLAS takes about 0.3 s, and the Vector API's
- * narrow kernel runs tens of times slower until the JIT has compiled it.
+ * (parsing settings, loading data): the Vector API's narrow kernel runs tens of times slower until
+ * the JIT has compiled it, and loading OpenBLAS, when it was asked for, takes about 0.3 s.
  *
  * <p>Nothing here changes a result: the thread touches no shared state besides the kernels' own
  * one-time initialization, which the JVM runs once whichever thread gets there first, and whatever

@@ -6,8 +6,13 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The float32 matrix product on the Vector API: B is packed into panels two vectors wide, A into
  * strips of {@link #MR} rows, and a register-blocked micro-kernel keeps an MR x (2 vectors) tile of C
- * in registers (MR = 4: with 6 rows C2 spills accumulators and runs at half the speed) across a block of {@link #KC} steps of k. Transposed operands are handled while
- * packing, so they cost nothing extra.
+ * in registers (MR = 4: with 6 rows C2 spills accumulators and runs at half the speed) across a
+ * block of {@link #KC} steps of k. Transposed operands are handled while packing, so they cost
+ * nothing extra.
+ *
+ * <p>The tile starts each block from C's current values, not from zero, so every element of C is
+ * one chain of fused multiply-adds over k in ascending order: the same bits as {@link Gemm}'s
+ * portable loop and {@link NarrowGemm}, whatever the vector width.
  *
  * <p>Loaded only when the {@code jdk.incubator.vector} module is present (see {@link Gemm}).
  */
@@ -104,14 +109,17 @@ final class VectorGemm {
   /** C tile += A strip x B panel, where row p of the panel starts at bOff + p * ldb. */
   private static void kernel(int kc, float[] ap, float[] bp, int bOff, int ldb, float[] c, int cOff,
       int ldc, int rows, int cols, float[] tile) {
-    FloatVector c00 = FloatVector.zero(S);
-    FloatVector c01 = FloatVector.zero(S);
-    FloatVector c10 = FloatVector.zero(S);
-    FloatVector c11 = FloatVector.zero(S);
-    FloatVector c20 = FloatVector.zero(S);
-    FloatVector c21 = FloatVector.zero(S);
-    FloatVector c30 = FloatVector.zero(S);
-    FloatVector c31 = FloatVector.zero(S);
+    // Always enter through the tile, as the results leave through it: one path in and out lets C2
+    // hold all the accumulators in registers.
+    loadTile(tile, c, cOff, ldc, rows, cols);
+    FloatVector c00 = FloatVector.fromArray(S, tile, 0);
+    FloatVector c01 = FloatVector.fromArray(S, tile, L);
+    FloatVector c10 = FloatVector.fromArray(S, tile, NR);
+    FloatVector c11 = FloatVector.fromArray(S, tile, NR + L);
+    FloatVector c20 = FloatVector.fromArray(S, tile, 2 * NR);
+    FloatVector c21 = FloatVector.fromArray(S, tile, 2 * NR + L);
+    FloatVector c30 = FloatVector.fromArray(S, tile, 3 * NR);
+    FloatVector c31 = FloatVector.fromArray(S, tile, 3 * NR + L);
     for (int p = 0; p < kc; p++) {
       int bi = bOff + p * ldb;
       FloatVector b0 = FloatVector.fromArray(S, bp, bi);
@@ -140,26 +148,23 @@ final class VectorGemm {
     c21.intoArray(tile, 2 * NR + L);
     c30.intoArray(tile, 3 * NR);
     c31.intoArray(tile, 3 * NR + L);
-    addTile(tile, c, cOff, ldc, rows, cols);
+    storeTile(tile, c, cOff, ldc, rows, cols);
   }
 
-  /** Adds the first rows x cols of the tile onto C. */
-  private static void addTile(float[] tile, float[] c, int cOff, int ldc, int rows, int cols) {
-    if (cols == NR) {
-      for (int r = 0; r < rows; r++) {
-        int off = cOff + r * ldc;
-        FloatVector.fromArray(S, c, off).add(FloatVector.fromArray(S, tile, r * NR))
-            .intoArray(c, off);
-        FloatVector.fromArray(S, c, off + L).add(FloatVector.fromArray(S, tile, r * NR + L))
-            .intoArray(c, off + L);
-      }
-      return;
+  /** Copies the first rows x cols of C into the tile, zeros in the rest. */
+  private static void loadTile(float[] tile, float[] c, int cOff, int ldc, int rows, int cols) {
+    if (rows < MR || cols < NR) {
+      java.util.Arrays.fill(tile, 0f);
     }
     for (int r = 0; r < rows; r++) {
-      int row = cOff + r * ldc;
-      for (int j = 0; j < cols; j++) {
-        c[row + j] += tile[r * NR + j];
-      }
+      System.arraycopy(c, cOff + r * ldc, tile, r * NR, cols);
+    }
+  }
+
+  /** Writes the first rows x cols of the tile over C. */
+  private static void storeTile(float[] tile, float[] c, int cOff, int ldc, int rows, int cols) {
+    for (int r = 0; r < rows; r++) {
+      System.arraycopy(tile, r * NR, c, cOff + r * ldc, cols);
     }
   }
 }

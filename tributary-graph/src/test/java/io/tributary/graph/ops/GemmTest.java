@@ -134,13 +134,47 @@ class GemmTest {
   }
 
   @Test
-  void kernel_underSurefireOnLinuxX64_isOpenBlas() {
+  void isAvailable_openBlasUnderSurefireOnLinuxX64_isTrue() {
     // tributary-graph's pom brings the OpenBLAS natives on Linux x86-64; a build there that ends up
-    // without them would silently lose the fast path, so fail instead.
+    // without them would silently lose the opt-in kernel, so fail instead.
     assumeThat(System.getProperty("os.name")).isEqualTo("Linux");
     assumeThat(System.getProperty("os.arch")).isEqualTo("amd64");
     assertThat(Gemm.unavailableReason(Kernel.OPENBLAS)).isEmpty();
-    assertThat(Gemm.kernel()).isEqualTo(Kernel.OPENBLAS);
+  }
+
+  @Test
+  void kernel_noPropertyWithOpenBlasAvailable_isTheVectorApiKernel() {
+    // OpenBLAS is loaded here (native access is on), yet the default stays on the Java kernels,
+    // so that results do not depend on how the JVM was started.
+    assumeThat(System.getProperty("tributary.gemm")).isNull();
+    assertThat(Gemm.kernel()).isEqualTo(Kernel.VECTOR);
+    assertThat(Gemm.kernelName()).isEqualTo("java");
+  }
+
+  static Stream<Arguments> javaKernelCases() {
+    Stream.Builder<Arguments> s = Stream.builder();
+    for (int[] d : MNK) {
+      for (int t = 0; t < 4; t++) {
+        s.add(Arguments.of(d[0], d[1], d[2], (t & 1) != 0, (t & 2) != 0));
+      }
+    }
+    // k past one 256-step block of the Vector API kernel, and a ragged last panel and strip.
+    s.add(Arguments.of(9, 37, 700, false, false));
+    s.add(Arguments.of(70, 21, 513, true, false));
+    return s.build();
+  }
+
+  @ParameterizedTest
+  @MethodSource("javaKernelCases")
+  void sgemm_vectorAndPortable_giveIdenticalBits(int m, int n, int k, boolean ta, boolean tb) {
+    SplittableRandom rnd = new SplittableRandom(31L * m + 7L * n + k);
+    float[] a = random(rnd, m * k);
+    float[] b = random(rnd, k * n);
+    float[] vec = new float[m * n];
+    float[] portable = new float[m * n];
+    Gemm.sgemm(Kernel.VECTOR, ta, tb, m, n, k, a, b, vec);
+    Gemm.sgemm(Kernel.PORTABLE, ta, tb, m, n, k, a, b, portable);
+    assertThat(vec).containsExactly(portable);
   }
 
   @Test

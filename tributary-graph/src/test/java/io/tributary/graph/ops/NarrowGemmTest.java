@@ -9,6 +9,7 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The narrow Vector API kernel against a float64 reference, and Gemm's routing to it. */
@@ -88,6 +89,22 @@ class NarrowGemmTest {
     if (Gemm.narrowOnVector()) {
       assertThat(viaGemm).containsExactly(direct);
     }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"10, 10, 60, false, 1, 0", "13, 16, 300, false, 1, 0", "60, 10, 10, true, -0.01, 1",
+      "7, 9, 33, false, 0.5, 0.25"})
+  void multiply_narrowShapes_givesThePortableKernelsBits(int m, int n, int k, boolean ta,
+      float alpha, float beta) {
+    SplittableRandom rnd = new SplittableRandom(11L * m + n + k);
+    float[] a = random(rnd, m * k);
+    float[] b = random(rnd, k * n);
+    float[] c0 = random(rnd, m * n);
+    float[] narrow = c0.clone();
+    float[] portable = c0.clone();
+    NarrowGemm.multiply(ta, m, n, k, alpha, a, b, beta, narrow);
+    Gemm.sgemm(Gemm.Kernel.PORTABLE, ta, false, m, n, k, alpha, a, b, beta, portable);
+    assertThat(narrow).containsExactly(portable);
   }
 
   @Test
