@@ -104,8 +104,9 @@ class SimulateCommandTest {
         Files.readString(out.resolve("config.json")));
     assertThat(config.keySet()).containsExactly("algorithm", "dataset", "data_dir", "partition",
         "model", "clients", "clients_per_round", "rounds", "local_epochs", "batch_size", "lr",
-        "mu", "seed", "threads", "checkpoint_every", "out", "command");
+        "mu", "seed", "threads", "kernel", "checkpoint_every", "out", "command");
     assertThat(config.get("seed")).isEqualTo(new BigDecimal(3));
+    assertThat(config.get("kernel")).isEqualTo("java");
 
     // The recorded command, with another output directory and thread count, gives the same rounds.
     String command = (String) config.get("command");

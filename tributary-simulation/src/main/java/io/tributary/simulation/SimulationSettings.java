@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.graph.ops.Gemm;
 import io.tributary.simulation.output.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,7 +95,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
   }
 
-  /** The settings as the lines of {@code config.json}, in a fixed order. */
+  /**
+   * The settings as the lines of {@code config.json}, in a fixed order, with the matrix kernel
+   * in use ({@code java}, or {@code openblas} when {@code -Dtributary.gemm=openblas} chose it).
+   */
   public String toJson() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
     m.put("algorithm", Json.string(algorithm.cliName()));
@@ -111,6 +115,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("mu", Json.number(mu));
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
+    // Not a setting but what decides the last digits: recorded so a run can be told apart.
+    m.put("kernel", Json.string(Gemm.kernelName()));
     m.put("checkpoint_every", Integer.toString(checkpointEvery));
     m.put("out", out == null ? "null" : Json.string(out.toString()));
     m.put("command", Json.string(shellCommand()));
