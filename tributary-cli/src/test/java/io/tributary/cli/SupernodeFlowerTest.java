@@ -54,7 +54,7 @@ class SupernodeFlowerTest {
 
   /** The shapes of the mclr model on digits, as the fedapp's "init-shapes" run config. */
   private static String digitsMclrShapes() throws Exception {
-    LocalTraining t = new LocalTraining();
+    LocalTrainingOptions t = new LocalTrainingOptions();
     t.model = "mclr";
     List<Tensor> params = t.prepare(() -> { }).client().getParameters(Map.of());
     return params.stream().map(p -> java.util.Arrays.stream(p.shape().dims())
