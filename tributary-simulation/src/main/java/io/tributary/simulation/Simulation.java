@@ -112,7 +112,7 @@ public final class Simulation {
         }
       }
       for (int r = start.firstRound(); r <= settings.rounds(); r++) {
-        RoundRecord record = round(run, r);
+        RoundRecord record = run.round(r);
         history = history.plus(record);
         SequencedMap<String, Tensor> parameters = run.parameters();
         for (SimulationListener l : listeners) {
@@ -141,22 +141,6 @@ public final class Simulation {
       l.finished(end);
     }
     throw new SimulationStoppedException(outcome, history, failure);
-  }
-
-  private static RoundRecord round(FederatedRun run, int r) {
-    long t0 = System.nanoTime();
-    FederatedRun.Step step = run.round(r);
-    FederatedRun.Score train = run.scoreTrain();
-    FederatedRun.Score test = run.scoreTest();
-    double seconds = (System.nanoTime() - t0) / 1e9;
-    long up = (long) (step.clients() - step.failures()) * run.parameterBytes();
-    long down = (long) step.clients() * run.parameterBytes();
-    List<String> reasons = new ArrayList<>(step.reasons());
-    reasons.addAll(train.excluded());
-    reasons.addAll(test.excluded());
-    return new RoundRecord(r, train.loss(), train.accuracy(), test.loss(), test.accuracy(),
-        step.clientLoss(), step.clients(), step.examples(), step.failures(), seconds, up, down,
-        reasons, train.excluded().size() + test.excluded().size(), step.algorithmMetrics());
   }
 
   /** Closes every listener, last first; the first failure is thrown, later ones suppressed. */

@@ -3,7 +3,6 @@ package io.tributary.flower.training;
 import io.tributary.flower.FlowerClientException;
 import io.tributary.graph.Variable;
 import io.tributary.tensor.Tensor;
-import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,15 +48,6 @@ final class ModelParameters {
     List<Tensor> out = new ArrayList<>(variables.size());
     for (Variable v : variables) {
       out.add(byName.get(v.name()));
-    }
-    return out;
-  }
-
-  /** {@code base + delta}, parameter by parameter ({@link TensorMath#add}). */
-  static Map<String, Tensor> plus(Map<String, Tensor> base, Map<String, Tensor> delta) {
-    Map<String, Tensor> out = new LinkedHashMap<>();
-    for (Map.Entry<String, Tensor> e : base.entrySet()) {
-      out.put(e.getKey(), TensorMath.add(e.getValue(), delta.get(e.getKey())));
     }
     return out;
   }

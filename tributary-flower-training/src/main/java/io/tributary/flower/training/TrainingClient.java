@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.IntToLongFunction;
 
 /**
  * A {@link io.tributary.flower.FlowerClient} that trains one of Tributary's models on its own data, with the same
@@ -69,6 +70,7 @@ public final class TrainingClient extends AbstractFlowerClient {
         }
       };
   private final SplittableRandom shuffles;
+  private final IntToLongFunction shuffleSeeds;
   private Map<String, Tensor> current;
 
   /**
@@ -78,6 +80,21 @@ public final class TrainingClient extends AbstractFlowerClient {
    */
   public TrainingClient(Model model, Dataset train, Dataset test, TrainingSettings settings)
       throws GraphBindingException {
+    this(model, train, test, settings, null);
+  }
+
+  /**
+   * Like {@link #TrainingClient(Model, Dataset, Dataset, TrainingSettings)}, shuffling round r's
+   * data with {@code shuffleSeeds.applyAsLong(r)} whenever the server's fit config names the
+   * round ({@code server_round}, as Tributary's server sends it), so that a client can repeat a
+   * simulation's shuffling: {@code r -> Seeds.shuffle(seed, r, k)} for client k of a simulation
+   * with that seed. Without {@code server_round} in the config it shuffles as the plain
+   * constructor does.
+   *
+   * @throws GraphBindingException if the model's local computations cannot be prepared
+   */
+  public TrainingClient(Model model, Dataset train, Dataset test, TrainingSettings settings,
+      IntToLongFunction shuffleSeeds) throws GraphBindingException {
     this.model = model;
     this.modelType = LocalTraining.modelType(model);
     this.order = new ModelParameters(ModelStructs.parameterNames(modelType).stream()
@@ -89,6 +106,7 @@ public final class TrainingClient extends AbstractFlowerClient {
     this.evaluation = binder.bind(LocalTraining.evaluation(model.name() + "_evaluate", model))
         .body();
     this.shuffles = new SplittableRandom(settings.seed());
+    this.shuffleSeeds = shuffleSeeds;
     this.current = model.initialParameters(settings.seed());
   }
 
@@ -119,7 +137,12 @@ public final class TrainingClient extends AbstractFlowerClient {
     }
     int batchSize = ConfigValues.integer(c, settings.batchSize(), 1, Integer.MAX_VALUE,
         "batch_size");
-    List<StructValue> data = SequenceValues.shuffled(train, batchSize, shuffles.nextLong());
+    long seed = shuffles.nextLong();
+    if (shuffleSeeds != null && c.containsKey("server_round")) {
+      seed = shuffleSeeds.applyAsLong(ConfigValues.integer(c, 0, 1, Integer.MAX_VALUE,
+          "server_round"));
+    }
+    List<StructValue> data = SequenceValues.shuffled(train, batchSize, seed);
     StructValue out;
     try {
       out = (StructValue) update(cfg).apply(StructValue.named(
@@ -127,8 +150,9 @@ public final class TrainingClient extends AbstractFlowerClient {
     } catch (LocalRunException e) {
       throw new FlowerClientException("fit: local training failed: " + e.getMessage(), e);
     }
-    Map<String, Tensor> delta = ModelStructs.fromValue(modelType, out.get("delta"), "fit: delta");
-    current = ModelParameters.plus(global, delta);
+    // The trained model itself, not global + delta: the server's trained - global is then the
+    // same float subtraction the simulator's client update makes.
+    current = ModelStructs.fromValue(modelType, out.get("model"), "fit: model");
     long examples = ((Tensor) out.get("num_examples")).getLong(0);
     float loss = ((Tensor) out.get("loss")).getFloat(0);
     return new FitRes(order.toList(current), examples, Map.of("loss", Scalar.of((double) loss)));
@@ -154,7 +178,7 @@ public final class TrainingClient extends AbstractFlowerClient {
     LocalFunction f = updates.get(cfg);
     if (f == null) {
       try {
-        f = binder.bind(LocalTraining.clientUpdate(model.name() + "_client_update", model, cfg))
+        f = binder.bind(LocalTraining.clientTraining(model.name() + "_client_update", model, cfg))
             .body();
       } catch (GraphBindingException e) {
         throw new FlowerClientException("fit: cannot prepare local training: " + e.getMessage(),

@@ -21,7 +21,10 @@ import java.util.Map;
 
 /**
  * The {@code client_update} procedure: SGD for some epochs from the given model, returning
- * {@code <delta, num_examples, loss>}. The gradient graph is built once, when bound.
+ * {@code <delta, num_examples, loss>}, or with the setting {@code output=model} the trained
+ * model itself, {@code <model, num_examples, loss>} (what a Flower client sends back; the delta
+ * {@code trained - global} is then the same float subtraction wherever it is taken). The gradient
+ * graph is built once, when bound.
  */
 final class ClientUpdateProcedure implements GraphProcedure {
   @Override
@@ -39,8 +42,15 @@ final class ClientUpdateProcedure implements GraphProcedure {
     } catch (IllegalArgumentException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    Settings.requireType(g, LocalTraining.clientUpdateType(model,
-        LocalTraining.batchType(graph, input, labels)));
+    String output = g.settings().getOrDefault("output", "delta");
+    if (!output.equals("delta") && !output.equals("model")) {
+      throw new GraphBindingException("graph computation " + g.name() + ": setting 'output' is '"
+          + output + "', not 'delta' or 'model'");
+    }
+    boolean trainedModel = output.equals("model");
+    Settings.requireType(g, trainedModel
+        ? LocalTraining.clientTrainingType(model, LocalTraining.batchType(graph, input, labels))
+        : LocalTraining.clientUpdateType(model, LocalTraining.batchType(graph, input, labels)));
     List<String> params = ModelStructs.parameterNames(model);
     GradientGraph grads;
     try {
@@ -78,7 +88,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    return new Run(g.name(), step, model, params, anchored, epochs, batchSize);
+    return new Run(g.name(), step, model, params, anchored, epochs, batchSize, trainedModel);
   }
 
   /**
@@ -87,7 +97,8 @@ final class ClientUpdateProcedure implements GraphProcedure {
    * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
    */
   private record Run(String name, CompiledRun template, StructType model, List<String> params,
-      List<String> anchored, int epochs, int batchSize) implements LocalFunction {
+      List<String> anchored, int epochs, int batchSize, boolean trainedModel)
+      implements LocalFunction {
     @Override
     public Object apply(Object argument) {
       String where = "graph:" + name;
@@ -121,13 +132,14 @@ final class ClientUpdateProcedure implements GraphProcedure {
       Map<String, Tensor> delta = new LinkedHashMap<>();
       for (String p : params) {
         NdArray w = weights.get(p);
-        NdArray w0 = NdArray.fromTensor(global.get(p));
-        subtractInPlace(w, w0);
+        if (!trainedModel) {
+          subtractInPlace(w, NdArray.fromTensor(global.get(p)));
+        }
         delta.put(p, w.toTensor());
       }
       float meanLoss = stepped.examples() == 0 ? 0f
           : (float) (stepped.lossSum() / stepped.examples());
-      return StructValue.named("delta", ModelStructs.toValue(model, delta),
+      return StructValue.named(trainedModel ? "model" : "delta", ModelStructs.toValue(model, delta),
           "num_examples", Tensor.ofLongs(Shape.scalar(), examples),
           "loss", Tensor.scalar(meanLoss));
     }

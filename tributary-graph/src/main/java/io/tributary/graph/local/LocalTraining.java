@@ -84,6 +84,21 @@ public final class LocalTraining {
   }
 
   /**
+   * Like {@link #clientUpdate}, returning the trained model instead of its change: {@code
+   * (<model=M,data=B*> -> <model=M,num_examples=int64,loss=float32>)}. A Flower client sends this
+   * model back as it is, so the server's {@code trained - global} is the very subtraction
+   * {@link #clientUpdate} makes, and the two paths agree bit for bit.
+   */
+  public static GraphComputation clientTraining(String name, Model model,
+      ClientUpdateConfig config) {
+    GraphComputation u = clientUpdate(name, model, config);
+    Map<String, String> settings = new java.util.LinkedHashMap<>(u.settings());
+    settings.put("output", "model");
+    return GraphComputation.of(name, clientTrainingType(modelType(model), batchType(model)),
+        GraphBinder.CLIENT_UPDATE, u.graph(), settings);
+  }
+
+  /**
    * The evaluation: the example-weighted mean loss and accuracy of the given model over the
    * data, and the number of examples (zeros for no data).
    */
@@ -146,6 +161,12 @@ public final class LocalTraining {
   static FunctionType clientUpdateType(StructType model, StructType batch) {
     return FunctionType.of(StructType.named("model", model, "data", new SequenceType(batch)),
         StructType.named("delta", model, "num_examples", TensorType.of(DType.INT64),
+            "loss", TensorType.of(DType.FLOAT32)));
+  }
+
+  static FunctionType clientTrainingType(StructType model, StructType batch) {
+    return FunctionType.of(StructType.named("model", model, "data", new SequenceType(batch)),
+        StructType.named("model", model, "num_examples", TensorType.of(DType.INT64),
             "loss", TensorType.of(DType.FLOAT32)));
   }
 

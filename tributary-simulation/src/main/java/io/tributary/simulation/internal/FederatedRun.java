@@ -16,15 +16,18 @@ import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
 import io.tributary.learning.SequenceValues;
+import io.tributary.learning.rounds.Cohort;
+import io.tributary.learning.rounds.FailurePolicy;
+import io.tributary.learning.rounds.Population;
+import io.tributary.learning.rounds.RoundLoop;
+import io.tributary.learning.rounds.RoundReport;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
-import io.tributary.runtime.LocalComputationException;
-import io.tributary.runtime.Outcome;
 import io.tributary.runtime.RuntimeOptions;
+import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.Seeds;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
-import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
+import java.util.TreeMap;
 
 /**
  * The federated side of a simulation: the algorithm's {@code initialize}, {@code next} and
@@ -53,8 +57,9 @@ public final class FederatedRun implements AutoCloseable {
   private final LearningProcess process;
   private final ExecutionContext context;
   private final ClientSampler sampler;
-  private final List<List<StructValue>> trainForEval;
-  private final List<List<StructValue>> testForEval;
+  private final Cohort trainCohort;
+  private final Cohort testCohort;
+  private final RoundLoop loop;
   private final long parameterBytes;
   private StructValue state;
 
@@ -84,17 +89,26 @@ public final class FederatedRun implements AutoCloseable {
         .withMaxWeight(FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
             RuntimeOptions.WeightPolicy.CLIP));
     this.sampler = new ClientSampler(Seeds.sampler(config.seed()));
-    this.trainForEval = new ArrayList<>();
-    for (Dataset d : data.clientTrain()) {
-      trainForEval.add(SequenceValues.of(d, EVAL_BATCH));
+    List<List<StructValue>> trainForEval = new ArrayList<>();
+    List<String> trainNames = new ArrayList<>();
+    for (int k = 0; k < data.clientTrain().size(); k++) {
+      trainForEval.add(SequenceValues.of(data.clientTrain().get(k), EVAL_BATCH));
+      trainNames.add("training data of client " + k);
     }
-    this.testForEval = pieces(data.test());
+    this.trainCohort = new Cohort("train", trainForEval, trainNames);
+    List<List<StructValue>> testForEval = pieces(data.test());
+    List<String> testNames = new ArrayList<>();
+    for (int p = 0; p < testForEval.size(); p++) {
+      testNames.add("test piece " + p);
+    }
+    this.testCohort = new Cohort("test", testForEval, testNames);
     long bytes = 0;
     for (Tensor t : model.initialParameters(0).values()) {
       bytes += t.byteSize();
     }
     this.parameterBytes = bytes;
-    this.state = (StructValue) context.invoke(process.initialize());
+    this.loop = new RoundLoop(context, process, new Datasets(), FailurePolicy.STOP_RUN);
+    this.state = loop.initialize();
   }
 
   private static List<List<StructValue>> pieces(Dataset test) {
@@ -114,75 +128,68 @@ public final class FederatedRun implements AutoCloseable {
   }
 
   /**
-   * What {@code next} reported for one round.
+   * Runs round {@code round} (from 1) through the shared {@link RoundLoop}: samples clients,
+   * invokes {@code next}, and scores the new model on every client's training data and on the
+   * test data.
    *
-   * @param clientLoss the example-weighted mean loss of the clients' local training
-   * @param clients the clients sampled
-   * @param examples the training examples of the clients whose update was averaged
-   * @param failures the sampled clients whose work failed and was excluded
-   * @param reasons one line per failure, naming the client
-   * @param algorithmMetrics the algorithm's further metrics, by name
+   * @throws io.tributary.runtime.ExecutionFailedException when the round fails (the simulator
+   *     stops the run: {@link FailurePolicy#STOP_RUN})
    */
-  public record Step(double clientLoss, int clients, long examples, int failures,
-      List<String> reasons, SequencedMap<String, Double> algorithmMetrics) {}
-
-  /**
-   * The loss and accuracy of the current global model on some data, and the pieces of data
-   * whose results were not finite and were left out.
-   */
-  public record Score(double loss, double accuracy, List<String> excluded) {}
-
-  /** Runs round {@code round} (from 1): samples clients and invokes {@code next}. */
-  public Step round(int round) {
-    int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
-    List<List<StructValue>> clientData = new ArrayList<>(chosen.length);
-    for (int k : chosen) {
-      long shuffle = Seeds.shuffle(config.seed(), round, k);
-      clientData.add(SequenceValues.shuffled(data.clientTrain().get(k), config.batchSize(),
-          shuffle));
+  public RoundRecord round(int round) {
+    RoundReport report;
+    try {
+      report = loop.round(round, state);
+    } catch (InterruptedException e) {
+      // A simulated population never waits.
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
     }
-    Outcome outcome = context.invokeWithReport(process.next(), state, clientData);
-    RoundOutput result = RoundOutput.of(outcome.value());
-    StructValue next = result.state();
-    // Each update and their mean were checked finite; model + mean can still overflow.
-    Map<String, Tensor> model = ModelStructs.fromValue(modelType, next.get("model"),
-        "server model");
-    Optional<String> bad = Finite.problem(new ArrayList<>(model.values()),
-        new ArrayList<>(model.keySet()));
-    if (bad.isPresent()) {
-      throw new LocalComputationException("the new global model is not finite and is refused: "
-          + bad.get());
-    }
-    state = next;
+    state = report.state();
+    RoundOutput.Metrics m = report.metrics().orElseThrow();
     List<String> reasons = new ArrayList<>();
-    for (ClientFailure f : outcome.report().failures()) {
-      // Name the client by its index in the population, not in this round's sample.
-      reasons.add(f.describe().replaceFirst("^client " + f.client() + " ",
-          "client " + chosen[f.client()] + " "));
+    for (ClientFailure f : report.failures()) {
+      reasons.add(RoundReport.describe(f, report.cohort()));
     }
-    return new Step(printable(result.metrics().trainLoss()), chosen.length,
-        result.metrics().numExamples(), outcome.report().failedClients().size(), reasons,
-        result.metrics().others());
-  }
-
-  /** The current model on every client's training data. */
-  public Score scoreTrain() {
-    return score(trainForEval, "training data of client ");
-  }
-
-  /** The current model on the test data. */
-  public Score scoreTest() {
-    return score(testForEval, "test piece ");
-  }
-
-  private Score score(List<List<StructValue>> pieces, String what) {
-    Outcome outcome = context.invokeWithReport(process.evaluate(), model(), pieces);
-    EvaluationOutput out = EvaluationOutput.of(outcome.value());
-    List<String> excluded = new ArrayList<>();
-    for (ClientFailure f : outcome.report().failures()) {
-      excluded.add("evaluation on " + what + f.client() + " left out: " + f.message());
+    double[] scores = new double[4];
+    int excluded = 0;
+    for (int e = 0; e < 2; e++) {
+      RoundReport.Evaluation ev = report.evaluations().get(e);
+      EvaluationOutput out = ev.output().orElseThrow();
+      scores[2 * e] = printable(out.loss());
+      scores[2 * e + 1] = printable(out.accuracy());
+      for (ClientFailure f : ev.failures()) {
+        reasons.add("evaluation on " + ev.cohort().names().get(f.client()) + " left out: "
+            + f.message());
+        excluded++;
+      }
     }
-    return new Score(printable(out.loss()), printable(out.accuracy()), excluded);
+    int clients = report.cohort().size();
+    int failed = (int) report.failures().stream().map(ClientFailure::client).distinct().count();
+    return new RoundRecord(round, scores[0], scores[1], scores[2], scores[3],
+        printable(m.trainLoss()), clients, m.numExamples(), failed, report.seconds(),
+        (long) (clients - failed) * parameterBytes, (long) clients * parameterBytes, reasons,
+        excluded, new TreeMap<>(m.others()));
+  }
+
+  /** The simulated population: seeded samples of the clients' datasets, shuffled per round. */
+  private final class Datasets implements Population {
+    @Override
+    public Cohort fitCohort(int round) {
+      int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
+      List<List<StructValue>> clientData = new ArrayList<>(chosen.length);
+      List<String> names = new ArrayList<>(chosen.length);
+      for (int k : chosen) {
+        clientData.add(SequenceValues.shuffled(data.clientTrain().get(k), config.batchSize(),
+            Seeds.shuffle(config.seed(), round, k)));
+        names.add("client " + k);
+      }
+      return new Cohort("fit", clientData, names);
+    }
+
+    @Override
+    public List<Cohort> evaluationCohorts(int round) {
+      return List.of(trainCohort, testCohort);
+    }
   }
 
   private StructValue model() {

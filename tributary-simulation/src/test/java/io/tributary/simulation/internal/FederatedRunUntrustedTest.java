@@ -7,6 +7,7 @@ import io.tributary.graph.models.Model;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.tensor.Finite;
@@ -44,21 +45,22 @@ class FederatedRunUntrustedTest {
     SimulationData data = new SimulationData(clean.name(), train, clean.test());
     Model model = c.model().build(data.name(), data.exampleShape(), data.numClasses());
     try (FederatedRun run = new FederatedRun(c, data, model)) {
-      FederatedRun.Step step = run.round(1);
+      RoundRecord round = run.round(1);
 
-      assertThat(step.clients()).isEqualTo(4);
-      assertThat(step.failures()).isEqualTo(1);
-      assertThat(step.reasons()).singleElement().asString()
+      assertThat(round.clients()).isEqualTo(4);
+      assertThat(round.failures()).isEqualTo(1);
+      assertThat(round.failureReasons().getFirst())
           .startsWith("client 2 ").contains("not finite").contains("NaN");
-      assertThat(step.examples()).isEqualTo(clean.clientTrain().stream()
+      assertThat(round.examples()).isEqualTo(clean.clientTrain().stream()
           .mapToLong(Dataset::size).sum() - train.get(2).size());
       assertThat(run.parameters().values()).allSatisfy(t -> assertThat(Finite.isFinite(t))
           .isTrue());
       // Client 2's training data now score NaN: that evaluation is left out and counted.
-      FederatedRun.Score score = run.scoreTrain();
-      assertThat(score.excluded()).singleElement().asString()
+      assertThat(round.failureReasons()).hasSize(2);
+      assertThat(round.failureReasons().get(1))
           .contains("training data of client 2").contains("not finite");
-      assertThat(Double.isFinite(score.loss())).isTrue();
+      assertThat(round.nonFiniteMetrics()).isEqualTo(1);
+      assertThat(Double.isFinite(round.trainLoss())).isTrue();
     }
   }
 }

@@ -55,6 +55,8 @@ public final class RemoteClientWork {
   private final java.util.concurrent.atomic.AtomicInteger nonFiniteMetrics =
       new java.util.concurrent.atomic.AtomicInteger();
   private volatile Dispatch fitDispatch;
+  /** The round being fitted, sent as {@code server_round} in every FitIns config. */
+  private volatile int round;
   private volatile Dispatch evaluateDispatch;
 
   public RemoteClientWork(ClientManager manager, SerializerRegistry registry, ModelSpec spec,
@@ -86,7 +88,8 @@ public final class RemoteClientWork {
    * Prepares the next {@code next} invocation over {@code clients}: its first client function
    * sends every client's FitIns at once. Close it once the invocation has returned.
    */
-  Dispatch dispatchFit(List<ClientProxy> clients) {
+  Dispatch dispatchFit(int round, List<ClientProxy> clients) {
+    this.round = round;
     Dispatch d = new Dispatch(ServerMessage.MsgCase.FIT_INS, clients, this::fitIns, timeout);
     fitDispatch = d;
     return d;
@@ -128,9 +131,19 @@ public final class RemoteClientWork {
     return Federated.computation(() -> Intrinsics.federatedEval(model, Placement.SERVER));
   }
 
+  /**
+   * The algorithm's fit config with {@code server_round}, the round from 1, as Flower's examples
+   * name it: a client that shuffles by round (a TrainingClient repeating a simulation) reads it.
+   */
+  private Map<String, Scalar> fitConfig(int r) {
+    Map<String, Scalar> c = new java.util.LinkedHashMap<>(fitConfig);
+    c.putIfAbsent("server_round", Scalar.of((long) r));
+    return c;
+  }
+
   private ServerMessage fitIns(ClientProxy client, StructValue model) {
     return ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns.newBuilder()
-        .setParameters(encode(client, model)).putAllConfig(ScalarCodec.toProto(fitConfig)))
+        .setParameters(encode(client, model)).putAllConfig(ScalarCodec.toProto(fitConfig(round))))
         .build();
   }
 

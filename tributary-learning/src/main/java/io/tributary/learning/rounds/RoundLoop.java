@@ -1,0 +1,166 @@
+package io.tributary.learning.rounds;
+
+import io.tributary.core.values.StructValue;
+import io.tributary.learning.EvaluationOutput;
+import io.tributary.learning.LearningProcess;
+import io.tributary.learning.RoundOutput;
+import io.tributary.runtime.ClientFailure;
+import io.tributary.runtime.ClientFailureException;
+import io.tributary.runtime.ExecutionContext;
+import io.tributary.runtime.LocalComputationException;
+import io.tributary.runtime.Outcome;
+import io.tributary.runtime.TooManyClientFailuresException;
+import io.tributary.tensor.Finite;
+import io.tributary.tensor.Tensor;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one round loop of Tributary, used by the simulator and by the Flower server alike: each
+ * round runs the process's {@code next} over the population's fit cohort, checks the new model,
+ * applies the failure policy, evaluates the model on the population's evaluation cohorts and
+ * tells the listener. What differs between a simulation and a server is only the population
+ * (datasets or connected clients), the policy, and what the listener does with each report.
+ */
+public final class RoundLoop {
+  private final ExecutionContext context;
+  private final LearningProcess process;
+  private final Population population;
+  private final FailurePolicy policy;
+
+  /** A loop running {@code process} through {@code context} over {@code population}. */
+  public RoundLoop(ExecutionContext context, LearningProcess process, Population population,
+      FailurePolicy policy) {
+    this.context = context;
+    this.process = process;
+    this.population = population;
+    this.policy = policy;
+  }
+
+  /** Told about every finished round. */
+  @FunctionalInterface
+  public interface Listener {
+    /**
+     * Called on the loop's thread after each round.
+     *
+     * @throws IOException to stop the run
+     */
+    void roundEnded(RoundReport report) throws IOException;
+  }
+
+  /** The process's first server state. */
+  public StructValue initialize() {
+    return (StructValue) context.invoke(process.initialize());
+  }
+
+  /**
+   * Runs rounds {@code first} to {@code last} from {@code state}.
+   *
+   * @return the state after the last round
+   * @throws IOException when the listener fails
+   * @throws InterruptedException when waiting for clients is interrupted
+   * @throws io.tributary.runtime.ExecutionFailedException under {@link FailurePolicy#STOP_RUN},
+   *     when a round fails
+   */
+  public StructValue run(StructValue state, int first, int last, Listener listener)
+      throws IOException, InterruptedException {
+    StructValue s = state;
+    for (int r = first; r <= last; r++) {
+      RoundReport report = round(r, s);
+      s = report.state();
+      listener.roundEnded(report);
+    }
+    return s;
+  }
+
+  /**
+   * Runs round {@code round} from {@code state}.
+   *
+   * @throws InterruptedException when waiting for clients is interrupted
+   */
+  public RoundReport round(int round, StructValue state) throws InterruptedException {
+    long t0 = System.nanoTime();
+    Cohort cohort = population.fitCohort(round);
+    StructValue next = state;
+    Optional<RoundOutput.Metrics> metrics = Optional.empty();
+    List<ClientFailure> failures = List.of();
+    Optional<String> refused = Optional.empty();
+    try (Population.Invocation unused = population.open(Population.Phase.FIT, round, cohort)) {
+      Outcome out = context.invokeWithReport(process.next(), state, cohort.clients());
+      RoundOutput result = RoundOutput.of(out.value());
+      failures = out.report().failures();
+      // Each update and their mean were checked finite; model + mean can still overflow.
+      Optional<String> bad = Finite.problem(tensors(result.model()), null);
+      if (bad.isPresent()) {
+        String why = "the new global model is not finite and is refused: " + bad.get();
+        if (policy == FailurePolicy.STOP_RUN) {
+          throw new LocalComputationException(why);
+        }
+        refused = Optional.of(why);
+      } else {
+        next = result.state();
+        metrics = Optional.of(result.metrics());
+      }
+    } catch (TooManyClientFailuresException e) {
+      stopIfAsked(e);
+      failures = e.failures();
+      refused = Optional.of(e.getMessage());
+    } catch (ClientFailureException e) {
+      stopIfAsked(e);
+      failures = List.of(e.failure());
+      refused = Optional.of(e.getMessage());
+    } catch (LocalComputationException e) {
+      // Such as every client reporting zero examples (nothing to average), or an overflow.
+      stopIfAsked(e);
+      refused = Optional.of("no aggregate: " + e.getMessage());
+    }
+    List<RoundReport.Evaluation> evaluations = new ArrayList<>();
+    StructValue model = next.struct("model");
+    for (Cohort c : population.evaluationCohorts(round)) {
+      evaluations.add(evaluate(round, model, c));
+    }
+    return new RoundReport(round, cohort, next, metrics, failures, refused, evaluations,
+        (System.nanoTime() - t0) / 1e9);
+  }
+
+  private RoundReport.Evaluation evaluate(int round, StructValue model, Cohort cohort) {
+    if (cohort.size() == 0) {
+      return new RoundReport.Evaluation(cohort, Optional.empty(), List.of());
+    }
+    try (Population.Invocation unused = population.open(Population.Phase.EVALUATE, round, cohort)) {
+      Outcome out = context.invokeWithReport(process.evaluate(), model, cohort.clients());
+      return new RoundReport.Evaluation(cohort, Optional.of(EvaluationOutput.of(out.value())),
+          out.report().failures());
+    } catch (TooManyClientFailuresException e) {
+      stopIfAsked(e);
+      return new RoundReport.Evaluation(cohort, Optional.empty(), e.failures());
+    } catch (ClientFailureException e) {
+      stopIfAsked(e);
+      return new RoundReport.Evaluation(cohort, Optional.empty(), List.of(e.failure()));
+    } catch (LocalComputationException e) {
+      stopIfAsked(e);
+      return new RoundReport.Evaluation(cohort, Optional.empty(), List.of());
+    }
+  }
+
+  private void stopIfAsked(RuntimeException e) {
+    if (policy == FailurePolicy.STOP_RUN) {
+      throw e;
+    }
+  }
+
+  /** Every tensor of a struct of tensors and structs, depth first. */
+  private static List<Tensor> tensors(StructValue s) {
+    List<Tensor> out = new ArrayList<>();
+    for (Object v : s.values()) {
+      if (v instanceof Tensor t) {
+        out.add(t);
+      } else if (v instanceof StructValue inner) {
+        out.addAll(tensors(inner));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The round loop shared by the simulator and the Flower server: {@link
+ * io.tributary.learning.rounds.RoundLoop} over a {@link io.tributary.learning.rounds.Population}
+ * with a {@link io.tributary.learning.rounds.FailurePolicy}, reporting each round as a {@link
+ * io.tributary.learning.rounds.RoundReport}.
+ */
+package io.tributary.learning.rounds;
