@@ -1,7 +1,6 @@
 package io.tributary.learning.rounds;
 
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
 import io.tributary.runtime.ClientFailure;
@@ -131,7 +130,7 @@ public final class RoundLoop {
     }
     try (Population.Invocation unused = population.open(Population.Phase.EVALUATE, round, cohort)) {
       Outcome out = context.invokeWithReport(process.evaluate(), model, cohort.clients());
-      return new RoundReport.Evaluation(cohort, Optional.of(EvaluationOutput.of(out.value())),
+      return new RoundReport.Evaluation(cohort, Optional.of((StructValue) out.value()),
           out.report().failures());
     } catch (TooManyClientFailuresException e) {
       stopIfAsked(e);

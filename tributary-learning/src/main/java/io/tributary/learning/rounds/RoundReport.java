@@ -1,7 +1,6 @@
 package io.tributary.learning.rounds;
 
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.RoundOutput;
 import io.tributary.runtime.ClientFailure;
 import java.util.List;
@@ -32,10 +31,12 @@ public record RoundReport(int round, Cohort cohort, StructValue state,
    * One evaluation of the round's model.
    *
    * @param cohort the clients it ran over
-   * @param output the aggregated loss and accuracy, absent when it gave none
+   * @param output the value {@code evaluate} returned (for the graph-backed processes {@code
+   *     <loss,accuracy,num_examples>}, read with {@code EvaluationOutput.of}; a server's
+   *     {@code <loss,num_examples>}), absent when it gave none
    * @param failures the clients of {@code cohort} left out
    */
-  public record Evaluation(Cohort cohort, Optional<EvaluationOutput> output,
+  public record Evaluation(Cohort cohort, Optional<StructValue> output,
       List<ClientFailure> failures) {
     /** Copies the list. */
     public Evaluation {

@@ -154,7 +154,7 @@ public final class FederatedRun implements AutoCloseable {
     int excluded = 0;
     for (int e = 0; e < 2; e++) {
       RoundReport.Evaluation ev = report.evaluations().get(e);
-      EvaluationOutput out = ev.output().orElseThrow();
+      EvaluationOutput out = EvaluationOutput.of(ev.output().orElseThrow());
       scores[2 * e] = printable(out.loss());
       scores[2 * e + 1] = printable(out.accuracy());
       for (ClientFailure f : ev.failures()) {

@@ -8,6 +8,9 @@ import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
+import io.tributary.learning.rounds.FailurePolicy;
+import io.tributary.learning.rounds.RoundLoop;
+import io.tributary.learning.rounds.RoundReport;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.Tensor;
@@ -78,54 +81,59 @@ public final class RoundRunner {
         process.name(), config.minClients(), process.next().type());
     List<RoundMetrics> all = new ArrayList<>();
     try (ExecutionContext ctx = ExecutionContext.create(options(config))) {
-      RoundSteps steps = new RoundSteps(ctx, process, work);
-      StructValue state = (StructValue) ctx.invoke(process.initialize());
-      for (int round = config.initial().roundsDone() + 1; round <= config.rounds(); round++) {
-        long start = System.nanoTime();
-        long up = traffic.bytesUp();
-        long down = traffic.bytesDown();
-        List<ClientProxy> fitClients = manager.sample(config.fractionFit(), config.minClients(),
-            config.seed(), round, config.clientWait());
-        RoundSteps.Fit fit = steps.fit(round, state, fitClients);
-        state = fit.state();
-        // Evaluation does not wait: clients lost during fit must not stall the round.
-        List<ClientProxy> evalClients = manager.sampleNow(config.fractionEvaluate(),
-            config.minClients(), ~config.seed(), round);
-        RoundSteps.Evaluate eval = steps.evaluate(round, (StructValue) state.get(0), evalClients);
-        List<String> reasons = new ArrayList<>();
-        fit.failures().forEach(f -> reasons.add("fit: " + named(f, fitClients)));
-        fit.refused().ifPresent(r -> reasons.add("fit: aggregate refused, model unchanged: " + r));
-        eval.failures().forEach(f -> reasons.add("evaluate: " + named(f, evalClients)));
-        Set<String> failedIds = fit.failures().stream().map(f -> fitClients.get(f.client()).id())
-            .collect(Collectors.toSet());
-        OptionalDouble fitLoss = FitLog.weightedLoss(fit.log(), failedIds,
-            config.maxExamplesPerClient());
-        RoundMetrics m = new RoundMetrics(round, fitClients.size(),
-            fit.failures().size() + eval.failures().size(), fitLoss, eval.loss(),
-            (System.nanoTime() - start) / 1e9, traffic.bytesUp() - up,
-            traffic.bytesDown() - down, reasons, work.drainNonFiniteMetrics());
-        all.add(m);
-        try {
-          listener.roundEnded(m, named(names, (StructValue) state.get(0)));
-        } catch (IOException e) {
-          throw new FlowerServerException("round " + round + ": " + e.getMessage(), e);
-        }
-      }
-      return new RunResult(all, named(names, (StructValue) state.get(0)));
+      ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
+      RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
+      StructValue last = loop.run(loop.initialize(), config.initial().roundsDone() + 1,
+          config.rounds(), report -> {
+            RoundMetrics m = metrics(report, population, work, config.maxExamplesPerClient());
+            all.add(m);
+            try {
+              listener.roundEnded(m, named(names, report.state().struct(0)));
+            } catch (IOException e) {
+              throw new IOException("round " + report.round() + ": " + e.getMessage(), e);
+            }
+          });
+      return new RunResult(all, named(names, last.struct(0)));
+    } catch (IOException e) {
+      throw new FlowerServerException(e.getMessage(), e);
+    } catch (ConnectedClients.TooFewClients e) {
+      throw e.getCause();
     }
   }
 
-  /** A failure's line, naming the client by its id as well as by its index in the sample. */
-  private static String named(io.tributary.runtime.ClientFailure f, List<ClientProxy> sampled) {
-    String d = f.describe();
-    if (f.client() >= 0 && f.client() < sampled.size()) {
-      String id = sampled.get(f.client()).id();
-      if (!d.contains(id)) {
-        return d.replaceFirst("^client " + f.client() + " ",
-            java.util.regex.Matcher.quoteReplacement("client " + f.client() + " (" + id + ") "));
+  /** A round's figures from the shared loop's report and the clients' own reports. */
+  private static RoundMetrics metrics(RoundReport report, ConnectedClients population,
+      RemoteClientWork work, long maxExamples) {
+    int round = report.round();
+    List<ClientProxy> fitClients = population.fitClients();
+    List<String> reasons = new ArrayList<>();
+    report.failures().forEach(f -> reasons.add("fit: " + RoundReport.describe(f,
+        report.cohort())));
+    report.refused().ifPresent(r -> {
+      LOG.warn("round {}: {}; the model is unchanged", round, r);
+      reasons.add("fit: aggregate refused, model unchanged: " + r);
+    });
+    if (report.metrics().isEmpty() && report.refused().isEmpty()) {
+      LOG.warn("round {}: fit failed, the model is unchanged", round);
+    }
+    OptionalDouble evalLoss = OptionalDouble.empty();
+    int evalFailures = 0;
+    for (RoundReport.Evaluation e : report.evaluations()) {
+      e.failures().forEach(f -> reasons.add("evaluate: " + RoundReport.describe(f, e.cohort())));
+      evalFailures += e.failures().size();
+      if (e.output().isPresent()) {
+        evalLoss = OptionalDouble.of(e.output().get().tensor("loss").floatItem());
       }
     }
-    return d;
+    Set<String> failedIds = report.failures().stream()
+        .filter(f -> f.client() >= 0 && f.client() < fitClients.size())
+        .map(f -> fitClients.get(f.client()).id()).collect(Collectors.toSet());
+    // Flower clients report their loss, if at all, in FitRes metrics: a missing one must not
+    // enter the mean as 0, so the loss comes from the clients' reports, not the computation.
+    OptionalDouble fitLoss = FitLog.weightedLoss(work.log().drain(), failedIds, maxExamples);
+    return new RoundMetrics(round, fitClients.size(), report.failures().size() + evalFailures,
+        fitLoss, evalLoss, report.seconds(), population.bytesUp(), population.bytesDown(),
+        reasons, work.drainNonFiniteMetrics());
   }
 
   /** The runtime's options for a server's rounds: tolerance, weight bound, client timeout. */

@@ -1,0 +1,117 @@
+package io.tributary.flower.server.internal;
+
+import io.tributary.flower.server.NotEnoughClientsException;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.learning.rounds.Cohort;
+import io.tributary.learning.rounds.Population;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's population for the shared round loop: each round's fit cohort is sampled from the
+ * connected clients (waiting for enough of them), the evaluation cohort from those connected
+ * then; a client's value is its id, and invocations dispatch the instructions to the cohort.
+ */
+final class ConnectedClients implements Population {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectedClients.class);
+
+  private final ServerConfig config;
+  private final ClientManager manager;
+  private final RemoteClientWork work;
+  private final Traffic traffic;
+  private List<ClientProxy> fitClients = List.of();
+  private List<ClientProxy> evalClients = List.of();
+  private long upAtStart;
+  private long downAtStart;
+
+  ConnectedClients(ServerConfig config, ClientManager manager, RemoteClientWork work,
+      Traffic traffic) {
+    this.config = config;
+    this.manager = manager;
+    this.work = work;
+    this.traffic = traffic;
+  }
+
+  @Override
+  public Cohort fitCohort(int round) throws InterruptedException {
+    upAtStart = traffic.bytesUp();
+    downAtStart = traffic.bytesDown();
+    try {
+      fitClients = manager.sample(config.fractionFit(), config.minClients(), config.seed(),
+          round, config.clientWait());
+    } catch (NotEnoughClientsException e) {
+      throw new TooFewClients(e);
+    }
+    return cohort("fit", fitClients);
+  }
+
+  @Override
+  public List<Cohort> evaluationCohorts(int round) {
+    // Evaluation does not wait: clients lost during fit must not stall the round.
+    evalClients = manager.sampleNow(config.fractionEvaluate(), config.minClients(),
+        ~config.seed(), round);
+    if (evalClients.isEmpty()) {
+      LOG.warn("round {}: no client is connected to evaluate the model", round);
+    }
+    return List.of(cohort("evaluate", evalClients));
+  }
+
+  @Override
+  public Invocation open(Phase phase, int round, Cohort cohort) {
+    Dispatch d;
+    if (phase == Phase.FIT) {
+      work.log().drain();
+      d = work.dispatchFit(round, fitClients);
+    } else {
+      d = work.dispatchEvaluate(evalClients);
+    }
+    return () -> {
+      try {
+        d.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+  }
+
+  /**
+   * Carries {@link NotEnoughClientsException} out of the round loop, whose population may only
+   * throw unchecked exceptions; {@link RoundRunner} unwraps it.
+   */
+  static final class TooFewClients extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TooFewClients(NotEnoughClientsException cause) {
+      super(cause.getMessage(), cause);
+    }
+
+    @Override
+    public synchronized NotEnoughClientsException getCause() {
+      return (NotEnoughClientsException) super.getCause();
+    }
+  }
+
+  /** The clients sampled for this round's fit. */
+  List<ClientProxy> fitClients() {
+    return fitClients;
+  }
+
+  /** Bytes received from clients since this round began. */
+  long bytesUp() {
+    return traffic.bytesUp() - upAtStart;
+  }
+
+  /** Bytes sent to clients since this round began. */
+  long bytesDown() {
+    return traffic.bytesDown() - downAtStart;
+  }
+
+  /** Clients named by their index in the cohort and their id, as failure reasons show them. */
+  private static Cohort cohort(String name, List<ClientProxy> clients) {
+    return new Cohort(name,
+        clients.stream().map(c -> RemoteClientWork.clientValue(c.id())).toList(),
+        java.util.stream.IntStream.range(0, clients.size())
+            .mapToObj(i -> "client " + i + " (" + clients.get(i).id() + ")").toList());
+  }
+}
