@@ -5,7 +5,6 @@ import io.tributary.tensor.Tensor;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 
 /**
  * A rule that moves parameters against their gradients. Implementations hold only their
@@ -30,32 +29,6 @@ public interface Optimizer {
    * @throws IllegalArgumentException when a gradient or slot is missing or differs in shape or dtype
    */
   void step(Map<String, NdArray> params, Map<String, NdArray> grads, OptimizerState state);
-
-  /**
-   * The learning rate {@code lr} when this optimizer's step is exactly {@code p -= lr * g} for
-   * every parameter, elementwise in the parameter's dtype, and its state holds nothing but the
-   * step count; empty otherwise. A caller may then add {@code -lr * g} onto each parameter itself,
-   * inside the computation of {@code g} (see {@link io.tributary.graph.ops.Accumulation}), and
-   * record the step with {@link #stepApplied}.
-   */
-  default OptionalDouble plainStepSize() {
-    return OptionalDouble.empty();
-  }
-
-  /**
-   * Records in {@code state} one step whose parameter updates the caller applied itself, as
-   * {@link #plainStepSize()} allows: the same state change as {@link #step}.
-   *
-   * @throws IllegalStateException when this optimizer has no plain step
-   * @throws IllegalArgumentException when the state belongs to an optimizer with other slots
-   */
-  default void stepApplied(OptimizerState state) {
-    if (plainStepSize().isEmpty()) {
-      throw new IllegalStateException(name() + " has no plain step that a caller could apply");
-    }
-    requireState(state);
-    state.advance();
-  }
 
   /**
    * Checks that {@code state} was made for this optimizer: it holds the slots this optimizer

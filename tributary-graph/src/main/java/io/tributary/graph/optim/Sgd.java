@@ -3,7 +3,6 @@ package io.tributary.graph.optim;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.DType;
 import java.util.Map;
-import java.util.OptionalDouble;
 
 /** Plain stochastic gradient descent: {@code w -= lr * g}. Stateless apart from the step count. */
 public final class Sgd extends ElementwiseOptimizer {
@@ -23,10 +22,21 @@ public final class Sgd extends ElementwiseOptimizer {
     return Map.of("learning_rate", lr);
   }
 
-  /** Always the learning rate: this is the plain step. */
-  @Override
-  public OptionalDouble plainStepSize() {
-    return OptionalDouble.of(lr);
+  /** The learning rate. */
+  public double learningRate() {
+    return lr;
+  }
+
+  /**
+   * Counts in {@code state} one step whose update {@code p -= lr * g} the caller applied itself,
+   * fused into the gradient computation (as the trainer and the client update do): the same
+   * state change as {@link #step}.
+   *
+   * @throws IllegalArgumentException when the state belongs to an optimizer with slots
+   */
+  public void countAppliedStep(OptimizerState state) {
+    requireState(state);
+    state.advance();
   }
 
   @Override

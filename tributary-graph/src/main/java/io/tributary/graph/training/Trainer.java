@@ -9,6 +9,7 @@ import io.tributary.graph.ops.CompiledRun;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.Optimizer;
+import io.tributary.graph.optim.Sgd;
 import io.tributary.graph.optim.OptimizerState;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  * loss and gradients and lets the optimizer step. Parameters and optimizer state are held here as
  * mutable arrays and handed out as tensors.
  *
- * <p>With an optimizer whose step is plain SGD ({@link Optimizer#plainStepSize()}), the step
+ * <p>With plain SGD ({@link Sgd}), the step
  * adds {@code -lr * g} onto each parameter inside the compiled run ({@link Accumulation}): a
  * weight gradient that is a matrix product is then computed straight onto its weights, and no
  * gradient is stored or swept again. Other optimizers get the gradients and step as usual.
@@ -73,7 +74,10 @@ public final class Trainer {
     List<String> f = new ArrayList<>();
     f.add(loss);
     List<Accumulation> u = new ArrayList<>();
-    OptionalDouble lr = optimizer.plainStepSize();
+    // Plain SGD is fused into the gradient computation: each gradient, scaled by -lr, is added
+    // onto its parameter where it is computed.
+    OptionalDouble lr = optimizer instanceof Sgd sgd ? OptionalDouble.of(sgd.learningRate())
+        : OptionalDouble.empty();
     for (String t : trainables) {
       if (lr.isPresent()) {
         u.add(new Accumulation(grads.gradientOf(t), t, -lr.getAsDouble()));
@@ -178,7 +182,7 @@ public final class Trainer {
       }
       optimizer.step(params, stepGrads, state);
     } else {
-      optimizer.stepApplied(state);
+      ((Sgd) optimizer).countAppliedStep(state);
     }
     return out[0].get(0);
   }

@@ -139,39 +139,21 @@ class OptimizersTest {
   }
 
   @Test
-  void plainStepSize_onlySgd_hasOne() {
-    assertThat(new Sgd(0.25).plainStepSize()).hasValue(0.25);
-    for (Optimizer other : List.of(new Momentum(0.1, 0.9), new Momentum(0.1, 0.0),
-        new Adam(0.1), new Adagrad(0.1, 0.1, 1e-7), new Yogi(0.1))) {
-      assertThat(other.plainStepSize()).as(other.name()).isEmpty();
-    }
-  }
-
-  @Test
-  void stepApplied_sgd_countsTheStepLikeStep() {
+  void countAppliedStep_sgd_countsTheStepLikeStep() {
     Sgd sgd = new Sgd(0.1);
     Map<String, NdArray> params = Map.of("w", NdArray.zeros(io.tributary.tensor.DType.FLOAT32, 2));
     OptimizerState s = sgd.init(params);
-    sgd.stepApplied(s);
-    sgd.stepApplied(s);
+    sgd.countAppliedStep(s);
+    sgd.countAppliedStep(s);
     assertThat(s.step()).isEqualTo(2);
+    assertThat(sgd.learningRate()).isEqualTo(0.1);
   }
 
   @Test
-  void stepApplied_optimizerWithoutPlainStep_throws() {
-    Adam adam = new Adam(0.1);
-    OptimizerState s = adam.init(Map.of("w", NdArray.zeros(io.tributary.tensor.DType.FLOAT32, 2)));
-    assertThatThrownBy(() -> adam.stepApplied(s))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("adam has no plain step");
-    assertThat(s.step()).isZero();
-  }
-
-  @Test
-  void stepApplied_stateOfAnotherOptimizer_throwsNamingSlots() {
+  void countAppliedStep_stateOfAnotherOptimizer_throwsNamingSlots() {
     OptimizerState adamState = new Adam(0.1).init(Map.of("w",
         NdArray.zeros(io.tributary.tensor.DType.FLOAT32, 2)));
-    assertThatThrownBy(() -> new Sgd(0.1).stepApplied(adamState))
+    assertThatThrownBy(() -> new Sgd(0.1).countAppliedStep(adamState))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("sgd needs slots []");
   }
