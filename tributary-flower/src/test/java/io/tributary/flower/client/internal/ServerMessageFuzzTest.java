@@ -95,6 +95,11 @@ class ServerMessageFuzzTest {
       if (params != null) {
         tensors = ParametersWire.decode(REGISTRY, params);
         sendType = REGISTRY.forType(params.getTensorType()).tensorType();
+        // The client refuses a model with NaN or infinite values from the server (an error
+        // status naming the tensor), as it must: such input is not "decodes" either.
+        if (io.tributary.tensor.Finite.problem(tensors, null).isPresent()) {
+          decodes = false;
+        }
       }
     } catch (MalformedMessageException | SerializationException e) {
       decodes = false;
