@@ -2,20 +2,17 @@ package io.tributary.cli;
 
 import io.tributary.flower.server.RoundListener;
 import io.tributary.flower.server.RoundMetrics;
-import io.tributary.format.ModelWriter;
-import io.tributary.format.TagContents;
 import io.tributary.format.TrainingConfig;
 import io.tributary.simulation.output.Json;
 import io.tributary.simulation.output.MetricsLog;
+import io.tributary.simulation.output.RoundCheckpoints;
 import io.tributary.tensor.Tensor;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SequencedMap;
 
 /**
@@ -96,21 +93,8 @@ final class ServerOutput implements RoundListener, Closeable {
   public void roundEnded(RoundMetrics m, SequencedMap<String, Tensor> parameters)
       throws IOException {
     metrics.writeLine(toJson(m));
-    TagContents.Builder b = TagContents.builder();
-    for (Map.Entry<String, Tensor> e : parameters.entrySet()) {
-      b.parameter(e.getKey(), e.getValue());
-    }
-    b.trainingConfig(TrainingConfig.of("", hyperparameters).withProgress(0, 0, m.round())
-        .withProperties(properties));
-    String tag = String.format(Locale.ROOT, "round-%0" + Math.max(4,
-        Integer.toString(rounds).length()) + "d", m.round());
-    if (Files.exists(modelFile)) {
-      ModelWriter.addTag(modelFile, tag, b.build());
-    } else {
-      SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
-      tags.put(tag, b.build());
-      ModelWriter.save(modelFile, tags);
-    }
+    new RoundCheckpoints(modelFile, rounds).write(m.round(), parameters,
+        TrainingConfig.of("", hyperparameters).withProperties(properties), null);
     progress.println(progressLine(m, rounds));
     m.failureReasons().forEach(r -> progress.println("  failed: " + r));
     if (m.nonFiniteMetrics() > 0) {

@@ -1,7 +1,5 @@
 package io.tributary.simulation.output;
 
-import io.tributary.format.ModelWriter;
-import io.tributary.format.TagContents;
 import io.tributary.format.TrainingConfig;
 import io.tributary.graph.GraphFb;
 import io.tributary.graph.models.Model;
@@ -14,10 +12,8 @@ import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.SequencedMap;
 import java.util.concurrent.ExecutionException;
@@ -42,7 +38,7 @@ public final class CheckpointListener implements SimulationListener {
   private final Path file;
   private ByteBuffer graph;
   private SimulationSettings config;
-  private int digits;
+  private RoundCheckpoints checkpoints;
   private ExecutorService writer;
   /** The write in flight, if any; touched only by the thread that calls {@link #save}. */
   private Future<?> pending;
@@ -61,7 +57,7 @@ public final class CheckpointListener implements SimulationListener {
   private void setUp(Model model, SimulationSettings settings) {
     this.graph = ByteBuffer.wrap(GraphFb.toBytes(model.graph())).asReadOnlyBuffer();
     this.config = settings;
-    this.digits = Math.max(4, Integer.toString(settings.rounds()).length());
+    this.checkpoints = new RoundCheckpoints(file, settings.rounds());
     this.writer = Executors.newSingleThreadExecutor(
         Thread.ofPlatform().name("tributary-checkpoints").daemon(true).factory());
   }
@@ -91,7 +87,7 @@ public final class CheckpointListener implements SimulationListener {
 
   /** The tag of round {@code round}, zero-padded so that tags sort by round. */
   String tag(int round) {
-    return String.format(Locale.ROOT, "round-%0" + digits + "d", round);
+    return checkpoints.tag(round);
   }
 
   /**
@@ -153,10 +149,6 @@ public final class CheckpointListener implements SimulationListener {
   }
 
   private void write(int round, Map<String, Tensor> parameters) throws IOException {
-    TagContents.Builder b = TagContents.builder();
-    for (Map.Entry<String, Tensor> e : parameters.entrySet()) {
-      b.parameter(e.getKey(), e.getValue());
-    }
     SequencedMap<String, Double> hyper = new LinkedHashMap<>();
     hyper.put("learning_rate", config.learningRate());
     hyper.put("mu", config.mu());
@@ -166,16 +158,7 @@ public final class CheckpointListener implements SimulationListener {
     props.put("algorithm", config.algorithm().cliName());
     props.put("dataset", config.dataset().toString());
     props.put("command", config.shellCommand());
-    b.trainingConfig(TrainingConfig.of("sgd", hyper).withProgress(0, 0, round)
-        .withProperties(props));
-    b.graph(graph);
-    TagContents contents = b.build();
-    if (Files.exists(file)) {
-      ModelWriter.addTag(file, tag(round), contents);
-    } else {
-      SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
-      tags.put(tag(round), contents);
-      ModelWriter.save(file, tags);
-    }
+    checkpoints.write(round, parameters, TrainingConfig.of("sgd", hyper).withProperties(props),
+        graph);
   }
 }
