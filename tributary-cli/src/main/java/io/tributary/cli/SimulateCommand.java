@@ -188,10 +188,7 @@ final class SimulateCommand implements Callable<Integer> {
     Path report = settings.out().resolve(RunFiles.REPORT);
     try {
       SimulationResult result = run.build().run();
-      summary(out, result.history(), String.format(java.util.Locale.ROOT,
-          "Completed %d rounds in %.1f s%s.", settings.rounds(), result.seconds(),
-          result.resumedAfter() == 0 ? "" : " (resumed after round " + result.resumedAfter()
-              + ")"), report);
+      summary(out, result.history(), result.outcome(), report);
       return 0;
     } catch (SimulationStoppedException e) {
       err.println("tributary simulate: " + e.getMessage().replaceAll("\\R", " "));

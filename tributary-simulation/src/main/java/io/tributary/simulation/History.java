@@ -1,6 +1,5 @@
 package io.tributary.simulation;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -31,13 +30,6 @@ public final class History {
   /** An empty history. */
   public static History empty() {
     return new History(List.of());
-  }
-
-  /** This history with {@code next} after its last round. */
-  History plus(RoundRecord next) {
-    List<RoundRecord> all = new ArrayList<>(rounds);
-    all.add(next);
-    return new History(all);
   }
 
   /** Every round, in order. */

@@ -98,7 +98,8 @@ public final class Simulation {
     for (SimulationListener l : listeners) {
       l.started(start);
     }
-    History history = start.previous();
+    // Rounds accumulate in one list; a History is made from it only where one is handed out.
+    List<RoundRecord> rounds = new ArrayList<>(start.previous().rounds());
     long t0 = System.nanoTime();
     Throwable failure;
     String outcome;
@@ -113,7 +114,7 @@ public final class Simulation {
       }
       for (int r = start.firstRound(); r <= settings.rounds(); r++) {
         RoundRecord record = run.round(r);
-        history = history.plus(record);
+        rounds.add(record);
         SequencedMap<String, Tensor> parameters = run.parameters();
         for (SimulationListener l : listeners) {
           l.roundEnded(record, parameters);
@@ -123,19 +124,21 @@ public final class Simulation {
       double seconds = (System.nanoTime() - t0) / 1e9;
       outcome = String.format(Locale.ROOT, "Completed %d rounds in %.1f s%s.", settings.rounds(),
           seconds, point == null ? "" : " (resumed after round " + point.round() + ")");
+      History history = new History(rounds);
       SimulationEnd end = new SimulationEnd(settings, history, Optional.of(last), outcome);
       for (SimulationListener l : listeners) {
         l.finished(end);
       }
       return new SimulationResult(settings, history, last, seconds,
-          point == null ? 0 : point.round());
+          point == null ? 0 : point.round(), outcome);
     } catch (ExecutionFailedException e) {
       failure = e;
-      outcome = "Stopped in round " + (history.size() + 1) + ": " + e.getMessage();
+      outcome = "Stopped in round " + (rounds.size() + 1) + ": " + e.getMessage();
     } catch (GraphBindingException e) {
       failure = e;
       outcome = "Could not prepare the model: " + e.getMessage();
     }
+    History history = new History(rounds);
     SimulationEnd end = new SimulationEnd(settings, history, Optional.empty(), outcome);
     for (SimulationListener l : listeners) {
       l.finished(end);

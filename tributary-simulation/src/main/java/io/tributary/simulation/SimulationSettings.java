@@ -207,13 +207,6 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return new Builder();
   }
 
-  /** These settings with another thread count, which does not change results. */
-  public SimulationSettings withThreads(int count) {
-    return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
-        clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, seed, count,
-        checkpointEvery, out);
-  }
-
   /** These settings writing to {@code dir} (null for none). */
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
