@@ -62,6 +62,41 @@ public final class MetricsLog implements Closeable {
    * @throws IOException when the file holds fewer rounds, or lines this log did not write
    */
   public static Resumed resume(Path file, int rounds) throws IOException {
+    Head head = head(file, rounds);
+    // Cut off later rounds and a line half-written when the run was killed.
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.truncate(head.end());
+      ch.force(true);
+    }
+    BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+        StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    return new Resumed(new MetricsLog(w), head.lines());
+  }
+
+  /**
+   * The first {@code rounds} rounds of the log in {@code file}, read without changing it.
+   *
+   * @throws IOException when the file holds fewer rounds, or lines this log did not write
+   */
+  public static History read(Path file, int rounds) throws IOException {
+    List<RoundRecord> out = new ArrayList<>();
+    for (String line : head(file, rounds).lines()) {
+      out.add(parse(line));
+    }
+    return new History(out);
+  }
+
+  /** The first lines of a log and the byte offset just after them. */
+  private record Head(List<String> lines, long end) {}
+
+  /**
+   * The first {@code rounds} lines of {@code file}, each checked to be that round's, reading at
+   * most {@link #MAX_LINE} bytes a line so that a hostile file cannot fill the heap.
+   *
+   * @throws IOException when the file holds fewer complete rounds, or lines this log did not
+   *     write
+   */
+  private static Head head(Path file, int rounds) throws IOException {
     List<String> kept = new ArrayList<>();
     long end = 0;
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
@@ -91,59 +126,7 @@ public final class MetricsLog implements Closeable {
         kept.add(text);
       }
     }
-    // Cut off later rounds and a line half-written when the run was killed.
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      ch.truncate(end);
-      ch.force(true);
-    }
-    BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-        StandardOpenOption.APPEND, StandardOpenOption.WRITE);
-    return new Resumed(new MetricsLog(w), kept);
-  }
-
-  /**
-   * The first {@code rounds} rounds of the log in {@code file}, read without changing it.
-   *
-   * @throws IOException when the file holds fewer rounds, or lines this log did not write
-   */
-  public static History read(Path file, int rounds) throws IOException {
-    List<RoundRecord> out = new ArrayList<>();
-    try (java.io.BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      for (int r = 1; r <= rounds; r++) {
-        String line = boundedLine(in);
-        if (line == null) {
-          throw new RunFileException(file + " holds " + (r - 1) + " complete rounds but the"
-              + " checkpoint is at round " + rounds);
-        }
-        if (line.length() > MAX_LINE) {
-          throw new RunFileException(file + ": line " + r + " is longer than " + MAX_LINE
-              + " characters: not a metrics log of tributary simulate");
-        }
-        RoundRecord record = parse(line);
-        if (record.round() != r) {
-          throw new RunFileException(file + ": line " + r + " is round " + record.round()
-              + ", not round " + r);
-        }
-        out.add(record);
-      }
-    }
-    return new History(out);
-  }
-
-  /**
-   * The next complete line, at most one character more than {@link #MAX_LINE} of it (so that a
-   * hostile file cannot fill the heap), or null at the end of the file or of a half-written line.
-   */
-  private static String boundedLine(java.io.Reader in) throws IOException {
-    StringBuilder b = new StringBuilder();
-    int c;
-    while ((c = in.read()) >= 0 && c != '\n') {
-      if (b.length() > MAX_LINE) {
-        return b.toString();
-      }
-      b.append((char) c);
-    }
-    return c < 0 ? null : b.toString();
+    return new Head(kept, end);
   }
 
   /** A line {@link #toJson} wrote, read back. */
