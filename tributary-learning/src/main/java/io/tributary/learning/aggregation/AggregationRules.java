@@ -65,10 +65,7 @@ public final class AggregationRules {
 
   /** The coordinate-wise median (the mean of the two middle values for an even count). */
   public static List<Tensor> median(ClientUpdates u) {
-    return coordinatewise(u, v -> {
-      int n = v.length;
-      return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    });
+    return coordinatewise(u, AggregationRules::medianOfSorted);
   }
 
   /**
@@ -153,8 +150,7 @@ public final class AggregationRules {
         }
         double[] sorted = v.clone();
         Arrays.sort(sorted);
-        int n = sorted.length;
-        double med = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        double med = medianOfSorted(sorted);
         Arrays.sort(idx, Comparator.comparingDouble(c -> Math.abs(v[c] - med)));
         double s = 0;
         for (int k = 0; k < beta; k++) {
@@ -165,6 +161,12 @@ public final class AggregationRules {
       out.add(b.build());
     }
     return out;
+  }
+
+  /** The median of sorted values: the middle one, or the mean of the two middle ones. */
+  private static double medianOfSorted(double[] v) {
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 
   private static int[] krumOrder(ClientUpdates u, int f, String rule) {

@@ -1,6 +1,7 @@
 package io.tributary.learning.aggregation;
 
 import io.tributary.tensor.DType;
+import io.tributary.tensor.Finite;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
@@ -50,11 +51,10 @@ public final class ClientUpdates {
               + t.shape() + ", client 0's is " + first.get(l).dtype() + first.get(l).shape()
               + " (floating dtypes only)");
         }
-        for (long i = 0; i < t.size(); i++) {
-          if (!Double.isFinite(t.getAsDouble(i))) {
-            throw new IllegalArgumentException("client " + c + " layer " + l + " element " + i
-                + " is not finite");
-          }
+        long bad = Finite.firstNonFinite(t);
+        if (bad >= 0) {
+          throw new IllegalArgumentException("client " + c + " layer " + l + " element " + bad
+              + " is not finite");
         }
       }
     }
