@@ -12,9 +12,15 @@ import io.tributary.core.types.Type;
 import io.tributary.graph.local.ClientUpdateConfig;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
+import io.tributary.learning.aggregation.AggregationProcess;
+import io.tributary.learning.aggregation.WeightedMean;
+import io.tributary.learning.serveropt.ServerSgd;
+import io.tributary.learning.serveropt.ServerUpdate;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.SequencedMap;
 
 /**
@@ -40,6 +46,12 @@ public final class FederatedLearning {
   private FederatedLearning() {}
 
   static LearningProcess build(String name, Model model, ClientUpdateConfig config, long seed) {
+    FederatedAlgorithm fedAvg = FederatedAlgorithm.fedAvg().withName(name);
+    return build(fedAvg, model, config, seed);
+  }
+
+  static LearningProcess build(FederatedAlgorithm algorithm, Model model,
+      ClientUpdateConfig config, long seed) {
     GraphComputation initial = LocalTraining.initialModel("initial_model", model, seed);
     GraphComputation update = LocalTraining.clientUpdate("client_update", model, config);
     GraphComputation eval = LocalTraining.evaluation("evaluate", model);
@@ -47,42 +59,107 @@ public final class FederatedLearning {
         () -> named("model", Computation.of(initial).call()));
     Computation initialize = Federated.computation(
         () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
-    return process(name, initialize, Computation.of(update), Computation.of(eval));
+    return process(algorithm, initialize, Computation.of(update), Computation.of(eval));
   }
 
   /**
-   * A process from its three parts; {@code initialize} must give {@code <model=M>@SERVER}.
+   * A FedAvg process from its client work; {@code initialize} must give {@code <model=M>@SERVER}.
    *
    * @throws IllegalArgumentException if a part does not have the shape {@link #next} and
    *     {@link #evaluate} describe, or the parts disagree on M
    */
   public static LearningProcess process(String name, Computation initialize,
       Computation clientUpdate, Computation evaluation) {
-    Computation next = next(clientUpdate);
-    Computation evaluate = evaluate(evaluation);
-    Type state = next.type().result() instanceof StructType r ? r.get(0) : null;
-    if (!initialize.type().parameter().isEmpty() || !initialize.type().result().equals(state)) {
-      throw new IllegalArgumentException("initialize must have type ( -> " + state
+    return process(FederatedAlgorithm.fedAvg().withName(name), initialize, clientUpdate,
+        evaluation);
+  }
+
+  static LearningProcess process(FederatedAlgorithm algorithm, Computation initialize,
+      Computation clientUpdate, Computation evaluation) {
+    ClientWork w = ClientWork.update(clientUpdate);
+    Type modelState = new FederatedType(StructType.named("model", w.model()), Placement.SERVER,
+        true);
+    if (!initialize.type().parameter().isEmpty()
+        || !initialize.type().result().equals(modelState)) {
+      throw new IllegalArgumentException("initialize must have type ( -> " + modelState
           + "), got " + initialize.type());
     }
-    return new LearningProcess(name, initialize, next, evaluate);
+    Parts parts = new Parts(w.model(), algorithm);
+    Computation next = next(clientUpdate, parts);
+    Computation evaluate = evaluate(evaluation);
+    Computation fullInitialize = parts.stateful() ? Federated.computation(() -> {
+      Value model = initialize.call().get("model");
+      SequencedMap<String, Value> s = new LinkedHashMap<>();
+      s.put("model", model);
+      parts.optimizer.initialize().ifPresent(
+          o -> s.put("optimizer", Intrinsics.federatedEval(o, Placement.SERVER)));
+      parts.aggregation.initialize().ifPresent(a -> s.put("aggregator", a.call()));
+      return Intrinsics.federatedZip(Federated.struct(s));
+    }) : initialize;
+    return new LearningProcess(algorithm.name(), fullInitialize, next, evaluate);
+  }
+
+  /** The aggregator's and the server optimizer's computations for one model type. */
+  private static final class Parts {
+    final AggregationProcess aggregation;
+    final ServerUpdate optimizer;
+    final boolean plainSum;
+    final boolean weightedMean;
+
+    Parts(StructType model, FederatedAlgorithm algorithm) {
+      this.aggregation = algorithm.aggregator().create(model);
+      this.optimizer = new ServerUpdate(algorithm.serverOptimizer(), model);
+      this.plainSum = algorithm.serverOptimizer() instanceof ServerSgd sgd
+          && sgd.isPlainAverage();
+      this.weightedMean = algorithm.aggregator() instanceof WeightedMean;
+    }
+
+    boolean stateful() {
+      return optimizer.stateful() || aggregation.initialize().isPresent();
+    }
   }
 
   /**
-   * One round, {@code (<<model=M>@SERVER,{D}@CLIENTS> -> <<model=M>@SERVER,
+   * One FedAvg round, {@code (<<model=M>@SERVER,{D}@CLIENTS> -> <<model=M>@SERVER,
    * <train_loss=float32,num_examples=int64,clients=int64>@SERVER>)}, for a client update of type
    * {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)}.
    *
    * @throws IllegalArgumentException if the client update has another type
    */
   public static Computation next(Computation clientUpdate) {
+    return next(clientUpdate, FederatedAlgorithm.fedAvg());
+  }
+
+  /**
+   * One round of {@code algorithm}, {@code (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,
+   * <train_loss=float32,num_examples=int64,clients=int64>@SERVER>)}: the clients' updates are
+   * aggregated by the algorithm's aggregator and applied by its server optimizer; S is described
+   * in {@link FederatedAlgorithm}.
+   *
+   * @throws IllegalArgumentException if the client update has another type
+   */
+  public static Computation next(Computation clientUpdate, FederatedAlgorithm algorithm) {
+    return next(clientUpdate, new Parts(ClientWork.update(clientUpdate).model(), algorithm));
+  }
+
+  private static Computation next(Computation clientUpdate, Parts parts) {
     ClientWork w = ClientWork.update(clientUpdate);
     StructType m = w.model();
     Computation add = Federated.computation(StructType.of(m, m),
         pair -> Intrinsics.genericPlus(pair.get(0), pair.get(1)));
     Computation one = Federated.computation(clientUpdate.type().result(),
         x -> Federated.constant(Tensor.ofLongs(Shape.scalar(), 1)));
-    Type state = new FederatedType(StructType.named("model", m), Placement.SERVER, true);
+    SequencedMap<String, Type> stateTypes = new LinkedHashMap<>();
+    stateTypes.put("model", m);
+    parts.optimizer.stateType().ifPresent(o -> stateTypes.put("optimizer", o));
+    parts.aggregation.initialize().ifPresent(a -> stateTypes.put("aggregator",
+        ((FederatedType) a.type().result()).member()));
+    List<Object> pairs = new ArrayList<>();
+    stateTypes.forEach((k, v) -> {
+      pairs.add(k);
+      pairs.add(v);
+    });
+    Type state = new FederatedType(StructType.named(pairs.toArray()), Placement.SERVER, true);
     Type data = new FederatedType(w.data(), Placement.CLIENTS, false);
 
     return Federated.computation(state, data, (s, d) -> {
@@ -90,16 +167,38 @@ public final class FederatedLearning {
       Value clientModel = Intrinsics.federatedBroadcast(serverModel);
       Value out = Intrinsics.federatedMap(clientUpdate, Federated.struct(clientModel, d));
       Value examples = out.get("num_examples");
-      Value delta = Intrinsics.federatedWeightedMean(out.get("delta"), examples);
-      Value newModel = Intrinsics.federatedApply(add,
-          Intrinsics.federatedZip(Federated.struct(serverModel, delta)));
+      SequencedMap<String, Value> newState = new LinkedHashMap<>();
+      Value delta;
+      if (parts.aggregation.initialize().isPresent()) {
+        Value r = parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples);
+        delta = r.get(1);
+        newState.put("aggregator", r.get(0));
+      } else if (parts.weightedMean) {
+        // Inline, so FedAvg's round reads as it always has: one weighted mean.
+        delta = Intrinsics.federatedWeightedMean(out.get("delta"), examples);
+      } else {
+        delta = parts.aggregation.next().call(out.get("delta"), examples);
+      }
+      Value newModel;
+      if (parts.optimizer.stateful()) {
+        Value r = Intrinsics.federatedApply(parts.optimizer.step(), Intrinsics.federatedZip(
+            named("model", serverModel, "update", delta, "state", s.get("optimizer"))));
+        newModel = r.get("model");
+        newState.putFirst("optimizer", r.get("state"));
+      } else if (parts.plainSum) {
+        newModel = Intrinsics.federatedApply(add,
+            Intrinsics.federatedZip(Federated.struct(serverModel, delta)));
+      } else {
+        newModel = Intrinsics.federatedApply(parts.optimizer.step(),
+            Intrinsics.federatedZip(named("model", serverModel, "update", delta)));
+      }
+      newState.putFirst("model", newModel);
       Value trainLoss = Intrinsics.federatedWeightedMean(out.get("loss"), examples);
       Value total = Intrinsics.federatedSum(examples);
       Value clients = Intrinsics.federatedSum(Intrinsics.federatedMap(one, out));
-      Value newState = Intrinsics.federatedZip(named("model", newModel));
       Value metrics = Intrinsics.federatedZip(named("train_loss", trainLoss,
           "num_examples", total, "clients", clients));
-      return Federated.struct(newState, metrics);
+      return Federated.struct(Intrinsics.federatedZip(Federated.struct(newState)), metrics);
     });
   }
 

@@ -83,6 +83,11 @@ public record AdaptiveServerOptimizer(Kind kind, double eta, double beta1, doubl
   }
 
   @Override
+  public List<String> stateSlots() {
+    return List.of("m", "v");
+  }
+
+  @Override
   public Step apply(int round, List<Tensor> model, List<Tensor> update, List<Tensor> state) {
     int n = model.size();
     if (state.size() != 2 * n) {

@@ -20,6 +20,15 @@ public interface ServerOptimizer {
   List<Tensor> initialState(List<Tensor> model);
 
   /**
+   * The names of the state's parts, each shaped like the model, in the order {@link
+   * #initialState} lays them out ({@code [m, v]} for FedAdam); empty for a stateless optimizer.
+   * They name the elements of the {@code optimizer} struct in the server state.
+   */
+  default List<String> stateSlots() {
+    return List.of();
+  }
+
+  /**
    * One round.
    *
    * @param round the round, from 1

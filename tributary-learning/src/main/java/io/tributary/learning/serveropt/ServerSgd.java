@@ -39,6 +39,16 @@ public record ServerSgd(double learningRate, double momentum) implements ServerO
   }
 
   @Override
+  public List<String> stateSlots() {
+    return momentum == 0 ? List.of() : List.of("momentum");
+  }
+
+  /** Whether this is FedAvg's server step, the model plus the update. */
+  public boolean isPlainAverage() {
+    return learningRate == 1 && momentum == 0;
+  }
+
+  @Override
   public Step apply(int round, List<Tensor> model, List<Tensor> update, List<Tensor> state) {
     if (momentum == 0) {
       return new Step(Elementwise.map(model, v -> v[0] + learningRate * v[1],

@@ -1,0 +1,90 @@
+package io.tributary.learning;
+
+import io.tributary.core.computation.Computation;
+import io.tributary.graph.local.ClientUpdateConfig;
+import io.tributary.graph.models.Model;
+import io.tributary.learning.aggregation.Aggregator;
+import io.tributary.learning.aggregation.WeightedMean;
+import io.tributary.learning.serveropt.ServerOptimizer;
+import io.tributary.learning.serveropt.ServerSgd;
+import java.util.Objects;
+
+/**
+ * A federated algorithm composed of three parts, as TFF's {@code build_weighted_fed_avg(
+ * client_optimizer, server_optimizer, model_aggregator)} composes it: the client work (local
+ * training, with FedProx's proximal coefficient {@code mu}), an {@link Aggregator} and a {@link
+ * ServerOptimizer}. {@link #process} makes the {@link LearningProcess}; its {@code next} is one
+ * federated computation of type {@code (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,R@SERVER>)} whose
+ * server state S is {@code <model=M>} plus {@code optimizer=O} when the server optimizer keeps
+ * state and {@code aggregator=A} when the aggregator does.
+ *
+ * <p>{@link Algorithms} builds Flower's strategy suite from these parts by name.
+ *
+ * @param name the algorithm's name, such as {@code fedadam}
+ * @param mu the FedProx proximal coefficient the clients train with; 0 for none
+ * @param aggregator how the client updates become one
+ * @param serverOptimizer how the aggregated update changes the model
+ */
+public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
+    ServerOptimizer serverOptimizer) {
+  /**
+   * Checks the parts.
+   *
+   * @throws IllegalArgumentException when mu is negative or not finite
+   */
+  public FederatedAlgorithm {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(aggregator, "aggregator");
+    Objects.requireNonNull(serverOptimizer, "serverOptimizer");
+    if (!(mu >= 0) || Double.isInfinite(mu)) {
+      throw new IllegalArgumentException("mu must be >= 0 and finite, got " + mu);
+    }
+  }
+
+  /** FedAvg: the example-weighted mean of the updates added to the model. */
+  public static FederatedAlgorithm fedAvg() {
+    return new FederatedAlgorithm("fedavg", 0, new WeightedMean(), new ServerSgd(1, 0));
+  }
+
+  /** This algorithm under another name. */
+  public FederatedAlgorithm withName(String newName) {
+    return new FederatedAlgorithm(newName, mu, aggregator, serverOptimizer);
+  }
+
+  /** This algorithm with another aggregator (a robust rule, a DP wrapper). */
+  public FederatedAlgorithm withAggregator(Aggregator newAggregator) {
+    return new FederatedAlgorithm(name, mu, newAggregator, serverOptimizer);
+  }
+
+  /** This algorithm with another server optimizer. */
+  public FederatedAlgorithm withServerOptimizer(ServerOptimizer newOptimizer) {
+    return new FederatedAlgorithm(name, mu, aggregator, newOptimizer);
+  }
+
+  /**
+   * The process over local graph training of {@code model} (a simulation).
+   *
+   * @param epochs local epochs per round
+   * @param batchSize local batch size; 0 keeps the clients' batches as given
+   * @param learningRate the client SGD step size
+   * @param seed seeds the initial model
+   */
+  public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
+      long seed) {
+    return FederatedLearning.build(this, model,
+        new ClientUpdateConfig(epochs, batchSize, learningRate, mu), seed);
+  }
+
+  /**
+   * The process over any client work: {@code initialize} gives {@code <model=M>@SERVER}, the
+   * client update has type {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)}
+   * (the client applies {@link #mu} itself), the evaluation {@code (<model=M,data=D> ->
+   * <...,num_examples=int64,...>)}.
+   *
+   * @throws IllegalArgumentException if a part does not have that shape
+   */
+  public LearningProcess process(Computation initialize, Computation clientUpdate,
+      Computation evaluation) {
+    return FederatedLearning.process(this, initialize, clientUpdate, evaluation);
+  }
+}

@@ -1,0 +1,25 @@
+package io.tributary.learning.aggregation;
+
+import io.tributary.core.types.StructType;
+
+/**
+ * How a round's client updates become one update on the server, as a federated computation: one
+ * of the three parts of a {@link io.tributary.learning.FederatedAlgorithm}, beside the client
+ * work and the server optimizer.
+ *
+ * <p>An aggregator may keep state on the server between rounds (an adaptive clipping norm, say)
+ * and may wrap another aggregator, as TFF's aggregation factories do: {@link #create} then builds
+ * the inner one's process and calls it inside its own. Streaming aggregators (the means) use the
+ * runtime's folding intrinsics; {@link WholeRoundAggregator}s see every update of the round.
+ */
+public interface Aggregator {
+  /** The aggregator's name, such as {@code weighted_mean} or {@code krum}. */
+  String name();
+
+  /**
+   * The aggregation of client updates of type {@code model}.
+   *
+   * @param model M, the type of one client update (the model's type)
+   */
+  AggregationProcess create(StructType model);
+}

@@ -1,0 +1,75 @@
+package io.tributary.learning.aggregation;
+
+import io.tributary.core.computation.Computation;
+import io.tributary.core.computation.Federated;
+import io.tributary.core.computation.Intrinsics;
+import io.tributary.core.types.FederatedType;
+import io.tributary.core.types.FunctionType;
+import io.tributary.core.types.Placement;
+import io.tributary.core.types.SequenceType;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.TensorType;
+import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
+import io.tributary.learning.internal.ModelLeaves;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An aggregator that needs every update of the round at once (a median, Krum): implement
+ * {@link #aggregate} and the federated computation is made for you.
+ *
+ * <p>The computation is a {@code federated_aggregate} whose accumulator is the sequence of the
+ * round's {@code <M,int64>} (update, examples) in cohort order, and whose report calls {@link
+ * #aggregate}. Memory: every update of the round is held at once, n x the model's size, on top of
+ * whatever {@link #aggregate} needs (Krum and Bulyan an n x n distance matrix).
+ */
+public interface WholeRoundAggregator extends Aggregator {
+  /**
+   * The aggregated update of the round's updates.
+   *
+   * @throws InsufficientUpdatesException when there are fewer updates than the rule needs
+   * @throws IllegalArgumentException when the updates cannot be aggregated
+   */
+  List<Tensor> aggregate(ClientUpdates updates);
+
+  @Override
+  default AggregationProcess create(StructType model) {
+    Type item = StructType.of(model, TensorType.of(DType.INT64));
+    SequenceType all = new SequenceType(item);
+    Computation empty = Federated.local("no_updates", FunctionType.noParameter(all),
+        x -> List.of());
+    Computation accumulate = Federated.local("append_update",
+        FunctionType.of(StructType.of(all, item), all), x -> {
+          StructValue a = (StructValue) x;
+          List<Object> out = new ArrayList<>((List<?>) a.get(0));
+          out.add(a.get(1));
+          return out;
+        });
+    Computation merge = Federated.local("concat_updates",
+        FunctionType.of(StructType.of(all, all), all), x -> {
+          StructValue a = (StructValue) x;
+          List<Object> out = new ArrayList<>((List<?>) a.get(0));
+          out.addAll((List<?>) a.get(1));
+          return out;
+        });
+    Computation report = Federated.local(name(), FunctionType.of(all, model), x -> {
+      List<?> items = (List<?>) x;
+      List<List<Tensor>> updates = new ArrayList<>(items.size());
+      long[] examples = new long[items.size()];
+      for (int i = 0; i < items.size(); i++) {
+        StructValue s = (StructValue) items.get(i);
+        updates.add(ModelLeaves.of(s.get(0)));
+        examples[i] = s.tensor(1).longItem();
+      }
+      return ModelLeaves.rebuild(model, aggregate(new ClientUpdates(updates, examples)));
+    });
+    return AggregationProcess.stateless(Federated.computation(
+        new FederatedType(model, Placement.CLIENTS, false),
+        new FederatedType(TensorType.of(DType.INT64), Placement.CLIENTS, false),
+        (updates, weights) -> Intrinsics.federatedAggregate(
+            Federated.struct(updates, weights), empty.call(), accumulate, merge, report)));
+  }
+}

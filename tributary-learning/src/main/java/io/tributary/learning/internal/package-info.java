@@ -1,0 +1,2 @@
+/** Helpers of the learning module that are not part of its API. */
+package io.tributary.learning.internal;
