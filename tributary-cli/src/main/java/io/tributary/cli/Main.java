@@ -66,6 +66,12 @@ public final class Main implements Runnable {
         cli.addSubcommand(e.getKey(), e.getValue().get());
       }
     }
+    for (String withAlgorithms : new String[] {"simulate", "server"}) {
+      CommandLine sub = cli.getSubcommands().get(withAlgorithms);
+      if (sub != null) {
+        AlgorithmOptions.describeIn(sub.getCommandSpec());
+      }
+    }
     CommandLine.IParameterExceptionHandler standard = cli.getParameterExceptionHandler();
     cli.setParameterExceptionHandler((ex, given) -> {
       CommandLine at = ex.getCommandLine();

@@ -42,7 +42,8 @@ import picocli.CommandLine;
     versionProvider = VersionProvider.class,
     sortOptions = false,
     description = {
-      "Run a federated simulation: FedAvg or FedProx over a simulated client population.",
+      "Run a federated simulation: an algorithm of the suite (listed below) over a simulated "
+          + "client population.",
       "Each round samples clients, runs the algorithm's next computation through the runtime's "
           + "execution context, and scores the new global model on the training and test data.",
       "Writes DIR/metrics.jsonl (one JSON object per round), DIR/config.json (every setting, "
@@ -74,9 +75,12 @@ final class SimulateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
 
-  @Option(names = "--algorithm", paramLabel = "fedavg|fedprox",
-      description = "the federated algorithm (default: " + DEFAULT_ALGORITHM + ")")
+  @Option(names = "--algorithm", paramLabel = "NAME",
+      description = "the federated algorithm, one of those listed below (default: "
+          + DEFAULT_ALGORITHM + ")")
   String algorithm = DEFAULT_ALGORITHM;
+
+  @picocli.CommandLine.Mixin AlgorithmOptions algorithmOptions = new AlgorithmOptions();
 
   @Option(names = "--dataset", paramLabel = "NAME",
       description = "digits (embedded 8x8 UCI digits), synthetic:ALPHA,BETA (FedProx "
@@ -264,7 +268,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   /** The validated settings, defaults resolved by the library's builder. */
   SimulationSettings settings() {
-    Builder b = SimulationSettings.builder().algorithm(Algorithm.parse(algorithm))
+    Builder b = SimulationSettings.builder()
+        .algorithm(Algorithm.of(algorithm, algorithmOptions.hyperparameters(algorithm)))
         .dataset(DatasetSpec.parse(dataset)).dataDir(dataDir).partition(partition)
         .clients(clients).rounds(rounds).localEpochs(localEpochs).batchSize(batchSize)
         .learningRate(lr).seed(seed).checkpointEvery(checkpointEvery)

@@ -123,7 +123,42 @@ class SimulateOptionsTest {
         Arguments.of(new String[] {"--algorithm", "fedprox", "--mu", "-0.5"}, "--mu must be"),
         Arguments.of(new String[] {"--mu", "1"}, "--mu applies only to --algorithm fedprox"),
         Arguments.of(new String[] {"--threads", "0"}, "--threads"),
-        Arguments.of(new String[] {"--data-dir", "/tmp"}, "--data-dir applies only"));
+        Arguments.of(new String[] {"--data-dir", "/tmp"}, "--data-dir applies only"),
+        Arguments.of(new String[] {"--algorithm", "fedadam", "--trim-beta", "0.1"},
+            "--trim-beta does not apply to --algorithm fedadam; it takes --server-lr, --beta1, "
+                + "--beta2, --tau"),
+        Arguments.of(new String[] {"--server-momentum", "0.9"},
+            "--server-momentum does not apply to --algorithm fedavg, which takes no options"),
+        Arguments.of(new String[] {"--algorithm", "fedyogi", "--beta2", "1"},
+            "fedyogi: beta_2 must be in [0, 1), got 1.0"),
+        Arguments.of(new String[] {"--algorithm", "fedtrimmedavg", "--trim-beta", "0.5"},
+            "beta must be in [0, 0.5)"),
+        Arguments.of(new String[] {"--algorithm", "krum", "--krum-f", "-1"},
+            "num_malicious_clients must be a whole number >= 0"),
+        Arguments.of(new String[] {"--algorithm", "fedadam", "--mu", "1"},
+            "--mu applies only to --algorithm fedprox (fedadam has no proximal term)"));
+  }
+
+  @Test
+  void config_suiteAlgorithmWithOptions_resolvesFlowerNamesOverDefaults() {
+    SimulationSettings c = parse("--algorithm", "fedadam", "--server-lr", "0.05", "--beta1",
+        "0.8", "--out", "x");
+
+    assertThat(c.algorithm().hyperparameters()).containsExactly(Map.entry("eta", 0.05),
+        Map.entry("beta_1", 0.8), Map.entry("beta_2", 0.99), Map.entry("tau", 1e-9));
+    assertThat(c.commandLine()).containsSequence("--server-lr", "0.05", "--beta1", "0.8",
+        "--beta2", "0.99", "--tau", "1.0e-9");
+    assertThat(parse("--algorithm", "fedavgm", "--server-lr", "0.5", "--out", "x").algorithm()
+        .hyperparameters()).containsEntry("server_learning_rate", 0.5);
+  }
+
+  @Test
+  void help_listsEveryAlgorithmOfTheSuite() {
+    String help = Main.commandLine(new String[] {"simulate"}).getSubcommands().get("simulate")
+        .getUsageMessage();
+    for (String name : io.tributary.learning.Algorithms.descriptions().keySet()) {
+      assertThat(help).containsPattern("(?m)^  " + name + " +\\S");
+    }
   }
 
   @ParameterizedTest(name = "{1}")
@@ -175,6 +210,10 @@ class SimulateOptionsTest {
     SimulationSettings again = parse(words.subList(2, words.size()).toArray(String[]::new));
 
     assertThat(again).isEqualTo(c);
+    SimulationSettings krum = parse("--algorithm", "multikrum", "--krum-f", "2", "--krum-m", "3",
+        "--out", "x");
+    java.util.List<String> kw = krum.commandLine();
+    assertThat(parse(kw.subList(2, kw.size()).toArray(String[]::new))).isEqualTo(krum);
     assertThat(c.shellCommand()).contains("--out 'runs/a b'\\''s'");
   }
 

@@ -45,11 +45,11 @@ public final class Algorithms {
     SequencedMap<String, Entry> s = new LinkedHashMap<>();
     s.put("fedavg", new Entry("example-weighted mean of the updates (McMahan et al. 2017)",
         defaults(), p -> FederatedAlgorithm.fedAvg()));
-    s.put("fedavgm", new Entry("FedAvg with server learning rate and momentum (Hsu et al. 2019)",
+    s.put("fedavgm", new Entry("FedAvg with server momentum (Hsu et al. 2019)",
         defaults("server_learning_rate", 1.0, "server_momentum", 0.0),
         p -> server("fedavgm", new ServerSgd(p.get("server_learning_rate"),
             p.get("server_momentum")))));
-    s.put("fedprox", new Entry("FedAvg with a proximal term mu on the clients (Li et al. 2020)",
+    s.put("fedprox", new Entry("FedAvg with a proximal term on the clients (Li et al. 2020)",
         defaults("proximal_mu", 0.01),
         p -> new FederatedAlgorithm("fedprox", p.get("proximal_mu"), new WeightedMean(),
             new ServerSgd(1, 0))));
@@ -67,19 +67,16 @@ public final class Algorithms {
             p.get("tau")))));
     s.put("fedmedian", new Entry("coordinate-wise median of the updates (Yin et al. 2018)",
         defaults(), p -> robust("fedmedian", new CoordinateMedian())));
-    s.put("fedtrimmedavg", new Entry("coordinate-wise trimmed mean, beta cut from each end "
-        + "(Yin et al. 2018)", defaults("beta", 0.2),
+    s.put("fedtrimmedavg", new Entry("coordinate-wise trimmed mean (Yin et al. 2018)", defaults("beta", 0.2),
         p -> robust("fedtrimmedavg", new TrimmedMean(p.get("beta")))));
-    s.put("krum", new Entry("the update closest to its n-f-2 neighbours (Blanchard et al. 2017)",
+    s.put("krum", new Entry("the update nearest its neighbours (Blanchard et al. 2017)",
         defaults("num_malicious_clients", 0.0, "num_clients_to_keep", 0.0),
         p -> robust("krum", new Krum(p.integer("num_malicious_clients"),
             p.integer("num_clients_to_keep")))));
-    s.put("multikrum", new Entry("weighted mean of the m best Krum updates (Blanchard et al. "
-        + "2017)", defaults("num_malicious_clients", 0.0, "num_clients_to_keep", 1.0),
+    s.put("multikrum", new Entry("mean of the m best Krum updates (Blanchard et al. 2017)", defaults("num_malicious_clients", 0.0, "num_clients_to_keep", 1.0),
         p -> robust("multikrum", new Krum(p.integer("num_malicious_clients"),
             p.positive("num_clients_to_keep")))));
-    s.put("bulyan", new Entry("Krum selection, then a trimmed mean around the median "
-        + "(El Mhamdi et al. 2018)", defaults("num_malicious_clients", 0.0),
+    s.put("bulyan", new Entry("Krum picks, then a trimmed median (El Mhamdi et al. 2018)", defaults("num_malicious_clients", 0.0),
         p -> robust("bulyan", new Bulyan(p.integer("num_malicious_clients")))));
     return Collections.unmodifiableSequencedMap(s);
   }

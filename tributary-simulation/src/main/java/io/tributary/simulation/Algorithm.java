@@ -1,30 +1,104 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.Algorithms;
+import io.tributary.learning.FederatedAlgorithm;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SequencedMap;
 
-/** The federated algorithm of a simulation (the {@code --algorithm} value). */
-public enum Algorithm {
+/**
+ * The federated algorithm of a simulation (the {@code --algorithm} value and its options): one of
+ * {@link Algorithms}' suite by name, with its server-side hyperparameters resolved against
+ * Flower's defaults. FedProx's {@code proximal_mu} is the simulation's {@code --mu}, not one of
+ * these.
+ *
+ * @param name the suite's name, such as {@code fedadam}
+ * @param hyperparameters every hyperparameter of the algorithm but {@code proximal_mu}, by
+ *     Flower's name, in Flower's order
+ */
+public record Algorithm(String name, SequencedMap<String, Double> hyperparameters) {
+  /** The command-line flag of each hyperparameter, by Flower's name. */
+  private static final Map<String, String> FLAGS = Map.of("server_learning_rate", "--server-lr",
+      "eta", "--server-lr", "server_momentum", "--server-momentum", "beta_1", "--beta1",
+      "beta_2", "--beta2", "tau", "--tau", "beta", "--trim-beta",
+      "num_malicious_clients", "--krum-f", "num_clients_to_keep", "--krum-m");
+
   /** Federated Averaging (McMahan et al. 2017). */
-  FEDAVG,
+  public static final Algorithm FEDAVG = of("fedavg");
   /** FedProx (Li et al. 2020): FedAvg with a proximal term of weight mu in the client loss. */
-  FEDPROX;
+  public static final Algorithm FEDPROX = of("fedprox");
 
-  /** The lower-case name used on the command line. */
-  public String cliName() {
-    return name().toLowerCase(Locale.ROOT);
+  /**
+   * Resolves the hyperparameters against the algorithm's defaults and checks them by building
+   * the algorithm once.
+   *
+   * @throws IllegalArgumentException naming the unknown algorithm, a hyperparameter it does not
+   *     take (by its flag) or a value out of range
+   */
+  public Algorithm {
+    name = Objects.requireNonNull(name, "name").strip().toLowerCase(Locale.ROOT);
+    SequencedMap<String, Double> defaults = Algorithms.defaults(name);
+    SequencedMap<String, Double> resolved = new LinkedHashMap<>();
+    for (var e : defaults.entrySet()) {
+      if (!e.getKey().equals("proximal_mu")) {
+        resolved.put(e.getKey(), hyperparameters.getOrDefault(e.getKey(), e.getValue()));
+      }
+    }
+    for (String k : hyperparameters.keySet()) {
+      if (!resolved.containsKey(k)) {
+        throw new IllegalArgumentException(flag(k) + " does not apply to --algorithm " + name
+            + (resolved.isEmpty() ? ", which takes no options"
+                : "; it takes " + String.join(", ", resolved.sequencedKeySet().stream()
+                    .map(Algorithm::flag).toList())));
+      }
+    }
+    hyperparameters = Collections.unmodifiableSequencedMap(resolved);
+    Algorithms.named(name, hyperparameters);
+  }
+
+  /** The algorithm {@code name} with Flower's defaults. */
+  public static Algorithm of(String name) {
+    return new Algorithm(name, new LinkedHashMap<>());
+  }
+
+  /** The algorithm {@code name} with these hyperparameters (Flower's names) over the defaults. */
+  public static Algorithm of(String name, Map<String, Double> hyperparameters) {
+    return new Algorithm(name, new LinkedHashMap<>(hyperparameters));
   }
 
   /**
-   * Reads the short form.
+   * Reads an {@code --algorithm} value.
    *
    * @throws IllegalArgumentException naming the value and the algorithms there are
    */
   public static Algorithm parse(String text) {
-    for (Algorithm a : values()) {
-      if (a.cliName().equals(text.strip().toLowerCase(Locale.ROOT))) {
-        return a;
-      }
+    return of(text);
+  }
+
+  /** The lower-case name used on the command line. */
+  public String cliName() {
+    return name;
+  }
+
+  /** Whether the clients train with FedProx's proximal term (and so take {@code --mu}). */
+  public boolean proximal() {
+    return name.equals("fedprox");
+  }
+
+  /** The command-line flag of a hyperparameter, such as {@code --beta1} for {@code beta_1}. */
+  public static String flag(String hyperparameter) {
+    return FLAGS.getOrDefault(hyperparameter, "--" + hyperparameter.replace('_', '-'));
+  }
+
+  /** The suite's algorithm with these hyperparameters and the clients' proximal {@code mu}. */
+  public FederatedAlgorithm federated(double mu) {
+    SequencedMap<String, Double> h = new LinkedHashMap<>(hyperparameters);
+    if (proximal()) {
+      h.put("proximal_mu", mu);
     }
-    throw new IllegalArgumentException("unknown algorithm '" + text + "': use fedavg or fedprox");
+    return Algorithms.named(name, h);
   }
 }

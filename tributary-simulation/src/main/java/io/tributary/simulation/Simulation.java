@@ -72,6 +72,13 @@ public final class Simulation {
     ResumePoint point = null;
     History previous = History.empty();
     if (resume) {
+      if (!settings.algorithm().federated(settings.mu()).serverOptimizer().stateSlots()
+          .isEmpty()) {
+        // Checked before any file is touched: the run's files stay as they are.
+        throw new IllegalArgumentException("resume: " + settings.algorithm().cliName()
+            + " keeps server optimizer state beyond the model, which checkpoints do not hold "
+            + "yet; start a new run");
+      }
       point = ResumePoint.read(settings.out());
       point.checkSettings(settings);
       previous = MetricsLog.read(settings.out().resolve(RunFiles.METRICS), point.round());

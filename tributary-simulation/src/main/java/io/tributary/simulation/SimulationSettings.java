@@ -18,7 +18,7 @@ import java.util.SequencedMap;
  * <p>{@link #builder()} starts from the defaults of {@code tributary simulate} and resolves the
  * defaults that depend on other settings (the model, the partition, the clients per round).
  *
- * @param algorithm fedavg or fedprox
+ * @param algorithm the algorithm of the suite and its options
  * @param dataset the data
  * @param dataDir the directory of file-based data, or null for the dataset's default location
  * @param partition {@code iid}, {@code dirichlet:ALPHA} or {@code shards:K}; {@code natural} for
@@ -73,9 +73,9 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     if (!(mu >= 0) || !Double.isFinite(mu)) {
       throw new IllegalArgumentException("--mu must be finite and >= 0, got " + mu);
     }
-    if (algorithm == Algorithm.FEDAVG && mu != 0) {
-      throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (fedavg has no "
-          + "proximal term)");
+    if (!algorithm.proximal() && mu != 0) {
+      throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (" + algorithm
+          .cliName() + " has no proximal term)");
     }
     if (dataDir != null && !dataset.fileBased()) {
       throw new IllegalArgumentException("--data-dir applies only to file-based datasets "
@@ -102,6 +102,12 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public String toJson() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
     m.put("algorithm", Json.string(algorithm.cliName()));
+    if (!algorithm.hyperparameters().isEmpty()) {
+      StringBuilder o = new StringBuilder("{");
+      algorithm.hyperparameters().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
+          .append(Json.string(k)).append(": ").append(Json.number(v)));
+      m.put("algorithm_options", o.append('}').toString());
+    }
     m.put("dataset", Json.string(dataset.toString()));
     m.put("data_dir", dataDir == null ? "null" : Json.string(dataDir.toString()));
     m.put("partition", Json.string(partition));
@@ -133,6 +139,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SequencedMap<String, String> display() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
     m.put("algorithm", algorithm.cliName());
+    algorithm.hyperparameters().forEach((k, v) -> m.put(k, number(v)));
     m.put("dataset", dataset.toString());
     if (dataDir != null) {
       m.put("data directory", dataDir.toString());
@@ -174,9 +181,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         "--clients-per-round", Integer.toString(clientsPerRound), "--rounds",
         Integer.toString(rounds), "--local-epochs", Integer.toString(localEpochs),
         "--batch-size", Integer.toString(batchSize), "--lr", number(learningRate)));
-    if (algorithm == Algorithm.FEDPROX) {
+    if (algorithm.proximal()) {
       c.addAll(List.of("--mu", number(mu)));
     }
+    algorithm.hyperparameters().forEach((k, v) -> c.addAll(List.of(Algorithm.flag(k),
+        number(v))));
     c.addAll(List.of("--seed", Long.toString(seed), "--threads", Integer.toString(threads),
         "--checkpoint-every", Integer.toString(checkpointEvery)));
     if (out != null) {
@@ -375,11 +384,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         split = partition == null ? "iid"
             : io.tributary.data.Partitioner.parse(partition).toString();
       }
-      if (mu != null && algorithm == Algorithm.FEDAVG) {
-        throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (fedavg "
-            + "has no proximal term)");
+      if (mu != null && !algorithm.proximal()) {
+        throw new IllegalArgumentException("--mu applies only to --algorithm fedprox ("
+            + algorithm.cliName() + " has no proximal term)");
       }
-      double proximal = algorithm == Algorithm.FEDAVG ? 0 : mu == null ? DEFAULT_MU : mu;
+      double proximal = !algorithm.proximal() ? 0 : mu == null ? DEFAULT_MU : mu;
       int perRound = clientsPerRound != null ? clientsPerRound
           : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(clients, 1));
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();

@@ -110,6 +110,30 @@ class SimulationTest {
   }
 
   @Test
+  void resume_algorithmWithOptimizerState_isRefusedAndLeavesTheFilesAlone() throws Exception {
+    Path run = dir.resolve("run");
+    SimulationSettings adam = small().algorithm(Algorithm.of("fedadam")).out(run).build();
+    Simulation.builder(adam).writeFiles().build().run();
+    byte[] metrics = Files.readAllBytes(run.resolve(RunFiles.METRICS));
+
+    assertThatThrownBy(() -> Simulation.builder(adam).writeFiles().resume().build().run())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("resume: fedadam keeps server optimizer state beyond the model, which "
+            + "checkpoints do not hold yet; start a new run");
+    assertThat(run.resolve(RunFiles.METRICS)).hasBinaryContent(metrics);
+  }
+
+  @Test
+  void run_suiteAlgorithms_learnOnDigits() throws Exception {
+    for (String name : List.of("fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad",
+        "fedmedian", "fedtrimmedavg", "krum", "multikrum", "bulyan")) {
+      SimulationResult r = Simulation.builder(small().algorithm(Algorithm.of(name)).rounds(12)
+          .build()).build().run();
+      assertThat(r.history().last().testAccuracy()).as(name).isGreaterThan(0.5);
+    }
+  }
+
+  @Test
   void resume_otherSettings_isRefusedNamingTheSetting() throws Exception {
     Path run = dir.resolve("run");
     Simulation.builder(small().out(run).build()).writeFiles().build().run();

@@ -10,8 +10,6 @@ import io.tributary.graph.local.ModelStructs;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.ClientSampler;
 import io.tributary.learning.EvaluationOutput;
-import io.tributary.learning.FedAvg;
-import io.tributary.learning.FedProx;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
@@ -74,12 +72,8 @@ public final class FederatedRun implements AutoCloseable {
     this.data = data;
     this.modelType = LocalTraining.modelType(model);
     long modelSeed = Seeds.model(config.seed());
-    LearningProcess built = switch (config.algorithm()) {
-      case FEDAVG -> FedAvg.build(model, config.localEpochs(), config.batchSize(),
-          config.learningRate(), modelSeed);
-      case FEDPROX -> FedProx.build(model, config.localEpochs(), config.batchSize(),
-          config.learningRate(), config.mu(), modelSeed);
-    };
+    LearningProcess built = config.algorithm().federated(config.mu()).build(model,
+        config.localEpochs(), config.batchSize(), config.learningRate(), modelSeed);
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and
     // reported (any one success suffices, as on the server), and example counts are bounded.
@@ -201,9 +195,17 @@ public final class FederatedRun implements AutoCloseable {
    * and shapes must be the model's. The rest of the server state is the algorithm's initial one
    * (FedAvg's and FedProx's state is the model alone).
    *
-   * @throws IllegalArgumentException when the parameters do not fit the model
+   * @throws IllegalArgumentException when the parameters do not fit the model, or the algorithm
+   *     keeps server state beyond the model (a server optimizer's moments), which checkpoints do
+   *     not hold: resuming it from the model alone would not repeat the run
    */
   public void restore(Map<String, Tensor> parameters) {
+    if (state.size() != 1) {
+      throw new IllegalArgumentException("resume: " + config.algorithm().cliName() + " keeps "
+          + "server state beyond the model (" + String.join(", ", state.names().stream()
+              .skip(1).map(n -> n.orElse("?")).toList()) + "), which checkpoints do not hold "
+          + "yet; start a new run");
+    }
     List<Object> values = new ArrayList<>(state.values());
     values.set(state.names().indexOf(Optional.of("model")),
         ModelStructs.toValue(modelType, parameters));

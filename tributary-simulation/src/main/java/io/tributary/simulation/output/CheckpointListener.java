@@ -154,6 +154,7 @@ public final class CheckpointListener implements SimulationListener {
     hyper.put("mu", config.mu());
     hyper.put("local_epochs", (double) config.localEpochs());
     hyper.put("batch_size", (double) config.batchSize());
+    hyper.putAll(config.algorithm().hyperparameters());
     SequencedMap<String, String> props = new LinkedHashMap<>();
     props.put("algorithm", config.algorithm().cliName());
     props.put("dataset", config.dataset().toString());

@@ -1,0 +1,94 @@
+package io.tributary.cli;
+
+import io.tributary.learning.Algorithms;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SequencedMap;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * The options of the algorithm suite that {@code simulate} and {@code server} share: each flag
+ * becomes the Flower hyperparameter of the same meaning ({@code --server-lr} is FedAvgM's
+ * {@code server_learning_rate} and FedAdam's {@code eta}); the library checks that the algorithm
+ * takes it.
+ */
+final class AlgorithmOptions {
+  @Option(names = "--server-lr", paramLabel = "ETA",
+      description = "server learning rate: fedavgm's server_learning_rate (default 1), fedadam's "
+          + "and fedadagrad's eta (0.1), fedyogi's eta (0.01)")
+  Double serverLr;
+
+  @Option(names = "--server-momentum", paramLabel = "M",
+      description = "fedavgm's server_momentum, in [0, 1) (default 0)")
+  Double serverMomentum;
+
+  @Option(names = "--beta1", paramLabel = "B1",
+      description = "fedadam's and fedyogi's beta_1, in [0, 1) (default 0.9)")
+  Double beta1;
+
+  @Option(names = "--beta2", paramLabel = "B2",
+      description = "fedadam's and fedyogi's beta_2, in [0, 1) (default 0.99)")
+  Double beta2;
+
+  @Option(names = "--tau", paramLabel = "TAU",
+      description = "adaptivity tau of fedadam, fedadagrad (default 1e-9) and fedyogi (1e-3)")
+  Double tau;
+
+  @Option(names = "--trim-beta", paramLabel = "BETA",
+      description = "fedtrimmedavg's beta, the fraction cut from each end, in [0, 0.5) "
+          + "(default 0.2)")
+  Double trimBeta;
+
+  @Option(names = "--krum-f", paramLabel = "F",
+      description = "krum's, multikrum's and bulyan's num_malicious_clients (default 0)")
+  Integer krumF;
+
+  @Option(names = "--krum-m", paramLabel = "M",
+      description = "krum's and multikrum's num_clients_to_keep (default 0 for krum, 1 for "
+          + "multikrum)")
+  Integer krumM;
+
+  /**
+   * The hyperparameters given, by Flower's names, for {@code algorithm}.
+   *
+   * @throws IllegalArgumentException naming the unknown algorithm
+   */
+  Map<String, Double> hyperparameters(String algorithm) {
+    SequencedMap<String, Double> defaults = Algorithms.defaults(algorithm);
+    SequencedMap<String, Double> h = new LinkedHashMap<>();
+    put(h, defaults.containsKey("eta") ? "eta" : "server_learning_rate", serverLr);
+    put(h, "server_momentum", serverMomentum);
+    put(h, "beta_1", beta1);
+    put(h, "beta_2", beta2);
+    put(h, "tau", tau);
+    put(h, "beta", trimBeta);
+    put(h, "num_malicious_clients", krumF == null ? null : krumF.doubleValue());
+    put(h, "num_clients_to_keep", krumM == null ? null : krumM.doubleValue());
+    return h;
+  }
+
+  private static void put(Map<String, Double> h, String name, Double value) {
+    if (value != null) {
+      h.put(name, value);
+    }
+  }
+
+  /** The help's list of algorithms, one line each, for a command's footer. */
+  static String[] footer() {
+    SequencedMap<String, String> d = Algorithms.descriptions();
+    String[] lines = new String[d.size() + 1];
+    lines[0] = "Algorithms (--algorithm NAME):";
+    int i = 1;
+    for (var e : d.entrySet()) {
+      lines[i++] = String.format(Locale.ROOT, "  %-14s %s", e.getKey(), e.getValue());
+    }
+    return lines;
+  }
+
+  /** Adds {@link #footer} to a command's help. */
+  static void describeIn(CommandSpec spec) {
+    spec.usageMessage().footer(footer());
+  }
+}
