@@ -56,10 +56,13 @@ final class ServerCommand implements Callable<Integer> {
       description = "clients to wait for before each round, and the least sampled per round")
   int minClients;
 
-  @Option(names = "--strategy", paramLabel = "fedavg|fedprox",
-      description = "the algorithm (default: fedavg); fedprox sends proximal_mu in each FitIns "
-          + "config")
+  @Option(names = {"--algorithm", "--strategy"}, paramLabel = "NAME",
+      description = "the algorithm, one of those listed below (default: fedavg); the round runs "
+          + "its federated computation over the connected clients; fedprox sends proximal_mu in "
+          + "each FitIns config")
   String strategy = "fedavg";
+
+  @picocli.CommandLine.Mixin AlgorithmOptions algorithmOptions = new AlgorithmOptions();
 
   @Option(names = "--mu", paramLabel = "MU",
       description = "FedProx's proximal coefficient (default: " + SimulateCommand.DEFAULT_MU
@@ -250,7 +253,7 @@ final class ServerCommand implements Callable<Integer> {
   ServerConfig config() throws FileProblem {
     ServerSettings.Address a = ServerSettings.address("--address", address);
     ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
-        ServerSettings.algorithm(strategy, mu), fractionFit, roundTimeout, minSuccessFraction,
+        ServerSettings.algorithm(strategy, algorithmOptions.hyperparameters(strategy), mu), fractionFit, roundTimeout, minSuccessFraction,
         clientWait, seed);
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),

@@ -2,6 +2,7 @@ package io.tributary.cli;
 
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.ServerAlgorithm;
+import io.tributary.simulation.Algorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.format.ModelFile;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -60,18 +62,17 @@ final class ServerSettings {
     }
   }
 
-  static ServerAlgorithm algorithm(String name, Double mu) {
-    return switch (name) {
-      case "fedavg" -> {
-        if (mu != null) {
-          throw new IllegalArgumentException("--mu applies only to --strategy fedprox");
-        }
-        yield ServerAlgorithm.fedAvg();
-      }
-      case "fedprox" -> ServerAlgorithm.fedProx(mu == null ? SimulateCommand.DEFAULT_MU : mu);
-      default -> throw new IllegalArgumentException("--strategy must be fedavg or fedprox, got '"
-          + name + "'");
-    };
+  /**
+   * The algorithm of {@code --algorithm NAME} with its options and {@code --mu}, checked as
+   * {@code simulate} checks them.
+   */
+  static ServerAlgorithm algorithm(String name, Map<String, Double> options, Double mu) {
+    Algorithm a = Algorithm.of(name, options);
+    if (mu != null && !a.proximal()) {
+      throw new IllegalArgumentException("--mu applies only to --algorithm fedprox ("
+          + a.cliName() + " has no proximal term)");
+    }
+    return new ServerAlgorithm(a.federated(mu == null ? SimulateCommand.DEFAULT_MU : mu));
   }
 
   /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.within;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.training.TrainingClient;
 import io.tributary.flower.training.TrainingSettings;
 import io.tributary.graph.models.Model;
+import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.Seeds;
 import io.tributary.simulation.Simulation;
@@ -20,7 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The simulator and the Flower server run their rounds through one round loop: the same
@@ -33,9 +36,12 @@ class SimulatorServerParityTest {
   private static final int PER_ROUND = 2;
   private static final int ROUNDS = 3;
 
-  @Test
-  void run_sameSeedAndClients_simulatorAndServerGiveTheSameModelBitForBit() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"fedavg", "fedadam", "fedtrimmedavg"})
+  void run_sameSeedAndClients_simulatorAndServerGiveTheSameModelBitForBit(String algorithm)
+      throws Exception {
     SimulationSettings settings = SimulationSettings.builder().model(ModelKind.MCLR)
+        .algorithm(Algorithm.of(algorithm))
         .clients(CLIENTS).clientsPerRound(PER_ROUND).rounds(ROUNDS).seed(SEED).threads(2)
         .localEpochs(2).batchSize(16).learningRate(0.1).build();
     SimulationResult simulated = Simulation.builder(settings).build().run();
@@ -47,7 +53,8 @@ class SimulatorServerParityTest {
     Model model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(ROUNDS)
         .minClients(PER_ROUND).fractionFit((double) PER_ROUND / CLIENTS)
-        .seed(Seeds.sampler(SEED)).build();
+        .seed(Seeds.sampler(SEED))
+        .algorithm(new ServerAlgorithm(settings.algorithm().federated(settings.mu()))).build();
     List<CompletableFuture<FlowerClientRunner.Outcome>> runs = new ArrayList<>();
     RunResult served;
     try (FlowerServer server = FlowerServer.start(config)) {

@@ -1,46 +1,48 @@
 package io.tributary.flower.server;
 
 import io.tributary.flower.Scalar;
+import io.tributary.learning.Algorithms;
+import io.tributary.learning.FederatedAlgorithm;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * The server's algorithm: FedAvg, or FedProx with its proximal coefficient. Both run the same
- * round computation; FedProx differs in what the clients do, so, as Flower's FedProx strategy
- * does, the server only adds {@code proximal_mu} to every fit config.
+ * The server's algorithm: any {@link FederatedAlgorithm} (Flower's suite by name from {@link
+ * Algorithms}, or one composed in code). Its round is the algorithm's own federated {@code next},
+ * run with CLIENTS bound to the connected clients; the client work is theirs, so the server only
+ * tells them what they must do differently, as Flower's FedProx strategy does: {@code
+ * proximal_mu} in every fit config when the algorithm has one.
  *
- * <p>Not a Flower {@code Strategy}: it names one of the built-in algorithms and holds their one
- * setting; the round itself is a federated computation ({@code tributary-learning}).
- *
- * @param name {@code fedavg} or {@code fedprox}
- * @param proximalMu FedProx's mu ({@code >= 0}); 0 for FedAvg
+ * @param algorithm the algorithm
  */
-public record ServerAlgorithm(String name, double proximalMu) {
+public record ServerAlgorithm(FederatedAlgorithm algorithm) {
   public ServerAlgorithm {
-    if (!name.equals("fedavg") && !name.equals("fedprox")) {
-      throw new IllegalArgumentException("unknown algorithm '" + name
-          + "'; expected fedavg or fedprox");
-    }
-    if (!(proximalMu >= 0) || Double.isInfinite(proximalMu)) {
-      throw new IllegalArgumentException("proximal mu must be a finite number >= 0, got "
-          + proximalMu);
-    }
-    if (name.equals("fedavg") && proximalMu != 0) {
-      throw new IllegalArgumentException("fedavg takes no proximal mu; use fedprox");
-    }
+    Objects.requireNonNull(algorithm, "algorithm");
   }
 
   /** FedAvg. */
   public static ServerAlgorithm fedAvg() {
-    return new ServerAlgorithm("fedavg", 0);
+    return new ServerAlgorithm(FederatedAlgorithm.fedAvg());
   }
 
   /** FedProx with proximal coefficient {@code mu}. */
   public static ServerAlgorithm fedProx(double mu) {
-    return new ServerAlgorithm("fedprox", mu);
+    return new ServerAlgorithm(Algorithms.named("fedprox", Map.of("proximal_mu", mu)));
   }
 
-  /** The config sent with every FitIns: empty for FedAvg, {@code proximal_mu} for FedProx. */
+  /** The algorithm's name, such as {@code fedadam}. */
+  public String name() {
+    return algorithm.name();
+  }
+
+  /** The proximal coefficient the clients are asked to train with; 0 for none. */
+  public double proximalMu() {
+    return algorithm.mu();
+  }
+
+  /** The config sent with every FitIns: {@code proximal_mu} when the algorithm has one. */
   public Map<String, Scalar> fitConfig() {
-    return name.equals("fedprox") ? Map.of("proximal_mu", Scalar.of(proximalMu)) : Map.of();
+    return algorithm.mu() > 0 || algorithm.name().equals("fedprox")
+        ? Map.of("proximal_mu", Scalar.of(algorithm.mu())) : Map.of();
   }
 }

@@ -17,4 +17,17 @@ class ServerConfigTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("read-ahead").hasMessageContaining("1000");
   }
+
+  @Test
+  void build_resumingAnAlgorithmWithOptimizerState_isRefused() {
+    var model = new java.util.LinkedHashMap<String, io.tributary.tensor.Tensor>();
+    model.put("w", io.tributary.tensor.Tensor.scalar(1f));
+    ServerConfig.Builder b = ServerConfig.builder().rounds(5)
+        .initial(new InitialParameters.Resumed(model, 2))
+        .algorithm(new ServerAlgorithm(io.tributary.learning.Algorithms.named("fedyogi")));
+
+    assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resume: fedyogi keeps server optimizer state beyond the model");
+    assertThat(b.algorithm(ServerAlgorithm.fedAvg()).build().initial().roundsDone()).isEqualTo(2);
+  }
 }

@@ -6,7 +6,6 @@ import io.tributary.flower.server.RoundListener;
 import io.tributary.flower.server.RoundMetrics;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
-import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.RoundLoop;
@@ -74,7 +73,7 @@ public final class RoundRunner {
     }
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
         config.algorithm().fitConfig(), java.util.Map.of());
-    LearningProcess process = FederatedLearning.process(config.algorithm().name(),
+    LearningProcess process = config.algorithm().algorithm().process(
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
         work.evaluation());
     LOG.info("{} over {} clients per round at least; round computation {}",
