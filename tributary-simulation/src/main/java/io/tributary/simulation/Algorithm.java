@@ -7,19 +7,23 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
  * The federated algorithm of a simulation (the {@code --algorithm} value and its options): one of
  * {@link Algorithms}' suite by name, with its server-side hyperparameters resolved against
- * Flower's defaults. FedProx's {@code proximal_mu} is the simulation's {@code --mu}, not one of
- * these.
+ * Flower's defaults, or an algorithm composed in code ({@link #custom}). FedProx's {@code
+ * proximal_mu} is the simulation's {@code --mu}, not one of these.
  *
- * @param name the suite's name, such as {@code fedadam}
+ * @param name the suite's name, such as {@code fedadam}, or the custom algorithm's
  * @param hyperparameters every hyperparameter of the algorithm but {@code proximal_mu}, by
- *     Flower's name, in Flower's order
+ *     Flower's name, in Flower's order; empty for a custom algorithm
+ * @param custom the algorithm composed in code, if this is one; the command line cannot name it,
+ *     so the run's recorded command names it but only code can repeat it
  */
-public record Algorithm(String name, SequencedMap<String, Double> hyperparameters) {
+public record Algorithm(String name, SequencedMap<String, Double> hyperparameters,
+    Optional<FederatedAlgorithm> custom) {
   /** The command-line flag of each hyperparameter, by Flower's name. */
   private static final Map<String, String> FLAGS = Map.of("server_learning_rate", "--server-lr",
       "eta", "--server-lr", "server_momentum", "--server-momentum", "beta_1", "--beta1",
@@ -39,15 +43,26 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
    *     take (by its flag) or a value out of range
    */
   public Algorithm {
-    name = Objects.requireNonNull(name, "name").strip().toLowerCase(Locale.ROOT);
+    Objects.requireNonNull(custom, "custom");
+    if (custom.isPresent()) {
+      name = custom.get().name();
+      hyperparameters = Collections.unmodifiableSequencedMap(new LinkedHashMap<>());
+    } else {
+      name = Objects.requireNonNull(name, "name").strip().toLowerCase(Locale.ROOT);
+      hyperparameters = resolve(name, hyperparameters);
+    }
+  }
+
+  private static SequencedMap<String, Double> resolve(String name,
+      SequencedMap<String, Double> given) {
     SequencedMap<String, Double> defaults = Algorithms.defaults(name);
     SequencedMap<String, Double> resolved = new LinkedHashMap<>();
     for (var e : defaults.entrySet()) {
       if (!e.getKey().equals("proximal_mu")) {
-        resolved.put(e.getKey(), hyperparameters.getOrDefault(e.getKey(), e.getValue()));
+        resolved.put(e.getKey(), given.getOrDefault(e.getKey(), e.getValue()));
       }
     }
-    for (String k : hyperparameters.keySet()) {
+    for (String k : given.keySet()) {
       if (!resolved.containsKey(k)) {
         throw new IllegalArgumentException(flag(k) + " does not apply to --algorithm " + name
             + (resolved.isEmpty() ? ", which takes no options"
@@ -55,18 +70,26 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
                     .map(Algorithm::flag).toList())));
       }
     }
-    hyperparameters = Collections.unmodifiableSequencedMap(resolved);
-    Algorithms.named(name, hyperparameters);
+    Algorithms.named(name, resolved);
+    return Collections.unmodifiableSequencedMap(resolved);
   }
 
   /** The algorithm {@code name} with Flower's defaults. */
   public static Algorithm of(String name) {
-    return new Algorithm(name, new LinkedHashMap<>());
+    return new Algorithm(name, new LinkedHashMap<>(), Optional.empty());
+  }
+
+  /**
+   * An algorithm composed in code, such as FedAdam with an aggregator of one's own; its proximal
+   * coefficient is its own ({@link FederatedAlgorithm#mu}), so the settings' {@code mu} stays 0.
+   */
+  public static Algorithm custom(FederatedAlgorithm algorithm) {
+    return new Algorithm(algorithm.name(), new LinkedHashMap<>(), Optional.of(algorithm));
   }
 
   /** The algorithm {@code name} with these hyperparameters (Flower's names) over the defaults. */
   public static Algorithm of(String name, Map<String, Double> hyperparameters) {
-    return new Algorithm(name, new LinkedHashMap<>(hyperparameters));
+    return new Algorithm(name, new LinkedHashMap<>(hyperparameters), Optional.empty());
   }
 
   /**
@@ -85,7 +108,7 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
 
   /** Whether the clients train with FedProx's proximal term (and so take {@code --mu}). */
   public boolean proximal() {
-    return name.equals("fedprox");
+    return custom.isEmpty() && name.equals("fedprox");
   }
 
   /** The command-line flag of a hyperparameter, such as {@code --beta1} for {@code beta_1}. */
@@ -95,6 +118,9 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
 
   /** The suite's algorithm with these hyperparameters and the clients' proximal {@code mu}. */
   public FederatedAlgorithm federated(double mu) {
+    if (custom.isPresent()) {
+      return custom.get();
+    }
     SequencedMap<String, Double> h = new LinkedHashMap<>(hyperparameters);
     if (proximal()) {
       h.put("proximal_mu", mu);
