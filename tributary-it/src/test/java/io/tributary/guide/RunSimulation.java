@@ -2,7 +2,7 @@ package io.tributary.guide;
 
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.History;
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationResult;

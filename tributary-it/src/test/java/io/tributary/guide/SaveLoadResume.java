@@ -10,7 +10,7 @@ import io.tributary.graph.GraphFb;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationListener;

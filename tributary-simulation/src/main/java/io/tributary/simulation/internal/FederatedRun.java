@@ -24,7 +24,7 @@ import io.tributary.learning.rounds.RoundReport;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Seeds;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;

@@ -7,7 +7,7 @@ import io.tributary.graph.models.Model;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.tensor.Finite;
