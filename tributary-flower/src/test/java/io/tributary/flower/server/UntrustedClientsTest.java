@@ -98,6 +98,8 @@ class UntrustedClientsTest {
           .isEqualTo(Tensor.ofFloats(Shape.of(2), 3, 3));
       // Losses 2 and 1, weighted 10 and 10: no overflow in the weights.
       assertThat(m.clientLoss()).isEqualTo(1.5);
+      // The claimed counts, whose int64 sum wrapped, saturated.
+      assertThat(m.examples()).isEqualTo(Long.MAX_VALUE);
     }
   }
 

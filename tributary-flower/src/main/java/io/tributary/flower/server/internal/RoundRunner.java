@@ -126,7 +126,10 @@ public final class RoundRunner {
       }
     }
     double clientLoss = report.metrics().map(m -> (double) m.trainLoss()).orElse(Double.NaN);
-    long examples = report.metrics().map(m -> m.numExamples()).orElse(0L);
+    // The clients' claimed counts, summed in int64 by the computation: counts near Long.MAX_VALUE
+    // (which only a hostile client claims; their weights are bounded) wrap, so saturate.
+    long examples = report.metrics().map(m -> m.numExamples() < 0 ? Long.MAX_VALUE
+        : m.numExamples()).orElse(0L);
     SequencedMap<String, Double> others = report.metrics()
         .map(m -> m.others()).orElseGet(LinkedHashMap::new);
     return RoundRecord.federated(round, clientLoss, evalLoss,
