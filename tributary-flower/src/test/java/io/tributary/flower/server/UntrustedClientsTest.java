@@ -82,6 +82,26 @@ class UntrustedClientsTest {
   }
 
   @Test
+  void run_hugeFiniteLossMetrics_areLeftOutSoTheRoundIsNotRefused() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(3).build())) {
+      h.client(Behaviours.honest(2, 1));
+      // Each weighted loss (2e29 * 1e9) is finite in float32; their sum (4e38) would not be.
+      List<Tensor> same = List.of(Tensor.ofFloats(Shape.of(2), 2, 2), Tensor.scalar(3f));
+      h.client(fitting(same, 1_000_000_000L, 2e29f));
+      h.client(fitting(same, 1_000_000_000L, 2e29f));
+      h.awaitClients(3);
+      RunResult result = h.server.run();
+
+      RoundRecord m = result.rounds().get(0);
+      assertThat(m.failureReasons()).isEmpty();
+      assertThat(m.nonFiniteMetrics()).isEqualTo(2);
+      assertThat(m.clientLoss()).isEqualTo(2.0);
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+    }
+  }
+
+  @Test
   void run_examplesAboveBoundWithClip_countsAsTheBound() throws Exception {
     try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)
         .maxExamplesPerClient(10, RuntimeOptions.WeightPolicy.CLIP).build())) {

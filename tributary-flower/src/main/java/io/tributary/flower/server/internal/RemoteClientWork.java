@@ -44,6 +44,11 @@ public final class RemoteClientWork {
   public static final TensorType CLIENT_ID = TensorType.of(DType.STRING);
   private static final TensorType INT64 = TensorType.of(DType.INT64);
   private static final TensorType FLOAT32 = TensorType.of(DType.FLOAT32);
+  /**
+   * The largest loss times weight a client's loss may have to count, 2^100: far above any real
+   * loss, and small enough that the float32 sum over 2^27 clients stays below Float.MAX_VALUE.
+   */
+  private static final double MAX_WEIGHTED_LOSS = 0x1p100;
 
   private final ClientManager manager;
   private final SerializerRegistry registry;
@@ -189,9 +194,10 @@ public final class RemoteClientWork {
     // The loss's weight in the round's train_loss: its (bounded) examples, 0 when not reported.
     float weight = (float) Math.min(res.getNumExamples(), maxExamples);
     float loss = reported.isPresent() ? (float) reported.getAsDouble() : 0f;
-    if (reported.isPresent() && !Float.isFinite(loss * weight)) {
-      // Left out of the metrics, as if not reported (a loss that is not finite, or so large
-      // that it is not finite once weighted, in float32); the runtime checks the update itself.
+    if (reported.isPresent() && !(Math.abs((double) loss * weight) <= MAX_WEIGHTED_LOSS)) {
+      // Left out of the metrics, as if not reported: a loss that is not finite in float32, or
+      // so large that the round's float32 sum of weighted losses could overflow and refuse the
+      // round's aggregate. The runtime checks the update itself.
       nonFiniteMetrics.incrementAndGet();
       reported = OptionalDouble.empty();
     }
