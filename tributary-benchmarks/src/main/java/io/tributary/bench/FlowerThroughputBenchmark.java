@@ -5,9 +5,9 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.InitialParameters;
-import io.tributary.flower.server.RoundMetrics;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -94,9 +94,9 @@ public class FlowerThroughputBenchmark {
   }
 
   @Benchmark
-  public RoundMetrics flowerRound() throws Exception {
+  public RoundRecord flowerRound() throws Exception {
     RunResult r = server.run();
-    RoundMetrics m = r.rounds().get(0);
+    RoundRecord m = r.rounds().get(0);
     if (m.failures() != 0 || Math.abs(r.finalParameters().get("w").getFloat(0)
         - model.getFloat(0) - 0.5f) > 1e-6) {
       throw new IllegalStateException("the round failed: " + m);

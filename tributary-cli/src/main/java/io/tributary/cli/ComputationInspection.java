@@ -4,7 +4,7 @@ import io.tributary.core.computation.Computation;
 import io.tributary.core.proto.ComputationProtos;
 import io.tributary.core.proto.LocalResolver;
 import io.tributary.core.proto.MalformedComputationException;
-import io.tributary.simulation.output.Json;
+import io.tributary.learning.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

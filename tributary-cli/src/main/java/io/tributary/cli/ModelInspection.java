@@ -4,7 +4,7 @@ import io.tributary.format.ArrayInfo;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;
 import io.tributary.format.TrainingConfig;
-import io.tributary.simulation.output.Json;
+import io.tributary.learning.json.Json;
 import io.tributary.tensor.Shape;
 import java.io.IOException;
 import java.nio.file.Path;

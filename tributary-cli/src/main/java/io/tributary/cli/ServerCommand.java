@@ -31,9 +31,9 @@ import picocli.CommandLine.Spec;
           + "(start_client with the grpc-bidi transport) and Tributary clients join it.",
       "Each round samples clients, sends FitIns, averages the results weighted by examples "
           + "(FedAvg or FedProx), then sends EvaluateIns and averages the losses.",
-      "Writes DIR/metrics.jsonl (one JSON object per round: round, clients, failures, fit_loss, "
-          + "eval_loss, seconds, bytes_up, bytes_down), DIR/model.zip (one tag per round) and "
-          + "DIR/final.npz.",
+      "Writes DIR/metrics.jsonl (one JSON object per round: round, client_loss, eval_loss, "
+          + "clients, examples, failures, seconds, bytes_up, bytes_down), DIR/model.zip (one tag "
+          + "per round) and DIR/final.npz.",
       "Exits with 2 and one line on stderr for a bad option value or unreadable file, with 1 "
           + "when the run cannot go on (too few clients, no initial parameters).",
       ""

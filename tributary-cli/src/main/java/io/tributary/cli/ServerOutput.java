@@ -1,9 +1,8 @@
 package io.tributary.cli;
 
 import io.tributary.flower.server.RoundListener;
-import io.tributary.flower.server.RoundMetrics;
 import io.tributary.format.TrainingConfig;
-import io.tributary.simulation.output.Json;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.output.MetricsLog;
 import io.tributary.simulation.output.RoundCheckpoints;
 import io.tributary.tensor.Tensor;
@@ -17,7 +16,8 @@ import java.util.SequencedMap;
 
 /**
  * What {@code tributary server} writes as rounds end: a progress line, a line of
- * {@code metrics.jsonl}, and a {@code round-NNNN} tag in {@code model.zip}.
+ * {@code metrics.jsonl} (the simulator's {@link MetricsLog}, so the same mapping of a round), and
+ * a {@code round-NNNN} tag in {@code model.zip}.
  */
 final class ServerOutput implements RoundListener, Closeable {
   private final PrintWriter progress;
@@ -43,45 +43,19 @@ final class ServerOutput implements RoundListener, Closeable {
     properties.put("command", command);
   }
 
-  /** The round as one line of JSON, keys in a fixed order. */
-  static String toJson(RoundMetrics m) {
-    return "{\"round\": " + m.round()
-        + ", \"clients\": " + m.clients()
-        + ", \"failures\": " + m.failures()
-        + ", \"fit_loss\": " + Json.number(m.fitLoss().isPresent() ? m.fitLoss().getAsDouble()
-            : null)
-        + ", \"eval_loss\": " + Json.number(m.evalLoss().isPresent() ? m.evalLoss().getAsDouble()
-            : null)
-        + ", \"seconds\": " + Json.number(m.seconds())
-        + ", \"bytes_up\": " + m.bytesUp()
-        + ", \"bytes_down\": " + m.bytesDown() + extras(m) + "}";
-  }
-
-  /** Keys present only when there is something to say, so a clean round's line is unchanged. */
-  private static String extras(RoundMetrics m) {
-    StringBuilder s = new StringBuilder();
-    if (m.nonFiniteMetrics() > 0) {
-      s.append(", \"nonfinite_metrics\": ").append(m.nonFiniteMetrics());
-    }
-    if (!m.failureReasons().isEmpty()) {
-      s.append(", \"failure_reasons\": [");
-      for (int i = 0; i < m.failureReasons().size(); i++) {
-        s.append(i == 0 ? "" : ", ").append(Json.string(m.failureReasons().get(i)));
-      }
-      s.append(']');
-    }
-    return s.toString();
-  }
-
-  /** {@code round 3/10: 5 clients, 0 failed, fit_loss 0.4120, eval_loss 0.3981, 1.20 s, ...}. */
-  static String progressLine(RoundMetrics m, int rounds) {
-    return String.format(Locale.ROOT, "round %d/%d: %d clients, %d failed, fit_loss %s, "
+  /**
+   * {@code round 3/10: 5 clients, 0 failed, client_loss 0.4120, eval_loss 0.3981, 1.20 s, ...},
+   * with {@code -} for a loss no client reported.
+   */
+  static String progressLine(RoundRecord m, int rounds) {
+    return String.format(Locale.ROOT, "round %d/%d: %d clients, %d failed, client_loss %s, "
         + "eval_loss %s, %.2f s, %s up, %s down", m.round(), rounds, m.clients(), m.failures(),
-        m.fitLoss().isPresent() ? String.format(Locale.ROOT, "%.4f", m.fitLoss().getAsDouble())
-            : "-",
-        m.evalLoss().isPresent() ? String.format(Locale.ROOT, "%.4f", m.evalLoss().getAsDouble())
-            : "-",
-        m.seconds(), bytes(m.bytesUp()), bytes(m.bytesDown()));
+        loss(m.clientLoss()), loss(m.evalLoss()), m.seconds(), bytes(m.bytesUp()),
+        bytes(m.bytesDown()));
+  }
+
+  private static String loss(double loss) {
+    return Double.isNaN(loss) ? "-" : String.format(Locale.ROOT, "%.4f", loss);
   }
 
   private static String bytes(long n) {
@@ -90,9 +64,9 @@ final class ServerOutput implements RoundListener, Closeable {
   }
 
   @Override
-  public void roundEnded(RoundMetrics m, SequencedMap<String, Tensor> parameters)
+  public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters)
       throws IOException {
-    metrics.writeLine(toJson(m));
+    metrics.write(m);
     new RoundCheckpoints(modelFile, rounds).write(m.round(), parameters,
         TrainingConfig.of("", hyperparameters).withProperties(properties), null);
     progress.println(progressLine(m, rounds));

@@ -1,11 +1,11 @@
 package io.tributary.cli;
 
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.History;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.ResumePoint;
-import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationDataException;

@@ -1,6 +1,6 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.output.Json;
+import io.tributary.learning.json.Json;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.math.BigDecimal;

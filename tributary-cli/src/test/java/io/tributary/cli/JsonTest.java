@@ -2,7 +2,7 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.simulation.output.Json;
+import io.tributary.learning.json.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.stream.Stream;

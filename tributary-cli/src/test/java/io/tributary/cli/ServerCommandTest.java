@@ -49,7 +49,7 @@ class ServerCommandTest {
       List<FakeClient> clients = List.of(connect(ch, 1, run), connect(ch, 3, run));
       CliRun r = run.get(60, TimeUnit.SECONDS);
       assertThat(r.exitCode()).as(r.err()).isZero();
-      assertThat(r.out()).contains("round 1/2: 2 clients, 0 failed, fit_loss 2.0000, "
+      assertThat(r.out()).contains("round 1/2: 2 clients, 0 failed, client_loss 2.0000, "
           + "eval_loss 2.0000");
       assertThat(clients).allSatisfy(c -> assertThat(c.received).isNotEmpty());
     } finally {
@@ -57,8 +57,9 @@ class ServerCommandTest {
     }
     List<String> lines = Files.readAllLines(out.resolve("metrics.jsonl"));
     assertThat(lines).hasSize(2);
-    assertThat(lines.get(1)).startsWith("{\"round\": 2, \"clients\": 2, \"failures\": 0, "
-        + "\"fit_loss\": 2.0, \"eval_loss\": 2.0, \"seconds\": ").contains("\"bytes_up\": ");
+    assertThat(lines.get(1)).startsWith("{\"round\": 2, \"client_loss\": 2.0, "
+        + "\"eval_loss\": 2.0, \"clients\": 2, \"examples\": 2, \"failures\": 0, "
+        + "\"seconds\": ").contains("\"bytes_up\": ");
     assertThat(Npz.read(out.resolve("final.npz")).get("w"))
         .isEqualTo(Tensor.ofFloats(Shape.of(2), 4, 4));
     try (ModelFile m = ModelFile.open(out.resolve("model.zip"))) {

@@ -1,7 +1,7 @@
 package io.tributary.guide;
 
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationSettings;

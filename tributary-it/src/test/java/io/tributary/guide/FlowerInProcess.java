@@ -6,13 +6,13 @@ import io.tributary.data.Partitioner;
 import io.tributary.data.TrainTestSplit;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.server.FlowerServer;
-import io.tributary.flower.server.RoundMetrics;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.training.TrainingClient;
 import io.tributary.flower.training.TrainingSettings;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.DType;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +43,9 @@ public final class FlowerInProcess {
             .target("127.0.0.1:" + server.port()).build().start());
       }
       RunResult result = server.run();   // waits for two clients, then runs every round
-      for (RoundMetrics m : result.rounds()) {
-        System.out.printf(Locale.ROOT, "round %d: %d clients, fit loss %.4f, eval loss %.4f%n",
-            m.round(), m.clients(), m.fitLoss().orElseThrow(), m.evalLoss().orElseThrow());
+      for (RoundRecord m : result.rounds()) {
+        System.out.printf(Locale.ROOT, "round %d: %d clients, client loss %.4f, eval loss %.4f%n",
+            m.round(), m.clients(), m.clientLoss(), m.evalLoss());
       }
       System.out.println("parameters: " + result.finalParameters().keySet());
     }   // close() tells the clients to disconnect

@@ -108,7 +108,7 @@ class GuideProgramsTest {
   void flowerInProcess_twoClientsThreeRounds_trainsAndDisconnectsBoth() throws Exception {
     String out = run(FlowerInProcess::main);
 
-    assertThat(out).contains("round 1: 2 clients, fit loss ").contains("round 3: 2 clients, ");
+    assertThat(out).contains("round 1: 2 clients, client loss ").contains("round 3: 2 clients, ");
     List<Double> evalLosses = figures(out, "eval loss ([0-9.]+)");
     assertThat(evalLosses).hasSize(3);
     assertThat(evalLosses.getLast()).isLessThan(evalLosses.getFirst());

@@ -1,8 +1,8 @@
 package io.tributary.guide;
 
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.History;
-import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationResult;

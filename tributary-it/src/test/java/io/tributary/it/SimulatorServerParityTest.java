@@ -83,9 +83,10 @@ class SimulatorServerParityTest {
     // the model's.
     assertThat(List.copyOf(served.finalParameters().values()))
         .isEqualTo(List.copyOf(simulated.finalParameters().values()));
-    // The clients' mean training loss: the server's from their FitRes metrics in double, the
-    // simulator's from the computation in float32.
-    assertThat(served.rounds().getLast().fitLoss().orElseThrow())
+    // The clients' mean training loss: both the round computation's train_loss in float32, the
+    // server's weighted by loss_weight (every client reports a loss here), the simulator's by
+    // num_examples.
+    assertThat(served.rounds().getLast().clientLoss())
         .isCloseTo(simulated.history().last().clientLoss(), within(1e-6));
   }
 }

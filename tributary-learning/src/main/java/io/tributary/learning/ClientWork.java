@@ -15,18 +15,28 @@ record ClientWork(StructType model, Type data) {
   private static final TensorType INT64 = TensorType.of(DType.INT64);
   private static final TensorType FLOAT32 = TensorType.of(DType.FLOAT32);
 
-  /** Checks {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)}. */
+  /**
+   * Checks {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)}, or the same
+   * with a fourth element {@code loss_weight=float32}.
+   */
   static ClientWork update(Computation c) {
     ClientWork w = parameter("client update", c.type());
-    String want = "<delta=" + w.model + ",num_examples=int64,loss=float32>";
-    if (!(c.type().result() instanceof StructType r) || r.size() != 3
+    String want = "<delta=" + w.model + ",num_examples=int64,loss=float32> or <delta="
+        + w.model + ",num_examples=int64,loss=float32,loss_weight=float32>";
+    if (!(c.type().result() instanceof StructType r) || r.size() < 3 || r.size() > 4
         || r.indexOf("delta") != 0 || !r.get(0).equals(w.model)
         || r.indexOf("num_examples") != 1 || !r.get(1).equals(INT64)
-        || r.indexOf("loss") != 2 || !r.get(2).equals(FLOAT32)) {
+        || r.indexOf("loss") != 2 || !r.get(2).equals(FLOAT32)
+        || r.size() == 4 && (r.indexOf("loss_weight") != 3 || !r.get(3).equals(FLOAT32))) {
       throw new IllegalArgumentException("the client update must return " + want + ", but "
           + c.type() + " returns " + c.type().result());
     }
     return w;
+  }
+
+  /** Whether a checked client update carries {@code loss_weight}. */
+  static boolean weighsLoss(Computation checkedUpdate) {
+    return ((StructType) checkedUpdate.type().result()).size() == 4;
   }
 
   /** Checks {@code (<model=M,data=D> -> <...,num_examples=int64,...>)}, other elements floating. */

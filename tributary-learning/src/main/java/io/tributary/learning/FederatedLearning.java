@@ -8,6 +8,7 @@ import io.tributary.core.computation.Value;
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
+import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.graph.local.ClientUpdateConfig;
 import io.tributary.graph.local.LocalTraining;
@@ -16,6 +17,7 @@ import io.tributary.learning.aggregation.AggregationProcess;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.serveropt.ServerSgd;
 import io.tributary.learning.serveropt.ServerUpdate;
+import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
@@ -42,6 +44,8 @@ public final class FederatedLearning {
    * int64.
    */
   public static final long DEFAULT_MAX_EXAMPLES_PER_CLIENT = 1_000_000_000L;
+
+  private static final TensorType FLOAT32 = TensorType.of(DType.FLOAT32);
 
   private FederatedLearning() {}
 
@@ -122,7 +126,16 @@ public final class FederatedLearning {
   /**
    * One FedAvg round, {@code (<<model=M>@SERVER,{D}@CLIENTS> -> <<model=M>@SERVER,
    * <train_loss=float32,num_examples=int64,clients=int64>@SERVER>)}, for a client update of type
-   * {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)}.
+   * {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)} or {@code
+   * (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32,loss_weight=float32>)}.
+   *
+   * <p>With three elements, {@code train_loss} is the clients' losses averaged weighted by
+   * {@code num_examples}. With {@code loss_weight}, the weight each client's loss gets (0 for a
+   * client that has no loss to report, such as a Flower client whose FitRes has no {@code loss}
+   * metric), it is {@code generic_divide(federated_sum(loss * loss_weight),
+   * federated_sum(loss_weight))}: the mean over the clients with a weight, and NaN (0/0 in
+   * float32) when no client has one. The updates are averaged weighted by {@code num_examples}
+   * either way.
    *
    * @throws IllegalArgumentException if the client update has another type
    */
@@ -161,6 +174,12 @@ public final class FederatedLearning {
     });
     Type state = new FederatedType(StructType.named(pairs.toArray()), Placement.SERVER, true);
     Type data = new FederatedType(w.data(), Placement.CLIENTS, false);
+    boolean weighsLoss = ClientWork.weighsLoss(clientUpdate);
+    Computation lossTimesWeight = weighsLoss ? Federated.computation(
+        clientUpdate.type().result(),
+        x -> Intrinsics.genericMultiply(x.get("loss"), x.get("loss_weight"))) : null;
+    Computation divide = weighsLoss ? Federated.computation(StructType.of(FLOAT32, FLOAT32),
+        pair -> Intrinsics.genericDivide(pair.get(0), pair.get(1))) : null;
 
     return Federated.computation(state, data, (s, d) -> {
       Value serverModel = s.get("model");
@@ -193,13 +212,25 @@ public final class FederatedLearning {
             Intrinsics.federatedZip(named("model", serverModel, "update", delta)));
       }
       newState.putFirst("model", newModel);
-      Value trainLoss = Intrinsics.federatedWeightedMean(out.get("loss"), examples);
+      Value trainLoss = weighsLoss ? weightedLoss(out, lossTimesWeight, divide)
+          : Intrinsics.federatedWeightedMean(out.get("loss"), examples);
       Value total = Intrinsics.federatedSum(examples);
       Value clients = Intrinsics.federatedSum(Intrinsics.federatedMap(one, out));
       Value metrics = Intrinsics.federatedZip(named("train_loss", trainLoss,
           "num_examples", total, "clients", clients));
       return Federated.struct(Intrinsics.federatedZip(Federated.struct(newState)), metrics);
     });
+  }
+
+  /**
+   * {@code sum(loss * loss_weight) / sum(loss_weight)} at the server, NaN when every weight is 0;
+   * intrinsics only, so the round stays one serializable computation.
+   */
+  private static Value weightedLoss(Value out, Computation lossTimesWeight, Computation divide) {
+    Value weighted = Intrinsics.federatedSum(Intrinsics.federatedMap(lossTimesWeight, out));
+    Value weights = Intrinsics.federatedSum(out.get("loss_weight"));
+    return Intrinsics.federatedApply(divide,
+        Intrinsics.federatedZip(Federated.struct(weighted, weights)));
   }
 
   /**

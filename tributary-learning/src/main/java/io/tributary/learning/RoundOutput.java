@@ -30,7 +30,9 @@ public record RoundOutput(StructValue state, Metrics metrics) {
   /**
    * The metrics of one round, {@code <train_loss=float32,num_examples=int64,clients=int64,...>}.
    *
-   * @param trainLoss the clients' example-weighted mean loss while training
+   * @param trainLoss the clients' mean loss while training, weighted by their examples or, when
+   *     the client update has a {@code loss_weight}, by that (then NaN when every weight was 0:
+   *     no client had a loss to report)
    * @param numExamples the training examples of the clients whose updates were averaged
    * @param clients the clients whose updates were averaged
    * @param others any further named one-element tensors of the metrics struct, by name in the

@@ -56,6 +56,68 @@ class FederatedLearningTest {
     }
   }
 
+  /**
+   * Like {@link #UPDATE}, with a loss weight: a client holding c below 2 has no loss to report
+   * (weight 0), the others weigh their loss 10c by c.
+   */
+  static final Computation WEIGHED_UPDATE = Federated.local("shift_weighed",
+      "(<model=" + M + ",data=float32> -> <delta=" + M
+          + ",num_examples=int64,loss=float32,loss_weight=float32>)",
+      arg -> {
+        float c = ((Tensor) ((StructValue) arg).get(1)).getFloat(0);
+        return StructValue.named("delta", StructValue.named("w",
+            Tensor.ofFloats(Shape.of(2), c, c)), "num_examples",
+            Tensor.ofLongs(Shape.scalar(), (long) c), "loss", Tensor.scalar(c < 2 ? 0f : 10 * c),
+            "loss_weight", Tensor.scalar(c < 2 ? 0f : c));
+      });
+
+  @Test
+  void next_updateWithLossWeight_averagesTheLossOverWeightedClientsOnly() {
+    Computation next = FederatedLearning.next(WEIGHED_UPDATE);
+    assertThat(next.type().result().toString()).isEqualTo("<<model=" + M + ">@SERVER,"
+        + "<train_loss=float32,num_examples=int64,clients=int64>@SERVER>");
+    try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
+      StructValue out = (StructValue) ctx.invoke(next, state(),
+          List.of(Tensor.scalar(1f), Tensor.scalar(2f), Tensor.scalar(4f)));
+      // the deltas still by examples 1, 2, 4: (1 + 4 + 16) / 7 = 3
+      Tensor w = (Tensor) ((StructValue) ((StructValue) out.get(0)).get(0)).get(0);
+      assertThat(w).isEqualTo(Tensor.ofFloats(Shape.of(2), 4, 5));
+      // the loss over the clients with a weight: (2*20 + 4*40) / 6, the client of 1 left out
+      StructValue metrics = (StructValue) out.get(1);
+      assertThat(((Tensor) metrics.get("train_loss")).getFloat(0)).isEqualTo(200f / 6);
+      assertThat(((Tensor) metrics.get("num_examples")).getLong(0)).isEqualTo(7);
+      assertThat(((Tensor) metrics.get("clients")).getLong(0)).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void next_updateWithLossWeightAllZero_trainLossIsNaN() {
+    Computation next = FederatedLearning.next(WEIGHED_UPDATE);
+    try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
+      StructValue out = (StructValue) ctx.invoke(next, state(),
+          List.of(Tensor.scalar(1f), Tensor.scalar(1f)));
+      StructValue metrics = (StructValue) out.get(1);
+      assertThat(((Tensor) metrics.get("train_loss")).getFloat(0)).isNaN();
+      assertThat(RoundOutput.of(out).metrics().trainLoss()).isNaN();
+      Tensor w = (Tensor) ((StructValue) ((StructValue) out.get(0)).get(0)).get(0);
+      assertThat(w).isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 3));
+    }
+  }
+
+  @Test
+  void next_updateWithLossWeightOfWrongType_throwsNamingBothShapes() {
+    Computation bad = Federated.local("bad", "(<model=" + M + ",data=float32> -> <delta=" + M
+        + ",num_examples=int64,loss=float32,loss_weight=int64>)", arg -> null);
+    assertThatThrownBy(() -> FederatedLearning.next(bad))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("loss_weight=float32>");
+  }
+
+  private static StructValue state() {
+    return StructValue.named("model", StructValue.named("w",
+        Tensor.ofFloats(Shape.of(2), 1, 2)));
+  }
+
   @Test
   void evaluate_javaEvaluation_averagesEveryElementButTheCount() {
     Computation evaluate = FederatedLearning.evaluate(EVAL);

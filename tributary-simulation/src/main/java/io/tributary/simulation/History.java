@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.rounds.RoundRecord;
 import java.util.Collections;
 import java.util.List;
 import java.util.NoSuchElementException;

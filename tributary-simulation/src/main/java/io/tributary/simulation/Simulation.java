@@ -3,6 +3,7 @@ package io.tributary.simulation;
 import io.tributary.data.FashionMnist;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.models.Model;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.simulation.internal.FederatedRun;
 import io.tributary.simulation.output.MetricsLog;

@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Tensor;
 import java.io.Closeable;
 import java.io.IOException;

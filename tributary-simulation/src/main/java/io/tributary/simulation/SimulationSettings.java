@@ -1,7 +1,7 @@
 package io.tributary.simulation;
 
 import io.tributary.graph.ops.Gemm;
-import io.tributary.simulation.output.Json;
+import io.tributary.learning.json.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

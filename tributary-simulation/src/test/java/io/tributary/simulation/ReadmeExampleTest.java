@@ -2,6 +2,7 @@ package io.tributary.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Tensor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -22,11 +22,11 @@ import io.tributary.flower.OperationNotImplementedException;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.InitialParameters;
-import io.tributary.flower.server.RoundMetrics;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -95,8 +95,8 @@ class TrainingClientEndToEndTest {
 
     RunResult result = server.run();
 
-    List<RoundMetrics> rounds = result.rounds();
-    assertThat(rounds).extracting(RoundMetrics::round).containsExactly(1, 2, 3);
+    List<RoundRecord> rounds = result.rounds();
+    assertThat(rounds).extracting(RoundRecord::round).containsExactly(1, 2, 3);
     // Round 1: the dying client's fit, the garbage client's fit and its evaluate fail.
     assertThat(rounds.get(0).clients()).isEqualTo(5);
     assertThat(rounds.get(0).failures()).isEqualTo(3);
@@ -107,15 +107,15 @@ class TrainingClientEndToEndTest {
     assertThat(rounds.get(0).failureReasons()).anySatisfy(r -> assertThat(r)
         .startsWith("evaluate: ").contains("EVALUATE_NOT_IMPLEMENTED"));
     // The dying client is gone for good; the garbage client fails fit and evaluate each round.
-    for (RoundMetrics m : rounds.subList(1, 3)) {
+    for (RoundRecord m : rounds.subList(1, 3)) {
       assertThat(m.clients()).isEqualTo(4);
       assertThat(m.failures()).isEqualTo(2);
     }
     assertThat(server.connectedClients()).hasSize(4);
-    double fit1 = rounds.get(0).fitLoss().orElseThrow();
-    double fit3 = rounds.get(2).fitLoss().orElseThrow();
-    double eval1 = rounds.get(0).evalLoss().orElseThrow();
-    double eval3 = rounds.get(2).evalLoss().orElseThrow();
+    double fit1 = rounds.get(0).clientLoss();
+    double fit3 = rounds.get(2).clientLoss();
+    double eval1 = rounds.get(0).evalLoss();
+    double eval3 = rounds.get(2).evalLoss();
     assertThat(fit3).isLessThan(fit1);
     assertThat(eval3).isLessThan(eval1);
     assertThat(eval3).as("eval loss round 3 vs round 1 (%s)", eval1).isLessThan(0.8 * eval1);

@@ -1,5 +1,6 @@
 package io.tributary.flower.server;
 
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.util.SequencedMap;
@@ -10,9 +11,11 @@ public interface RoundListener {
   /**
    * Called on the server's thread after each round.
    *
+   * @param metrics what the round measured, a {@link RoundRecord.EvaluationKind#FEDERATED} record
+   *     (write it as a line of {@code metrics.jsonl} with {@code RoundJson.toJson})
    * @param parameters the model after the round, named as the initial parameters were
    * @throws IOException to stop the run, which then fails with a {@link FlowerServerException}
    */
-  void roundEnded(RoundMetrics metrics, SequencedMap<String, Tensor> parameters)
+  void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters)
       throws IOException;
 }

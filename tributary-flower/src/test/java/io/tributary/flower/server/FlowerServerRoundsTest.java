@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
+import io.tributary.flower.internal.ParametersWire;
+import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.learning.rounds.RoundJson;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.time.Duration;
@@ -31,12 +35,12 @@ class FlowerServerRoundsTest {
       assertThat(result.rounds()).hasSize(3).allSatisfy(m -> {
         assertThat(m.clients()).isEqualTo(3);
         assertThat(m.failures()).isZero();
-        assertThat(m.fitLoss()).hasValue(2.25);
-        assertThat(m.evalLoss()).hasValue(2.25);
+        assertThat(m.clientLoss()).isEqualTo(2.25);
+        assertThat(m.evalLoss()).isEqualTo(2.25);
         assertThat(m.bytesDown()).isPositive();
         assertThat(m.bytesUp()).isPositive();
       });
-      assertThat(result.rounds()).extracting(RoundMetrics::round).containsExactly(1, 2, 3);
+      assertThat(result.rounds()).extracting(RoundRecord::round).containsExactly(1, 2, 3);
       // The server speaks first, and round 2's FitIns carries round 1's aggregate.
       FakeClient first = clients.get(0);
       assertThat(first.received.get(0).getMsgCase()).isEqualTo(ServerMessage.MsgCase.FIT_INS);
@@ -50,6 +54,53 @@ class FlowerServerRoundsTest {
     }
   }
 
+  /** Adds {@code shift} to every parameter and reports {@code examples}, but no loss metric. */
+  private static java.util.function.Function<ServerMessage, Optional<ClientMessage>> noLoss(
+      float shift, long examples) {
+    return Behaviours.fitAnswer(m -> ClientMessage.newBuilder().setFitRes(
+        ClientMessage.FitRes.newBuilder().setNumExamples(examples).setParameters(
+            ParametersWire.toProto(Behaviours.npy(Behaviours.shifted(Behaviours.decode(
+                m.getFitIns().getParameters()), shift))))).build());
+  }
+
+  @Test
+  void run_someClientsReportNoLoss_clientLossIsTheMeanOverTheReporters() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(3).build())) {
+      h.client(Behaviours.honest(2, 1));
+      h.client(Behaviours.honest(4, 3));
+      h.client(noLoss(10, 4));
+      h.awaitClients(3);
+      RunResult result = h.server.run();
+
+      RoundRecord m = result.rounds().get(0);
+      assertThat(m.failures()).isZero();
+      assertThat(m.nonFiniteMetrics()).isZero();
+      // Losses 2 and 4 weighted by 1 and 3 examples; the silent client is no loss of 0.
+      assertThat(m.clientLoss()).isEqualTo(3.5);
+      assertThat(m.examples()).isEqualTo(8);
+      // Its update counts as any: (2 * 1 + 4 * 3 + 10 * 4) / 8.
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 6.75f, 6.75f));
+    }
+  }
+
+  @Test
+  void run_noClientReportsALoss_clientLossIsAbsent() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2).build())) {
+      h.client(noLoss(1, 1));
+      h.client(noLoss(3, 1));
+      h.awaitClients(2);
+      RunResult result = h.server.run();
+
+      RoundRecord m = result.rounds().get(0);
+      assertThat(m.failures()).isZero();
+      assertThat(m.clientLoss()).isNaN();
+      assertThat(RoundJson.toJson(m)).contains("\"client_loss\": null");
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+    }
+  }
+
   @Test
   void run_clientDiesMidFit_roundGoesOnWithTheOthersAndCountsTheFailure() throws Exception {
     try (Harness h = new Harness(Harness.config().rounds(2).minClients(2).build())) {
@@ -59,7 +110,7 @@ class FlowerServerRoundsTest {
       h.awaitClients(3);
       RunResult result = h.server.run();
 
-      RoundMetrics r1 = result.rounds().get(0);
+      RoundRecord r1 = result.rounds().get(0);
       assertThat(r1.clients()).isEqualTo(3);
       assertThat(r1.failures()).isEqualTo(1);
       assertThat(r1.failureReasons()).singleElement().asString()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.flower.internal.ParametersWire;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.io.ByteArrayOutputStream;
@@ -59,16 +60,16 @@ class HostileClientsTest {
       h.awaitClients(hostile.size() + 1);
       RunResult result = h.server.run();
 
-      for (RoundMetrics m : result.rounds()) {
+      for (RoundRecord m : result.rounds()) {
         assertThat(m.clients()).isEqualTo(8);
         assertThat(m.failures()).isEqualTo(7);
         assertThat(String.join("\n", m.failureReasons())).contains(
             "do not decode", "do not fit the model: tensor 0 is float32[3]",
             "do not fit the model: tensor 0 is float64[2]", "'foo.bar'",
             "answered FIT_INS with EVALUATE_RES instead of FIT_RES", "num_examples -5");
-        assertThat(m.fitLoss()).hasValue(2.0);
+        assertThat(m.clientLoss()).isEqualTo(2.0);
         // Every client evaluates honestly: losses 2 and seven times 0, one example each.
-        assertThat(m.evalLoss()).hasValue(0.25);
+        assertThat(m.evalLoss()).isEqualTo(0.25);
       }
       assertThat(result.finalParameters().get("w"))
           .isEqualTo(Tensor.ofFloats(Shape.of(2), 4, 4));

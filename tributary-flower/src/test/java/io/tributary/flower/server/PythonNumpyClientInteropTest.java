@@ -83,8 +83,8 @@ class PythonNumpyClientInteropTest {
     assertThat(result.finalParameters().get("b")).isEqualTo(Tensor.scalar(8.5f));
     assertThat(result.rounds()).allSatisfy(m -> {
       assertThat(m.failures()).isZero();
-      assertThat(m.fitLoss()).hasValue(2.5);
-      assertThat(m.evalLoss()).hasValue(2.5);
+      assertThat(m.clientLoss()).isEqualTo(2.5);
+      assertThat(m.evalLoss()).isEqualTo(2.5);
     });
     for (CompletableFuture<PythonEnv.Result> c : clients) {
       PythonEnv.Result r = c.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).assertOk();

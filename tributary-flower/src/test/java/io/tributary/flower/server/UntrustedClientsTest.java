@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.flower.internal.ParametersWire;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -34,7 +35,7 @@ class UntrustedClientsTest {
   }
 
   @Test
-  void run_clientSendsNaNOrInf_isExcludedAndNamedInTheRoundMetrics() throws Exception {
+  void run_clientSendsNaNOrInf_isExcludedAndNamedInTheRoundRecord() throws Exception {
     try (Harness h = new Harness(Harness.config().rounds(1).minClients(3).build())) {
       h.client(Behaviours.honest(2, 1));
       h.client(fitting(List.of(Tensor.ofFloats(Shape.of(2), Float.NaN, 0), Tensor.scalar(1f)),
@@ -45,7 +46,7 @@ class UntrustedClientsTest {
       List<String> ids = h.server.connectedClients();
       RunResult result = h.server.run();
 
-      RoundMetrics m = result.rounds().get(0);
+      RoundRecord m = result.rounds().get(0);
       assertThat(m.failures()).isEqualTo(2);
       String reasons = String.join("\n", m.failureReasons());
       assertThat(reasons).contains("not finite", "NaN at element 0", "+Inf at element 0");
@@ -73,10 +74,30 @@ class UntrustedClientsTest {
       h.awaitClients(2);
       RunResult result = h.server.run();
 
-      RoundMetrics m = result.rounds().get(0);
+      RoundRecord m = result.rounds().get(0);
       assertThat(m.failureReasons()).anySatisfy(r -> assertThat(r)
           .contains("aggregate refused").contains("overflows"));
       assertThat(result.finalParameters().get("w")).isEqualTo(Tensor.ofDoubles(Shape.of(1), 0));
+    }
+  }
+
+  @Test
+  void run_hugeFiniteLossMetrics_areLeftOutSoTheRoundIsNotRefused() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(3).build())) {
+      h.client(Behaviours.honest(2, 1));
+      // Each weighted loss (2e29 * 1e9) is finite in float32; their sum (4e38) would not be.
+      List<Tensor> same = List.of(Tensor.ofFloats(Shape.of(2), 2, 2), Tensor.scalar(3f));
+      h.client(fitting(same, 1_000_000_000L, 2e29f));
+      h.client(fitting(same, 1_000_000_000L, 2e29f));
+      h.awaitClients(3);
+      RunResult result = h.server.run();
+
+      RoundRecord m = result.rounds().get(0);
+      assertThat(m.failureReasons()).isEmpty();
+      assertThat(m.nonFiniteMetrics()).isEqualTo(2);
+      assertThat(m.clientLoss()).isEqualTo(2.0);
+      assertThat(result.finalParameters().get("w"))
+          .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
     }
   }
 
@@ -90,13 +111,15 @@ class UntrustedClientsTest {
       h.awaitClients(2);
       RunResult result = h.server.run();
 
-      RoundMetrics m = result.rounds().get(0);
+      RoundRecord m = result.rounds().get(0);
       assertThat(m.failures()).isZero();
       // Weights 10 and 10 (clipped): the plain mean of +2 and +4.
       assertThat(result.finalParameters().get("w"))
           .isEqualTo(Tensor.ofFloats(Shape.of(2), 3, 3));
       // Losses 2 and 1, weighted 10 and 10: no overflow in the weights.
-      assertThat(m.fitLoss()).hasValue(1.5);
+      assertThat(m.clientLoss()).isEqualTo(1.5);
+      // The claimed counts, whose int64 sum wrapped, saturated.
+      assertThat(m.examples()).isEqualTo(Long.MAX_VALUE);
     }
   }
 
@@ -110,13 +133,13 @@ class UntrustedClientsTest {
       h.awaitClients(2);
       RunResult result = h.server.run();
 
-      RoundMetrics m = result.rounds().get(0);
+      RoundRecord m = result.rounds().get(0);
       assertThat(m.failures()).isEqualTo(1);
       assertThat(m.failureReasons()).singleElement().asString()
           .contains("the weight 9223372036854775807 is above the bound 10");
       assertThat(result.finalParameters().get("w"))
           .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
-      assertThat(m.fitLoss()).hasValue(2.0);
+      assertThat(m.clientLoss()).isEqualTo(2.0);
     }
   }
 
@@ -131,12 +154,12 @@ class UntrustedClientsTest {
       h.awaitClients(3);
       RunResult result = h.server.run();
 
-      RoundMetrics m = result.rounds().get(0);
+      RoundRecord m = result.rounds().get(0);
       assertThat(m.failures()).isZero();
       assertThat(m.nonFiniteMetrics()).isEqualTo(2);
       // Fit losses 2, NaN (left out) and 2: 2. Evaluation losses 2, 0 and NaN (left out): 1.
-      assertThat(m.fitLoss()).hasValue(2.0);
-      assertThat(m.evalLoss()).hasValue(1.0);
+      assertThat(m.clientLoss()).isEqualTo(2.0);
+      assertThat(m.evalLoss()).isEqualTo(1.0);
       assertThat(result.finalParameters().get("w"))
           .isEqualTo(Tensor.ofFloats(Shape.of(2), 8f / 3, 8f / 3));
     }

@@ -3,7 +3,7 @@ package io.tributary.simulation.output;
 import io.tributary.format.TrainingConfig;
 import io.tributary.graph.GraphFb;
 import io.tributary.graph.models.Model;
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationSettings;

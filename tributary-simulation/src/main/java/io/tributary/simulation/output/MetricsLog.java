@@ -1,7 +1,8 @@
 package io.tributary.simulation.output;
 
+import io.tributary.learning.rounds.RoundJson;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.History;
-import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.RunFileException;
 import io.tributary.simulation.RunFiles;
 import java.io.BufferedInputStream;
@@ -15,26 +16,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.SequencedMap;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * {@code metrics.jsonl}: one JSON object per round, written and flushed as each round ends, so
- * that a run stopped early still leaves every finished round on disk. Keys come in a fixed order;
- * {@code nonfinite_metrics}, {@code failure_reasons} and {@code algorithm_metrics} appear only
- * when there is something to say.
+ * that a run stopped early still leaves every finished round on disk. The lines are {@link
+ * RoundJson}'s, for the simulator's rounds and the server's alike; a resumed simulation reads its
+ * earlier rounds back.
  */
 public final class MetricsLog implements Closeable {
   private final BufferedWriter out;
 
-  /** One {@code "key": value} pair of a line this log wrote. */
-  private static final Pattern PAIR =
-      Pattern.compile("\"([a-z_]+)\": (\"[^\"]*\"|[^,}]+)");
   /** Lines longer than this were not written here. */
   private static final int MAX_LINE = 1 << 16;
 
@@ -129,137 +123,25 @@ public final class MetricsLog implements Closeable {
     return new Head(kept, end);
   }
 
-  /** A line {@link #toJson} wrote, read back. */
+  /**
+   * A line {@link #toJson} wrote for a simulation, read back.
+   *
+   * @throws RunFileException when the line is not a centrally evaluated round (a server's line,
+   *     or not a round at all)
+   */
   public static RoundRecord parse(String line) throws RunFileException {
-    Map<String, String> v = new HashMap<>();
-    Matcher m = PAIR.matcher(line);
-    while (m.find()) {
-      v.putIfAbsent(m.group(1), m.group(2)); // the first: a later string may quote a key
-    }
+    RoundRecord r;
     try {
-      return new RoundRecord(integer(v, "round"), real(v, "train_loss"),
-          real(v, "train_accuracy"), real(v, "test_loss"), real(v, "test_accuracy"),
-          real(v, "client_loss"), integer(v, "clients"), Long.parseLong(value(v, "examples")),
-          integer(v, "failures"), real(v, "seconds"), Long.parseLong(value(v, "bytes_up")),
-          Long.parseLong(value(v, "bytes_down")), reasons(line),
-          v.containsKey("nonfinite_metrics") ? integer(v, "nonfinite_metrics") : 0,
-          algorithmMetrics(line));
+      r = RoundJson.parse(line);
     } catch (IllegalArgumentException e) {
       throw new RunFileException("a line of " + RunFiles.METRICS + " is not a round of"
           + " tributary simulate (" + e.getMessage() + "): " + line);
     }
-  }
-
-  /** The strings of the line's {@code failure_reasons} array, as {@link Json#string} wrote them. */
-  private static List<String> reasons(String line) {
-    String key = "\"failure_reasons\": [";
-    int at = line.indexOf(key);
-    List<String> out = new ArrayList<>();
-    if (at < 0) {
-      return out;
+    if (r.evaluation() != RoundRecord.EvaluationKind.CENTRAL) {
+      throw new RunFileException("a line of " + RunFiles.METRICS + " is not a round of"
+          + " tributary simulate (no train_loss): " + line);
     }
-    int[] i = {at + key.length()};
-    while (i[0] < line.length() && line.charAt(i[0]) == '"') {
-      out.add(string(line, i));
-      if (line.startsWith(", ", i[0])) {
-        i[0] += 2;
-      }
-    }
-    if (!line.startsWith("]", i[0])) {
-      throw new IllegalArgumentException("failure_reasons is not an array of strings");
-    }
-    return out;
-  }
-
-  /** The line's {@code algorithm_metrics} object, as {@link #toJson} wrote it. */
-  private static SequencedMap<String, Double> algorithmMetrics(String line) {
-    String key = "\"algorithm_metrics\": {";
-    int at = line.indexOf(key);
-    SequencedMap<String, Double> out = new TreeMap<>();
-    if (at < 0) {
-      return out;
-    }
-    int[] i = {at + key.length()};
-    while (i[0] < line.length() && line.charAt(i[0]) == '"') {
-      String name = string(line, i);
-      if (!line.startsWith(": ", i[0])) {
-        throw new IllegalArgumentException("algorithm_metrics: no value for " + name);
-      }
-      int from = i[0] + 2;
-      int to = from;
-      while (to < line.length() && line.charAt(to) != ',' && line.charAt(to) != '}') {
-        to++;
-      }
-      out.put(name, real(line.substring(from, to).strip()));
-      i[0] = line.startsWith(", ", to) ? to + 2 : to;
-    }
-    if (!line.startsWith("}", i[0])) {
-      throw new IllegalArgumentException("algorithm_metrics is not an object of numbers");
-    }
-    return out;
-  }
-
-  /** The JSON string starting at {@code i[0]}; {@code i[0]} moves past its closing quote. */
-  private static String string(String line, int[] at) {
-    int i = at[0];
-    StringBuilder b = new StringBuilder();
-    for (i++; i < line.length() && line.charAt(i) != '"'; i++) {
-      char c = line.charAt(i);
-      if (c != '\\') {
-        b.append(c);
-        continue;
-      }
-      if (i + 1 >= line.length()) {
-        throw new IllegalArgumentException("a string ends inside an escape");
-      }
-      char e = line.charAt(++i);
-      switch (e) {
-        case 'n' -> b.append('\n');
-        case 'r' -> b.append('\r');
-        case 't' -> b.append('\t');
-        case 'b' -> b.append('\b');
-        case 'f' -> b.append('\f');
-        case 'u' -> {
-          if (i + 5 > line.length()) {
-            throw new IllegalArgumentException("a string ends inside an escape");
-          }
-          b.append((char) Integer.parseInt(line.substring(i + 1, i + 5), 16));
-          i += 4;
-        }
-        default -> b.append(e);
-      }
-    }
-    if (i >= line.length()) {
-      throw new IllegalArgumentException("a string is not closed");
-    }
-    at[0] = i + 1;
-    return b.toString();
-  }
-
-  private static String value(Map<String, String> v, String key) {
-    String s = v.get(key);
-    if (s == null) {
-      throw new IllegalArgumentException("no " + key);
-    }
-    return s.strip();
-  }
-
-  private static int integer(Map<String, String> v, String key) {
-    return Integer.parseInt(value(v, key));
-  }
-
-  private static double real(Map<String, String> v, String key) {
-    return real(value(v, key));
-  }
-
-  private static double real(String s) {
-    return switch (s) {
-      case "null" -> Double.NaN;
-      case "\"NaN\"" -> Double.NaN;
-      case "\"Infinity\"" -> Double.POSITIVE_INFINITY;
-      case "\"-Infinity\"" -> Double.NEGATIVE_INFINITY;
-      default -> Double.parseDouble(s);
-    };
+    return r;
   }
 
   /** Appends the round's line. */
@@ -268,52 +150,15 @@ public final class MetricsLog implements Closeable {
   }
 
   /** Appends one JSON object, which must be on one line. */
-  public void writeLine(String jsonObject) throws IOException {
+  private void writeLine(String jsonObject) throws IOException {
     out.write(jsonObject);
     out.write('\n');
     out.flush();
   }
 
-  /** The round as one line of JSON, keys in a fixed order. */
+  /** The round as one line of JSON ({@link RoundJson#toJson}). */
   public static String toJson(RoundRecord r) {
-    return "{\"round\": " + r.round()
-        + ", \"train_loss\": " + Json.number(r.trainLoss())
-        + ", \"train_accuracy\": " + Json.number(r.trainAccuracy())
-        + ", \"test_loss\": " + Json.number(r.testLoss())
-        + ", \"test_accuracy\": " + Json.number(r.testAccuracy())
-        + ", \"client_loss\": " + Json.number(r.clientLoss())
-        + ", \"clients\": " + r.clients()
-        + ", \"examples\": " + r.examples()
-        + ", \"failures\": " + r.failures()
-        + ", \"seconds\": " + Json.number(r.seconds())
-        + ", \"bytes_up\": " + r.bytesUp()
-        + ", \"bytes_down\": " + r.bytesDown()
-        + extras(r) + "}";
-  }
-
-  /** Keys present only when there is something to say, so a clean run's lines are unchanged. */
-  private static String extras(RoundRecord r) {
-    StringBuilder s = new StringBuilder();
-    if (r.nonFiniteMetrics() > 0) {
-      s.append(", \"nonfinite_metrics\": ").append(r.nonFiniteMetrics());
-    }
-    if (!r.failureReasons().isEmpty()) {
-      s.append(", \"failure_reasons\": [");
-      for (int i = 0; i < r.failureReasons().size(); i++) {
-        s.append(i == 0 ? "" : ", ").append(Json.string(r.failureReasons().get(i)));
-      }
-      s.append(']');
-    }
-    if (!r.algorithmMetrics().isEmpty()) {
-      s.append(", \"algorithm_metrics\": {");
-      int i = 0;
-      for (Map.Entry<String, Double> e : r.algorithmMetrics().entrySet()) {
-        s.append(i++ == 0 ? "" : ", ").append(Json.string(e.getKey())).append(": ")
-            .append(Json.number(e.getValue()));
-      }
-      s.append('}');
-    }
-    return s.toString();
+    return RoundJson.toJson(r);
   }
 
   @Override

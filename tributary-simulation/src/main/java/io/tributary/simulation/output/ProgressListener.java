@@ -1,6 +1,6 @@
 package io.tributary.simulation.output;
 
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;

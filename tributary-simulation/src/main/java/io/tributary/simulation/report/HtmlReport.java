@@ -1,6 +1,6 @@
 package io.tributary.simulation.report;
 
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

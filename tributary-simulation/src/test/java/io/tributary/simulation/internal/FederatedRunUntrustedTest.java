@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.data.Dataset;
 import io.tributary.graph.models.Model;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.RoundRecord;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.tensor.Finite;

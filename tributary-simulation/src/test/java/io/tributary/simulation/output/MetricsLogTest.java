@@ -3,7 +3,7 @@ package io.tributary.simulation.output;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.RunFileException;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +42,14 @@ class MetricsLogTest {
         0.01, 10, 20, List.of("x"), 0, new TreeMap<>()));
     assertThatThrownBy(() -> MetricsLog.parse(line.substring(0, line.indexOf("\"x") + 1) + "\\"))
         .isInstanceOf(RunFileException.class);
+  }
+
+  @Test
+  void parse_serversLine_isRefusedAsNotASimulationsRound() {
+    String line = MetricsLog.toJson(RoundRecord.federated(1, 0.5, 0.25, 2, 10, 0, 1.0, 1, 2,
+        List.of(), 0, new TreeMap<>()));
+    assertThatThrownBy(() -> MetricsLog.parse(line)).isInstanceOf(RunFileException.class)
+        .hasMessageContaining("not a round of tributary simulate");
   }
 
   @Test

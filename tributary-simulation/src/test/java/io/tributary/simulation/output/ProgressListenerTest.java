@@ -2,7 +2,7 @@ package io.tributary.simulation.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

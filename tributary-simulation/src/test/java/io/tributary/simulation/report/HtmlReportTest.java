@@ -2,7 +2,7 @@ package io.tributary.simulation.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.simulation.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -61,7 +61,6 @@ final class ConnectedClients implements Population {
   public Invocation open(Phase phase, int round, Cohort cohort) {
     Dispatch d;
     if (phase == Phase.FIT) {
-      work.log().drain();
       d = work.dispatchFit(round, fitClients);
     } else {
       d = work.dispatchEvaluate(evalClients);

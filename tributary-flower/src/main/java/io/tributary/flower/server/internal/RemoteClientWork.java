@@ -31,7 +31,8 @@ import java.util.function.BiFunction;
 /**
  * The client work of the server's federated computations, as Java functions whose client value D
  * is the client's id ({@code string}): {@code flower_fit} sends FitIns and turns the FitRes into
- * the client update {@code <delta=M,num_examples=int64,loss=float32>}; {@code flower_evaluate}
+ * the client update {@code <delta=M,num_examples=int64,loss=float32,loss_weight=float32>}
+ * (weight 0 when the client reported no usable {@code loss} metric); {@code flower_evaluate}
  * sends EvaluateIns and gives {@code <loss=float32,num_examples=int64>}.
  *
  * <p>Anything wrong with one client's answer throws a {@link
@@ -43,6 +44,11 @@ public final class RemoteClientWork {
   public static final TensorType CLIENT_ID = TensorType.of(DType.STRING);
   private static final TensorType INT64 = TensorType.of(DType.INT64);
   private static final TensorType FLOAT32 = TensorType.of(DType.FLOAT32);
+  /**
+   * The largest loss times weight a client's loss may have to count, 2^100: far above any real
+   * loss, and small enough that the float32 sum over 2^27 clients stays below Float.MAX_VALUE.
+   */
+  private static final double MAX_WEIGHTED_LOSS = 0x1p100;
 
   private final ClientManager manager;
   private final SerializerRegistry registry;
@@ -51,7 +57,7 @@ public final class RemoteClientWork {
   private final Map<String, Scalar> fitConfig;
   private final Map<String, Scalar> evaluateConfig;
   private final ModelEncoder encoder;
-  private final FitLog log = new FitLog();
+  private final long maxExamples;
   private final java.util.concurrent.atomic.AtomicInteger nonFiniteMetrics =
       new java.util.concurrent.atomic.AtomicInteger();
   private volatile Dispatch fitDispatch;
@@ -59,9 +65,13 @@ public final class RemoteClientWork {
   private volatile int round;
   private volatile Dispatch evaluateDispatch;
 
+  /**
+   * @param maxExamples the bound on the example count a client is weighted with (the runtime's
+   *     weight bound), which also bounds the weight of its loss
+   */
   public RemoteClientWork(ClientManager manager, SerializerRegistry registry, ModelSpec spec,
       Optional<Duration> timeout, Map<String, Scalar> fitConfig,
-      Map<String, Scalar> evaluateConfig) {
+      Map<String, Scalar> evaluateConfig, long maxExamples) {
     this.manager = manager;
     this.registry = registry;
     this.spec = spec;
@@ -69,11 +79,7 @@ public final class RemoteClientWork {
     this.fitConfig = Map.copyOf(fitConfig);
     this.evaluateConfig = Map.copyOf(evaluateConfig);
     this.encoder = new ModelEncoder(registry);
-  }
-
-  /** The clients' reports of the current round. */
-  public FitLog log() {
-    return log;
+    this.maxExamples = maxExamples;
   }
 
   /**
@@ -108,12 +114,16 @@ public final class RemoteClientWork {
     return Tensor.ofStrings(Shape.scalar(), clientId);
   }
 
-  /** {@code flower_fit: (<model=M,data=string> -> <delta=M,num_examples=int64,loss=float32>)}. */
+  /**
+   * {@code flower_fit: (<model=M,data=string> ->
+   * <delta=M,num_examples=int64,loss=float32,loss_weight=float32>)}.
+   */
   public Computation fit() {
     StructType m = spec.type();
     return Federated.local("flower_fit", FunctionType.of(
         StructType.named("model", m, "data", CLIENT_ID),
-        StructType.named("delta", m, "num_examples", INT64, "loss", FLOAT32)), this::runFit);
+        StructType.named("delta", m, "num_examples", INT64, "loss", FLOAT32, "loss_weight",
+            FLOAT32)), this::runFit);
   }
 
   /** {@code flower_evaluate: (<model=M,data=string> -> <loss=float32,num_examples=int64>)}. */
@@ -180,21 +190,29 @@ public final class RemoteClientWork {
     if (res.getNumExamples() < 0) {
       throw RemoteCall.fail(client, "FitRes has num_examples " + res.getNumExamples(), null);
     }
-    OptionalDouble loss = metric(client, res.getMetricsMap(), "loss");
-    if (loss.isPresent() && !Double.isFinite(loss.getAsDouble())) {
-      // Left out of the metrics, as if not reported; the update itself is checked by the runtime.
+    OptionalDouble reported = metric(client, res.getMetricsMap(), "loss");
+    // The loss's weight in the round's train_loss: its (bounded) examples, 0 when not reported.
+    float weight = (float) Math.min(res.getNumExamples(), maxExamples);
+    float loss = reported.isPresent() ? (float) reported.getAsDouble() : 0f;
+    if (reported.isPresent() && !(Math.abs((double) loss * weight) <= MAX_WEIGHTED_LOSS)) {
+      // Left out of the metrics, as if not reported: a loss that is not finite in float32, or
+      // so large that the round's float32 sum of weighted losses could overflow and refuse the
+      // round's aggregate. The runtime checks the update itself.
       nonFiniteMetrics.incrementAndGet();
-      loss = OptionalDouble.empty();
+      reported = OptionalDouble.empty();
+    }
+    if (reported.isEmpty()) {
+      loss = 0f;
+      weight = 0f;
     }
     List<Tensor> sent = ModelSpec.tensors(model);
     List<Tensor> delta = new ArrayList<>(sent.size());
     for (int i = 0; i < sent.size(); i++) {
       delta.add(TensorMath.subtract(got.get(i), sent.get(i)));
     }
-    log.record(new FitLog.Entry(client.id(), res.getNumExamples(), loss));
     return StructValue.named("delta", spec.value(delta), "num_examples",
-        Tensor.ofLongs(Shape.scalar(), res.getNumExamples()), "loss",
-        Tensor.scalar((float) loss.orElse(0)));
+        Tensor.ofLongs(Shape.scalar(), res.getNumExamples()), "loss", Tensor.scalar(loss),
+        "loss_weight", Tensor.scalar(weight));
   }
 
   private Object runEvaluate(Object argument) {

@@ -3,12 +3,12 @@ package io.tributary.flower.server.internal;
 import io.tributary.core.values.StructValue;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RoundListener;
-import io.tributary.flower.server.RoundMetrics;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.RoundLoop;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundReport;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
@@ -19,10 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.OptionalDouble;
 import java.util.SequencedMap;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,19 +69,19 @@ public final class RoundRunner {
       throw new FlowerServerException(e.getMessage(), e);
     }
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
-        config.algorithm().fitConfig(), java.util.Map.of());
+        config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient());
     LearningProcess process = config.algorithm().algorithm().process(
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
         work.evaluation());
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
-    List<RoundMetrics> all = new ArrayList<>();
+    List<RoundRecord> all = new ArrayList<>();
     try (ExecutionContext ctx = ExecutionContext.create(options(config))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
       StructValue last = loop.run(loop.initialize(), config.initial().roundsDone() + 1,
           config.rounds(), report -> {
-            RoundMetrics m = metrics(report, population, work, config.maxExamplesPerClient());
+            RoundRecord m = metrics(report, population, work);
             all.add(m);
             try {
               listener.roundEnded(m, named(names, report.state().struct(0)));
@@ -100,11 +97,14 @@ public final class RoundRunner {
     }
   }
 
-  /** A round's figures from the shared loop's report and the clients' own reports. */
-  private static RoundMetrics metrics(RoundReport report, ConnectedClients population,
-      RemoteClientWork work, long maxExamples) {
+  /**
+   * A round's figures from the shared loop's report: the clients' training loss is the round
+   * computation's {@code train_loss}, over the clients that reported a {@code loss} metric (NaN,
+   * so absent, when none did).
+   */
+  private static RoundRecord metrics(RoundReport report, ConnectedClients population,
+      RemoteClientWork work) {
     int round = report.round();
-    List<ClientProxy> fitClients = population.fitClients();
     List<String> reasons = new ArrayList<>();
     report.failures().forEach(f -> reasons.add("fit: " + RoundReport.describe(f,
         report.cohort())));
@@ -115,24 +115,26 @@ public final class RoundRunner {
     if (report.metrics().isEmpty() && report.refused().isEmpty()) {
       LOG.warn("round {}: fit failed, the model is unchanged", round);
     }
-    OptionalDouble evalLoss = OptionalDouble.empty();
+    double evalLoss = Double.NaN;
     int evalFailures = 0;
     for (RoundReport.Evaluation e : report.evaluations()) {
       e.failures().forEach(f -> reasons.add("evaluate: " + RoundReport.describe(f, e.cohort())));
       evalFailures += e.failures().size();
       if (e.output().isPresent()) {
-        evalLoss = OptionalDouble.of(e.output().get().tensor("loss").floatItem());
+        evalLoss = e.output().get().tensor("loss").floatItem();
       }
     }
-    Set<String> failedIds = report.failures().stream()
-        .filter(f -> f.client() >= 0 && f.client() < fitClients.size())
-        .map(f -> fitClients.get(f.client()).id()).collect(Collectors.toSet());
-    // Flower clients report their loss, if at all, in FitRes metrics: a missing one must not
-    // enter the mean as 0, so the loss comes from the clients' reports, not the computation.
-    OptionalDouble fitLoss = FitLog.weightedLoss(work.log().drain(), failedIds, maxExamples);
-    return new RoundMetrics(round, fitClients.size(), report.failures().size() + evalFailures,
-        fitLoss, evalLoss, report.seconds(), population.bytesUp(), population.bytesDown(),
-        reasons, work.drainNonFiniteMetrics());
+    double clientLoss = report.metrics().map(m -> (double) m.trainLoss()).orElse(Double.NaN);
+    // The clients' claimed counts, summed in int64 by the computation: counts near Long.MAX_VALUE
+    // (which only a hostile client claims; their weights are bounded) wrap, so saturate.
+    long examples = report.metrics().map(m -> m.numExamples() < 0 ? Long.MAX_VALUE
+        : m.numExamples()).orElse(0L);
+    SequencedMap<String, Double> others = report.metrics()
+        .map(m -> m.others()).orElseGet(LinkedHashMap::new);
+    return RoundRecord.federated(round, clientLoss, evalLoss,
+        population.fitClients().size(), examples, report.failures().size() + evalFailures,
+        report.seconds(), population.bytesUp(), population.bytesDown(), reasons,
+        work.drainNonFiniteMetrics(), others);
   }
 
   /** The runtime's options for a server's rounds: tolerance, weight bound, client timeout. */

@@ -1,4 +1,4 @@
-package io.tributary.simulation.output;
+package io.tributary.learning.json;
 
 import java.math.BigInteger;
 
