@@ -24,7 +24,7 @@ class GuideProgramsTest {
   private static final String PACKAGE_LINE = "package io.tributary.guide;\n\n";
   private static final List<String> PROGRAMS = List.of("ComputeOnValues.java",
       "RunSimulation.java", "CustomModel.java", "CsvLog.java", "TextSerializer.java",
-      "FlowerInProcess.java", "SaveLoadResume.java");
+      "FlowerInProcess.java", "SaveLoadResume.java", "AlgorithmsFromParts.java");
   private static final String SERVICE_FILE =
       "META-INF/services/io.tributary.tensor.serialization.Serializer";
 
@@ -115,6 +115,25 @@ class GuideProgramsTest {
     assertThat(out).contains("parameters: [arr_0, arr_1]\n");
     assertThat(out.split("client: DISCONNECTED_BY_SERVER\n", -1)).hasSize(3);
     assertQuoted("FlowerInProcess.java");
+  }
+
+  @Test
+  void algorithmsFromParts_fedAdamTwoWaysAndACustomAggregator_agreeAndLearn() throws Exception {
+    String out = run(AlgorithmsFromParts::main);
+
+    assertThat(out).contains("server state: ( -> <model=<dense=<kernel=float32[60,10],"
+        + "bias=float32[10]>>,optimizer=<round=int64,m=<dense=<kernel=float32[60,10],"
+        + "bias=float32[10]>>,v=<dense=<kernel=float32[60,10],bias=float32[10]>>>>@SERVER)\n");
+    assertThat(out).contains("parts and name agree bit for bit: true\n");
+    Matcher m = Pattern.compile("(fedadam|fedavg_norm_filtered): test accuracy (\\d\\.\\d+) "
+        + "after 10 rounds").matcher(out);
+    int found = 0;
+    while (m.find()) {
+      assertThat(Double.parseDouble(m.group(2))).as(m.group(1)).isGreaterThan(0.8);
+      found++;
+    }
+    assertThat(found).isEqualTo(2);
+    assertQuoted("AlgorithmsFromParts.java");
   }
 
   @Test

@@ -58,16 +58,18 @@ class AlgorithmsTest {
   }
 
   /** D is {@code <client=int64,round=int64>}; the update ignores the model, like a Byzantine. */
-  private static final Computation CLIENT = Federated.local("fixed_update",
-      FunctionType.of(StructType.named("model", M, "data", Types.parse("<client=int64,round=int64>")),
-          Types.parse("<delta=" + M + ",num_examples=int64,loss=float32>")), arg -> {
+  private static final io.tributary.core.compiler.LocalFunction CLIENT_FN = arg -> {
         StructValue d = ((StructValue) arg).struct(1);
         int c = (int) d.tensor(0).longItem();
         List<Tensor> u = update(c, (int) d.tensor(1).longItem());
         return StructValue.named("delta", StructValue.named("a", u.get(0), "b",
             StructValue.named("c", u.get(1))), "num_examples",
             Tensor.ofLongs(Shape.scalar(), examples(c)), "loss", Tensor.scalar(1f));
-      });
+      };
+
+  private static final Computation CLIENT = Federated.local("fixed_update",
+      FunctionType.of(StructType.named("model", M, "data", Types.parse("<client=int64,round=int64>")),
+          Types.parse("<delta=" + M + ",num_examples=int64,loss=float32>")), CLIENT_FN);
 
   private static final Computation EVAL = Federated.local("no_eval",
       FunctionType.of(StructType.named("model", M, "data", Types.parse("<client=int64,round=int64>")),
@@ -146,6 +148,24 @@ class AlgorithmsTest {
         + "@SERVER,<train_loss=float32,num_examples=int64,clients=int64>@SERVER>)");
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "fedavg|<model=M>", "fedprox|<model=M>", "fedmedian|<model=M>",
+      "fedtrimmedavg|<model=M>", "krum|<model=M>", "multikrum|<model=M>", "bulyan|<model=M>",
+      "fedavgm|<model=M>",
+      "fedavgm:0.9|<model=M,optimizer=<round=int64,momentum=M>>",
+      "fedadam|<model=M,optimizer=<round=int64,m=M,v=M>>",
+      "fedyogi|<model=M,optimizer=<round=int64,m=M,v=M>>",
+      "fedadagrad|<model=M,optimizer=<round=int64,m=M,v=M>>"})
+  void initialize_suiteAlgorithm_serverStateAsDocumented(String algorithm, String state) {
+    String[] a = algorithm.split(":");
+    Map<String, Double> h = a.length > 1 ? Map.of("server_momentum", Double.parseDouble(a[1]))
+        : Map.of();
+    LearningProcess p = Algorithms.named(a[0], h).process(INIT, CLIENT, EVAL);
+    assertThat(p.initialize().type().toString())
+        .isEqualTo("( -> " + state.replace("M", M.toString()) + "@SERVER)");
+  }
+
   @Test
   void fedAvg_state_isTheModelAlone() {
     LearningProcess p = Algorithms.named("fedmedian").process(INIT, CLIENT, EVAL);
@@ -166,6 +186,40 @@ class AlgorithmsTest {
       assertThatThrownBy(() -> ctx.invoke(p.next(), state, data))
           .isInstanceOf(LocalComputationException.class)
           .hasMessageContaining("Krum (f 5) needs n > 2f + 2 client updates, got n = 11");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"fedmedian", "krum", "fedavg"})
+  void next_oneClientSendsNaN_isThatClientsFailureAndTheRestAggregate(String name) {
+    Computation poisoned = Federated.local("poisoned", CLIENT.type(), arg -> {
+      StructValue out = (StructValue) CLIENT_FN.apply(arg);
+      long c = ((StructValue) arg).struct(1).tensor(0).longItem();
+      if (c != 3) {
+        return out;
+      }
+      return StructValue.named("delta", StructValue.named("a", Tensor.ofFloats(Shape.of(3),
+          1, Float.NaN, 2), "b", StructValue.named("c", Tensor.ofFloats(Shape.of(2), 0, 0))),
+          "num_examples", Tensor.ofLongs(Shape.scalar(), 5), "loss", Tensor.scalar(1f));
+    });
+    LearningProcess p = Algorithms.named(name).process(INIT, poisoned, EVAL);
+    try (ExecutionContext ctx = ExecutionContext.create(
+        RuntimeOptions.defaults().withMinSuccessFraction(0.5))) {
+      Object state = ctx.invoke(p.initialize());
+      List<Object> data = new ArrayList<>();
+      for (int c = 0; c < CLIENTS; c++) {
+        data.add(StructValue.named("client", Tensor.ofLongs(Shape.scalar(), c), "round",
+            Tensor.ofLongs(Shape.scalar(), 1)));
+      }
+      io.tributary.runtime.Outcome out = ctx.invokeWithReport(p.next(), state, data);
+      assertThat(out.report().failures()).hasSize(1);
+      assertThat(out.report().failures().get(0).client()).isEqualTo(3);
+      assertThat(out.report().failures().get(0).describe()).contains("not finite");
+      RoundOutput r = RoundOutput.of(out.value());
+      assertThat(r.metrics().clients()).isEqualTo(CLIENTS - 1);
+      for (float v : r.model().tensor("a").toFloatArray()) {
+        assertThat(v).isFinite();
+      }
     }
   }
 

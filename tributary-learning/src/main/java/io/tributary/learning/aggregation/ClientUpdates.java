@@ -100,8 +100,14 @@ public final class ClientUpdates {
     return TensorBuilder.allocate(dtype, shape);
   }
 
-  /** These updates restricted to clients {@code chosen}, in that order. */
-  ClientUpdates select(int[] chosen) {
+  /**
+   * These updates restricted to clients {@code chosen}, in that order (a rule that keeps some
+   * clients, such as Multi-Krum, then averages those).
+   *
+   * @throws IndexOutOfBoundsException when an index is not a client's
+   * @throws InsufficientUpdatesException when {@code chosen} is empty
+   */
+  public ClientUpdates select(int[] chosen) {
     List<List<Tensor>> u = new java.util.ArrayList<>();
     long[] e = new long[chosen.length];
     for (int i = 0; i < chosen.length; i++) {

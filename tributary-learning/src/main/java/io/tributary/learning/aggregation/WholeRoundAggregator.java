@@ -13,6 +13,7 @@ import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
 import io.tributary.learning.internal.ModelLeaves;
 import io.tributary.tensor.DType;
+import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,25 @@ public interface WholeRoundAggregator extends Aggregator {
    */
   List<Tensor> aggregate(ClientUpdates updates);
 
+  /**
+   * Refuses one client's {@code <update,examples>} that no rule can use, so that the runtime
+   * counts it as that client's failure (within the run's tolerance) instead of failing the round.
+   */
+  private static void checkUsable(StructValue item) {
+    List<Tensor> layers = ModelLeaves.of(item.get(0));
+    for (int l = 0; l < layers.size(); l++) {
+      long bad = Finite.firstNonFinite(layers.get(l));
+      if (bad >= 0) {
+        throw new IllegalArgumentException("update layer " + l + " element " + bad
+            + " is not finite");
+      }
+    }
+    long examples = item.tensor(1).longItem();
+    if (examples < 0) {
+      throw new IllegalArgumentException("the update reports " + examples + " examples");
+    }
+  }
+
   @Override
   default AggregationProcess create(StructType model) {
     Type item = StructType.of(model, TensorType.of(DType.INT64));
@@ -44,6 +64,7 @@ public interface WholeRoundAggregator extends Aggregator {
     Computation accumulate = Federated.local("append_update",
         FunctionType.of(StructType.of(all, item), all), x -> {
           StructValue a = (StructValue) x;
+          checkUsable((StructValue) a.get(1));
           List<Object> out = new ArrayList<>((List<?>) a.get(0));
           out.add(a.get(1));
           return out;
