@@ -10,7 +10,7 @@ import java.util.Objects;
  * travel in any envelope (such as Flower's FitIns and FitRes); {@link SecAggWire} encodes them.
  *
  * <p>Each record checks its own shape when built (lengths match, keys are 32 bytes, shares are
- * {@value io.tributary.privacy.secagg.internal.Shamir#SHARE_BYTES} bytes); what depends on the
+ * 66 bytes); what depends on the
  * round (are these the right neighbours?) the receiving state machine checks. The arrays are not
  * copied: a message is handed over, not shared.
  */

@@ -110,6 +110,7 @@ public final class SecAggServer {
             Arrays.stream(ns).mapToObj(v -> advertised.get(v).maskingKey())
                 .toArray(byte[][]::new)));
       }
+      requireEnough(advertised.size(), "advertised keys");
       next = SecAggStage.SHARE_KEYS;
       return out;
     });
@@ -145,6 +146,7 @@ public final class SecAggServer {
         requireThreshold(u, among(graph.neighbours(u), shared.keySet()).length,
             "shared keys");
       }
+      requireEnough(shared.size(), "shared keys");
       Map<Integer, List<Integer>> senders = new TreeMap<>();
       Map<Integer, List<byte[]>> ciphertexts = new TreeMap<>();
       for (int v : shared.keySet()) {
@@ -201,6 +203,7 @@ public final class SecAggServer {
         requireThreshold(u, among(graph.neighbours(u), masked.keySet()).length,
             "sent masked inputs");
       }
+      requireEnough(masked.size(), "sent masked inputs");
       int[] survivors = masked.keySet().stream().mapToInt(Integer::intValue).toArray();
       int[] dropped = shared.keySet().stream().filter(u -> !masked.containsKey(u))
           .mapToInt(Integer::intValue).toArray();
@@ -379,6 +382,19 @@ public final class SecAggServer {
       throw new SecAggException(Reason.TOO_FEW_SURVIVORS, client, "only " + left
           + " neighbours of client " + client + " " + what + ", fewer than the threshold "
           + settings.threshold() + ": the round fails and no sum is revealed");
+    }
+  }
+
+  /**
+   * Fails the round when fewer than {@code t + 1} clients took part in a stage: a client's
+   * secrets need {@code t} others, and a sum of fewer clients would say too much about each.
+   * (With any client present, the neighbourhood checks imply this; it catches empty stages.)
+   */
+  private void requireEnough(int present, String what) {
+    if (present < settings.threshold() + 1) {
+      throw new SecAggException(Reason.TOO_FEW_SURVIVORS, "only " + present + " clients "
+          + what + ", fewer than threshold + 1 = " + (settings.threshold() + 1)
+          + ": the round fails and no sum is revealed");
     }
   }
 

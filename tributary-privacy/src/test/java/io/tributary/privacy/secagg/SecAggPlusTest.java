@@ -134,6 +134,18 @@ class SecAggPlusTest {
   }
 
   @Test
+  void sum_everyClientDropsBeforeSharing_failsTypedInsteadOfAnEmptySum() {
+    List<long[]> inputs = randomInputs(3, 4, 8, 7);
+    Dropouts drops = Dropouts.none().dropBefore(SecAggStage.SHARE_KEYS, 0, 1, 2);
+
+    assertThatThrownBy(() -> SecAggPlus.sum(settings(2, 2, 8, 3), inputs, drops))
+        .isInstanceOfSatisfying(SecAggException.class, e -> {
+          assertThat(e.reason()).isEqualTo(Reason.TOO_FEW_SURVIVORS);
+          assertThat(e.getMessage()).contains("only 0 clients shared keys");
+        });
+  }
+
+  @Test
   void sum_tooFewClientsAnswerTheUnmaskRequest_failsTypedAndRevealsNoSum() {
     int n = 5;
     List<long[]> inputs = randomInputs(n, 10, 8, 6);
