@@ -99,6 +99,22 @@ class SecureSumHookTest {
   }
 
   @Test
+  void secureSum_toleratedClientFailure_handsOnlyTheSucceedingClientsToTheHook() {
+    Computation c = Federated.computation(Types.parse("{int32}@CLIENTS"),
+        x -> Intrinsics.federatedSecureSum(x, Federated.constant(i32(10))));
+    List<Object> clients = List.of(i32(1), i32(11), i32(2), i32(4));
+    RuntimeOptions tolerant = RuntimeOptions.defaults().withMinSuccessFraction(0.5);
+    Recording hook = new Recording();
+
+    Object plain = run(tolerant, c, clients);
+    Object secure = run(tolerant.withSecureSum(hook), c, clients);
+
+    assertThat(secure).isEqualTo(plain).isEqualTo(i32(7));
+    assertThat(hook.requests.get(0).inputs()).containsExactly(new long[] {1}, new long[] {2},
+        new long[] {4});
+  }
+
+  @Test
   void secureSum_hookRefuses_failsTheInvocationWithItsTypedError() {
     Computation c = Federated.computation(Types.parse("{int32}@CLIENTS"),
         x -> Intrinsics.federatedSecureSum(x, Federated.constant(i32(10))));

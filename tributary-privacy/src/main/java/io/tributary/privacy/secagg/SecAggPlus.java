@@ -29,6 +29,15 @@ public final class SecAggPlus {
   private SecAggPlus() {}
 
   /**
+   * The sum of {@code inputs}, computed by a SecAgg+ round in which nobody drops out.
+   *
+   * @throws SecAggException when the round fails
+   */
+  public static SecAggResult sum(SecAggSettings settings, List<long[]> inputs) {
+    return sum(settings, inputs, Dropouts.none());
+  }
+
+  /**
    * The sum of the inputs of the clients that stay until their masked input is sent, computed
    * by a SecAgg+ round among {@code inputs.size()} clients (client {@code i} holds
    * {@code inputs.get(i)}).

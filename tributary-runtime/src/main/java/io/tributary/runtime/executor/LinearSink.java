@@ -296,12 +296,13 @@ final class LinearSink implements Sink {
 
   @Override
   public Object result(Object total) {
-    if (secureSum.isPresent() && total instanceof Gathered g && !g.values.isEmpty()) {
-      Object sum = runSecureSum(secureSum.get(), g);
+    if (total instanceof Gathered g && !g.values.isEmpty()) {
+      Object sum = runSecureSum(secureSum.orElseThrow(), g);
       return bitwidth ? reduceModulo(sum, member, 0) : sum;
     }
-    LinearAccumulator t = total == null ? LinearAccumulator.forType(member)
-        : (LinearAccumulator) total;
+    // No client contributed (or none at all ran): the sum of nothing, without a protocol.
+    LinearAccumulator t = total instanceof LinearAccumulator a ? a
+        : LinearAccumulator.forType(member);
     Object sum = t.result(mode);
     return bitwidth ? reduceModulo(sum, member, 0) : sum;
   }
