@@ -25,6 +25,9 @@ import java.util.OptionalInt;
  * @param maxWeight the largest weight a client may give {@code federated_weighted_mean} (such as
  *     a reported example count); positive infinity (the default) for no bound
  * @param overWeight what happens to a client whose weight is above {@code maxWeight}
+ * @param secureSum how {@code federated_secure_sum} and {@code federated_secure_sum_bitwidth}
+ *     are computed: empty (the default) adds the values in the clear, a
+ *     {@link SecureSummation} runs a protocol (such as SecAgg+ from {@code tributary-privacy})
  */
 public record RuntimeOptions(
     int threads,
@@ -34,7 +37,8 @@ public record RuntimeOptions(
     OptionalInt population,
     Map<String, Object> data,
     double maxWeight,
-    WeightPolicy overWeight) {
+    WeightPolicy overWeight,
+    Optional<SecureSummation> secureSum) {
   /** What {@code federated_weighted_mean} does with a client weight above {@link #maxWeight}. */
   public enum WeightPolicy {
     /** The weight counts as {@code maxWeight}. */
@@ -72,13 +76,14 @@ public record RuntimeOptions(
       throw new IllegalArgumentException("maxWeight must be positive, got " + maxWeight);
     }
     Objects.requireNonNull(overWeight, "overWeight");
+    Objects.requireNonNull(secureSum, "secureSum");
   }
 
   /** A copy with every setting as given; the {@code with...} methods call it. */
   private RuntimeOptions copy(int threads, Optional<Duration> clientTimeout,
       double minSuccessFraction, long seed, OptionalInt population, Map<String, Object> data) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        maxWeight, overWeight);
+        maxWeight, overWeight, secureSum);
   }
 
   /**
@@ -86,7 +91,8 @@ public record RuntimeOptions(
    */
   public static RuntimeOptions defaults() {
     return new RuntimeOptions(Runtime.getRuntime().availableProcessors(), Optional.empty(), 1.0,
-        0L, OptionalInt.empty(), Map.of(), Double.POSITIVE_INFINITY, WeightPolicy.CLIP);
+        0L, OptionalInt.empty(), Map.of(), Double.POSITIVE_INFINITY, WeightPolicy.CLIP,
+        Optional.empty());
   }
 
   public RuntimeOptions withThreads(int n) {
@@ -124,7 +130,16 @@ public record RuntimeOptions(
    */
   public RuntimeOptions withMaxWeight(double max, WeightPolicy policy) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        max, policy);
+        max, policy, secureSum);
+  }
+
+  /**
+   * Computes the secure sums with {@code summation} (for example SecAgg+ among simulated
+   * clients) instead of adding the values in the clear.
+   */
+  public RuntimeOptions withSecureSum(SecureSummation summation) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
+        maxWeight, overWeight, Optional.of(summation));
   }
 
   /** True when client failures are tolerated (a fraction below 1). */

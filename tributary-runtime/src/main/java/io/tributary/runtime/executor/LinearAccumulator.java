@@ -68,6 +68,11 @@ final class LinearAccumulator {
     }
   }
 
+  /** The number of tensors in a value of the member type. */
+  int leafCount() {
+    return leafTypes.size();
+  }
+
   /** The tensors of a value of the member type, in leaf order. */
   static void flatten(Object value, List<Tensor> out) {
     if (value instanceof Tensor t) {

@@ -4,11 +4,16 @@ import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
 import io.tributary.runtime.RuntimeOptions;
+import io.tributary.runtime.SecureSumException;
+import io.tributary.runtime.SecureSumRequest;
+import io.tributary.runtime.SecureSummation;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.tensor.Finite;
+import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,7 +24,9 @@ import java.util.Optional;
  *
  * <p>The secure sums compute an ordinary sum here; they do check what the protocol would
  * require of each client (every element in {@code [0, bound]}, or in {@code [0, 2^bits)}), and
- * the bit-width variant reduces the sum modulo {@code 2^bits}.
+ * the bit-width variant reduces the sum modulo {@code 2^bits}. When the options name a
+ * {@link SecureSummation}, a secure sum instead gathers the clients' values in client order and
+ * hands them, flattened to {@code long[]}, to it once every client has run ({@link Gathered}).
  *
  * <p>Client values are untrusted: a value with a NaN or infinite element, or a non-finite
  * weight, fails its client ({@link #prepare}), and a weight above the bound is clipped or fails
@@ -35,8 +42,43 @@ final class LinearSink implements Sink {
   private final boolean bitwidth;
   private final double maxWeight;
   private final RuntimeOptions.WeightPolicy overWeight;
+  private final Optional<SecureSummation> secureSum;
 
   private record Prepared(Object value, double weight) {}
+
+  /**
+   * The values of a group of clients for a {@link SecureSummation}, in client order, with the
+   * leaf shapes of the first so that a client whose shapes differ fails like it does when summing
+   * in the clear.
+   */
+  private static final class Gathered {
+    final List<Object> values = new ArrayList<>();
+    List<Shape> shapes;
+
+    void check(Object value, Type member) {
+      List<Tensor> leaves = new ArrayList<>();
+      LinearAccumulator.flatten(value, leaves);
+      LinearAccumulator.forType(member).check(value);
+      if (shapes == null) {
+        return;
+      }
+      for (int i = 0; i < leaves.size(); i++) {
+        if (!leaves.get(i).shape().equals(shapes.get(i))) {
+          throw new IllegalArgumentException("tensor " + i + " has shape " + leaves.get(i).shape()
+              + " but the values before it had shape " + shapes.get(i));
+        }
+      }
+    }
+
+    void add(Object value) {
+      if (shapes == null) {
+        List<Tensor> leaves = new ArrayList<>();
+        LinearAccumulator.flatten(value, leaves);
+        shapes = leaves.stream().map(Tensor::shape).toList();
+      }
+      values.add(value);
+    }
+  }
 
   private LinearSink(String uri, LinearAccumulator.Mode mode, Type member,
       List<ClientNode> inputs, long[] bounds, boolean bitwidth, RuntimeOptions options) {
@@ -48,6 +90,7 @@ final class LinearSink implements Sink {
     this.inputs = List.copyOf(inputs);
     this.bounds = bounds;
     this.bitwidth = bitwidth;
+    this.secureSum = bounds == null ? Optional.empty() : options.secureSum();
   }
 
   static LinearSink sum(String uri, ClientNode value, RuntimeOptions options) {
@@ -114,7 +157,7 @@ final class LinearSink implements Sink {
 
   @Override
   public Object newPartial() {
-    return LinearAccumulator.forType(member);
+    return secureSum.isPresent() ? new Gathered() : LinearAccumulator.forType(member);
   }
 
   @Override
@@ -124,7 +167,11 @@ final class LinearSink implements Sink {
     if (bad.isPresent()) {
       throw new IllegalArgumentException(bad.get());
     }
-    ((LinearAccumulator) partial).check(v);
+    if (partial instanceof Gathered g) {
+      g.check(v, member);
+    } else {
+      ((LinearAccumulator) partial).check(v);
+    }
     Optional<String> nonFinite = nonFinite(v);
     if (nonFinite.isPresent()) {
       throw new IllegalArgumentException(nonFinite.get());
@@ -206,11 +253,19 @@ final class LinearSink implements Sink {
   @Override
   public void commit(Object partial, Object prepared) {
     Prepared p = (Prepared) prepared;
+    if (partial instanceof Gathered g) {
+      g.add(p.value());
+      return;
+    }
     ((LinearAccumulator) partial).add(p.value(), p.weight());
   }
 
   @Override
   public void commitAll(Object partial, List<Object> prepared) {
+    if (partial instanceof Gathered) {
+      prepared.forEach(p -> commit(partial, p));
+      return;
+    }
     List<Object> values = new ArrayList<>();
     double[] weights = new double[prepared.size()];
     for (int k = 0; k < prepared.size(); k++) {
@@ -223,6 +278,16 @@ final class LinearSink implements Sink {
 
   @Override
   public Object combine(Object total, Object partial) {
+    if (partial instanceof Gathered g) {
+      Gathered t = total == null ? new Gathered() : (Gathered) total;
+      for (Object v : g.values) {
+        if (t.shapes != null) {
+          t.check(v, member);
+        }
+        t.add(v);
+      }
+      return t;
+    }
     LinearAccumulator t = total == null ? LinearAccumulator.forType(member)
         : (LinearAccumulator) total;
     t.merge((LinearAccumulator) partial);
@@ -231,10 +296,73 @@ final class LinearSink implements Sink {
 
   @Override
   public Object result(Object total) {
-    LinearAccumulator t = total == null ? LinearAccumulator.forType(member)
-        : (LinearAccumulator) total;
+    if (total instanceof Gathered g && !g.values.isEmpty()) {
+      Object sum = runSecureSum(secureSum.orElseThrow(), g);
+      return bitwidth ? reduceModulo(sum, member, 0) : sum;
+    }
+    // No client contributed (or none at all ran): the sum of nothing, without a protocol.
+    LinearAccumulator t = total instanceof LinearAccumulator a ? a
+        : LinearAccumulator.forType(member);
     Object sum = t.result(mode);
     return bitwidth ? reduceModulo(sum, member, 0) : sum;
+  }
+
+  /**
+   * Flattens every gathered value to one {@code long[]}, has {@code summation} add them, and
+   * rebuilds the total in the shape and dtypes of the first value.
+   */
+  private Object runSecureSum(SecureSummation summation, Gathered g) {
+    List<Tensor> template = new ArrayList<>();
+    LinearAccumulator.flatten(g.values.get(0), template);
+    int[] offsets = new int[template.size() + 1];
+    for (int i = 0; i < template.size(); i++) {
+      offsets[i + 1] = Math.addExact(offsets[i], Math.toIntExact(template.get(i).shape().size()));
+    }
+    long[] maxInput = new long[offsets[template.size()]];
+    int[] groups = leafGroups(template.size());
+    for (int i = 0; i < template.size(); i++) {
+      long bound = bounds[Math.min(groups[i], bounds.length - 1)];
+      Arrays.fill(maxInput, offsets[i], offsets[i + 1], bitwidth ? (1L << bound) - 1 : bound);
+    }
+    List<long[]> inputs = new ArrayList<>();
+    for (Object v : g.values) {
+      List<Tensor> leaves = new ArrayList<>();
+      LinearAccumulator.flatten(v, leaves);
+      long[] flat = new long[maxInput.length];
+      for (int i = 0; i < leaves.size(); i++) {
+        long[] x = TensorMath.toLongs(leaves.get(i));
+        System.arraycopy(x, 0, flat, offsets[i], x.length);
+      }
+      inputs.add(flat);
+    }
+    long[] sum = summation.sum(SecureSumRequest.of(uri, inputs, maxInput));
+    if (sum == null || sum.length != maxInput.length) {
+      throw new SecureSumException(uri + ": the secure summation returned "
+          + (sum == null ? "nothing" : sum.length + " elements") + ", expected "
+          + maxInput.length);
+    }
+    List<Object> leaves = new ArrayList<>();
+    for (int i = 0; i < template.size(); i++) {
+      Tensor t = template.get(i);
+      leaves.add(TensorMath.fromLongs(t.dtype(), t.shape(),
+          Arrays.copyOfRange(sum, offsets[i], offsets[i + 1])));
+    }
+    return LinearAccumulator.rebuild(member, leaves, new int[] {0});
+  }
+
+  /** The bound group (top-level struct element when there are several bounds) of each leaf. */
+  private int[] leafGroups(int leafCount) {
+    int[] groups = new int[leafCount];
+    if (bounds.length > 1 && member instanceof StructType st) {
+      int leaf = 0;
+      for (int e = 0; e < st.size(); e++) {
+        int n = LinearAccumulator.forType(st.get(e)).leafCount();
+        for (int k = 0; k < n; k++) {
+          groups[leaf++] = e;
+        }
+      }
+    }
+    return groups;
   }
 
   private Object reduceModulo(Object value, Type type, int group) {
