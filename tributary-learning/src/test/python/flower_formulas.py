@@ -6,8 +6,9 @@ clients send). Usage: flower_formulas.py IN.npz OUT.npz
 
 IN holds c{i}_l{l} (client i's layer l), examples (int64 per client), model_l{l} (the global
 model) and update{r}_l{l} (round r's aggregated update, r = 1..R). OUT holds one array per
-result: {rule}_l{l} for the aggregation rules and {optimizer}_r{r}_l{l} for the server
-optimizers' models after each round.
+result: {rule}_l{l} for the aggregation rules, {optimizer}_r{r}_l{l} for the server
+optimizers' models after each round, and qffl_l{l} for QFedAvg's model after one round in which
+client i sends model + c{i} and the loss on the global model is 0.7 (q 0.2, learning rate 0.1).
 """
 
 import sys
@@ -112,6 +113,25 @@ def adaptive(kind, model, updates, eta, beta_1, beta_2, tau):
     return out
 
 
+def qffl(model, client_models, loss, q, lr):
+    """QFedAvg.aggregate_fit with weights_before = model and the evaluated loss `loss`."""
+    def norm_grad(grad_list):
+        flat = grad_list[0]
+        for g in grad_list[1:]:
+            flat = np.append(flat, g)
+        return float(np.sum(np.square(flat)))
+
+    deltas, hs = [], []
+    for new in client_models:
+        grads = [np.multiply((u - v), 1.0 / lr) for u, v in zip(model, new)]
+        deltas.append([np.float_power(loss + 1e-10, q) * g for g in grads])
+        hs.append(q * np.float_power(loss + 1e-10, q - 1) * norm_grad(grads)
+                  + (1.0 / lr) * np.float_power(loss + 1e-10, q))
+    denominator = np.sum(np.asarray(hs))
+    updates = [sum(d[i] * 1.0 / denominator for d in deltas) for i in range(len(model))]
+    return [(u - v) * 1.0 for u, v in zip(model, updates)]
+
+
 def main():
     data = np.load(sys.argv[1])
     clients = sorted({k.split("_")[0] for k in data.files if k.startswith("c")},
@@ -145,6 +165,9 @@ def main():
         for r, layers_out in enumerate(per_round, start=1):
             for l, a in enumerate(layers_out):
                 out[f"{name}_r{r}_l{l}"] = np.asarray(a, dtype=np.float64)
+    client_models = [[m + w for m, w in zip(model, weights)] for weights, _ in results]
+    for l, a in enumerate(qffl(model, client_models, 0.7, 0.2, 0.1)):
+        out[f"qffl_l{l}"] = np.asarray(a, dtype=np.float64)
     np.savez(sys.argv[2], **out)
 
 

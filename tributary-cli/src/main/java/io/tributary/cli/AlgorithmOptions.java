@@ -50,6 +50,15 @@ final class AlgorithmOptions {
           + "multikrum)")
   Integer krumM;
 
+  @Option(names = "--q", paramLabel = "Q",
+      description = "qfedavg's q_param, the fairness exponent, >= 0 (default 0.2)")
+  Double q;
+
+  @Option(names = "--qffl-lr", paramLabel = "LR",
+      description = "qfedavg's qffl_learning_rate, the clients' step size its updates are "
+          + "divided by (default 0.1)")
+  Double qfflLr;
+
   /**
    * The hyperparameters given, by Flower's names, for {@code algorithm}.
    *
@@ -66,6 +75,8 @@ final class AlgorithmOptions {
     put(h, "beta", trimBeta);
     put(h, "num_malicious_clients", krumF == null ? null : krumF.doubleValue());
     put(h, "num_clients_to_keep", krumM == null ? null : krumM.doubleValue());
+    put(h, "q_param", q);
+    put(h, "qffl_learning_rate", qfflLr);
     return h;
   }
 

@@ -150,6 +150,9 @@ class SimulateOptionsTest {
         "--beta2", "0.99", "--tau", "1.0e-9");
     assertThat(parse("--algorithm", "fedavgm", "--server-lr", "0.5", "--out", "x").algorithm()
         .hyperparameters()).containsEntry("server_learning_rate", 0.5);
+    assertThat(parse("--algorithm", "qfedavg", "--q", "1", "--qffl-lr", "0.05", "--out", "x")
+        .algorithm().hyperparameters()).containsExactly(Map.entry("q_param", 1.0),
+        Map.entry("qffl_learning_rate", 0.05));
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.tributary.learning.aggregation.Aggregator;
 import io.tributary.learning.aggregation.Bulyan;
 import io.tributary.learning.aggregation.CoordinateMedian;
 import io.tributary.learning.aggregation.Krum;
+import io.tributary.learning.aggregation.QFedAvg;
 import io.tributary.learning.aggregation.TrimmedMean;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.serveropt.AdaptiveServerOptimizer;
@@ -78,6 +79,9 @@ public final class Algorithms {
             p.positive("num_clients_to_keep")))));
     s.put("bulyan", new Entry("Krum picks, then a trimmed median (El Mhamdi et al. 2018)", defaults("num_malicious_clients", 0.0),
         p -> robust("bulyan", new Bulyan(p.integer("num_malicious_clients")))));
+    s.put("qfedavg", new Entry("fair FedAvg weighting clients by loss^q (Li et al. 2020)",
+        defaults("q_param", 0.2, "qffl_learning_rate", 0.1),
+        p -> robust("qfedavg", new QFedAvg(p.get("q_param"), p.get("qffl_learning_rate")))));
     return Collections.unmodifiableSequencedMap(s);
   }
 

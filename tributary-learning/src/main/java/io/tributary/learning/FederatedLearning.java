@@ -189,14 +189,19 @@ public final class FederatedLearning {
       SequencedMap<String, Value> newState = new LinkedHashMap<>();
       Value delta;
       if (parts.aggregation.initialize().isPresent()) {
-        Value r = parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples);
+        Value r = parts.aggregation.takesLosses()
+            ? parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples,
+                out.get("loss"))
+            : parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples);
         delta = r.get(1);
         newState.put("aggregator", r.get(0));
       } else if (parts.weightedMean) {
         // Inline, so FedAvg's round reads as it always has: one weighted mean.
         delta = Intrinsics.federatedWeightedMean(out.get("delta"), examples);
       } else {
-        delta = parts.aggregation.next().call(out.get("delta"), examples);
+        delta = parts.aggregation.takesLosses()
+            ? parts.aggregation.next().call(out.get("delta"), examples, out.get("loss"))
+            : parts.aggregation.next().call(out.get("delta"), examples);
       }
       Value newModel;
       if (parts.optimizer.stateful()) {

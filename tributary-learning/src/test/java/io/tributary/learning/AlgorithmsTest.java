@@ -13,6 +13,7 @@ import io.tributary.core.types.Types;
 import io.tributary.core.values.StructValue;
 import io.tributary.learning.aggregation.AggregationRules;
 import io.tributary.learning.aggregation.ClientUpdates;
+import io.tributary.learning.aggregation.QFedAvg;
 import io.tributary.learning.aggregation.WholeRoundAggregator;
 import io.tributary.learning.serveropt.ServerOptimizer;
 import io.tributary.runtime.ExecutionContext;
@@ -91,7 +92,7 @@ class AlgorithmsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"fedavg", "fedavgm", "fedprox", "fedadam", "fedyogi", "fedadagrad",
-      "fedmedian", "fedtrimmedavg", "krum", "multikrum", "bulyan"})
+      "fedmedian", "fedtrimmedavg", "krum", "multikrum", "bulyan", "qfedavg"})
   void next_suiteAlgorithm_movesTheModelAsItsPartsByHand(String name) {
     Map<String, Double> h = switch (name) {
       case "fedavgm" -> Map.of("server_learning_rate", 0.7, "server_momentum", 0.9);
@@ -120,7 +121,8 @@ class AlgorithmsTest {
         state = out.state();
         ClientUpdates u = new ClientUpdates(updates, ex);
         List<Tensor> agg = algorithm.aggregator() instanceof WholeRoundAggregator w
-            ? w.aggregate(u) : AggregationRules.weightedMean(u);
+            ? w.aggregate(u) : algorithm.aggregator() instanceof QFedAvg q ? qfflByHand(q, updates)
+            : AggregationRules.weightedMean(u);
         ServerOptimizer.Step step = algorithm.serverOptimizer().apply(r, model, agg, optState);
         model = step.model();
         optState = step.state();
@@ -138,6 +140,34 @@ class AlgorithmsTest {
     }
   }
 
+  /** q-FFL's update with every client's loss 1 (the fixed client's), in double. */
+  private static List<Tensor> qfflByHand(QFedAvg q, List<List<Tensor>> updates) {
+    double f = 1 + 1e-10;
+    double lip = 1 / q.learningRate();
+    double[][] sum = {new double[3], new double[2]};
+    double h = 0;
+    for (List<Tensor> u : updates) {
+      double norm = 0;
+      for (int l = 0; l < 2; l++) {
+        float[] v = u.get(l).toFloatArray();
+        for (int i = 0; i < v.length; i++) {
+          norm += (v[i] * lip) * (v[i] * lip);
+          sum[l][i] += Math.pow(f, q.q()) * v[i] * lip;
+        }
+      }
+      h += q.q() * Math.pow(f, q.q() - 1) * norm + lip * Math.pow(f, q.q());
+    }
+    float[] a = new float[3];
+    float[] c = new float[2];
+    for (int i = 0; i < 3; i++) {
+      a[i] = (float) (sum[0][i] / h);
+    }
+    for (int i = 0; i < 2; i++) {
+      c[i] = (float) (sum[1][i] / h);
+    }
+    return List.of(Tensor.ofFloats(Shape.of(3), a), Tensor.ofFloats(Shape.of(2), c));
+  }
+
   @Test
   void fedAdam_state_carriesRoundAndMomentsAndPrintsAsDocumented() {
     LearningProcess p = Algorithms.named("fedadam").process(INIT, CLIENT, EVAL);
@@ -151,7 +181,7 @@ class AlgorithmsTest {
   @ParameterizedTest
   @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
       "fedavg|<model=M>", "fedprox|<model=M>", "fedmedian|<model=M>",
-      "fedtrimmedavg|<model=M>", "krum|<model=M>", "multikrum|<model=M>", "bulyan|<model=M>",
+      "fedtrimmedavg|<model=M>", "krum|<model=M>", "multikrum|<model=M>", "bulyan|<model=M>", "qfedavg|<model=M>",
       "fedavgm|<model=M>",
       "fedavgm:0.9|<model=M,optimizer=<round=int64,momentum=M>>",
       "fedadam|<model=M,optimizer=<round=int64,m=M,v=M>>",
@@ -227,7 +257,7 @@ class AlgorithmsTest {
   void named_unknownNameOrHyperparameter_throwsNamingTheChoices() {
     assertThatThrownBy(() -> Algorithms.named("fedsgd"))
         .hasMessage("unknown algorithm 'fedsgd'; known: fedavg, fedavgm, fedprox, fedadam, "
-            + "fedyogi, fedadagrad, fedmedian, fedtrimmedavg, krum, multikrum, bulyan");
+            + "fedyogi, fedadagrad, fedmedian, fedtrimmedavg, krum, multikrum, bulyan, qfedavg");
     assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta", 0.1)))
         .hasMessage("fedadam has no hyperparameter 'beta'; it takes eta, beta_1, beta_2, tau");
     assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta_1", 1.5)))

@@ -25,10 +25,12 @@ import java.util.SequencedMap;
 public record Algorithm(String name, SequencedMap<String, Double> hyperparameters,
     Optional<FederatedAlgorithm> custom) {
   /** The command-line flag of each hyperparameter, by Flower's name. */
-  private static final Map<String, String> FLAGS = Map.of("server_learning_rate", "--server-lr",
-      "eta", "--server-lr", "server_momentum", "--server-momentum", "beta_1", "--beta1",
-      "beta_2", "--beta2", "tau", "--tau", "beta", "--trim-beta",
-      "num_malicious_clients", "--krum-f", "num_clients_to_keep", "--krum-m");
+  private static final Map<String, String> FLAGS = Map.ofEntries(
+      Map.entry("server_learning_rate", "--server-lr"), Map.entry("eta", "--server-lr"),
+      Map.entry("server_momentum", "--server-momentum"), Map.entry("beta_1", "--beta1"),
+      Map.entry("beta_2", "--beta2"), Map.entry("tau", "--tau"), Map.entry("beta", "--trim-beta"),
+      Map.entry("num_malicious_clients", "--krum-f"), Map.entry("num_clients_to_keep", "--krum-m"),
+      Map.entry("q_param", "--q"), Map.entry("qffl_learning_rate", "--qffl-lr"));
 
   /** Federated Averaging (McMahan et al. 2017). */
   public static final Algorithm FEDAVG = of("fedavg");

@@ -127,7 +127,7 @@ class SimulationTest {
   @Test
   void run_suiteAlgorithms_learnOnDigits() throws Exception {
     for (String name : List.of("fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad",
-        "fedmedian", "fedtrimmedavg", "krum", "multikrum", "bulyan")) {
+        "fedmedian", "fedtrimmedavg", "krum", "multikrum", "bulyan", "qfedavg")) {
       SimulationResult r = Simulation.builder(small().algorithm(Algorithm.of(name)).rounds(12)
           .build()).build().run();
       assertThat(r.history().last().testAccuracy()).as(name).isGreaterThan(0.5);

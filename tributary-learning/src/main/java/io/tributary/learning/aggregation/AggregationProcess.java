@@ -20,12 +20,17 @@ import java.util.Optional;
  *       {@code (<A@SERVER,{M}@CLIENTS,{int64}@CLIENTS> -> <A@SERVER,M@SERVER>)}.
  * </ul>
  *
+ * <p>An aggregation that needs each client's training loss as well (q-FedAvg) takes the losses
+ * {@code {float32}@CLIENTS} as a last parameter, after the example counts.
+ *
  * @param initialize the first state, for a stateful aggregator
  * @param next one round's aggregation
  */
 public record AggregationProcess(Optional<Computation> initialize, Computation next) {
   private static final Type WEIGHTS =
       new FederatedType(TensorType.of(DType.INT64), Placement.CLIENTS, false);
+  private static final Type LOSSES =
+      new FederatedType(TensorType.of(DType.FLOAT32), Placement.CLIENTS, false);
 
   /**
    * Checks the two computations against each other.
@@ -35,13 +40,14 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
   public AggregationProcess {
     Objects.requireNonNull(initialize, "initialize");
     Objects.requireNonNull(next, "next");
+    int base = initialize.isPresent() ? 3 : 2;
     if (!(next.type().parameter().orElse(null) instanceof StructType p)
-        || p.size() != (initialize.isPresent() ? 3 : 2)) {
+        || p.size() != base && !(p.size() == base + 1 && p.get(base).equals(LOSSES))) {
       throw new IllegalArgumentException("an aggregation's next takes " + (initialize.isPresent()
           ? "<A@SERVER,{M}@CLIENTS,{int64}@CLIENTS>" : "<{M}@CLIENTS,{int64}@CLIENTS>")
           + ", not " + next.type());
     }
-    int u = p.size() - 2;
+    int u = base - 2;
     Type m = p.get(u) instanceof FederatedType f && f.placement() == Placement.CLIENTS
         ? f.member() : null;
     if (m == null || !p.get(u + 1).equals(WEIGHTS)) {
@@ -61,6 +67,12 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
       throw new IllegalArgumentException("an aggregation's next returns " + result + ", not "
           + next.type().result());
     }
+  }
+
+  /** Whether {@code next} takes the clients' losses as its last parameter. */
+  public boolean takesLosses() {
+    return next.type().parameter().get() instanceof StructType p
+        && p.size() == (initialize.isPresent() ? 4 : 3);
   }
 
   /** A stateless aggregation. */

@@ -92,6 +92,10 @@ class FlowerFormulasTest {
         close(e.getKey() + " layer " + l, e.getValue().get(l), want.get(e.getKey() + "_l" + l));
       }
     }
+    List<Tensor> q = qffl(model, updates, examples);
+    for (int l = 0; l < LAYERS.length; l++) {
+      close("qffl layer " + l, q.get(l), want.get("qffl_l" + l));
+    }
     Map<String, ServerOptimizer> optimizers = Map.of(
         "fedavgm", new ServerSgd(0.7, 0.9),
         "fedadam", AdaptiveServerOptimizer.fedAdam(),
@@ -110,6 +114,35 @@ class FlowerFormulasTest {
               want.get(e.getKey() + "_r" + r + "_l" + l));
         }
       }
+    }
+  }
+
+  /**
+   * QFedAvg's federated aggregation, run by the runtime over the same updates with every client's
+   * loss 0.7, added to the model, as Flower's QFedAvg computes the new model.
+   */
+  private static List<Tensor> qffl(List<Tensor> model, List<List<Tensor>> updates,
+      long[] examples) {
+    io.tributary.core.types.StructType m = io.tributary.core.types.StructType.named(
+        "l0", io.tributary.core.types.TensorType.of(io.tributary.tensor.DType.FLOAT32, 3, 4),
+        "l1", io.tributary.core.types.TensorType.of(io.tributary.tensor.DType.FLOAT32, 5));
+    AggregationProcess p = new QFedAvg(0.2, 0.1).create(m);
+    assertThat(p.takesLosses()).isTrue();
+    List<Object> u = new ArrayList<>();
+    List<Object> n = new ArrayList<>();
+    List<Object> losses = new ArrayList<>();
+    for (int c = 0; c < updates.size(); c++) {
+      u.add(io.tributary.core.values.StructValue.named("l0", updates.get(c).get(0), "l1",
+          updates.get(c).get(1)));
+      n.add(Tensor.ofLongs(Shape.scalar(), examples[c]));
+      losses.add(Tensor.scalar(0.7f));
+    }
+    try (io.tributary.runtime.ExecutionContext ctx = io.tributary.runtime.ExecutionContext
+        .create(io.tributary.runtime.RuntimeOptions.defaults())) {
+      io.tributary.core.values.StructValue d = (io.tributary.core.values.StructValue)
+          ctx.invoke(p.next(), u, n, losses);
+      return List.of(io.tributary.tensor.TensorMath.add(model.get(0), d.tensor("l0")),
+          io.tributary.tensor.TensorMath.add(model.get(1), d.tensor("l1")));
     }
   }
 
