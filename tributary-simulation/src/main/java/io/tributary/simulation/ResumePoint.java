@@ -2,6 +2,8 @@ package io.tributary.simulation;
 
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;
+import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.simulation.output.RoundCheckpoints;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
 import java.util.TreeSet;
@@ -20,13 +23,17 @@ import java.util.TreeSet;
  * A checkpoint holds everything a run needs to continue bit for bit: the global model, the round
  * it ended, and the command line of the run's settings. The rest is a function of the seed and
  * the round (each round's clients, each client's shuffling), so no generator position needs
- * saving; an algorithm with server state beyond the model would store it as updater state.
+ * saving. A server optimizer's state (FedAdam's moments and step count) is the tag's updater
+ * state.
  *
  * @param round the last round the checkpoint covers
  * @param parameters the global model after that round
  * @param command the words of the command that started the run ({@code tributary simulate ...})
+ * @param updater the server optimizer's state after that round; empty for an algorithm that keeps
+ *     none
  */
-public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, List<String> command) {
+public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, List<String> command,
+    Optional<UpdaterState> updater) {
   /**
    * The newest checkpoint of the run in {@code dir}.
    *
@@ -50,7 +57,31 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
             + " is not a checkpoint of tributary simulate (round " + round + ", command "
             + command + ")");
       }
-      return new ResumePoint((int) round, tag.parameters(), words(command));
+      return new ResumePoint((int) round, tag.parameters(), words(command), updater(tag));
+    }
+  }
+
+  /** The server optimizer's state a checkpoint holds (see {@link RoundCheckpoints}), if any. */
+  private static Optional<UpdaterState> updater(ModelTag tag) throws IOException {
+    List<String> slots = tag.trainingConfig().updaterStateNames();
+    if (slots.isEmpty()) {
+      return Optional.empty();
+    }
+    Double round = tag.trainingConfig().hyperparameters().get(RoundCheckpoints.OPTIMIZER_ROUND);
+    if (round == null || round < 0 || round != Math.rint(round)) {
+      throw new RunFileException(RunFiles.MODEL + " tag " + tag.name() + " holds optimizer "
+          + "state without a valid " + RoundCheckpoints.OPTIMIZER_ROUND + " (" + round + ")");
+    }
+    List<List<Tensor>> perTensor = new ArrayList<>(tag.updaterState().values());
+    if (perTensor.size() != tag.parameters().size()) {
+      throw new RunFileException(RunFiles.MODEL + " tag " + tag.name() + " holds optimizer "
+          + "state for " + perTensor.size() + " of its " + tag.parameters().size()
+          + " parameters");
+    }
+    try {
+      return Optional.of(new UpdaterState(round.longValue(), slots, perTensor));
+    } catch (IllegalArgumentException e) {
+      throw new RunFileException(RunFiles.MODEL + " tag " + tag.name() + ": " + e.getMessage());
     }
   }
 

@@ -2,8 +2,10 @@ package io.tributary.simulation;
 
 import io.tributary.data.FashionMnist;
 import io.tributary.graph.local.GraphBindingException;
+import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.simulation.internal.FederatedRun;
 import io.tributary.simulation.output.MetricsLog;
@@ -73,15 +75,15 @@ public final class Simulation {
     ResumePoint point = null;
     History previous = History.empty();
     if (resume) {
-      if (!settings.algorithm().federated(settings.mu()).serverOptimizer().stateSlots()
-          .isEmpty()) {
-        // Checked before any file is touched: the run's files stay as they are.
-        throw new IllegalArgumentException("resume: " + settings.algorithm().cliName()
-            + " keeps server optimizer state beyond the model, which checkpoints do not hold "
-            + "yet; start a new run");
-      }
       point = ResumePoint.read(settings.out());
       point.checkSettings(settings);
+      if (point.updater().isEmpty() && !settings.algorithm().federated(settings.mu())
+          .serverOptimizer().stateSlots().isEmpty()) {
+        // Checked before any file is touched: the run's files stay as they are.
+        throw new IllegalArgumentException("resume: the checkpoint holds no state of "
+            + settings.algorithm().cliName() + "'s server optimizer (written by an older "
+            + "version); start a new run");
+      }
       previous = MetricsLog.read(settings.out().resolve(RunFiles.METRICS), point.round());
     }
     SimulationData data;
@@ -93,6 +95,11 @@ public final class Simulation {
           : FashionMnist.DEBIAN_DIR, e);
     }
     model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
+    if (point != null && settings.algorithm().federated(settings.mu()).aggregator()
+        .create(LocalTraining.modelType(model)).initialize().isPresent()) {
+      throw new IllegalArgumentException("resume: " + settings.algorithm().cliName()
+          + "'s aggregator keeps state that checkpoints do not hold yet; start a new run");
+    }
     int first = point == null ? 1 : point.round() + 1;
     try {
       return rounds(new SimulationStart(settings, data, model, first, previous), point);
@@ -114,7 +121,7 @@ public final class Simulation {
     try (FederatedRun run = new FederatedRun(settings, start.data(), start.model())) {
       if (point != null) {
         try {
-          run.restore(point.parameters());
+          run.restore(point.parameters(), point.updater());
         } catch (IllegalArgumentException e) {
           throw new RunFileException(settings.out().resolve(RunFiles.MODEL)
               + ": its checkpoint does not fit the run's model: " + e.getMessage());
@@ -124,8 +131,9 @@ public final class Simulation {
         RoundRecord record = run.round(r);
         rounds.add(record);
         SequencedMap<String, Tensor> parameters = run.parameters();
+        Optional<UpdaterState> updater = run.updaterState();
         for (SimulationListener l : listeners) {
-          l.roundEnded(record, parameters);
+          l.roundEnded(record, parameters, updater);
         }
       }
       SequencedMap<String, Tensor> last = run.parameters();

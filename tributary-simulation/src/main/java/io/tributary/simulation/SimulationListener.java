@@ -1,9 +1,11 @@
 package io.tributary.simulation;
 
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
@@ -33,6 +35,19 @@ public interface SimulationListener extends Closeable {
    */
   default void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
       throws IOException {}
+
+  /**
+   * Called after each round with the server optimizer's state as well (FedAdam's moments), for
+   * a listener that checkpoints it; by default calls {@link #roundEnded(RoundRecord,
+   * SequencedMap)}.
+   *
+   * @param updater the optimizer's state after the round; empty for an algorithm that keeps none
+   * @throws IOException to stop the run
+   */
+  default void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
+      Optional<UpdaterState> updater) throws IOException {
+    roundEnded(round, parameters);
+  }
 
   /**
    * Called once when the run ends, completed or stopped by a failure, unless a listener failed.

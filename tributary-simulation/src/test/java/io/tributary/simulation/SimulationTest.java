@@ -111,17 +111,39 @@ class SimulationTest {
   }
 
   @Test
-  void resume_algorithmWithOptimizerState_isRefusedAndLeavesTheFilesAlone() throws Exception {
-    Path run = dir.resolve("run");
-    SimulationSettings adam = small().algorithm(Algorithm.of("fedadam")).out(run).build();
-    Simulation.builder(adam).writeFiles().build().run();
-    byte[] metrics = Files.readAllBytes(run.resolve(RunFiles.METRICS));
+  void resume_fedAdamStoppedAfterRound3_endsBitIdenticalWithItsOptimizerState() throws Exception {
+    SimulationSettings.Builder adam = small().algorithm(Algorithm.of("fedadam")).rounds(6);
+    Path whole = dir.resolve("whole");
+    SimulationResult uninterrupted = Simulation.builder(adam.out(whole).build()).writeFiles()
+        .build().run();
 
-    assertThatThrownBy(() -> Simulation.builder(adam).writeFiles().resume().build().run())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("resume: fedadam keeps server optimizer state beyond the model, which "
-            + "checkpoints do not hold yet; start a new run");
-    assertThat(run.resolve(RunFiles.METRICS)).hasBinaryContent(metrics);
+    Path run = dir.resolve("run");
+    SimulationListener stopAfter3 = new SimulationListener() {
+      @Override
+      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+          throws IOException {
+        if (round.round() == 3) {
+          throw new IOException("stopped on purpose");
+        }
+      }
+    };
+    assertThatThrownBy(() -> Simulation.builder(adam.out(run).build()).writeFiles()
+        .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
+    try (io.tributary.format.ModelFile m = io.tributary.format.ModelFile.open(
+        run.resolve(RunFiles.MODEL))) {
+      io.tributary.format.ModelTag tag = m.newest();
+      assertThat(tag.trainingConfig().updaterStateNames()).containsExactly("m", "v");
+      assertThat(tag.trainingConfig().hyperparameters()).containsEntry("optimizer_round", 2.0);
+      assertThat(tag.updaterState()).hasSameSizeAs(tag.parameters());
+    }
+
+    SimulationResult resumed = Simulation.builder(adam.out(run).build()).writeFiles().resume()
+        .build().run();
+
+    assertThat(resumed.resumedAfter()).isEqualTo(2);
+    assertThat(resumed.finalParameters()).isEqualTo(uninterrupted.finalParameters());
+    assertThat(Files.readAllBytes(run.resolve(RunFiles.FINAL)))
+        .isEqualTo(Files.readAllBytes(whole.resolve(RunFiles.FINAL)));
   }
 
   @Test

@@ -64,4 +64,34 @@ public final class ModelLeaves {
     }
     return leaves.get(next[0]++);
   }
+
+  /**
+   * A value shaped like {@code template} (the same struct names and nesting) whose tensors,
+   * depth-first, are {@code leaves}.
+   *
+   * @throws IllegalArgumentException when the counts differ
+   */
+  public static StructValue replace(StructValue template, List<Tensor> leaves) {
+    int[] next = {0};
+    StructValue v = (StructValue) like(template, leaves, next);
+    if (next[0] != leaves.size()) {
+      throw new IllegalArgumentException("the value has " + next[0] + " tensors, got "
+          + leaves.size());
+    }
+    return v;
+  }
+
+  private static Object like(Object template, List<Tensor> leaves, int[] next) {
+    if (template instanceof StructValue s) {
+      List<Object> values = new ArrayList<>();
+      for (Object v : s.values()) {
+        values.add(like(v, leaves, next));
+      }
+      return StructValue.of(s.names(), values);
+    }
+    if (next[0] >= leaves.size()) {
+      throw new IllegalArgumentException("too few tensors: " + leaves.size());
+    }
+    return leaves.get(next[0]++);
+  }
 }

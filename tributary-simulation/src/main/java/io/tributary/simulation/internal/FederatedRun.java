@@ -20,6 +20,7 @@ import io.tributary.learning.rounds.Population;
 import io.tributary.learning.rounds.RoundLoop;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundReport;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
@@ -192,24 +193,33 @@ public final class FederatedRun implements AutoCloseable {
 
   /**
    * Continues from a checkpoint: the global model becomes {@code parameters}, whose names, dtypes
-   * and shapes must be the model's. The rest of the server state is the algorithm's initial one
-   * (FedAvg's and FedProx's state is the model alone).
+   * and shapes must be the model's; a server optimizer's state (FedAdam's moments and step count)
+   * comes from {@code updater}.
    *
-   * @throws IllegalArgumentException when the parameters do not fit the model, or the algorithm
-   *     keeps server state beyond the model (a server optimizer's moments), which checkpoints do
-   *     not hold: resuming it from the model alone would not repeat the run
+   * @throws IllegalArgumentException when the parameters or the optimizer state do not fit the
+   *     algorithm, the checkpoint lacks the optimizer state the algorithm keeps, or the
+   *     aggregator keeps state (checkpoints do not hold it)
    */
-  public void restore(Map<String, Tensor> parameters) {
-    if (state.size() != 1) {
-      throw new IllegalArgumentException("resume: " + config.algorithm().cliName() + " keeps "
-          + "server state beyond the model (" + String.join(", ", state.names().stream()
-              .skip(1).map(n -> n.orElse("?")).toList()) + "), which checkpoints do not hold "
-          + "yet; start a new run");
+  public void restore(Map<String, Tensor> parameters, Optional<UpdaterState> updater) {
+    if (state.names().contains(Optional.of("aggregator"))) {
+      throw new IllegalArgumentException("resume: " + config.algorithm().cliName() + "'s "
+          + "aggregator keeps state that checkpoints do not hold yet; start a new run");
     }
     List<Object> values = new ArrayList<>(state.values());
     values.set(state.names().indexOf(Optional.of("model")),
         ModelStructs.toValue(modelType, parameters));
     state = StructValue.of(state.names(), values);
+    if (updater.isPresent()) {
+      state = updater.get().applyTo(state);
+    } else if (UpdaterState.of(state).isPresent()) {
+      throw new IllegalArgumentException("resume: the checkpoint holds no state of "
+          + config.algorithm().cliName() + "'s server optimizer");
+    }
+  }
+
+  /** The server optimizer's state after the last round; empty when the algorithm keeps none. */
+  public Optional<UpdaterState> updaterState() {
+    return UpdaterState.of(state);
   }
 
   /** The current global model's parameters by name. */

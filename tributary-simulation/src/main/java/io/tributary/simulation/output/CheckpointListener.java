@@ -4,6 +4,7 @@ import io.tributary.format.TrainingConfig;
 import io.tributary.graph.GraphFb;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationSettings;
@@ -15,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -70,8 +72,14 @@ public final class CheckpointListener implements SimulationListener {
   @Override
   public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
       throws IOException {
+    roundEnded(round, parameters, Optional.empty());
+  }
+
+  @Override
+  public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
+      Optional<UpdaterState> updater) throws IOException {
     if (due(round.round())) {
-      save(round.round(), parameters);
+      save(round.round(), parameters, updater);
     }
   }
 
@@ -97,9 +105,15 @@ public final class CheckpointListener implements SimulationListener {
    * @throws IOException if the previous checkpoint could not be written
    */
   void save(int round, Map<String, Tensor> parameters) throws IOException {
+    save(round, parameters, Optional.empty());
+  }
+
+  /** {@link #save(int, Map)} with the server optimizer's state, kept as updater state. */
+  void save(int round, Map<String, Tensor> parameters, Optional<UpdaterState> updater)
+      throws IOException {
     awaitWritten();
     pending = writer.submit(() -> {
-      write(round, parameters);
+      write(round, parameters, updater);
       return null;
     });
   }
@@ -148,7 +162,8 @@ public final class CheckpointListener implements SimulationListener {
     }
   }
 
-  private void write(int round, Map<String, Tensor> parameters) throws IOException {
+  private void write(int round, Map<String, Tensor> parameters, Optional<UpdaterState> updater)
+      throws IOException {
     SequencedMap<String, Double> hyper = new LinkedHashMap<>();
     hyper.put("learning_rate", config.learningRate());
     hyper.put("mu", config.mu());
@@ -159,7 +174,7 @@ public final class CheckpointListener implements SimulationListener {
     props.put("algorithm", config.algorithm().cliName());
     props.put("dataset", config.dataset().toString());
     props.put("command", config.shellCommand());
-    checkpoints.write(round, parameters, TrainingConfig.of("sgd", hyper).withProperties(props),
-        graph);
+    checkpoints.write(round, parameters, updater,
+        TrainingConfig.of("sgd", hyper).withProperties(props), graph);
   }
 }

@@ -3,6 +3,7 @@ package io.tributary.simulation.output;
 import io.tributary.format.ModelWriter;
 import io.tributary.format.TagContents;
 import io.tributary.format.TrainingConfig;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
@@ -22,6 +24,12 @@ import java.util.SequencedMap;
  * their checkpoints through this one class.
  */
 public final class RoundCheckpoints {
+  /**
+   * The training configuration's hyperparameter holding a server optimizer's step count, beside
+   * its state arrays (the tag's updater state, one array per slot and parameter).
+   */
+  public static final String OPTIMIZER_ROUND = "optimizer_round";
+
   private final Path file;
   private final int digits;
 
@@ -46,11 +54,41 @@ public final class RoundCheckpoints {
    */
   public void write(int round, Map<String, Tensor> parameters, TrainingConfig training,
       ByteBuffer graph) throws IOException {
+    write(round, parameters, Optional.empty(), training, graph);
+  }
+
+  /**
+   * Writes round {@code round}'s checkpoint with a server optimizer's state: its slots become the
+   * training configuration's updater state names, each parameter's slot arrays its updater state
+   * (in the parameters' order, which is the model's depth-first order), and the step count the
+   * hyperparameter {@link #OPTIMIZER_ROUND}.
+   *
+   * @throws IOException when the file cannot be written (the earlier tags are then intact)
+   * @throws IllegalArgumentException when the state does not have one entry per parameter
+   */
+  public void write(int round, Map<String, Tensor> parameters, Optional<UpdaterState> updater,
+      TrainingConfig training, ByteBuffer graph) throws IOException {
     TagContents.Builder b = TagContents.builder();
     for (Map.Entry<String, Tensor> e : parameters.entrySet()) {
       b.parameter(e.getKey(), e.getValue());
     }
-    b.trainingConfig(training.withProgress(0, 0, round));
+    TrainingConfig config = training.withProgress(0, 0, round);
+    if (updater.isPresent()) {
+      UpdaterState u = updater.get();
+      if (u.perTensor().size() != parameters.size()) {
+        throw new IllegalArgumentException("optimizer state for " + u.perTensor().size()
+            + " tensors, but " + parameters.size() + " parameters");
+      }
+      int i = 0;
+      for (String name : parameters.keySet()) {
+        b.updaterState(name, u.perTensor().get(i++));
+      }
+      SequencedMap<String, Double> h = new LinkedHashMap<>(config.hyperparameters());
+      h.put(OPTIMIZER_ROUND, (double) u.round());
+      config = new TrainingConfig(config.optimizer(), h, config.lossVariables(), u.slots(),
+          config.iterationCount(), config.epochCount(), config.round(), config.properties());
+    }
+    b.trainingConfig(config);
     if (graph != null) {
       b.graph(graph);
     }
