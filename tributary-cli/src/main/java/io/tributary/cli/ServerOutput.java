@@ -3,6 +3,7 @@ package io.tributary.cli;
 import io.tributary.flower.server.RoundListener;
 import io.tributary.format.TrainingConfig;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.simulation.output.MetricsLog;
 import io.tributary.simulation.output.RoundCheckpoints;
 import io.tributary.tensor.Tensor;
@@ -12,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
@@ -66,8 +68,14 @@ final class ServerOutput implements RoundListener, Closeable {
   @Override
   public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters)
       throws IOException {
+    roundEnded(m, parameters, Optional.empty());
+  }
+
+  @Override
+  public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters,
+      Optional<UpdaterState> updater) throws IOException {
     metrics.write(m);
-    new RoundCheckpoints(modelFile, rounds).write(m.round(), parameters,
+    new RoundCheckpoints(modelFile, rounds).write(m.round(), parameters, updater,
         TrainingConfig.of("", hyperparameters).withProperties(properties), null);
     progress.println(progressLine(m, rounds));
     m.failureReasons().forEach(r -> progress.println("  failed: " + r));

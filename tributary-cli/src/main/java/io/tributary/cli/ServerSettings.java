@@ -2,11 +2,12 @@ package io.tributary.cli;
 
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.ServerAlgorithm;
-import io.tributary.simulation.Algorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;
+import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.output.RoundCheckpoints;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -147,7 +148,8 @@ final class ServerSettings {
         throw new TensorFileException("model.zip tag " + tag.name() + " records round " + round
             + ", not a round of a server run");
       }
-      return new InitialParameters.Resumed(tag.parameters(), (int) round);
+      return new InitialParameters.Resumed(tag.parameters(), (int) round,
+          RoundCheckpoints.updaterState(tag));
     }
   }
 

@@ -68,6 +68,32 @@ class ServerCommandTest {
   }
 
   @Test
+  void serverResume_fedAdamAfterTwoRounds_endsAsAnUninterruptedRunWithItsOptimizerState()
+      throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    Path whole = dir.resolve("whole");
+    CliRun uninterrupted = serve("--rounds", "4", "--algorithm", "fedadam", "--initial",
+        dir.resolve("init.npz").toString(), "--out", whole.toString());
+    assertThat(uninterrupted.exitCode()).as(uninterrupted.err()).isZero();
+    Path out = dir.resolve("run");
+    CliRun first = serve("--rounds", "2", "--algorithm", "fedadam", "--initial",
+        dir.resolve("init.npz").toString(), "--out", out.toString());
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    try (ModelFile m = ModelFile.open(out.resolve("model.zip"))) {
+      assertThat(m.newest().trainingConfig().updaterStateNames()).containsExactly("m", "v");
+    }
+
+    CliRun resumed = serve("--rounds", "4", "--algorithm", "fedadam", "--resume",
+        out.toString());
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(Npz.read(out.resolve("final.npz")))
+        .isEqualTo(Npz.read(whole.resolve("final.npz")));
+  }
+
+  @Test
   void serverResume_afterTwoRounds_goesOnFromTheCheckpointWithRoundsThreeAndFour()
       throws Exception {
     LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();

@@ -57,31 +57,8 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
             + " is not a checkpoint of tributary simulate (round " + round + ", command "
             + command + ")");
       }
-      return new ResumePoint((int) round, tag.parameters(), words(command), updater(tag));
-    }
-  }
-
-  /** The server optimizer's state a checkpoint holds (see {@link RoundCheckpoints}), if any. */
-  private static Optional<UpdaterState> updater(ModelTag tag) throws IOException {
-    List<String> slots = tag.trainingConfig().updaterStateNames();
-    if (slots.isEmpty()) {
-      return Optional.empty();
-    }
-    Double round = tag.trainingConfig().hyperparameters().get(RoundCheckpoints.OPTIMIZER_ROUND);
-    if (round == null || round < 0 || round != Math.rint(round)) {
-      throw new RunFileException(RunFiles.MODEL + " tag " + tag.name() + " holds optimizer "
-          + "state without a valid " + RoundCheckpoints.OPTIMIZER_ROUND + " (" + round + ")");
-    }
-    List<List<Tensor>> perTensor = new ArrayList<>(tag.updaterState().values());
-    if (perTensor.size() != tag.parameters().size()) {
-      throw new RunFileException(RunFiles.MODEL + " tag " + tag.name() + " holds optimizer "
-          + "state for " + perTensor.size() + " of its " + tag.parameters().size()
-          + " parameters");
-    }
-    try {
-      return Optional.of(new UpdaterState(round.longValue(), slots, perTensor));
-    } catch (IllegalArgumentException e) {
-      throw new RunFileException(RunFiles.MODEL + " tag " + tag.name() + ": " + e.getMessage());
+      return new ResumePoint((int) round, tag.parameters(), words(command),
+          RoundCheckpoints.updaterState(tag));
     }
   }
 

@@ -41,11 +41,19 @@ public sealed interface InitialParameters {
 
   /**
    * The model a stopped run had after round {@code afterRound}: this run goes on with round
-   * {@code afterRound + 1}, numbering its rounds as the stopped run would have.
+   * {@code afterRound + 1}, numbering its rounds as the stopped run would have, with the server
+   * optimizer's state {@code updater} when the algorithm keeps one.
    */
-  record Resumed(SequencedMap<String, Tensor> tensors, int afterRound)
+  record Resumed(SequencedMap<String, Tensor> tensors, int afterRound,
+      java.util.Optional<io.tributary.learning.rounds.UpdaterState> updater)
       implements InitialParameters {
+    /** A resumed model without optimizer state. */
+    public Resumed(SequencedMap<String, Tensor> tensors, int afterRound) {
+      this(tensors, afterRound, java.util.Optional.empty());
+    }
+
     public Resumed {
+      java.util.Objects.requireNonNull(updater, "updater");
       if (tensors.isEmpty()) {
         throw new IllegalArgumentException("the checkpoint holds no tensors");
       }

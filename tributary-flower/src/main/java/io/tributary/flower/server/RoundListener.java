@@ -1,8 +1,10 @@
 package io.tributary.flower.server;
 
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.SequencedMap;
 
 /** Told about every finished round, with the model after it (to log, print or checkpoint). */
@@ -18,4 +20,16 @@ public interface RoundListener {
    */
   void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters)
       throws IOException;
+
+  /**
+   * Called after each round with the server optimizer's state as well, for a listener that
+   * checkpoints it; by default calls {@link #roundEnded(RoundRecord, SequencedMap)}.
+   *
+   * @param updater the optimizer's state after the round; empty for an algorithm that keeps none
+   * @throws IOException to stop the run
+   */
+  default void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters,
+      Optional<UpdaterState> updater) throws IOException {
+    roundEnded(metrics, parameters);
+  }
 }

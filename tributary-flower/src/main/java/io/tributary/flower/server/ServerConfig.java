@@ -69,10 +69,10 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(rounds >= 1, "rounds must be at least 1, got " + rounds);
     check(initial.roundsDone() < rounds, "the run resumed after round " + initial.roundsDone()
         + " has no rounds left of " + rounds);
-    check(initial.roundsDone() == 0
-        || algorithm.algorithm().serverOptimizer().stateSlots().isEmpty(), "resume: "
-        + algorithm.name() + " keeps server optimizer state beyond the model, which checkpoints "
-        + "do not hold yet; start a new run");
+    check(!(initial instanceof InitialParameters.Resumed r && r.updater().isEmpty())
+        || algorithm.algorithm().serverOptimizer().stateSlots().isEmpty(), "resume: the "
+        + "checkpoint holds no state of " + algorithm.name() + "'s server optimizer; start a new "
+        + "run");
     check(minClients >= 1, "min clients must be at least 1, got " + minClients);
     check(fractionFit > 0 && fractionFit <= 1, "fraction fit must be in (0, 1], got "
         + fractionFit);

@@ -19,7 +19,7 @@ class ServerConfigTest {
   }
 
   @Test
-  void build_resumingAnAlgorithmWithOptimizerState_isRefused() {
+  void build_resumingAnOptimizerWithoutItsState_isRefused() {
     var model = new java.util.LinkedHashMap<String, io.tributary.tensor.Tensor>();
     model.put("w", io.tributary.tensor.Tensor.scalar(1f));
     ServerConfig.Builder b = ServerConfig.builder().rounds(5)
@@ -27,7 +27,8 @@ class ServerConfigTest {
         .algorithm(new ServerAlgorithm(io.tributary.learning.Algorithms.named("fedyogi")));
 
     assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("resume: fedyogi keeps server optimizer state beyond the model");
+        .hasMessageContaining("resume: the checkpoint holds no state of fedyogi's server "
+            + "optimizer");
     assertThat(b.algorithm(ServerAlgorithm.fedAvg()).build().initial().roundsDone()).isEqualTo(2);
   }
 }

@@ -1,5 +1,7 @@
 package io.tributary.simulation.output;
 
+import io.tributary.format.ModelFormatException;
+import io.tributary.format.ModelTag;
 import io.tributary.format.ModelWriter;
 import io.tributary.format.TagContents;
 import io.tributary.format.TrainingConfig;
@@ -9,7 +11,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -99,6 +103,35 @@ public final class RoundCheckpoints {
       SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
       tags.put(tag(round), contents);
       ModelWriter.save(file, tags);
+    }
+  }
+
+  /**
+   * The server optimizer's state a checkpoint tag holds (as {@link #write} stores it), or empty
+   * when the tag has none.
+   *
+   * @throws IOException when the tag's updater state cannot be read or does not make a whole
+   *     optimizer state (no valid {@link #OPTIMIZER_ROUND}, a parameter without its arrays)
+   */
+  public static Optional<UpdaterState> updaterState(ModelTag tag) throws IOException {
+    List<String> slots = tag.trainingConfig().updaterStateNames();
+    if (slots.isEmpty()) {
+      return Optional.empty();
+    }
+    Double round = tag.trainingConfig().hyperparameters().get(OPTIMIZER_ROUND);
+    if (round == null || !(round >= 0) || round != Math.rint(round)) {
+      throw new ModelFormatException(tag.name(), "optimizer state without a valid "
+          + OPTIMIZER_ROUND + " (" + round + ")");
+    }
+    List<List<Tensor>> perTensor = new ArrayList<>(tag.updaterState().values());
+    if (perTensor.size() != tag.parameters().size()) {
+      throw new ModelFormatException(tag.name(), "optimizer state for " + perTensor.size()
+          + " of its " + tag.parameters().size() + " parameters");
+    }
+    try {
+      return Optional.of(new UpdaterState(round.longValue(), slots, perTensor));
+    } catch (IllegalArgumentException e) {
+      throw new ModelFormatException(tag.name(), e.getMessage());
     }
   }
 }

@@ -2,6 +2,7 @@ package io.tributary.flower.server.internal;
 
 import io.tributary.core.values.StructValue;
 import io.tributary.flower.server.FlowerServerException;
+import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RoundListener;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
@@ -10,6 +11,7 @@ import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.RoundLoop;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundReport;
+import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.Tensor;
@@ -79,12 +81,21 @@ public final class RoundRunner {
     try (ExecutionContext ctx = ExecutionContext.create(options(config))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
-      StructValue last = loop.run(loop.initialize(), config.initial().roundsDone() + 1,
+      StructValue first = loop.initialize();
+      if (config.initial() instanceof InitialParameters.Resumed r && r.updater().isPresent()) {
+        try {
+          first = r.updater().get().applyTo(first);
+        } catch (IllegalArgumentException e) {
+          throw new FlowerServerException("resume: " + e.getMessage(), e);
+        }
+      }
+      StructValue last = loop.run(first, config.initial().roundsDone() + 1,
           config.rounds(), report -> {
             RoundRecord m = metrics(report, population, work);
             all.add(m);
             try {
-              listener.roundEnded(m, named(names, report.state().struct(0)));
+              listener.roundEnded(m, named(names, report.state().struct(0)),
+                  UpdaterState.of(report.state()));
             } catch (IOException e) {
               throw new IOException("round " + report.round() + ": " + e.getMessage(), e);
             }
