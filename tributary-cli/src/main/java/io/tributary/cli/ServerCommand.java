@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -83,6 +84,12 @@ final class ServerCommand implements Callable<Integer> {
       description = "the largest num_examples a client's answer is weighted with (default: "
           + "1000000000); see --over-max-examples")
   long maxExamplesPerClient = ServerConfig.DEFAULT_MAX_EXAMPLES_PER_CLIENT;
+
+  @Option(names = "--client-metric", paramLabel = "NAME=HOW",
+      description = "how the clients' metric NAME (FitRes and EvaluateRes metrics) is "
+          + "aggregated into metrics.jsonl (fit_NAME, evaluate_NAME): weighted_mean, mean, sum, "
+          + "min or max; repeatable (default: weighted_mean, by examples)")
+  List<String> clientMetrics = new java.util.ArrayList<>();
 
   @Option(names = "--over-max-examples", paramLabel = "clip|exclude",
       description = "a client reporting more examples is weighted with the bound (clip, the "
@@ -253,8 +260,11 @@ final class ServerCommand implements Callable<Integer> {
   ServerConfig config() throws FileProblem {
     ServerSettings.Address a = ServerSettings.address("--address", address);
     ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
-        ServerSettings.algorithm(strategy, algorithmOptions.hyperparameters(strategy), mu), fractionFit, roundTimeout, minSuccessFraction,
-        clientWait, seed);
+        ServerSettings.algorithm(strategy, algorithmOptions.hyperparameters(strategy), mu),
+        fractionFit, roundTimeout, minSuccessFraction, clientWait, seed);
+    for (String m : clientMetrics) {
+      ServerSettings.clientMetric(b, m);
+    }
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
         ServerSettings.weightPolicy(overMaxExamples));

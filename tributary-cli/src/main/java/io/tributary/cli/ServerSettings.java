@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.MetricAggregation;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.TlsFiles;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -74,6 +76,28 @@ final class ServerSettings {
           + a.cliName() + " has no proximal term)");
     }
     return new ServerAlgorithm(a.federated(mu == null ? SimulateCommand.DEFAULT_MU : mu));
+  }
+
+  /**
+   * One {@code --client-metric NAME=HOW}.
+   *
+   * @throws IllegalArgumentException naming the option when the value is not NAME=HOW with HOW
+   *     one of weighted_mean, mean, sum, min, max
+   */
+  static void clientMetric(ServerConfig.Builder b, String value) {
+    int eq = value.indexOf('=');
+    String how = eq < 0 ? "" : value.substring(eq + 1).strip().toUpperCase(Locale.ROOT);
+    MetricAggregation m = null;
+    for (MetricAggregation a : MetricAggregation.values()) {
+      if (a.name().equals(how)) {
+        m = a;
+      }
+    }
+    if (eq <= 0 || m == null) {
+      throw new IllegalArgumentException("--client-metric must be NAME=HOW with HOW one of "
+          + "weighted_mean, mean, sum, min, max, got '" + value + "'");
+    }
+    b.clientMetric(value.substring(0, eq).strip(), m);
   }
 
   /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */

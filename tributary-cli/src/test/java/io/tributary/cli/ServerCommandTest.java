@@ -182,6 +182,7 @@ class ServerCommandTest {
       "--address h:1 --rounds 1 --min-clients 1 --algorithm fedadam --krum-f 1|--krum-f does not apply to --algorithm fedadam",
       "--address h:1 --rounds 1 --min-clients 1 --mu 1|--mu applies only to --algorithm fedprox (fedavg has no proximal term)",
       "--address h:1 --rounds 1 --min-clients 1 --fraction-fit 2|fraction fit must be in (0, 1]",
+      "--address h:1 --rounds 1 --min-clients 1 --client-metric accuracy=median|--client-metric must be NAME=HOW",
       "--address h:1 --rounds 1 --min-clients 1 --round-timeout -1|--round-timeout must be a",
       "--address h:1 --rounds 1 --min-clients 1 --tls-cert a.pem|--tls-cert and --tls-key go",
       "--address h:1 --rounds 1 --min-clients 1 --tls-cert a --tls-key b|is not a readable file",

@@ -2,6 +2,7 @@ package io.tributary.flower.server;
 
 import io.tributary.runtime.RuntimeOptions;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -40,13 +41,16 @@ import java.util.Set;
  *     the weighted means (default {@link #DEFAULT_MAX_EXAMPLES_PER_CLIENT})
  * @param overMaxExamples what a larger count does: {@code CLIP} (default) counts it as the
  *     bound, {@code EXCLUDE} fails that client's result
+ * @param clientMetrics how a metric the clients report (FitRes or EvaluateRes metrics, by name)
+ *     is aggregated; a metric not named here is averaged weighted by examples
  */
 public record ServerConfig(String host, int port, int rounds, int minClients,
     ServerAlgorithm algorithm, double fractionFit, double fractionEvaluate,
     Optional<Duration> roundTimeout, double minSuccessFraction, Duration clientWait,
     InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
     int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
-    long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples) {
+    long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
+    Map<String, MetricAggregation> clientMetrics) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
@@ -92,6 +96,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(maxExamplesPerClient >= 1, "max examples per client must be at least 1, got "
         + maxExamplesPerClient);
     Objects.requireNonNull(overMaxExamples, "overMaxExamples");
+    clientMetrics = Map.copyOf(clientMetrics);
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
         "a bearer token cannot be blank or have surrounding spaces"));
   }
@@ -128,6 +133,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     private int readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
     private long maxExamplesPerClient = DEFAULT_MAX_EXAMPLES_PER_CLIENT;
     private RuntimeOptions.WeightPolicy overMaxExamples = RuntimeOptions.WeightPolicy.CLIP;
+    private final Map<String, MetricAggregation> clientMetrics = new java.util.HashMap<>();
 
     private Builder() {}
 
@@ -238,7 +244,16 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
       return new ServerConfig(host, port, rounds, minClients, algorithm, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
           tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
-          maxExamplesPerClient, overMaxExamples);
+          maxExamplesPerClient, overMaxExamples, clientMetrics);
+    }
+
+    /**
+     * How the clients' metric {@code name} (FitRes or EvaluateRes metrics) is aggregated
+     * (default: weighted by examples), as Flower's metrics aggregation functions do.
+     */
+    public Builder clientMetric(String name, MetricAggregation how) {
+      clientMetrics.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(how, "how"));
+      return this;
     }
   }
 }

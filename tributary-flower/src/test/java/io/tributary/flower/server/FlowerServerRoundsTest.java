@@ -84,6 +84,51 @@ class FlowerServerRoundsTest {
     }
   }
 
+  /** Honest, and reports {@code accuracy} in its FitRes and EvaluateRes metrics. */
+  private static java.util.function.Function<ServerMessage, Optional<ClientMessage>> reporting(
+      float shift, long examples, double accuracy) {
+    var honest = Behaviours.honest(shift, examples);
+    io.tributary.flower.internal.proto.Scalar acc =
+        io.tributary.flower.internal.proto.Scalar.newBuilder().setDouble(accuracy).build();
+    return m -> honest.apply(m).map(c -> switch (c.getMsgCase()) {
+      case FIT_RES -> c.toBuilder().setFitRes(c.getFitRes().toBuilder()
+          .putMetrics("accuracy", acc).putMetrics("note",
+              io.tributary.flower.internal.proto.Scalar.newBuilder().setString("x").build()))
+          .build();
+      case EVALUATE_RES -> c.toBuilder().setEvaluateRes(c.getEvaluateRes().toBuilder()
+          .putMetrics("accuracy", acc)).build();
+      default -> c;
+    });
+  }
+
+  @Test
+  void run_clientsReportMetrics_aggregatedWeightedByExamplesOrAsConfigured() throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(3)
+        .clientMetric("accuracy", MetricAggregation.MAX).build())) {
+      h.client(reporting(1, 1, 0.5));
+      h.client(reporting(2, 3, 0.9));
+      h.client(Behaviours.honest(3, 4));
+      h.awaitClients(3);
+      RoundRecord m = h.server.run().rounds().get(0);
+      // MAX as configured; the client that reports none takes no part; strings are not numbers.
+      assertThat(m.algorithmMetrics()).containsEntry("fit_accuracy", 0.9)
+          .containsEntry("evaluate_accuracy", 0.9).doesNotContainKey("fit_note")
+          .doesNotContainKey("fit_loss");
+      assertThat(RoundJson.toJson(m)).contains("\"fit_accuracy\": 0.9");
+    }
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2).build())) {
+      h.client(reporting(1, 1, 0.5));
+      h.client(reporting(2, 3, 0.9));
+      h.awaitClients(2);
+      RoundRecord m = h.server.run().rounds().get(0);
+      // By default weighted by examples: (0.5 * 1 + 0.9 * 3) / 4.
+      assertThat(m.algorithmMetric("fit_accuracy")).isCloseTo(0.8,
+          org.assertj.core.api.Assertions.within(1e-12));
+      assertThat(m.algorithmMetric("evaluate_accuracy")).isCloseTo(0.8,
+          org.assertj.core.api.Assertions.within(1e-12));
+    }
+  }
+
   @Test
   void run_noClientReportsALoss_clientLossIsAbsent() throws Exception {
     try (Harness h = new Harness(Harness.config().rounds(1).minClients(2).build())) {

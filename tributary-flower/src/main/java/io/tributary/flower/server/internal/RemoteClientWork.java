@@ -60,6 +60,8 @@ public final class RemoteClientWork {
   private final long maxExamples;
   private final java.util.concurrent.atomic.AtomicInteger nonFiniteMetrics =
       new java.util.concurrent.atomic.AtomicInteger();
+  private final ClientReports fitReports = new ClientReports();
+  private final ClientReports evaluateReports = new ClientReports();
   private volatile Dispatch fitDispatch;
   /** The round being fitted, sent as {@code server_round} in every FitIns config. */
   private volatile int round;
@@ -87,7 +89,25 @@ public final class RemoteClientWork {
    * metric is left out of the round's aggregate metrics, and counted here.
    */
   public int drainNonFiniteMetrics() {
-    return nonFiniteMetrics.getAndSet(0);
+    return nonFiniteMetrics.getAndSet(0) + fitReports.drainNonFinite()
+        + evaluateReports.drainNonFinite();
+  }
+
+  /**
+   * The round's client metrics, each aggregated as {@code how} says (by default the mean weighted
+   * by examples) over the clients whose results the round used: FitRes metrics as {@code
+   * fit_NAME} (but {@code loss}, which is the round's {@code client_loss}), EvaluateRes metrics as
+   * {@code evaluate_NAME}; and a fresh start for the next round.
+   *
+   * @param failedFit the ids of the clients whose fit failed
+   * @param failedEvaluate the ids of the clients whose evaluation failed
+   */
+  public java.util.SortedMap<String, Double> drainClientMetrics(java.util.Set<String> failedFit,
+      java.util.Set<String> failedEvaluate,
+      Map<String, io.tributary.flower.server.MetricAggregation> how) {
+    java.util.SortedMap<String, Double> out = fitReports.drain("fit_", failedFit, how);
+    out.putAll(evaluateReports.drain("evaluate_", failedEvaluate, how));
+    return out;
   }
 
   /**
@@ -205,6 +225,8 @@ public final class RemoteClientWork {
       loss = 0f;
       weight = 0f;
     }
+    fitReports.record(client.id(), res.getNumExamples(), metricsWithout(client,
+        res.getMetricsMap(), "loss"));
     List<Tensor> sent = ModelSpec.tensors(model);
     List<Tensor> delta = new ArrayList<>(sent.size());
     for (int i = 0; i < sent.size(); i++) {
@@ -225,6 +247,8 @@ public final class RemoteClientWork {
       throw RemoteCall.fail(client, "EvaluateRes has num_examples " + res.getNumExamples(),
           null);
     }
+    evaluateReports.record(client.id(), res.getNumExamples(), metricsWithout(client,
+        res.getMetricsMap(), null));
     if (!Float.isFinite(res.getLoss())) {
       // Weight 0 leaves the loss out of the weighted mean; the round counts it.
       nonFiniteMetrics.incrementAndGet();
@@ -291,6 +315,19 @@ public final class RemoteClientWork {
       throw RemoteCall.fail(client, "parameters do not fit the model: " + mismatch, null);
     }
     return got;
+  }
+
+  private static Map<String, Scalar> metricsWithout(ClientProxy client,
+      Map<String, io.tributary.flower.internal.proto.Scalar> metrics, String left) {
+    try {
+      Map<String, Scalar> m = new java.util.TreeMap<>(ScalarCodec.fromProto(metrics));
+      if (left != null) {
+        m.remove(left);
+      }
+      return m;
+    } catch (MalformedMessageException e) {
+      throw RemoteCall.fail(client, "metrics: " + e.getMessage(), e);
+    }
   }
 
   private static OptionalDouble metric(ClientProxy client,

@@ -7,11 +7,13 @@ import io.tributary.flower.server.RoundListener;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.LearningProcess;
+import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.RoundLoop;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundReport;
 import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.Tensor;
@@ -19,9 +21,11 @@ import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +95,7 @@ public final class RoundRunner {
       }
       StructValue last = loop.run(first, config.initial().roundsDone() + 1,
           config.rounds(), report -> {
-            RoundRecord m = metrics(report, population, work);
+            RoundRecord m = metrics(report, population, work, config);
             all.add(m);
             try {
               listener.roundEnded(m, named(names, report.state().struct(0)),
@@ -114,7 +118,7 @@ public final class RoundRunner {
    * so absent, when none did).
    */
   private static RoundRecord metrics(RoundReport report, ConnectedClients population,
-      RemoteClientWork work) {
+      RemoteClientWork work, ServerConfig config) {
     int round = report.round();
     List<String> reasons = new ArrayList<>();
     report.failures().forEach(f -> reasons.add("fit: " + RoundReport.describe(f,
@@ -140,12 +144,28 @@ public final class RoundRunner {
     // (which only a hostile client claims; their weights are bounded) wrap, so saturate.
     long examples = report.metrics().map(m -> m.numExamples() < 0 ? Long.MAX_VALUE
         : m.numExamples()).orElse(0L);
-    SequencedMap<String, Double> others = report.metrics()
-        .map(m -> m.others()).orElseGet(LinkedHashMap::new);
+    SequencedMap<String, Double> others = new LinkedHashMap<>(report.metrics()
+        .map(m -> m.others()).orElseGet(LinkedHashMap::new));
+    Set<String> failedEvaluate = new HashSet<>();
+    report.evaluations().forEach(e -> failedEvaluate.addAll(ids(e.failures(), e.cohort())));
+    others.putAll(work.drainClientMetrics(ids(report.failures(), report.cohort()),
+        failedEvaluate, config.clientMetrics()));
     return RoundRecord.federated(round, clientLoss, evalLoss,
         population.fitClients().size(), examples, report.failures().size() + evalFailures,
         report.seconds(), population.bytesUp(), population.bytesDown(), reasons,
         work.drainNonFiniteMetrics(), others);
+  }
+
+  /** The ids of the failed clients of a cohort whose client values are the ids. */
+  private static Set<String> ids(List<ClientFailure> failures, Cohort cohort) {
+    Set<String> out = new HashSet<>();
+    for (ClientFailure f : failures) {
+      if (f.client() >= 0 && f.client() < cohort.size()
+          && cohort.clients().get(f.client()) instanceof Tensor t) {
+        out.add(t.getString(0));
+      }
+    }
+    return out;
   }
 
   /** The runtime's options for a server's rounds: tolerance, weight bound, client timeout. */
