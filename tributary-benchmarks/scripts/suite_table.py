@@ -3,7 +3,8 @@
 metrics.jsonl: for `synthetic` and `dirichlet`, every algorithm's final training loss (the global
 model on every client's training data) and final test accuracy, mean and standard deviation over
 the seeds; for `byzantine`, each aggregator's final test accuracy clean and under each attack.
-A run that stopped early counts with its last round and is marked with the rounds it ran.
+A run that stopped early (a model that is no longer finite stops a run) counts with its last
+complete round and is marked with the rounds it ran.
 Standard library only."""
 import json
 import math
@@ -66,11 +67,17 @@ def byzantine(folder):
     print("final test accuracy, mean ± standard deviation over seeds\n")
     print("| aggregator | " + " | ".join(ATTACK_NAMES[a] for a in ATTACKS) + " |")
     print("|---|" + "---:|" * len(ATTACKS))
+    planned = max(r[0] for r in found.values())
     for alg in ORDER:
         cells = []
         for attack in ATTACKS:
             mine = sorted((s, r) for (a, s), r in found.items() if a == f"{alg}-{attack}")
-            cells.append(stat([r[1]["test_accuracy"] for _, r in mine]) if mine else "")
+            cell = stat([r[1]["test_accuracy"] for _, r in mine]) if mine else ""
+            stopped = [r[0] for _, r in mine if r[0] < planned]
+            if stopped:
+                cell += (f" (stopped after round {', '.join(map(str, stopped))} of {planned}: "
+                         "model not finite)")
+            cells.append(cell)
         if any(cells):
             print(f"| {alg} | " + " | ".join(cells) + " |")
     print()
