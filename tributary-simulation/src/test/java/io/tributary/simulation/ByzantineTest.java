@@ -3,13 +3,65 @@ package io.tributary.simulation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.SequencedMap;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code --byzantine} setting: parsing, the seeded choice of clients, and its effect. */
 class ByzantineTest {
+  @TempDir Path dir;
+
+  private static SimulationSettings.Builder attacked() {
+    return SimulationSettings.builder().model(ModelKind.MCLR).clients(6).clientsPerRound(4)
+        .rounds(4).localEpochs(1).seed(3).threads(2).checkpointEvery(2)
+        .byzantine(Byzantine.parse("1:noise:0.5"));
+  }
+
+  @Test
+  void resume_byzantineRunStoppedAfterRound3_endsBitIdenticalToAnUninterruptedRun()
+      throws Exception {
+    Path whole = dir.resolve("whole");
+    SimulationResult uninterrupted = Simulation.builder(attacked().out(whole).build())
+        .writeFiles().build().run();
+    Path run = dir.resolve("run");
+    SimulationListener stopAfter3 = new SimulationListener() {
+      @Override
+      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+          throws IOException {
+        if (round.round() == 3) {
+          throw new IOException("stopped on purpose");
+        }
+      }
+    };
+    assertThatThrownBy(() -> Simulation.builder(attacked().out(run).build()).writeFiles()
+        .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
+
+    SimulationResult resumed = Simulation.builder(attacked().out(run).build()).writeFiles()
+        .resume().build().run();
+
+    assertThat(resumed.resumedAfter()).isEqualTo(2);
+    assertThat(Files.readAllBytes(run.resolve(RunFiles.FINAL)))
+        .isEqualTo(Files.readAllBytes(whole.resolve(RunFiles.FINAL)));
+    assertThat(resumed.history().series(RoundRecord::trainLoss))
+        .isEqualTo(uninterrupted.history().series(RoundRecord::trainLoss));
+  }
+
+  @Test
+  void resume_withoutTheRunsByzantineSetting_isRefusedNamingTheFlag() throws Exception {
+    Path run = dir.resolve("run");
+    Simulation.builder(attacked().out(run).build()).writeFiles().build().run();
+
+    assertThatThrownBy(() -> Simulation.builder(attacked().byzantine(Byzantine.NONE).out(run)
+        .build()).writeFiles().resume().build().run())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--byzantine");
+  }
   @Test
   void parse_threeModes_readAndPrintBack() {
     assertThat(Byzantine.parse("2:scale:-10")).isEqualTo(new Byzantine(2,
