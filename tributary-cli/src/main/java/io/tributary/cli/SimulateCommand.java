@@ -2,6 +2,7 @@ package io.tributary.cli;
 
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.History;
 import io.tributary.simulation.ModelKind;
@@ -137,6 +138,13 @@ final class SimulateCommand implements Callable<Integer> {
       description = "FedProx proximal coefficient, >= 0; fedprox only (default: " + DEFAULT_MU
           + ")")
   Double mu;
+
+  @Option(names = "--byzantine", paramLabel = "K:MODE",
+      description = "K of each round's sampled clients (a seeded choice) are Byzantine and send "
+          + "an attacked update: K:scale:S (their delta times S), K:signflip (the delta negated, "
+          + "as scale:-1) or K:noise:SIGMA (Gaussian noise of standard deviation SIGMA in place "
+          + "of the delta); K at most --clients-per-round (default: none)")
+  String byzantine;
 
   @Option(names = "--seed", paramLabel = "S",
       description = "the seed of every random choice: data split, partition, initial model, "
@@ -282,6 +290,9 @@ final class SimulateCommand implements Callable<Integer> {
     }
     if (mu != null) {
       b.mu(mu);
+    }
+    if (byzantine != null) {
+      b.byzantine(Byzantine.parse(byzantine));
     }
     if (threads != null) {
       b.threads(threads);

@@ -136,7 +136,15 @@ class SimulateOptionsTest {
         Arguments.of(new String[] {"--algorithm", "krum", "--krum-f", "-1"},
             "num_malicious_clients must be a whole number >= 0"),
         Arguments.of(new String[] {"--algorithm", "fedadam", "--mu", "1"},
-            "--mu applies only to --algorithm fedprox (fedadam has no proximal term)"));
+            "--mu applies only to --algorithm fedprox (fedadam has no proximal term)"),
+        Arguments.of(new String[] {"--byzantine", "3:bogus"},
+            "--byzantine: unknown mode 'bogus' (scale:S, signflip or noise:SIGMA)"),
+        Arguments.of(new String[] {"--byzantine", "-1:signflip"},
+            "--byzantine: K must be >= 0, got -1"),
+        Arguments.of(new String[] {"--clients-per-round", "4", "--byzantine", "5:signflip"},
+            "--byzantine: K must be at most --clients-per-round (4), got 5"),
+        Arguments.of(new String[] {"--byzantine", "2:scale"},
+            "--byzantine must be K:scale:S, K:signflip or K:noise:SIGMA, got '2:scale'"));
   }
 
   @Test
@@ -153,6 +161,17 @@ class SimulateOptionsTest {
     assertThat(parse("--algorithm", "qfedavg", "--q", "1", "--qffl-lr", "0.05", "--out", "x")
         .algorithm().hyperparameters()).containsExactly(Map.entry("q_param", 1.0),
         Map.entry("qffl_learning_rate", 0.05));
+  }
+
+  @Test
+  void config_byzantine_parsedIntoTheSettingsAndRepeatedByTheCommand() {
+    SimulationSettings c = parse("--clients", "20", "--clients-per-round", "10", "--byzantine",
+        "2:scale:-10", "--out", "x");
+
+    assertThat(c.byzantine()).isEqualTo(io.tributary.simulation.Byzantine.parse("2:scale:-10"));
+    assertThat(c.commandLine()).containsSequence("--byzantine", "2:scale:-10");
+    assertThat(parse(c.commandLine().subList(2, c.commandLine().size())
+        .toArray(String[]::new))).isEqualTo(c);
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.serveropt.ServerOptimizer;
 import io.tributary.learning.serveropt.ServerSgd;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * A federated algorithm composed of three parts, as TFF's {@code build_weighted_fed_avg(
@@ -71,8 +72,25 @@ public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
    */
   public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
       long seed) {
+    return build(model, epochs, batchSize, learningRate, seed, UnaryOperator.identity());
+  }
+
+  /**
+   * The process over local graph training of {@code model} whose client update is first passed
+   * through {@code wrapUpdate}, such as {@link ByzantineUpdate#wrap}: the wrapped update must
+   * still return {@code <delta=M,num_examples=int64,loss=float32>}, and its data type is the
+   * data every client of {@code next} holds (the evaluation keeps the plain data).
+   *
+   * @param epochs local epochs per round
+   * @param batchSize local batch size; 0 keeps the clients' batches as given
+   * @param learningRate the client SGD step size
+   * @param seed seeds the initial model
+   * @param wrapUpdate makes the client update {@code next} runs from the local training one
+   */
+  public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
+      long seed, UnaryOperator<Computation> wrapUpdate) {
     return FederatedLearning.build(this, model,
-        new ClientUpdateConfig(epochs, batchSize, learningRate, mu), seed);
+        new ClientUpdateConfig(epochs, batchSize, learningRate, mu), seed, wrapUpdate);
   }
 
   /**

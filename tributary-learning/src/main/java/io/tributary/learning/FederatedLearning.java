@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
+import java.util.function.UnaryOperator;
 
 /**
  * Builds FedAvg-family processes: broadcast the server model, run the client update on every
@@ -56,6 +57,11 @@ public final class FederatedLearning {
 
   static LearningProcess build(FederatedAlgorithm algorithm, Model model,
       ClientUpdateConfig config, long seed) {
+    return build(algorithm, model, config, seed, UnaryOperator.identity());
+  }
+
+  static LearningProcess build(FederatedAlgorithm algorithm, Model model,
+      ClientUpdateConfig config, long seed, UnaryOperator<Computation> wrapUpdate) {
     GraphComputation initial = LocalTraining.initialModel("initial_model", model, seed);
     GraphComputation update = LocalTraining.clientUpdate("client_update", model, config);
     GraphComputation eval = LocalTraining.evaluation("evaluate", model);
@@ -63,7 +69,8 @@ public final class FederatedLearning {
         () -> named("model", Computation.of(initial).call()));
     Computation initialize = Federated.computation(
         () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
-    return process(algorithm, initialize, Computation.of(update), Computation.of(eval));
+    return process(algorithm, initialize, wrapUpdate.apply(Computation.of(update)),
+        Computation.of(eval));
   }
 
   /**

@@ -15,6 +15,8 @@ package io.tributary.simulation;
  *       {@code ClientSampler}, which draws round {@code r} from it;
  *   <li>client {@code k}'s local shuffling in round {@code r}: {@link #shuffle shuffle(s, r, k)} =
  *       {@code derive(derive(s, 2^32 + r), k)};
+ *   <li>which clients of round {@code r} are Byzantine, and their noise: {@link #byzantine
+ *       byzantine(s, r)} = {@code derive(s, 2^33 + r)} (see {@link Byzantine});
  *   <li>the runtime's own seed (noise and sampling inside computations): {@code s}.
  * </ul>
  *
@@ -28,6 +30,8 @@ public final class Seeds {
   public static final long SAMPLER = 2;
   /** Local shuffling: round r uses stream {@code SHUFFLE + r}, then the client index. */
   public static final long SHUFFLE = 1L << 32;
+  /** Byzantine clients: round r uses stream {@code BYZANTINE + r}. */
+  public static final long BYZANTINE = 2L << 32;
 
   private Seeds() {}
 
@@ -52,5 +56,13 @@ public final class Seeds {
   /** The seed of client {@code client}'s local shuffling in round {@code round} (from 1). */
   public static long shuffle(long seed, int round, int client) {
     return derive(derive(seed, SHUFFLE + round), client);
+  }
+
+  /**
+   * The seed of round {@code round}'s (from 1) choice of Byzantine clients; the noise of cohort
+   * position p is drawn from {@code derive(byzantine(seed, round), p)}.
+   */
+  public static long byzantine(long seed, int round) {
+    return derive(seed, BYZANTINE + round);
   }
 }

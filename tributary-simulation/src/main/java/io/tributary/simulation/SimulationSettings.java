@@ -31,6 +31,7 @@ import java.util.SequencedMap;
  * @param batchSize the local batch size B
  * @param learningRate the client SGD step size
  * @param mu the FedProx proximal coefficient (0 for fedavg)
+ * @param byzantine the Byzantine clients of every round ({@link Byzantine#NONE} for none)
  * @param seed the one seed every random choice of the run derives from
  * @param threads the client worker threads
  * @param checkpointEvery rounds between checkpoints in {@code model.zip} (the last round always
@@ -39,7 +40,7 @@ import java.util.SequencedMap;
  */
 public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
-    double learningRate, double mu, long seed, int threads, int checkpointEvery, Path out) {
+    double learningRate, double mu, Byzantine byzantine, long seed, int threads, int checkpointEvery, Path out) {
 
   /** The most clients a population may hold; each needs its own dataset in memory. */
   public static final int MAX_CLIENTS = 100_000;
@@ -60,6 +61,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     Objects.requireNonNull(dataset, "dataset");
     Objects.requireNonNull(partition, "partition");
     Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(byzantine, "byzantine");
     range("--clients", clients, 1, MAX_CLIENTS);
     range("--clients-per-round", clientsPerRound, 1, clients);
     range("--rounds", rounds, 1, MAX_ROUNDS);
@@ -72,6 +74,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     if (!(mu >= 0) || !Double.isFinite(mu)) {
       throw new IllegalArgumentException("--mu must be finite and >= 0, got " + mu);
+    }
+    if (byzantine.clients() > clientsPerRound) {
+      throw new IllegalArgumentException("--byzantine: K must be at most --clients-per-round ("
+          + clientsPerRound + "), got " + byzantine.clients());
     }
     if (!algorithm.proximal() && mu != 0) {
       throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (" + algorithm
@@ -119,6 +125,9 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("batch_size", Integer.toString(batchSize));
     m.put("lr", Json.number(learningRate));
     m.put("mu", Json.number(mu));
+    if (byzantine.active()) {
+      m.put("byzantine", Json.string(byzantine.toString()));
+    }
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
     // Not a setting but what decides the last digits: recorded so a run can be told apart.
@@ -153,6 +162,9 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("batch size", Integer.toString(batchSize));
     m.put("learning rate", number(learningRate));
     m.put("mu", number(mu));
+    if (byzantine.active()) {
+      m.put("byzantine", byzantine.toString());
+    }
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
     m.put("checkpoint every", checkpointEvery + " rounds");
@@ -186,6 +198,9 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     algorithm.hyperparameters().forEach((k, v) -> c.addAll(List.of(Algorithm.flag(k),
         number(v))));
+    if (byzantine.active()) {
+      c.addAll(List.of("--byzantine", byzantine.toString()));
+    }
     c.addAll(List.of("--seed", Long.toString(seed), "--threads", Integer.toString(threads),
         "--checkpoint-every", Integer.toString(checkpointEvery)));
     if (out != null) {
@@ -206,7 +221,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return s.toString();
   }
 
-  private static String number(double v) {
+  static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
         : String.valueOf(v).toLowerCase(Locale.ROOT);
   }
@@ -219,8 +234,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   /** These settings writing to {@code dir} (null for none). */
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
-        clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, seed, threads,
-        checkpointEvery, dir);
+        clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
+        threads, checkpointEvery, dir);
   }
 
   /**
@@ -259,6 +274,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private int batchSize = DEFAULT_BATCH_SIZE;
     private double learningRate = DEFAULT_LR;
     private Double mu;
+    private Byzantine byzantine = Byzantine.NONE;
     private long seed = DEFAULT_SEED;
     private Integer threads;
     private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
@@ -341,6 +357,15 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
+    /**
+     * The Byzantine clients of every round (default {@link Byzantine#NONE}); at most the clients
+     * per round.
+     */
+    public Builder byzantine(Byzantine b) {
+      this.byzantine = Objects.requireNonNull(b, "byzantine");
+      return this;
+    }
+
     /** The one seed of every random choice (default 1); see {@link Seeds}. */
     public Builder seed(long s) {
       this.seed = s;
@@ -393,7 +418,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
           : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(clients, 1));
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
-          rounds, localEpochs, batchSize, learningRate, proximal, seed, workers,
+          rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
           checkpointEvery, out);
     }
   }

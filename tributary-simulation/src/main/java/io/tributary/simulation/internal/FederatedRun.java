@@ -8,6 +8,7 @@ import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.local.ModelStructs;
 import io.tributary.graph.models.Model;
+import io.tributary.learning.ByzantineUpdate;
 import io.tributary.learning.ClientSampler;
 import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.FederatedLearning;
@@ -24,6 +25,7 @@ import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
+import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.Seeds;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
@@ -35,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 
 /**
  * The federated side of a simulation: the algorithm's {@code initialize}, {@code next} and
@@ -73,8 +76,11 @@ public final class FederatedRun implements AutoCloseable {
     this.data = data;
     this.modelType = LocalTraining.modelType(model);
     long modelSeed = Seeds.model(config.seed());
+    // Byzantine clients: every client's data carry an attack (honest ones scale 1), applied to
+    // its update inside the client computation; without them the update is the plain one.
     LearningProcess built = config.algorithm().federated(config.mu()).build(model,
-        config.localEpochs(), config.batchSize(), config.learningRate(), modelSeed);
+        config.localEpochs(), config.batchSize(), config.learningRate(), modelSeed,
+        config.byzantine().active() ? ByzantineUpdate::wrap : UnaryOperator.identity());
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and
     // reported (any one success suffices, as on the server), and example counts are bounded.
@@ -171,12 +177,28 @@ public final class FederatedRun implements AutoCloseable {
     @Override
     public Cohort fitCohort(int round) {
       int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
-      List<List<StructValue>> clientData = new ArrayList<>(chosen.length);
+      Byzantine byzantine = config.byzantine();
+      StructValue[] attacks = byzantine.active()
+          ? byzantine.attacks(config.seed(), round, chosen.length) : null;
+      boolean[] attacked = new boolean[chosen.length];
+      if (attacks != null) {
+        for (int p : byzantine.positions(config.seed(), round, chosen.length)) {
+          attacked[p] = true;
+        }
+      }
+      List<Object> clientData = new ArrayList<>(chosen.length);
       List<String> names = new ArrayList<>(chosen.length);
-      for (int k : chosen) {
-        clientData.add(SequenceValues.shuffled(data.clientTrain().get(k), config.batchSize(),
-            Seeds.shuffle(config.seed(), round, k)));
-        names.add("client " + k);
+      for (int p = 0; p < chosen.length; p++) {
+        int k = chosen[p];
+        List<StructValue> batches = SequenceValues.shuffled(data.clientTrain().get(k),
+            config.batchSize(), Seeds.shuffle(config.seed(), round, k));
+        if (attacks == null) {
+          clientData.add(batches);
+          names.add("client " + k);
+        } else {
+          clientData.add(ByzantineUpdate.clientData(batches, attacks[p]));
+          names.add("client " + k + (attacked[p] ? " (byzantine)" : ""));
+        }
       }
       return new Cohort("fit", clientData, names);
     }
