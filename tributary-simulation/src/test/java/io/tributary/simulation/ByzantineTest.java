@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.learning.rounds.RoundRecord;
-import io.tributary.tensor.Tensor;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.SequencedMap;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,15 +29,7 @@ class ByzantineTest {
     SimulationResult uninterrupted = Simulation.builder(attacked().out(whole).build())
         .writeFiles().build().run();
     Path run = dir.resolve("run");
-    SimulationListener stopAfter3 = new SimulationListener() {
-      @Override
-      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
-          throws IOException {
-        if (round.round() == 3) {
-          throw new IOException("stopped on purpose");
-        }
-      }
-    };
+    SimulationListener stopAfter3 = SimulationTest.stopAfter(3);
     assertThatThrownBy(() -> Simulation.builder(attacked().out(run).build()).writeFiles()
         .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
 

@@ -18,6 +18,19 @@ import org.junit.jupiter.api.io.TempDir;
 class SimulationTest {
   @TempDir Path dir;
 
+  /** A listener that stops the run, with "stopped on purpose", after round {@code last}. */
+  static SimulationListener stopAfter(int last) {
+    return new SimulationListener() {
+      @Override
+      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+          throws IOException {
+        if (round.round() == last) {
+          throw new IOException("stopped on purpose");
+        }
+      }
+    };
+  }
+
   private static SimulationSettings.Builder small() {
     return SimulationSettings.builder().model(ModelKind.MCLR).clients(5).clientsPerRound(3)
         .rounds(4).seed(3).threads(2).checkpointEvery(2);
@@ -85,15 +98,7 @@ class SimulationTest {
         .writeFiles().build().run();
 
     Path run = dir.resolve("run");
-    SimulationListener stopAfter3 = new SimulationListener() {
-      @Override
-      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
-          throws IOException {
-        if (round.round() == 3) {
-          throw new IOException("stopped on purpose");
-        }
-      }
-    };
+    SimulationListener stopAfter3 = SimulationTest.stopAfter(3);
     assertThatThrownBy(() -> Simulation.builder(small().out(run).build()).writeFiles()
         .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
     assertThat(run.resolve(RunFiles.FINAL)).doesNotExist();
@@ -118,15 +123,7 @@ class SimulationTest {
         .build().run();
 
     Path run = dir.resolve("run");
-    SimulationListener stopAfter3 = new SimulationListener() {
-      @Override
-      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
-          throws IOException {
-        if (round.round() == 3) {
-          throw new IOException("stopped on purpose");
-        }
-      }
-    };
+    SimulationListener stopAfter3 = SimulationTest.stopAfter(3);
     assertThatThrownBy(() -> Simulation.builder(adam.out(run).build()).writeFiles()
         .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
     try (io.tributary.format.ModelFile m = io.tributary.format.ModelFile.open(
