@@ -1,12 +1,12 @@
 package io.tributary.cli;
 
 import io.tributary.flower.server.InitialParameters;
-import io.tributary.flower.server.MetricAggregation;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;
+import io.tributary.learning.MetricAggregation;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.output.RoundCheckpoints;
 import java.io.IOException;

@@ -23,6 +23,7 @@ import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SequencedMap;
 import java.util.function.UnaryOperator;
 
@@ -254,8 +255,28 @@ public final class FederatedLearning {
    * @throws IllegalArgumentException if the evaluation has another type
    */
   public static Computation evaluate(Computation evaluation) {
+    return evaluate(evaluation, Map.of());
+  }
+
+  /**
+   * {@link #evaluate(Computation)} with some elements aggregated otherwise than by the weighted
+   * mean: {@code how} maps an element's name to its {@link MetricAggregation}, each one intrinsic
+   * ({@code federated_weighted_mean}, {@code federated_mean}, {@code federated_sum}, {@code
+   * federated_min}, {@code federated_max}); elements not named keep the weighted mean, and
+   * {@code num_examples} is always summed.
+   *
+   * @throws IllegalArgumentException if the evaluation has another type, or {@code how} names an
+   *     element it does not have
+   */
+  public static Computation evaluate(Computation evaluation, Map<String, MetricAggregation> how) {
     ClientWork w = ClientWork.evaluation(evaluation);
     StructType result = (StructType) evaluation.type().result();
+    for (String name : new java.util.TreeSet<>(how.keySet())) {
+      if (result.indexOf(name) < 0 || name.equals("num_examples")) {
+        throw new IllegalArgumentException("the evaluation " + result + " has no metric '"
+            + name + "' to aggregate");
+      }
+    }
     Type serverModelType = new FederatedType(w.model(), Placement.SERVER, true);
     Type data = new FederatedType(w.data(), Placement.CLIENTS, false);
     return Federated.computation(serverModelType, data, (sm, d) -> {
@@ -266,7 +287,13 @@ public final class FederatedLearning {
       for (StructType.Element e : result.elements()) {
         String n = e.name().orElseThrow();
         metrics.put(n, n.equals("num_examples") ? Intrinsics.federatedSum(examples)
-            : Intrinsics.federatedWeightedMean(out.get(n), examples));
+            : switch (how.getOrDefault(n, MetricAggregation.WEIGHTED_MEAN)) {
+              case WEIGHTED_MEAN -> Intrinsics.federatedWeightedMean(out.get(n), examples);
+              case MEAN -> Intrinsics.federatedMean(out.get(n));
+              case SUM -> Intrinsics.federatedSum(out.get(n));
+              case MIN -> Intrinsics.federatedMin(out.get(n));
+              case MAX -> Intrinsics.federatedMax(out.get(n));
+            });
       }
       return Intrinsics.federatedZip(Federated.struct(metrics));
     });

@@ -133,6 +133,25 @@ class FederatedLearningTest {
   }
 
   @Test
+  void evaluate_perMetricAggregation_usesTheChosenIntrinsic() {
+    try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
+      for (var c : java.util.Map.of(MetricAggregation.MAX, 4f, MetricAggregation.MIN, 2f,
+          MetricAggregation.SUM, 6f, MetricAggregation.MEAN, 3f).entrySet()) {
+        Computation evaluate = FederatedLearning.evaluate(EVAL,
+            java.util.Map.of("loss", c.getKey()));
+        StructValue out = (StructValue) ctx.invoke(evaluate,
+            StructValue.named("w", Tensor.ofFloats(Shape.of(2), 1, 2)),
+            List.of(Tensor.scalar(1f), Tensor.scalar(3f)));
+        assertThat(((Tensor) out.get("loss")).getFloat(0)).as(c.getKey().name())
+            .isEqualTo(c.getValue());
+      }
+    }
+    assertThatThrownBy(() -> FederatedLearning.evaluate(EVAL,
+        java.util.Map.of("accuracy", MetricAggregation.MAX)))
+        .hasMessageContaining("has no metric 'accuracy'");
+  }
+
+  @Test
   void next_updateWithWrongResult_throwsNamingTheExpectedType() {
     Computation bad = Federated.local("bad",
         "(<model=" + M + ",data=float32> -> <delta=" + M + ",num_examples=int32,loss=float32>)",

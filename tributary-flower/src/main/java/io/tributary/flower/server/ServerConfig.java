@@ -1,5 +1,6 @@
 package io.tributary.flower.server;
 
+import io.tributary.learning.MetricAggregation;
 import io.tributary.runtime.RuntimeOptions;
 import java.time.Duration;
 import java.util.Map;

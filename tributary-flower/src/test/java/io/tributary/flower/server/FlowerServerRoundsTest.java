@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.tributary.flower.internal.ParametersWire;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.rounds.RoundJson;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Shape;

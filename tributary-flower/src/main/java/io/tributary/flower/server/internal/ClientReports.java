@@ -1,7 +1,7 @@
 package io.tributary.flower.server.internal;
 
 import io.tributary.flower.Scalar;
-import io.tributary.flower.server.MetricAggregation;
+import io.tributary.learning.MetricAggregation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

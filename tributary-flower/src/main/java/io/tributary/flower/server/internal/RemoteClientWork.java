@@ -104,7 +104,7 @@ public final class RemoteClientWork {
    */
   public java.util.SortedMap<String, Double> drainClientMetrics(java.util.Set<String> failedFit,
       java.util.Set<String> failedEvaluate,
-      Map<String, io.tributary.flower.server.MetricAggregation> how) {
+      Map<String, io.tributary.learning.MetricAggregation> how) {
     java.util.SortedMap<String, Double> out = fitReports.drain("fit_", failedFit, how);
     out.putAll(evaluateReports.drain("evaluate_", failedEvaluate, how));
     return out;

@@ -1,10 +1,12 @@
-package io.tributary.flower.server;
+package io.tributary.learning;
 
 /**
- * How the server combines one metric that clients report in their FitRes or EvaluateRes (for
- * example {@code accuracy}) into the round's figure, as Flower's {@code
- * fit_metrics_aggregation_fn} and {@code evaluate_metrics_aggregation_fn} do. Only the clients
- * whose result the round used take part; NaN or infinite values are left out and counted.
+ * How one metric that clients report (a Flower client's FitRes or EvaluateRes metric such as
+ * {@code accuracy}, an element of a simulation's client evaluation) becomes the round's figure,
+ * as Flower's {@code fit_metrics_aggregation_fn} and {@code evaluate_metrics_aggregation_fn} do.
+ * Only the clients whose result the round used take part. In a federated computation each is an
+ * intrinsic ({@link FederatedLearning#evaluate(io.tributary.core.computation.Computation,
+ * java.util.Map)}); {@link #aggregate} is the same arithmetic on numbers.
  */
 public enum MetricAggregation {
   /** The mean weighted by each client's {@code num_examples} (the default). */
