@@ -10,6 +10,7 @@ import io.tributary.graph.local.ModelStructs;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.ClientSampler;
 import io.tributary.learning.EvaluationOutput;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
@@ -72,8 +73,13 @@ public final class FederatedRun implements AutoCloseable {
     this.data = data;
     this.modelType = LocalTraining.modelType(model);
     long modelSeed = Seeds.model(config.seed());
-    LearningProcess built = config.algorithm().federated(config.mu()).build(model,
-        config.localEpochs(), config.batchSize(), config.learningRate(), modelSeed);
+    FederatedAlgorithm algorithm = config.algorithm().federated(config.mu());
+    if (config.dp().isPresent()) {
+      algorithm = algorithm.withAggregator(config.dp().get().aggregator(config.clientsPerRound(),
+          Seeds.dpNoise(config.seed())));
+    }
+    LearningProcess built = algorithm.build(model, config.localEpochs(), config.batchSize(),
+        config.learningRate(), modelSeed);
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and
     // reported (any one success suffices, as on the server), and example counts are bounded.
@@ -159,10 +165,15 @@ public final class FederatedRun implements AutoCloseable {
     }
     int clients = report.cohort().size();
     int failed = (int) report.failures().stream().map(ClientFailure::client).distinct().count();
+    TreeMap<String, Double> algorithmMetrics = new TreeMap<>(m.others());
+    // The privacy spent after this round: every round so far sampled a fixed-size cohort of
+    // K of N clients and added noise of the same multiplier (a failed client does not lower it).
+    config.dp().ifPresent(dp -> algorithmMetrics.put("epsilon",
+        dp.spent(config.samplingRate(), round).epsilon()));
     return new RoundRecord(round, scores[0], scores[1], scores[2], scores[3],
         printable(m.trainLoss()), clients, m.numExamples(), failed, report.seconds(),
         (long) (clients - failed) * parameterBytes, (long) clients * parameterBytes, reasons,
-        excluded, new TreeMap<>(m.others()));
+        excluded, algorithmMetrics);
   }
 
   /** The simulated population: seeded samples of the clients' datasets, shuffled per round. */
