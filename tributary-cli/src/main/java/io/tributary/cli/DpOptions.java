@@ -121,9 +121,11 @@ final class DpOptions {
   /** The final line on the privacy spent after {@code rounds} rounds at sampling rate q. */
   static String spentLine(DpSettings dp, double q, long rounds) {
     PrivacySpent s = dp.spent(q, rounds);
+    String sampling = q < 1 ? String.format(Locale.ROOT, "fixed-size sampling q = %.4g", q)
+        : "every client in every round, q = 1";
     return String.format(Locale.ROOT, "privacy: epsilon %.4f at delta %s after %d rounds "
-        + "(RDP accountant, fixed-size sampling q = %.4g, noise multiplier %s)%s", s.epsilon(),
-        dp.describe().get("delta"), rounds, q, dp.describe().get("noise_multiplier"),
+        + "(RDP accountant, %s, noise multiplier %s)%s", s.epsilon(),
+        dp.describe().get("delta"), rounds, sampling, dp.describe().get("noise_multiplier"),
         dp.insecureSeededNoise() ? "; NOT private: --insecure-seeded-noise" : "");
   }
 }
