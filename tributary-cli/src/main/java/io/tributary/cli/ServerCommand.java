@@ -5,6 +5,7 @@ import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.privacy.aggregation.DpSettings;
 import io.tributary.simulation.output.MetricsLog;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -64,6 +66,8 @@ final class ServerCommand implements Callable<Integer> {
   String strategy = "fedavg";
 
   @picocli.CommandLine.Mixin AlgorithmOptions algorithmOptions = new AlgorithmOptions();
+
+  @picocli.CommandLine.Mixin DpOptions dpOptions = new DpOptions();
 
   @Option(names = "--mu", paramLabel = "MU",
       description = "FedProx's proximal coefficient (default: " + SimulateCommand.DEFAULT_MU
@@ -200,8 +204,11 @@ final class ServerCommand implements Callable<Integer> {
     } catch (IOException e) {
       return Problems.report(err, "server", dir.resolve("metrics.jsonl"), e);
     }
+    Optional<DpSettings> dp = dpOptions.settings();
+    DpOptions.warnIfSeeded(err, "server", dp);
     try (ServerOutput output = new ServerOutput(outw, dir, metrics, config.rounds(), s.name(),
-        s.proximalMu(), String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        s.proximalMu(), String.join(" ", spec.commandLine().getParseResult().originalArgs()),
+        dp);
         FlowerServer server = start(config)) {
       if (done > 0) {
         outw.println("resuming " + dir + " after round " + done);
@@ -212,6 +219,9 @@ final class ServerCommand implements Callable<Integer> {
       RunResult result = server.run(output);
       Npz.write(dir.resolve("final.npz"), result.finalParameters(), false);
       outw.println("wrote " + dir);
+      if (dp.isPresent()) {
+        outw.println(DpOptions.spentLine(dp.get(), 1.0, config.rounds()));
+      }
       outw.flush();
       return 0;
     } catch (TlsProblem e) {
@@ -259,8 +269,13 @@ final class ServerCommand implements Callable<Integer> {
   /** The validated settings. */
   ServerConfig config() throws FileProblem {
     ServerSettings.Address a = ServerSettings.address("--address", address);
-    ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients,
-        ServerSettings.algorithm(strategy, algorithmOptions.hyperparameters(strategy), mu),
+    ServerAlgorithm algorithm = ServerSettings.algorithm(strategy,
+        algorithmOptions.hyperparameters(strategy), mu);
+    Optional<DpSettings> dp = dpOptions.settings();
+    if (dp.isPresent()) {
+      algorithm = ServerSettings.dp(algorithm, dp.get(), minClients, seed, resume != null);
+    }
+    ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients, algorithm,
         fractionFit, roundTimeout, minSuccessFraction, clientWait, seed);
     for (String m : clientMetrics) {
       ServerSettings.clientMetric(b, m);

@@ -4,6 +4,7 @@ import io.tributary.flower.server.RoundListener;
 import io.tributary.format.TrainingConfig;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.privacy.aggregation.DpSettings;
 import io.tributary.simulation.output.MetricsLog;
 import io.tributary.simulation.output.RoundCheckpoints;
 import io.tributary.tensor.Tensor;
@@ -25,6 +26,7 @@ final class ServerOutput implements RoundListener, Closeable {
   private final PrintWriter progress;
   private final MetricsLog metrics;
   private final Path modelFile;
+  private final Optional<DpSettings> dp;
   private final int rounds;
   private final SequencedMap<String, Double> hyperparameters;
   private final SequencedMap<String, String> properties;
@@ -34,6 +36,17 @@ final class ServerOutput implements RoundListener, Closeable {
    */
   ServerOutput(PrintWriter progress, Path dir, MetricsLog metrics, int rounds, String strategy,
       double mu, String command) {
+    this(progress, dir, metrics, rounds, strategy, mu, command, Optional.empty());
+  }
+
+  /**
+   * @param dp the run's differential privacy: each round's record gets the epsilon spent so far,
+   *     with q = 1 (the server does not know the population, so every round is taken to include
+   *     every client: an upper bound)
+   */
+  ServerOutput(PrintWriter progress, Path dir, MetricsLog metrics, int rounds, String strategy,
+      double mu, String command, Optional<DpSettings> dp) {
+    this.dp = dp;
     this.progress = progress;
     this.metrics = metrics;
     this.modelFile = dir.resolve("model.zip");
@@ -74,6 +87,11 @@ final class ServerOutput implements RoundListener, Closeable {
   @Override
   public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters,
       Optional<UpdaterState> updater) throws IOException {
+    if (dp.isPresent()) {
+      SequencedMap<String, Double> figures = new LinkedHashMap<>(m.algorithmMetrics());
+      figures.put("epsilon", dp.get().spent(1.0, m.round()).epsilon());
+      m = m.withAlgorithmMetrics(figures);
+    }
     metrics.write(m);
     new RoundCheckpoints(modelFile, rounds).write(m.round(), parameters, updater,
         TrainingConfig.of("", hyperparameters).withProperties(properties), null);

@@ -100,6 +100,40 @@ final class ServerSettings {
     b.clientMetric(value.substring(0, eq).strip(), m);
   }
 
+  /**
+   * {@code algorithm} with differentially private aggregation: the DP aggregator in place of the
+   * mean, with {@code --min-clients} as the expected clients per round ({@code
+   * num_sampled_clients}); with {@code --dp client} every fit config carries {@code
+   * clipping_norm} for the clients' clipping mod.
+   *
+   * @throws IllegalArgumentException naming the flag when the settings do not fit a server
+   */
+  static ServerAlgorithm dp(ServerAlgorithm algorithm, io.tributary.privacy.aggregation.DpSettings
+      dp, int minClients, long seed, boolean resume) {
+    if (resume) {
+      throw new IllegalArgumentException("--resume: a run with --dp cannot be resumed (its "
+          + "noise and clipping state are not in checkpoints, and secure noise never repeats);"
+          + " start a new run");
+    }
+    if (!(algorithm.algorithm().aggregator()
+        instanceof io.tributary.learning.aggregation.WeightedMean)) {
+      throw new IllegalArgumentException("--dp replaces the mean of the updates, so it applies "
+          + "only to algorithms that average them, not " + algorithm.name());
+    }
+    boolean client = dp.mode() == io.tributary.privacy.aggregation.DpMode.CLIENT;
+    if (client && (dp.adaptive().isPresent() || dp.localNoiseStddev() > 0)) {
+      throw new IllegalArgumentException((dp.adaptive().isPresent() ? "--adaptive-clip"
+          : "--local-noise-stddev") + " with --dp client is not supported by the server yet "
+          + "(the clients' mods would need each round's clipping norm or noise); use --dp "
+          + "central, or fixed clipping");
+    }
+    ServerAlgorithm s = new ServerAlgorithm(algorithm.algorithm().withAggregator(
+        dp.aggregator(minClients, io.tributary.simulation.Seeds.dpNoise(seed))),
+        algorithm.extraFitConfig());
+    return client ? s.withFitConfig(Map.of("clipping_norm",
+        io.tributary.flower.Scalar.of(dp.clip()))) : s;
+  }
+
   /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */
   static int readAhead(int mb) {
     if (mb < 1 || mb > 2047) {

@@ -83,6 +83,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin AlgorithmOptions algorithmOptions = new AlgorithmOptions();
 
+  @picocli.CommandLine.Mixin DpOptions dpOptions = new DpOptions();
+
   @Option(names = "--dataset", paramLabel = "NAME",
       description = "digits (embedded 8x8 UCI digits), synthetic:ALPHA,BETA (FedProx "
           + "Synthetic(alpha,beta), one device per client), synthetic-iid, or fashion-mnist (IDX "
@@ -188,6 +190,7 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (IOException e) {
       return problem(err, resume, e);
     }
+    DpOptions.warnIfSeeded(err, "simulate", settings.dp());
     // The product kernels load and compile on another thread while this one loads the data.
     io.tributary.graph.ops.KernelWarmUp.startInBackground();
     // The files first: a directory that holds a run is refused before anything is shown.
@@ -201,12 +204,14 @@ final class SimulateCommand implements Callable<Integer> {
     try {
       SimulationResult result = run.build().run();
       summary(out, result.history(), result.outcome(), report);
+      privacy(out, settings, result.history());
       return 0;
     } catch (SimulationStoppedException e) {
       err.println("tributary simulate: " + e.getMessage().replaceAll("\\R", " "));
       verbose.trace(err, e.getCause());
       err.flush();
       summary(out, e.history(), e.getMessage(), report);
+      privacy(out, settings, e.history());
       return 1;
     } catch (SimulationDataException e) {
       return problem(err, e.location(), e.getCause());
@@ -227,6 +232,15 @@ final class SimulateCommand implements Callable<Integer> {
     out.println(outcome);
     out.println("report: " + report);
     out.flush();
+  }
+
+  /** The privacy spent by the rounds run, for a run with {@code --dp}. */
+  private static void privacy(PrintWriter out, SimulationSettings settings, History history) {
+    if (settings.dp().isPresent() && !history.isEmpty()) {
+      out.println(DpOptions.spentLine(settings.dp().get(), settings.samplingRate(),
+          history.last().round()));
+      out.flush();
+    }
   }
 
   /**
@@ -282,6 +296,7 @@ final class SimulateCommand implements Callable<Integer> {
         .clients(clients).rounds(rounds).localEpochs(localEpochs).batchSize(batchSize)
         .learningRate(lr).seed(seed).checkpointEvery(checkpointEvery)
         .out(out != null ? out : defaultOut());
+    dpOptions.settings().ifPresent(b::dp);
     if (model != null) {
       b.model(ModelKind.parse(model));
     }

@@ -203,6 +203,39 @@ class ServerCommandTest {
   }
 
   @Test
+  void server_withDp_writesEpsilonAndClipNormPerRoundAndPrintsTheTotal() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path out = dir.resolve("run");
+    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("server",
+        "--address", "localhost:" + port, "--rounds", "2", "--min-clients", "2", "--initial",
+        dir.resolve("init.npz").toString(), "--out", out.toString(), "--dp", "central",
+        "--noise-multiplier", "1", "--clip", "0.5", "--insecure-seeded-noise"));
+    ManagedChannel ch = Grpc.newChannelBuilderForAddress("localhost", port,
+        InsecureChannelCredentials.create()).build();
+    CliRun r;
+    try {
+      List<FakeClient> clients = List.of(connect(ch, 1, run), connect(ch, 3, run));
+      r = run.get(60, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      assertThat(clients).allSatisfy(c -> assertThat(c.received).isNotEmpty());
+    } finally {
+      ch.shutdownNow();
+    }
+    assertThat(r.err()).contains("WARNING: --insecure-seeded-noise");
+    assertThat(r.out()).containsPattern("privacy: epsilon [0-9.]+ at delta 1.0e-5 after 2 "
+        + "rounds");
+    List<String> lines = Files.readAllLines(out.resolve("metrics.jsonl"));
+    assertThat(lines).hasSize(2).allMatch(l -> l.matches(".*\"algorithm_metrics\": "
+        + "\\{\"clip_norm\": 0.5, \"epsilon\": [0-9.]+, \"noise_stddev\": 0.25}.*"));
+  }
+
+  @Test
   void server_help_describesEveryOption() {
     CliRun r = CliRun.of("server", "--help");
     assertThat(r.exitCode()).isZero();

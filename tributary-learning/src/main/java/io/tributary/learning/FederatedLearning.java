@@ -155,7 +155,9 @@ public final class FederatedLearning {
    * One round of {@code algorithm}, {@code (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,
    * <train_loss=float32,num_examples=int64,clients=int64>@SERVER>)}: the clients' updates are
    * aggregated by the algorithm's aggregator and applied by its server optimizer; S is described
-   * in {@link FederatedAlgorithm}.
+   * in {@link FederatedAlgorithm}. When a stateful aggregator's state is a named struct with a
+   * {@code metrics} struct, that struct's elements follow {@code clients} in the round's metrics
+   * (see {@link io.tributary.learning.aggregation.Aggregator}).
    *
    * @throws IllegalArgumentException if the client update has another type
    */
@@ -196,13 +198,15 @@ public final class FederatedLearning {
       Value examples = out.get("num_examples");
       SequencedMap<String, Value> newState = new LinkedHashMap<>();
       Value delta;
+      Value aggregatorState = null;
       if (parts.aggregation.initialize().isPresent()) {
         Value r = parts.aggregation.takesLosses()
             ? parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples,
                 out.get("loss"))
             : parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples);
         delta = r.get(1);
-        newState.put("aggregator", r.get(0));
+        aggregatorState = r.get(0);
+        newState.put("aggregator", aggregatorState);
       } else if (parts.weightedMean) {
         // Inline, so FedAvg's round reads as it always has: one weighted mean.
         delta = Intrinsics.federatedWeightedMean(out.get("delta"), examples);
@@ -229,10 +233,35 @@ public final class FederatedLearning {
           : Intrinsics.federatedWeightedMean(out.get("loss"), examples);
       Value total = Intrinsics.federatedSum(examples);
       Value clients = Intrinsics.federatedSum(Intrinsics.federatedMap(one, out));
-      Value metrics = Intrinsics.federatedZip(named("train_loss", trainLoss,
-          "num_examples", total, "clients", clients));
+      SequencedMap<String, Value> figures = new LinkedHashMap<>();
+      figures.put("train_loss", trainLoss);
+      figures.put("num_examples", total);
+      figures.put("clients", clients);
+      for (String name : aggregatorMetricNames(parts)) {
+        figures.putIfAbsent(name, aggregatorState.get("metrics").get(name));
+      }
+      Value metrics = Intrinsics.federatedZip(Federated.struct(figures));
       return Federated.struct(Intrinsics.federatedZip(Federated.struct(newState)), metrics);
     });
+  }
+
+  /**
+   * The names of the figures a stateful aggregator reports each round: the elements of the
+   * {@code metrics} struct of its state A, when A is a named struct that has one (the clipping
+   * norm a private aggregator used, say); they are added to the round's metrics after the three
+   * every round reports.
+   */
+  private static List<String> aggregatorMetricNames(Parts parts) {
+    List<String> names = new ArrayList<>();
+    parts.aggregation.initialize().ifPresent(a -> {
+      if (((FederatedType) a.type().result()).member() instanceof StructType st
+          && st.indexOf("metrics") >= 0 && st.get(st.indexOf("metrics")) instanceof StructType m) {
+        for (StructType.Element e : m.elements()) {
+          e.name().ifPresent(names::add);
+        }
+      }
+    });
+    return names;
   }
 
   /**

@@ -32,6 +32,8 @@ public final class Seeds {
   public static final long SHUFFLE = 1L << 32;
   /** Byzantine clients: round r uses stream {@code BYZANTINE + r}. */
   public static final long BYZANTINE = 2L << 32;
+  /** The stream of {@code --insecure-seeded-noise}'s differential-privacy noise. */
+  public static final long DP_NOISE = 3;
 
   private Seeds() {}
 
@@ -51,6 +53,14 @@ public final class Seeds {
   /** The seed of the client sampler, which draws every round's clients. */
   public static long sampler(long seed) {
     return derive(seed, SAMPLER);
+  }
+
+  /**
+   * The seed of the differential-privacy noise when {@code --insecure-seeded-noise} asks for it
+   * (experiments only: such noise gives no privacy).
+   */
+  public static long dpNoise(long seed) {
+    return derive(seed, DP_NOISE);
   }
 
   /** The seed of client {@code client}'s local shuffling in round {@code round} (from 1). */

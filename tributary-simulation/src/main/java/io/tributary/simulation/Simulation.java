@@ -75,6 +75,14 @@ public final class Simulation {
     ResumePoint point = null;
     History previous = History.empty();
     if (resume) {
+      if (settings.dp().isPresent()) {
+        // Checked before any file is touched. Secure noise cannot be drawn again, and neither
+        // the aggregator's state (the noise's round, the adaptive clipping norm) nor the privacy
+        // spent is in a checkpoint, so even a seeded run would not repeat.
+        throw new IllegalArgumentException("resume: a run with --dp cannot be resumed (its "
+            + "noise and clipping state are not in checkpoints, and secure noise never "
+            + "repeats); start a new run");
+      }
       point = ResumePoint.read(settings.out());
       point.checkSettings(settings);
       if (point.updater().isEmpty() && !settings.algorithm().federated(settings.mu())

@@ -1,13 +1,16 @@
 package io.tributary.simulation;
 
 import io.tributary.graph.ops.Gemm;
+import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.json.Json;
+import io.tributary.privacy.aggregation.DpSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
@@ -37,10 +40,12 @@ import java.util.SequencedMap;
  * @param checkpointEvery rounds between checkpoints in {@code model.zip} (the last round always
  *     gets one)
  * @param out the output directory, or null for a run that writes no files
+ * @param dp differentially private aggregation ({@code --dp}), or empty for none
  */
 public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
-    double learningRate, double mu, Byzantine byzantine, long seed, int threads, int checkpointEvery, Path out) {
+    double learningRate, double mu, Byzantine byzantine, long seed, int threads,
+    int checkpointEvery, Path out, Optional<DpSettings> dp) {
 
   /** The most clients a population may hold; each needs its own dataset in memory. */
   public static final int MAX_CLIENTS = 100_000;
@@ -93,6 +98,30 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
               + "device per client"
           : "partition 'natural' applies only to data split by device");
     }
+    Objects.requireNonNull(dp, "dp");
+    if (dp.isPresent()) {
+      dp.get().checkFor(clientsPerRound);
+      if (!(algorithm.federated(mu).aggregator() instanceof WeightedMean)) {
+        throw new IllegalArgumentException("--dp replaces the mean of the updates, so it "
+            + "applies only to algorithms that average them, not " + algorithm.cliName());
+      }
+    }
+  }
+
+  /** Settings without differential privacy. */
+  public SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir,
+      String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
+      int localEpochs, int batchSize, double learningRate, double mu, long seed, int threads,
+      int checkpointEvery, Path out) {
+    this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
+        localEpochs, batchSize, learningRate, mu, Byzantine.NONE, seed, threads, checkpointEvery,
+        out,
+        Optional.empty());
+  }
+
+  /** The sampling rate q = K / N of the privacy accounting (fixed-size sampling). */
+  public double samplingRate() {
+    return (double) clientsPerRound / clients;
   }
 
   private static void range(String flag, long v, long lo, long hi) {
@@ -134,6 +163,13 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("kernel", Json.string(Gemm.kernelName()));
     m.put("checkpoint_every", Integer.toString(checkpointEvery));
     m.put("out", out == null ? "null" : Json.string(out.toString()));
+    dp.ifPresent(d -> {
+      StringBuilder o = new StringBuilder("{");
+      d.describe().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
+          .append(Json.string(k)).append(": ").append(v.matches("-?[0-9].*")
+              ? v : Json.string(v)));
+      m.put("dp", o.append('}').toString());
+    });
     m.put("command", Json.string(shellCommand()));
     StringBuilder s = new StringBuilder("{\n");
     int i = 0;
@@ -171,6 +207,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     if (out != null) {
       m.put("output directory", out.toString());
     }
+    dp.ifPresent(d -> d.describe().forEach((k, v) -> m.put(k.replace('_', ' '), v)));
     m.put("command", shellCommand());
     return m;
   }
@@ -206,6 +243,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     if (out != null) {
       c.addAll(List.of("--out", out.toString()));
     }
+    dp.ifPresent(d -> c.addAll(d.commandLine()));
     return c;
   }
 
@@ -235,7 +273,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
-        threads, checkpointEvery, dir);
+        threads, checkpointEvery, dir, dp);
   }
 
   /**
@@ -279,6 +317,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private Integer threads;
     private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
     private Path out;
+    private DpSettings dp;
 
     private Builder() {}
 
@@ -390,6 +429,12 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
+    /** Differentially private aggregation (default none). */
+    public Builder dp(DpSettings settings) {
+      this.dp = settings;
+      return this;
+    }
+
     /**
      * The validated settings, defaults resolved.
      *
@@ -419,7 +464,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
-          checkpointEvery, out);
+          checkpointEvery, out, Optional.ofNullable(dp));
     }
   }
 }

@@ -42,7 +42,11 @@ import java.util.function.IntToLongFunction;
  * parameters, the number of training examples and the metric {@code loss}, the example-weighted
  * mean training loss. Config keys, as Flower users send them, override the client's
  * {@link TrainingSettings}: {@code local_epochs} or {@code epochs}, {@code batch_size},
- * {@code lr} or {@code learning_rate}, {@code proximal_mu}.
+ * {@code lr} or {@code learning_rate}, {@code proximal_mu}. With {@code clipping_norm} C (sent
+ * by a server with client-side differential privacy, as Flower's {@code fixedclipping_mod}
+ * reads it) the update, new minus the server's parameters, is clipped to L2 norm C over all
+ * tensors together before it leaves the client, and the client returns the server's parameters
+ * plus the clipped update.
  *
  * <p><b>Evaluate.</b> Loss and {@code accuracy} of the server's parameters on the test data, with
  * the number of test examples. {@code getParameters} answers with the client's latest
@@ -153,9 +157,46 @@ public final class TrainingClient extends AbstractFlowerClient {
     // The trained model itself, not global + delta: the server's trained - global is then the
     // same float subtraction the simulator's client update makes.
     current = ModelStructs.fromValue(modelType, out.get("model"), "fit: model");
+    double clip = ConfigValues.real(c, Double.NaN, Double.MIN_VALUE, "clipping_norm");
+    if (!Double.isNaN(clip)) {
+      current = clipped(global, current, clip);
+    }
     long examples = ((Tensor) out.get("num_examples")).getLong(0);
     float loss = ((Tensor) out.get("loss")).getFloat(0);
     return new FitRes(order.toList(current), examples, Map.of("loss", Scalar.of((double) loss)));
+  }
+
+  /**
+   * {@code global + (trained - global) min(1, C / ||trained - global||)}, the norm over all
+   * tensors (Flower's {@code compute_clip_model_update}); {@code trained} itself when within C.
+   */
+  private static Map<String, Tensor> clipped(Map<String, Tensor> global,
+      Map<String, Tensor> trained, double clip) {
+    double sum = 0;
+    for (Map.Entry<String, Tensor> e : trained.entrySet()) {
+      Tensor g = global.get(e.getKey());
+      for (long i = 0; i < e.getValue().size(); i++) {
+        double d = e.getValue().getAsDouble(i) - g.getAsDouble(i);
+        sum += d * d;
+      }
+    }
+    double norm = Math.sqrt(sum);
+    if (!(norm > clip)) {
+      return trained;
+    }
+    double scale = clip / norm;
+    Map<String, Tensor> out = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, Tensor> e : trained.entrySet()) {
+      Tensor t = e.getValue();
+      Tensor g = global.get(e.getKey());
+      io.tributary.tensor.TensorBuilder b =
+          io.tributary.tensor.TensorBuilder.allocate(t.dtype(), t.shape());
+      for (long i = 0; i < t.size(); i++) {
+        b.setFromDouble(i, g.getAsDouble(i) + (t.getAsDouble(i) - g.getAsDouble(i)) * scale);
+      }
+      out.put(e.getKey(), b.build());
+    }
+    return out;
   }
 
   @Override

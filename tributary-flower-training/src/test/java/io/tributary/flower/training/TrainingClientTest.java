@@ -71,6 +71,23 @@ class TrainingClientTest {
   }
 
   @Test
+  void fit_clippingNorm_updateLeavesTheClientClippedToIt() throws Exception {
+    List<Tensor> initial = client().getParameters(Map.of());
+    FitRes plain = client().fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L))));
+    FitRes clipped = client().fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L),
+        "clipping_norm", Scalar.of(0.01))));
+    FitRes wide = client().fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L),
+        "clipping_norm", Scalar.of(1e6))));
+
+    assertThat(Math.sqrt(distance(plain.parameters(), initial))).isGreaterThan(0.1);
+    assertThat(Math.sqrt(distance(clipped.parameters(), initial))).isCloseTo(0.01,
+        org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(wide.parameters()).isEqualTo(plain.parameters());
+    assertThatThrownBy(() -> client().fit(new FitIns(initial, Map.of("clipping_norm",
+        Scalar.of(-1.0))))).hasMessageContaining("clipping_norm");
+  }
+
+  @Test
   void fit_proximalMu_keepsParametersCloserToTheGlobalModel() throws Exception {
     List<Tensor> initial = client().getParameters(Map.of());
     FitRes plain = client().fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L))));

@@ -11,13 +11,30 @@ import java.util.Objects;
  * Algorithms}, or one composed in code). Its round is the algorithm's own federated {@code next},
  * run with CLIENTS bound to the connected clients; the client work is theirs, so the server only
  * tells them what they must do differently, as Flower's FedProx strategy does: {@code
- * proximal_mu} in every fit config when the algorithm has one.
+ * proximal_mu} in every fit config when the algorithm has one, and any further entries given
+ * (client-side differential privacy's {@code clipping_norm}, which Flower's {@code
+ * fixedclipping_mod} reads).
  *
  * @param algorithm the algorithm
+ * @param extraFitConfig further entries of every fit config
  */
-public record ServerAlgorithm(FederatedAlgorithm algorithm) {
+public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> extraFitConfig) {
+  /** Copies the map. */
   public ServerAlgorithm {
     Objects.requireNonNull(algorithm, "algorithm");
+    extraFitConfig = Map.copyOf(extraFitConfig);
+  }
+
+  /** The algorithm with no further fit config. */
+  public ServerAlgorithm(FederatedAlgorithm algorithm) {
+    this(algorithm, Map.of());
+  }
+
+  /** The same algorithm sending {@code entries} in every fit config as well. */
+  public ServerAlgorithm withFitConfig(Map<String, Scalar> entries) {
+    Map<String, Scalar> all = new java.util.LinkedHashMap<>(extraFitConfig);
+    all.putAll(entries);
+    return new ServerAlgorithm(algorithm, all);
   }
 
   /** FedAvg. */
@@ -40,9 +57,15 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm) {
     return algorithm.mu();
   }
 
-  /** The config sent with every FitIns: {@code proximal_mu} when the algorithm has one. */
+  /**
+   * The config sent with every FitIns: {@code proximal_mu} when the algorithm has one, and the
+   * further entries.
+   */
   public Map<String, Scalar> fitConfig() {
-    return algorithm.mu() > 0 || algorithm.name().equals("fedprox")
-        ? Map.of("proximal_mu", Scalar.of(algorithm.mu())) : Map.of();
+    Map<String, Scalar> c = new java.util.LinkedHashMap<>(extraFitConfig);
+    if (algorithm.mu() > 0 || algorithm.name().equals("fedprox")) {
+      c.put("proximal_mu", Scalar.of(algorithm.mu()));
+    }
+    return Map.copyOf(c);
   }
 }

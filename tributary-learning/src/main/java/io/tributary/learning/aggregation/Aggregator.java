@@ -11,6 +11,13 @@ import io.tributary.core.types.StructType;
  * and may wrap another aggregator, as TFF's aggregation factories do: {@link #create} then builds
  * the inner one's process and calls it inside its own. Streaming aggregators (the means) use the
  * runtime's folding intrinsics; {@link WholeRoundAggregator}s see every update of the round.
+ *
+ * <p>A stateful aggregator reports figures of its round (a clipping norm, a noise scale) by
+ * giving its state A, a named struct, an element {@code metrics}: a named struct of one-element
+ * tensors. {@link io.tributary.learning.FederatedLearning#next} adds them to the round's metrics,
+ * so they reach {@code RoundOutput.Metrics.others} and {@code metrics.jsonl}'s {@code
+ * algorithm_metrics}; a name the round already reports ({@code train_loss}, {@code
+ * num_examples}, {@code clients}) is left out.
  */
 public interface Aggregator {
   /** The aggregator's name, such as {@code weighted_mean} or {@code krum}. */

@@ -11,6 +11,7 @@ import io.tributary.graph.models.Model;
 import io.tributary.learning.ByzantineUpdate;
 import io.tributary.learning.ClientSampler;
 import io.tributary.learning.EvaluationOutput;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
@@ -76,10 +77,15 @@ public final class FederatedRun implements AutoCloseable {
     this.data = data;
     this.modelType = LocalTraining.modelType(model);
     long modelSeed = Seeds.model(config.seed());
+    FederatedAlgorithm algorithm = config.algorithm().federated(config.mu());
+    if (config.dp().isPresent()) {
+      algorithm = algorithm.withAggregator(config.dp().get().aggregator(config.clientsPerRound(),
+          Seeds.dpNoise(config.seed())));
+    }
     // Byzantine clients: every client's data carry an attack (honest ones scale 1), applied to
     // its update inside the client computation; without them the update is the plain one.
-    LearningProcess built = config.algorithm().federated(config.mu()).build(model,
-        config.localEpochs(), config.batchSize(), config.learningRate(), modelSeed,
+    LearningProcess built = algorithm.build(model, config.localEpochs(), config.batchSize(),
+        config.learningRate(), modelSeed,
         config.byzantine().active() ? ByzantineUpdate::wrap : UnaryOperator.identity());
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and
@@ -166,10 +172,15 @@ public final class FederatedRun implements AutoCloseable {
     }
     int clients = report.cohort().size();
     int failed = (int) report.failures().stream().map(ClientFailure::client).distinct().count();
+    TreeMap<String, Double> algorithmMetrics = new TreeMap<>(m.others());
+    // The privacy spent after this round: every round so far sampled a fixed-size cohort of
+    // K of N clients and added noise of the same multiplier (a failed client does not lower it).
+    config.dp().ifPresent(dp -> algorithmMetrics.put("epsilon",
+        dp.spent(config.samplingRate(), round).epsilon()));
     return new RoundRecord(round, scores[0], scores[1], scores[2], scores[3],
         printable(m.trainLoss()), clients, m.numExamples(), failed, report.seconds(),
         (long) (clients - failed) * parameterBytes, (long) clients * parameterBytes, reasons,
-        excluded, new TreeMap<>(m.others()));
+        excluded, algorithmMetrics);
   }
 
   /** The simulated population: seeded samples of the clients' datasets, shuffled per round. */

@@ -92,6 +92,10 @@ public final class HtmlReport {
       figure(h, "time", String.format(Locale.ROOT, "%.1f s", seconds));
       figure(h, "sent up / down", bytes(up) + " / " + bytes(down));
       figure(h, "client failures", Long.toString(failures));
+      if (Double.isFinite(last.algorithmMetric("epsilon"))) {
+        figure(h, "privacy spent (epsilon)", String.format(Locale.ROOT, "%.4f",
+            last.algorithmMetric("epsilon")));
+      }
     }
     h.append("</div>\n");
   }
@@ -127,6 +131,18 @@ public final class HtmlReport {
     h.append(SvgLineChart.of("Accuracy", "round", "accuracy", 520, 320, 0, 1, List.of(
         new SvgLineChart.Series("training", TRAIN, x, trainAcc),
         new SvgLineChart.Series("test", TEST, x, testAcc))).render());
+    double[] epsilon = new double[n];
+    boolean privacy = false;
+    for (int i = 0; i < n; i++) {
+      epsilon[i] = rounds.get(i).algorithmMetric("epsilon");
+      privacy |= Double.isFinite(epsilon[i]);
+    }
+    if (privacy) {
+      h.append('\n');
+      h.append(SvgLineChart.of("Privacy spent", "round", "epsilon", 520, 320, 0, Double.NaN,
+          List.of(new SvgLineChart.Series("epsilon (RDP accountant)", TRAIN, x, epsilon)))
+          .render());
+    }
     h.append("\n</div>\n");
   }
 
@@ -136,7 +152,16 @@ public final class HtmlReport {
         .append("<table class=\"rounds\">\n<tr><th>round</th><th>training loss</th>"
             + "<th>training accuracy</th><th>test loss</th><th>test accuracy</th>"
             + "<th>client loss</th><th>clients</th><th>failures</th><th>seconds</th>"
-            + "<th>bytes up</th><th>bytes down</th></tr>\n");
+            + "<th>bytes up</th><th>bytes down</th>");
+    // The algorithm's own figures (a DP run's epsilon and clipping norm), by name.
+    java.util.SortedSet<String> extra = new java.util.TreeSet<>();
+    for (RoundRecord r : rounds) {
+      extra.addAll(r.algorithmMetrics().keySet());
+    }
+    for (String name : extra) {
+      h.append("<th>").append(Markup.escape(name.replace('_', ' '))).append("</th>");
+    }
+    h.append("</tr>\n");
     for (RoundRecord r : rounds) {
       h.append("<tr>");
       cell(h, Integer.toString(r.round()));
@@ -150,6 +175,10 @@ public final class HtmlReport {
       cell(h, String.format(Locale.ROOT, "%.2f", r.seconds()));
       cell(h, Long.toString(r.bytesUp()));
       cell(h, Long.toString(r.bytesDown()));
+      for (String name : extra) {
+        double v = r.algorithmMetric(name);
+        cell(h, Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "");
+      }
       h.append("</tr>\n");
     }
     h.append("</table>\n</details>\n");

@@ -6,7 +6,6 @@ import io.tributary.data.Dataset;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
-import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SimulationData;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class FederatedRunUntrustedTest {
   private static SimulationSettings config() {
     return new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"), null, "iid",
-        ModelKind.MCLR, 4, 4, 1, 1, 16, 0.1, 0, Byzantine.NONE, 3, 2, 10, Path.of("unused"));
+        ModelKind.MCLR, 4, 4, 1, 1, 16, 0.1, 0, 3, 2, 10, Path.of("unused"));
   }
 
   /** The dataset with every feature of its first example NaN, so training on it gives NaN. */

@@ -7,7 +7,6 @@ import io.tributary.format.ModelFile;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.simulation.Algorithm;
-import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SimulationSettings;
@@ -26,7 +25,7 @@ class CheckpointListenerTest {
 
   private SimulationSettings config(int rounds) {
     return new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"), null, "iid",
-        ModelKind.MCLR, 4, 2, rounds, 1, 16, 0.1, 0, Byzantine.NONE, 3, 1, 10,
+        ModelKind.MCLR, 4, 2, rounds, 1, 16, 0.1, 0, 3, 1, 10,
         dir.resolve("run"));
   }
 

@@ -1,0 +1,216 @@
+package io.tributary.privacy.aggregation;
+
+import io.tributary.core.computation.Computation;
+import io.tributary.core.computation.Federated;
+import io.tributary.core.computation.Intrinsics;
+import io.tributary.core.computation.Value;
+import io.tributary.core.types.FederatedType;
+import io.tributary.core.types.FunctionType;
+import io.tributary.core.types.Placement;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.TensorType;
+import io.tributary.core.types.Type;
+import io.tributary.core.values.StructValue;
+import io.tributary.learning.aggregation.AggregationProcess;
+import io.tributary.learning.aggregation.Aggregator;
+import io.tributary.privacy.AdaptiveClipping;
+import io.tributary.privacy.Clipping;
+import io.tributary.privacy.DpFormulas;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * DP-FedAvg's aggregation (McMahan, Ramage, Talwar and Zhang 2018, "Learning Differentially
+ * Private Recurrent Language Models"), with Flower's hyperparameter names: each client's update
+ * is clipped to L2 norm C on the clients (a {@code federated_map} of a local clip), the clipped
+ * updates are summed, and the server divides the sum by {@code num_sampled_clients} and adds
+ * Gaussian noise of standard deviation {@code noise_multiplier x C / num_sampled_clients}
+ * (Flower's {@code compute_stdv}), drawn from {@link #noise()}.
+ *
+ * <p>The updates are weighted equally, not by example counts: one client's contribution to the
+ * sum is then at most C whatever it claims, which is the sensitivity the noise is scaled to.
+ * Dividing by the expected count, not the clients that answered, keeps that bound when clients
+ * drop out.
+ *
+ * <p>With {@link #adaptive()} the clipping norm is the aggregator's state and follows {@link
+ * AdaptiveClipping} (Andrew et al. 2021): each client also reports whether its update was within
+ * C, the server sums those bits, noises the sum with {@code clipped_count_stddev} and moves C
+ * toward the target quantile; the model's noise multiplier is then {@link
+ * AdaptiveClipping#updateNoiseMultiplier}, so that count and update together spend what {@code
+ * noise_multiplier} alone would (Flower's {@code compute_adaptive_noise_params}).
+ *
+ * <p>The state A is {@code <round=int64,clip_norm=float64,metrics=<clip_norm=float64,
+ * noise_stddev=float64>>}: the rounds aggregated, the clipping norm of the next round, and what
+ * the last round used (its norm, and the noise's standard deviation on the mean), which {@link
+ * io.tributary.learning.FederatedLearning#next} adds to the round's metrics.
+ *
+ * @param mode who clips: {@link DpMode#CENTRAL} or {@link DpMode#CLIENT} (then the clients may
+ *     also add {@link #localStddev} of local noise); in a simulation both clip in the clients'
+ *     map, before anything is summed
+ * @param noiseMultiplier z, >= 0 (0 clips without noise and gives no privacy)
+ * @param clippingNorm C, or the initial C with adaptive clipping ({@code
+ *     initial_clipping_norm}), positive and finite
+ * @param numSampledClients the expected number of clients per round, m >= 1
+ * @param adaptive adaptive clipping's hyperparameters, or empty for a fixed C
+ * @param localStddev the standard deviation of the Gaussian noise each client adds to its clipped
+ *     update ({@link DpMode#CLIENT} only; 0 for none)
+ * @param noise where the server's and the clients' noise comes from
+ */
+public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingNorm,
+    int numSampledClients, Optional<AdaptiveClipping> adaptive, double localStddev,
+    DpNoise noise) implements Aggregator {
+  private static final TensorType INT64 = TensorType.of(DType.INT64);
+  private static final TensorType FLOAT64 = TensorType.of(DType.FLOAT64);
+  private static final StructType METRICS = StructType.named("clip_norm", FLOAT64,
+      "noise_stddev", FLOAT64);
+  /** A, the aggregator's state. */
+  public static final StructType STATE = StructType.named("round", INT64, "clip_norm", FLOAT64,
+      "metrics", METRICS);
+
+  /**
+   * Checks the parameters.
+   *
+   * @throws IllegalArgumentException naming the first out of range by Flower's name
+   */
+  public DpAggregator {
+    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(adaptive, "adaptive");
+    Objects.requireNonNull(noise, "noise");
+    // Checks noise_multiplier, clipping_norm and num_sampled_clients.
+    DpFormulas.centralStddev(noiseMultiplier, clippingNorm, numSampledClients);
+    adaptive.ifPresent(a -> a.updateNoiseMultiplier(noiseMultiplier));
+    if (!(localStddev >= 0) || Double.isInfinite(localStddev)) {
+      throw new IllegalArgumentException("local noise stddev must be finite and >= 0, got "
+          + localStddev);
+    }
+    if (localStddev > 0 && mode != DpMode.CLIENT) {
+      throw new IllegalArgumentException("local noise applies only to client-side DP");
+    }
+  }
+
+  /** Central DP with a fixed clipping norm (Flower's {@code ...ServerSideFixedClipping}). */
+  public static DpAggregator fixed(double noiseMultiplier, double clippingNorm,
+      int numSampledClients, DpNoise noise) {
+    return new DpAggregator(DpMode.CENTRAL, noiseMultiplier, clippingNorm, numSampledClients,
+        Optional.empty(), 0, noise);
+  }
+
+  /** Central DP with adaptive clipping from {@code initialClippingNorm}. */
+  public static DpAggregator adaptive(double noiseMultiplier, double initialClippingNorm,
+      int numSampledClients, AdaptiveClipping adaptive, DpNoise noise) {
+    return new DpAggregator(DpMode.CENTRAL, noiseMultiplier, initialClippingNorm,
+        numSampledClients, Optional.of(adaptive), 0, noise);
+  }
+
+  /** The same aggregator with the clip declared as the clients' (client-side DP). */
+  public DpAggregator clientSide() {
+    return new DpAggregator(DpMode.CLIENT, noiseMultiplier, clippingNorm, numSampledClients,
+        adaptive, localStddev, noise);
+  }
+
+  /** The same client-side aggregator with local noise of {@code stddev} on each update. */
+  public DpAggregator withLocalNoise(double stddev) {
+    return new DpAggregator(DpMode.CLIENT, noiseMultiplier, clippingNorm, numSampledClients,
+        adaptive, stddev, noise);
+  }
+
+  /**
+   * The noise multiplier of the model update: z, or with adaptive clipping the larger one that
+   * leaves room for the count's noise.
+   */
+  public double updateNoiseMultiplier() {
+    return adaptive.map(a -> a.updateNoiseMultiplier(noiseMultiplier)).orElse(noiseMultiplier);
+  }
+
+  @Override
+  public String name() {
+    return "dp_" + mode.cliName() + (adaptive.isPresent() ? "_adaptive" : "_fixed");
+  }
+
+  @Override
+  public AggregationProcess create(StructType model) {
+    Type stateAt = new FederatedType(STATE, Placement.SERVER, true);
+    Type updates = new FederatedType(model, Placement.CLIENTS, false);
+    Type weights = new FederatedType(INT64, Placement.CLIENTS, false);
+    Computation initialState = Federated.local(name() + "_initial_state",
+        FunctionType.noParameter(STATE), x -> state(0, clippingNorm, clippingNorm, 0));
+    Computation initialize = Federated.computation(
+        () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
+    StructType clipped = StructType.named("update", model, "unclipped", INT64);
+    Computation clip = Federated.local(name() + "_clip", FunctionType.of(
+        StructType.of(model, FLOAT64, INT64), clipped), x -> clip(model, (StructValue) x));
+    Computation one = Federated.computation(INT64,
+        x -> Federated.constant(Tensor.ofLongs(Shape.scalar(), 1)));
+    Computation serverStep = Federated.local(name() + "_noise", FunctionType.of(
+        StructType.of(STATE, model, INT64, INT64), StructType.of(STATE, model)),
+        x -> serverStep(model, (StructValue) x));
+    Computation next = Federated.computation(StructType.of(stateAt, updates, weights), arg -> {
+      Value state = arg.get(0);
+      Value clipNorm = Intrinsics.federatedBroadcast(state.get("clip_norm"));
+      Value round = Intrinsics.federatedBroadcast(state.get("round"));
+      Value out = Intrinsics.federatedMap(clip, Federated.struct(arg.get(1), clipNorm, round));
+      Value sum = Intrinsics.federatedSum(out.get("update"));
+      Value unclipped = Intrinsics.federatedSum(out.get("unclipped"));
+      Value count = Intrinsics.federatedSum(Intrinsics.federatedMap(one, out.get("unclipped")));
+      Value r = Intrinsics.federatedApply(serverStep,
+          Intrinsics.federatedZip(Federated.struct(state, sum, unclipped, count)));
+      return Federated.struct(r.get(0), r.get(1));
+    });
+    return AggregationProcess.stateful(initialize, next);
+  }
+
+  /** One client's clip (and local noise): {@code <M,C,round> -> <update=M,unclipped=int64>}. */
+  private StructValue clip(StructType model, StructValue x) {
+    List<Tensor> update = Leaves.of(x.get(0));
+    double c = x.tensor(1).item();
+    Clipping.Clipped clipped = Clipping.clip(update, c);
+    List<Tensor> sent = clipped.update();
+    if (localStddev > 0) {
+      long round = x.tensor(2).longItem() + 1;
+      // Seeded noise needs a stream per client; the update's own bits give one without naming
+      // the client (identical updates get identical noise, acceptable for experiments only).
+      sent = Clipping.addGaussianNoise(sent, localStddev,
+          noise.source(round, 1 + (Leaves.hash(update) & Long.MAX_VALUE)));
+    }
+    return StructValue.named("update", Leaves.rebuild(model, sent), "unclipped",
+        Tensor.ofLongs(Shape.scalar(), clipped.clipped() ? 0 : 1));
+  }
+
+  /** The server's part: {@code <A,sum,unclipped,count> -> <A,mean+noise>}. */
+  private StructValue serverStep(StructType model, StructValue x) {
+    StructValue st = x.struct(0);
+    long round = st.tensor("round").longItem() + 1;
+    double c = st.tensor("clip_norm").item();
+    List<Tensor> sum = Leaves.of(x.get(1));
+    long unclipped = x.tensor(2).longItem();
+    long count = x.tensor(3).longItem();
+    if (count < 1) {
+      throw new IllegalArgumentException("differential privacy: no client update to aggregate");
+    }
+    List<Tensor> mean = new ArrayList<>(sum.size());
+    for (Tensor t : sum) {
+      mean.add(Leaves.scale(t, 1.0 / numSampledClients));
+    }
+    double stddev = DpFormulas.centralStddev(updateNoiseMultiplier(), c, numSampledClients);
+    var source = noise.source(round, 0);
+    List<Tensor> noised = Clipping.addGaussianNoise(mean, stddev, source);
+    double nextC = c;
+    if (adaptive.isPresent()) {
+      int n = (int) Math.max(numSampledClients, count);
+      nextC = adaptive.get().next(c, (int) unclipped, n, source);
+    }
+    return StructValue.of(state(round, nextC, c, stddev), Leaves.rebuild(model, noised));
+  }
+
+  private static StructValue state(long round, double clipNorm, double usedClipNorm,
+      double stddev) {
+    return StructValue.named("round", Tensor.ofLongs(Shape.scalar(), round),
+        "clip_norm", Tensor.scalar(clipNorm), "metrics", StructValue.named(
+            "clip_norm", Tensor.scalar(usedClipNorm), "noise_stddev", Tensor.scalar(stddev)));
+  }
+}

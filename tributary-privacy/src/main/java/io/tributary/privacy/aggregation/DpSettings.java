@@ -1,0 +1,200 @@
+package io.tributary.privacy.aggregation;
+
+import io.tributary.privacy.AdaptiveClipping;
+import io.tributary.privacy.PrivacySpent;
+import io.tributary.privacy.RdpAccountant;
+import io.tributary.privacy.Sampling;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.SequencedMap;
+
+/**
+ * The differential-privacy settings of a run, as {@code tributary simulate} and {@code tributary
+ * server} take them ({@code --dp central|client --noise-multiplier Z --clip C [--adaptive-clip
+ * --target-quantile Q --clip-lr LR --clipped-count-stddev S] [--local-noise-stddev S] --delta D
+ * [--insecure-seeded-noise]}); problems are named by the flag.
+ *
+ * @param mode who clips the updates
+ * @param noiseMultiplier z, positive and finite
+ * @param clip C, or the initial C with adaptive clipping, positive and finite
+ * @param adaptive adaptive clipping's settings, or empty for a fixed C
+ * @param localNoiseStddev the local noise each client adds ({@link DpMode#CLIENT} only; 0 for none)
+ * @param delta the delta of the (epsilon, delta) guarantee reported, in (0, 1)
+ * @param insecureSeededNoise whether the noise comes from the run's seed (reproducible, and no
+ *     privacy at all) instead of a cryptographically secure generator
+ */
+public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
+    Optional<Adaptive> adaptive, double localNoiseStddev, double delta,
+    boolean insecureSeededNoise) {
+
+  /** Flower's defaults: target quantile 0.5, learning rate 0.2. */
+  public static final double DEFAULT_TARGET_QUANTILE = 0.5;
+  /** Flower's default {@code clip_norm_lr}. */
+  public static final double DEFAULT_CLIP_LR = 0.2;
+
+  /**
+   * Adaptive clipping's settings.
+   *
+   * @param targetQuantile {@code target_clipped_quantile}, in [0, 1]
+   * @param clipLr {@code clip_norm_lr}, positive and finite
+   * @param clippedCountStddev {@code clipped_count_stddev}, >= 0, or empty for Flower's default
+   *     {@code num_sampled_clients / 20}
+   */
+  public record Adaptive(double targetQuantile, double clipLr, OptionalDouble clippedCountStddev) {
+    /**
+     * Checks the settings.
+     *
+     * @throws IllegalArgumentException naming the flag of the first out of range
+     */
+    public Adaptive {
+      Objects.requireNonNull(clippedCountStddev, "clippedCountStddev");
+      if (!(targetQuantile >= 0 && targetQuantile <= 1)) {
+        throw new IllegalArgumentException("--target-quantile must be in [0, 1], got "
+            + targetQuantile);
+      }
+      if (!(clipLr > 0) || Double.isInfinite(clipLr)) {
+        throw new IllegalArgumentException("--clip-lr must be positive and finite, got "
+            + clipLr);
+      }
+      if (clippedCountStddev.isPresent() && (!(clippedCountStddev.getAsDouble() >= 0)
+          || Double.isInfinite(clippedCountStddev.getAsDouble()))) {
+        throw new IllegalArgumentException("--clipped-count-stddev must be finite and >= 0, got "
+            + clippedCountStddev.getAsDouble());
+      }
+    }
+
+    /** Flower's defaults. */
+    public static Adaptive defaults() {
+      return new Adaptive(DEFAULT_TARGET_QUANTILE, DEFAULT_CLIP_LR, OptionalDouble.empty());
+    }
+
+    /** The count's noise for {@code numSampledClients} clients per round. */
+    public double clippedCountStddev(int numSampledClients) {
+      return clippedCountStddev.orElse(numSampledClients / 20.0);
+    }
+  }
+
+  /**
+   * Checks the settings.
+   *
+   * @throws IllegalArgumentException naming the flag of the first out of range
+   */
+  public DpSettings {
+    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(adaptive, "adaptive");
+    if (!(noiseMultiplier > 0) || Double.isInfinite(noiseMultiplier)) {
+      throw new IllegalArgumentException("--noise-multiplier must be positive and finite, got "
+          + noiseMultiplier);
+    }
+    if (!(clip > 0) || Double.isInfinite(clip)) {
+      throw new IllegalArgumentException("--clip must be positive and finite, got " + clip);
+    }
+    if (!(localNoiseStddev >= 0) || Double.isInfinite(localNoiseStddev)) {
+      throw new IllegalArgumentException("--local-noise-stddev must be finite and >= 0, got "
+          + localNoiseStddev);
+    }
+    if (localNoiseStddev > 0 && mode != DpMode.CLIENT) {
+      throw new IllegalArgumentException("--local-noise-stddev applies only to --dp client");
+    }
+    if (!(delta > 0 && delta < 1)) {
+      throw new IllegalArgumentException("--delta must be in (0, 1), got " + delta);
+    }
+  }
+
+  /**
+   * Checks the settings against the clients per round: adaptive clipping needs {@code
+   * clipped_count_stddev > noise_multiplier / 2}.
+   *
+   * @throws IllegalArgumentException naming {@code --clipped-count-stddev}
+   */
+  public void checkFor(int numSampledClients) {
+    adaptive.ifPresent(a -> {
+      double s = a.clippedCountStddev(numSampledClients);
+      if (!(noiseMultiplier < 2 * s)) {
+        throw new IllegalArgumentException("--clipped-count-stddev must be above "
+            + "--noise-multiplier / 2 = " + noiseMultiplier / 2 + " for adaptive clipping, got "
+            + s + (a.clippedCountStddev().isEmpty() ? " (the default, clients per round / 20)"
+                : ""));
+      }
+    });
+  }
+
+  /**
+   * The aggregator of these settings for {@code numSampledClients} clients per round; {@code
+   * seed} seeds the noise only with {@link #insecureSeededNoise}.
+   *
+   * @throws IllegalArgumentException as {@link #checkFor}
+   */
+  public DpAggregator aggregator(int numSampledClients, long seed) {
+    checkFor(numSampledClients);
+    DpNoise noise = insecureSeededNoise ? DpNoise.seededForExperimentsOnlyNotPrivate(seed)
+        : DpNoise.secure();
+    Optional<AdaptiveClipping> a = adaptive.map(x -> new AdaptiveClipping(x.targetQuantile(),
+        x.clipLr(), x.clippedCountStddev(numSampledClients)));
+    return new DpAggregator(mode, noiseMultiplier, clip, numSampledClients, a, localNoiseStddev,
+        noise);
+  }
+
+  /**
+   * The privacy spent after {@code rounds} rounds that each sample a fixed-size cohort, a
+   * fraction {@code q} of the population, at this noise multiplier: the {@link RdpAccountant}'s
+   * (epsilon, delta) at {@link #delta}. Adaptive clipping's count is covered, since the model's
+   * noise is raised so that both together spend what z alone would.
+   */
+  public PrivacySpent spent(double q, long rounds) {
+    RdpAccountant accountant = new RdpAccountant();
+    accountant.compose(Sampling.FIXED_SIZE, q, noiseMultiplier, rounds);
+    return accountant.epsilon(delta);
+  }
+
+  /** The settings' words on a command line, in a fixed order. */
+  public List<String> commandLine() {
+    List<String> c = new ArrayList<>(List.of("--dp", mode.cliName(), "--noise-multiplier",
+        number(noiseMultiplier), "--clip", number(clip)));
+    adaptive.ifPresent(a -> {
+      c.addAll(List.of("--adaptive-clip", "--target-quantile", number(a.targetQuantile()),
+          "--clip-lr", number(a.clipLr())));
+      a.clippedCountStddev().ifPresent(s -> c.addAll(List.of("--clipped-count-stddev",
+          number(s))));
+    });
+    if (localNoiseStddev > 0) {
+      c.addAll(List.of("--local-noise-stddev", number(localNoiseStddev)));
+    }
+    c.addAll(List.of("--delta", number(delta)));
+    if (insecureSeededNoise) {
+      c.add("--insecure-seeded-noise");
+    }
+    return c;
+  }
+
+  /** The settings as named values, in {@code config.json}'s snake case and Flower's names. */
+  public SequencedMap<String, String> describe() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    m.put("dp", mode.cliName());
+    m.put("noise_multiplier", number(noiseMultiplier));
+    m.put(adaptive.isPresent() ? "initial_clipping_norm" : "clipping_norm", number(clip));
+    adaptive.ifPresent(a -> {
+      m.put("target_clipped_quantile", number(a.targetQuantile()));
+      m.put("clip_norm_lr", number(a.clipLr()));
+      m.put("clipped_count_stddev", a.clippedCountStddev().isPresent()
+          ? number(a.clippedCountStddev().getAsDouble()) : "default");
+    });
+    if (localNoiseStddev > 0) {
+      m.put("local_noise_stddev", number(localNoiseStddev));
+    }
+    m.put("delta", number(delta));
+    m.put("noise", insecureSeededNoise ? "insecure_seeded" : "secure");
+    return m;
+  }
+
+  /** A number as the shortest text that reads back to it. */
+  static String number(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
+        : String.valueOf(v).toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,99 @@
+package io.tributary.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.privacy.RdpAccountant;
+import io.tributary.privacy.Sampling;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A simulation with differentially private aggregation: metrics, accounting, noise, resume. */
+class DpSimulationTest {
+  @TempDir Path dir;
+
+  private static DpSettings dp(boolean seeded) {
+    return new DpSettings(DpMode.CENTRAL, 1.1, 1.0, Optional.empty(), 0, 1e-5, seeded);
+  }
+
+  private static SimulationSettings.Builder small(DpSettings dp) {
+    return SimulationSettings.builder().model(ModelKind.MCLR).clients(8).clientsPerRound(4)
+        .rounds(3).seed(3).threads(2).dp(dp);
+  }
+
+  @Test
+  void run_withDp_epsilonInMetricsGrowsEachRoundAndMatchesRdpAccountant() throws Exception {
+    SimulationResult r = Simulation.builder(small(dp(true)).build()).build().run();
+    double previous = 0;
+    RdpAccountant accountant = new RdpAccountant();
+    for (RoundRecord round : r.history().rounds()) {
+      accountant.compose(Sampling.FIXED_SIZE, 4.0 / 8, 1.1, 1);
+      double epsilon = round.algorithmMetric("epsilon");
+      assertThat(epsilon).isGreaterThan(previous)
+          .isEqualTo(accountant.epsilon(1e-5).epsilon());
+      assertThat(round.algorithmMetric("clip_norm")).isEqualTo(1.0);
+      assertThat(round.algorithmMetric("noise_stddev")).isEqualTo(1.1 * 1.0 / 4);
+      previous = epsilon;
+    }
+  }
+
+  @Test
+  void run_seededNoise_twoRunsBitIdentical() throws Exception {
+    SimulationResult a = Simulation.builder(small(dp(true)).threads(1).build()).build().run();
+    SimulationResult b = Simulation.builder(small(dp(true)).threads(4).build()).build().run();
+    assertThat(b.finalParameters()).isEqualTo(a.finalParameters());
+  }
+
+  @Test
+  void run_secureNoise_twoRunsDiffer() throws Exception {
+    SimulationResult a = Simulation.builder(small(dp(false)).build()).build().run();
+    SimulationResult b = Simulation.builder(small(dp(false)).build()).build().run();
+    assertThat(b.finalParameters()).isNotEqualTo(a.finalParameters());
+  }
+
+  @Test
+  void run_adaptiveClipping_clipNormInMetricsChanges() throws Exception {
+    DpSettings adaptive = new DpSettings(DpMode.CLIENT, 0.5, 0.1, Optional.of(
+        new DpSettings.Adaptive(0.5, 0.2, OptionalDouble.of(1))), 0, 1e-5, true);
+    SimulationResult r = Simulation.builder(small(adaptive).build()).build().run();
+    List<Double> norms = r.history().rounds().stream()
+        .map(x -> x.algorithmMetric("clip_norm")).toList();
+    assertThat(norms.getFirst()).isEqualTo(0.1);
+    assertThat(norms).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void settings_withDp_recordedInConfigAndCommandLine() {
+    SimulationSettings s = small(dp(true)).out(dir.resolve("run")).build();
+    assertThat(s.toJson()).contains("\"dp\": {\"dp\": \"central\", \"noise_multiplier\": 1.1, "
+        + "\"clipping_norm\": 1, \"delta\": 1.0e-5, \"noise\": \"insecure_seeded\"}");
+    assertThat(String.join(" ", s.commandLine())).endsWith("--dp central --noise-multiplier 1.1 "
+        + "--clip 1 --delta 1.0e-5 --insecure-seeded-noise");
+  }
+
+  @Test
+  void settings_dpWithKrum_refusedNamingDp() {
+    assertThatThrownBy(() -> small(dp(true)).algorithm(Algorithm.of("krum")).build())
+        .hasMessageStartingWith("--dp replaces the mean");
+  }
+
+  @Test
+  void resume_dpRun_refusedBeforeTouchingFiles() throws Exception {
+    Path run = dir.resolve("run");
+    SimulationSettings s = small(dp(true)).out(run).build();
+    Simulation.builder(s).writeFiles().build().run();
+    long size = Files.size(run.resolve(RunFiles.METRICS));
+    assertThatThrownBy(() -> Simulation.builder(s).resume().build().run())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("a run with --dp cannot be resumed");
+    assertThat(Files.size(run.resolve(RunFiles.METRICS))).isEqualTo(size);
+  }
+}
