@@ -40,13 +40,16 @@ import java.util.Set;
  *     the weighted means (default {@link #DEFAULT_MAX_EXAMPLES_PER_CLIENT})
  * @param overMaxExamples what a larger count does: {@code CLIP} (default) counts it as the
  *     bound, {@code EXCLUDE} fails that client's result
+ * @param secureAggregation SecAgg+ for every fit round (the clients must run
+ *     {@link io.tributary.flower.secagg.SecAggClientAdapter}); empty for plain rounds
  */
 public record ServerConfig(String host, int port, int rounds, int minClients,
     ServerAlgorithm algorithm, double fractionFit, double fractionEvaluate,
     Optional<Duration> roundTimeout, double minSuccessFraction, Duration clientWait,
     InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
     int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
-    long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples) {
+    long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
+    Optional<SecureAggregation> secureAggregation) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
@@ -92,6 +95,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(maxExamplesPerClient >= 1, "max examples per client must be at least 1, got "
         + maxExamplesPerClient);
     Objects.requireNonNull(overMaxExamples, "overMaxExamples");
+    Objects.requireNonNull(secureAggregation, "secureAggregation");
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
         "a bearer token cannot be blank or have surrounding spaces"));
   }
@@ -128,6 +132,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     private int readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
     private long maxExamplesPerClient = DEFAULT_MAX_EXAMPLES_PER_CLIENT;
     private RuntimeOptions.WeightPolicy overMaxExamples = RuntimeOptions.WeightPolicy.CLIP;
+    private Optional<SecureAggregation> secureAggregation = Optional.empty();
 
     private Builder() {}
 
@@ -234,11 +239,17 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
       return this;
     }
 
+    /** Aggregates every fit round securely with SecAgg+ (see {@link SecureAggregation}). */
+    public Builder secureAggregation(SecureAggregation s) {
+      this.secureAggregation = Optional.of(s);
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(host, port, rounds, minClients, algorithm, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
           tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
-          maxExamplesPerClient, overMaxExamples);
+          maxExamplesPerClient, overMaxExamples, secureAggregation);
     }
   }
 }
