@@ -63,6 +63,8 @@ final class ServerCommand implements Callable<Integer> {
   String strategy = "fedavg";
 
   @picocli.CommandLine.Mixin AlgorithmOptions algorithmOptions = new AlgorithmOptions();
+  @picocli.CommandLine.Mixin SecureAggregationOptions secureAggregation =
+      new SecureAggregationOptions();
 
   @Option(names = "--mu", paramLabel = "MU",
       description = "FedProx's proximal coefficient (default: " + SimulateCommand.DEFAULT_MU
@@ -256,6 +258,7 @@ final class ServerCommand implements Callable<Integer> {
         ServerSettings.algorithm(strategy, algorithmOptions.hyperparameters(strategy), mu), fractionFit, roundTimeout, minSuccessFraction,
         clientWait, seed);
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
+    secureAggregation.apply(b);
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
         ServerSettings.weightPolicy(overMaxExamples));
     ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);
