@@ -91,6 +91,8 @@ class SecureAggregationRoundsTest {
     assertThat(r.failures()).isZero();
     assertThat(r.clients()).isEqualTo(5);
     assertThat(r.examples()).isEqualTo(15);
+    // No client's loss reaches the server in a secure round.
+    assertThat(r.clientLoss()).isNaN();
     float mean = expectedMean(shifts, examples);
     assertThat(result.finalParameters().get("w"))
         .isEqualTo(Tensor.ofFloats(Shape.of(2), mean, mean));

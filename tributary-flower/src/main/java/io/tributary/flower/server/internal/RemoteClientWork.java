@@ -128,6 +128,7 @@ public final class RemoteClientWork {
     if (secure != null) {
       // The secure round talks to the clients itself, stage by stage.
       secureClients = List.copyOf(clients);
+      secure.reset();
       Dispatch d = new Dispatch(ServerMessage.MsgCase.FIT_INS, List.of(), this::fitIns, timeout);
       fitDispatch = d;
       return d;

@@ -70,6 +70,13 @@ final class SecureRound {
     this.encoder = encoder;
   }
 
+  /** Forgets the last round's exclusions, before a new round. */
+  void reset() {
+    synchronized (exclusions) {
+      exclusions.clear();
+    }
+  }
+
   /** Why clients were excluded from the last round, one line per client. */
   List<String> exclusions() {
     synchronized (exclusions) {
@@ -83,9 +90,7 @@ final class SecureRound {
    * @throws Failed when too few clients remain at some stage, or the sum cannot be had exactly
    */
   Outcome run(List<ClientProxy> clients, StructValue model, Map<String, Scalar> fitConfig) {
-    synchronized (exclusions) {
-      exclusions.clear();
-    }
+    reset();
     int n = clients.size();
     if (n < 2) {
       throw new Failed("secure aggregation needs at least 2 clients, got " + n, null);
