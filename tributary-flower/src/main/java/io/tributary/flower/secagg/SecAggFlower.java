@@ -51,6 +51,12 @@ public final class SecAggFlower {
   public static final String GRAPH_SEED = "secagg_graph_seed";
   /** The most clients a round may have. */
   public static final int MAX_CLIENTS = 1 << 20;
+  /**
+   * The most edges ({@code clients * neighbours}) a round's communication graph may have: every
+   * client builds the whole graph, so a hostile server's parameters must not make it allocate
+   * more than this many ids (64 MiB).
+   */
+  public static final long MAX_GRAPH_EDGES = 1L << 24;
 
   private SecAggFlower() {}
 
@@ -101,6 +107,8 @@ public final class SecAggFlower {
       require(client >= 0 && client < clients, "client " + client + " of " + clients);
       require(neighbours >= 1 && neighbours < clients, "neighbours must be 1 to " + (clients - 1)
           + ", got " + neighbours);
+      require((long) clients * neighbours <= MAX_GRAPH_EDGES, clients + " clients with "
+          + neighbours + " neighbours each make a graph of over " + MAX_GRAPH_EDGES + " edges");
       require(threshold >= 1 && threshold <= neighbours && 2L * threshold > neighbours,
           "the threshold must be in (" + neighbours + "/2, " + neighbours + "], got "
           + threshold);
