@@ -176,7 +176,8 @@ class SecureAggregationRoundsTest {
     SHARE_FOR_UNKNOWN_PEER("share_keys", "share_keys", "addresses shares"),
     TAMPERED_SHARE("share_keys", "masked_input", "accused of sending tampered shares"),
     WRONG_MASK_LENGTH("masked_input", "masked_input", "elements, expected"),
-    GARBAGE_UNMASK("unmask", "unmask", "malformed");
+    GARBAGE_UNMASK("unmask", "unmask", "malformed"),
+    ACCUSES_A_STRANGER("masked_input", "masked_input", "accused client 99, which sent it no");
 
     /** Where the client corrupts its answer. */
     final String corruptAt;
@@ -417,6 +418,10 @@ class SecureAggregationRoundsTest {
         }
         return honest;
       }
+      if (attack == Attack.ACCUSES_A_STRANGER) {
+        return new FitRes(List.of(), 0, Map.of(SecAggFlower.STAGE, stage,
+            SecAggFlower.ACCUSED, Scalar.of(99L), SecAggFlower.ERROR, Scalar.of("lies")));
+      }
       SecAggMessage m = SecAggWire.decode(
           SecAggFlower.bytesOf(honest.metrics(), SecAggFlower.MESSAGE));
       byte[] bytes = switch (attack) {
@@ -447,6 +452,7 @@ class SecureAggregationRoundsTest {
               Arrays.copyOf(mi.masked(), mi.masked().length - 1)));
         }
         case GARBAGE_UNMASK -> new byte[] {'S', 1, 7, 0, 0};
+        case ACCUSES_A_STRANGER -> throw new IllegalStateException("answered above");
       };
       return new FitRes(List.of(), 0, Map.of(SecAggFlower.STAGE, stage,
           SecAggFlower.MESSAGE, new Scalar.Bytes(bytes)));

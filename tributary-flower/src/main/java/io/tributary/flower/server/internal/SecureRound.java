@@ -123,18 +123,21 @@ final class SecureRound {
         configs.put(i, c);
       }
       Map<Integer, SecAggMessage> got = exchange(server, clients, SecAggStage.ADVERTISE_KEYS,
-          configs, Map.of(), null);
+          configs, Map.of(), null, Map.of());
       var directories = server.collectKeys(only(got, SecAggMessage.AdvertiseKeys.class));
       // Stage 2: encrypted shares.
       got = exchange(server, clients, SecAggStage.SHARE_KEYS, messages(directories), Map.of(),
-          null);
+          null, Map.of());
       var routed = server.collectShares(only(got, SecAggMessage.ShareKeys.class));
       // Stage 3: training and masked inputs.
+      Map<Integer, int[]> senders = new TreeMap<>();
+      routed.forEach((i, shares) -> senders.put(i, shares.senders()));
       got = exchange(server, clients, SecAggStage.MASKED_INPUT, messages(routed), fitConfig,
-          model);
+          model, senders);
       var requests = server.collectMaskedInputs(only(got, SecAggMessage.MaskedInput.class));
       // Stage 4: unmasking.
-      got = exchange(server, clients, SecAggStage.UNMASK, messages(requests), Map.of(), null);
+      got = exchange(server, clients, SecAggStage.UNMASK, messages(requests), Map.of(), null,
+          Map.of());
       long[] sum = server.collectUnmaskShares(only(got, SecAggMessage.UnmaskShares.class));
       return outcome(sum, requests.size(), model);
     } catch (SecAggException e) {
@@ -183,11 +186,12 @@ final class SecureRound {
   /**
    * Sends every addressed client its stage's FitIns and returns the screened answers; a client
    * that fails, answers badly or is refused by the screen is excluded with its reason. In the
-   * masked-input stage a client may accuse a neighbour of tampered shares: both are excluded.
+   * masked-input stage a client may accuse a neighbour that sent it shares ({@code senders})
+   * of tampering with them: both are excluded.
    */
   private Map<Integer, SecAggMessage> exchange(SecAggServer server, List<ClientProxy> clients,
       SecAggStage stage, Map<Integer, Map<String, Scalar>> configs, Map<String, Scalar> extra,
-      StructValue model) {
+      StructValue model, Map<Integer, int[]> senders) {
     Map<Integer, CompletableFuture<ClientMessage>> pending = new TreeMap<>();
     Map<Integer, ServerMessage> sent = new TreeMap<>();
     for (Map.Entry<Integer, Map<String, Scalar>> e : configs.entrySet()) {
@@ -250,11 +254,14 @@ final class SecureRound {
         if (stage == SecAggStage.MASKED_INPUT && metrics.containsKey(SecAggFlower.ACCUSED)) {
           int other = SecAggFlower.intOf(metrics, SecAggFlower.ACCUSED);
           String why = metrics.get(SecAggFlower.ERROR) instanceof Scalar.Str s ? s.value() : "";
+          int[] from = senders.getOrDefault(i, new int[0]);
+          if (java.util.Arrays.binarySearch(from, other) < 0) {
+            exclude(i, c, stage, "accused client " + other + ", which sent it no shares");
+            continue;
+          }
           exclude(i, c, stage, "could not mask its input, accusing client " + other + ": "
               + why);
-          if (other >= 0 && other < clients.size() && other != i) {
-            accused.add(other);
-          }
+          accused.add(other);
           continue;
         }
         SecAggMessage msg = SecAggWire.decode(SecAggFlower.bytesOf(metrics,
