@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code tributary server --secure-aggregation} and {@code tributary client --secure-aggregation}. */
+/** The {@code --secure-aggregation} options of {@code tributary server} and {@code client}. */
 class SecureAggregationOptionsTest {
   @Test
   void config_secureAggregationWithSettings_reachesTheServerConfig() throws Exception {
