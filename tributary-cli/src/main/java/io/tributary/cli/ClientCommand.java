@@ -79,6 +79,11 @@ final class ClientCommand implements Callable<Integer> {
           + "(default: 10, about 3 minutes)")
   int maxAttempts = Backoff.DEFAULT.maxAttempts();
 
+  @Option(names = "--secure-aggregation",
+      description = "take part in SecAgg+ rounds (a server run with --secure-aggregation): send "
+          + "only masked, quantized updates; other servers are answered as usual")
+  boolean secureAggregation;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -134,7 +139,8 @@ final class ClientCommand implements Callable<Integer> {
   }
 
   private FlowerClientBuilder builder(TrainingClient client) {
-    FlowerClientBuilder b = FlowerClientRunner.builder(client).target(server)
+    FlowerClientBuilder b = FlowerClientRunner.builder(secureAggregation
+        ? new io.tributary.flower.secagg.SecAggClientAdapter(client) : client).target(server)
         .maxMessageSize(maxMessageSize)
         .backoff(Backoff.DEFAULT.withMaxAttempts(maxAttempts).withSeed(training.seed));
     if (tensorTypes != null) {

@@ -66,6 +66,8 @@ final class ServerCommand implements Callable<Integer> {
   String strategy = "fedavg";
 
   @picocli.CommandLine.Mixin AlgorithmOptions algorithmOptions = new AlgorithmOptions();
+  @picocli.CommandLine.Mixin SecureAggregationOptions secureAggregation =
+      new SecureAggregationOptions();
 
   @picocli.CommandLine.Mixin DpOptions dpOptions = new DpOptions();
 
@@ -281,6 +283,7 @@ final class ServerCommand implements Callable<Integer> {
       ServerSettings.clientMetric(b, m);
     }
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
+    secureAggregation.apply(b);
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
         ServerSettings.weightPolicy(overMaxExamples));
     ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);

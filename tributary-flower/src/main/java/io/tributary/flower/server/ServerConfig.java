@@ -44,6 +44,8 @@ import java.util.Set;
  *     bound, {@code EXCLUDE} fails that client's result
  * @param clientMetrics how a metric the clients report (FitRes or EvaluateRes metrics, by name)
  *     is aggregated; a metric not named here is averaged weighted by examples
+ * @param secureAggregation SecAgg+ for every fit round (the clients must run
+ *     {@link io.tributary.flower.secagg.SecAggClientAdapter}); empty for plain rounds
  */
 public record ServerConfig(String host, int port, int rounds, int minClients,
     ServerAlgorithm algorithm, double fractionFit, double fractionEvaluate,
@@ -51,7 +53,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
     int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
-    Map<String, MetricAggregation> clientMetrics) {
+    Map<String, MetricAggregation> clientMetrics, Optional<SecureAggregation> secureAggregation) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
@@ -98,6 +100,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
         + maxExamplesPerClient);
     Objects.requireNonNull(overMaxExamples, "overMaxExamples");
     clientMetrics = Map.copyOf(clientMetrics);
+    Objects.requireNonNull(secureAggregation, "secureAggregation");
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
         "a bearer token cannot be blank or have surrounding spaces"));
   }
@@ -135,6 +138,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     private long maxExamplesPerClient = DEFAULT_MAX_EXAMPLES_PER_CLIENT;
     private RuntimeOptions.WeightPolicy overMaxExamples = RuntimeOptions.WeightPolicy.CLIP;
     private final Map<String, MetricAggregation> clientMetrics = new java.util.HashMap<>();
+    private Optional<SecureAggregation> secureAggregation = Optional.empty();
 
     private Builder() {}
 
@@ -241,11 +245,17 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
       return this;
     }
 
+    /** Aggregates every fit round securely with SecAgg+ (see {@link SecureAggregation}). */
+    public Builder secureAggregation(SecureAggregation s) {
+      this.secureAggregation = Optional.of(s);
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(host, port, rounds, minClients, algorithm, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
           tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
-          maxExamplesPerClient, overMaxExamples, clientMetrics);
+          maxExamplesPerClient, overMaxExamples, clientMetrics, secureAggregation);
     }
 
     /**

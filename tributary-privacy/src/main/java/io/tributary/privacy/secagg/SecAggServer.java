@@ -13,6 +13,7 @@ import io.tributary.privacy.secagg.internal.Keys;
 import io.tributary.privacy.secagg.internal.MaskGenerator;
 import io.tributary.privacy.secagg.internal.Protocol;
 import io.tributary.privacy.secagg.internal.Shamir;
+import io.tributary.privacy.secagg.internal.ShareCipher;
 import java.security.InvalidKeyException;
 import java.security.PrivateKey;
 import java.util.ArrayList;
@@ -37,6 +38,12 @@ import java.util.TreeMap;
  * <p>Not thread-safe: one round, driven by one thread at a time.
  */
 public final class SecAggServer {
+  /** The length of a share ciphertext: nonce, the two shares with their header, and the tag. */
+  private static final int CIPHERTEXT_BYTES = ShareCipher.NONCE + Protocol.PLAINTEXT_BYTES
+      + ShareCipher.TAG;
+  /** A throwaway key that public keys are tried against: small-order keys give a zero secret. */
+  private static final PrivateKey SCREENING_KEY = Keys.generate(new java.security.SecureRandom())
+      .getPrivate();
   private final int clients;
   private final int length;
   private final SecAggSettings settings;
@@ -300,6 +307,118 @@ public final class SecAggServer {
       next = null;
       return total.clone();
     });
+  }
+
+  /**
+   * Why the server would refuse {@code message} from {@code sender} at its current stage, without
+   * taking it: a message of another stage (such as a replayed one), one naming another client,
+   * a second message from the client, an unusable public key (not X25519, or of small order), a
+   * share for a client that is not one of its neighbours that advertised keys, a ciphertext of
+   * the wrong length, a masked input of the wrong length, or unmask shares it must not send.
+   * A transport that cannot trust its clients screens every message and leaves the refused ones
+   * out, as if their senders had dropped out; the stage's threshold checks then decide whether
+   * the round can go on. Empty when the message is acceptable.
+   */
+  public Optional<SecAggException> screen(int sender, SecAggMessage message) {
+    try {
+      requireKnown(sender);
+      if (message.client() != sender) {
+        throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender
+            + " sent a message naming client " + message.client());
+      }
+      if (next == null || failed) {
+        throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "the round takes no more "
+            + "messages");
+      }
+      switch (next) {
+        case ADVERTISE_KEYS -> {
+          if (!(message instanceof AdvertiseKeys m)) {
+            throw wrongStage(sender, message);
+          }
+          if (advertised.containsKey(sender)) {
+            throw repeated(sender, next);
+          }
+          requireUsableKey(sender, m.encryptionKey(), "encryption");
+          requireUsableKey(sender, m.maskingKey(), "masking");
+        }
+        case SHARE_KEYS -> {
+          if (!(message instanceof ShareKeys m)) {
+            throw wrongStage(sender, message);
+          }
+          if (!advertised.containsKey(sender) || shared.containsKey(sender)) {
+            throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender
+                + " shares keys without having advertised any, or a second time");
+          }
+          int[] expected = among(graph.neighbours(sender), advertised.keySet());
+          if (!Arrays.equals(expected, m.recipients())) {
+            throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender
+                + " addresses shares to " + Arrays.toString(m.recipients()) + ", expected its "
+                + "neighbours " + Arrays.toString(expected));
+          }
+          for (byte[] c : m.ciphertexts()) {
+            if (c.length != CIPHERTEXT_BYTES) {
+              throw new SecAggException(Reason.MALFORMED_MESSAGE, sender, "client " + sender
+                  + " sent a ciphertext of " + c.length + " bytes, expected "
+                  + CIPHERTEXT_BYTES);
+            }
+          }
+        }
+        case MASKED_INPUT -> {
+          if (!(message instanceof MaskedInput m)) {
+            throw wrongStage(sender, message);
+          }
+          if (!shared.containsKey(sender) || masked.containsKey(sender)) {
+            throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender
+                + " sends a masked input without having shared keys, or a second time");
+          }
+          if (m.masked().length != length) {
+            throw new SecAggException(Reason.MALFORMED_MESSAGE, sender, "client " + sender
+                + "'s masked input has " + m.masked().length + " elements, expected " + length);
+          }
+        }
+        case UNMASK -> {
+          if (!(message instanceof UnmaskShares m)) {
+            throw wrongStage(sender, message);
+          }
+          if (!masked.containsKey(sender)) {
+            throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender
+                + " sends shares without having sent a masked input");
+          }
+          for (int owner : m.maskingKeyOwners()) {
+            if (masked.containsKey(owner) || !shared.containsKey(owner)
+                || !graph.adjacent(owner, sender)) {
+              throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender
+                  + " sends a masking-key share of client " + owner
+                  + ", which is not a dropped neighbour");
+            }
+          }
+          for (int owner : m.selfMaskOwners()) {
+            if (!masked.containsKey(owner) || !graph.adjacent(owner, sender)) {
+              throw new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender
+                  + " sends a self-mask share of client " + owner
+                  + ", which is not a surviving neighbour");
+            }
+          }
+        }
+      }
+      return Optional.empty();
+    } catch (SecAggException e) {
+      return Optional.of(e);
+    }
+  }
+
+  private SecAggException wrongStage(int sender, SecAggMessage message) {
+    return new SecAggException(Reason.PROTOCOL_VIOLATION, sender, "client " + sender + " sent a "
+        + message.getClass().getSimpleName() + " message while the round is at " + next);
+  }
+
+  private static void requireUsableKey(int sender, byte[] raw, String what) {
+    try {
+      Keys.agree(SCREENING_KEY, Keys.publicKey(raw));
+    } catch (InvalidKeyException | IllegalArgumentException e) {
+      throw new SecAggException(Reason.MALFORMED_MESSAGE, sender, "client " + sender + "'s "
+          + what + " key fails verification: " + e.getMessage(), e);
+    }
   }
 
   /** Everything received so far, and the sum once unmasked. */

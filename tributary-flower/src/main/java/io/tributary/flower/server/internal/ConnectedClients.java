@@ -43,6 +43,12 @@ final class ConnectedClients implements Population {
     } catch (NotEnoughClientsException e) {
       throw new TooFewClients(e);
     }
+    if (work.isSecure()) {
+      // The whole secure round is one pseudo-client, whose update is the aggregated mean.
+      return new Cohort("fit", List.of(RemoteClientWork.clientValue(
+          RemoteClientWork.SECURE_ROUND_ID)), List.of("secure aggregation over "
+          + fitClients.size() + " clients"));
+    }
     return cohort("fit", fitClients);
   }
 

@@ -66,6 +66,16 @@ public final class RemoteClientWork {
   /** The round being fitted, sent as {@code server_round} in every FitIns config. */
   private volatile int round;
   private volatile Dispatch evaluateDispatch;
+  /** The secure round, when fit rounds aggregate with SecAgg+. */
+  private volatile SecureRound secure;
+  /** The clients of the secure round being fitted. */
+  private volatile List<ClientProxy> secureClients = List.of();
+
+  /**
+   * The value of D standing for a whole secure round: with secure aggregation the fit cohort is
+   * this one pseudo-client, whose update is the securely aggregated mean of the sampled clients.
+   */
+  public static final String SECURE_ROUND_ID = "secure-aggregation";
 
   /**
    * @param maxExamples the bound on the example count a client is weighted with (the runtime's
@@ -88,6 +98,25 @@ public final class RemoteClientWork {
    * The client metrics found NaN or infinite since the last call, and a fresh count: such a
    * metric is left out of the round's aggregate metrics, and counted here.
    */
+  /**
+   * Aggregates fit rounds with SecAgg+ from now on: the fit cohort must then be the single
+   * pseudo-client {@link #SECURE_ROUND_ID}.
+   */
+  public void secureAggregation(io.tributary.flower.server.SecureAggregation options) {
+    this.secure = new SecureRound(options, spec, timeout, this::encode);
+  }
+
+  /** Whether fit rounds aggregate with SecAgg+. */
+  public boolean isSecure() {
+    return secure != null;
+  }
+
+  /** Why clients were excluded from the last secure round, one line each; empty if none. */
+  public List<String> secureExclusions() {
+    SecureRound s = secure;
+    return s == null ? List.of() : s.exclusions();
+  }
+
   public int drainNonFiniteMetrics() {
     return nonFiniteMetrics.getAndSet(0) + fitReports.drainNonFinite()
         + evaluateReports.drainNonFinite();
@@ -116,6 +145,14 @@ public final class RemoteClientWork {
    */
   Dispatch dispatchFit(int round, List<ClientProxy> clients) {
     this.round = round;
+    if (secure != null) {
+      // The secure round talks to the clients itself, stage by stage.
+      secureClients = List.copyOf(clients);
+      secure.reset();
+      Dispatch d = new Dispatch(ServerMessage.MsgCase.FIT_INS, List.of(), this::fitIns, timeout);
+      fitDispatch = d;
+      return d;
+    }
     Dispatch d = new Dispatch(ServerMessage.MsgCase.FIT_INS, clients, this::fitIns, timeout);
     fitDispatch = d;
     return d;
@@ -201,6 +238,14 @@ public final class RemoteClientWork {
 
   private Object runFit(Object argument) {
     StructValue model = (StructValue) ((StructValue) argument).get(0);
+    String clientId = ((Tensor) ((StructValue) argument).get(1)).getString(0);
+    if (secure != null && clientId.equals(SECURE_ROUND_ID)) {
+      SecureRound.Outcome o = secure.run(secureClients, model, fitConfig(round));
+      // One aggregated update: the algorithm's weighted mean over it is the update itself.
+      return StructValue.named("delta", spec.value(o.meanDelta()), "num_examples",
+          Tensor.ofLongs(Shape.scalar(), o.examples()), "loss", Tensor.scalar(0f),
+          "loss_weight", Tensor.scalar(0f));
+    }
     Dispatch.Answer answer = exchange(fitDispatch, argument, ClientMessage.MsgCase.FIT_RES,
         this::fitIns);
     ClientProxy client = answer.client();

@@ -76,6 +76,7 @@ public final class RoundRunner {
     }
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
         config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient());
+    config.secureAggregation().ifPresent(work::secureAggregation);
     LearningProcess process = config.algorithm().algorithm().process(
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
         work.evaluation());
@@ -121,6 +122,8 @@ public final class RoundRunner {
       RemoteClientWork work, ServerConfig config) {
     int round = report.round();
     List<String> reasons = new ArrayList<>();
+    List<String> excluded = work.secureExclusions();
+    excluded.forEach(x -> reasons.add("fit: " + x));
     report.failures().forEach(f -> reasons.add("fit: " + RoundReport.describe(f,
         report.cohort())));
     report.refused().ifPresent(r -> {
@@ -151,7 +154,8 @@ public final class RoundRunner {
     others.putAll(work.drainClientMetrics(ids(report.failures(), report.cohort()),
         failedEvaluate, config.clientMetrics()));
     return RoundRecord.federated(round, clientLoss, evalLoss,
-        population.fitClients().size(), examples, report.failures().size() + evalFailures,
+        population.fitClients().size(), examples,
+        report.failures().size() + excluded.size() + evalFailures,
         report.seconds(), population.bytesUp(), population.bytesDown(), reasons,
         work.drainNonFiniteMetrics(), others);
   }
@@ -173,7 +177,10 @@ public final class RoundRunner {
     RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
         .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
         .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
-    return config.roundTimeout().map(t -> o.withClientTimeout(t.plus(BACKSTOP))).orElse(o);
+    // A secure round is four exchanges, each allowed the round timeout.
+    int exchanges = config.secureAggregation().isPresent() ? 4 : 1;
+    return config.roundTimeout().map(t -> o.withClientTimeout(t.multipliedBy(exchanges)
+        .plus(BACKSTOP))).orElse(o);
   }
 
   private static SequencedMap<String, Tensor> named(List<String> names, StructValue model) {

@@ -1,0 +1,60 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.flower.server.SecureAggregation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The {@code --secure-aggregation} options of {@code tributary server} and {@code client}. */
+class SecureAggregationOptionsTest {
+  @Test
+  void config_secureAggregationWithSettings_reachesTheServerConfig() throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "2", "--secure-aggregation", "--secagg-neighbours", "6",
+        "--secagg-threshold", "4", "--secagg-bits", "12", "--secagg-clip", "0.5");
+
+    assertThat(c.config().secureAggregation()).contains(new SecureAggregation(6, 4, 12, 0.5,
+        SecureAggregation.DEFAULT_EXAMPLE_BITS));
+  }
+
+  @Test
+  void config_secureAggregationAlone_usesTheDefaults() throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "2", "--secure-aggregation");
+
+    assertThat(c.config().secureAggregation()).contains(SecureAggregation.defaults());
+  }
+
+  @Test
+  void config_noSecureAggregation_isEmpty() throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "2");
+
+    assertThat(c.config().secureAggregation()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "--secagg-bits 8|the --secagg- options need --secure-aggregation",
+      "--secure-aggregation --secagg-neighbours 4 --secagg-threshold 2|the threshold must be in",
+      "--secure-aggregation --secagg-clip 0|the clipping range must be positive"})
+  void server_badSecureAggregation_exitsTwoWithOneLine(String args, String message) {
+    CliRun r = CliRun.of(("server --address h:1 --rounds 1 --min-clients 2 " + args)
+        .split(" "));
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).singleElement().asString().startsWith("tributary server: ")
+        .contains(message);
+  }
+
+  @Test
+  void help_serverAndClient_describeSecureAggregation() {
+    assertThat(CliRun.of("server", "--help").out()).contains("--secure-aggregation",
+        "--secagg-neighbours", "--secagg-threshold", "--secagg-bits", "--secagg-clip");
+    assertThat(CliRun.of("client", "--help").out()).contains("--secure-aggregation");
+  }
+}
