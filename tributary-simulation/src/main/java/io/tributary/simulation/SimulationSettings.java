@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.graph.ops.Gemm;
 import io.tributary.learning.json.Json;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SequencedMap;
 
@@ -36,10 +38,13 @@ import java.util.SequencedMap;
  * @param checkpointEvery rounds between checkpoints in {@code model.zip} (the last round always
  *     gets one)
  * @param out the output directory, or null for a run that writes no files
+ * @param clientOptimizer the optimizer of the client updates, with step size {@code learningRate}
+ *     ({@code --client-optimizer}, default sgd); its state starts afresh every round
  */
 public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
-    double learningRate, double mu, long seed, int threads, int checkpointEvery, Path out) {
+    double learningRate, double mu, long seed, int threads, int checkpointEvery, Path out,
+    ClientOptimizer clientOptimizer) {
 
   /** The most clients a population may hold; each needs its own dataset in memory. */
   public static final int MAX_CLIENTS = 100_000;
@@ -60,6 +65,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     Objects.requireNonNull(dataset, "dataset");
     Objects.requireNonNull(partition, "partition");
     Objects.requireNonNull(model, "model");
+    Objects.requireNonNull(clientOptimizer, "clientOptimizer");
     range("--clients", clients, 1, MAX_CLIENTS);
     range("--clients-per-round", clientsPerRound, 1, clients);
     range("--rounds", rounds, 1, MAX_ROUNDS);
@@ -118,6 +124,14 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("local_epochs", Integer.toString(localEpochs));
     m.put("batch_size", Integer.toString(batchSize));
     m.put("lr", Json.number(learningRate));
+    // Recorded only when not plain SGD, so that the files of SGD runs stay as they were.
+    if (!clientOptimizer.isSgd()) {
+      m.put("client_optimizer", Json.string(clientOptimizer.name()));
+      StringBuilder o = new StringBuilder("{");
+      clientOptimizer.hyperparameters().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
+          .append(Json.string(k)).append(": ").append(Json.number(v)));
+      m.put("client_optimizer_options", o.append('}').toString());
+    }
     m.put("mu", Json.number(mu));
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
@@ -152,6 +166,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("local epochs", Integer.toString(localEpochs));
     m.put("batch size", Integer.toString(batchSize));
     m.put("learning rate", number(learningRate));
+    if (!clientOptimizer.isSgd()) {
+      m.put("client optimizer", clientOptimizer.name());
+      clientOptimizer.hyperparameters().forEach((k, v) -> m.put("client " + k, number(v)));
+    }
     m.put("mu", number(mu));
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
@@ -181,6 +199,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         "--clients-per-round", Integer.toString(clientsPerRound), "--rounds",
         Integer.toString(rounds), "--local-epochs", Integer.toString(localEpochs),
         "--batch-size", Integer.toString(batchSize), "--lr", number(learningRate)));
+    if (!clientOptimizer.isSgd()) {
+      c.addAll(List.of("--client-optimizer", clientOptimizer.name()));
+      clientOptimizer.hyperparameters().forEach((k, v) -> c.addAll(List.of(clientFlag(k),
+          number(v))));
+    }
     if (algorithm.proximal()) {
       c.addAll(List.of("--mu", number(mu)));
     }
@@ -206,6 +229,15 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return s.toString();
   }
 
+  /**
+   * The {@code tributary simulate} flag of a client optimizer hyperparameter: {@code
+   * --client-} and the name with dashes ({@code --client-beta1}, {@code
+   * --client-initial-accumulator}).
+   */
+  public static String clientFlag(String hyperparameter) {
+    return "--client-" + hyperparameter.replace('_', '-');
+  }
+
   private static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
         : String.valueOf(v).toLowerCase(Locale.ROOT);
@@ -220,7 +252,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, seed, threads,
-        checkpointEvery, dir);
+        checkpointEvery, dir, clientOptimizer);
   }
 
   /**
@@ -263,6 +295,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private Integer threads;
     private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
     private Path out;
+    private String clientOptimizerName = "sgd";
+    private Map<String, Double> clientHyperparameters = Map.of();
 
     private Builder() {}
 
@@ -366,6 +400,22 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
 
     /**
+     * The client optimizer ({@code sgd}, {@code momentum}, {@code adam}, {@code adagrad} or
+     * {@code yogi}; default sgd) and the hyperparameters given for it (the others take {@link
+     * ClientOptimizer}'s defaults), checked by {@link #build} and named by their flags.
+     */
+    public Builder clientOptimizer(String name, Map<String, Double> hyperparameters) {
+      this.clientOptimizerName = Objects.requireNonNull(name, "name");
+      this.clientHyperparameters = Map.copyOf(hyperparameters);
+      return this;
+    }
+
+    /** The client optimizer (default sgd). */
+    public Builder clientOptimizer(ClientOptimizer o) {
+      return clientOptimizer(o.name(), o.hyperparameters());
+    }
+
+    /**
      * The validated settings, defaults resolved.
      *
      * @throws IllegalArgumentException naming the first setting that is wrong
@@ -394,7 +444,32 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, seed, workers,
-          checkpointEvery, out);
+          checkpointEvery, out, clientOptimizer());
+    }
+
+    private ClientOptimizer clientOptimizer() {
+      if (!ClientOptimizer.NAMES.contains(clientOptimizerName)) {
+        throw new IllegalArgumentException("--client-optimizer must be one of "
+            + String.join(", ", ClientOptimizer.NAMES) + ", got '" + clientOptimizerName + "'");
+      }
+      java.util.SortedMap<String, Double> known = ClientOptimizer.defaults(clientOptimizerName);
+      for (Map.Entry<String, Double> e : new java.util.TreeMap<>(clientHyperparameters)
+          .entrySet()) {
+        String flag = clientFlag(e.getKey());
+        if (!known.containsKey(e.getKey())) {
+          throw new IllegalArgumentException(flag + " does not apply to --client-optimizer "
+              + clientOptimizerName + (known.isEmpty() ? "" : " (it takes "
+              + String.join(", ", known.keySet().stream().map(SimulationSettings::clientFlag)
+                  .toList()) + ")"));
+        }
+        try {
+          ClientOptimizer.of(clientOptimizerName, Map.of(e.getKey(), e.getValue()));
+        } catch (IllegalArgumentException ex) {
+          throw new IllegalArgumentException(flag + ex.getMessage().substring(e.getKey().length()),
+              ex);
+        }
+      }
+      return ClientOptimizer.of(clientOptimizerName, clientHyperparameters);
     }
   }
 }

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * {@link ClientUpdateConfig#learningRate()}).
  *
  * <p>Every hyperparameter has a default, the {@link io.tributary.graph.optim} classes' own where
- * they have one: momentum {@code momentum=0.9, nesterov=0}; adam {@code beta1=0.9, beta2=0.999,
+ * they have one: momentum {@code momentum=0.9} (no Nesterov correction); adam {@code beta1=0.9, beta2=0.999,
  * epsilon=1e-7}; adagrad {@code initial_accumulator=0.1, epsilon=1e-7}; yogi {@code beta1=0.9,
  * beta2=0.999, epsilon=1e-3, initial_v=1e-6}. The spec holds every hyperparameter of its
  * optimizer, defaults filled in, so equal specs train alike. The optimizer's state starts afresh
@@ -131,7 +131,7 @@ public record ClientOptimizer(String name, SortedMap<String, Double> hyperparame
     Map<String, Double> h = hyperparameters;
     return switch (name) {
       case "sgd" -> new Sgd(learningRate);
-      case "momentum" -> new Momentum(learningRate, h.get("momentum"), h.get("nesterov") == 1);
+      case "momentum" -> new Momentum(learningRate, h.get("momentum"));
       case "adam" -> new Adam(learningRate, h.get("beta1"), h.get("beta2"), h.get("epsilon"));
       case "adagrad" -> new Adagrad(learningRate, h.get("initial_accumulator"), h.get("epsilon"));
       case "yogi" -> new Yogi(learningRate, h.get("beta1"), h.get("beta2"), h.get("epsilon"),
@@ -169,11 +169,6 @@ public record ClientOptimizer(String name, SortedMap<String, Double> hyperparame
           throw new IllegalArgumentException(key + " must be >= 0 and finite, got " + v);
         }
       }
-      case "nesterov" -> {
-        if (v != 0 && v != 1) {
-          throw new IllegalArgumentException(key + " must be 0 or 1, got " + v);
-        }
-      }
       default -> throw new IllegalStateException("no check for " + key);
     }
   }
@@ -181,7 +176,7 @@ public record ClientOptimizer(String name, SortedMap<String, Double> hyperparame
   private static Map<String, Map<String, Double>> defaults() {
     Map<String, Map<String, Double>> d = new LinkedHashMap<>();
     d.put("sgd", Map.of());
-    d.put("momentum", Map.of("momentum", 0.9, "nesterov", 0.0));
+    d.put("momentum", Map.of("momentum", 0.9));
     d.put("adam", Map.of("beta1", 0.9, "beta2", 0.999, "epsilon", 1e-7));
     d.put("adagrad", Map.of("initial_accumulator", 0.1, "epsilon", 1e-7));
     d.put("yogi", Map.of("beta1", 0.9, "beta2", 0.999, "epsilon", 1e-3, "initial_v", 1e-6));

@@ -204,5 +204,6 @@ class ClientOptimizerTest {
     assertThat(m.name()).isEqualTo("momentum");
     assertThat(m.hyperparameters()).containsEntry("momentum", 0.5)
         .containsEntry("learning_rate", 0.2).containsEntry("nesterov", 0.0);
+    assertThat(ClientOptimizer.momentum(0.5).hyperparameters()).containsOnlyKeys("momentum");
   }
 }

@@ -74,7 +74,8 @@ public final class FederatedRun implements AutoCloseable {
     this.modelType = LocalTraining.modelType(model);
     long modelSeed = Seeds.model(config.seed());
     LearningProcess built = config.algorithm().federated(config.mu()).build(model,
-        config.localEpochs(), config.batchSize(), config.learningRate(), modelSeed);
+        config.localEpochs(), config.batchSize(), config.learningRate(),
+        config.clientOptimizer(), modelSeed);
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and
     // reported (any one success suffices, as on the server), and example counts are bounded.

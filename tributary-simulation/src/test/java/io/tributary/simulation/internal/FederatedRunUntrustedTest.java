@@ -3,6 +3,7 @@ package io.tributary.simulation.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.data.Dataset;
+import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class FederatedRunUntrustedTest {
   private static SimulationSettings config() {
     return new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"), null, "iid",
-        ModelKind.MCLR, 4, 4, 1, 1, 16, 0.1, 0, 3, 2, 10, Path.of("unused"));
+        ModelKind.MCLR, 4, 4, 1, 1, 16, 0.1, 0, 3, 2, 10, Path.of("unused"),
+        ClientOptimizer.sgd());
   }
 
   /** The dataset with every feature of its first example NaN, so training on it gives NaN. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.format.ModelFile;
+import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.simulation.Algorithm;
@@ -25,7 +26,8 @@ class CheckpointListenerTest {
 
   private SimulationSettings config(int rounds) {
     return new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"), null, "iid",
-        ModelKind.MCLR, 4, 2, rounds, 1, 16, 0.1, 0, 3, 1, 10, dir.resolve("run"));
+        ModelKind.MCLR, 4, 2, rounds, 1, 16, 0.1, 0, 3, 1, 10, dir.resolve("run"),
+        ClientOptimizer.sgd());
   }
 
   @Test
