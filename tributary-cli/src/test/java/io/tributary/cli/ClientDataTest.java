@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.data.Dataset;
 import io.tributary.data.Partitioner;
+import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
@@ -22,7 +23,8 @@ class ClientDataTest {
   @ValueSource(strings = {"iid", "dirichlet:0.3", "shards:2"})
   void load_pooledDataWithASplit_holdsSimulatesClientData(String split) throws IOException {
     SimulationSettings config = new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"),
-        null, split, ModelKind.MLP, CLIENTS, 2, 1, 1, 16, 0.1, 0, SEED, 1, 1, Path.of("unused"));
+        null, split, ModelKind.MLP, CLIENTS, 2, 1, 1, 16, 0.1, 0, SEED, 1, 1, Path.of("unused"),
+        ClientOptimizer.sgd());
     SimulationData simulated = SimulationData.load(config);
 
     for (int i = 0; i < CLIENTS; i++) {
