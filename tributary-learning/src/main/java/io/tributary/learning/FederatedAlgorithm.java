@@ -69,7 +69,7 @@ public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
    *
    * @param epochs local epochs per round
    * @param batchSize local batch size; 0 keeps the clients' batches as given
-   * @param learningRate the client SGD step size
+   * @param learningRate the client optimizer's step size (SGD's learning rate by default)
    * @param seed seeds the initial model
    */
   public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,

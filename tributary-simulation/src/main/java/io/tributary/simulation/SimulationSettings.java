@@ -31,7 +31,7 @@ import java.util.SequencedMap;
  * @param rounds the number of rounds R
  * @param localEpochs local epochs E per client update
  * @param batchSize the local batch size B
- * @param learningRate the client SGD step size
+ * @param learningRate the client optimizer's step size (SGD's learning rate by default)
  * @param mu the FedProx proximal coefficient (0 for fedavg)
  * @param seed the one seed every random choice of the run derives from
  * @param threads the client worker threads
@@ -363,7 +363,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
-    /** The client SGD learning rate (default 0.1). */
+    /** The client learning rate, the client optimizer's step size (default 0.1). */
     public Builder learningRate(double lr) {
       this.learningRate = lr;
       return this;
