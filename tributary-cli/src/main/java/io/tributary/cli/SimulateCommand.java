@@ -21,7 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -133,7 +135,8 @@ final class SimulateCommand implements Callable<Integer> {
   int batchSize = DEFAULT_BATCH_SIZE;
 
   @Option(names = "--lr", paramLabel = "LR",
-      description = "client SGD learning rate (default: " + DEFAULT_LR + ")")
+      description = "client learning rate, the client optimizer's step size (default: "
+          + DEFAULT_LR + ")")
   double lr = DEFAULT_LR;
 
   @Option(names = "--mu", paramLabel = "MU",
@@ -175,6 +178,35 @@ final class SimulateCommand implements Callable<Integer> {
           + "results equal an uninterrupted run's bit for bit. Other options may be repeated only "
           + "with the run's values (--threads may differ: results do not depend on it)")
   Path resume;
+
+  @Option(names = "--client-optimizer", paramLabel = "sgd|momentum|adam|adagrad|yogi",
+      description = "the optimizer of the client updates, stepping with --lr; its state starts "
+          + "afresh every round (default: sgd)")
+  String clientOptimizer;
+
+  @Option(names = "--client-momentum", paramLabel = "M",
+      description = "momentum's momentum, in [0, 1) (default 0.9)")
+  Double clientMomentum;
+
+  @Option(names = "--client-beta1", paramLabel = "B1",
+      description = "adam's and yogi's beta1, in [0, 1) (default 0.9)")
+  Double clientBeta1;
+
+  @Option(names = "--client-beta2", paramLabel = "B2",
+      description = "adam's and yogi's beta2, in [0, 1) (default 0.999)")
+  Double clientBeta2;
+
+  @Option(names = "--client-epsilon", paramLabel = "EPS",
+      description = "adam's and adagrad's epsilon (default 1e-7), yogi's (1e-3)")
+  Double clientEpsilon;
+
+  @Option(names = "--client-initial-accumulator", paramLabel = "V0",
+      description = "adagrad's initial accumulator, >= 0 (default 0.1)")
+  Double clientInitialAccumulator;
+
+  @Option(names = "--client-initial-v", paramLabel = "V0",
+      description = "yogi's initial second moment, >= 0 (default 1e-6)")
+  Double clientInitialV;
 
   /** Options a resumed run may set to other values than its own: they do not change results. */
   private static final Set<String> FREE_ON_RESUME = Set.of("--resume", "--threads", "--verbose");
@@ -312,7 +344,23 @@ final class SimulateCommand implements Callable<Integer> {
     if (threads != null) {
       b.threads(threads);
     }
+    Map<String, Double> client = new LinkedHashMap<>();
+    putIfGiven(client, "momentum", clientMomentum);
+    putIfGiven(client, "beta1", clientBeta1);
+    putIfGiven(client, "beta2", clientBeta2);
+    putIfGiven(client, "epsilon", clientEpsilon);
+    putIfGiven(client, "initial_accumulator", clientInitialAccumulator);
+    putIfGiven(client, "initial_v", clientInitialV);
+    if (clientOptimizer != null || !client.isEmpty()) {
+      b.clientOptimizer(clientOptimizer != null ? clientOptimizer : "sgd", client);
+    }
     return b.build();
+  }
+
+  private static void putIfGiven(Map<String, Double> m, String name, Double value) {
+    if (value != null) {
+      m.put(name, value);
+    }
   }
 
   /** {@code runs/<yyyyMMdd-HHmmss>}, with a suffix when two runs start in the same second. */

@@ -125,6 +125,29 @@ class SimulateCommandTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void simulate_clientOptimizerAdam_learnsAndRepeatsBitForBit() throws IOException {
+    Path a = dir.resolve("adam-a");
+    Path b = dir.resolve("adam-b");
+    String[] adam = {"--model", "mclr", "--client-optimizer", "adam", "--lr", "0.01",
+        "--local-epochs", "2"};
+
+    CliRun first = simulate(a, adam);
+    CliRun second = simulate(b, adam);
+
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    assertThat(number(metrics(a).getLast(), "test_accuracy")).isGreaterThan(0.7);
+    assertThat(Files.readAllBytes(b.resolve("final.npz")))
+        .isEqualTo(Files.readAllBytes(a.resolve("final.npz")));
+    Map<String, Object> config = (Map<String, Object>) StrictJson.parse(
+        Files.readString(a.resolve("config.json")));
+    assertThat(config.get("client_optimizer")).isEqualTo("adam");
+    assertThat((String) config.get("command")).contains("--client-optimizer adam "
+        + "--client-beta1 0.9 --client-beta2 0.999 --client-epsilon 1.0e-7");
+  }
+
+  @Test
   void simulate_directoryHoldingARun_isRefusedWithOneLine() throws IOException {
     Path out = dir.resolve("taken");
     Files.createDirectories(out);

@@ -253,4 +253,47 @@ class SimulateOptionsTest {
       assertThat(help).contains(flag);
     }
   }
+
+  @Test
+  void config_clientOptimizerAdam_recordedInCommandLineAndConfigAndReparses() {
+    SimulationSettings c = parse("--client-optimizer", "adam", "--client-beta1", "0.8",
+        "--lr", "0.01", "--out", "x");
+
+    assertThat(c.clientOptimizer().name()).isEqualTo("adam");
+    assertThat(c.clientOptimizer().hyperparameters()).containsExactly(Map.entry("beta1", 0.8),
+        Map.entry("beta2", 0.999), Map.entry("epsilon", 1e-7));
+    assertThat(c.commandLine()).containsSequence("--client-optimizer", "adam", "--client-beta1",
+        "0.8", "--client-beta2", "0.999", "--client-epsilon", "1.0e-7");
+    assertThat(c.toJson()).contains("\"client_optimizer\": \"adam\"")
+        .contains("\"client_optimizer_options\": {\"beta1\": 0.8");
+    java.util.List<String> words = c.commandLine();
+    assertThat(parse(words.subList(2, words.size()).toArray(String[]::new))).isEqualTo(c);
+  }
+
+  @Test
+  void config_noClientOptimizer_sgdAndNothingRecorded() {
+    SimulationSettings c = parse("--out", "x");
+    SimulationSettings explicit = parse("--client-optimizer", "sgd", "--out", "x");
+
+    assertThat(c.clientOptimizer().isSgd()).isTrue();
+    assertThat(explicit).isEqualTo(c);
+    assertThat(c.commandLine()).doesNotContain("--client-optimizer");
+    assertThat(c.toJson()).doesNotContain("client_optimizer");
+  }
+
+  @Test
+  void config_badClientOptimizerSettings_refusedNamingTheFlag() {
+    assertThatThrownBy(() -> parse("--client-optimizer", "rmsprop", "--out", "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--client-optimizer").hasMessageContaining("rmsprop");
+    assertThatThrownBy(() -> parse("--client-optimizer", "yogi", "--client-beta2", "1",
+        "--out", "x")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--client-beta2 must be in [0, 1), got 1.0");
+    assertThatThrownBy(() -> parse("--client-optimizer", "adagrad", "--client-momentum", "0.5",
+        "--out", "x")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--client-momentum does not apply to --client-optimizer adagrad");
+    assertThatThrownBy(() -> parse("--client-beta1", "0.5", "--out", "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--client-beta1 does not apply to --client-optimizer sgd");
+  }
 }

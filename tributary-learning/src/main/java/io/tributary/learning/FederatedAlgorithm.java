@@ -1,6 +1,7 @@
 package io.tributary.learning;
 
 import io.tributary.core.computation.Computation;
+import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.graph.local.ClientUpdateConfig;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.Aggregator;
@@ -13,7 +14,9 @@ import java.util.function.UnaryOperator;
 /**
  * A federated algorithm composed of three parts, as TFF's {@code build_weighted_fed_avg(
  * client_optimizer, server_optimizer, model_aggregator)} composes it: the client work (local
- * training, with FedProx's proximal coefficient {@code mu}), an {@link Aggregator} and a {@link
+ * training, with FedProx's proximal coefficient {@code mu}; the client optimizer is a setting of
+ * the client work given to {@link #build(Model, int, int, double, ClientOptimizer, long)}), an
+ * {@link Aggregator} and a {@link
  * ServerOptimizer}. {@link #process} makes the {@link LearningProcess}; its {@code next} is one
  * federated computation of type {@code (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,R@SERVER>)} whose
  * server state S is {@code <model=M>} plus {@code optimizer=O} when the server optimizer keeps
@@ -67,12 +70,25 @@ public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
    *
    * @param epochs local epochs per round
    * @param batchSize local batch size; 0 keeps the clients' batches as given
-   * @param learningRate the client SGD step size
+   * @param learningRate the client optimizer's step size (SGD's learning rate by default)
    * @param seed seeds the initial model
    */
   public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
       long seed) {
-    return build(model, epochs, batchSize, learningRate, seed, UnaryOperator.identity());
+    return build(model, epochs, batchSize, learningRate, ClientOptimizer.sgd(), seed,
+        UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #build(Model, int, int, double, long)}, the clients training with {@code
+   * clientOptimizer} at step size {@code learningRate}. The client optimizer is part of the
+   * client work, not of the algorithm: its state starts afresh at every client update (every
+   * round), and on the Flower server the clients choose their own.
+   */
+  public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
+      ClientOptimizer clientOptimizer, long seed) {
+    return build(model, epochs, batchSize, learningRate, clientOptimizer, seed,
+        UnaryOperator.identity());
   }
 
   /**
@@ -83,14 +99,16 @@ public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
    *
    * @param epochs local epochs per round
    * @param batchSize local batch size; 0 keeps the clients' batches as given
-   * @param learningRate the client SGD step size
+   * @param learningRate the client optimizer's step size
+   * @param clientOptimizer the clients' optimizer, its state fresh at every client update
    * @param seed seeds the initial model
    * @param wrapUpdate makes the client update {@code next} runs from the local training one
    */
   public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
-      long seed, UnaryOperator<Computation> wrapUpdate) {
+      ClientOptimizer clientOptimizer, long seed, UnaryOperator<Computation> wrapUpdate) {
     return FederatedLearning.build(this, model,
-        new ClientUpdateConfig(epochs, batchSize, learningRate, mu), seed, wrapUpdate);
+        new ClientUpdateConfig(epochs, batchSize, learningRate, mu, clientOptimizer), seed,
+        wrapUpdate);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.graph.ops.Gemm;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.json.Json;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
@@ -32,7 +34,7 @@ import java.util.SequencedMap;
  * @param rounds the number of rounds R
  * @param localEpochs local epochs E per client update
  * @param batchSize the local batch size B
- * @param learningRate the client SGD step size
+ * @param learningRate the client optimizer's step size (SGD's learning rate by default)
  * @param mu the FedProx proximal coefficient (0 for fedavg)
  * @param byzantine the Byzantine clients of every round ({@link Byzantine#NONE} for none)
  * @param seed the one seed every random choice of the run derives from
@@ -41,11 +43,13 @@ import java.util.SequencedMap;
  *     gets one)
  * @param out the output directory, or null for a run that writes no files
  * @param dp differentially private aggregation ({@code --dp}), or empty for none
+ * @param clientOptimizer the optimizer of the client updates, with step size {@code learningRate}
+ *     ({@code --client-optimizer}, default sgd); its state starts afresh every round
  */
 public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
     double learningRate, double mu, Byzantine byzantine, long seed, int threads,
-    int checkpointEvery, Path out, Optional<DpSettings> dp) {
+    int checkpointEvery, Path out, Optional<DpSettings> dp, ClientOptimizer clientOptimizer) {
 
   /** The most clients a population may hold; each needs its own dataset in memory. */
   public static final int MAX_CLIENTS = 100_000;
@@ -67,6 +71,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     Objects.requireNonNull(partition, "partition");
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(byzantine, "byzantine");
+    Objects.requireNonNull(clientOptimizer, "clientOptimizer");
     range("--clients", clients, 1, MAX_CLIENTS);
     range("--clients-per-round", clientsPerRound, 1, clients);
     range("--rounds", rounds, 1, MAX_ROUNDS);
@@ -115,8 +120,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int checkpointEvery, Path out) {
     this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
         localEpochs, batchSize, learningRate, mu, Byzantine.NONE, seed, threads, checkpointEvery,
-        out,
-        Optional.empty());
+        out, Optional.empty(), ClientOptimizer.sgd());
   }
 
   /** The sampling rate q = K / N of the privacy accounting (fixed-size sampling). */
@@ -153,6 +157,14 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("local_epochs", Integer.toString(localEpochs));
     m.put("batch_size", Integer.toString(batchSize));
     m.put("lr", Json.number(learningRate));
+    // Recorded only when not plain SGD, so that the files of SGD runs stay as they were.
+    if (!clientOptimizer.isSgd()) {
+      m.put("client_optimizer", Json.string(clientOptimizer.name()));
+      StringBuilder o = new StringBuilder("{");
+      clientOptimizer.hyperparameters().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
+          .append(Json.string(k)).append(": ").append(Json.number(v)));
+      m.put("client_optimizer_options", o.append('}').toString());
+    }
     m.put("mu", Json.number(mu));
     if (byzantine.active()) {
       m.put("byzantine", Json.string(byzantine.toString()));
@@ -197,6 +209,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("local epochs", Integer.toString(localEpochs));
     m.put("batch size", Integer.toString(batchSize));
     m.put("learning rate", number(learningRate));
+    if (!clientOptimizer.isSgd()) {
+      m.put("client optimizer", clientOptimizer.name());
+      clientOptimizer.hyperparameters().forEach((k, v) -> m.put("client " + k, number(v)));
+    }
     m.put("mu", number(mu));
     if (byzantine.active()) {
       m.put("byzantine", byzantine.toString());
@@ -230,6 +246,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         "--clients-per-round", Integer.toString(clientsPerRound), "--rounds",
         Integer.toString(rounds), "--local-epochs", Integer.toString(localEpochs),
         "--batch-size", Integer.toString(batchSize), "--lr", number(learningRate)));
+    if (!clientOptimizer.isSgd()) {
+      c.addAll(List.of("--client-optimizer", clientOptimizer.name()));
+      clientOptimizer.hyperparameters().forEach((k, v) -> c.addAll(List.of(clientFlag(k),
+          number(v))));
+    }
     if (algorithm.proximal()) {
       c.addAll(List.of("--mu", number(mu)));
     }
@@ -259,6 +280,15 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return s.toString();
   }
 
+  /**
+   * The {@code tributary simulate} flag of a client optimizer hyperparameter: {@code
+   * --client-} and the name with dashes ({@code --client-beta1}, {@code
+   * --client-initial-accumulator}).
+   */
+  public static String clientFlag(String hyperparameter) {
+    return "--client-" + hyperparameter.replace('_', '-');
+  }
+
   static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
         : String.valueOf(v).toLowerCase(Locale.ROOT);
@@ -273,7 +303,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
-        threads, checkpointEvery, dir, dp);
+        threads, checkpointEvery, dir, dp, clientOptimizer);
   }
 
   /**
@@ -318,6 +348,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
     private Path out;
     private DpSettings dp;
+    private String clientOptimizerName = "sgd";
+    private Map<String, Double> clientHyperparameters = Map.of();
 
     private Builder() {}
 
@@ -384,7 +416,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
-    /** The client SGD learning rate (default 0.1). */
+    /** The client learning rate, the client optimizer's step size (default 0.1). */
     public Builder learningRate(double lr) {
       this.learningRate = lr;
       return this;
@@ -436,6 +468,22 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
 
     /**
+     * The client optimizer ({@code sgd}, {@code momentum}, {@code adam}, {@code adagrad} or
+     * {@code yogi}; default sgd) and the hyperparameters given for it (the others take {@link
+     * ClientOptimizer}'s defaults), checked by {@link #build} and named by their flags.
+     */
+    public Builder clientOptimizer(String name, Map<String, Double> hyperparameters) {
+      this.clientOptimizerName = Objects.requireNonNull(name, "name");
+      this.clientHyperparameters = Map.copyOf(hyperparameters);
+      return this;
+    }
+
+    /** The client optimizer (default sgd). */
+    public Builder clientOptimizer(ClientOptimizer o) {
+      return clientOptimizer(o.name(), o.hyperparameters());
+    }
+
+    /**
      * The validated settings, defaults resolved.
      *
      * @throws IllegalArgumentException naming the first setting that is wrong
@@ -464,7 +512,32 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
-          checkpointEvery, out, Optional.ofNullable(dp));
+          checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer());
+    }
+
+    private ClientOptimizer clientOptimizer() {
+      if (!ClientOptimizer.NAMES.contains(clientOptimizerName)) {
+        throw new IllegalArgumentException("--client-optimizer must be one of "
+            + String.join(", ", ClientOptimizer.NAMES) + ", got '" + clientOptimizerName + "'");
+      }
+      java.util.SortedMap<String, Double> known = ClientOptimizer.defaults(clientOptimizerName);
+      for (Map.Entry<String, Double> e : new java.util.TreeMap<>(clientHyperparameters)
+          .entrySet()) {
+        String flag = clientFlag(e.getKey());
+        if (!known.containsKey(e.getKey())) {
+          throw new IllegalArgumentException(flag + " does not apply to --client-optimizer "
+              + clientOptimizerName + (known.isEmpty() ? "" : " (it takes "
+              + String.join(", ", known.keySet().stream().map(SimulationSettings::clientFlag)
+                  .toList()) + ")"));
+        }
+        try {
+          ClientOptimizer.of(clientOptimizerName, Map.of(e.getKey(), e.getValue()));
+        } catch (IllegalArgumentException ex) {
+          throw new IllegalArgumentException(flag + ex.getMessage().substring(e.getKey().length()),
+              ex);
+        }
+      }
+      return ClientOptimizer.of(clientOptimizerName, clientHyperparameters);
     }
   }
 }

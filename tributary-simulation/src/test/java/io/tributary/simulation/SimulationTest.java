@@ -3,6 +3,7 @@ package io.tributary.simulation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SequencedMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -183,5 +185,57 @@ class SimulationTest {
         4));
     // SplitMix64's first output for state 0 + golden: a published constant of the generator.
     assertThat(Seeds.derive(0, 0)).isEqualTo(0xE220A8397B1DCDAFL);
+  }
+
+  @Test
+  void run_clientAdam_learnsOnDigitsAndRepeatsBitForBit() throws Exception {
+    SimulationSettings settings = small().clientOptimizer(ClientOptimizer.of("adam", Map.of()))
+        .learningRate(0.01).rounds(6).build();
+
+    SimulationResult a = Simulation.builder(settings).build().run();
+    SimulationResult b = Simulation.builder(settings.withOut(null)).build().run();
+
+    assertThat(a.history().last().testAccuracy()).isGreaterThan(0.7);
+    assertThat(b.finalParameters()).isEqualTo(a.finalParameters());
+  }
+
+  @Test
+  void run_clientOptimizers_differFromSgdAndLearn() throws Exception {
+    SimulationResult sgd = Simulation.builder(small().rounds(3).build()).build().run();
+    Map<String, Double> rates = Map.of("momentum", 0.01, "adagrad", 0.1, "yogi", 0.01);
+    for (String name : List.of("momentum", "adagrad", "yogi")) {
+      SimulationResult r = Simulation.builder(small().rounds(3).learningRate(rates.get(name))
+          .clientOptimizer(name, Map.of()).build()).build().run();
+      assertThat(r.finalParameters()).as(name).isNotEqualTo(sgd.finalParameters());
+      assertThat(r.history().last().testAccuracy()).as(name).isGreaterThan(0.5);
+    }
+  }
+
+  @Test
+  void resume_clientAdamStoppedAfterRound3_endsBitIdenticalToAnUninterruptedRun()
+      throws Exception {
+    SimulationSettings.Builder adam = small().clientOptimizer("adam", Map.of("beta1", 0.8))
+        .learningRate(0.01);
+    SimulationResult whole = Simulation.builder(adam.out(dir.resolve("whole")).build())
+        .writeFiles().build().run();
+    Path run = dir.resolve("run");
+    SimulationListener stopAfter3 = new SimulationListener() {
+      @Override
+      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+          throws IOException {
+        if (round.round() == 3) {
+          throw new IOException("stopped on purpose");
+        }
+      }
+    };
+    assertThatThrownBy(() -> Simulation.builder(adam.out(run).build()).writeFiles()
+        .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
+
+    SimulationResult resumed = Simulation.builder(adam.out(run).build()).writeFiles().resume()
+        .build().run();
+
+    assertThat(resumed.finalParameters()).isEqualTo(whole.finalParameters());
+    assertThat(Files.readString(run.resolve("config.json")))
+        .contains("\"client_optimizer\": \"adam\"");
   }
 }

@@ -12,6 +12,8 @@ import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
+import io.tributary.graph.optim.Optimizer;
+import io.tributary.graph.optim.OptimizerState;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
@@ -20,11 +22,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code client_update} procedure: SGD for some epochs from the given model, returning
+ * The {@code client_update} procedure: the client optimizer (plain SGD unless the settings name
+ * another) for some epochs from the given model, returning
  * {@code <delta, num_examples, loss>}, or with the setting {@code output=model} the trained
  * model itself, {@code <model, num_examples, loss>} (what a Flower client sends back; the delta
  * {@code trained - global} is then the same float subtraction wherever it is taken). The gradient
  * graph is built once, when bound.
+ *
+ * <p>SGD is fused into the compiled step. Another optimizer ({@link LocalTraining#OPTIMIZER})
+ * makes the step return the gradients, which {@link Optimizer#step} applies after each batch with
+ * a state made afresh at each call, so no optimizer state passes from one client update to the
+ * next.
  */
 final class ClientUpdateProcedure implements GraphProcedure {
   @Override
@@ -36,6 +44,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
     int epochs = Settings.integer(g, "epochs", 1, ClientUpdateConfig.MAX_EPOCHS);
     int batchSize = Settings.integer(g, "batch_size", 0, Integer.MAX_VALUE);
     double lr = Settings.real(g, "learning_rate", Double.MIN_VALUE);
+    ClientOptimizer clientOptimizer = optimizer(g);
     StructType model;
     try {
       model = LocalTraining.modelType(graph);
@@ -66,12 +75,26 @@ final class ClientUpdateProcedure implements GraphProcedure {
         anchored.add(p);
       }
     }
-    List<String> fetches = List.of(objective, loss);
+    List<String> fetches = new ArrayList<>(List.of(objective, loss));
     // Plain SGD inside the step: each gradient, scaled by -lr, is added onto its parameter's array
-    // (straight from the product where the gradient is one).
+    // (straight from the product where the gradient is one). Another optimizer fetches the
+    // gradients instead and steps outside.
     List<Accumulation> sgd = new ArrayList<>();
-    for (String p : params) {
-      sgd.add(new Accumulation(grads.gradientOf(p), p, -lr));
+    Optimizer stepper = null;
+    if (clientOptimizer.isSgd()) {
+      for (String p : params) {
+        sgd.add(new Accumulation(grads.gradientOf(p), p, -lr));
+      }
+    } else {
+      for (String p : params) {
+        fetches.add(grads.gradientOf(p));
+      }
+      try {
+        stepper = clientOptimizer.create(lr);
+      } catch (IllegalArgumentException e) {
+        throw new GraphBindingException("graph computation " + g.name() + ": client optimizer "
+            + clientOptimizer + ": " + e.getMessage(), e);
+      }
     }
     // Anchors, then parameters, then the batch: the SGD step updates the parameter arrays in
     // place, so only the batch changes from one step to the next.
@@ -88,7 +111,44 @@ final class ClientUpdateProcedure implements GraphProcedure {
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    return new Run(g.name(), step, model, params, anchored, epochs, batchSize, trainedModel);
+    return new Run(g.name(), step, model, params, anchored, epochs, batchSize, trainedModel,
+        stepper);
+  }
+
+  /**
+   * Reads the client optimizer: {@value LocalTraining#OPTIMIZER} (absent: sgd) and its
+   * hyperparameters {@code optimizer_NAME}, each checked on its own so an error names its setting.
+   */
+  private static ClientOptimizer optimizer(GraphComputation g) throws GraphBindingException {
+    String key = LocalTraining.OPTIMIZER;
+    String name = g.settings().getOrDefault(key, "sgd");
+    if (!ClientOptimizer.NAMES.contains(name)) {
+      throw new GraphBindingException("setting " + key + " of graph computation " + g.name()
+          + " is '" + name + "', not one of " + ClientOptimizer.NAMES);
+    }
+    Map<String, Double> given = new LinkedHashMap<>();
+    for (String s : new java.util.TreeSet<>(g.settings().keySet())) {
+      if (!s.startsWith(key + "_")) {
+        continue;
+      }
+      String h = s.substring(key.length() + 1);
+      String text = g.settings().get(s);
+      double v;
+      try {
+        v = Double.parseDouble(text);
+      } catch (NumberFormatException e) {
+        throw new GraphBindingException("setting " + s + " of graph computation " + g.name()
+            + " is '" + text + "', not a number", e);
+      }
+      try {
+        ClientOptimizer.of(name, Map.of(h, v));
+      } catch (IllegalArgumentException e) {
+        throw new GraphBindingException("setting " + s + " of graph computation " + g.name()
+            + ": " + e.getMessage(), e);
+      }
+      given.put(h, v);
+    }
+    return ClientOptimizer.of(name, given);
   }
 
   /**
@@ -97,7 +157,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
    * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
    */
   private record Run(String name, CompiledRun template, StructType model, List<String> params,
-      List<String> anchored, int epochs, int batchSize, boolean trainedModel)
+      List<String> anchored, int epochs, int batchSize, boolean trainedModel, Optimizer stepper)
       implements LocalFunction {
     @Override
     public Object apply(Object argument) {
@@ -124,7 +184,9 @@ final class ClientUpdateProcedure implements GraphProcedure {
         feeds[at++] = w;
       }
       int batchAt = at;
-      Stepped stepped = train(template.fresh(), feeds, batchAt, batches, epochs, where);
+      Stepped stepped = stepper == null
+          ? train(template.fresh(), feeds, batchAt, batches, epochs, where)
+          : trainWith(stepper, weights, template.fresh(), feeds, batchAt, batches, epochs, where);
       long examples = 0;
       for (LocalBatch b : batches) {
         examples += b.size();
@@ -165,6 +227,40 @@ final class ClientUpdateProcedure implements GraphProcedure {
           } catch (GraphExecutionException ex) {
             throw new LocalRunException(where + ": epoch " + e + ": " + ex.getMessage(), ex);
           }
+          lossSum += out[1].get(0) * b.size();
+          stepsExamples += b.size();
+        }
+      }
+      return new Stepped(lossSum, stepsExamples);
+    }
+
+    /**
+     * As {@link #train}, for an optimizer other than SGD: each step returns the gradients after
+     * the objective and the loss, and {@code optimizer} applies them to {@code weights} (the
+     * arrays fed as the parameters), from a fresh state.
+     */
+    private static Stepped trainWith(Optimizer optimizer, Map<String, NdArray> weights,
+        CompiledRun step, NdArray[] feeds, int batchAt, List<LocalBatch> batches, int epochs,
+        String where) {
+      OptimizerState state = optimizer.init(weights);
+      Map<String, NdArray> gradients = new LinkedHashMap<>();
+      double lossSum = 0;
+      long stepsExamples = 0;
+      for (int e = 0; e < epochs; e++) {
+        for (LocalBatch b : batches) {
+          feeds[batchAt] = b.x();
+          feeds[batchAt + 1] = b.y();
+          NdArray[] out;
+          try {
+            out = step.run(feeds);
+          } catch (GraphExecutionException ex) {
+            throw new LocalRunException(where + ": epoch " + e + ": " + ex.getMessage(), ex);
+          }
+          int k = 2;
+          for (String p : weights.keySet()) {
+            gradients.put(p, out[k++]);
+          }
+          optimizer.step(weights, gradients, state);
           lossSum += out[1].get(0) * b.size();
           stepsExamples += b.size();
         }

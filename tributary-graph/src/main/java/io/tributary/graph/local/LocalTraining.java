@@ -40,6 +40,12 @@ public final class LocalTraining {
   /** The variable holding the FedProx objective: loss + (mu/2) * ||w - w_global||^2. */
   public static final String OBJECTIVE = "proximal/objective";
 
+  /**
+   * The client update's setting naming its {@link ClientOptimizer}; each hyperparameter {@code h}
+   * is the setting {@code optimizer_h}. Absent for plain SGD.
+   */
+  public static final String OPTIMIZER = "optimizer";
+
   private LocalTraining() {}
 
   /** The struct type of the model's parameters. */
@@ -63,9 +69,16 @@ public final class LocalTraining {
   }
 
   /**
-   * The client update: {@code config.epochs()} passes of SGD over the client's data from the
-   * given model, returning the change in the model, the number of examples in one pass and the
-   * example-weighted mean training loss over every step.
+   * The client update: {@code config.epochs()} passes of the client optimizer over the client's
+   * data from the given model, one step per batch, returning the change in the model, the number
+   * of examples in one pass and the example-weighted mean training loss over every step.
+   *
+   * <p>Plain SGD is fused into the compiled step (each gradient added onto its parameter). Any
+   * other optimizer gets the gradients from the step and applies {@link
+   * io.tributary.graph.optim.Optimizer#step} after each batch, with a state that starts afresh at
+   * each call: client optimizer state does not outlive one client update (one round), as in
+   * TFF's {@code build_weighted_fed_avg}. The optimizer is written into the computation's
+   * settings ({@value #OPTIMIZER} and {@code optimizer_<hyperparameter>}) only when it is not SGD.
    *
    * <p>With {@code mu > 0} the graph is extended with the FedProx proximal term: the objective
    * minimised is {@code loss + (mu/2) * sum_p ||p - p_global||^2}, so autodiff adds
@@ -79,6 +92,12 @@ public final class LocalTraining {
     settings.put("batch_size", Integer.toString(config.batchSize()));
     settings.put("learning_rate", Double.toString(config.learningRate()));
     settings.put("mu", Double.toString(config.mu()));
+    // Plain SGD writes nothing, so its computations stay as they were before client optimizers.
+    if (!config.optimizer().isSgd()) {
+      settings.put(OPTIMIZER, config.optimizer().name());
+      config.optimizer().hyperparameters().forEach(
+          (k, v) -> settings.put(OPTIMIZER + "_" + k, Double.toString(v)));
+    }
     return GraphComputation.of(name, clientUpdateType(model), GraphBinder.CLIENT_UPDATE,
         GraphFb.toBytes(graph), settings);
   }

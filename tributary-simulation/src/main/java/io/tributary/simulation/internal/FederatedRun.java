@@ -85,7 +85,7 @@ public final class FederatedRun implements AutoCloseable {
     // Byzantine clients: every client's data carry an attack (honest ones scale 1), applied to
     // its update inside the client computation; without them the update is the plain one.
     LearningProcess built = algorithm.build(model, config.localEpochs(), config.batchSize(),
-        config.learningRate(), modelSeed,
+        config.learningRate(), config.clientOptimizer(), modelSeed,
         config.byzantine().active() ? ByzantineUpdate::wrap : UnaryOperator.identity());
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and

@@ -170,11 +170,12 @@ public final class CheckpointListener implements SimulationListener {
     hyper.put("local_epochs", (double) config.localEpochs());
     hyper.put("batch_size", (double) config.batchSize());
     hyper.putAll(config.algorithm().hyperparameters());
+    config.clientOptimizer().hyperparameters().forEach((k, v) -> hyper.put("client_" + k, v));
     SequencedMap<String, String> props = new LinkedHashMap<>();
     props.put("algorithm", config.algorithm().cliName());
     props.put("dataset", config.dataset().toString());
     props.put("command", config.shellCommand());
     checkpoints.write(round, parameters, updater,
-        TrainingConfig.of("sgd", hyper).withProperties(props), graph);
+        TrainingConfig.of(config.clientOptimizer().name(), hyper).withProperties(props), graph);
   }
 }
