@@ -14,8 +14,13 @@ import java.util.stream.IntStream;
  * coordinate-wise median (FedMedian), the trimmed mean (FedTrimmedAvg), Krum and Multi-Krum, and
  * Bulyan. Arithmetic is in double; results take each layer's dtype.
  *
- * <p>Memory: the mean streams (one accumulator per element); the others need every update of
- * the round at once, n x the model, plus for Krum and Bulyan an n x n distance matrix.
+ * <p>Memory: the means' arithmetic streams over the clients (one block of accumulators), and
+ * their federated aggregators ({@link WeightedMean}, {@link UnweightedMean}) use the runtime's
+ * streaming intrinsics, so a round holds one model-sized accumulator whatever the number of
+ * clients. The median, the trimmed mean, Krum, Multi-Krum and Bulyan need every update of the
+ * round at once: n x the model (100 clients x 1M float32: 400 MB), plus a block of n x 1024
+ * doubles (800 KB at n = 100) and the result; Krum, Multi-Krum and Bulyan add an n x n distance
+ * matrix of doubles (80 KB at n = 100), computed once per round.
  */
 public final class AggregationRules {
   private AggregationRules() {}
@@ -85,7 +90,7 @@ public final class AggregationRules {
 
   /** The coordinate-wise median (the mean of the two middle values for an even count). */
   public static List<Tensor> median(ClientUpdates u) {
-    return coordinatewise(u, AggregationRules::medianOfSorted);
+    return coordinatewise(u, AggregationRules::median);
   }
 
   /**
@@ -104,6 +109,7 @@ public final class AggregationRules {
           "more than 2 floor(beta n)", u.size());
     }
     return coordinatewise(u, (v, at, n) -> {
+      Arrays.sort(v, at, at + n);
       double s = 0;
       for (int i = at + cut; i < at + n - cut; i++) {
         s += v[i];
@@ -262,6 +268,76 @@ public final class AggregationRules {
     return n % 2 == 1 ? v[at + n / 2] : (v[at + n / 2 - 1] + v[at + n / 2]) / 2;
   }
 
+  /**
+   * The median of {@code v[at..at + n)}, which it reorders: what {@link #medianOfSorted} gives
+   * after a sort, found by selection. Selection orders by {@code <}, under which -0.0 and 0.0
+   * are equal where the sort puts -0.0 first, so a median with a zero is taken after a sort.
+   */
+  private static double median(double[] v, int at, int n) {
+    int k = at + n / 2;
+    select(v, at, at + n - 1, k);
+    double hi = v[k];
+    double lo = hi;
+    if (n % 2 == 0) {
+      lo = v[at];
+      for (int i = at + 1; i < k; i++) {
+        lo = Math.max(lo, v[i]);
+      }
+    }
+    if (lo == 0 || hi == 0) {
+      Arrays.sort(v, at, at + n);
+      return medianOfSorted(v, at, n);
+    }
+    return n % 2 == 1 ? hi : (lo + hi) / 2;
+  }
+
+  /**
+   * Reorders {@code v[lo..hi]} (inclusive) so that {@code v[k]} holds the value a sort would put
+   * there, with no greater value before it and no smaller one after (Hoare's selection).
+   */
+  private static void select(double[] v, int lo, int hi, int k) {
+    while (hi - lo >= 16) {
+      int mid = (lo + hi) >>> 1;
+      double a = v[lo];
+      double b = v[mid];
+      double c = v[hi];
+      double p = a < b ? (b < c ? b : Math.max(a, c)) : (a < c ? a : Math.max(b, c));
+      int i = lo;
+      int j = hi;
+      while (i <= j) {
+        while (v[i] < p) {
+          i++;
+        }
+        while (v[j] > p) {
+          j--;
+        }
+        if (i <= j) {
+          double t = v[i];
+          v[i] = v[j];
+          v[j] = t;
+          i++;
+          j--;
+        }
+      }
+      if (k <= j) {
+        hi = j;
+      } else if (k >= i) {
+        lo = i;
+      } else {
+        return;
+      }
+    }
+    for (int i = lo + 1; i <= hi; i++) {
+      double x = v[i];
+      int j = i - 1;
+      while (j >= lo && v[j] > x) {
+        v[j + 1] = v[j];
+        j--;
+      }
+      v[j + 1] = x;
+    }
+  }
+
   private static int[] krumOrder(ClientUpdates u, int f, String rule) {
     if (f < 0 || u.size() <= 2 * f + 2) {
       throw new InsufficientUpdatesException(rule + " (f " + f + ")", "n > 2f + 2", u.size());
@@ -364,12 +440,12 @@ public final class AggregationRules {
 
   /** Values of one coordinate across clients: the rule of {@link #coordinatewise}. */
   private interface Coordinate {
-    /** The result from the sorted values {@code v[at..at + n)}. */
+    /** The result from the values {@code v[at..at + n)}, in client order; may reorder them. */
     double apply(double[] v, int at, int n);
   }
 
   /**
-   * Applies {@code f} to each coordinate's sorted values across clients, one block of
+   * Applies {@code f} to each coordinate's values across clients, one block of
    * coordinates at a time: each client's block is read once into a coordinate-major block.
    */
   private static List<Tensor> coordinatewise(ClientUpdates u, Coordinate f) {
@@ -384,7 +460,6 @@ public final class AggregationRules {
         int len = (int) Math.min(BLOCK, size - from);
         transpose(u, l, from, len, row, t);
         for (int j = 0; j < len; j++) {
-          Arrays.sort(t, j * n, j * n + n);
           b.setFromDouble(from + j, f.apply(t, j * n, n));
         }
       }
