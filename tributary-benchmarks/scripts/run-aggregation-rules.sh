@@ -6,7 +6,9 @@
 # machine speed shows up on both sides of the ratios. The load average is recorded before each.
 #
 # Usage: tributary-benchmarks/scripts/run-aggregation-rules.sh [CLIENTS] [ELEMENTS]  (100, 1000000)
-# Extra JMH options in JMH_ARGS (e.g. JMH_ARGS='-i 1'); numpy options in ANCHOR_ARGS.
+# Extra JMH options in JMH_ARGS (e.g. JMH_ARGS='-i 1'); numpy options in ANCHOR_ARGS (e.g.
+# ANCHOR_ARGS='--only aggregate_median'); BENCH, the JMH benchmarks' regex, picks a subset (e.g.
+# BENCH='AggregationRulesBenchmark.(median|federatedMedian)$').
 # Needs about 4 GB of free memory (JVM -Xmx3g; numpy holds the updates and a stacked copy).
 # numpy's Bulyan recomputes the n x n distances for each of its n - 2f picks: at 100 x 1M it
 # takes minutes per sample, so it runs once (no warm-up) per numpy run.
@@ -32,7 +34,7 @@ echo "JMH..." >&2
 cat /proc/loadavg > "$out/load-rules-jmh.txt"
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" -jar "$root/tributary-benchmarks/target/benchmarks.jar" \
-  'AggregationRulesBenchmark' -p clients="$clients" -p elements="$elements" ${JMH_ARGS:-} \
+  "${BENCH:-AggregationRulesBenchmark}" -p clients="$clients" -p elements="$elements" ${JMH_ARGS:-} \
   -rf json -rff "$out/jmh-aggregation-rules.json" >&2
 echo "numpy anchor (2/2)..." >&2
 cat /proc/loadavg > "$out/load-rules-numpy-2.txt"
