@@ -5,6 +5,11 @@ import io.tributary.tensor.Finite;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,6 +21,11 @@ import java.util.Objects;
 public final class ClientUpdates {
   private final List<List<Tensor>> updates;
   private final long[] examples;
+  /**
+   * Per client and layer, the layer's data as float or double buffer views (contiguous float32
+   * and float64 layers), or null where {@link #read} goes element by element.
+   */
+  private final Buffer[][][] views;
 
   /**
    * Checks {@code updates} (client i's layers) and {@code examples} (client i's example count).
@@ -60,6 +70,44 @@ public final class ClientUpdates {
     }
     this.updates = List.copyOf(updates.stream().map(List::copyOf).toList());
     this.examples = examples.clone();
+    this.views = views(this.updates);
+  }
+
+  /** Already checked updates: {@link #select}'s, which needs no second pass over the values. */
+  private ClientUpdates(List<List<Tensor>> updates, long[] examples, Buffer[][][] views) {
+    this.updates = updates;
+    this.examples = examples;
+    this.views = views;
+  }
+
+  private static Buffer[][][] views(List<List<Tensor>> updates) {
+    Buffer[][][] out = new Buffer[updates.size()][][];
+    for (int c = 0; c < out.length; c++) {
+      List<Tensor> u = updates.get(c);
+      out[c] = new Buffer[u.size()][];
+      for (int l = 0; l < u.size(); l++) {
+        out[c][l] = views(u.get(l));
+      }
+    }
+    return out;
+  }
+
+  /** {@code t}'s data as float or double views, or null unless float32 or float64, contiguous. */
+  private static Buffer[] views(Tensor t) {
+    if (!t.isContiguous() || (t.dtype() != DType.FLOAT32 && t.dtype() != DType.FLOAT64)) {
+      return null;
+    }
+    int item = t.dtype().itemSize();
+    List<ByteBuffer> data = t.dataBuffers();
+    Buffer[] out = new Buffer[data.size()];
+    for (int i = 0; i < out.length; i++) {
+      ByteBuffer b = data.get(i).slice().order(ByteOrder.LITTLE_ENDIAN);
+      if (b.remaining() % item != 0) {
+        return null;
+      }
+      out[i] = t.dtype() == DType.FLOAT32 ? b.asFloatBuffer() : b.asDoubleBuffer();
+    }
+    return out;
   }
 
   /** The number of clients. */
@@ -87,6 +135,43 @@ public final class ClientUpdates {
     return updates.get(c).get(layer).getAsDouble(i);
   }
 
+  /**
+   * Elements {@code [from, from + len)} of layer {@code layer} of client {@code c}, as {@link
+   * #value} reads them, into {@code dst[off..off + len)}: the fast way to read a block.
+   */
+  void read(int c, int layer, long from, double[] dst, int off, int len) {
+    Buffer[] parts = views[c][layer];
+    if (parts == null) {
+      Tensor t = updates.get(c).get(layer);
+      for (int k = 0; k < len; k++) {
+        dst[off + k] = t.getAsDouble(from + k);
+      }
+      return;
+    }
+    long start = 0;
+    int k = 0;
+    for (int p = 0; p < parts.length && k < len; p++) {
+      Buffer part = parts[p];
+      long end = start + part.capacity();
+      if (from + k < end) {
+        int lo = (int) (from + k - start);
+        int n = (int) Math.min(len - k, end - (from + k));
+        if (part instanceof FloatBuffer fb) {
+          for (int j = 0; j < n; j++) {
+            dst[off + k + j] = fb.get(lo + j);
+          }
+        } else {
+          DoubleBuffer db = (DoubleBuffer) part;
+          for (int j = 0; j < n; j++) {
+            dst[off + k + j] = db.get(lo + j);
+          }
+        }
+        k += n;
+      }
+      start = end;
+    }
+  }
+
   /** Elements in layer {@code layer}. */
   long layerSize(int layer) {
     return updates.get(0).get(layer).size();
@@ -108,12 +193,17 @@ public final class ClientUpdates {
    * @throws InsufficientUpdatesException when {@code chosen} is empty
    */
   public ClientUpdates select(int[] chosen) {
+    if (chosen.length == 0) {
+      throw new InsufficientUpdatesException("aggregation", "at least 1", 0);
+    }
     List<List<Tensor>> u = new java.util.ArrayList<>();
     long[] e = new long[chosen.length];
+    Buffer[][][] v = new Buffer[chosen.length][][];
     for (int i = 0; i < chosen.length; i++) {
       u.add(updates.get(chosen[i]));
       e[i] = examples[chosen[i]];
+      v[i] = views[chosen[i]];
     }
-    return new ClientUpdates(u, e);
+    return new ClientUpdates(List.copyOf(u), e, v);
   }
 }

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The coordinate-wise median of the updates (Flower's FedMedian), unweighted; robust to a
- * minority of arbitrary updates. Holds every update of the round (n x the model).
+ * minority of arbitrary updates. Needs the whole round, so it holds every update at once: n x
+ * the model (100 clients x 1M float32: 400 MB).
  */
 public record CoordinateMedian() implements WholeRoundAggregator {
   @Override

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The coordinate-wise trimmed mean (Flower's FedTrimmedAvg): each coordinate's mean after
- * cutting {@code floor(beta n)} values from each end. Holds every update of the round (n x the
- * model).
+ * cutting {@code floor(beta n)} values from each end. Needs the whole round, so it holds every
+ * update at once: n x the model (100 clients x 1M float32: 400 MB).
  *
  * @param beta the fraction cut from each end, in [0, 0.5) (Flower's {@code beta}, default 0.2)
  */
