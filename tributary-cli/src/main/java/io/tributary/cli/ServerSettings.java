@@ -85,6 +85,12 @@ final class ServerSettings {
    *     one of weighted_mean, mean, sum, min, max
    */
   static void clientMetric(ServerConfig.Builder b, String value) {
+    clientMetric(value, b::clientMetric);
+  }
+
+  /** One {@code --client-metric NAME=HOW}, handed to {@code sink} (a server's or a simulation's). */
+  static void clientMetric(String value,
+      java.util.function.BiConsumer<String, MetricAggregation> sink) {
     int eq = value.indexOf('=');
     String how = eq < 0 ? "" : value.substring(eq + 1).strip().toUpperCase(Locale.ROOT);
     MetricAggregation m = null;
@@ -97,7 +103,7 @@ final class ServerSettings {
       throw new IllegalArgumentException("--client-metric must be NAME=HOW with HOW one of "
           + "weighted_mean, mean, sum, min, max, got '" + value + "'");
     }
-    b.clientMetric(value.substring(0, eq).strip(), m);
+    sink.accept(value.substring(0, eq).strip(), m);
   }
 
   /**

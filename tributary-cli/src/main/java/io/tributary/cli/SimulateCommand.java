@@ -151,6 +151,12 @@ final class SimulateCommand implements Callable<Integer> {
           + "of the delta); K at most --clients-per-round (default: none)")
   String byzantine;
 
+  @Option(names = "--client-metric", paramLabel = "NAME=HOW",
+      description = "how the clients' metric NAME (loss or accuracy of the evaluation) is "
+          + "aggregated over the clients: weighted_mean, mean, sum, min or max; repeatable "
+          + "(default: weighted_mean, by examples)")
+  List<String> clientMetrics = new java.util.ArrayList<>();
+
   @Option(names = "--seed", paramLabel = "S",
       description = "the seed of every random choice: data split, partition, initial model, "
           + "client sampling, local shuffling (default: " + DEFAULT_SEED + ")")
@@ -337,6 +343,9 @@ final class SimulateCommand implements Callable<Integer> {
     }
     if (mu != null) {
       b.mu(mu);
+    }
+    for (String m : clientMetrics) {
+      ServerSettings.clientMetric(m, b::clientMetric);
     }
     if (byzantine != null) {
       b.byzantine(Byzantine.parse(byzantine));

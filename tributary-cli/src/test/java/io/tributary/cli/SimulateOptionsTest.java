@@ -135,6 +135,10 @@ class SimulateOptionsTest {
             "beta must be in [0, 0.5)"),
         Arguments.of(new String[] {"--algorithm", "krum", "--krum-f", "-1"},
             "num_malicious_clients must be a whole number >= 0"),
+        Arguments.of(new String[] {"--client-metric", "f1=max"},
+            "--client-metric: the clients report accuracy and loss, not 'f1'"),
+        Arguments.of(new String[] {"--client-metric", "accuracy=median"},
+            "--client-metric must be NAME=HOW"),
         Arguments.of(new String[] {"--algorithm", "fedadam", "--mu", "1"},
             "--mu applies only to --algorithm fedprox (fedadam has no proximal term)"),
         Arguments.of(new String[] {"--byzantine", "3:bogus"},
@@ -172,6 +176,21 @@ class SimulateOptionsTest {
     assertThat(c.commandLine()).containsSequence("--byzantine", "2:scale:-10");
     assertThat(parse(c.commandLine().subList(2, c.commandLine().size())
         .toArray(String[]::new))).isEqualTo(c);
+  }
+
+  @Test
+  void config_clientMetric_recordedAndRepeated() {
+    SimulationSettings c = parse("--client-metric", "accuracy=max", "--client-metric",
+        "loss=mean", "--out", "x");
+
+    assertThat(c.clientMetrics()).containsExactly(
+        Map.entry("accuracy", io.tributary.learning.MetricAggregation.MAX),
+        Map.entry("loss", io.tributary.learning.MetricAggregation.MEAN));
+    assertThat(c.toJson()).contains("\"client_metrics\": {\"accuracy\": \"max\", "
+        + "\"loss\": \"mean\"}");
+    java.util.List<String> words = c.commandLine();
+    assertThat(parse(words.subList(2, words.size()).toArray(String[]::new))).isEqualTo(c);
+    assertThat(parse("--out", "x").toJson()).doesNotContain("client_metrics");
   }
 
   @Test

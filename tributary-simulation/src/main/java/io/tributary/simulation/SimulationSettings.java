@@ -2,11 +2,13 @@ package io.tributary.simulation;
 
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.graph.ops.Gemm;
+import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.json.Json;
 import io.tributary.privacy.aggregation.DpSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
+import java.util.TreeMap;
 
 /**
  * Every setting of one simulation, validated: what {@code config.json} records, so that the same
@@ -45,11 +48,23 @@ import java.util.SequencedMap;
  * @param dp differentially private aggregation ({@code --dp}), or empty for none
  * @param clientOptimizer the optimizer of the client updates, with step size {@code learningRate}
  *     ({@code --client-optimizer}, default sgd); its state starts afresh every round
+ * @param clientMetrics how a client metric of the evaluation ({@code loss}, {@code accuracy}) is
+ *     aggregated over the clients ({@code --client-metric NAME=HOW}); a metric not named is
+ *     averaged weighted by examples
  */
 public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
     double learningRate, double mu, Byzantine byzantine, long seed, int threads,
-    int checkpointEvery, Path out, Optional<DpSettings> dp, ClientOptimizer clientOptimizer) {
+    int checkpointEvery, Path out, Optional<DpSettings> dp, ClientOptimizer clientOptimizer,
+    SequencedMap<String, MetricAggregation> clientMetrics) {
+
+  /** The client metrics a simulation's evaluation reports, which {@code --client-metric} names. */
+  public static final List<String> CLIENT_METRICS = List.of("accuracy", "loss");
+
+  /** {@code --client-metric}'s spelling of an aggregation: {@code weighted_mean}, {@code max}. */
+  public static String metricName(MetricAggregation how) {
+    return how.name().toLowerCase(Locale.ROOT);
+  }
 
   /** The most clients a population may hold; each needs its own dataset in memory. */
   public static final int MAX_CLIENTS = 100_000;
@@ -72,6 +87,13 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(byzantine, "byzantine");
     Objects.requireNonNull(clientOptimizer, "clientOptimizer");
+    clientMetrics = Collections.unmodifiableSequencedMap(new TreeMap<>(clientMetrics));
+    for (String name : clientMetrics.keySet()) {
+      if (!CLIENT_METRICS.contains(name)) {
+        throw new IllegalArgumentException("--client-metric: the clients report "
+            + String.join(" and ", CLIENT_METRICS) + ", not '" + name + "'");
+      }
+    }
     range("--clients", clients, 1, MAX_CLIENTS);
     range("--clients-per-round", clientsPerRound, 1, clients);
     range("--rounds", rounds, 1, MAX_ROUNDS);
@@ -120,7 +142,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int checkpointEvery, Path out) {
     this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
         localEpochs, batchSize, learningRate, mu, Byzantine.NONE, seed, threads, checkpointEvery,
-        out, Optional.empty(), ClientOptimizer.sgd());
+        out, Optional.empty(), ClientOptimizer.sgd(), new TreeMap<>());
   }
 
   /** The sampling rate q = K / N of the privacy accounting (fixed-size sampling). */
@@ -164,6 +186,12 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       clientOptimizer.hyperparameters().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
           .append(Json.string(k)).append(": ").append(Json.number(v)));
       m.put("client_optimizer_options", o.append('}').toString());
+    }
+    if (!clientMetrics.isEmpty()) {
+      StringBuilder o = new StringBuilder("{");
+      clientMetrics.forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
+          .append(Json.string(k)).append(": ").append(Json.string(metricName(v))));
+      m.put("client_metrics", o.append('}').toString());
     }
     m.put("mu", Json.number(mu));
     if (byzantine.active()) {
@@ -213,6 +241,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       m.put("client optimizer", clientOptimizer.name());
       clientOptimizer.hyperparameters().forEach((k, v) -> m.put("client " + k, number(v)));
     }
+    clientMetrics.forEach((k, v) -> m.put("client " + k, metricName(v)));
     m.put("mu", number(mu));
     if (byzantine.active()) {
       m.put("byzantine", byzantine.toString());
@@ -251,6 +280,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       clientOptimizer.hyperparameters().forEach((k, v) -> c.addAll(List.of(clientFlag(k),
           number(v))));
     }
+    clientMetrics.forEach((k, v) -> c.addAll(List.of("--client-metric",
+        k + "=" + metricName(v))));
     if (algorithm.proximal()) {
       c.addAll(List.of("--mu", number(mu)));
     }
@@ -303,7 +334,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
-        threads, checkpointEvery, dir, dp, clientOptimizer);
+        threads, checkpointEvery, dir, dp, clientOptimizer, clientMetrics);
   }
 
   /**
@@ -349,6 +380,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private Path out;
     private DpSettings dp;
     private String clientOptimizerName = "sgd";
+    private final SequencedMap<String, MetricAggregation> clientMetrics = new TreeMap<>();
     private Map<String, Double> clientHyperparameters = Map.of();
 
     private Builder() {}
@@ -484,6 +516,15 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
 
     /**
+     * How the clients' metric {@code name} ({@code loss} or {@code accuracy} of the evaluation)
+     * is aggregated over the clients (default: weighted by examples).
+     */
+    public Builder clientMetric(String name, MetricAggregation how) {
+      clientMetrics.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(how, "how"));
+      return this;
+    }
+
+    /**
      * The validated settings, defaults resolved.
      *
      * @throws IllegalArgumentException naming the first setting that is wrong
@@ -512,7 +553,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
-          checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer());
+          checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer(), clientMetrics);
     }
 
     private ClientOptimizer clientOptimizer() {

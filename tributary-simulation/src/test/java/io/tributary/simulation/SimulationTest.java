@@ -146,6 +146,22 @@ class SimulationTest {
   }
 
   @Test
+  void run_clientMetricMax_reportsTheBestClientAndTrainsTheSameModel() throws Exception {
+    SimulationResult weighted = Simulation.builder(small().build()).build().run();
+    SimulationResult best = Simulation.builder(small()
+        .clientMetric("accuracy", io.tributary.learning.MetricAggregation.MAX).build())
+        .build().run();
+
+    assertThat(best.finalParameters()).isEqualTo(weighted.finalParameters());
+    for (int r = 0; r < weighted.history().size(); r++) {
+      RoundRecord w = weighted.history().rounds().get(r);
+      RoundRecord b = best.history().rounds().get(r);
+      assertThat(b.trainAccuracy()).isGreaterThanOrEqualTo(w.trainAccuracy());
+      assertThat(b.trainLoss()).isEqualTo(w.trainLoss());
+    }
+  }
+
+  @Test
   void run_suiteAlgorithms_learnOnDigits() throws Exception {
     for (String name : List.of("fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad",
         "fedmedian", "fedtrimmedavg", "krum", "multikrum", "bulyan", "qfedavg")) {

@@ -1,5 +1,6 @@
 package io.tributary.simulation.internal;
 
+import io.tributary.core.computation.Computation;
 import io.tributary.core.types.StructType;
 import io.tributary.core.values.StructValue;
 import io.tributary.data.Dataset;
@@ -87,6 +88,12 @@ public final class FederatedRun implements AutoCloseable {
     LearningProcess built = algorithm.build(model, config.localEpochs(), config.batchSize(),
         config.learningRate(), config.clientOptimizer(), modelSeed,
         config.byzantine().active() ? ByzantineUpdate::wrap : UnaryOperator.identity());
+    if (!config.clientMetrics().isEmpty()) {
+      // The clients' evaluation aggregated per metric as --client-metric says.
+      built = new LearningProcess(built.name(), built.initialize(), built.next(),
+          FederatedLearning.evaluate(Computation.of(LocalTraining.evaluation("evaluate", model)),
+              config.clientMetrics()));
+    }
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and
     // reported (any one success suffices, as on the server), and example counts are bounded.
