@@ -7,7 +7,7 @@ import io.tributary.core.types.FunctionType;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.internal.ModelLeaves;
+import io.tributary.learning.ModelLeaves;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;

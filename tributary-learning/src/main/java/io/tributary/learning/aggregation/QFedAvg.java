@@ -10,7 +10,7 @@ import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.internal.ModelLeaves;
+import io.tributary.learning.ModelLeaves;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;

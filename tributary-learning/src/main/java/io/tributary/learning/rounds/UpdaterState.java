@@ -1,7 +1,7 @@
 package io.tributary.learning.rounds;
 
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.internal.ModelLeaves;
+import io.tributary.learning.ModelLeaves;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;

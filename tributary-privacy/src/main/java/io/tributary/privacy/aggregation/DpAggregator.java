@@ -11,6 +11,7 @@ import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
+import io.tributary.learning.ModelLeaves;
 import io.tributary.learning.aggregation.AggregationProcess;
 import io.tributary.learning.aggregation.Aggregator;
 import io.tributary.privacy.AdaptiveClipping;
@@ -166,7 +167,7 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
 
   /** One client's clip (and local noise): {@code <M,C,round> -> <update=M,unclipped=int64>}. */
   private StructValue clip(StructType model, StructValue x) {
-    List<Tensor> update = Leaves.of(x.get(0));
+    List<Tensor> update = ModelLeaves.of(x.get(0));
     double c = x.tensor(1).item();
     Clipping.Clipped clipped = Clipping.clip(update, c);
     List<Tensor> sent = clipped.update();
@@ -177,7 +178,7 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
       sent = Clipping.addGaussianNoise(sent, localStddev,
           noise.source(round, 1 + (Leaves.hash(update) & Long.MAX_VALUE)));
     }
-    return StructValue.named("update", Leaves.rebuild(model, sent), "unclipped",
+    return StructValue.named("update", ModelLeaves.rebuild(model, sent), "unclipped",
         Tensor.ofLongs(Shape.scalar(), clipped.clipped() ? 0 : 1));
   }
 
@@ -186,7 +187,7 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
     StructValue st = x.struct(0);
     long round = st.tensor("round").longItem() + 1;
     double c = st.tensor("clip_norm").item();
-    List<Tensor> sum = Leaves.of(x.get(1));
+    List<Tensor> sum = ModelLeaves.of(x.get(1));
     long unclipped = x.tensor(2).longItem();
     long count = x.tensor(3).longItem();
     if (count < 1) {
@@ -204,7 +205,7 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
       int n = (int) Math.max(numSampledClients, count);
       nextC = adaptive.get().next(c, (int) unclipped, n, source);
     }
-    return StructValue.of(state(round, nextC, c, stddev), Leaves.rebuild(model, noised));
+    return StructValue.of(state(round, nextC, c, stddev), ModelLeaves.rebuild(model, noised));
   }
 
   private static StructValue state(long round, double clipNorm, double usedClipNorm,

@@ -1,4 +1,4 @@
-package io.tributary.learning.internal;
+package io.tributary.learning;
 
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
