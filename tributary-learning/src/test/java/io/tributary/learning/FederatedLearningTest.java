@@ -133,6 +133,23 @@ class FederatedLearningTest {
   }
 
   @Test
+  void call_namedParametersGivenInOrder_runsWithTheParametersNamed() {
+    io.tributary.core.types.Type clients = io.tributary.core.types.Types.parse("{float32}@CLIENTS");
+    Computation weighted = Federated.computation(List.of(
+        io.tributary.core.computation.Param.of("values", clients),
+        io.tributary.core.computation.Param.of("weights", clients)),
+        a -> io.tributary.core.computation.Intrinsics.federatedWeightedMean(a.get("values"),
+            a.get("weights")));
+    Computation outer = Federated.computation(clients, clients,
+        (v, w) -> weighted.call(v, w));
+    try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
+      Object out = ctx.invoke(outer, List.of(Tensor.scalar(1f), Tensor.scalar(4f)),
+          List.of(Tensor.scalar(1f), Tensor.scalar(3f)));
+      assertThat(((Tensor) out).getFloat(0)).isEqualTo(3.25f);
+    }
+  }
+
+  @Test
   void evaluate_perMetricAggregation_usesTheChosenIntrinsic() {
     try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
       for (var c : java.util.Map.of(MetricAggregation.MAX, 4f, MetricAggregation.MIN, 2f,

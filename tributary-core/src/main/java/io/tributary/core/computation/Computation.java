@@ -8,10 +8,13 @@ import io.tributary.core.compiler.TypeCheckException;
 import io.tributary.core.compiler.TypeChecker;
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.FunctionType;
+import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A checked, closed computation of function type: a federated computation built with
@@ -83,11 +86,32 @@ public final class Computation {
     if (param instanceof FederatedType) {
       arg = Intrinsics.zipIfStruct(arg);
     }
+    arg = namedLike(param, arg);
     if (!Types.isAssignable(param, arg.type())) {
       throw new DefinitionException(operation, "the argument does not fit the parameter",
           param.compact(), arg.type().compact(), CallSites.find());
     }
     return Intrinsics.bindCall(Call.of(block, arg.block()), type.result(), List.of(arg), "call");
+  }
+
+  /**
+   * Several arguments given in order for a computation whose parameters have names (made with
+   * {@code Federated.computation(List<Param>, ...)}): the argument struct takes the parameters'
+   * names, so that the body's selections by name find them when it runs.
+   */
+  private static Value namedLike(Type param, Value arg) {
+    if (!(param instanceof StructType p) || !(arg.type() instanceof StructType a)
+        || p.size() != a.size() || a.elements().stream().anyMatch(e -> e.name().isPresent())
+        || p.elements().stream().anyMatch(e -> e.name().isEmpty())) {
+      return arg;
+    }
+    List<Optional<String>> names = new ArrayList<>();
+    List<Value> parts = new ArrayList<>();
+    for (int i = 0; i < p.size(); i++) {
+      names.add(p.elements().get(i).name());
+      parts.add(arg.get(i));
+    }
+    return Values.struct(names, parts);
   }
 
   /** This computation as a function value, to pass to an intrinsic such as federated_map. */
