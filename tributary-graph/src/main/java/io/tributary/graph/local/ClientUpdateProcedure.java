@@ -221,12 +221,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
         for (LocalBatch b : batches) {
           feeds[batchAt] = b.x();
           feeds[batchAt + 1] = b.y();
-          NdArray[] out;
-          try {
-            out = step.run(feeds);
-          } catch (GraphExecutionException ex) {
-            throw new LocalRunException(where + ": epoch " + e + ": " + ex.getMessage(), ex);
-          }
+          NdArray[] out = run(step, feeds, e, where);
           lossSum += out[1].get(0) * b.size();
           stepsExamples += b.size();
         }
@@ -250,12 +245,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
         for (LocalBatch b : batches) {
           feeds[batchAt] = b.x();
           feeds[batchAt + 1] = b.y();
-          NdArray[] out;
-          try {
-            out = step.run(feeds);
-          } catch (GraphExecutionException ex) {
-            throw new LocalRunException(where + ": epoch " + e + ": " + ex.getMessage(), ex);
-          }
+          NdArray[] out = run(step, feeds, e, where);
           int k = 2;
           for (String p : weights.keySet()) {
             gradients.put(p, out[k++]);
@@ -266,6 +256,15 @@ final class ClientUpdateProcedure implements GraphProcedure {
         }
       }
       return new Stepped(lossSum, stepsExamples);
+    }
+
+    /** One step of epoch {@code epoch}; a graph failure becomes the client's, naming the epoch. */
+    private static NdArray[] run(CompiledRun step, NdArray[] feeds, int epoch, String where) {
+      try {
+        return step.run(feeds);
+      } catch (GraphExecutionException ex) {
+        throw new LocalRunException(where + ": epoch " + epoch + ": " + ex.getMessage(), ex);
+      }
     }
 
     /** What {@link #train} did: the example-weighted loss sum of its steps, and their examples. */
