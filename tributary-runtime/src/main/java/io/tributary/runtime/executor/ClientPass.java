@@ -2,6 +2,7 @@ package io.tributary.runtime.executor;
 
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ClientFailureException;
+import io.tributary.runtime.ReductionTree;
 import io.tributary.runtime.TooManyClientFailuresException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,9 +23,10 @@ import java.util.stream.IntStream;
  * <p>The clients are cut into groups of consecutive indices whose size depends only on the
  * number of clients ({@link #groupSize}). Workers of the bounded pool each take a whole group,
  * compute its clients one after another (each client's work once, in a {@link ClientScope}),
- * and fold them into the group's partial results. Partials are combined strictly in group order
- * as they arrive, so the result, which depends only on the order of operations, is bit-identical
- * for every thread count.
+ * and fold them into the group's partial results. Partials are combined by the fixed
+ * {@link ReductionTree} over the groups, fed in group order as they arrive, so the result, which
+ * depends only on the order of operations, is bit-identical for every thread count and for any
+ * other engine that computes the same groups and merges them with the same tree.
  *
  * <p>Groups are started costliest first ({@link ClientCosts}, longest processing time first), so
  * that a pass over clients of very different sizes does not end with one worker on a large group
@@ -55,7 +57,9 @@ final class ClientPass {
   private int nextCombine;
   private final Object[][] pending;
   private final boolean[] arrived;
-  private final Object[] totals;
+  /** Per sink, the complete subtrees of the groups combined so far ({@link ReductionTree}). */
+  private final List<ReductionTree.Folder<Object>> folders = new ArrayList<>();
+  private final List<ReductionTree<Object>> trees = new ArrayList<>();
   private final List<ClientFailure> failures = new ArrayList<>();
   private int successes;
   private boolean aborted;
@@ -87,7 +91,11 @@ final class ClientPass {
     this.window = 2 * settings.threads();
     this.pending = new Object[groups][];
     this.arrived = new boolean[groups];
-    this.totals = new Object[sinks.size()];
+    for (Sink sink : this.sinks) {
+      ReductionTree<Object> tree = new ReductionTree<>(groups, sink::combine);
+      trees.add(tree);
+      folders.add(tree.folder(0, groups));
+    }
     this.claimed = new boolean[groups];
     this.order = startOrder(clients, groupSize, groups, cost);
   }
@@ -144,7 +152,7 @@ final class ClientPass {
       }
       Object[] values = new Object[sinks.size()];
       for (int s = 0; s < sinks.size(); s++) {
-        values[s] = sinks.get(s).result(totals[s]);
+        values[s] = sinks.get(s).result(trees.get(s).merge(folders.get(s).subtrees()));
       }
       return new Result(values, List.copyOf(failures));
     }
@@ -256,7 +264,7 @@ final class ClientPass {
     while (nextCombine < groups && arrived[nextCombine]) {
       Object[] p = pending[nextCombine];
       for (int s = 0; s < sinks.size(); s++) {
-        totals[s] = sinks.get(s).combine(totals[s], p[s]);
+        folders.get(s).add(p[s]);
       }
       pending[nextCombine] = null;
       nextCombine++;

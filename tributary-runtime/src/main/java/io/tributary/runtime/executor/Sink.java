@@ -37,7 +37,11 @@ interface Sink {
     }
   }
 
-  /** Folds the next group's partial into the total ({@code null} before the first group). */
+  /**
+   * Combines two neighbouring partials, {@code left} covering the groups just before
+   * {@code right}'s, as the pass's {@link io.tributary.runtime.ReductionTree} says; may update
+   * and return {@code left}.
+   */
   Object combine(Object total, Object partial);
 
   /** The aggregation's value from the total of every group ({@code null} when there was none). */

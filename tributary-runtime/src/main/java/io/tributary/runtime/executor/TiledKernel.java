@@ -2,6 +2,7 @@ package io.tributary.runtime.executor;
 
 import io.tributary.core.types.TensorType;
 import io.tributary.runtime.ClientValues;
+import io.tributary.runtime.ReductionTree;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -11,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -25,8 +27,9 @@ import java.util.concurrent.Future;
  * once and the accumulators never leave the cache. Threads split the tiles.
  *
  * <p>Per element it performs exactly the operations of the streaming pass (per group of clients
- * a zeroed partial, {@code partial += w * x} in client order, the partials added in group order
- * to a zeroed total, then one division and one rounding), so both paths give the same bits.
+ * a zeroed partial, {@code partial += w * x} in client order, the partials combined by the
+ * pass's {@link ReductionTree}, then one division and one rounding), so both paths give the same
+ * bits.
  */
 final class TiledKernel {
   /** Elements per tile: inputs, partial and total of one tile stay within a core's L2. */
@@ -81,14 +84,20 @@ final class TiledKernel {
           : 1.0;
     }
     int group = ClientPass.groupSize(clients);
-    double weightTotal = 0.0;
-    for (int g = 0; g * group < clients; g++) {
+    int groups = (clients + group - 1) / group;
+    ReductionTree<double[]> weightTree = new ReductionTree<>(groups, (a, b) -> {
+      a[0] += b[0];
+      return a;
+    });
+    ReductionTree.Folder<double[]> weightFolder = weightTree.folder(0, groups);
+    for (int g = 0; g < groups; g++) {
       double part = 0.0;
       for (int i = g * group; i < Math.min(clients, (g + 1) * group); i++) {
         part += w[i];
       }
-      weightTotal += part;
+      weightFolder.add(new double[] {part});
     }
+    double weightTotal = weightTree.merge(weightFolder.subtrees())[0];
     double divisor = switch (sink.mode()) {
       case SUM -> 1.0;
       case MEAN -> clients;
@@ -147,60 +156,52 @@ final class TiledKernel {
 
     void run(int fromTile, int toTile) {
       int clients = inputs.size();
-      double[] part = new double[TILE];
-      double[] total = new double[TILE];
+      int groups = (clients + group - 1) / group;
       float[] xf = new float[TILE];
       double[] xd = new double[TILE];
+      // Group partials of a tile, combined by the pass's tree; spent right halves are reused.
+      ArrayDeque<double[]> free = new ArrayDeque<>();
+      ReductionTree<double[]> tree = new ReductionTree<>(groups, (a, b) -> {
+        for (int j = 0; j < a.length; j++) {
+          a[j] += b[j];
+        }
+        free.push(b);
+        return a;
+      });
       for (int tile = fromTile; tile < toTile; tile++) {
         int start = tile * TILE;
         int len = Math.min(TILE, n - start);
-        java.util.Arrays.fill(total, 0, len, 0.0);
-        for (int g = 0; g * group < clients; g++) {
+        ReductionTree.Folder<double[]> folder = tree.folder(0, groups);
+        for (int g = 0; g < groups; g++) {
           int first = g * group;
           int end = Math.min(clients, first + group);
-          if (end - first == 1) {
-            // A group of one: total += (0.0 + w * x), the streaming path's operations fused.
-            fold(first, start, len, total, xf, xd, true);
-            continue;
-          }
+          double[] part = free.isEmpty() || free.peek().length != len ? new double[len]
+              : free.pop();
           // The partial starts as 0.0 + w * x of the group's first client, then accumulates.
           foldFirst(first, start, len, part, xf, xd);
           for (int i = first + 1; i < end; i++) {
-            fold(i, start, len, part, xf, xd, false);
+            fold(i, start, len, part, xf, xd);
           }
-          for (int j = 0; j < len; j++) {
-            total[j] += part[j];
-          }
+          folder.add(part);
         }
+        double[] total = tree.merge(folder.subtrees());
         write(start, len, total);
+        free.push(total);
       }
     }
 
-    /** {@code acc[j] += w * x[j]}, or {@code acc[j] += 0.0 + w * x[j]} when {@code fromZero}. */
-    private void fold(int client, int start, int len, double[] acc, float[] xf, double[] xd,
-        boolean fromZero) {
+    /** {@code acc[j] += w * x[j]}. */
+    private void fold(int client, int start, int len, double[] acc, float[] xf, double[] xd) {
       double wi = w[client];
       if (dtype == DType.FLOAT32) {
         read(inputs.get(client), start, len, xf);
-        if (fromZero) {
-          for (int j = 0; j < len; j++) {
-            acc[j] += 0.0 + wi * xf[j];
-          }
-        } else {
-          for (int j = 0; j < len; j++) {
-            acc[j] += wi * xf[j];
-          }
+        for (int j = 0; j < len; j++) {
+          acc[j] += wi * xf[j];
         }
       } else {
         read(inputs.get(client), start, len, xd);
-        if (fromZero) {
-          for (int j = 0; j < len; j++) {
-            acc[j] += 0.0 + wi * xd[j];
-          }
-        } else {
-          for (int j = 0; j < len; j++) {
-            acc[j] += wi * xd[j];
-          }
+        for (int j = 0; j < len; j++) {
+          acc[j] += wi * xd[j];
         }
       }
     }
