@@ -87,6 +87,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin DpOptions dpOptions = new DpOptions();
 
+  @picocli.CommandLine.Mixin SimulateSecureOptions secureOptions = new SimulateSecureOptions();
+
   @Option(names = "--dataset", paramLabel = "NAME",
       description = "digits (embedded 8x8 UCI digits), synthetic:ALPHA,BETA (FedProx "
           + "Synthetic(alpha,beta), one device per client), synthetic-iid, or fashion-mnist (IDX "
@@ -334,7 +336,7 @@ final class SimulateCommand implements Callable<Integer> {
         .clients(clients).rounds(rounds).localEpochs(localEpochs).batchSize(batchSize)
         .learningRate(lr).seed(seed).checkpointEvery(checkpointEvery)
         .out(out != null ? out : defaultOut());
-    dpOptions.settings().ifPresent(b::dp);
+    secureOptions.apply(dpOptions.settings()).ifPresent(b::dp);
     if (model != null) {
       b.model(ModelKind.parse(model));
     }

@@ -44,7 +44,18 @@ class DpOptionsTest {
         Arguments.of(new String[] {"--dp", "central", "--noise-multiplier", "1", "--clip", "1",
             "--local-noise-stddev", "0.1"}, "--local-noise-stddev applies only to --dp client"),
         Arguments.of(new String[] {"--dp", "central", "--noise-multiplier", "1", "--clip", "1",
-            "--algorithm", "fedmedian"}, "--dp replaces the mean"));
+            "--algorithm", "fedmedian"}, "--dp replaces the mean"),
+        Arguments.of(new String[] {"--secure-aggregation"},
+            "--secure-aggregation in a simulation needs --dp client"),
+        Arguments.of(new String[] {"--dp", "central", "--noise-multiplier", "1", "--clip", "1",
+            "--secure-aggregation"}, "--secure-aggregation needs --dp client"),
+        Arguments.of(new String[] {"--dp", "client", "--noise-multiplier", "1", "--clip", "1",
+            "--secagg-bits", "12"}, "the --secagg- options need --secure-aggregation"),
+        Arguments.of(new String[] {"--dp", "client", "--noise-multiplier", "1", "--clip", "1",
+            "--secure-aggregation", "--secagg-bits", "50"}, "--secagg-bits must be 1 to 42"),
+        Arguments.of(new String[] {"--dp", "client", "--noise-multiplier", "1", "--clip", "1",
+            "--secure-aggregation", "--secagg-neighbours", "4", "--secagg-threshold", "2"},
+            "--secagg-threshold must be in (4/2, 4]"));
   }
 
   @ParameterizedTest(name = "{1}")

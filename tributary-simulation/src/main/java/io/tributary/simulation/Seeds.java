@@ -34,6 +34,8 @@ public final class Seeds {
   public static final long BYZANTINE = 2L << 32;
   /** The stream of {@code --insecure-seeded-noise}'s differential-privacy noise. */
   public static final long DP_NOISE = 3;
+  /** The public seed of SecAgg+'s communication graph ({@code --secure-aggregation}). */
+  public static final long SECAGG_GRAPH = 4;
 
   private Seeds() {}
 
@@ -61,6 +63,14 @@ public final class Seeds {
    */
   public static long dpNoise(long seed) {
     return derive(seed, DP_NOISE);
+  }
+
+  /**
+   * The public seed SecAgg+'s communication graph derives from; the keys and masks stay secret,
+   * drawn from a secure generator.
+   */
+  public static long secAggGraph(long seed) {
+    return derive(seed, SECAGG_GRAPH);
   }
 
   /** The seed of client {@code client}'s local shuffling in round {@code round} (from 1). */

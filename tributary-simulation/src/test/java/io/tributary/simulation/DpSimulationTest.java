@@ -71,6 +71,31 @@ class DpSimulationTest {
   }
 
   @Test
+  void run_clientDpOverSecAgg_closeToThePlainClientDpRunAndRecorded() throws Exception {
+    DpSettings client = new DpSettings(DpMode.CLIENT, 1.1, 1.0, Optional.empty(), 0, 1e-5, true);
+    DpSettings secure = client.withSecure(new DpSettings.Secure(3, 2, 20));
+    SimulationResult plain = Simulation.builder(small(client).build()).build().run();
+    SimulationResult sec = Simulation.builder(small(secure).build()).build().run();
+    // Same seeded noise, the same clipped updates; only 20-bit quantization of each element in
+    // [-1, 1] separates the runs: 4 clients x half a step of 2/(2^20-1), over 4, per round.
+    double bound = 3 * (2.0 / ((1 << 20) - 1)) / 2 + 1e-6;
+    plain.finalParameters().forEach((name, t) -> {
+      float[] a = t.toFloatArray();
+      float[] b = sec.finalParameters().get(name).toFloatArray();
+      for (int j = 0; j < a.length; j++) {
+        assertThat((double) b[j]).as("%s[%d]", name, j)
+            .isCloseTo(a[j], org.assertj.core.api.Assertions.within(bound));
+      }
+    });
+    assertThat(sec.finalParameters()).isNotEqualTo(plain.finalParameters());
+    SimulationSettings s = small(secure).out(dir.resolve("run")).build();
+    assertThat(s.toJson()).contains("\"secure_aggregation\": \"secagg+ neighbours 3 threshold 2 "
+        + "bits 20\"");
+    assertThat(String.join(" ", s.commandLine())).contains("--dp client").endsWith(
+        "--secure-aggregation --secagg-neighbours 3 --secagg-threshold 2 --secagg-bits 20");
+  }
+
+  @Test
   void settings_withDp_recordedInConfigAndCommandLine() {
     SimulationSettings s = small(dp(true)).out(dir.resolve("run")).build();
     assertThat(s.toJson()).contains("\"dp\": {\"dp\": \"central\", \"noise_multiplier\": 1.1, "

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * DP-FedAvg's aggregation (McMahan, Ramage, Talwar and Zhang 2018, "Learning Differentially
@@ -61,10 +62,13 @@ import java.util.Optional;
  * @param localStddev the standard deviation of the Gaussian noise each client adds to its clipped
  *     update ({@link DpMode#CLIENT} only; 0 for none)
  * @param noise where the server's and the clients' noise comes from
+ * @param secureBits with a value b, the clipped updates are summed with {@code
+ *     federated_secure_sum_bitwidth} (SecAgg+ when the runtime has it) after each client
+ *     quantizes its update to b-bit integers ({@link #withSecureSum}); empty for a plain sum
  */
 public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingNorm,
     int numSampledClients, Optional<AdaptiveClipping> adaptive, double localStddev,
-    DpNoise noise) implements Aggregator {
+    DpNoise noise, OptionalInt secureBits) implements Aggregator {
   private static final TensorType INT64 = TensorType.of(DType.INT64);
   private static final TensorType FLOAT64 = TensorType.of(DType.FLOAT64);
   private static final StructType METRICS = StructType.named("clip_norm", FLOAT64,
@@ -92,6 +96,35 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
     if (localStddev > 0 && mode != DpMode.CLIENT) {
       throw new IllegalArgumentException("local noise applies only to client-side DP");
     }
+    Objects.requireNonNull(secureBits, "secureBits");
+    if (secureBits.isPresent()) {
+      if (mode != DpMode.CLIENT) {
+        throw new IllegalArgumentException("secure aggregation needs client-side DP: with "
+            + "central DP the server clips, so it must see every update");
+      }
+      new QuantizedSum(secureBits.getAsInt(), localStddev);
+    }
+  }
+
+  /** The aggregator with a plain sum. */
+  public DpAggregator(DpMode mode, double noiseMultiplier, double clippingNorm,
+      int numSampledClients, Optional<AdaptiveClipping> adaptive, double localStddev,
+      DpNoise noise) {
+    this(mode, noiseMultiplier, clippingNorm, numSampledClients, adaptive, localStddev, noise,
+        OptionalInt.empty());
+  }
+
+  /**
+   * The same client-side aggregator summing through {@code federated_secure_sum_bitwidth}: each
+   * client clips (and noises) its update, quantizes it to {@code bits}-bit integers over the
+   * clipping range, and only the sum reaches the server, which adds the central noise to it.
+   *
+   * @throws IllegalArgumentException when the aggregator is not client-side, or {@code bits} is
+   *     not 1 to 42
+   */
+  public DpAggregator withSecureSum(int bits) {
+    return new DpAggregator(mode, noiseMultiplier, clippingNorm, numSampledClients, adaptive,
+        localStddev, noise, OptionalInt.of(bits));
   }
 
   /** Central DP with a fixed clipping norm (Flower's {@code ...ServerSideFixedClipping}). */
@@ -111,13 +144,13 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
   /** The same aggregator with the clip declared as the clients' (client-side DP). */
   public DpAggregator clientSide() {
     return new DpAggregator(DpMode.CLIENT, noiseMultiplier, clippingNorm, numSampledClients,
-        adaptive, localStddev, noise);
+        adaptive, localStddev, noise, secureBits);
   }
 
   /** The same client-side aggregator with local noise of {@code stddev} on each update. */
   public DpAggregator withLocalNoise(double stddev) {
     return new DpAggregator(DpMode.CLIENT, noiseMultiplier, clippingNorm, numSampledClients,
-        adaptive, stddev, noise);
+        adaptive, stddev, noise, secureBits);
   }
 
   /**
@@ -130,7 +163,8 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
 
   @Override
   public String name() {
-    return "dp_" + mode.cliName() + (adaptive.isPresent() ? "_adaptive" : "_fixed");
+    return "dp_" + mode.cliName() + (adaptive.isPresent() ? "_adaptive" : "_fixed")
+        + (secureBits.isPresent() ? "_secure" : "");
   }
 
   @Override
@@ -142,21 +176,31 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
         FunctionType.noParameter(STATE), x -> state(0, clippingNorm, clippingNorm, 0));
     Computation initialize = Federated.computation(
         () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
-    StructType clipped = StructType.named("update", model, "unclipped", INT64);
+    Optional<QuantizedSum> secure = quantizedSum();
+    Type sent = secure.isPresent() ? QuantizedSum.integers(model) : model;
+    StructType clipped = StructType.named("update", sent, "unclipped", INT64);
     Computation clip = Federated.local(name() + "_clip", FunctionType.of(
-        StructType.of(model, FLOAT64, INT64), clipped), x -> clip(model, (StructValue) x));
+        StructType.of(model, FLOAT64, INT64), clipped), x -> clip(model, (StructValue) x, secure));
     Computation one = Federated.computation(INT64,
         x -> Federated.constant(Tensor.ofLongs(Shape.scalar(), 1)));
     Computation serverStep = Federated.local(name() + "_noise", FunctionType.of(
-        StructType.of(STATE, model, INT64, INT64), StructType.of(STATE, model)),
-        x -> serverStep(model, (StructValue) x));
+        StructType.of(STATE, sent, INT64, INT64), StructType.of(STATE, model)),
+        x -> serverStep(model, (StructValue) x, secure));
     Computation next = Federated.computation(StructType.of(stateAt, updates, weights), arg -> {
       Value state = arg.get(0);
       Value clipNorm = Intrinsics.federatedBroadcast(state.get("clip_norm"));
       Value round = Intrinsics.federatedBroadcast(state.get("round"));
       Value out = Intrinsics.federatedMap(clip, Federated.struct(arg.get(1), clipNorm, round));
-      Value sum = Intrinsics.federatedSum(out.get("update"));
-      Value unclipped = Intrinsics.federatedSum(out.get("unclipped"));
+      // With a secure sum the server learns only the totals: of the quantized updates, and of
+      // the clients within C (adaptive clipping's count, noised by the server afterwards).
+      Value sum = secure.isPresent()
+          ? Intrinsics.federatedSecureSumBitwidth(out.get("update"),
+              Federated.constant(Tensor.ofInts(Shape.scalar(), secure.get().sumBits())))
+          : Intrinsics.federatedSum(out.get("update"));
+      Value unclipped = secure.isPresent()
+          ? Intrinsics.federatedSecureSumBitwidth(out.get("unclipped"),
+              Federated.constant(Tensor.ofInts(Shape.scalar(), QuantizedSum.HEADROOM + 1)))
+          : Intrinsics.federatedSum(out.get("unclipped"));
       Value count = Intrinsics.federatedSum(Intrinsics.federatedMap(one, out.get("unclipped")));
       Value r = Intrinsics.federatedApply(serverStep,
           Intrinsics.federatedZip(Federated.struct(state, sum, unclipped, count)));
@@ -165,8 +209,16 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
     return AggregationProcess.stateful(initialize, next);
   }
 
-  /** One client's clip (and local noise): {@code <M,C,round> -> <update=M,unclipped=int64>}. */
-  private StructValue clip(StructType model, StructValue x) {
+  private Optional<QuantizedSum> quantizedSum() {
+    return secureBits.isPresent()
+        ? Optional.of(new QuantizedSum(secureBits.getAsInt(), localStddev)) : Optional.empty();
+  }
+
+  /**
+   * One client's clip (and local noise, and quantization for a secure sum): {@code <M,C,round>
+   * -> <update=M or its integers,unclipped=int64>}.
+   */
+  private StructValue clip(StructType model, StructValue x, Optional<QuantizedSum> secure) {
     List<Tensor> update = ModelLeaves.of(x.get(0));
     double c = x.tensor(1).item();
     Clipping.Clipped clipped = Clipping.clip(update, c);
@@ -178,21 +230,27 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
       sent = Clipping.addGaussianNoise(sent, localStddev,
           noise.source(round, 1 + (Leaves.hash(update) & Long.MAX_VALUE)));
     }
-    return StructValue.named("update", ModelLeaves.rebuild(model, sent), "unclipped",
+    Object out = secure.isPresent()
+        ? ModelLeaves.rebuild((StructType) QuantizedSum.integers(model),
+            secure.get().quantize(sent, c))
+        : ModelLeaves.rebuild(model, sent);
+    return StructValue.named("update", out, "unclipped",
         Tensor.ofLongs(Shape.scalar(), clipped.clipped() ? 0 : 1));
   }
 
   /** The server's part: {@code <A,sum,unclipped,count> -> <A,mean+noise>}. */
-  private StructValue serverStep(StructType model, StructValue x) {
+  private StructValue serverStep(StructType model, StructValue x,
+      Optional<QuantizedSum> secure) {
     StructValue st = x.struct(0);
     long round = st.tensor("round").longItem() + 1;
     double c = st.tensor("clip_norm").item();
-    List<Tensor> sum = ModelLeaves.of(x.get(1));
     long unclipped = x.tensor(2).longItem();
     long count = x.tensor(3).longItem();
     if (count < 1) {
       throw new IllegalArgumentException("differential privacy: no client update to aggregate");
     }
+    List<Tensor> sum = secure.isPresent() ? secure.get().dequantize(model, x.get(1), count, c)
+        : ModelLeaves.of(x.get(1));
     List<Tensor> mean = new ArrayList<>(sum.size());
     for (Tensor t : sum) {
       mean.add(Leaves.scale(t, 1.0 / numSampledClients));

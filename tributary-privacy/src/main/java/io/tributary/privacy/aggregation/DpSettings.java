@@ -27,10 +27,57 @@ import java.util.SequencedMap;
  * @param delta the delta of the (epsilon, delta) guarantee reported, in (0, 1)
  * @param insecureSeededNoise whether the noise comes from the run's seed (reproducible, and no
  *     privacy at all) instead of a cryptographically secure generator
+ * @param secure with a value, the clipped updates are summed by SecAgg+ ({@code
+ *     --secure-aggregation}, client-side DP only): the server sees only their sum
  */
 public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     Optional<Adaptive> adaptive, double localNoiseStddev, double delta,
-    boolean insecureSeededNoise) {
+    boolean insecureSeededNoise, Optional<Secure> secure) {
+
+  /**
+   * How the clipped updates are summed securely.
+   *
+   * @param neighbours {@code --secagg-neighbours}, k
+   * @param threshold {@code --secagg-threshold}, t, in (k/2, k]
+   * @param bits {@code --secagg-bits}, the width of a quantized update element, 1 to 42
+   */
+  public record Secure(int neighbours, int threshold, int bits) {
+    /** The defaults of {@code tributary server --secure-aggregation}: k 16, t 9, 16 bits. */
+    public static Secure defaults() {
+      return new Secure(16, 9, 16);
+    }
+
+    /**
+     * Checks the ranges.
+     *
+     * @throws IllegalArgumentException naming the flag out of range
+     */
+    public Secure {
+      if (neighbours < 1) {
+        throw new IllegalArgumentException("--secagg-neighbours must be at least 1, got "
+            + neighbours);
+      }
+      if (threshold < 1 || threshold > neighbours || 2L * threshold <= neighbours) {
+        throw new IllegalArgumentException("--secagg-threshold must be in (" + neighbours
+            + "/2, " + neighbours + "], got " + threshold);
+      }
+      new QuantizedSum(bits, 0);
+    }
+  }
+
+  /** Settings whose updates are summed in the clear. */
+  public DpSettings(DpMode mode, double noiseMultiplier, double clip,
+      Optional<Adaptive> adaptive, double localNoiseStddev, double delta,
+      boolean insecureSeededNoise) {
+    this(mode, noiseMultiplier, clip, adaptive, localNoiseStddev, delta, insecureSeededNoise,
+        Optional.empty());
+  }
+
+  /** The same settings with the clipped updates summed by SecAgg+ as {@code secure} says. */
+  public DpSettings withSecure(Secure s) {
+    return new DpSettings(mode, noiseMultiplier, clip, adaptive, localNoiseStddev, delta,
+        insecureSeededNoise, Optional.of(s));
+  }
 
   /** Flower's defaults: target quantile 0.5, learning rate 0.2. */
   public static final double DEFAULT_TARGET_QUANTILE = 0.5;
@@ -104,6 +151,11 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     if (!(delta > 0 && delta < 1)) {
       throw new IllegalArgumentException("--delta must be in (0, 1), got " + delta);
     }
+    Objects.requireNonNull(secure, "secure");
+    if (secure.isPresent() && mode != DpMode.CLIENT) {
+      throw new IllegalArgumentException("--secure-aggregation needs --dp client: with --dp "
+          + "central the server clips the updates, so it must see each one");
+    }
   }
 
   /**
@@ -136,8 +188,9 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
         : DpNoise.secure();
     Optional<AdaptiveClipping> a = adaptive.map(x -> new AdaptiveClipping(x.targetQuantile(),
         x.clipLr(), x.clippedCountStddev(numSampledClients)));
-    return new DpAggregator(mode, noiseMultiplier, clip, numSampledClients, a, localNoiseStddev,
-        noise);
+    DpAggregator aggregator = new DpAggregator(mode, noiseMultiplier, clip, numSampledClients, a,
+        localNoiseStddev, noise);
+    return secure.isPresent() ? aggregator.withSecureSum(secure.get().bits()) : aggregator;
   }
 
   /**
@@ -169,6 +222,9 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     if (insecureSeededNoise) {
       c.add("--insecure-seeded-noise");
     }
+    secure.ifPresent(x -> c.addAll(List.of("--secure-aggregation", "--secagg-neighbours",
+        Integer.toString(x.neighbours()), "--secagg-threshold", Integer.toString(x.threshold()),
+        "--secagg-bits", Integer.toString(x.bits()))));
     return c;
   }
 
@@ -189,6 +245,8 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     }
     m.put("delta", number(delta));
     m.put("noise", insecureSeededNoise ? "insecure_seeded" : "secure");
+    secure.ifPresent(x -> m.put("secure_aggregation", "secagg+ neighbours " + x.neighbours()
+        + " threshold " + x.threshold() + " bits " + x.bits()));
     return m;
   }
 

@@ -70,8 +70,13 @@ class DpAggregatorTest {
 
   /** Runs {@code rounds} rounds with the same client data; returns each round's output. */
   private static List<RoundOutput> run(LearningProcess p, List<Object> clients, int rounds) {
+    return run(RuntimeOptions.defaults(), p, clients, rounds);
+  }
+
+  private static List<RoundOutput> run(RuntimeOptions options, LearningProcess p,
+      List<Object> clients, int rounds) {
     List<RoundOutput> outs = new ArrayList<>();
-    try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
+    try (ExecutionContext ctx = ExecutionContext.create(options)) {
       StructValue state = (StructValue) ctx.invoke(p.initialize());
       for (int r = 0; r < rounds; r++) {
         RoundOutput out = RoundOutput.of(ctx.invoke(p.next(), state, clients));
@@ -226,6 +231,53 @@ class DpAggregatorTest {
     assertThat(a).isNotEqualTo(model(run(process(central, SIZE), clients, 1).get(0)));
     assertThat(local.mode()).isEqualTo(DpMode.CLIENT);
     assertThat(local.name()).isEqualTo("dp_client_fixed");
+  }
+
+  /** Five clients, two of them far beyond the clip. */
+  private static final List<Object> FIVE = List.of(data(3, -4, 0, 0), data(0.1f, 0.2f, -0.3f, 0),
+      data(-1e3f, 5e2f, 0, 1e3f), data(0.5f, 0.5f, 0.5f, 0.5f), data(0, 0, 0, -0.25f));
+
+  @Test
+  void next_clientSideDpOverSecAgg_matchesThePlainSumWithinQuantizationAndServerSeesOnlySums() {
+    double clip = 1.0;
+    int bits = 16;
+    DpAggregator plain = DpAggregator.fixed(0.8, clip, 5,
+        DpNoise.seededForExperimentsOnlyNotPrivate(3)).clientSide();
+    DpAggregator secure = plain.withSecureSum(bits);
+    List<io.tributary.privacy.secagg.SecAggTranscript> seen = new ArrayList<>();
+    RuntimeOptions secAgg = RuntimeOptions.defaults().withSecureSum(
+        io.tributary.privacy.secagg.SecAggPlus.secureSummation(
+            io.tributary.privacy.secagg.SecAggSettings.of(4, 3, bits, 11), seen::add));
+    List<RoundOutput> a = run(process(plain, SIZE), FIVE, 2);
+    List<RoundOutput> b = run(secAgg, process(secure, SIZE), FIVE, 2);
+    // Rounding to nearest moves each client's element by at most half a step of 2C/(2^b - 1);
+    // the mean divides the sum of five such errors by the expected five clients.
+    double step = 2 * clip / ((1 << bits) - 1);
+    for (int r = 0; r < 2; r++) {
+      float[] x = model(a.get(r));
+      float[] y = model(b.get(r));
+      for (int j = 0; j < SIZE; j++) {
+        assertThat((double) y[j]).as("round %d element %d", r + 1, j)
+            .isCloseTo(x[j], within((r + 1) * 5 * step / 2 / 5 + 1e-6));
+      }
+    }
+    // Per round two secure sums (the quantized updates, and the count within C), each with the
+    // five clients' masked inputs and the total only.
+    assertThat(seen).hasSize(4);
+    for (var t : seen) {
+      assertThat(t.contributors()).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
+      assertThat(t.sum()).isPresent();
+    }
+    assertThat(seen.get(0).maskedInputs().get(0).masked()).hasSize(SIZE);
+  }
+
+  @Test
+  void withSecureSum_centralOrBadBits_isRefusedNamingWhy() {
+    DpAggregator central = DpAggregator.fixed(1.0, 1.0, 2, DpNoise.secure());
+    assertThatThrownBy(() -> central.withSecureSum(16))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("client-side DP");
+    assertThatThrownBy(() -> central.clientSide().withSecureSum(43))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 42");
   }
 
   @Test

@@ -26,6 +26,9 @@ import io.tributary.learning.rounds.RoundReport;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
+import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.privacy.secagg.SecAggPlus;
+import io.tributary.privacy.secagg.SecAggSettings;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.Seeds;
@@ -97,11 +100,20 @@ public final class FederatedRun implements AutoCloseable {
     this.process = built.bound(GraphBinder.standard());
     // Client results are checked, not trusted: a failed or non-finite one is left out and
     // reported (any one success suffices, as on the server), and example counts are bounded.
-    this.context = ExecutionContext.create(RuntimeOptions.defaults()
+    RuntimeOptions options = RuntimeOptions.defaults()
         .withThreads(config.threads()).withSeed(config.seed())
         .withMinSuccessFraction(Double.MIN_VALUE)
         .withMaxWeight(FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
-            RuntimeOptions.WeightPolicy.CLIP));
+            RuntimeOptions.WeightPolicy.CLIP);
+    Optional<DpSettings.Secure> secure = config.dp().flatMap(DpSettings::secure);
+    if (secure.isPresent()) {
+      // The DP aggregator's secure sums run SecAgg+ among the simulated clients; the masks are
+      // secret, the sum exact, so the run's results do not depend on them.
+      options = options.withSecureSum(SecAggPlus.secureSummation(SecAggSettings.of(
+          secure.get().neighbours(), secure.get().threshold(), secure.get().bits(),
+          Seeds.secAggGraph(config.seed()))));
+    }
+    this.context = ExecutionContext.create(options);
     this.sampler = new ClientSampler(Seeds.sampler(config.seed()));
     List<List<StructValue>> trainForEval = new ArrayList<>();
     List<String> trainNames = new ArrayList<>();
