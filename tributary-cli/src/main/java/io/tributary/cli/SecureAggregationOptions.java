@@ -2,6 +2,9 @@ package io.tributary.cli;
 
 import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpSettings;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
@@ -36,23 +39,39 @@ final class SecureAggregationOptions {
   Double clip;
 
   /**
-   * Sets the builder's secure aggregation when {@code --secure-aggregation} is given.
+   * Sets the builder's secure aggregation when {@code --secure-aggregation} is given. With
+   * {@code --dp client} the clients clip their updates to L2 norm C, so every element is within
+   * [-C, C]: the clipping range defaults to C and may not be smaller.
    *
-   * @throws IllegalArgumentException when a {@code --secagg-} option comes without it, or the
+   * @throws IllegalArgumentException when a {@code --secagg-} option comes without it, it comes
+   *     with {@code --dp central} (the server would have to see each update to clip it), or the
    *     settings are out of range
    */
-  void apply(ServerConfig.Builder b) {
+  void apply(ServerConfig.Builder b, Optional<DpSettings> dp) {
     if (!enabled) {
       if (neighbours != null || threshold != null || bits != null || clip != null) {
         throw new IllegalArgumentException("the --secagg- options need --secure-aggregation");
       }
       return;
     }
+    Double range = clip;
+    if (dp.isPresent()) {
+      if (dp.get().mode() != DpMode.CLIENT) {
+        throw new IllegalArgumentException("--secure-aggregation needs --dp client: with --dp "
+            + "central the server clips the updates, so it must see each one");
+      }
+      double c = dp.get().clip();
+      if (clip != null && clip < c) {
+        throw new IllegalArgumentException("--secagg-clip " + clip + " would clip updates that "
+            + "--clip " + c + " lets through; give at least " + c + " or leave it out");
+      }
+      range = clip != null ? clip : c;
+    }
     b.secureAggregation(new SecureAggregation(
         neighbours != null ? neighbours : SecureAggregation.DEFAULT_NEIGHBOURS,
         threshold != null ? threshold : SecureAggregation.DEFAULT_THRESHOLD,
         bits != null ? bits : SecureAggregation.DEFAULT_BITS,
-        clip != null ? clip : SecureAggregation.DEFAULT_CLIPPING_RANGE,
+        range != null ? range : SecureAggregation.DEFAULT_CLIPPING_RANGE,
         SecureAggregation.DEFAULT_EXAMPLE_BITS));
   }
 }

@@ -283,7 +283,7 @@ final class ServerCommand implements Callable<Integer> {
       ServerSettings.clientMetric(b, m);
     }
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
-    secureAggregation.apply(b);
+    secureAggregation.apply(b, dp);
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
         ServerSettings.weightPolicy(overMaxExamples));
     ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);

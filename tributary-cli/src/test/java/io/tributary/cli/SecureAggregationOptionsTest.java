@@ -30,6 +30,18 @@ class SecureAggregationOptionsTest {
   }
 
   @Test
+  void config_secureAggregationWithClientDp_clippingRangeIsTheClipAndClientsClip()
+      throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "2", "--secure-aggregation", "--dp", "client", "--noise-multiplier",
+        "1", "--clip", "0.25");
+
+    assertThat(c.config().secureAggregation().orElseThrow().clippingRange()).isEqualTo(0.25);
+    assertThat(c.config().algorithm().extraFitConfig()).containsKey("clipping_norm");
+  }
+
+  @Test
   void config_noSecureAggregation_isEmpty() throws Exception {
     ServerCommand c = new ServerCommand();
     new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
@@ -42,7 +54,10 @@ class SecureAggregationOptionsTest {
   @CsvSource(delimiter = '|', value = {
       "--secagg-bits 8|the --secagg- options need --secure-aggregation",
       "--secure-aggregation --secagg-neighbours 4 --secagg-threshold 2|the threshold must be in",
-      "--secure-aggregation --secagg-clip 0|the clipping range must be positive"})
+      "--secure-aggregation --secagg-clip 0|the clipping range must be positive",
+      "--secure-aggregation --dp central --noise-multiplier 1 --clip 1|needs --dp client",
+      "--secure-aggregation --dp client --noise-multiplier 1 --clip 2 --secagg-clip 1|"
+          + "--secagg-clip 1.0 would clip updates that --clip 2.0 lets through"})
   void server_badSecureAggregation_exitsTwoWithOneLine(String args, String message) {
     CliRun r = CliRun.of(("server --address h:1 --rounds 1 --min-clients 2 " + args)
         .split(" "));

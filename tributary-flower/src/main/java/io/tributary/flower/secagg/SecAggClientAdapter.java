@@ -34,6 +34,11 @@ import java.util.Objects;
  * vector and sends only that: the wrapped client's parameters and metrics never leave the
  * machine in a secure round. The layout is {@link SecAggFlower}'s.
  *
+ * <p>When the config carries {@code clipping_norm} C (client-side differential privacy: the
+ * server adds noise to the sum), the adapter itself clips the update to L2 norm C before
+ * quantizing, whatever the wrapped client did, and weighs it 1 instead of by its examples, so
+ * that each client moves the sum by at most C, the sensitivity the server's noise is scaled to.
+ *
  * <p>Not thread-safe: the runner calls it one instruction at a time.
  */
 public final class SecAggClientAdapter implements FlowerClient {
@@ -105,7 +110,7 @@ public final class SecAggClientAdapter implements FlowerClient {
       }
     });
     FitRes trained = delegate.fit(new FitIns(ins.parameters(), plain));
-    long[] input = input(ins.parameters(), trained);
+    long[] input = input(ins.parameters(), trained, clippingNorm(plain));
     try {
       SecAggMessage.MaskedInput masked = c.maskedInput(shares, input);
       return answer(SecAggStage.MASKED_INPUT, masked);
@@ -122,8 +127,25 @@ public final class SecAggClientAdapter implements FlowerClient {
     }
   }
 
-  /** The weighted quantized update and the example count, as the round's input. */
-  private long[] input(List<Tensor> sent, FitRes trained) throws FlowerClientException {
+  /** The config's {@code clipping_norm}, or NaN when it has none. */
+  private static double clippingNorm(Map<String, Scalar> config) throws FlowerClientException {
+    Scalar c = config.get("clipping_norm");
+    if (c == null) {
+      return Double.NaN;
+    }
+    double v = c.asDouble().orElse(Double.NaN);
+    if (!(v > 0) || Double.isInfinite(v)) {
+      throw new FlowerClientException("clipping_norm must be positive and finite, got " + v);
+    }
+    return v;
+  }
+
+  /**
+   * The weighted quantized update and the weight, as the round's input; with a clipping norm
+   * (not NaN) the update is clipped to it and weighs 1.
+   */
+  private long[] input(List<Tensor> sent, FitRes trained, double clip)
+      throws FlowerClientException {
     List<Tensor> got = trained.parameters();
     if (got.size() != sent.size()) {
       throw new FlowerClientException("the client returned " + got.size() + " tensors for "
@@ -155,6 +177,19 @@ public final class SecAggClientAdapter implements FlowerClient {
       }
     }
     long n = Math.min(trained.numExamples(), parameters.maxExamples());
+    if (!Double.isNaN(clip)) {
+      double norm = 0;
+      for (double d : delta) {
+        norm += d * d;
+      }
+      norm = Math.sqrt(norm);
+      if (norm > clip) {
+        for (int j = 0; j < delta.length; j++) {
+          delta[j] *= clip / norm;
+        }
+      }
+      n = 1;
+    }
     long[] q = new Quantizer(parameters.clip(), parameters.bits(), Rounding.STOCHASTIC)
         .quantize(delta, random);
     long[] input = new long[q.length + 1];

@@ -24,6 +24,9 @@ import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.secagg.SecAggClientAdapter;
 import io.tributary.flower.secagg.SecAggFlower;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.privacy.aggregation.DpAggregator;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpNoise;
 import io.tributary.privacy.secagg.SecAggMessage;
 import io.tributary.privacy.secagg.SecAggWire;
 import io.tributary.tensor.Shape;
@@ -262,7 +265,51 @@ class SecureAggregationRoundsTest {
     return (float) (sum * STEP / total - CLIP);
   }
 
+  @Test
+  void run_clientDpOverSecAgg_clientsClipServerAddsNoiseToTheSumOnly() throws Exception {
+    double c = 1.0;
+    // No noise, so the model can be checked: the sum of the clipped updates over the expected
+    // four clients, up to 16-bit quantization of each element in [-C, C].
+    DpAggregator dp = new DpAggregator(DpMode.CLIENT, 0, c, 4, java.util.Optional.empty(), 0,
+        DpNoise.seededForExperimentsOnlyNotPrivate(1));
+    start(new SecureAggregation(3, 2, 16, c, 8), 4, new ServerAlgorithm(
+        io.tributary.learning.FederatedAlgorithm.fedAvg().withAggregator(dp),
+        Map.of("clipping_norm", Scalar.of(c))));
+    // Shifts of every parameter (3 of them): the third and fourth are beyond C and get clipped
+    // on the client to norm C, whatever their example counts, which no longer weigh.
+    double[] shifts = {0.1, -0.2, 3.0, -40.0};
+    long[] examples = {1, 7, 100, 3};
+    for (int i = 0; i < 4; i++) {
+      join(new SecAggClientAdapter(new Shifting(shifts[i], examples[i])));
+    }
+    awaitClients(4);
+
+    RunResult result = server.run();
+
+    RoundRecord r = result.rounds().get(0);
+    assertThat(r.failures()).isZero();
+    double sum = 0;
+    for (double s : shifts) {
+      double norm = Math.abs(s) * Math.sqrt(3);
+      sum += norm > c ? s * c / norm : s;
+    }
+    double expected = sum / 4;
+    double step = 2 * c / ((1 << 16) - 1);
+    assertThat((double) result.finalParameters().get("w").toFloatArray()[0])
+        .isCloseTo(expected, org.assertj.core.api.Assertions.within(4 * step / 4 + 1e-6));
+    assertThat((double) result.finalParameters().get("b").toFloatArray()[0])
+        .isCloseTo(1 + expected, org.assertj.core.api.Assertions.within(4 * step / 4 + 1e-6));
+    // The server received masked vectors only: no parameters, no example counts.
+    assertThat(received.stream().filter(ClientMessage::hasFitRes).toList()).hasSize(16)
+        .allSatisfy(m -> assertThat(m.getFitRes().getParameters().getTensorsCount()).isZero());
+  }
+
   private void start(SecureAggregation secure, int minClients) throws Exception {
+    start(secure, minClients, null);
+  }
+
+  private void start(SecureAggregation secure, int minClients, ServerAlgorithm algorithm)
+      throws Exception {
     LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
     init.put("b", Tensor.scalar(1f));
@@ -282,10 +329,14 @@ class SecureAggregationRoundsTest {
         };
       }
     };
-    server = FlowerServer.start(ServerConfig.builder().address("localhost", 0).rounds(1)
+    ServerConfig.Builder config = ServerConfig.builder().address("localhost", 0).rounds(1)
         .minClients(minClients).initial(new InitialParameters.Given(init))
         .secureAggregation(secure).clientWait(Duration.ofSeconds(20))
-        .roundTimeout(Duration.ofSeconds(20)).shutdownGrace(Duration.ofSeconds(2)).build(),
+        .roundTimeout(Duration.ofSeconds(20)).shutdownGrace(Duration.ofSeconds(2));
+    if (algorithm != null) {
+      config.algorithm(algorithm);
+    }
+    server = FlowerServer.start(config.build(),
         InProcessServerBuilder.forName(name).intercept(recorder), Behaviours.REGISTRY);
   }
 

@@ -4,6 +4,8 @@ import io.tributary.flower.server.NotEnoughClientsException;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.Population;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,10 +46,16 @@ final class ConnectedClients implements Population {
       throw new TooFewClients(e);
     }
     if (work.isSecure()) {
-      // The whole secure round is one pseudo-client, whose update is the aggregated mean.
-      return new Cohort("fit", List.of(RemoteClientWork.clientValue(
-          RemoteClientWork.SECURE_ROUND_ID)), List.of("secure aggregation over "
-          + fitClients.size() + " clients"));
+      // The whole secure round is one pseudo-client, whose update is the aggregated mean (or,
+      // under client-side DP, one share per sampled client).
+      List<Tensor> values = work.secureCohort(fitClients.size());
+      List<String> names = new ArrayList<>();
+      for (int i = 0; i < values.size(); i++) {
+        names.add(values.size() == 1 ? "secure aggregation over " + fitClients.size()
+            + " clients" : "share " + i + " of the secure aggregation over " + fitClients.size()
+            + " clients");
+      }
+      return new Cohort("fit", List.<Object>copyOf(values), names);
     }
     return cohort("fit", fitClients);
   }

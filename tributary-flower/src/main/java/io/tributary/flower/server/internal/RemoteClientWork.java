@@ -78,6 +78,19 @@ public final class RemoteClientWork {
   public static final String SECURE_ROUND_ID = "secure-aggregation";
 
   /**
+   * The prefix of D for the shares of a secure round under client-side differential privacy
+   * ({@code clipping_norm} in the fit config): the cohort is one pseudo-client per sampled
+   * client, {@code secure-aggregation/i}; the first S (the survivors) each hold the survivors'
+   * mean clipped update and the rest a zero update, so that the DP aggregator's sum is the sum
+   * of the S clipped updates, each of norm at most C, and its noise is scaled as without SecAgg+.
+   */
+  public static final String SECURE_SHARE_PREFIX = SECURE_ROUND_ID + "/";
+
+  /** The outcome of the secure round of {@link #round}, shared by its shares. */
+  private SecureRound.Outcome shared;
+  private int sharedRound = -1;
+
+  /**
    * @param maxExamples the bound on the example count a client is weighted with (the runtime's
    *     weight bound), which also bounds the weight of its loss
    */
@@ -109,6 +122,33 @@ public final class RemoteClientWork {
   /** Whether fit rounds aggregate with SecAgg+. */
   public boolean isSecure() {
     return secure != null;
+  }
+
+  /**
+   * The fit cohort's client values for a secure round over {@code sampled} clients: one
+   * pseudo-client, or one share per client under client-side DP ({@link #SECURE_SHARE_PREFIX}).
+   */
+  public List<Tensor> secureCohort(int sampled) {
+    if (!fitConfig.containsKey("clipping_norm")) {
+      return List.of(clientValue(SECURE_ROUND_ID));
+    }
+    List<Tensor> out = new ArrayList<>(sampled);
+    for (int i = 0; i < sampled; i++) {
+      out.add(clientValue(SECURE_SHARE_PREFIX + i));
+    }
+    return out;
+  }
+
+  /** The round's secure outcome, computed by the first share that asks for it. */
+  private synchronized SecureRound.Outcome sharedOutcome(StructValue model) {
+    if (sharedRound != round) {
+      shared = null;
+      sharedRound = round;
+      shared = secure.run(secureClients, model, fitConfig(round));
+    } else if (shared == null) {
+      throw new SecureRound.Failed("the secure round failed for an earlier share", null);
+    }
+    return shared;
   }
 
   /** Why clients were excluded from the last secure round, one line each; empty if none. */
@@ -149,6 +189,10 @@ public final class RemoteClientWork {
       // The secure round talks to the clients itself, stage by stage.
       secureClients = List.copyOf(clients);
       secure.reset();
+      synchronized (this) {
+        sharedRound = -1;
+        shared = null;
+      }
       Dispatch d = new Dispatch(ServerMessage.MsgCase.FIT_INS, List.of(), this::fitIns, timeout);
       fitDispatch = d;
       return d;
@@ -239,6 +283,21 @@ public final class RemoteClientWork {
   private Object runFit(Object argument) {
     StructValue model = (StructValue) ((StructValue) argument).get(0);
     String clientId = ((Tensor) ((StructValue) argument).get(1)).getString(0);
+    if (secure != null && clientId.startsWith(SECURE_SHARE_PREFIX)) {
+      int share = Integer.parseInt(clientId.substring(SECURE_SHARE_PREFIX.length()));
+      SecureRound.Outcome o = sharedOutcome(model);
+      List<Tensor> delta = o.meanDelta();
+      if (share >= o.survivors()) {
+        List<Tensor> zeros = new ArrayList<>(delta.size());
+        for (Tensor t : delta) {
+          zeros.add(TensorMath.fromDoubles(t.dtype(), t.shape(), new double[(int) t.size()]));
+        }
+        delta = zeros;
+      }
+      return StructValue.named("delta", spec.value(delta), "num_examples",
+          Tensor.ofLongs(Shape.scalar(), 1), "loss", Tensor.scalar(0f),
+          "loss_weight", Tensor.scalar(0f));
+    }
     if (secure != null && clientId.equals(SECURE_ROUND_ID)) {
       SecureRound.Outcome o = secure.run(secureClients, model, fitConfig(round));
       // One aggregated update: the algorithm's weighted mean over it is the update itself.
