@@ -60,6 +60,11 @@ final class SecureAggregationOptions {
         throw new IllegalArgumentException("--secure-aggregation needs --dp client: with --dp "
             + "central the server clips the updates, so it must see each one");
       }
+      if (dp.get().localNoiseStddev() > 0) {
+        throw new IllegalArgumentException("--local-noise-stddev with --secure-aggregation on a "
+            + "server: the clients' adapter clips what they send to --clip, which would cut "
+            + "their local noise; SecAgg+ already hides each update, so leave local noise out");
+      }
       double c = dp.get().clip();
       if (clip != null && clip < c) {
         throw new IllegalArgumentException("--secagg-clip " + clip + " would clip updates that "

@@ -110,7 +110,8 @@ final class ServerSettings {
    * {@code algorithm} with differentially private aggregation: the DP aggregator in place of the
    * mean, with {@code --min-clients} as the expected clients per round ({@code
    * num_sampled_clients}); with {@code --dp client} every fit config carries {@code
-   * clipping_norm} for the clients' clipping mod.
+   * clipping_norm} for the clients' clipping mod, and {@code local_noise_stddev} when the clients
+   * are to add local noise.
    *
    * @throws IllegalArgumentException naming the flag when the settings do not fit a server
    */
@@ -127,17 +128,29 @@ final class ServerSettings {
           + "only to algorithms that average them, not " + algorithm.name());
     }
     boolean client = dp.mode() == io.tributary.privacy.aggregation.DpMode.CLIENT;
-    if (client && (dp.adaptive().isPresent() || dp.localNoiseStddev() > 0)) {
-      throw new IllegalArgumentException((dp.adaptive().isPresent() ? "--adaptive-clip"
-          : "--local-noise-stddev") + " with --dp client is not supported by the server yet "
-          + "(the clients' mods would need each round's clipping norm or noise); use --dp "
+    if (client && dp.adaptive().isPresent()) {
+      throw new IllegalArgumentException("--adaptive-clip with --dp client is not supported by "
+          + "the server yet (the clients would have to report whether they clipped); use --dp "
           + "central, or fixed clipping");
     }
+    // The clients add their local noise themselves (local_noise_stddev in the fit config); the
+    // server's aggregator must not add it again to what it receives.
+    io.tributary.privacy.aggregation.DpSettings served = client && dp.localNoiseStddev() > 0
+        ? new io.tributary.privacy.aggregation.DpSettings(dp.mode(), dp.noiseMultiplier(),
+            dp.clip(), dp.adaptive(), 0, dp.delta(), dp.insecureSeededNoise(), dp.secure())
+        : dp;
     ServerAlgorithm s = new ServerAlgorithm(algorithm.algorithm().withAggregator(
-        dp.aggregator(minClients, io.tributary.simulation.Seeds.dpNoise(seed))),
+        served.aggregator(minClients, io.tributary.simulation.Seeds.dpNoise(seed))),
         algorithm.extraFitConfig());
-    return client ? s.withFitConfig(Map.of("clipping_norm",
-        io.tributary.flower.Scalar.of(dp.clip()))) : s;
+    if (!client) {
+      return s;
+    }
+    Map<String, io.tributary.flower.Scalar> entries = new java.util.LinkedHashMap<>();
+    entries.put("clipping_norm", io.tributary.flower.Scalar.of(dp.clip()));
+    if (dp.localNoiseStddev() > 0) {
+      entries.put("local_noise_stddev", io.tributary.flower.Scalar.of(dp.localNoiseStddev()));
+    }
+    return s.withFitConfig(entries);
   }
 
   /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */

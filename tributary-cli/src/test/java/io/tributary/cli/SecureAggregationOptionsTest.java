@@ -57,7 +57,9 @@ class SecureAggregationOptionsTest {
       "--secure-aggregation --secagg-clip 0|the clipping range must be positive",
       "--secure-aggregation --dp central --noise-multiplier 1 --clip 1|needs --dp client",
       "--secure-aggregation --dp client --noise-multiplier 1 --clip 2 --secagg-clip 1|"
-          + "--secagg-clip 1.0 would clip updates that --clip 2.0 lets through"})
+          + "--secagg-clip 1.0 would clip updates that --clip 2.0 lets through",
+      "--secure-aggregation --dp client --noise-multiplier 1 --clip 1 --local-noise-stddev 0.1|"
+          + "--local-noise-stddev with --secure-aggregation on a server"})
   void server_badSecureAggregation_exitsTwoWithOneLine(String args, String message) {
     CliRun r = CliRun.of(("server --address h:1 --rounds 1 --min-clients 2 " + args)
         .split(" "));

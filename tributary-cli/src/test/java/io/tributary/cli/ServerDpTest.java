@@ -47,6 +47,17 @@ class ServerDpTest {
   }
 
   @Test
+  void dp_clientSideWithLocalNoise_clientsAddItAndTheServerDoesNot() {
+    DpSettings local = new DpSettings(DpMode.CLIENT, 1.0, 0.5, Optional.empty(), 0.2, 1e-5,
+        false);
+    ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedavg", Map.of(), null),
+        local, 4, 1, false);
+    assertThat(s.fitConfig()).containsEntry("clipping_norm", Scalar.of(0.5))
+        .containsEntry("local_noise_stddev", Scalar.of(0.2));
+    assertThat(((DpAggregator) s.algorithm().aggregator()).localStddev()).isZero();
+  }
+
+  @Test
   void dp_central_sendsNoClippingNorm() {
     ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedprox", Map.of(), 0.1),
         dp(DpMode.CENTRAL), 4, 1, false);

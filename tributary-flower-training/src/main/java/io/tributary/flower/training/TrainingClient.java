@@ -46,7 +46,9 @@ import java.util.function.IntToLongFunction;
  * by a server with client-side differential privacy, as Flower's {@code fixedclipping_mod}
  * reads it) the update, new minus the server's parameters, is clipped to L2 norm C over all
  * tensors together before it leaves the client, and the client returns the server's parameters
- * plus the clipped update.
+ * plus the clipped update. With {@code local_noise_stddev} S as well (local differential
+ * privacy), Gaussian noise of standard deviation S from a secure generator is added to every
+ * element of the clipped update.
  *
  * <p><b>Evaluate.</b> Loss and {@code accuracy} of the server's parameters on the test data, with
  * the number of test examples. {@code getParameters} answers with the client's latest
@@ -65,6 +67,8 @@ public final class TrainingClient extends AbstractFlowerClient {
   private final int testSize;
   private final TrainingSettings settings;
   private final GraphBinder binder = GraphBinder.standard();
+  /** Local DP noise: never seeded, so a client's noise cannot be replayed. */
+  private final java.security.SecureRandom noise = new java.security.SecureRandom();
   private final LocalFunction evaluation;
   private final Map<ClientUpdateConfig, LocalFunction> updates =
       new LinkedHashMap<>(8, 0.75f, true) {
@@ -161,9 +165,35 @@ public final class TrainingClient extends AbstractFlowerClient {
     if (!Double.isNaN(clip)) {
       current = clipped(global, current, clip);
     }
+    double localNoise = ConfigValues.real(c, 0, 0, "local_noise_stddev");
+    if (localNoise > 0) {
+      if (Double.isNaN(clip)) {
+        throw new FlowerClientException("fit: local_noise_stddev needs clipping_norm (local "
+            + "noise is scaled to a clipped update)");
+      }
+      current = noised(current, localNoise);
+    }
     long examples = ((Tensor) out.get("num_examples")).getLong(0);
     float loss = ((Tensor) out.get("loss")).getFloat(0);
     return new FitRes(order.toList(current), examples, Map.of("loss", Scalar.of((double) loss)));
+  }
+
+  /**
+   * {@code params} plus Gaussian noise of standard deviation {@code stddev} on every element,
+   * from a cryptographically secure generator: local differential privacy's noise on the update.
+   */
+  private Map<String, Tensor> noised(Map<String, Tensor> params, double stddev) {
+    Map<String, Tensor> out = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, Tensor> e : params.entrySet()) {
+      Tensor t = e.getValue();
+      io.tributary.tensor.TensorBuilder b =
+          io.tributary.tensor.TensorBuilder.allocate(t.dtype(), t.shape());
+      for (long i = 0; i < t.size(); i++) {
+        b.setFromDouble(i, t.getAsDouble(i) + stddev * noise.nextGaussian());
+      }
+      out.put(e.getKey(), b.build());
+    }
+    return out;
   }
 
   /**

@@ -88,6 +88,30 @@ class TrainingClientTest {
   }
 
   @Test
+  void fit_localNoiseStddev_addsFreshNoiseOfThatScaleToTheClippedUpdate() throws Exception {
+    List<Tensor> initial = client().getParameters(Map.of());
+    Map<String, Scalar> clip = Map.of("local_epochs", Scalar.of(1L), "clipping_norm",
+        Scalar.of(0.01));
+    Map<String, Scalar> noisy = Map.of("local_epochs", Scalar.of(1L), "clipping_norm",
+        Scalar.of(0.01), "local_noise_stddev", Scalar.of(0.5));
+    FitRes clipped = client().fit(new FitIns(initial, clip));
+    FitRes a = client().fit(new FitIns(initial, noisy));
+    FitRes b = client().fit(new FitIns(initial, noisy));
+
+    long n = 0;
+    for (Tensor t : initial) {
+      n += t.shape().size();
+    }
+    // The noise's sample standard deviation over every parameter is near 0.5, and it is drawn
+    // afresh each fit (a secure generator, never seeded).
+    double sd = Math.sqrt(distance(a.parameters(), clipped.parameters()) / n);
+    assertThat(sd).isCloseTo(0.5, org.assertj.core.data.Offset.offset(0.1));
+    assertThat(a.parameters()).isNotEqualTo(b.parameters());
+    assertThatThrownBy(() -> client().fit(new FitIns(initial, Map.of("local_noise_stddev",
+        Scalar.of(0.5))))).hasMessageContaining("local_noise_stddev needs clipping_norm");
+  }
+
+  @Test
   void fit_proximalMu_keepsParametersCloserToTheGlobalModel() throws Exception {
     List<Tensor> initial = client().getParameters(Map.of());
     FitRes plain = client().fit(new FitIns(initial, Map.of("local_epochs", Scalar.of(3L))));
