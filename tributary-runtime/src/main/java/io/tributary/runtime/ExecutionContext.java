@@ -40,6 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Executors.</b> Each invocation builds the stack {@link ReferenceResolvingExecutor} over
  * {@link FederatingExecutor} (over a local executor); the pools are the context's, shared by
  * invocations. Close the context to stop them.
+ *
+ * <p><b>Pass engines.</b> With {@link RuntimeOptions#withPassEngine}, each client pass runs on
+ * the engine instead of the pool; {@link #computePassPart} is what the engine's workers call.
  */
 public final class ExecutionContext implements AutoCloseable {
   private final RuntimeOptions options;

@@ -250,6 +250,19 @@ class PassEngineTest {
   }
 
   @Test
+  void weightedMeanInMemory_localTiledPath_isBitIdenticalToEngine() {
+    // Values in memory take the local tiled kernel; the engine's workers stream them.
+    List<Object> values = new ArrayList<>();
+    List<Object> weights = new ArrayList<>();
+    for (int i = 0; i < CLIENTS; i++) {
+      values.add(update(SEED, i));
+      weights.add(weight(SEED, i));
+    }
+    assertBitIdentical(OPTIONS, new Case(weightedMean().computation(), ClientValues.of(values),
+        ClientValues.of(weights)), 1);
+  }
+
+  @Test
   void mean_replayedInRandomParts_isBitIdenticalToLocal() {
     assertBitIdentical(OPTIONS, mean(), 1);
   }
@@ -322,6 +335,15 @@ class PassEngineTest {
         .isInstanceOf(ClientFailureException.class)
         .satisfies(e -> assertThat(((ClientFailureException) e).failure().client())
             .isEqualTo(3));
+  }
+
+  @Test
+  void workersStrictButDriverTolerant_partStoppedEarly_isRefused() {
+    RuntimeOptions options = OPTIONS.withMinSuccessFraction(0.5);
+    assertThatThrownBy(() -> onEngine(options, new ReplayingEngine(2, OPTIONS, 5),
+        failingSum(CLIENTS)))
+        .isInstanceOf(PassEngineException.class)
+        .hasMessageContaining("stopped early");
   }
 
   @Test

@@ -28,6 +28,10 @@ import java.util.stream.IntStream;
  * depends only on the order of operations, is bit-identical for every thread count and for any
  * other engine that computes the same groups and merges them with the same tree.
  *
+ * <p>A pass may compute only a range of its groups ({@link #runRange}), as a pass engine's
+ * worker does: the range's complete subtrees, failures and successes form a {@link Part}, and
+ * {@link #finish} ends a pass from its parts, whether one local part or many remote ones.
+ *
  * <p>Groups are started costliest first ({@link ClientCosts}, longest processing time first), so
  * that a pass over clients of very different sizes does not end with one worker on a large group
  * while the others idle; groups of equal cost start in index order. At most {@code 2 x threads}

@@ -86,10 +86,12 @@ final class PassCodec {
    * well formed, hold for every sink exactly the complete subtrees of its groups, and name only
    * its own clients; together the parts must cover every group once.
    *
+   * @param strict whether failures are not tolerated, the one case where a part may stop early
    * @return the parts in group order
    * @throws PassEngineException naming the first thing wrong
    */
-  static List<ClientPass.Part> decodeParts(List<PassPart> parts, List<Sink> sinks, int clients) {
+  static List<ClientPass.Part> decodeParts(List<PassPart> parts, List<Sink> sinks, int clients,
+      boolean strict) {
     int groups = ClientPass.groups(clients);
     if (parts == null) {
       throw malformed("the pass engine returned no list of parts");
@@ -125,13 +127,13 @@ final class PassCodec {
     }
     List<ClientPass.Part> out = new ArrayList<>();
     for (PassPart p : sorted) {
-      out.add(decodePart(p, sinks, clients, groups));
+      out.add(decodePart(p, sinks, clients, groups, strict));
     }
     return out;
   }
 
   private static ClientPass.Part decodePart(PassPart p, List<Sink> sinks, int clients,
-      int groups) {
+      int groups, boolean strict) {
     String where = "pass part " + range(p);
     In in = new In(p.payload(), where);
     in.magic(PART_MAGIC);
@@ -145,6 +147,9 @@ final class PassCodec {
     int complete = in.u8("the completeness flag");
     if (complete > 1) {
       throw in.bad("the completeness flag is " + complete);
+    }
+    if (complete == 0 && !strict) {
+      throw in.bad("it stopped early, which only a pass that tolerates no failure may");
     }
     int sinkCount = in.count("sinks", sinks.size());
     if (sinkCount != (complete == 1 ? sinks.size() : 0)) {
@@ -405,7 +410,7 @@ final class PassCodec {
   }
 
   static PassEngineException malformed(String message) {
-    return new PassEngineException("a pass engine's result is malformed: " + message, null);
+    return new PassEngineException("malformed pass engine data: " + message, null);
   }
 
   /** An exact, growing byte buffer, big-endian. */

@@ -22,6 +22,15 @@ import java.util.Set;
  * Computes a node of the lazy graph: it finds every aggregation (and every per-client result)
  * the node needs, then repeatedly runs one pass for all of those whose own inputs are ready, so
  * that aggregations over the same clients' work share one pass.
+ *
+ * <p>A pass runs as a local {@link ClientPass}, or, when the options name a
+ * {@link PassEngine}, on the engine: the planner sends it the pass's index (counted from 0 in
+ * the order passes run) and the results of the passes before, checks and merges the parts the
+ * engine's workers return, and ends the pass as a local one does ({@link ClientPass#finish}).
+ * A worker's planner replays the same invocation ({@link PassReplay}): it takes the earlier
+ * passes' results from the request instead of computing them and computes its range of the
+ * requested pass. Since planning depends only on the computation and its arguments, the passes
+ * come in the same order on both sides.
  */
 final class Planner {
   private final FederatingExecutor executor;
@@ -176,7 +185,8 @@ final class Planner {
       throw new PassEngineException("the pass engine failed on pass " + pass + ": " + e, e);
     }
     return ClientPass.finish(sinks, clients, executor.options().minSuccessFraction(),
-        PassCodec.decodeParts(parts, sinks, clients));
+        PassCodec.decodeParts(parts, sinks, clients,
+            executor.options().minSuccessFraction() >= 1.0));
   }
 
   /** Whether every aggregation below these client nodes has its value. */
