@@ -554,10 +554,13 @@ final class PassCodec {
      */
     int count(String what, int max) {
       int n = i32("the number of " + what);
-      if (n < 0 || n > max || n > remaining()) {
+      if (n < 0 || n > max) {
         throw bad("the number of " + what + " is " + n + ", which is "
-            + (n < 0 ? "negative" : n > max ? "over the limit of " + max
-                : "more than the " + remaining() + " bytes left"));
+            + (n < 0 ? "negative" : "over the limit of " + max));
+      }
+      if (n > remaining()) {
+        throw bad("it is truncated or corrupt: the number of " + what + " is " + n
+            + ", more than the " + remaining() + " bytes left");
       }
       return n;
     }
