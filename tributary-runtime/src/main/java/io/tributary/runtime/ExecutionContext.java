@@ -8,9 +8,11 @@ import io.tributary.core.values.StructValue;
 import io.tributary.runtime.executor.Executor;
 import io.tributary.runtime.executor.ExecutorValue;
 import io.tributary.runtime.executor.FederatingExecutor;
+import io.tributary.runtime.executor.PassReplay;
 import io.tributary.runtime.executor.ReferenceResolvingExecutor;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
@@ -38,6 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Executors.</b> Each invocation builds the stack {@link ReferenceResolvingExecutor} over
  * {@link FederatingExecutor} (over a local executor); the pools are the context's, shared by
  * invocations. Close the context to stop them.
+ *
+ * <p><b>Pass engines.</b> With {@link RuntimeOptions#withPassEngine}, each client pass runs on
+ * the engine instead of the pool; {@link #computePassPart} is what the engine's workers call.
  */
 public final class ExecutionContext implements AutoCloseable {
   private final RuntimeOptions options;
@@ -83,11 +88,42 @@ public final class ExecutionContext implements AutoCloseable {
 
   /** Like {@link #invoke}, and also says how many clients ran, which failed, and how long. */
   public Outcome invokeWithReport(Computation computation, Object... args) {
+    return run(computation, args, Optional.empty());
+  }
+
+  /**
+   * Computes a worker's part of a client pass for a {@link PassEngine}: replays the invocation
+   * of {@code computation} on {@code arguments} (as the driver's {@link PassRequest} gives them)
+   * without computing the passes before {@code pass}, whose results {@code earlier} holds, and
+   * computes groups {@code [fromGroup, toGroup)} of pass {@code pass} on this context's threads.
+   *
+   * <p>Each client's work is the one a local run does (the same client indices, seeded the same
+   * way), so the part is bit-identical to those groups of a local run, provided this context's
+   * options equal the driver's in everything but the engine. This context's own pass engine, if
+   * any, is not used.
+   *
+   * @throws PassEngineException when the request does not fit the invocation (no such pass, a
+   *     range outside it, malformed earlier results)
+   * @throws ExecutionFailedException when the invocation fails before the pass, as it would
+   *     locally
+   */
+  public PassPart computePassPart(Computation computation, List<Object> arguments, int pass,
+      byte[] earlier, long fromGroup, long toGroup) {
+    Objects.requireNonNull(computation, "computation");
+    PassReplay replay = new PassReplay(pass, Objects.requireNonNull(earlier, "earlier"),
+        fromGroup, toGroup);
+    Object[] args = arguments.toArray();
+    return replay.run(() -> run(computation, args, Optional.of(replay)));
+  }
+
+  private Outcome run(Computation computation, Object[] args, Optional<PassReplay> replay) {
     Objects.requireNonNull(computation, "computation");
     long start = System.nanoTime();
     FunctionType type = computation.type();
     Optional<Object> argument = argument(type, args);
-    FederatingExecutor federating = new FederatingExecutor(options, pool, coordinator);
+    FederatingExecutor federating = new FederatingExecutor(
+        replay.isPresent() ? options.withoutPassEngine() : options, pool, coordinator,
+        computation, Arrays.asList(args), replay);
     try (Executor stack = new ReferenceResolvingExecutor(federating)) {
       ExecutorValue fn = join(stack.createValue(computation.block(), type));
       Optional<ExecutorValue> arg = Optional.empty();

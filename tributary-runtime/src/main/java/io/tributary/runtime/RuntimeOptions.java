@@ -28,6 +28,8 @@ import java.util.OptionalInt;
  * @param secureSum how {@code federated_secure_sum} and {@code federated_secure_sum_bitwidth}
  *     are computed: empty (the default) adds the values in the clear, a
  *     {@link SecureSummation} runs a protocol (such as SecAgg+ from {@code tributary-privacy})
+ * @param passEngine where the client passes run: empty (the default) on this context's threads,
+ *     a {@link PassEngine} on a cluster such as Spark, with bit-identical results
  */
 public record RuntimeOptions(
     int threads,
@@ -38,7 +40,8 @@ public record RuntimeOptions(
     Map<String, Object> data,
     double maxWeight,
     WeightPolicy overWeight,
-    Optional<SecureSummation> secureSum) {
+    Optional<SecureSummation> secureSum,
+    Optional<PassEngine> passEngine) {
   /** What {@code federated_weighted_mean} does with a client weight above {@link #maxWeight}. */
   public enum WeightPolicy {
     /** The weight counts as {@code maxWeight}. */
@@ -77,13 +80,22 @@ public record RuntimeOptions(
     }
     Objects.requireNonNull(overWeight, "overWeight");
     Objects.requireNonNull(secureSum, "secureSum");
+    Objects.requireNonNull(passEngine, "passEngine");
+  }
+
+  /** Options without a pass engine, as before {@link #passEngine} existed. */
+  public RuntimeOptions(int threads, Optional<Duration> clientTimeout, double minSuccessFraction,
+      long seed, OptionalInt population, Map<String, Object> data, double maxWeight,
+      WeightPolicy overWeight, Optional<SecureSummation> secureSum) {
+    this(threads, clientTimeout, minSuccessFraction, seed, population, data, maxWeight,
+        overWeight, secureSum, Optional.empty());
   }
 
   /** A copy with every setting as given; the {@code with...} methods call it. */
   private RuntimeOptions copy(int threads, Optional<Duration> clientTimeout,
       double minSuccessFraction, long seed, OptionalInt population, Map<String, Object> data) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        maxWeight, overWeight, secureSum);
+        maxWeight, overWeight, secureSum, passEngine);
   }
 
   /**
@@ -130,7 +142,7 @@ public record RuntimeOptions(
    */
   public RuntimeOptions withMaxWeight(double max, WeightPolicy policy) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        max, policy, secureSum);
+        max, policy, secureSum, passEngine);
   }
 
   /**
@@ -139,7 +151,23 @@ public record RuntimeOptions(
    */
   public RuntimeOptions withSecureSum(SecureSummation summation) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        maxWeight, overWeight, Optional.of(summation));
+        maxWeight, overWeight, Optional.of(summation), passEngine);
+  }
+
+  /**
+   * Runs the client passes on {@code engine} (a cluster) instead of this context's threads. The
+   * results are bit-identical to a local run, provided the engine's workers replay with options
+   * equal to these in everything but the engine (seed, failure tolerance, weights, data).
+   */
+  public RuntimeOptions withPassEngine(PassEngine engine) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
+        maxWeight, overWeight, secureSum, Optional.of(engine));
+  }
+
+  /** A copy that runs passes locally, as a worker's replay does. */
+  public RuntimeOptions withoutPassEngine() {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
+        maxWeight, overWeight, secureSum, Optional.empty());
   }
 
   /** True when client failures are tolerated (a fraction below 1). */

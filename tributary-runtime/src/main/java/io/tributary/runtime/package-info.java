@@ -8,5 +8,12 @@
  * {@link io.tributary.core.values.StructValue}s, sequences {@link java.lang.Iterable}s, and a
  * {@code {T}@CLIENTS} value a list or {@link io.tributary.runtime.ClientValues}. Failures are
  * typed: {@link io.tributary.runtime.ClientFailureException} names the client and the intrinsic.
+ *
+ * <p>Client passes may run elsewhere: with
+ * {@link io.tributary.runtime.RuntimeOptions#withPassEngine} a
+ * {@link io.tributary.runtime.PassEngine} (a cluster binding such as Spark) computes each pass
+ * in parts, its workers calling {@link io.tributary.runtime.ExecutionContext#computePassPart},
+ * and the parts merge with the pass's {@link io.tributary.runtime.ReductionTree} to the bits a
+ * local run gives.
  */
 package io.tributary.runtime;

@@ -86,6 +86,16 @@ final class AggregateSink implements Sink {
   }
 
   @Override
+  public void writePartial(Object partial, PassCodec.Out out) {
+    PassCodec.writeValue(((Holder) partial).value, out);
+  }
+
+  @Override
+  public Object readPartial(PassCodec.In in) {
+    return new Holder(PassCodec.readValue(in, 0));
+  }
+
+  @Override
   public Object result(Object total) {
     Object merged = total == null ? zero : ((Holder) total).value;
     try {

@@ -28,6 +28,10 @@ import java.util.stream.IntStream;
  * depends only on the order of operations, is bit-identical for every thread count and for any
  * other engine that computes the same groups and merges them with the same tree.
  *
+ * <p>A pass may compute only a range of its groups ({@link #runRange}), as a pass engine's
+ * worker does: the range's complete subtrees, failures and successes form a {@link Part}, and
+ * {@link #finish} ends a pass from its parts, whether one local part or many remote ones.
+ *
  * <p>Groups are started costliest first ({@link ClientCosts}, longest processing time first), so
  * that a pass over clients of very different sizes does not end with one worker on a large group
  * while the others idle; groups of equal cost start in index order. At most {@code 2 x threads}
@@ -44,6 +48,9 @@ final class ClientPass {
   private final PassSettings settings;
   private final int groupSize;
   private final int groups;
+  /** The groups this pass computes, {@code [from, to)}: all of them, or a worker's range. */
+  private final int from;
+  private final int to;
   private final int window;
   /** Groups in the order they are started: costliest first, ties by index. */
   private final int[] order;
@@ -59,9 +66,8 @@ final class ClientPass {
   private final boolean[] arrived;
   /** Per sink, the complete subtrees of the groups combined so far ({@link ReductionTree}). */
   private final List<ReductionTree.Folder<Object>> folders = new ArrayList<>();
-  private final List<ReductionTree<Object>> trees = new ArrayList<>();
   private final List<ClientFailure> failures = new ArrayList<>();
-  private int successes;
+  private long successes;
   private boolean aborted;
   private Throwable fatal;
 
@@ -78,26 +84,63 @@ final class ClientPass {
   record Result(Object[] values, List<ClientFailure> failures) {}
 
   /**
+   * What a range of groups contributes to a pass: per sink, the complete {@link ReductionTree}
+   * subtrees of the range; the clients that failed in it, by index; and how many succeeded.
+   * When failures are not tolerated and a client failed, the range stops early and is not
+   * {@code complete}: it then has no subtrees, since the pass fails anyway.
+   */
+  record Part(int fromGroup, int toGroup, List<List<ReductionTree.Node<Object>>> subtrees,
+      List<ClientFailure> failures, long successes, boolean complete) {
+    Part {
+      subtrees = List.copyOf(subtrees);
+      failures = List.copyOf(failures);
+    }
+  }
+
+  /**
    * A pass over {@code clients} clients.
    *
    * @param cost each client's estimated cost, or an empty array when all cost the same
    */
   ClientPass(int clients, List<Sink> sinks, PassSettings settings, long[] cost) {
+    this(clients, sinks, settings, cost, 0, groups(clients));
+  }
+
+  /**
+   * The part of a pass over {@code clients} clients that computes groups {@code [from, to)}, as
+   * a worker of a {@link io.tributary.runtime.PassEngine} does.
+   *
+   * @throws IllegalArgumentException when the range is not inside the pass's groups
+   */
+  ClientPass(int clients, List<Sink> sinks, PassSettings settings, long[] cost, int from,
+      int to) {
     this.clients = clients;
     this.sinks = List.copyOf(sinks);
     this.settings = settings;
     this.groupSize = groupSize(clients);
-    this.groups = clients == 0 ? 0 : (clients + groupSize - 1) / groupSize;
+    this.groups = groups(clients);
+    if (from < 0 || to < from || to > groups) {
+      throw new IllegalArgumentException("group range [" + from + ", " + to + ") is not inside "
+          + "[0, " + groups + ")");
+    }
+    this.from = from;
+    this.to = to;
+    this.nextCombine = from;
     this.window = 2 * settings.threads();
     this.pending = new Object[groups][];
     this.arrived = new boolean[groups];
     for (Sink sink : this.sinks) {
-      ReductionTree<Object> tree = new ReductionTree<>(groups, sink::combine);
-      trees.add(tree);
-      folders.add(tree.folder(0, groups));
+      folders.add(new ReductionTree<>(groups, sink::combine).folder(from, to));
     }
     this.claimed = new boolean[groups];
-    this.order = startOrder(clients, groupSize, groups, cost);
+    this.order = IntStream.of(startOrder(clients, groupSize, groups, cost))
+        .filter(g -> g >= from && g < to).toArray();
+  }
+
+  /** The number of groups of a pass over {@code clients} clients. */
+  static int groups(int clients) {
+    int size = groupSize(clients);
+    return clients == 0 ? 0 : (clients + size - 1) / size;
   }
 
   /** The groups by decreasing total cost, ties (and everything, without costs) by index. */
@@ -128,7 +171,15 @@ final class ClientPass {
    * @throws TooManyClientFailuresException when fewer clients than required succeeded
    */
   Result run() {
-    int workers = Math.min(settings.threads(), groups);
+    return finish(sinks, clients, settings.minSuccessFraction(), List.of(runRange()));
+  }
+
+  /**
+   * Computes this pass's groups on the pool and returns their part, without judging failures:
+   * {@link #finish} does that once every part of the pass is in.
+   */
+  Part runRange() {
+    int workers = Math.min(settings.threads(), to - from);
     List<Future<?>> running = new ArrayList<>();
     for (int w = 0; w < workers; w++) {
       running.add(settings.pool().submit(this::work));
@@ -141,21 +192,59 @@ final class ClientPass {
         rethrow(fatal);
       }
       failures.sort(Comparator.comparingInt(ClientFailure::client));
-      boolean strict = settings.minSuccessFraction() >= 1.0;
-      if (strict && !failures.isEmpty()) {
-        ClientFailure first = failures.get(0);
-        throw new ClientFailureException(first, null);
+      boolean complete = nextCombine == to;
+      List<List<ReductionTree.Node<Object>>> subtrees = new ArrayList<>();
+      if (complete) {
+        for (ReductionTree.Folder<Object> folder : folders) {
+          subtrees.add(folder.subtrees());
+        }
+      } else if (failures.isEmpty()) {
+        throw new IllegalStateException("a client pass stopped early without a failure");
       }
-      if (successes < settings.minSuccessFraction() * clients) {
-        throw new TooManyClientFailuresException(sinks.get(0).intrinsic(), clients,
-            settings.minSuccessFraction(), failures);
-      }
-      Object[] values = new Object[sinks.size()];
-      for (int s = 0; s < sinks.size(); s++) {
-        values[s] = sinks.get(s).result(trees.get(s).merge(folders.get(s).subtrees()));
-      }
-      return new Result(values, List.copyOf(failures));
+      return new Part(from, to, subtrees, failures, successes, complete);
     }
+  }
+
+  /**
+   * The end of a pass, shared by the local run and the parts of a pass engine: applies the
+   * failure policy to every part's failures and successes, then merges each sink's subtrees with
+   * the pass's {@link ReductionTree} and forms the sinks' results.
+   *
+   * @param parts parts covering every group once (checked by the tree's merge)
+   * @throws ClientFailureException for the lowest-indexed failed client, when failures are not
+   *     tolerated
+   * @throws TooManyClientFailuresException when fewer clients than required succeeded
+   */
+  static Result finish(List<Sink> sinks, int clients, double minSuccessFraction,
+      List<Part> parts) {
+    List<ClientFailure> failures = new ArrayList<>();
+    long successes = 0;
+    for (Part p : parts) {
+      failures.addAll(p.failures());
+      successes += p.successes();
+    }
+    failures.sort(Comparator.comparingInt(ClientFailure::client));
+    boolean strict = minSuccessFraction >= 1.0;
+    if (strict && !failures.isEmpty()) {
+      throw new ClientFailureException(failures.get(0), null);
+    }
+    if (successes < minSuccessFraction * clients) {
+      throw new TooManyClientFailuresException(sinks.get(0).intrinsic(), clients,
+          minSuccessFraction, failures);
+    }
+    Object[] values = new Object[sinks.size()];
+    for (int s = 0; s < sinks.size(); s++) {
+      List<ReductionTree.Node<Object>> subtrees = new ArrayList<>();
+      for (Part p : parts) {
+        if (!p.complete()) {
+          throw new IllegalStateException("an incomplete pass part without a strict failure");
+        }
+        subtrees.addAll(p.subtrees().get(s));
+      }
+      values[s] = sinks.get(s).result(
+          new ReductionTree<>(groups(clients), sinks.get(s)::combine).merge(subtrees));
+    }
+    return new Result(values, List.copyOf(failures));
   }
 
   private static void awaitWorker(Future<?> f) {
@@ -225,10 +314,10 @@ final class ClientPass {
 
   private synchronized int claim() {
     while (true) {
-      while (cursor < groups && claimed[order[cursor]]) {
+      while (cursor < order.length && claimed[order[cursor]]) {
         cursor++;
       }
-      if (aborted || cursor >= groups) {
+      if (aborted || cursor >= order.length) {
         return -1;
       }
       int g = -1;
@@ -261,7 +350,7 @@ final class ClientPass {
     pending[group] = partials;
     arrived[group] = true;
     successes += ok;
-    while (nextCombine < groups && arrived[nextCombine]) {
+    while (nextCombine < to && arrived[nextCombine]) {
       Object[] p = pending[nextCombine];
       for (int s = 0; s < sinks.size(); s++) {
         folders.get(s).add(p[s]);

@@ -62,4 +62,17 @@ final class CollectSink implements Sink {
   public Object result(Object total) {
     return total == null ? List.of() : List.copyOf((List<Object>) total);
   }
+
+  @Override
+  public void writePartial(Object partial, PassCodec.Out out) {
+    PassCodec.writeValue(partial, out);
+  }
+
+  @Override
+  public Object readPartial(PassCodec.In in) {
+    if (!(PassCodec.readValue(in, 0) instanceof List<?> l)) {
+      throw in.bad("the partial of " + intrinsic() + " is not a list of values");
+    }
+    return new ArrayList<Object>(l);
+  }
 }

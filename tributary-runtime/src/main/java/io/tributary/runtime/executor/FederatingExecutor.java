@@ -1,6 +1,7 @@
 package io.tributary.runtime.executor;
 
 import io.tributary.core.compiler.BuildingBlock;
+import io.tributary.core.computation.Computation;
 import io.tributary.core.compiler.Data;
 import io.tributary.core.compiler.Intrinsic;
 import io.tributary.core.types.FederatedType;
@@ -49,20 +50,58 @@ public final class FederatingExecutor implements Executor {
   private final ExecutorService coordinator;
   private final LocalExecutor local;
   private final Planner planner;
+  private final Optional<Invocation> invocation;
+  private final Optional<PassReplay> replay;
   private OptionalInt cardinality = OptionalInt.empty();
 
+  /** What a pass engine's workers replay: the computation invoked and its arguments. */
+  record Invocation(Computation computation, List<Object> arguments) {}
+
   /**
+   * An executor that runs passes locally, without a pass engine.
+   *
    * @param options threads, timeout, failure tolerance, population and data
    * @param pool the bounded pool (at least {@code options.threads()} threads) for client work
    * @param coordinator an unbounded pool that plans passes and runs timed client work
    */
   public FederatingExecutor(RuntimeOptions options, ExecutorService pool,
       ExecutorService coordinator) {
+    this(options.withoutPassEngine(), pool, coordinator, Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * An executor for one invocation of {@code computation} on {@code arguments} (as the caller
+   * gave them), which a {@link RuntimeOptions#passEngine()} replays on its workers; with
+   * {@code replay}, this executor is such a worker's.
+   *
+   * @param replay the worker's replay, or empty on the driver (or without an engine)
+   */
+  public FederatingExecutor(RuntimeOptions options, ExecutorService pool,
+      ExecutorService coordinator, Computation computation, List<Object> arguments,
+      Optional<PassReplay> replay) {
+    this(options, pool, coordinator,
+        Optional.of(new Invocation(computation, java.util.Collections.unmodifiableList(
+            new ArrayList<>(arguments)))), replay);
+  }
+
+  private FederatingExecutor(RuntimeOptions options, ExecutorService pool,
+      ExecutorService coordinator, Optional<Invocation> invocation,
+      Optional<PassReplay> replay) {
     this.options = options;
     this.pool = pool;
     this.coordinator = coordinator;
     this.local = new LocalExecutor(options.data());
+    this.invocation = invocation;
+    this.replay = replay;
     this.planner = new Planner(this);
+  }
+
+  Optional<Invocation> invocation() {
+    return invocation;
+  }
+
+  Optional<PassReplay> replay() {
+    return replay;
   }
 
   RuntimeOptions options() {

@@ -212,6 +212,63 @@ final class LinearAccumulator {
     count += partial.count;
   }
 
+  /** Writes the sums exactly (raw bits), for a pass engine ({@link PassCodec}). */
+  void write(PassCodec.Out out) {
+    out.i32(leafTypes.size());
+    for (int i = 0; i < leafTypes.size(); i++) {
+      out.u8(shapes[i] == null ? 0 : 1);
+      if (shapes[i] == null) {
+        continue;
+      }
+      PassCodec.writeShape(shapes[i], out);
+      if (ints[i] != null) {
+        out.longs(ints[i]);
+      } else {
+        out.doubles(reals[i]);
+      }
+    }
+    out.f64(weightSum);
+    out.i64(count);
+  }
+
+  /**
+   * Reads what {@link #write} wrote for values of {@code member}, checking the leaf count and
+   * every length before allocating.
+   */
+  static LinearAccumulator read(Type member, PassCodec.In in) {
+    LinearAccumulator a = forType(member);
+    int leaves = in.count("sum leaves", a.leafTypes.size());
+    if (leaves != a.leafTypes.size()) {
+      throw in.bad("a sum of " + member + " has " + a.leafTypes.size() + " tensors, not "
+          + leaves);
+    }
+    for (int i = 0; i < leaves; i++) {
+      int present = in.u8("a leaf flag");
+      if (present > 1) {
+        throw in.bad("a leaf flag is " + present);
+      }
+      if (present == 0) {
+        continue;
+      }
+      DType d = a.leafTypes.get(i).dtype();
+      int perElement = d.isComplex() ? 16 : 8;
+      Shape shape = PassCodec.readShape(in, perElement);
+      int n = Math.toIntExact(shape.size());
+      a.shapes[i] = shape;
+      if (d.isInteger()) {
+        a.ints[i] = in.longs(n, "the sums of tensor " + i);
+      } else {
+        a.reals[i] = in.doubles(d.isComplex() ? 2 * n : n, "the sums of tensor " + i);
+      }
+    }
+    a.weightSum = in.f64("the weight sum");
+    a.count = in.i64("the count");
+    if (a.count < 0) {
+      throw in.bad("a sum counts " + a.count + " values");
+    }
+    return a;
+  }
+
   long count() {
     return count;
   }

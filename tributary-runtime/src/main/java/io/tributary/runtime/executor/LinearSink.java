@@ -3,6 +3,7 @@ package io.tributary.runtime.executor;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
+import io.tributary.runtime.PassEngineException;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.runtime.SecureSumException;
 import io.tributary.runtime.SecureSumRequest;
@@ -292,6 +293,32 @@ final class LinearSink implements Sink {
         : (LinearAccumulator) total;
     t.merge((LinearAccumulator) partial);
     return t;
+  }
+
+  @Override
+  public void writePartial(Object partial, PassCodec.Out out) {
+    if (partial instanceof Gathered) {
+      throw secureSumRefused();
+    }
+    ((LinearAccumulator) partial).write(out);
+  }
+
+  @Override
+  public Object readPartial(PassCodec.In in) {
+    if (secureSum.isPresent()) {
+      throw secureSumRefused();
+    }
+    return LinearAccumulator.read(member, in);
+  }
+
+  /** Whether this sum hands its values to a {@link SecureSummation}, which no engine runs yet. */
+  boolean gathers() {
+    return secureSum.isPresent();
+  }
+
+  PassEngineException secureSumRefused() {
+    return new PassEngineException("secure sums cannot run on a pass engine yet: " + uri
+        + " has a SecureSummation hook, which needs every client's value on the driver", null);
   }
 
   @Override

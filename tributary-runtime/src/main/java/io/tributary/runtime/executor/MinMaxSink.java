@@ -133,6 +133,70 @@ final class MinMaxSink implements Sink {
   }
 
   @Override
+  public void writePartial(Object partial, PassCodec.Out out) {
+    Extremes e = (Extremes) partial;
+    out.u8(e.first == null ? 0 : 1);
+    if (e.first == null) {
+      return;
+    }
+    out.i32(e.arrays.length);
+    for (int i = 0; i < e.arrays.length; i++) {
+      PassCodec.writeShape(e.first.get(i).shape(), out);
+      if (e.arrays[i] instanceof long[] l) {
+        out.longs(l);
+      } else {
+        out.doubles((double[]) e.arrays[i]);
+      }
+    }
+  }
+
+  @Override
+  public Object readPartial(PassCodec.In in) {
+    Extremes e = new Extremes();
+    int present = in.u8("the extremes flag");
+    if (present > 1) {
+      throw in.bad("the extremes flag is " + present);
+    }
+    if (present == 0) {
+      return e;
+    }
+    List<DType> dtypes = new ArrayList<>();
+    leafDtypes(member, dtypes);
+    int leaves = in.count("extreme leaves", dtypes.size());
+    if (leaves != dtypes.size()) {
+      throw in.bad(intrinsic() + " of " + member + " has " + dtypes.size() + " tensors, not "
+          + leaves);
+    }
+    e.first = new ArrayList<>();
+    e.arrays = new Object[leaves];
+    for (int i = 0; i < leaves; i++) {
+      DType d = dtypes.get(i);
+      io.tributary.tensor.Shape shape = PassCodec.readShape(in, 8);
+      int n = Math.toIntExact(shape.size());
+      if (d.isInteger()) {
+        long[] a = in.longs(n, "the extremes of tensor " + i);
+        e.arrays[i] = a;
+        e.first.add(TensorMath.fromLongs(d, shape, a.clone()));
+      } else {
+        double[] a = in.doubles(n, "the extremes of tensor " + i);
+        e.arrays[i] = a;
+        e.first.add(TensorMath.fromDoubles(d, shape, a.clone()));
+      }
+    }
+    return e;
+  }
+
+  private static void leafDtypes(Type t, List<DType> out) {
+    if (t instanceof io.tributary.core.types.TensorType x) {
+      out.add(x.dtype());
+    } else if (t instanceof io.tributary.core.types.StructType st) {
+      for (int i = 0; i < st.size(); i++) {
+        leafDtypes(st.get(i), out);
+      }
+    }
+  }
+
+  @Override
   public Object result(Object total) {
     Extremes t = (Extremes) total;
     if (t == null || t.first == null) {

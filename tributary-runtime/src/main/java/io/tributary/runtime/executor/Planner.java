@@ -5,22 +5,38 @@ import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
+import io.tributary.runtime.PassEngine;
+import io.tributary.runtime.PassEngineException;
+import io.tributary.runtime.PassPart;
+import io.tributary.runtime.PassRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Computes a node of the lazy graph: it finds every aggregation (and every per-client result)
  * the node needs, then repeatedly runs one pass for all of those whose own inputs are ready, so
  * that aggregations over the same clients' work share one pass.
+ *
+ * <p>A pass runs as a local {@link ClientPass}, or, when the options name a
+ * {@link PassEngine}, on the engine: the planner sends it the pass's index (counted from 0 in
+ * the order passes run) and the results of the passes before, checks and merges the parts the
+ * engine's workers return, and ends the pass as a local one does ({@link ClientPass#finish}).
+ * A worker's planner replays the same invocation ({@link PassReplay}): it takes the earlier
+ * passes' results from the request instead of computing them and computes its range of the
+ * requested pass. Since planning depends only on the computation and its arguments, the passes
+ * come in the same order on both sides.
  */
 final class Planner {
   private final FederatingExecutor executor;
   private final List<ClientFailure> failures = Collections.synchronizedList(new ArrayList<>());
+  /** With a pass engine, each pass's results encoded, for the requests of later passes. */
+  private final List<byte[]> earlier = new ArrayList<>();
   private int passes;
 
   Planner(FederatingExecutor executor) {
@@ -100,8 +116,13 @@ final class Planner {
 
   private Object[] aggregate(List<Sink> sinks) {
     int clients = executor.requireCardinality(sinks.get(0).intrinsic());
-    passes++;
-    if (TiledKernel.applies(sinks)) {
+    int pass = passes++;
+    Optional<PassReplay> replay = executor.replay();
+    if (replay.isPresent() && pass < replay.get().pass()) {
+      return replay.get().earlier(pass, sinks);
+    }
+    Optional<PassEngine> engine = executor.options().passEngine();
+    if (replay.isEmpty() && engine.isEmpty() && TiledKernel.applies(sinks)) {
       Object value;
       try {
         value = TiledKernel.run((LinearSink) sinks.get(0), executor.options().threads(),
@@ -122,15 +143,50 @@ final class Planner {
         executor.options().clientTimeout(), executor.options().minSuccessFraction(),
         executor.evaluator());
     try {
-      ClientPass.Result r = new ClientPass(clients, sinks, settings,
-          ClientCosts.of(sinks, clients)).run();
+      if (replay.isPresent()) {
+        throw replay.get().compute(clients, sinks, settings, ClientCosts.of(sinks, clients));
+      }
+      ClientPass.Result r = engine.isPresent()
+          ? onEngine(engine.get(), pass, clients, sinks)
+          : new ClientPass(clients, sinks, settings, ClientCosts.of(sinks, clients)).run();
       failures.addAll(r.failures());
+      if (engine.isPresent()) {
+        earlier.add(PassCodec.encodePass(r.values()));
+      }
       return r.values();
     } catch (ExecutionFailedException e) {
       throw e;
     } catch (IllegalArgumentException e) {
       throw new LocalComputationException(sinks.get(0).intrinsic() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Has {@code engine} compute the pass, then checks and merges its parts and applies the
+   * failure policy as a local pass does ({@link ClientPass#finish}).
+   */
+  private ClientPass.Result onEngine(PassEngine engine, int pass, int clients, List<Sink> sinks) {
+    for (Sink s : sinks) {
+      if (s instanceof LinearSink l && l.gathers()) {
+        throw l.secureSumRefused();
+      }
+    }
+    FederatingExecutor.Invocation inv = executor.invocation().orElseThrow(() ->
+        new PassEngineException("a pass engine needs the invocation's computation and "
+            + "arguments, which this executor was not given", null));
+    PassRequest request = new PassRequest(inv.computation(), inv.arguments(), pass, clients,
+        ClientPass.groups(clients), PassCodec.encodeEarlier(earlier));
+    List<PassPart> parts;
+    try {
+      parts = engine.run(request);
+    } catch (PassEngineException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new PassEngineException("the pass engine failed on pass " + pass + ": " + e, e);
+    }
+    return ClientPass.finish(sinks, clients, executor.options().minSuccessFraction(),
+        PassCodec.decodeParts(parts, sinks, clients,
+            executor.options().minSuccessFraction() >= 1.0));
   }
 
   /** Whether every aggregation below these client nodes has its value. */

@@ -46,4 +46,19 @@ interface Sink {
 
   /** The aggregation's value from the total of every group ({@code null} when there was none). */
   Object result(Object total);
+
+  /**
+   * Writes a partial (of {@link #newPartial} or {@link #combine}) for a pass engine, exactly:
+   * the partial {@link #readPartial} makes of it combines to the same bits.
+   *
+   * @throws io.tributary.runtime.PassEngineException when this kind of partial cannot travel
+   */
+  void writePartial(Object partial, PassCodec.Out out);
+
+  /**
+   * Reads a partial {@link #writePartial} wrote, checking it against this sink's member type.
+   *
+   * @throws io.tributary.runtime.PassEngineException when the bytes are malformed
+   */
+  Object readPartial(PassCodec.In in);
 }

@@ -6,5 +6,8 @@
  * {@link io.tributary.runtime.executor.FederatingExecutor} that runs placed values and
  * intrinsics over CLIENTS and SERVER with streaming, deterministic aggregation, and the eager
  * {@link io.tributary.runtime.executor.LocalExecutor} for unplaced values.
+ *
+ * <p>{@link io.tributary.runtime.executor.PassReplay} is a pass engine worker's side of an
+ * invocation; the bytes between driver and workers are {@code PassCodec}'s.
  */
 package io.tributary.runtime.executor;
