@@ -60,6 +60,11 @@ final class SecureAggregationOptions {
         throw new IllegalArgumentException("--secure-aggregation needs --dp client: with --dp "
             + "central the server clips the updates, so it must see each one");
       }
+      if (dp.get().adaptive().isPresent()) {
+        throw new IllegalArgumentException("--adaptive-clip with --secure-aggregation: the "
+            + "count of clients within the clipping norm would need its own secure sum; use "
+            + "fixed clipping");
+      }
       if (dp.get().localNoiseStddev() > 0) {
         throw new IllegalArgumentException("--local-noise-stddev with --secure-aggregation on a "
             + "server: the clients' adapter clips what they send to --clip, which would cut "

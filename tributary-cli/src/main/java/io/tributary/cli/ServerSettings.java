@@ -110,8 +110,9 @@ final class ServerSettings {
    * {@code algorithm} with differentially private aggregation: the DP aggregator in place of the
    * mean, with {@code --min-clients} as the expected clients per round ({@code
    * num_sampled_clients}); with {@code --dp client} every fit config carries {@code
-   * clipping_norm} for the clients' clipping mod, and {@code local_noise_stddev} when the clients
-   * are to add local noise.
+   * clipping_norm} for the clients' clipping mod (with {@code --adaptive-clip}, each round's norm
+   * from the aggregator's state, and the clients report {@code norm_bit}), and {@code
+   * local_noise_stddev} when the clients are to add local noise.
    *
    * @throws IllegalArgumentException naming the flag when the settings do not fit a server
    */
@@ -128,19 +129,20 @@ final class ServerSettings {
           + "only to algorithms that average them, not " + algorithm.name());
     }
     boolean client = dp.mode() == io.tributary.privacy.aggregation.DpMode.CLIENT;
-    if (client && dp.adaptive().isPresent()) {
-      throw new IllegalArgumentException("--adaptive-clip with --dp client is not supported by "
-          + "the server yet (the clients would have to report whether they clipped); use --dp "
-          + "central, or fixed clipping");
-    }
     // The clients add their local noise themselves (local_noise_stddev in the fit config); the
     // server's aggregator must not add it again to what it receives.
     io.tributary.privacy.aggregation.DpSettings served = client && dp.localNoiseStddev() > 0
         ? new io.tributary.privacy.aggregation.DpSettings(dp.mode(), dp.noiseMultiplier(),
             dp.clip(), dp.adaptive(), 0, dp.delta(), dp.insecureSeededNoise(), dp.secure())
         : dp;
-    ServerAlgorithm s = new ServerAlgorithm(algorithm.algorithm().withAggregator(
-        served.aggregator(minClients, io.tributary.simulation.Seeds.dpNoise(seed))),
+    io.tributary.privacy.aggregation.DpAggregator aggregator =
+        served.aggregator(minClients, io.tributary.simulation.Seeds.dpNoise(seed));
+    boolean adaptive = client && dp.adaptive().isPresent();
+    if (adaptive) {
+      // The server sees clipped updates only: the clients say whether they were within C.
+      aggregator = aggregator.withReportedNormBits();
+    }
+    ServerAlgorithm s = new ServerAlgorithm(algorithm.algorithm().withAggregator(aggregator),
         algorithm.extraFitConfig());
     if (!client) {
       return s;
@@ -150,7 +152,11 @@ final class ServerSettings {
     if (dp.localNoiseStddev() > 0) {
       entries.put("local_noise_stddev", io.tributary.flower.Scalar.of(dp.localNoiseStddev()));
     }
-    return s.withFitConfig(entries);
+    s = s.withFitConfig(entries);
+    // With adaptive clipping each round's clipping_norm is the one the aggregator's state holds.
+    return adaptive ? s.withRoundFitConfig(state -> Map.of("clipping_norm",
+        io.tributary.flower.Scalar.of(state.struct("aggregator").tensor("clip_norm").item())))
+        : s;
   }
 
   /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */

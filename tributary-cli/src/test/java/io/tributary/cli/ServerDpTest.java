@@ -65,14 +65,27 @@ class ServerDpTest {
   }
 
   @Test
-  void dp_resumeOrClientAdaptive_refusedNamingTheFlag() {
+  void dp_resume_refusedNamingTheFlag() {
     ServerAlgorithm fedavg = ServerSettings.algorithm("fedavg", Map.of(), null);
     assertThatThrownBy(() -> ServerSettings.dp(fedavg, dp(DpMode.CENTRAL), 4, 1, true))
         .hasMessageStartingWith("--resume: a run with --dp cannot be resumed");
-    DpSettings adaptive = new DpSettings(DpMode.CLIENT, 1, 1, Optional.of(
+  }
+
+  @Test
+  void dp_clientAdaptive_sendsEachRoundsNormFromTheStateAndCountsReportedBits() {
+    ServerAlgorithm fedavg = ServerSettings.algorithm("fedavg", Map.of(), null);
+    DpSettings adaptive = new DpSettings(DpMode.CLIENT, 1, 0.5, Optional.of(
         new DpSettings.Adaptive(0.5, 0.2, OptionalDouble.of(5))), 0, 1e-5, false);
-    assertThatThrownBy(() -> ServerSettings.dp(fedavg, adaptive, 4, 1, false))
-        .hasMessageStartingWith("--adaptive-clip with --dp client is not supported");
+    ServerAlgorithm s = ServerSettings.dp(fedavg, adaptive, 4, 1, false);
+    DpAggregator a = (DpAggregator) s.algorithm().aggregator();
+    assertThat(a.reportedNormBits()).isTrue();
+    io.tributary.core.values.StructValue state = io.tributary.core.values.StructValue.named(
+        "model", io.tributary.core.values.StructValue.named("w",
+            io.tributary.tensor.Tensor.scalar(0f)),
+        "aggregator", io.tributary.core.values.StructValue.named("round",
+            io.tributary.tensor.Tensor.ofLongs(io.tributary.tensor.Shape.scalar(), 3),
+            "clip_norm", io.tributary.tensor.Tensor.scalar(0.75)));
+    assertThat(s.roundFitConfig().of(state)).containsEntry("clipping_norm", Scalar.of(0.75));
   }
 
   @ParameterizedTest

@@ -17,17 +17,20 @@ record ClientWork(StructType model, Type data) {
 
   /**
    * Checks {@code (<model=M,data=D> -> <delta=M,num_examples=int64,loss=float32>)}, or the same
-   * with a fourth element {@code loss_weight=float32}.
+   * with a fourth element {@code loss_weight=float32}, and then perhaps a fifth, {@code
+   * norm_bit=int64} (1 when the client's update was within its clipping norm: what client-side
+   * adaptive clipping counts).
    */
   static ClientWork update(Computation c) {
     ClientWork w = parameter("client update", c.type());
     String want = "<delta=" + w.model + ",num_examples=int64,loss=float32> or <delta="
-        + w.model + ",num_examples=int64,loss=float32,loss_weight=float32>";
-    if (!(c.type().result() instanceof StructType r) || r.size() < 3 || r.size() > 4
+        + w.model + ",num_examples=int64,loss=float32,loss_weight=float32[,norm_bit=int64]>";
+    if (!(c.type().result() instanceof StructType r) || r.size() < 3 || r.size() > 5
         || r.indexOf("delta") != 0 || !r.get(0).equals(w.model)
         || r.indexOf("num_examples") != 1 || !r.get(1).equals(INT64)
         || r.indexOf("loss") != 2 || !r.get(2).equals(FLOAT32)
-        || r.size() == 4 && (r.indexOf("loss_weight") != 3 || !r.get(3).equals(FLOAT32))) {
+        || r.size() >= 4 && (r.indexOf("loss_weight") != 3 || !r.get(3).equals(FLOAT32))
+        || r.size() == 5 && (r.indexOf("norm_bit") != 4 || !r.get(4).equals(INT64))) {
       throw new IllegalArgumentException("the client update must return " + want + ", but "
           + c.type() + " returns " + c.type().result());
     }
@@ -36,7 +39,12 @@ record ClientWork(StructType model, Type data) {
 
   /** Whether a checked client update carries {@code loss_weight}. */
   static boolean weighsLoss(Computation checkedUpdate) {
-    return ((StructType) checkedUpdate.type().result()).size() == 4;
+    return ((StructType) checkedUpdate.type().result()).size() >= 4;
+  }
+
+  /** Whether a checked client update carries {@code norm_bit}. */
+  static boolean reportsNormBit(Computation checkedUpdate) {
+    return ((StructType) checkedUpdate.type().result()).size() == 5;
   }
 
   /** Checks {@code (<model=M,data=D> -> <...,num_examples=int64,...>)}, other elements floating. */

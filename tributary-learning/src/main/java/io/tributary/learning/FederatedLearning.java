@@ -185,6 +185,16 @@ public final class FederatedLearning {
     Type state = new FederatedType(StructType.named(pairs.toArray()), Placement.SERVER, true);
     Type data = new FederatedType(w.data(), Placement.CLIENTS, false);
     boolean weighsLoss = ClientWork.weighsLoss(clientUpdate);
+    // What the aggregation takes after the example counts: the clients' losses (q-FedAvg) or
+    // their norm bits (client-side adaptive clipping on a server).
+    java.util.Optional<String> extra = parts.aggregation.takesLosses()
+        ? java.util.Optional.of("loss") : parts.aggregation.takesNormBits()
+            ? java.util.Optional.of("norm_bit") : java.util.Optional.empty();
+    if (extra.equals(java.util.Optional.of("norm_bit"))
+        && !ClientWork.reportsNormBit(clientUpdate)) {
+      throw new IllegalArgumentException("the aggregator counts the clients' norm_bit, but the "
+          + "client update " + clientUpdate.type() + " reports none");
+    }
     Computation lossTimesWeight = weighsLoss ? Federated.computation(
         clientUpdate.type().result(),
         x -> Intrinsics.genericMultiply(x.get("loss"), x.get("loss_weight"))) : null;
@@ -200,9 +210,9 @@ public final class FederatedLearning {
       Value delta;
       Value aggregatorState = null;
       if (parts.aggregation.initialize().isPresent()) {
-        Value r = parts.aggregation.takesLosses()
+        Value r = extra.isPresent()
             ? parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples,
-                out.get("loss"))
+                out.get(extra.get()))
             : parts.aggregation.next().call(s.get("aggregator"), out.get("delta"), examples);
         delta = r.get(1);
         aggregatorState = r.get(0);
@@ -211,8 +221,8 @@ public final class FederatedLearning {
         // Inline, so FedAvg's round reads as it always has: one weighted mean.
         delta = Intrinsics.federatedWeightedMean(out.get("delta"), examples);
       } else {
-        delta = parts.aggregation.takesLosses()
-            ? parts.aggregation.next().call(out.get("delta"), examples, out.get("loss"))
+        delta = extra.isPresent()
+            ? parts.aggregation.next().call(out.get("delta"), examples, out.get(extra.get()))
             : parts.aggregation.next().call(out.get("delta"), examples);
       }
       Value newModel;

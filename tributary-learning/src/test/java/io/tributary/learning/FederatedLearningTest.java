@@ -110,7 +110,7 @@ class FederatedLearningTest {
         + ",num_examples=int64,loss=float32,loss_weight=int64>)", arg -> null);
     assertThatThrownBy(() -> FederatedLearning.next(bad))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("loss_weight=float32>");
+        .hasMessageContaining("loss_weight=float32[,norm_bit=int64]>");
   }
 
   private static StructValue state() {

@@ -46,7 +46,10 @@ import java.util.function.IntToLongFunction;
  * by a server with client-side differential privacy, as Flower's {@code fixedclipping_mod}
  * reads it) the update, new minus the server's parameters, is clipped to L2 norm C over all
  * tensors together before it leaves the client, and the client returns the server's parameters
- * plus the clipped update. With {@code local_noise_stddev} S as well (local differential
+ * plus the clipped update, and reports the metric {@code norm_bit}: whether the update was
+ * within C before clipping (true) or not, as Flower's {@code adaptiveclipping_mod} does, for a
+ * server with client-side adaptive clipping, which sends each round's C. With {@code
+ * local_noise_stddev} S as well (local differential
  * privacy), Gaussian noise of standard deviation S from a secure generator is added to every
  * element of the clipped update.
  *
@@ -162,7 +165,11 @@ public final class TrainingClient extends AbstractFlowerClient {
     // same float subtraction the simulator's client update makes.
     current = ModelStructs.fromValue(modelType, out.get("model"), "fit: model");
     double clip = ConfigValues.real(c, Double.NaN, Double.MIN_VALUE, "clipping_norm");
+    Map<String, Scalar> metrics = new java.util.LinkedHashMap<>();
     if (!Double.isNaN(clip)) {
+      // Whether the update was within C before clipping: what a server's adaptive clipping
+      // counts (Flower's adaptiveclipping_mod reports the same).
+      metrics.put("norm_bit", Scalar.of(updateNorm(global, current) <= clip));
       current = clipped(global, current, clip);
     }
     double localNoise = ConfigValues.real(c, 0, 0, "local_noise_stddev");
@@ -175,7 +182,21 @@ public final class TrainingClient extends AbstractFlowerClient {
     }
     long examples = ((Tensor) out.get("num_examples")).getLong(0);
     float loss = ((Tensor) out.get("loss")).getFloat(0);
-    return new FitRes(order.toList(current), examples, Map.of("loss", Scalar.of((double) loss)));
+    metrics.put("loss", Scalar.of((double) loss));
+    return new FitRes(order.toList(current), examples, metrics);
+  }
+
+  /** The L2 norm of {@code trained - global} over all tensors together. */
+  private static double updateNorm(Map<String, Tensor> global, Map<String, Tensor> trained) {
+    double sum = 0;
+    for (Map.Entry<String, Tensor> e : trained.entrySet()) {
+      Tensor g = global.get(e.getKey());
+      for (long i = 0; i < e.getValue().size(); i++) {
+        double d = e.getValue().getAsDouble(i) - g.getAsDouble(i);
+        sum += d * d;
+      }
+    }
+    return Math.sqrt(sum);
   }
 
   /**
@@ -202,15 +223,7 @@ public final class TrainingClient extends AbstractFlowerClient {
    */
   private static Map<String, Tensor> clipped(Map<String, Tensor> global,
       Map<String, Tensor> trained, double clip) {
-    double sum = 0;
-    for (Map.Entry<String, Tensor> e : trained.entrySet()) {
-      Tensor g = global.get(e.getKey());
-      for (long i = 0; i < e.getValue().size(); i++) {
-        double d = e.getValue().getAsDouble(i) - g.getAsDouble(i);
-        sum += d * d;
-      }
-    }
-    double norm = Math.sqrt(sum);
+    double norm = updateNorm(global, trained);
     if (!(norm > clip)) {
       return trained;
     }

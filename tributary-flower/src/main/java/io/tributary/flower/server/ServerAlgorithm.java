@@ -15,14 +15,42 @@ import java.util.Objects;
  * (client-side differential privacy's {@code clipping_norm}, which Flower's {@code
  * fixedclipping_mod} reads).
  *
+ * <p>Entries that change from round to round come from the server state before the round
+ * ({@link #roundFitConfig}): client-side adaptive clipping sends each round's {@code
+ * clipping_norm}, which the aggregator's state holds.
+ *
  * @param algorithm the algorithm
  * @param extraFitConfig further entries of every fit config
+ * @param roundFitConfig entries computed from the state before each round (they win over the
+ *     others)
  */
-public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> extraFitConfig) {
+public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> extraFitConfig,
+    RoundFitConfig roundFitConfig) {
+  /** Fit-config entries that follow the server state. */
+  @FunctionalInterface
+  public interface RoundFitConfig {
+    /**
+     * The entries for the round that starts from {@code state}, the algorithm's server state
+     * {@code <model=M[,optimizer=O][,aggregator=A]>}.
+     */
+    Map<String, Scalar> of(io.tributary.core.values.StructValue state);
+
+    /** No entries. */
+    static RoundFitConfig none() {
+      return state -> Map.of();
+    }
+  }
+
   /** Copies the map. */
   public ServerAlgorithm {
     Objects.requireNonNull(algorithm, "algorithm");
     extraFitConfig = Map.copyOf(extraFitConfig);
+    Objects.requireNonNull(roundFitConfig, "roundFitConfig");
+  }
+
+  /** The algorithm with fixed further fit config. */
+  public ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> extraFitConfig) {
+    this(algorithm, extraFitConfig, RoundFitConfig.none());
   }
 
   /** The algorithm with no further fit config. */
@@ -34,7 +62,12 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
   public ServerAlgorithm withFitConfig(Map<String, Scalar> entries) {
     Map<String, Scalar> all = new java.util.LinkedHashMap<>(extraFitConfig);
     all.putAll(entries);
-    return new ServerAlgorithm(algorithm, all);
+    return new ServerAlgorithm(algorithm, all, roundFitConfig);
+  }
+
+  /** The same algorithm adding {@code entries}' values for the state to each round's config. */
+  public ServerAlgorithm withRoundFitConfig(RoundFitConfig entries) {
+    return new ServerAlgorithm(algorithm, extraFitConfig, entries);
   }
 
   /** FedAvg. */

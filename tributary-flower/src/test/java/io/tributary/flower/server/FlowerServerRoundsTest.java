@@ -233,6 +233,63 @@ class FlowerServerRoundsTest {
     }
   }
 
+  /**
+   * A client-side DP client: shifts every parameter (3 of them) by {@code shift}, clips the
+   * update to the round's {@code clipping_norm} and reports {@code norm_bit} as Flower's
+   * adaptiveclipping_mod does.
+   */
+  private static java.util.function.Function<ServerMessage, Optional<ClientMessage>> clipping(
+      float shift, List<Double> normsSeen) {
+    return Behaviours.fitAnswer(m -> {
+      double c = m.getFitIns().getConfigMap().get("clipping_norm").getDouble();
+      normsSeen.add(c);
+      double norm = Math.abs(shift) * Math.sqrt(3);
+      float sent = norm > c ? (float) (shift * c / norm) : shift;
+      ClientMessage res = Behaviours.fitRes(io.tributary.flower.internal.ParametersWire.toProto(
+          Behaviours.npy(Behaviours.shifted(Behaviours.decode(m.getFitIns().getParameters()),
+              sent))), 1, 0f);
+      return res.toBuilder().setFitRes(res.getFitRes().toBuilder().putMetrics("norm_bit",
+          io.tributary.flower.internal.proto.Scalar.newBuilder().setBool(norm <= c).build()))
+          .build();
+    });
+  }
+
+  @Test
+  void run_clientSideAdaptiveClipping_sendsEachRoundsNormAndCountsTheClientsBits()
+      throws Exception {
+    // No noise, so the norms follow Andrew et al.'s update exactly: C0 = 1, target 0.5, lr 0.2.
+    io.tributary.privacy.AdaptiveClipping ac =
+        new io.tributary.privacy.AdaptiveClipping(0.5, 0.2, 0);
+    io.tributary.privacy.aggregation.DpAggregator dp =
+        new io.tributary.privacy.aggregation.DpAggregator(
+            io.tributary.privacy.aggregation.DpMode.CLIENT, 0, 1.0, 3, Optional.of(ac), 0,
+            io.tributary.privacy.aggregation.DpNoise.seededForExperimentsOnlyNotPrivate(1))
+            .withReportedNormBits();
+    ServerAlgorithm algorithm = new ServerAlgorithm(io.tributary.learning.FederatedAlgorithm
+        .fedAvg().withAggregator(dp), java.util.Map.of("clipping_norm",
+            io.tributary.flower.Scalar.of(1.0))).withRoundFitConfig(state -> java.util.Map.of(
+                "clipping_norm", io.tributary.flower.Scalar.of(
+                    state.struct("aggregator").tensor("clip_norm").item())));
+    List<Double> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (Harness h = new Harness(Harness.config().rounds(2).minClients(3).algorithm(algorithm)
+        .build())) {
+      // Update norms 0.1 sqrt(3), 0.2 sqrt(3) and 4 sqrt(3): two of three within C = 1.
+      h.client(clipping(0.1f, seen));
+      h.client(clipping(0.2f, seen));
+      h.client(clipping(4f, seen));
+      h.awaitClients(3);
+      RunResult r = h.server.run();
+      double c1 = Math.exp(-0.2 * (2.0 / 3 - 0.5));
+      assertThat(r.rounds().get(0).algorithmMetric("clip_norm")).isEqualTo(1.0);
+      assertThat(r.rounds().get(1).algorithmMetric("clip_norm")).isCloseTo(c1,
+          org.assertj.core.api.Assertions.within(1e-12));
+      assertThat(seen).hasSize(6);
+      assertThat(seen.subList(0, 3)).containsOnly(1.0);
+      assertThat(seen.subList(3, 6)).allSatisfy(x -> assertThat(x).isCloseTo(c1,
+          org.assertj.core.api.Assertions.within(1e-12)));
+    }
+  }
+
   @Test
   void close_afterRun_sendsReconnectInsZeroToEveryClient() throws Exception {
     Harness h = new Harness(Harness.config().rounds(1).minClients(2).build());

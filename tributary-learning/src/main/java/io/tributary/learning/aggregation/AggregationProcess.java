@@ -21,7 +21,10 @@ import java.util.Optional;
  * </ul>
  *
  * <p>An aggregation that needs each client's training loss as well (q-FedAvg) takes the losses
- * {@code {float32}@CLIENTS} as a last parameter, after the example counts.
+ * {@code {float32}@CLIENTS} as a last parameter, after the example counts; one that needs each
+ * client's own report of whether its update was within the clipping norm (client-side adaptive
+ * clipping on a server, which sees only clipped updates) takes those bits {@code
+ * {int64}@CLIENTS} there instead, which the client update's {@code norm_bit} supplies.
  *
  * @param initialize the first state, for a stateful aggregator
  * @param next one round's aggregation
@@ -31,6 +34,7 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
       new FederatedType(TensorType.of(DType.INT64), Placement.CLIENTS, false);
   private static final Type LOSSES =
       new FederatedType(TensorType.of(DType.FLOAT32), Placement.CLIENTS, false);
+  private static final Type NORM_BITS = WEIGHTS;
 
   /**
    * Checks the two computations against each other.
@@ -42,7 +46,8 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
     Objects.requireNonNull(next, "next");
     int base = initialize.isPresent() ? 3 : 2;
     if (!(next.type().parameter().orElse(null) instanceof StructType p)
-        || p.size() != base && !(p.size() == base + 1 && p.get(base).equals(LOSSES))) {
+        || p.size() != base && !(p.size() == base + 1
+            && (p.get(base).equals(LOSSES) || p.get(base).equals(NORM_BITS)))) {
       throw new IllegalArgumentException("an aggregation's next takes " + (initialize.isPresent()
           ? "<A@SERVER,{M}@CLIENTS,{int64}@CLIENTS>" : "<{M}@CLIENTS,{int64}@CLIENTS>")
           + ", not " + next.type());
@@ -71,9 +76,24 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
 
   /** Whether {@code next} takes the clients' losses as its last parameter. */
   public boolean takesLosses() {
-    return next.type().parameter().get() instanceof StructType p
-        && p.size() == (initialize.isPresent() ? 4 : 3);
+    return extra().equals(LOSSES);
   }
+
+  /** Whether {@code next} takes the clients' norm bits as its last parameter. */
+  public boolean takesNormBits() {
+    return extra().equals(NORM_BITS);
+  }
+
+  /** The type of the parameter after the example counts, or the example counts' when none. */
+  private Type extra() {
+    StructType p = (StructType) next.type().parameter().get();
+    int base = initialize.isPresent() ? 3 : 2;
+    return p.size() == base + 1 ? p.get(base) : NO_EXTRA;
+  }
+
+  /** Stands for "no parameter after the example counts": no aggregation takes a bool@SERVER. */
+  private static final Type NO_EXTRA = new FederatedType(TensorType.of(DType.BOOL),
+      Placement.SERVER, true);
 
   /** A stateless aggregation. */
   public static AggregationProcess stateless(Computation next) {

@@ -65,10 +65,13 @@ import java.util.OptionalInt;
  * @param secureBits with a value b, the clipped updates are summed with {@code
  *     federated_secure_sum_bitwidth} (SecAgg+ when the runtime has it) after each client
  *     quantizes its update to b-bit integers ({@link #withSecureSum}); empty for a plain sum
+ * @param reportedNormBits whether adaptive clipping counts the clients' own reports of whether
+ *     their update was within C ({@code norm_bit}, {@link #withReportedNormBits}) instead of
+ *     measuring the updates it receives: a server sees only updates the clients clipped already
  */
 public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingNorm,
     int numSampledClients, Optional<AdaptiveClipping> adaptive, double localStddev,
-    DpNoise noise, OptionalInt secureBits) implements Aggregator {
+    DpNoise noise, OptionalInt secureBits, boolean reportedNormBits) implements Aggregator {
   private static final TensorType INT64 = TensorType.of(DType.INT64);
   private static final TensorType FLOAT64 = TensorType.of(DType.FLOAT64);
   private static final StructType METRICS = StructType.named("clip_norm", FLOAT64,
@@ -104,6 +107,22 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
       }
       new QuantizedSum(secureBits.getAsInt(), localStddev);
     }
+    if (reportedNormBits && (mode != DpMode.CLIENT || adaptive.isEmpty())) {
+      throw new IllegalArgumentException("the clients' norm bits serve client-side adaptive "
+          + "clipping only");
+    }
+    if (reportedNormBits && secureBits.isPresent()) {
+      throw new IllegalArgumentException("client-reported norm bits cannot be summed securely "
+          + "yet: use fixed clipping with secure aggregation");
+    }
+  }
+
+  /** The aggregator with a plain or secure sum, measuring the norms itself. */
+  public DpAggregator(DpMode mode, double noiseMultiplier, double clippingNorm,
+      int numSampledClients, Optional<AdaptiveClipping> adaptive, double localStddev,
+      DpNoise noise, OptionalInt secureBits) {
+    this(mode, noiseMultiplier, clippingNorm, numSampledClients, adaptive, localStddev, noise,
+        secureBits, false);
   }
 
   /** The aggregator with a plain sum. */
@@ -111,7 +130,20 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
       int numSampledClients, Optional<AdaptiveClipping> adaptive, double localStddev,
       DpNoise noise) {
     this(mode, noiseMultiplier, clippingNorm, numSampledClients, adaptive, localStddev, noise,
-        OptionalInt.empty());
+        OptionalInt.empty(), false);
+  }
+
+  /**
+   * The same client-side adaptive aggregator for a server: the clients clip with the round's C
+   * (sent in the fit config) and report {@code norm_bit}, 1 when their update was within C, as
+   * Flower's {@code adaptiveclipping_mod} does; the count of those bits moves C. Its {@code next}
+   * takes the bits after the example counts, so the client update must carry {@code norm_bit}.
+   *
+   * @throws IllegalArgumentException unless the aggregator is client-side with adaptive clipping
+   */
+  public DpAggregator withReportedNormBits() {
+    return new DpAggregator(mode, noiseMultiplier, clippingNorm, numSampledClients, adaptive,
+        localStddev, noise, secureBits, true);
   }
 
   /**
@@ -124,7 +156,7 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
    */
   public DpAggregator withSecureSum(int bits) {
     return new DpAggregator(mode, noiseMultiplier, clippingNorm, numSampledClients, adaptive,
-        localStddev, noise, OptionalInt.of(bits));
+        localStddev, noise, OptionalInt.of(bits), reportedNormBits);
   }
 
   /** Central DP with a fixed clipping norm (Flower's {@code ...ServerSideFixedClipping}). */
@@ -144,13 +176,13 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
   /** The same aggregator with the clip declared as the clients' (client-side DP). */
   public DpAggregator clientSide() {
     return new DpAggregator(DpMode.CLIENT, noiseMultiplier, clippingNorm, numSampledClients,
-        adaptive, localStddev, noise, secureBits);
+        adaptive, localStddev, noise, secureBits, reportedNormBits);
   }
 
   /** The same client-side aggregator with local noise of {@code stddev} on each update. */
   public DpAggregator withLocalNoise(double stddev) {
     return new DpAggregator(DpMode.CLIENT, noiseMultiplier, clippingNorm, numSampledClients,
-        adaptive, stddev, noise, secureBits);
+        adaptive, stddev, noise, secureBits, reportedNormBits);
   }
 
   /**
@@ -179,18 +211,23 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
     Optional<QuantizedSum> secure = quantizedSum();
     Type sent = secure.isPresent() ? QuantizedSum.integers(model) : model;
     StructType clipped = StructType.named("update", sent, "unclipped", INT64);
-    Computation clip = Federated.local(name() + "_clip", FunctionType.of(
-        StructType.of(model, FLOAT64, INT64), clipped), x -> clip(model, (StructValue) x, secure));
+    Computation clip = Federated.local(name() + "_clip", FunctionType.of(reportedNormBits
+        ? StructType.of(model, FLOAT64, INT64, INT64) : StructType.of(model, FLOAT64, INT64),
+        clipped), x -> clip(model, (StructValue) x, secure));
     Computation one = Federated.computation(INT64,
         x -> Federated.constant(Tensor.ofLongs(Shape.scalar(), 1)));
     Computation serverStep = Federated.local(name() + "_noise", FunctionType.of(
         StructType.of(STATE, sent, INT64, INT64), StructType.of(STATE, model)),
         x -> serverStep(model, (StructValue) x, secure));
-    Computation next = Federated.computation(StructType.of(stateAt, updates, weights), arg -> {
+    StructType parameters = reportedNormBits ? StructType.of(stateAt, updates, weights, weights)
+        : StructType.of(stateAt, updates, weights);
+    Computation next = Federated.computation(parameters, arg -> {
       Value state = arg.get(0);
       Value clipNorm = Intrinsics.federatedBroadcast(state.get("clip_norm"));
       Value round = Intrinsics.federatedBroadcast(state.get("round"));
-      Value out = Intrinsics.federatedMap(clip, Federated.struct(arg.get(1), clipNorm, round));
+      Value out = Intrinsics.federatedMap(clip, reportedNormBits
+          ? Federated.struct(arg.get(1), clipNorm, round, arg.get(3))
+          : Federated.struct(arg.get(1), clipNorm, round));
       // With a secure sum the server learns only the totals: of the quantized updates, and of
       // the clients within C (adaptive clipping's count, noised by the server afterwards).
       Value sum = secure.isPresent()
@@ -234,8 +271,11 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
         ? ModelLeaves.rebuild((StructType) QuantizedSum.integers(model),
             secure.get().quantize(sent, c))
         : ModelLeaves.rebuild(model, sent);
-    return StructValue.named("update", out, "unclipped",
-        Tensor.ofLongs(Shape.scalar(), clipped.clipped() ? 0 : 1));
+    // On a server the updates arrive clipped: whether a client was within C is its own report.
+    long unclipped = reportedNormBits ? (x.tensor(3).longItem() == 0 ? 0 : 1)
+        : clipped.clipped() ? 0 : 1;
+    return StructValue.named("update", out, "unclipped", Tensor.ofLongs(Shape.scalar(),
+        unclipped));
   }
 
   /** The server's part: {@code <A,sum,unclipped,count> -> <A,mean+noise>}. */

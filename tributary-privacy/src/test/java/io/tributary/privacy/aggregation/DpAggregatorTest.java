@@ -196,6 +196,48 @@ class DpAggregatorTest {
         within(1e-6f));
   }
 
+  /** A server's client: its data are the update it sends and the norm bit it reports. */
+  private static Computation reportingClient(StructType model) {
+    StructType d = (StructType) Types.parse("<u=float32[" + SIZE + "],bit=int64>");
+    return Federated.local("send_clipped", FunctionType.of(StructType.named("model", model,
+        "data", d), Types.parse("<delta=" + model + ",num_examples=int64,loss=float32,"
+            + "loss_weight=float32,norm_bit=int64>")),
+        arg -> StructValue.named("delta", StructValue.named("w",
+            ((StructValue) arg).struct(1).tensor("u")), "num_examples",
+            Tensor.ofLongs(Shape.scalar(), 1), "loss", Tensor.scalar(0f), "loss_weight",
+            Tensor.scalar(0f), "norm_bit", ((StructValue) arg).struct(1).tensor("bit")));
+  }
+
+  @Test
+  void withReportedNormBits_clientsBitsNotTheReceivedNormsMoveTheClipNorm() {
+    // Every update arrives within C = 3 (the clients clipped it), but only 1 of 4 says it was
+    // within C before clipping: C must shrink by exp(-0.2 (1/4 - 0.5)), not grow.
+    AdaptiveClipping ac = new AdaptiveClipping(0.5, 0.2, 0);
+    DpAggregator dp = new DpAggregator(DpMode.CLIENT, 0, 3.0, 4, Optional.of(ac), 0,
+        DpNoise.seededForExperimentsOnlyNotPrivate(1)).withReportedNormBits();
+    StructType d = (StructType) Types.parse("<u=float32[" + SIZE + "],bit=int64>");
+    LearningProcess p = FederatedAlgorithm.fedAvg().withAggregator(dp).process(
+        init(M, Tensor.ofFloats(Shape.of(SIZE), new float[SIZE])), reportingClient(M),
+        eval(M, d));
+    List<Object> clients = new ArrayList<>();
+    long[] bits = {1, 0, 0, 0};
+    for (long b : bits) {
+      clients.add(StructValue.named("u", Tensor.ofFloats(Shape.of(SIZE), 0.5f, 0, 0, 0), "bit",
+          Tensor.ofLongs(Shape.scalar(), b)));
+    }
+    List<RoundOutput> outs = run(p, clients, 1);
+    assertThat(outs.get(0).state().struct("aggregator").tensor("clip_norm").item())
+        .isCloseTo(3.0 * Math.exp(-0.2 * (1.0 / 4 - 0.5)), within(1e-12));
+    assertThat(model(outs.get(0))[0]).isCloseTo(0.5f, within(1e-6f));
+    // A client update without norm_bit cannot feed such an aggregator.
+    assertThatThrownBy(() -> FederatedAlgorithm.fedAvg().withAggregator(dp).process(
+        init(M, Tensor.ofFloats(Shape.of(SIZE), new float[SIZE])), client(M, DATA),
+        eval(M, DATA))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("norm_bit");
+    assertThatThrownBy(() -> DpAggregator.fixed(1, 1, 2, DpNoise.secure()).clientSide()
+        .withReportedNormBits()).hasMessageContaining("adaptive clipping only");
+  }
+
   @Test
   void next_adaptiveClipping_manyRoundsSettlesNearTargetQuantile() {
     // Ten clients with norms 1..10; the 0.3 quantile lies between 3 and 4.

@@ -86,6 +86,11 @@ public final class RemoteClientWork {
    */
   public static final String SECURE_SHARE_PREFIX = SECURE_ROUND_ID + "/";
 
+  /** Fit-config entries of the round under way, from the server state before it. */
+  private volatile Map<String, Scalar> roundConfig = Map.of();
+  /** Whether fit results carry the client's {@code norm_bit} into the round computation. */
+  private volatile boolean reportsNormBit;
+
   /** The outcome of the secure round of {@link #round}, shared by its shares. */
   private SecureRound.Outcome shared;
   private int sharedRound = -1;
@@ -117,6 +122,20 @@ public final class RemoteClientWork {
    */
   public void secureAggregation(io.tributary.flower.server.SecureAggregation options) {
     this.secure = new SecureRound(options, spec, timeout, this::encode);
+  }
+
+  /** Sets the fit-config entries of the next rounds (they win over the fixed ones). */
+  public void roundConfig(Map<String, Scalar> entries) {
+    this.roundConfig = Map.copyOf(entries);
+  }
+
+  /**
+   * Makes {@link #fit} return each client's {@code norm_bit} too (1 when the FitRes metric
+   * {@code norm_bit} is true or a non-zero number, 0 when false or zero), for an aggregator that
+   * counts them; a client that does not report it fails. Call before {@link #fit}.
+   */
+  public void reportNormBits() {
+    this.reportsNormBit = true;
   }
 
   /** Whether fit rounds aggregate with SecAgg+. */
@@ -221,10 +240,13 @@ public final class RemoteClientWork {
    */
   public Computation fit() {
     StructType m = spec.type();
+    StructType result = reportsNormBit
+        ? StructType.named("delta", m, "num_examples", INT64, "loss", FLOAT32, "loss_weight",
+            FLOAT32, "norm_bit", INT64)
+        : StructType.named("delta", m, "num_examples", INT64, "loss", FLOAT32, "loss_weight",
+            FLOAT32);
     return Federated.local("flower_fit", FunctionType.of(
-        StructType.named("model", m, "data", CLIENT_ID),
-        StructType.named("delta", m, "num_examples", INT64, "loss", FLOAT32, "loss_weight",
-            FLOAT32)), this::runFit);
+        StructType.named("model", m, "data", CLIENT_ID), result), this::runFit);
   }
 
   /** {@code flower_evaluate: (<model=M,data=string> -> <loss=float32,num_examples=int64>)}. */
@@ -248,6 +270,7 @@ public final class RemoteClientWork {
    */
   private Map<String, Scalar> fitConfig(int r) {
     Map<String, Scalar> c = new java.util.LinkedHashMap<>(fitConfig);
+    c.putAll(roundConfig);
     c.putIfAbsent("server_round", Scalar.of((long) r));
     return c;
   }
@@ -336,9 +359,38 @@ public final class RemoteClientWork {
     for (int i = 0; i < sent.size(); i++) {
       delta.add(TensorMath.subtract(got.get(i), sent.get(i)));
     }
+    if (reportsNormBit) {
+      return StructValue.named("delta", spec.value(delta), "num_examples",
+          Tensor.ofLongs(Shape.scalar(), res.getNumExamples()), "loss", Tensor.scalar(loss),
+          "loss_weight", Tensor.scalar(weight), "norm_bit",
+          Tensor.ofLongs(Shape.scalar(), normBit(client, res.getMetricsMap())));
+    }
     return StructValue.named("delta", spec.value(delta), "num_examples",
         Tensor.ofLongs(Shape.scalar(), res.getNumExamples()), "loss", Tensor.scalar(loss),
         "loss_weight", Tensor.scalar(weight));
+  }
+
+  /** The FitRes metric {@code norm_bit} as 0 or 1; a client without it fails. */
+  private long normBit(ClientProxy client,
+      Map<String, io.tributary.flower.internal.proto.Scalar> metrics) {
+    io.tributary.flower.internal.proto.Scalar v = metrics.get("norm_bit");
+    if (v == null) {
+      throw RemoteCall.fail(client, "FitRes has no norm_bit metric, which client-side adaptive "
+          + "clipping needs (Flower's adaptiveclipping_mod sends it)", null);
+    }
+    return switch (v.getScalarCase()) {
+      case BOOL -> v.getBool() ? 1 : 0;
+      case SINT64 -> v.getSint64() != 0 ? 1 : 0;
+      case UINT64 -> v.getUint64() != 0 ? 1 : 0;
+      case DOUBLE -> {
+        if (Double.isNaN(v.getDouble())) {
+          throw RemoteCall.fail(client, "FitRes metric norm_bit is NaN", null);
+        }
+        yield v.getDouble() != 0 ? 1 : 0;
+      }
+      default -> throw RemoteCall.fail(client, "FitRes metric norm_bit is not a bool or a "
+          + "number", null);
+    };
   }
 
   private Object runEvaluate(Object argument) {

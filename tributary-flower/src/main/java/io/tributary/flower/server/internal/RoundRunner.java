@@ -77,6 +77,13 @@ public final class RoundRunner {
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
         config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient());
     config.secureAggregation().ifPresent(work::secureAggregation);
+    if (config.algorithm().algorithm().aggregator().create(spec.type()).takesNormBits()) {
+      if (config.secureAggregation().isPresent()) {
+        throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
+            + "secure round does not reveal: use fixed clipping with secure aggregation", null);
+      }
+      work.reportNormBits();
+    }
     LearningProcess process = config.algorithm().algorithm().process(
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
         work.evaluation());
@@ -94,8 +101,11 @@ public final class RoundRunner {
           throw new FlowerServerException("resume: " + e.getMessage(), e);
         }
       }
+      work.roundConfig(config.algorithm().roundFitConfig().of(first));
       StructValue last = loop.run(first, config.initial().roundsDone() + 1,
           config.rounds(), report -> {
+            // The next round's fit config follows the state this round left.
+            work.roundConfig(config.algorithm().roundFitConfig().of(report.state()));
             RoundRecord m = metrics(report, population, work, config);
             all.add(m);
             try {
