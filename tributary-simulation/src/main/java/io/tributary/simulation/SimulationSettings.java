@@ -318,6 +318,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     if (engine instanceof Engine.Cluster cluster) {
       c.addAll(List.of("--engine", cluster.master(), "--partitions",
           Integer.toString(cluster.partitions())));
+      cluster.settings().forEach((k, v) -> c.addAll(List.of("--spark-conf", k + "=" + v)));
     }
     if (out != null) {
       c.addAll(List.of("--out", out.toString()));
