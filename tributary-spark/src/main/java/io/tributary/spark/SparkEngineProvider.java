@@ -35,10 +35,10 @@ public final class SparkEngineProvider implements EngineProvider {
   public ClusterEngine start(Engine.Cluster engine, SimulationSettings settings,
       Supplier<Invocation> current) {
     byte[] encoded = SettingsCodec.encode(settings);
-    SparkSettings conf = SparkSettings.of(engine);
     if (engine.master().startsWith("spark://")) {
       checkReachable(engine.master());
     }
+    SparkSettings conf = SparkSettings.of(engine);
     JavaSparkContext spark = startContext(engine.master(), conf.spark());
     try {
       Executors.await(spark, engine.master(), conf);
