@@ -50,7 +50,7 @@ class SparkPassEngineLocalTest {
         .rounds(1).threads(1).build();
   }
 
-  private static PassRequest fitRequest(SimulationSettings settings) throws Exception {
+  static PassRequest fitRequest(SimulationSettings settings) throws Exception {
     SimulationData data = SimulationData.load(settings);
     Model model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
     RunParts parts = new RunParts(settings, data, model);
