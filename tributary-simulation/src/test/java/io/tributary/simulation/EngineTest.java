@@ -54,6 +54,18 @@ class EngineTest {
   }
 
   @Test
+  void settingsAClusterCannotRebuild_areRefusedBeforeAnyFile(@org.junit.jupiter.api.io.TempDir
+      Path dir) {
+    SimulationSettings s = SimulationSettings.builder().model(ModelKind.MCLR).clients(4)
+        .clientsPerRound(2).rounds(1).threads(1)
+        .algorithm(Algorithm.custom(Algorithm.FEDAVG.federated(0))).out(dir.resolve("run"))
+        .engine(new Engine.Cluster("local[2]", Map.of(), 0)).build();
+    assertThatThrownBy(() -> Simulation.builder(s).writeFiles().build().run())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Algorithm.custom");
+    assertThat(dir.resolve("run")).doesNotExist();
+  }
+
+  @Test
   void clusterEngineWithoutItsProvider_stopsWithOneLine() {
     SimulationSettings s = SimulationSettings.builder().model(ModelKind.MCLR).clients(4)
         .clientsPerRound(2).rounds(1).threads(1)

@@ -18,8 +18,13 @@ final class WorkerPass {
     Invocation invocation = new Invocation(Invocation.Kind.values()[job.kind()], job.round());
     RunParts.Call call = replica.parts().call(invocation,
         ValueCodec.decode(job.serverArgument()));
-    PassPart part = RuntimePasses.computePassPart(replica.context(), call, job.pass(),
-        job.earlier(), range);
+    PassPart part;
+    // One task at a time per replica: whether the runtime computes parts of one context from
+    // several threads at once is not settled; each task uses the settings' --threads inside.
+    synchronized (replica) {
+      part = RuntimePasses.computePassPart(replica.context(), call, job.pass(), job.earlier(),
+          range);
+    }
     return PartBytes.of(part);
   }
 }
