@@ -4,6 +4,7 @@ import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.DatasetSpec;
+import io.tributary.simulation.Engine;
 import io.tributary.simulation.History;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.ResumePoint;
@@ -21,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -169,6 +171,22 @@ final class SimulateCommand implements Callable<Integer> {
           + "number of processors)")
   Integer threads;
 
+  @Option(names = "--engine", paramLabel = "local|local[N]|spark://HOST:PORT",
+      description = "where the client work runs: this JVM's threads (local, the default), Spark "
+          + "in this JVM with N threads (local[N]) or a Spark standalone cluster; results do not "
+          + "depend on it. Spark needs tributary-spark built (docs/spark.md)")
+  String engine = "local";
+
+  @Option(names = "--partitions", paramLabel = "P",
+      description = "Spark tasks per client pass, each a range of consecutive client groups "
+          + "(default: Spark's default parallelism); results do not depend on it")
+  int partitions;
+
+  @Option(names = "--spark-conf", paramLabel = "KEY=VALUE",
+      description = "a Spark setting of the application, such as spark.executor.memory=2g "
+          + "(repeatable; docs/spark.md)")
+  List<String> sparkConf = new ArrayList<>();
+
   @Option(names = "--checkpoint-every", paramLabel = "C",
       description = "rounds between checkpoints of the global model in DIR/model.zip, one tag "
           + "(round-NNNN) each; the last round always gets one (default: "
@@ -217,7 +235,8 @@ final class SimulateCommand implements Callable<Integer> {
   Double clientInitialV;
 
   /** Options a resumed run may set to other values than its own: they do not change results. */
-  private static final Set<String> FREE_ON_RESUME = Set.of("--resume", "--threads", "--verbose");
+  private static final Set<String> FREE_ON_RESUME = Set.of("--resume", "--threads", "--verbose",
+      "--engine", "--partitions", "--spark-conf");
 
   @Override
   public Integer call() {
@@ -325,6 +344,9 @@ final class SimulateCommand implements Callable<Integer> {
     if (threads != null) {
       original.threads = threads;
     }
+    original.engine = engine;
+    original.partitions = partitions;
+    original.sparkConf = sparkConf;
     return original.settings();
   }
 
@@ -355,6 +377,7 @@ final class SimulateCommand implements Callable<Integer> {
     if (threads != null) {
       b.threads(threads);
     }
+    b.engine(engine());
     Map<String, Double> client = new LinkedHashMap<>();
     putIfGiven(client, "momentum", clientMomentum);
     putIfGiven(client, "beta1", clientBeta1);
@@ -366,6 +389,31 @@ final class SimulateCommand implements Callable<Integer> {
       b.clientOptimizer(clientOptimizer != null ? clientOptimizer : "sgd", client);
     }
     return b.build();
+  }
+
+  /**
+   * The --engine, --partitions and --spark-conf values as an engine.
+   *
+   * @throws IllegalArgumentException naming the option that is wrong
+   */
+  private Engine engine() {
+    Engine e = Engine.parse(engine, partitions);
+    if (sparkConf.isEmpty()) {
+      return e;
+    }
+    if (!(e instanceof Engine.Cluster c)) {
+      throw new IllegalArgumentException("--spark-conf applies only to a Spark engine "
+          + "(--engine local[N] or spark://HOST:PORT)");
+    }
+    Map<String, String> conf = new LinkedHashMap<>();
+    for (String kv : sparkConf) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--spark-conf must be KEY=VALUE, got '" + kv + "'");
+      }
+      conf.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+    }
+    return new Engine.Cluster(c.master(), conf, c.partitions());
   }
 
   private static void putIfGiven(Map<String, Double> m, String name, Double value) {

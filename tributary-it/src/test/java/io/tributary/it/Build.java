@@ -13,6 +13,12 @@ final class Build {
       "tributary-data", "tributary-graph", "tributary-format", "tributary-runtime",
       "tributary-learning", "tributary-simulation", "tributary-privacy", "tributary-flower",
       "tributary-flower-training");
+  /**
+   * Optional engines the BOM pins but no module (tributary-it included) depends on, so they are
+   * not installed for these tests: tributary-spark, whose Spark jars stay off every other class
+   * path.
+   */
+  static final List<String> ENGINE_MODULES = List.of("tributary-spark");
 
   private Build() {}
 

@@ -102,7 +102,8 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
   }
 
   /** Options whose values may differ on resume: they do not change results. */
-  private static final Set<String> FREE = Set.of("--threads", "--out");
+  private static final Set<String> FREE = Set.of("--threads", "--out", "--engine",
+      "--partitions", "--spark-conf");
 
   /**
    * Checks that {@code settings} are the settings of the run this checkpoint belongs to, except

@@ -7,6 +7,7 @@ import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ExecutionFailedException;
+import io.tributary.simulation.engine.EngineUnavailableException;
 import io.tributary.simulation.internal.FederatedRun;
 import io.tributary.simulation.output.MetricsLog;
 import io.tributary.simulation.output.ProgressListener;
@@ -66,12 +67,18 @@ public final class Simulation {
    * @return the history and the final model
    * @throws SimulationDataException when the data cannot be read
    * @throws IllegalArgumentException when the data cannot be split as the settings ask (more
-   *     shards than examples) or the model cannot take them
-   * @throws SimulationStoppedException when the model cannot be prepared or a round fails
-   *     beyond the tolerated failures; the listeners were told
+   *     shards than examples) or the model cannot take them, or a cluster engine cannot run the
+   *     settings (an algorithm composed in code, {@code --dp})
+   * @throws SimulationStoppedException when the model cannot be prepared, the settings' engine
+   *     cannot start, or a round fails beyond the tolerated failures (a cluster engine's failure
+   *     included); the listeners were told
    * @throws IOException when a listener cannot write, or a resumed run's files are not a run's
    */
   public SimulationResult run() throws IOException, SimulationStoppedException {
+    if (settings.engine() instanceof Engine.Cluster) {
+      // Before any file is touched: what a cluster's workers cannot rebuild is refused here.
+      SettingsCodec.encode(settings);
+    }
     ResumePoint point = null;
     History previous = History.empty();
     if (resume) {
@@ -161,6 +168,9 @@ public final class Simulation {
     } catch (GraphBindingException e) {
       failure = e;
       outcome = "Could not prepare the model: " + e.getMessage();
+    } catch (EngineUnavailableException e) {
+      failure = e;
+      outcome = "Could not start the engine " + settings.engine() + ": " + e.getMessage();
     }
     History history = new History(rounds);
     SimulationEnd end = new SimulationEnd(settings, history, Optional.empty(), outcome);

@@ -51,12 +51,14 @@ import java.util.TreeMap;
  * @param clientMetrics how a client metric of the evaluation ({@code loss}, {@code accuracy}) is
  *     aggregated over the clients ({@code --client-metric NAME=HOW}); a metric not named is
  *     averaged weighted by examples
+ * @param engine where the client work runs ({@code --engine}, default {@link Engine#LOCAL}); the
+ *     results do not depend on it
  */
 public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
     double learningRate, double mu, Byzantine byzantine, long seed, int threads,
     int checkpointEvery, Path out, Optional<DpSettings> dp, ClientOptimizer clientOptimizer,
-    SequencedMap<String, MetricAggregation> clientMetrics) {
+    SequencedMap<String, MetricAggregation> clientMetrics, Engine engine) {
 
   /** The client metrics a simulation's evaluation reports, which {@code --client-metric} names. */
   public static final List<String> CLIENT_METRICS = List.of("accuracy", "loss");
@@ -87,6 +89,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(byzantine, "byzantine");
     Objects.requireNonNull(clientOptimizer, "clientOptimizer");
+    Objects.requireNonNull(engine, "engine");
     clientMetrics = Collections.unmodifiableSequencedMap(new TreeMap<>(clientMetrics));
     for (String name : clientMetrics.keySet()) {
       if (!CLIENT_METRICS.contains(name)) {
@@ -135,6 +138,17 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
   }
 
+  /** Settings that run on this JVM's threads ({@link Engine#LOCAL}). */
+  public SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir,
+      String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
+      int localEpochs, int batchSize, double learningRate, double mu, Byzantine byzantine,
+      long seed, int threads, int checkpointEvery, Path out, Optional<DpSettings> dp,
+      ClientOptimizer clientOptimizer, SequencedMap<String, MetricAggregation> clientMetrics) {
+    this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
+        localEpochs, batchSize, learningRate, mu, byzantine, seed, threads, checkpointEvery, out,
+        dp, clientOptimizer, clientMetrics, Engine.LOCAL);
+  }
+
   /** Settings without differential privacy. */
   public SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir,
       String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
@@ -142,7 +156,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int checkpointEvery, Path out) {
     this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
         localEpochs, batchSize, learningRate, mu, Byzantine.NONE, seed, threads, checkpointEvery,
-        out, Optional.empty(), ClientOptimizer.sgd(), new TreeMap<>());
+        out, Optional.empty(), ClientOptimizer.sgd(), new TreeMap<>(), Engine.LOCAL);
   }
 
   /** The sampling rate q = K / N of the privacy accounting (fixed-size sampling). */
@@ -199,6 +213,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
+    // Recorded only for a cluster, so that the files of local runs stay as they were.
+    if (engine instanceof Engine.Cluster c) {
+      m.put("engine", Json.string(c.master()));
+      m.put("partitions", Integer.toString(c.partitions()));
+    }
     // Not a setting but what decides the last digits: recorded so a run can be told apart.
     m.put("kernel", Json.string(Gemm.kernelName()));
     m.put("checkpoint_every", Integer.toString(checkpointEvery));
@@ -248,6 +267,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     m.put("seed", Long.toString(seed));
     m.put("threads", Integer.toString(threads));
+    if (engine instanceof Engine.Cluster c) {
+      m.put("engine", c.master() + (c.partitions() == 0 ? "" : ", " + c.partitions()
+          + " partitions"));
+    }
     m.put("checkpoint every", checkpointEvery + " rounds");
     if (out != null) {
       m.put("output directory", out.toString());
@@ -292,6 +315,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     c.addAll(List.of("--seed", Long.toString(seed), "--threads", Integer.toString(threads),
         "--checkpoint-every", Integer.toString(checkpointEvery)));
+    if (engine instanceof Engine.Cluster cluster) {
+      c.addAll(List.of("--engine", cluster.master(), "--partitions",
+          Integer.toString(cluster.partitions())));
+      cluster.settings().forEach((k, v) -> c.addAll(List.of("--spark-conf", k + "=" + v)));
+    }
     if (out != null) {
       c.addAll(List.of("--out", out.toString()));
     }
@@ -334,7 +362,14 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
-        threads, checkpointEvery, dir, dp, clientOptimizer, clientMetrics);
+        threads, checkpointEvery, dir, dp, clientOptimizer, clientMetrics, engine);
+  }
+
+  /** These settings running on {@code where}; the results do not depend on it. */
+  public SimulationSettings withEngine(Engine where) {
+    return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
+        clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
+        threads, checkpointEvery, out, dp, clientOptimizer, clientMetrics, where);
   }
 
   /**
@@ -382,6 +417,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private String clientOptimizerName = "sgd";
     private final SequencedMap<String, MetricAggregation> clientMetrics = new TreeMap<>();
     private Map<String, Double> clientHyperparameters = Map.of();
+    private Engine engine = Engine.LOCAL;
 
     private Builder() {}
 
@@ -493,6 +529,15 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
+    /**
+     * Where the client work runs (default {@link Engine#LOCAL}): a {@link Engine.Cluster} needs
+     * its engine on the class path (tributary-spark for Spark); the results are the same bits.
+     */
+    public Builder engine(Engine where) {
+      this.engine = Objects.requireNonNull(where, "engine");
+      return this;
+    }
+
     /** Differentially private aggregation (default none). */
     public Builder dp(DpSettings settings) {
       this.dp = settings;
@@ -553,7 +598,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
-          checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer(), clientMetrics);
+          checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer(), clientMetrics,
+          engine);
     }
 
     private ClientOptimizer clientOptimizer() {

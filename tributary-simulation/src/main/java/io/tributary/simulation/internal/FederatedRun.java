@@ -1,22 +1,12 @@
 package io.tributary.simulation.internal;
 
-import io.tributary.core.computation.Computation;
 import io.tributary.core.types.StructType;
 import io.tributary.core.values.StructValue;
-import io.tributary.data.Dataset;
-import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.local.GraphBindingException;
-import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.local.ModelStructs;
 import io.tributary.graph.models.Model;
-import io.tributary.learning.ByzantineUpdate;
-import io.tributary.learning.ClientSampler;
 import io.tributary.learning.EvaluationOutput;
-import io.tributary.learning.FederatedAlgorithm;
-import io.tributary.learning.FederatedLearning;
-import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
-import io.tributary.learning.SequenceValues;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.Population;
@@ -26,14 +16,14 @@ import io.tributary.learning.rounds.RoundReport;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
-import io.tributary.privacy.aggregation.DpSettings;
-import io.tributary.privacy.secagg.SecAggPlus;
-import io.tributary.privacy.secagg.SecAggSettings;
-import io.tributary.runtime.RuntimeOptions;
-import io.tributary.simulation.Byzantine;
-import io.tributary.simulation.Seeds;
+import io.tributary.simulation.Engine;
+import io.tributary.simulation.EngineProvider;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
+import io.tributary.simulation.engine.ClusterEngine;
+import io.tributary.simulation.engine.EngineUnavailableException;
+import io.tributary.simulation.engine.Invocation.Kind;
+import io.tributary.simulation.engine.Invocation;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,7 +32,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
 
 /**
  * The federated side of a simulation: the algorithm's {@code initialize}, {@code next} and
@@ -53,104 +42,54 @@ import java.util.function.UnaryOperator;
  */
 public final class FederatedRun implements AutoCloseable {
   /** Examples per batch when scoring a model; it affects speed only, not the figures. */
-  public static final int EVAL_BATCH = 512;
+  public static final int EVAL_BATCH = RunParts.EVAL_BATCH;
   /** The test set is scored as this many pieces in parallel, a fixed count so results do not
    * depend on the thread count. */
-  public static final int TEST_PIECES = 8;
+  public static final int TEST_PIECES = RunParts.TEST_PIECES;
 
   private final SimulationSettings config;
-  private final SimulationData data;
+  private final RunParts parts;
   private final StructType modelType;
-  private final LearningProcess process;
   private final ExecutionContext context;
-  private final ClientSampler sampler;
-  private final Cohort trainCohort;
-  private final Cohort testCohort;
+  private final ClusterEngine engine;
   private final RoundLoop loop;
   private final long parameterBytes;
+  /** The invocation now running, for a cluster engine's workers; null between invocations. */
+  private volatile Invocation current;
   private StructValue state;
 
   /**
-   * Builds the algorithm's computations for {@code model} and runs {@code initialize}.
+   * Builds the algorithm's computations for {@code model}, starts the settings' engine and runs
+   * {@code initialize}.
    *
    * @throws GraphBindingException if the model's graph computations cannot be bound
+   * @throws EngineUnavailableException if a cluster engine cannot start
    */
   public FederatedRun(SimulationSettings config, SimulationData data, Model model)
       throws GraphBindingException {
     this.config = config;
-    this.data = data;
-    this.modelType = LocalTraining.modelType(model);
-    long modelSeed = Seeds.model(config.seed());
-    FederatedAlgorithm algorithm = config.algorithm().federated(config.mu());
-    if (config.dp().isPresent()) {
-      algorithm = algorithm.withAggregator(config.dp().get().aggregator(config.clientsPerRound(),
-          Seeds.dpNoise(config.seed())));
-    }
-    // Byzantine clients: every client's data carry an attack (honest ones scale 1), applied to
-    // its update inside the client computation; without them the update is the plain one.
-    LearningProcess built = algorithm.build(model, config.localEpochs(), config.batchSize(),
-        config.learningRate(), config.clientOptimizer(), modelSeed,
-        config.byzantine().active() ? ByzantineUpdate::wrap : UnaryOperator.identity());
-    if (!config.clientMetrics().isEmpty()) {
-      // The clients' evaluation aggregated per metric as --client-metric says.
-      built = new LearningProcess(built.name(), built.initialize(), built.next(),
-          FederatedLearning.evaluate(Computation.of(LocalTraining.evaluation("evaluate", model)),
-              config.clientMetrics()));
-    }
-    this.process = built.bound(GraphBinder.standard());
-    // Client results are checked, not trusted: a failed or non-finite one is left out and
-    // reported (any one success suffices, as on the server), and example counts are bounded.
-    RuntimeOptions options = RuntimeOptions.defaults()
-        .withThreads(config.threads()).withSeed(config.seed())
-        .withMinSuccessFraction(Double.MIN_VALUE)
-        .withMaxWeight(FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
-            RuntimeOptions.WeightPolicy.CLIP);
-    Optional<DpSettings.Secure> secure = config.dp().flatMap(DpSettings::secure);
-    if (secure.isPresent()) {
-      // The DP aggregator's secure sums run SecAgg+ among the simulated clients; the masks are
-      // secret, the sum exact, so the run's results do not depend on them.
-      options = options.withSecureSum(SecAggPlus.secureSummation(SecAggSettings.of(
-          secure.get().neighbours(), secure.get().threshold(), secure.get().bits(),
-          Seeds.secAggGraph(config.seed()))));
-    }
-    this.context = ExecutionContext.create(options);
-    this.sampler = new ClientSampler(Seeds.sampler(config.seed()));
-    List<List<StructValue>> trainForEval = new ArrayList<>();
-    List<String> trainNames = new ArrayList<>();
-    for (int k = 0; k < data.clientTrain().size(); k++) {
-      trainForEval.add(SequenceValues.of(data.clientTrain().get(k), EVAL_BATCH));
-      trainNames.add("training data of client " + k);
-    }
-    this.trainCohort = new Cohort("train", trainForEval, trainNames);
-    List<List<StructValue>> testForEval = pieces(data.test());
-    List<String> testNames = new ArrayList<>();
-    for (int p = 0; p < testForEval.size(); p++) {
-      testNames.add("test piece " + p);
-    }
-    this.testCohort = new Cohort("test", testForEval, testNames);
-    long bytes = 0;
-    for (Tensor t : model.initialParameters(0).values()) {
-      bytes += t.byteSize();
-    }
-    this.parameterBytes = bytes;
-    this.loop = new RoundLoop(context, process, new Datasets(), FailurePolicy.STOP_RUN);
-    this.state = loop.initialize();
-  }
-
-  private static List<List<StructValue>> pieces(Dataset test) {
-    int n = test.size();
-    int count = Math.max(1, Math.min(TEST_PIECES, n));
-    List<List<StructValue>> out = new ArrayList<>();
-    for (int p = 0; p < count; p++) {
-      int from = (int) ((long) p * n / count);
-      int to = (int) ((long) (p + 1) * n / count);
-      int[] idx = new int[to - from];
-      for (int i = 0; i < idx.length; i++) {
-        idx[i] = from + i;
+    this.parts = new RunParts(config, data, model);
+    this.modelType = parts.modelType();
+    this.parameterBytes = parts.parameterBytes();
+    ClusterEngine started = config.engine() instanceof Engine.Cluster cluster
+        ? EngineProvider.startFor(cluster, config, () -> current) : null;
+    this.engine = started;
+    try {
+      this.context = ExecutionContext.create(started == null ? parts.options()
+          : parts.options().withPassEngine(started));
+    } catch (RuntimeException e) {
+      if (started != null) {
+        started.close();
       }
-      out.add(SequenceValues.of(test.subset(test.name(), idx), EVAL_BATCH));
+      throw e;
     }
-    return out;
+    this.loop = new RoundLoop(context, parts.process(), new Datasets(), FailurePolicy.STOP_RUN);
+    try {
+      this.state = loop.initialize();
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
   }
 
   /**
@@ -202,40 +141,27 @@ public final class FederatedRun implements AutoCloseable {
         excluded, algorithmMetrics);
   }
 
-  /** The simulated population: seeded samples of the clients' datasets, shuffled per round. */
+  /**
+   * The simulated population: seeded samples of the clients' datasets, shuffled per round. It
+   * also notes which invocation runs, which a cluster engine's workers replay.
+   */
   private final class Datasets implements Population {
     @Override
     public Cohort fitCohort(int round) {
-      int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
-      Byzantine byzantine = config.byzantine();
-      StructValue[] attacks = byzantine.active()
-          ? byzantine.attacks(config.seed(), round, chosen.length) : null;
-      boolean[] attacked = new boolean[chosen.length];
-      if (attacks != null) {
-        for (int p : byzantine.positions(config.seed(), round, chosen.length)) {
-          attacked[p] = true;
-        }
-      }
-      List<Object> clientData = new ArrayList<>(chosen.length);
-      List<String> names = new ArrayList<>(chosen.length);
-      for (int p = 0; p < chosen.length; p++) {
-        int k = chosen[p];
-        List<StructValue> batches = SequenceValues.shuffled(data.clientTrain().get(k),
-            config.batchSize(), Seeds.shuffle(config.seed(), round, k));
-        if (attacks == null) {
-          clientData.add(batches);
-          names.add("client " + k);
-        } else {
-          clientData.add(ByzantineUpdate.clientData(batches, attacks[p]));
-          names.add("client " + k + (attacked[p] ? " (byzantine)" : ""));
-        }
-      }
-      return new Cohort("fit", clientData, names);
+      return parts.fitCohort(round);
     }
 
     @Override
     public List<Cohort> evaluationCohorts(int round) {
-      return List.of(trainCohort, testCohort);
+      return List.of(parts.trainCohort(), parts.testCohort());
+    }
+
+    @Override
+    public Population.Invocation open(Phase phase, int round, Cohort cohort) {
+      Kind kind = phase == Phase.FIT ? Kind.FIT
+          : cohort == parts.trainCohort() ? Kind.EVALUATE_TRAIN : Kind.EVALUATE_TEST;
+      current = new io.tributary.simulation.engine.Invocation(kind, round);
+      return () -> current = null;
     }
   }
 
@@ -291,6 +217,12 @@ public final class FederatedRun implements AutoCloseable {
 
   @Override
   public void close() {
-    context.close();
+    try {
+      context.close();
+    } finally {
+      if (engine != null) {
+        engine.close();
+      }
+    }
   }
 }

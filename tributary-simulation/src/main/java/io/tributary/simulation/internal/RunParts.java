@@ -1,0 +1,223 @@
+package io.tributary.simulation.internal;
+
+import io.tributary.core.computation.Computation;
+import io.tributary.core.types.StructType;
+import io.tributary.core.values.StructValue;
+import io.tributary.data.Dataset;
+import io.tributary.graph.local.GraphBinder;
+import io.tributary.graph.local.GraphBindingException;
+import io.tributary.graph.local.LocalTraining;
+import io.tributary.graph.models.Model;
+import io.tributary.learning.ByzantineUpdate;
+import io.tributary.learning.ClientSampler;
+import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.learning.FederatedLearning;
+import io.tributary.learning.LearningProcess;
+import io.tributary.learning.SequenceValues;
+import io.tributary.learning.rounds.Cohort;
+import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.privacy.secagg.SecAggPlus;
+import io.tributary.privacy.secagg.SecAggSettings;
+import io.tributary.runtime.RuntimeOptions;
+import io.tributary.simulation.Byzantine;
+import io.tributary.simulation.Seeds;
+import io.tributary.simulation.SimulationData;
+import io.tributary.simulation.SimulationSettings;
+import io.tributary.simulation.engine.Invocation;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * What a simulation builds from its settings, data and model: the bound learning process, the
+ * runtime's options, and every cohort of every round. The driver ({@link FederatedRun}) and a
+ * cluster engine's workers build it with the same code, so a worker's clients are the driver's.
+ * Not an API.
+ */
+public final class RunParts {
+  /** Examples per batch when scoring a model; it affects speed only, not the figures. */
+  public static final int EVAL_BATCH = 512;
+  /** The test set is scored as this many pieces in parallel, a fixed count so results do not
+   * depend on the thread count. */
+  public static final int TEST_PIECES = 8;
+
+  private final SimulationSettings config;
+  private final SimulationData data;
+  private final StructType modelType;
+  private final LearningProcess process;
+  private final ClientSampler sampler;
+  private final Cohort trainCohort;
+  private final Cohort testCohort;
+  private final long parameterBytes;
+
+  /**
+   * Builds the algorithm's computations for {@code model} and the evaluation cohorts.
+   *
+   * @throws GraphBindingException if the model's graph computations cannot be bound
+   */
+  public RunParts(SimulationSettings config, SimulationData data, Model model)
+      throws GraphBindingException {
+    this.config = config;
+    this.data = data;
+    this.modelType = LocalTraining.modelType(model);
+    long modelSeed = Seeds.model(config.seed());
+    FederatedAlgorithm algorithm = config.algorithm().federated(config.mu());
+    if (config.dp().isPresent()) {
+      algorithm = algorithm.withAggregator(config.dp().get().aggregator(config.clientsPerRound(),
+          Seeds.dpNoise(config.seed())));
+    }
+    // Byzantine clients: every client's data carry an attack (honest ones scale 1), applied to
+    // its update inside the client computation; without them the update is the plain one.
+    LearningProcess built = algorithm.build(model, config.localEpochs(), config.batchSize(),
+        config.learningRate(), config.clientOptimizer(), modelSeed,
+        config.byzantine().active() ? ByzantineUpdate::wrap : UnaryOperator.identity());
+    if (!config.clientMetrics().isEmpty()) {
+      // The clients' evaluation aggregated per metric as --client-metric says.
+      built = new LearningProcess(built.name(), built.initialize(), built.next(),
+          FederatedLearning.evaluate(Computation.of(LocalTraining.evaluation("evaluate", model)),
+              config.clientMetrics()));
+    }
+    this.process = built.bound(GraphBinder.standard());
+    this.sampler = new ClientSampler(Seeds.sampler(config.seed()));
+    List<List<StructValue>> trainForEval = new ArrayList<>();
+    List<String> trainNames = new ArrayList<>();
+    for (int k = 0; k < data.clientTrain().size(); k++) {
+      trainForEval.add(SequenceValues.of(data.clientTrain().get(k), EVAL_BATCH));
+      trainNames.add("training data of client " + k);
+    }
+    this.trainCohort = new Cohort("train", trainForEval, trainNames);
+    List<List<StructValue>> testForEval = pieces(data.test());
+    List<String> testNames = new ArrayList<>();
+    for (int p = 0; p < testForEval.size(); p++) {
+      testNames.add("test piece " + p);
+    }
+    this.testCohort = new Cohort("test", testForEval, testNames);
+    long bytes = 0;
+    for (Tensor t : model.initialParameters(0).values()) {
+      bytes += t.byteSize();
+    }
+    this.parameterBytes = bytes;
+  }
+
+  /**
+   * The runtime's options of a simulation: client results are checked, not trusted (a failed or
+   * non-finite one is left out and reported, any one success suffices, as on the server), and
+   * example counts are bounded.
+   */
+  public RuntimeOptions options() {
+    RuntimeOptions options = RuntimeOptions.defaults()
+        .withThreads(config.threads()).withSeed(config.seed())
+        .withMinSuccessFraction(Double.MIN_VALUE)
+        .withMaxWeight(FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
+            RuntimeOptions.WeightPolicy.CLIP);
+    Optional<DpSettings.Secure> secure = config.dp().flatMap(DpSettings::secure);
+    if (secure.isPresent()) {
+      // The DP aggregator's secure sums run SecAgg+ among the simulated clients; the masks are
+      // secret, the sum exact, so the run's results do not depend on them.
+      options = options.withSecureSum(SecAggPlus.secureSummation(SecAggSettings.of(
+          secure.get().neighbours(), secure.get().threshold(), secure.get().bits(),
+          Seeds.secAggGraph(config.seed()))));
+    }
+    return options;
+  }
+
+  private static List<List<StructValue>> pieces(Dataset test) {
+    int n = test.size();
+    int count = Math.max(1, Math.min(TEST_PIECES, n));
+    List<List<StructValue>> out = new ArrayList<>();
+    for (int p = 0; p < count; p++) {
+      int from = (int) ((long) p * n / count);
+      int to = (int) ((long) (p + 1) * n / count);
+      int[] idx = new int[to - from];
+      for (int i = 0; i < idx.length; i++) {
+        idx[i] = from + i;
+      }
+      out.add(SequenceValues.of(test.subset(test.name(), idx), EVAL_BATCH));
+    }
+    return out;
+  }
+
+  /** Round {@code round}'s sampled clients: seeded samples of their datasets, shuffled. */
+  public Cohort fitCohort(int round) {
+    int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
+    Byzantine byzantine = config.byzantine();
+    StructValue[] attacks = byzantine.active()
+        ? byzantine.attacks(config.seed(), round, chosen.length) : null;
+    boolean[] attacked = new boolean[chosen.length];
+    if (attacks != null) {
+      for (int p : byzantine.positions(config.seed(), round, chosen.length)) {
+        attacked[p] = true;
+      }
+    }
+    List<Object> clientData = new ArrayList<>(chosen.length);
+    List<String> names = new ArrayList<>(chosen.length);
+    for (int p = 0; p < chosen.length; p++) {
+      int k = chosen[p];
+      List<StructValue> batches = SequenceValues.shuffled(data.clientTrain().get(k),
+          config.batchSize(), Seeds.shuffle(config.seed(), round, k));
+      if (attacks == null) {
+        clientData.add(batches);
+        names.add("client " + k);
+      } else {
+        clientData.add(ByzantineUpdate.clientData(batches, attacks[p]));
+        names.add("client " + k + (attacked[p] ? " (byzantine)" : ""));
+      }
+    }
+    return new Cohort("fit", clientData, names);
+  }
+
+  /** The clients every round's model is evaluated on: every client's training data. */
+  public Cohort trainCohort() {
+    return trainCohort;
+  }
+
+  /** The pieces of the test data every round's model is evaluated on. */
+  public Cohort testCohort() {
+    return testCohort;
+  }
+
+  /**
+   * The computation and the clients of {@code invocation}; its server argument (the state for
+   * {@code next}, the model for {@code evaluate}) is the caller's.
+   */
+  public Call call(Invocation invocation, Object serverArgument) {
+    return switch (invocation.kind()) {
+      case FIT -> new Call(process.next(),
+          List.of(serverArgument, fitCohort(invocation.round()).clients()));
+      case EVALUATE_TRAIN -> new Call(process.evaluate(),
+          List.of(serverArgument, trainCohort.clients()));
+      case EVALUATE_TEST -> new Call(process.evaluate(),
+          List.of(serverArgument, testCohort.clients()));
+    };
+  }
+
+  /**
+   * A computation and its arguments, in order.
+   *
+   * @param computation the bound computation
+   * @param arguments the server argument, then the clients' values
+   */
+  public record Call(Computation computation, List<Object> arguments) {}
+
+  /** The bound learning process. */
+  public LearningProcess process() {
+    return process;
+  }
+
+  /** The settings. */
+  public SimulationSettings settings() {
+    return config;
+  }
+
+  /** The model's parameters as a struct type. */
+  public StructType modelType() {
+    return modelType;
+  }
+
+  /** The bytes of one copy of the model's parameters, what each client receives and sends. */
+  public long parameterBytes() {
+    return parameterBytes;
+  }
+}
