@@ -19,6 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
  * clients, 300 groups), so both the tree over single clients and the fold inside a group are
  * covered.
  *
+ * <p>What this can and cannot catch: the models are float32 and the runtime sums float32 values
+ * in double before rounding back, so a different order of additions seldom moves a float32 bit
+ * (making groups of four instead of two with 8 threads went unnoticed here, and the FedProx
+ * protocol's 200 rounds gave the same bytes before and after the reduction tree). This test
+ * guards the whole run (sampling, seeds, data, client work, evaluation, files) against anything
+ * that depends on the thread count; {@code DeterminismTest} in tributary-runtime, whose values
+ * cancel on purpose, is the one that sees a change of summation order.
+ *
  * <p>The only field left out of {@code metrics.jsonl} is {@code seconds}, each round's wall-clock
  * time; every other field of every line must match.
  */
