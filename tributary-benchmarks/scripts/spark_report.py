@@ -54,15 +54,18 @@ UNIT = {"K": 1 / 1024, "M": 1, "G": 1024}
 
 
 def gc_peak(files):
-    """The largest heap in use before a collection and the largest heap committed, MiB."""
-    used = committed = 0
+    """The largest heap in use before a collection, the largest left after one (what was
+    live then, plus the garbage a young collection does not reach) and the largest heap
+    committed, MiB."""
+    used = after = committed = 0
     for f in files:
         for line in open(f, errors="replace"):
             m = GC.search(line)
             if m:
                 used = max(used, int(m.group(1)) * UNIT[m.group(2)])
+                after = max(after, int(m.group(3)) * UNIT[m.group(4)])
                 committed = max(committed, int(m.group(5)) * UNIT[m.group(6)])
-    return used, committed
+    return used, after, committed
 
 
 def mib(b):
@@ -149,16 +152,16 @@ if split:
 mem = [(n, t) for k in scale for _, t, n in runs(k)]
 if mem:
     print()
-    print("### Peak heap (GC logs: largest heap in use before a collection / largest committed,"
-          " MiB; Spark's JVMHeapMemory peak, MiB)")
+    print("### Peak heap (GC logs, MiB: largest in use before a collection / largest left after "
+          "one / largest committed; Spark's JVMHeapMemory peak, MiB)")
     print()
     print("| run | engine | driver (GC log) | executors (GC logs) | Spark JVMHeapMemory peak |")
     print("|---|---|---:|---|---|")
     for name, title in mem:
-        du, dc = gc_peak(glob.glob(f"{out}/{name}.gc-driver/*.log"))
+        du, da, dc = gc_peak(glob.glob(f"{out}/{name}.gc-driver/*.log"))
         execs = [gc_peak([f]) for f in sorted(glob.glob(f"{out}/{name}.gc-executor-*.log"))]
         e = eventlog(name)
         spark = ", ".join(f"{k} {mib(v)}" for k, v in sorted(e["peak_heap_bytes"].items())) \
             if e else "-"
-        ex = ", ".join(f"{u:.0f} / {c:.0f}" for u, c in execs) or "(in the driver)"
-        print(f"| {name.rsplit('-', 1)[0]} | {title} | {du:.0f} / {dc:.0f} | {ex} | {spark} |")
+        ex = ", ".join(f"{u:.0f} / {a:.0f} / {c:.0f}" for u, a, c in execs) or "(in the driver)"
+        print(f"| {name.rsplit('-', 1)[0]} | {title} | {du:.0f} / {da:.0f} / {dc:.0f} | {ex} | {spark} |")
