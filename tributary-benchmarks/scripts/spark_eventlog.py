@@ -2,8 +2,9 @@
 """Summarizes a Spark event log (uncompressed, spark.eventLog.compress=false) of one
 `tributary simulate --engine local[N]|spark://...` run, for run-spark.sh.
 
-Prints one JSON object: the jobs (one per client pass), the sum of their durations (job
-submitted -> job ended, on the driver), and the tasks' own times as Spark's task metrics give
+Prints one JSON object: the jobs (one per client pass; a round of `simulate` runs three: its
+`next`, the evaluation on the clients' training data, the one on the test pieces), each job's
+duration and their sum (job submitted -> job ended, on the driver), and the tasks' own times as Spark's task metrics give
 them: executorRunTime (the task's body: WorkerPass.compute, the replica's rebuild on first use
 included), executorDeserializeTime, resultSerializationTime, and the scheduler's share (launch ->
 finish minus those three and the result fetch), plus the largest JVMHeapMemory each executor
@@ -67,10 +68,11 @@ def main():
             ex = e["Executor ID"]
             for u in e.get("Executor Metrics Updated", []) or []:
                 heap[ex] = max(heap.get(ex, 0), u.get("Executor Metrics", {}).get("JVMHeapMemory", 0))
-    durations = [jobs_end[j] - jobs_start[j] for j in jobs_start if j in jobs_end]
+    durations = [jobs_end[j] - jobs_start[j] for j in sorted(jobs_start) if j in jobs_end]
     print(json.dumps({
         "jobs": len(durations),
         "job_ms": sum(durations),
+        "each_job_ms": durations,
         "tasks": tasks,
         "task_run_ms": run,
         "task_deserialize_ms": deser,

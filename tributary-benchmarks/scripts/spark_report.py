@@ -149,6 +149,16 @@ if split:
               f"{e['task_deserialize_ms'] / 1e3:.1f} | {e['task_scheduler_ms'] / 1e3:.1f} | "
               f"{(e['task_result_serialize_ms'] + e['task_result_fetch_ms']) / 1e3:.1f} |")
 
+if split:
+    print()
+    print("Jobs of each Spark run in order, ms (per round: `next`, evaluation on the training "
+          "data, evaluation on the test data):")
+    print()
+    for name, title in split:
+        e = eventlog(name)
+        if e and not name.startswith("fedprox"):
+            print(f"- {name.rsplit('-', 1)[0]}, {title}: {', '.join(map(str, e['each_job_ms']))}")
+
 mem = [(n, t) for k in scale for _, t, n in runs(k)]
 if mem:
     print()
