@@ -112,10 +112,13 @@ if scale:
           "(product)")
     print()
     print("| run | engine | rounds done | round 1 s | median s/round | rounds/s "
-          "| wall s | load at start |")
-    print("|---:|---|---:|---:|---:|---:|---:|---|")
+          "| wall s | final.npz sha256 | load at start |")
+    print("|---:|---|---:|---:|---:|---:|---:|---|---|")
     for k in scale:
+        base = digest(f"{k}-local")
         for label, title, name in runs(k):
+            d = digest(name)
+            same = " (same)" if d and d == base and label != "local" else ""
             m = metrics(name)
             w, rc = wall(name)
             secs = [r["seconds"] for r in m]
@@ -125,7 +128,7 @@ if scale:
             print(f"| {k} | {title} | {len(m)}{note} | {secs[0]:.2f} |" if secs else
                   f"| {k} | {title} | 0{note} | - |", end="")
             print(f" {med:.2f} | {1 / med:.2f} |" if med else " - | - |", end="")
-            print(f" {w:.1f} | {load(name)} |")
+            print(f" {w:.1f} | {d[:12] if d else '-'}{same} | {load(name)} |")
 
 split = [(n, t) for n, t in
          [(n, t) for _, t, n in fed] + [(n, t) for k in scale for _, t, n in runs(k)]
