@@ -6,7 +6,7 @@ Prints one JSON object: the jobs (one per client pass; a round of `simulate` run
 `next`, the evaluation on the clients' training data, the one on the test pieces), each job's
 duration and their sum (job submitted -> job ended, on the driver), and the tasks' own times as Spark's task metrics give
 them: executorRunTime (the task's body: WorkerPass.compute, the replica's rebuild on first use
-included), executorDeserializeTime, resultSerializationTime, and the scheduler's share (launch ->
+included), executorDeserializeTime, resultSerializationTime, the bytes of the tasks' results (the parts the driver merges), and the scheduler's share (launch ->
 finish minus those three and the result fetch), plus the largest JVMHeapMemory each executor
 reported (Spark's executor metrics; 0 when no heartbeat came during the run).
 
@@ -34,6 +34,7 @@ def main():
     jobs_start, jobs_end = {}, {}
     run = deser = ser = sched = getting = 0
     tasks = 0
+    result_bytes = 0
     wall_tasks = 0
     heap = {}
     for e in events(sys.argv[1]):
@@ -52,6 +53,7 @@ def main():
             g = info["Finish Time"] - g if g else 0
             span = info["Finish Time"] - info["Launch Time"]
             tasks += 1
+            result_bytes += acc.get("internal.metrics.resultSize", 0)
             run += r
             deser += d
             ser += s
@@ -79,6 +81,7 @@ def main():
         "task_result_serialize_ms": ser,
         "task_result_fetch_ms": getting,
         "task_scheduler_ms": sched,
+        "result_bytes": result_bytes,
         "peak_heap_bytes": heap,
     }))
 

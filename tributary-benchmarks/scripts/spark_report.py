@@ -140,8 +140,8 @@ if split:
     print()
     print("| run | engine | round loop s | Spark jobs s (submit -> end) | outside jobs s "
           "(driver) | tasks | task run s | task deserialize s | scheduler s | result "
-          "serialize + fetch s |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "serialize + fetch s | parts to the driver MB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, title in split:
         e = eventlog(name)
         if not e:
@@ -150,7 +150,8 @@ if split:
         print(f"| {name.rsplit('-', 1)[0]} | {title} | {loop:.1f} | {e['job_ms'] / 1e3:.1f} | "
               f"{loop - e['job_ms'] / 1e3:.1f} | {e['tasks']} | {e['task_run_ms'] / 1e3:.1f} | "
               f"{e['task_deserialize_ms'] / 1e3:.1f} | {e['task_scheduler_ms'] / 1e3:.1f} | "
-              f"{(e['task_result_serialize_ms'] + e['task_result_fetch_ms']) / 1e3:.1f} |")
+              f"{(e['task_result_serialize_ms'] + e['task_result_fetch_ms']) / 1e3:.1f} | "
+              f"{e['result_bytes'] / 1e6:.1f} |")
 
 if split:
     print()
