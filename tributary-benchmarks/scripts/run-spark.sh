@@ -17,10 +17,13 @@
 #  product  the same with the FedAvg 2NN (mlp, 199,210 parameters) and PRODUCT_CLIENTS per round:
 #            the largest model x clients product measured here.
 #
-# Usage: tributary-benchmarks/scripts/run-spark.sh [overhead|scale|product|all=all]
+#  live     the live heap (after a full collection) of the driver and of each executor, sampled
+#            with jcmd during cluster runs of LIVE_CLIENTS clients per round (mclr).
+#
+# Usage: tributary-benchmarks/scripts/run-spark.sh [overhead|scale|product|live|all=all]
 #   ROUNDS=200 (overhead), SCALE_ROUNDS=3, SCALE_CLIENTS="1000 10000 60000",
 #   SCALE_TIMEOUT=300 (seconds per configuration; a run past it is stopped and reported),
-#   PRODUCT_CLIENTS=10000, PARTITIONS=4 (Spark tasks per pass)
+#   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -123,6 +126,31 @@ if [[ $what == product || $what == all ]]; then
     run "product-$k-${labels[$i]}" "${engines[$i]}" "$scale_timeout" --dataset fashion-mnist \
       --model mlp --clients 60000 --clients-per-round "$k" --local-epochs 1 --batch-size 10 \
       --rounds "$scale_rounds" --seed 1
+  done
+fi
+
+if [[ $what == live || $what == all ]]; then
+  # The live heap (what a full collection leaves) of the driver and of each executor, sampled
+  # every 3 s with `jcmd PID GC.class_histogram` (which collects first) while a cluster run goes
+  # on; these runs' times are not comparable (every sample stops the JVM for a full collection).
+  for k in ${LIVE_CLIENTS:-1000 60000}; do
+    echo "live heap: fashion-mnist mclr, $k clients per round, cluster..." >&2
+    name="live-$k-cluster"
+    (
+      while [[ ! -f $out/$name.wall ]]; do
+        sleep 3
+        "$JAVA_HOME/bin/jcmd" -l 2>/dev/null | grep -F "$out/$name" | while read -r pid rest; do
+          role=executor
+          [[ $rest == *CoarseGrainedExecutorBackend* ]] || role=driver
+          total=$("$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram 2>/dev/null | awk '/^Total/ {print $3}')
+          [[ -n $total ]] && echo "$role $pid $total" >> "$out/$name.live"
+        done
+      done
+    ) &
+    sampler=$!
+    run "$name" "$master" "$scale_timeout" --dataset fashion-mnist --model mclr --clients 60000 \
+      --clients-per-round "$k" --local-epochs 1 --batch-size 10 --rounds "$scale_rounds" --seed 1
+    wait "$sampler" || true
   done
 fi
 

@@ -179,3 +179,24 @@ if mem:
             if e else "-"
         ex = ", ".join(f"{u:.0f} / {a:.0f} / {c:.0f}" for u, a, c in execs) or "(in the driver)"
         print(f"| {name.rsplit('-', 1)[0]} | {title} | {du:.0f} / {da:.0f} / {dc:.0f} | {ex} | {spark} |")
+
+live = sorted(glob.glob(f"{out}/live-*.live"), key=lambda f: int(f.split("live-")[1].split("-")[0]))
+if live:
+    print()
+    print("### Live heap (jcmd GC.class_histogram every 3 s during cluster runs, MiB: largest "
+          "and smallest sample)")
+    print()
+    print("| run | driver | executors | samples | load at start |")
+    print("|---|---|---|---:|---|")
+    for f in live:
+        name = os.path.basename(f)[:-5]
+        by = {}
+        for line in open(f):
+            role, pid, total = line.split()
+            by.setdefault((role, pid), []).append(int(total) / 2**20)
+        drv = "; ".join(f"{max(v):.0f} (min {min(v):.0f})" for (r, _), v in by.items()
+                        if r == "driver") or "-"
+        exe = "; ".join(f"{max(v):.0f} (min {min(v):.0f})" for (r, _), v in sorted(by.items())
+                        if r == "executor") or "-"
+        n = sum(len(v) for v in by.values())
+        print(f"| {name.rsplit('-', 1)[0]} | {drv} | {exe} | {n} | {load(name)} |")
