@@ -139,7 +139,9 @@ if [[ $what == live || $what == all ]]; then
     (
       while [[ ! -f $out/$name.wall ]]; do
         sleep 3
-        "$JAVA_HOME/bin/jcmd" -l 2>/dev/null | grep -F "$out/$name" | while read -r pid rest; do
+        # The run's JVMs: the driver names --out DIR, the executors their GC log beside it.
+        "$JAVA_HOME/bin/jcmd" -l 2>/dev/null | while read -r pid rest; do
+          tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$out/$name" || continue
           role=executor
           [[ $rest == *CoarseGrainedExecutorBackend* ]] || role=driver
           total=$("$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram 2>/dev/null | awk '/^Total/ {print $3}')
