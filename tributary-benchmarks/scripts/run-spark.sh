@@ -28,6 +28,10 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 what=${1:-all}
+# shellcheck source=../../.ci/find-jdk.sh
+source "$root/.ci/find-jdk.sh"
+JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
+export JAVA_HOME
 rounds=${ROUNDS:-200}
 scale_rounds=${SCALE_ROUNDS:-3}
 scale_clients=${SCALE_CLIENTS:-1000 10000 60000}
