@@ -145,7 +145,7 @@ if [[ $what == live || $what == all ]]; then
         sleep 3
         # The run's JVMs: the driver names --out DIR, the executors their GC log beside it.
         "$JAVA_HOME/bin/jcmd" -l 2>/dev/null | while read -r pid rest; do
-          tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$out/$name" || continue
+          { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -qF "$out/$name" || continue
           role=executor
           [[ $rest == *CoarseGrainedExecutorBackend* ]] || role=driver
           total=$("$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram 2>/dev/null | awk '/^Total/ {print $3}')
