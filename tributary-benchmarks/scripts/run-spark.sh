@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The Spark engine (issue 21 item 5) against the local runtime, in one run, and prints the tables
+# for docs/benchmarks.md ("## Spark engine (issue 21)"):
+#
+#  overhead  the FedProx paper's protocol (docs/results.md) on --engine local, local[2] and a
+#            loopback standalone cluster of 2 workers x 1 core (spark://): seconds per round
+#            (metrics.jsonl's `seconds`: median and total), whether final.npz is the same bytes,
+#            and the Spark runs' time split from their event logs (spark_eventlog.py).
+#  scale     rounds of fashion-mnist mclr (7,850 parameters, 60,000 clients of one example each,
+#            E=1, B=10) as clients per round grow, on the same three engines, with the time split
+#            and the peak heap of the driver and of each executor (GC logs: the largest heap in
+#            use seen before a collection; and Spark's executor metrics).
+#
+# Every figure is from this machine at the time; `uptime` is printed beside each run. The cluster
+# this script starts is stopped on exit (also on failure or Ctrl-C).
+#
+#  product  the same with the FedAvg 2NN (mlp, 199,210 parameters) and PRODUCT_CLIENTS per round:
+#            the largest model x clients product measured here.
+#
+#  live     the live heap (after a full collection) of the driver and of each executor, sampled
+#            with jcmd during cluster runs of LIVE_CLIENTS clients per round (mclr).
+#
+# Usage: tributary-benchmarks/scripts/run-spark.sh [overhead|scale|product|live|all=all]
+#   ROUNDS=200 (overhead), SCALE_ROUNDS=3, SCALE_CLIENTS="1000 10000 60000",
+#   SCALE_TIMEOUT=300 (seconds per configuration; a run past it is stopped and reported),
+#   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+what=${1:-all}
+# shellcheck source=../../.ci/find-jdk.sh
+source "$root/.ci/find-jdk.sh"
+JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
+export JAVA_HOME
+rounds=${ROUNDS:-200}
+scale_rounds=${SCALE_ROUNDS:-3}
+scale_clients=${SCALE_CLIENTS:-1000 10000 60000}
+scale_timeout=${SCALE_TIMEOUT:-300}
+partitions=${PARTITIONS:-4}
+out="$root/tributary-benchmarks/target/results/spark-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$out"
+echo "results in $out" >&2
+
+# The driver's GC log: one setting for every run (the launcher keys its start-up cache on the JVM
+# options, so a per-run path would rebuild the cache before each run); each run's file is moved
+# beside its results.
+gc="$out/gc"
+mkdir -p "$gc"
+gc_opts="-Xlog:gc:file=$gc/driver-%p.log"
+# Build first (CLI jar, tributary-spark's class path, the AOT cache for these options) with one
+# untimed round on each kind of engine, so no timed run includes it.
+JDK_JAVA_OPTIONS=$gc_opts "$root/tributary" simulate --dataset synthetic:1,1 --model mclr \
+  --rounds 1 --engine "local[2]" --out "$out/warmup" > "$out/warmup.log" 2>&1
+rm -f "$gc"/driver-*.log
+
+cluster_dir="$out/cluster"
+master=
+stop_cluster() {
+  if [[ -n $master ]]; then
+    "$root/tributary" spark-cluster stop --dir "$cluster_dir" >&2 || true
+    master=
+  fi
+}
+trap stop_cluster EXIT
+echo "starting a loopback cluster: 2 workers x 1 core, 3g each..." >&2
+master=$("$root/tributary" spark-cluster start --workers 2 --cores 1 --memory 3g \
+  --dir "$cluster_dir" | grep -o 'spark://[0-9.:]*' | head -n 1)
+[[ -n $master ]] || { echo "the cluster did not start" >&2; exit 1; }
+echo "cluster: $master" >&2
+
+# run NAME ENGINE TIMEOUT ARGS...: one simulate, its wall time, load and (Spark) event log.
+run() {
+  local name=$1 engine=$2 limit=$3 dir="$out/$1" t0 t1 rc=0
+  shift 3
+  local spark=()
+  if [[ $engine != local ]]; then
+    mkdir -p "$dir.events"
+    spark=(--partitions "$partitions"
+      --spark-conf spark.eventLog.enabled=true --spark-conf "spark.eventLog.dir=$dir.events"
+      --spark-conf spark.eventLog.compress=false
+      --spark-conf spark.eventLog.logStageExecutorMetrics=true
+      --spark-conf spark.executor.metrics.pollingInterval=200ms)
+    if [[ $engine == spark://* ]]; then
+      spark+=(--spark-conf spark.executor.memory=2g
+        --spark-conf "spark.executor.extraJavaOptions=-Xlog:gc:file=$dir.gc-executor-%p.log")
+    fi
+  fi
+  uptime > "$dir.load"
+  t0=$(date +%s.%N)
+  rm -f "$gc"/driver-*.log
+  JDK_JAVA_OPTIONS=$gc_opts timeout "$limit" \
+    "$root/tributary" simulate "$@" --engine "$engine" ${spark[@]+"${spark[@]}"} --out "$dir" \
+    > "$dir.stdout" 2> "$dir.stderr" || rc=$?
+  t1=$(date +%s.%N)
+  mkdir -p "$dir.gc-driver"
+  mv "$gc"/driver-*.log "$dir.gc-driver/" 2>/dev/null || true
+  echo "$t0 $t1 $rc" > "$dir.wall"
+  echo "  $name ($engine): rc $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s, load $(sed 's/.*average: //' "$dir.load")" >&2
+}
+
+engines=(local "local[2]" "$master")
+labels=(local local2 cluster)
+
+if [[ $what == overhead || $what == all ]]; then
+  echo "overhead: FedProx protocol, $rounds rounds..." >&2
+  for i in 0 1 2; do
+    run "fedprox-${labels[$i]}" "${engines[$i]}" 1800 --algorithm fedprox --mu 1 \
+      --dataset synthetic:1,1 --model mclr --clients 30 --clients-per-round 10 --local-epochs 20 \
+      --batch-size 10 --lr 0.01 --rounds "$rounds" --seed 1
+  done
+fi
+
+if [[ $what == scale || $what == all ]]; then
+  for k in $scale_clients; do
+    echo "scale: fashion-mnist mclr, $k clients per round, $scale_rounds rounds..." >&2
+    for i in 0 1 2; do
+      run "scale-$k-${labels[$i]}" "${engines[$i]}" "$scale_timeout" --dataset fashion-mnist \
+        --model mclr --clients 60000 --clients-per-round "$k" --local-epochs 1 --batch-size 10 \
+        --rounds "$scale_rounds" --seed 1
+    done
+  done
+fi
+
+if [[ $what == product || $what == all ]]; then
+  # The largest model x clients product: the FedAvg 2NN (mlp, 199,210 parameters) on
+  # fashion-mnist, PRODUCT_CLIENTS per round.
+  k=${PRODUCT_CLIENTS:-10000}
+  echo "product: fashion-mnist mlp, $k clients per round, $scale_rounds rounds..." >&2
+  for i in 0 1 2; do
+    run "product-$k-${labels[$i]}" "${engines[$i]}" "$scale_timeout" --dataset fashion-mnist \
+      --model mlp --clients 60000 --clients-per-round "$k" --local-epochs 1 --batch-size 10 \
+      --rounds "$scale_rounds" --seed 1
+  done
+fi
+
+if [[ $what == live || $what == all ]]; then
+  # The live heap (what a full collection leaves) of the driver and of each executor, sampled
+  # every 3 s with `jcmd PID GC.class_histogram` (which collects first) while a cluster run goes
+  # on; these runs' times are not comparable (every sample stops the JVM for a full collection).
+  for k in ${LIVE_CLIENTS:-1000 60000}; do
+    echo "live heap: fashion-mnist mclr, $k clients per round, cluster..." >&2
+    name="live-$k-cluster"
+    (
+      while [[ ! -f $out/$name.wall ]]; do
+        sleep 3
+        # The run's JVMs: the driver names --out DIR, the executors their GC log beside it.
+        "$JAVA_HOME/bin/jcmd" -l 2>/dev/null | while read -r pid rest; do
+          { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -qF "$out/$name" || continue
+          role=executor
+          [[ $rest == *CoarseGrainedExecutorBackend* ]] || role=driver
+          total=$("$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram 2>/dev/null | awk '/^Total/ {print $3}')
+          [[ -n $total ]] && echo "$role $pid $total" >> "$out/$name.live"
+        done
+      done
+    ) &
+    sampler=$!
+    run "$name" "$master" "$scale_timeout" --dataset fashion-mnist --model mclr --clients 60000 \
+      --clients-per-round "$k" --local-epochs 1 --batch-size 10 --rounds "$scale_rounds" --seed 1
+    wait "$sampler" || true
+  done
+fi
+
+stop_cluster
+python3 "$here/spark_report.py" "$out"
