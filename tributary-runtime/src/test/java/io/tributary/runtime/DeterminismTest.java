@@ -21,21 +21,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DeterminismTest {
   private static final int SIZE = 1000;
 
+  private static Tensor update(long seed, int client) {
+    return orderSensitive(seed, client, SIZE);
+  }
+
   /**
    * Client values whose large parts (up to 1e25) cancel in pairs: client 2k+1 holds minus client
    * 2k's large value plus a small one. Small values are absorbed or kept depending on when the
-   * large ones cancel, so any change of summation order shows in the float32 result.
+   * large ones cancel, so any change of summation order shows in the float32 result. Shared with
+   * {@code PassEngineTest}.
    */
-  private static Tensor update(long seed, int client) {
+  static Tensor orderSensitive(long seed, int client, int size) {
     SplittableRandom big = new SplittableRandom(Seeds.derive(seed, client & ~1));
     SplittableRandom small = new SplittableRandom(Seeds.derive(seed, client, 2));
-    float[] v = new float[SIZE];
+    float[] v = new float[size];
     for (int i = 0; i < v.length; i++) {
       float large = (float) (big.nextGaussian() * Math.pow(10, big.nextInt(10, 25)));
       float tiny = (float) (small.nextGaussian() * Math.pow(10, small.nextInt(-3, 3)));
       v[i] = (client & 1) == 0 ? large : -large + tiny;
     }
-    return Tensor.ofFloats(Shape.of(SIZE), v);
+    return Tensor.ofFloats(Shape.of(size), v);
   }
 
   private static Tensor weight(long seed, int client) {

@@ -90,15 +90,7 @@ class PassEngineTest {
 
   /** DeterminismTest's values: large parts cancel in pairs, so any order change shows. */
   private static Tensor update(long seed, int client) {
-    SplittableRandom big = new SplittableRandom(Seeds.derive(seed, client & ~1));
-    SplittableRandom small = new SplittableRandom(Seeds.derive(seed, client, 2));
-    float[] v = new float[SIZE];
-    for (int i = 0; i < v.length; i++) {
-      float large = (float) (big.nextGaussian() * Math.pow(10, big.nextInt(10, 25)));
-      float tiny = (float) (small.nextGaussian() * Math.pow(10, small.nextInt(-3, 3)));
-      v[i] = (client & 1) == 0 ? large : -large + tiny;
-    }
-    return Tensor.ofFloats(Shape.of(SIZE), v);
+    return DeterminismTest.orderSensitive(seed, client, SIZE);
   }
 
   private static Tensor weight(long seed, int client) {
