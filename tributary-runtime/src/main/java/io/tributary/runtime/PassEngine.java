@@ -22,4 +22,24 @@ public interface PassEngine {
    *     part failed more often than the engine retries); the invocation then fails with it
    */
   List<PassPart> run(PassRequest request);
+
+  /**
+   * The bytes of a value of the runtime (a tensor, a struct or a list of them), for an engine
+   * that ships a request's arguments to its workers: the format of the runtime's own pass bytes,
+   * bit for bit, read back with {@link #decodeValue}.
+   *
+   * @throws PassEngineException for a value that cannot travel
+   */
+  static byte[] encodeValue(Object value) {
+    return io.tributary.runtime.executor.PassCodec.encodeValue(value);
+  }
+
+  /**
+   * The value whose bytes {@link #encodeValue} gave; every count is checked before allocating.
+   *
+   * @throws PassEngineException when the bytes are malformed
+   */
+  static Object decodeValue(byte[] bytes) {
+    return io.tributary.runtime.executor.PassCodec.decodeValue(bytes);
+  }
 }

@@ -26,11 +26,16 @@ import java.util.Optional;
  * bytes left (and against what the pass expects) before anything is allocated, and a bad payload
  * is a {@link PassEngineException} naming what was wrong. Floating-point sums travel as their raw
  * bits and tensors in the {@code proto.ndarray} encoding, so a decoded partial is bit for bit the
- * partial the worker computed. Both formats open with a four-byte magic and a version byte.
+ * partial the worker computed. The formats open with a four-byte magic and a version byte.
+ *
+ * <p>Engines use the value format too, for what they send their workers beside the request
+ * ({@link #encodeValue}, {@link #decodeValue}, reached through {@link
+ * io.tributary.runtime.PassEngine#encodeValue}).
  */
-final class PassCodec {
+public final class PassCodec {
   private static final byte[] PART_MAGIC = {'T', 'B', 'P', 'P'};
   private static final byte[] EARLIER_MAGIC = {'T', 'B', 'P', 'E'};
+  private static final byte[] VALUE_MAGIC = {'T', 'B', 'P', 'V'};
   private static final byte VERSION = 1;
   /** Tree levels at most, so subtrees per range at most twice this. */
   private static final int MAX_SUBTREES = 2 * 63;
@@ -285,6 +290,32 @@ final class PassCodec {
   }
 
   // ------------------------------------------------------------------ values
+
+  /**
+   * One value (a tensor, a struct, or a list of them) on its own, as an engine sends it.
+   *
+   * @throws PassEngineException for anything else, which cannot travel
+   */
+  public static byte[] encodeValue(Object value) {
+    Out out = new Out();
+    out.bytes(VALUE_MAGIC);
+    out.u8(VERSION);
+    writeValue(value, out);
+    return out.toArray();
+  }
+
+  /**
+   * The value {@link #encodeValue} wrote.
+   *
+   * @throws PassEngineException when the bytes are malformed
+   */
+  public static Object decodeValue(byte[] bytes) {
+    In in = new In(bytes, "an engine's value");
+    in.magic(VALUE_MAGIC);
+    Object v = readValue(in, 0);
+    in.end();
+    return v;
+  }
 
   /**
    * Writes a value of the runtime representation: a tensor, a struct, or a list (a sequence or

@@ -110,4 +110,14 @@ class PassCodecTest {
         java.util.Arrays.copyOf(earlier, earlier.length - 1), 1))
         .isInstanceOf(PassEngineException.class).hasMessageContaining("truncated");
   }
+
+  @Test
+  void encodeValue_namedStructOfTensors_decodesBitForBitAndBadBytesAreNamed() {
+    StructValue v = StructValue.named("w", Tensor.ofFloats(Shape.of(2), -0f, Float.NaN),
+        "n", Tensor.ofLongs(Shape.scalar(), 7));
+    assertThat(io.tributary.runtime.PassEngine.decodeValue(
+        io.tributary.runtime.PassEngine.encodeValue(v))).isEqualTo(v);
+    assertThatThrownBy(() -> io.tributary.runtime.PassEngine.decodeValue(new byte[] {1, 2, 3}))
+        .isInstanceOf(PassEngineException.class).hasMessageContaining("an engine's value");
+  }
 }
