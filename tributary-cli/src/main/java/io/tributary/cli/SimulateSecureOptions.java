@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.privacy.secagg.SecAggSettings;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -16,17 +17,18 @@ final class SimulateSecureOptions {
   boolean enabled;
 
   @Option(names = "--secagg-neighbours", paramLabel = "K",
-      description = "the neighbours each client shares masks with (default: 16; all others "
-          + "in smaller rounds)")
+      description = "the neighbours each client shares masks with (default: "
+          + SecAggSettings.DEFAULT_NEIGHBOURS + "; all others in smaller rounds)")
   Integer neighbours;
 
   @Option(names = "--secagg-threshold", paramLabel = "T",
       description = "the neighbours that recover a dropped client's masks, more than K/2 "
-          + "(default: 9)")
+          + "(default: " + SecAggSettings.DEFAULT_THRESHOLD + ")")
   Integer threshold;
 
   @Option(names = "--secagg-bits", paramLabel = "B",
-      description = "the bits of a quantized update element, 1 to 42 (default: 16)")
+      description = "the bits of a quantized update element, 1 to 42 (default: "
+          + SecAggSettings.DEFAULT_INPUT_BITS + ")")
   Integer bits;
 
   /**

@@ -24,11 +24,14 @@ package io.tributary.flower.server;
 public record SecureAggregation(int neighbours, int threshold, int bits, double clippingRange,
     int exampleBits) {
   /** The default neighbours: 16. */
-  public static final int DEFAULT_NEIGHBOURS = 16;
+  public static final int DEFAULT_NEIGHBOURS =
+      io.tributary.privacy.secagg.SecAggSettings.DEFAULT_NEIGHBOURS;
   /** The default threshold: 9 of 16. */
-  public static final int DEFAULT_THRESHOLD = 9;
+  public static final int DEFAULT_THRESHOLD =
+      io.tributary.privacy.secagg.SecAggSettings.DEFAULT_THRESHOLD;
   /** The default quantization: 16 bits. */
-  public static final int DEFAULT_BITS = 16;
+  public static final int DEFAULT_BITS =
+      io.tributary.privacy.secagg.SecAggSettings.DEFAULT_INPUT_BITS;
   /** The default clipping range: 1. */
   public static final double DEFAULT_CLIPPING_RANGE = 1.0;
   /** The default cap on example counts: 2^20 - 1. */

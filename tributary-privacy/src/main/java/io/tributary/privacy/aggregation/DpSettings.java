@@ -4,6 +4,7 @@ import io.tributary.privacy.AdaptiveClipping;
 import io.tributary.privacy.PrivacySpent;
 import io.tributary.privacy.RdpAccountant;
 import io.tributary.privacy.Sampling;
+import io.tributary.privacy.secagg.SecAggSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +45,8 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
   public record Secure(int neighbours, int threshold, int bits) {
     /** The defaults of {@code tributary server --secure-aggregation}: k 16, t 9, 16 bits. */
     public static Secure defaults() {
-      return new Secure(16, 9, 16);
+      return new Secure(SecAggSettings.DEFAULT_NEIGHBOURS, SecAggSettings.DEFAULT_THRESHOLD,
+          SecAggSettings.DEFAULT_INPUT_BITS);
     }
 
     /**

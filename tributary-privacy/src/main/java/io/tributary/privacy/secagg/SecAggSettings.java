@@ -23,6 +23,13 @@ import java.util.Objects;
  */
 public record SecAggSettings(int neighbours, int threshold, int inputBits, double clippingRange,
     Rounding rounding, long graphSeed, SecAggRandomness randomness) {
+  /** The neighbours a client has unless told otherwise, in simulation and over Flower: 16. */
+  public static final int DEFAULT_NEIGHBOURS = 16;
+  /** The default threshold: 9 of 16 neighbours. */
+  public static final int DEFAULT_THRESHOLD = 9;
+  /** The default width of a quantized update element: 16 bits. */
+  public static final int DEFAULT_INPUT_BITS = 16;
+
   public SecAggSettings {
     if (neighbours < 1) {
       throw new IllegalArgumentException("neighbours must be at least 1, got " + neighbours);
