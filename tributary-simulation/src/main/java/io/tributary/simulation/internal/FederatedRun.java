@@ -1,6 +1,5 @@
 package io.tributary.simulation.internal;
 
-import io.tributary.core.types.StructType;
 import io.tributary.core.values.StructValue;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.local.ModelStructs;
@@ -41,19 +40,11 @@ import java.util.TreeMap;
  * io.tributary.simulation.Simulation} is.
  */
 public final class FederatedRun implements AutoCloseable {
-  /** Examples per batch when scoring a model; it affects speed only, not the figures. */
-  public static final int EVAL_BATCH = RunParts.EVAL_BATCH;
-  /** The test set is scored as this many pieces in parallel, a fixed count so results do not
-   * depend on the thread count. */
-  public static final int TEST_PIECES = RunParts.TEST_PIECES;
-
   private final SimulationSettings config;
   private final RunParts parts;
-  private final StructType modelType;
   private final ExecutionContext context;
   private final ClusterEngine engine;
   private final RoundLoop loop;
-  private final long parameterBytes;
   /** The invocation now running, for a cluster engine's workers; null between invocations. */
   private volatile Invocation current;
   private StructValue state;
@@ -69,8 +60,6 @@ public final class FederatedRun implements AutoCloseable {
       throws GraphBindingException {
     this.config = config;
     this.parts = new RunParts(config, data, model);
-    this.modelType = parts.modelType();
-    this.parameterBytes = parts.parameterBytes();
     ClusterEngine started = config.engine() instanceof Engine.Cluster cluster
         ? EngineProvider.startFor(cluster, config, () -> current) : null;
     this.engine = started;
@@ -137,7 +126,8 @@ public final class FederatedRun implements AutoCloseable {
         dp.spent(config.samplingRate(), round).epsilon()));
     return new RoundRecord(round, scores[0], scores[1], scores[2], scores[3],
         printable(m.trainLoss()), clients, m.numExamples(), failed, report.seconds(),
-        (long) (clients - failed) * parameterBytes, (long) clients * parameterBytes, reasons,
+        (long) (clients - failed) * parts.parameterBytes(),
+        (long) clients * parts.parameterBytes(), reasons,
         excluded, algorithmMetrics);
   }
 
@@ -185,7 +175,7 @@ public final class FederatedRun implements AutoCloseable {
     }
     List<Object> values = new ArrayList<>(state.values());
     values.set(state.names().indexOf(Optional.of("model")),
-        ModelStructs.toValue(modelType, parameters));
+        ModelStructs.toValue(parts.modelType(), parameters));
     state = StructValue.of(state.names(), values);
     if (updater.isPresent()) {
       state = updater.get().applyTo(state);
@@ -202,12 +192,12 @@ public final class FederatedRun implements AutoCloseable {
 
   /** The current global model's parameters by name. */
   public SequencedMap<String, Tensor> parameters() {
-    return new LinkedHashMap<>(ModelStructs.fromValue(modelType, model(), "server model"));
+    return new LinkedHashMap<>(ModelStructs.fromValue(parts.modelType(), model(), "server model"));
   }
 
   /** The bytes of one copy of the model's parameters, what each client receives and sends. */
   public long parameterBytes() {
-    return parameterBytes;
+    return parts.parameterBytes();
   }
 
   /** A float32 metric as the double that prints like the float (0.1f as 0.1, not 0.100000001). */
