@@ -27,8 +27,8 @@ final class LocalTrainingOptions {
   String model;
 
   @Option(names = "--dataset", paramLabel = "NAME",
-      description = "digits, synthetic:ALPHA,BETA, synthetic-iid or fashion-mnist (default: "
-          + "digits)")
+      description = "digits, synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist or "
+          + "generated:FEATURES,CLASSES,EXAMPLES (default: digits)")
   String dataset = "digits";
 
   @Option(names = "--data-dir", paramLabel = "DIR",

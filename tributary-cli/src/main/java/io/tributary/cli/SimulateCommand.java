@@ -93,8 +93,10 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--dataset", paramLabel = "NAME",
       description = "digits (embedded 8x8 UCI digits), synthetic:ALPHA,BETA (FedProx "
-          + "Synthetic(alpha,beta), one device per client), synthetic-iid, or fashion-mnist (IDX "
-          + "files, see --data-dir) (default: " + DEFAULT_DATASET + ")")
+          + "Synthetic(alpha,beta), one device per client), synthetic-iid, fashion-mnist (IDX "
+          + "files, see --data-dir), or generated:FEATURES,CLASSES,EXAMPLES (each client's data "
+          + "made from the seed when it is needed, up to 10,000,000 clients) (default: "
+          + DEFAULT_DATASET + ")")
   String dataset = DEFAULT_DATASET;
 
   @Option(names = "--data-dir", paramLabel = "DIR",

@@ -37,6 +37,21 @@ class ClientDataTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void load_generatedPopulation_holdsSimulatesClientOfThatIndex() throws IOException {
+    SimulationSettings config = SimulationSettings.builder()
+        .dataset(DatasetSpec.parse("generated:20,3,4")).clients(1_000_000)
+        .clientsPerRound(2).seed(SEED).build();
+    Dataset expected = SimulationData.load(config).clientTrain().get(765_432);
+
+    ClientData client = ClientData.load(config.dataset(), null, 765_432, 1_000_000,
+        new Partitioner.Iid(), ModelKind.MCLR, SEED);
+
+    assertThat(client.train().features()).isEqualTo(expected.features());
+    assertThat(client.train().labels()).isEqualTo(expected.labels());
+    assertThat(client.test().size()).isEqualTo(10_000);
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"dirichlet:0.1", "shards:1"})
   void load_skewedSplits_giveClientsDifferentLabelMixes(String split) throws IOException {

@@ -1,12 +1,13 @@
 package io.tributary.simulation;
 
+import io.tributary.data.GeneratedPopulation;
 import java.util.Locale;
 
 /**
  * The {@code --dataset} value: which data a simulation trains on.
  *
- * <p>Short forms: {@code digits}, {@code synthetic:ALPHA,BETA}, {@code synthetic-iid} and
- * {@code fashion-mnist}.
+ * <p>Short forms: {@code digits}, {@code synthetic:ALPHA,BETA}, {@code synthetic-iid},
+ * {@code fashion-mnist} and {@code generated[:FEATURES,CLASSES,EXAMPLES]}.
  */
 public sealed interface DatasetSpec {
   /** The embedded 8x8 UCI digits, pooled and then partitioned among the clients. */
@@ -46,9 +47,41 @@ public sealed interface DatasetSpec {
     }
   }
 
+  /**
+   * A population made on demand ({@link GeneratedPopulation}): any number of
+   * clients, none of whose data is held, for runs of millions of clients.
+   *
+   * @param features the features per example
+   * @param classes the number of classes
+   * @param examples each client's number of examples
+   */
+  record Generated(int features, int classes, int examples) implements DatasetSpec {
+    /** {@code generated} alone: 60 features, 10 classes, 10 examples per client. */
+    public static final Generated DEFAULT = new Generated(60, 10, 10);
+
+    /**
+     * Checks the sizes as the generator does.
+     *
+     * @throws IllegalArgumentException naming the size out of range
+     */
+    public Generated {
+      new GeneratedPopulation(features, classes, examples, 0);
+    }
+
+    @Override
+    public String toString() {
+      return "generated:" + features + "," + classes + "," + examples;
+    }
+  }
+
   /** Whether the data come already split by device, so that {@code --partition} does not apply. */
   default boolean naturallyPartitioned() {
-    return this instanceof Synthetic || this instanceof SyntheticIid;
+    return this instanceof Synthetic || this instanceof SyntheticIid || this instanceof Generated;
+  }
+
+  /** Whether the clients' data are made on demand rather than held. */
+  default boolean generated() {
+    return this instanceof Generated;
   }
 
   /** Whether the data are read from files ({@code --data-dir}). */
@@ -70,6 +103,8 @@ public sealed interface DatasetSpec {
         return new SyntheticIid();
       case "fashion-mnist":
         return new FashionMnist();
+      case "generated":
+        return Generated.DEFAULT;
       default:
         break;
     }
@@ -81,8 +116,17 @@ public sealed interface DatasetSpec {
       }
       return new Synthetic(number(text, parts[0]), number(text, parts[1]));
     }
-    throw new IllegalArgumentException("unknown dataset '" + text
-        + "': use digits, synthetic:ALPHA,BETA, synthetic-iid or fashion-mnist");
+    if (s.startsWith("generated:")) {
+      String[] parts = s.substring("generated:".length()).split(",", -1);
+      if (parts.length != 3) {
+        throw new IllegalArgumentException("dataset '" + text + "': generated takes three "
+            + "counts, generated:FEATURES,CLASSES,EXAMPLES (e.g. generated:99999,10,1)");
+      }
+      return new Generated(count(text, parts[0]), count(text, parts[1]), count(text, parts[2]));
+    }
+    throw new IllegalArgumentException("unknown dataset '" + text + "': use digits, "
+        + "synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist or generated:FEATURES,CLASSES,"
+        + "EXAMPLES");
   }
 
   private static double number(String text, String part) {
@@ -91,6 +135,15 @@ public sealed interface DatasetSpec {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("dataset '" + text + "': '" + part.strip()
           + "' is not a number", e);
+    }
+  }
+
+  private static int count(String text, String part) {
+    try {
+      return Integer.parseInt(part.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("dataset '" + text + "': '" + part.strip()
+          + "' is not a whole number", e);
     }
   }
 

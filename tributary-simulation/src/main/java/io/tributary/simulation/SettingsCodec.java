@@ -140,6 +140,12 @@ public final class SettingsCodec {
       }
       case DatasetSpec.SyntheticIid x -> out.writeByte(2);
       case DatasetSpec.FashionMnist x -> out.writeByte(3);
+      case DatasetSpec.Generated x -> {
+        out.writeByte(4);
+        out.writeInt(x.features());
+        out.writeInt(x.classes());
+        out.writeInt(x.examples());
+      }
     }
   }
 
@@ -150,6 +156,7 @@ public final class SettingsCodec {
       case 1 -> new DatasetSpec.Synthetic(in.readDouble(), in.readDouble());
       case 2 -> new DatasetSpec.SyntheticIid();
       case 3 -> new DatasetSpec.FashionMnist();
+      case 4 -> new DatasetSpec.Generated(in.readInt(), in.readInt(), in.readInt());
       default -> throw new IllegalArgumentException("unknown dataset tag " + tag);
     };
   }

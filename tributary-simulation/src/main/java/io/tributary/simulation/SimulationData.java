@@ -4,18 +4,23 @@ import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.FashionMnist;
 import io.tributary.data.FederatedDataset;
+import io.tributary.data.GeneratedPopulation;
 import io.tributary.data.Partition;
 import io.tributary.data.Partitioner;
 import io.tributary.data.Synthetic;
 import io.tributary.data.TrainTestSplit;
 import java.io.IOException;
+import java.util.AbstractList;
 import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
  * The data of one simulation: each client's training set and the shared test set.
  *
  * @param name the dataset's name
- * @param clientTrain client k's training examples, one dataset per client
+ * @param clientTrain client k's training examples, one dataset per client; for a generated
+ *     population ({@link #generated}) a list that makes client k's data when asked and holds none
  * @param test the held-out examples the global model is scored on
  */
 public record SimulationData(String name, List<Dataset> clientTrain, Dataset test) {
@@ -23,14 +28,59 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
   public static final double TEST_FRACTION = 0.2;
 
   /**
-   * Checks that there is a client.
+   * Checks that there is a client; a list of held datasets is copied, a generated one kept.
    *
    * @throws IllegalArgumentException when {@code clientTrain} is empty
    */
   public SimulationData {
-    clientTrain = List.copyOf(clientTrain);
+    clientTrain = clientTrain instanceof GeneratedClients ? clientTrain
+        : List.copyOf(clientTrain);
     if (clientTrain.isEmpty()) {
       throw new IllegalArgumentException(name + ": no clients");
+    }
+  }
+
+  /**
+   * The data of {@code clients} clients of {@code population}, none made until asked for.
+   *
+   * @throws IllegalArgumentException when {@code clients} is not positive
+   */
+  public static SimulationData generated(GeneratedPopulation population, int clients,
+      ModelKind model) {
+    if (clients < 1) {
+      throw new IllegalArgumentException(population.name() + ": no clients");
+    }
+    return new SimulationData(population.name(),
+        new GeneratedClients(population, clients, model), forModel(population.test(), model));
+  }
+
+  /** Whether the clients' data are made when asked for rather than held. */
+  public boolean generated() {
+    return clientTrain instanceof GeneratedClients;
+  }
+
+  /** Client k's data made on demand; an element is never stored. */
+  private static final class GeneratedClients extends AbstractList<Dataset>
+      implements RandomAccess {
+    private final GeneratedPopulation population;
+    private final int size;
+    private final ModelKind model;
+
+    GeneratedClients(GeneratedPopulation population, int size, ModelKind model) {
+      this.population = population;
+      this.size = size;
+      this.model = model;
+    }
+
+    @Override
+    public Dataset get(int index) {
+      Objects.checkIndex(index, size);
+      return forModel(population.client(index), model);
+    }
+
+    @Override
+    public int size() {
+      return size;
     }
   }
 
@@ -60,7 +110,13 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
       case DatasetSpec.Synthetic s -> byDevice(
           Synthetic.fedProx(s.alpha(), s.beta(), seed, syntheticConfig(c)), c);
       case DatasetSpec.SyntheticIid s -> byDevice(Synthetic.iid(seed, syntheticConfig(c)), c);
+      case DatasetSpec.Generated g -> generated(population(g, seed), c.clients(), c.model());
     };
+  }
+
+  /** The generator of {@code spec}'s data from the run's seed. */
+  public static GeneratedPopulation population(DatasetSpec.Generated spec, long seed) {
+    return new GeneratedPopulation(spec.features(), spec.classes(), spec.examples(), seed);
   }
 
   private static Synthetic.Config syntheticConfig(SimulationSettings c) {

@@ -68,8 +68,13 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return how.name().toLowerCase(Locale.ROOT);
   }
 
-  /** The most clients a population may hold; each needs its own dataset in memory. */
+  /** The most clients a population of held data may have; each needs its dataset in memory. */
   public static final int MAX_CLIENTS = 100_000;
+  /**
+   * The most clients of a generated population ({@code --dataset generated}), whose data are made
+   * on demand: a round's cohort costs a few bytes per client on the driver.
+   */
+  public static final int MAX_GENERATED_CLIENTS = 10_000_000;
   /** The most rounds, so that a typo cannot start a run that never ends. */
   public static final int MAX_ROUNDS = 1_000_000;
   /** The most local epochs, the limit the client update enforces. */
@@ -97,7 +102,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
             + String.join(" and ", CLIENT_METRICS) + ", not '" + name + "'");
       }
     }
-    range("--clients", clients, 1, MAX_CLIENTS);
+    range("--clients", clients, 1, dataset.generated() ? MAX_GENERATED_CLIENTS : MAX_CLIENTS);
     range("--clients-per-round", clientsPerRound, 1, clients);
     range("--rounds", rounds, 1, MAX_ROUNDS);
     range("--local-epochs", localEpochs, 1, MAX_EPOCHS);

@@ -48,6 +48,14 @@ class EngineTest {
   }
 
   @Test
+  void codec_generatedPopulation_roundTrips() {
+    SimulationSettings s = SimulationSettings.builder()
+        .dataset(DatasetSpec.parse("generated:99999,10,2")).clients(3_000_000)
+        .clientsPerRound(1_000_000).rounds(1).build();
+    assertThat(SettingsCodec.decode(SettingsCodec.encode(s))).isEqualTo(s);
+  }
+
+  @Test
   void codec_refusesWhatWorkersCannotRebuild() {
     assertThatThrownBy(() -> SettingsCodec.decode(new byte[] {1, 2, 3, 4, 5}))
         .isInstanceOf(IllegalArgumentException.class);

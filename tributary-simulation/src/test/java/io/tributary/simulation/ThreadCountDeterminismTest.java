@@ -62,6 +62,21 @@ class ThreadCountDeterminismTest {
     assertSameFilesWhateverTheThreads(settings, "digits", 3);
   }
 
+  /**
+   * A generated population (clients' data made on demand, cohorts never held): 1,500 clients,
+   * 700 per round, 2 rounds of FedAvg.
+   */
+  @Test
+  void generatedSevenHundredClientsPerRound_oneTwoEightThreads_byteIdenticalFinalModelAndMetrics()
+      throws Exception {
+    SimulationSettings.Builder settings = SimulationSettings.builder()
+        .algorithm(Algorithm.FEDAVG).dataset(DatasetSpec.parse("generated:50,4,3"))
+        .clients(1_500).clientsPerRound(700).rounds(2).localEpochs(1).batchSize(3)
+        .learningRate(0.1).seed(21);
+
+    assertSameFilesWhateverTheThreads(settings, "generated", 2);
+  }
+
   private void assertSameFilesWhateverTheThreads(SimulationSettings.Builder settings,
       String name, int rounds) throws Exception {
     byte[] firstModel = null;

@@ -3,6 +3,7 @@ package io.tributary.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.Engine;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.Simulation;
@@ -62,6 +63,18 @@ class SparkSimulationIdentityTest {
       throws Exception {
     RunBits.assertSameBits(reference, run("spark-local2-p" + partitions,
         settings().engine(new Engine.Cluster("local[2]", Map.of(), partitions))), ROUNDS);
+  }
+
+  /** A generated population: each task makes its clients' data from the seed on the worker. */
+  @Test
+  void generatedPopulationOnSparkLocalTwoCores_givesTheLocalRunsFiles() throws Exception {
+    SimulationSettings.Builder generated = settings().model(ModelKind.MCLR)
+        .dataset(DatasetSpec.parse("generated:30,4,2")).clients(5_000).clientsPerRound(600)
+        .learningRate(0.2);
+    Path local = run("generated-local", generated.engine(Engine.LOCAL));
+    Path spark = run("generated-spark", generated
+        .engine(new Engine.Cluster("local[2]", Map.of(), 3)));
+    RunBits.assertSameBits(local, spark, ROUNDS);
   }
 
   @Test

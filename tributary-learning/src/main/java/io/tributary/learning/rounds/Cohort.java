@@ -1,10 +1,19 @@
 package io.tributary.learning.rounds;
 
+import io.tributary.runtime.ClientValues;
+import java.util.AbstractList;
 import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
+import java.util.function.IntFunction;
 
 /**
  * The clients one invocation runs over: the values CLIENTS is bound to, in order, and a name for
  * each (what failure reasons call the client).
+ *
+ * <p>A cohort either holds its values ({@link #Cohort(String, List, List)}) or makes each when it
+ * is asked for ({@link #generated}), so that a round of a million simulated clients holds none of
+ * their data.
  *
  * @param name what the cohort is, such as {@code fit} or {@code test}
  * @param clients the client values (datasets in a simulation, client ids on a server)
@@ -12,21 +21,70 @@ import java.util.List;
  */
 public record Cohort(String name, List<?> clients, List<String> names) {
   /**
-   * Copies the lists.
+   * Copies the lists (a generated cohort's are kept: they hold nothing).
    *
    * @throws IllegalArgumentException when there is not one name per client
    */
   public Cohort {
-    clients = List.copyOf(clients);
-    names = List.copyOf(names);
+    clients = clients instanceof OnDemand<?> ? clients : List.copyOf(clients);
+    names = names instanceof OnDemand<?> ? names : List.copyOf(names);
     if (clients.size() != names.size()) {
       throw new IllegalArgumentException(clients.size() + " clients but " + names.size()
           + " names");
     }
   }
 
+  /**
+   * A cohort of {@code size} clients whose values and names are made when asked for; both
+   * functions must be deterministic and safe to call from several threads.
+   *
+   * @throws IllegalArgumentException if {@code size} is negative
+   */
+  public static Cohort generated(String name, int size, IntFunction<?> client,
+      IntFunction<String> clientName) {
+    if (size < 0) {
+      throw new IllegalArgumentException("a cohort cannot have " + size + " clients");
+    }
+    return new Cohort(name, new OnDemand<>(size, client), new OnDemand<>(size, clientName));
+  }
+
   /** The number of clients. */
   public int size() {
     return clients.size();
+  }
+
+  /** Whether the values are made when asked for rather than held. */
+  public boolean isGenerated() {
+    return clients instanceof OnDemand<?>;
+  }
+
+  /**
+   * The value to bind CLIENTS to: the held list, or {@link ClientValues} that make each client's
+   * value when the runtime reaches it.
+   */
+  public Object argument() {
+    return clients instanceof OnDemand<?> d ? ClientValues.generate(d.size(), d::get) : clients;
+  }
+
+  /** A list whose element {@code i} is made by a function each time it is read. */
+  private static final class OnDemand<T> extends AbstractList<T> implements RandomAccess {
+    private final int size;
+    private final IntFunction<? extends T> element;
+
+    OnDemand(int size, IntFunction<? extends T> element) {
+      this.size = size;
+      this.element = Objects.requireNonNull(element, "element");
+    }
+
+    @Override
+    public T get(int index) {
+      Objects.checkIndex(index, size);
+      return element.apply(index);
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
   }
 }

@@ -87,7 +87,7 @@ public final class RoundLoop {
     List<ClientFailure> failures = List.of();
     Optional<String> refused = Optional.empty();
     try (Population.Invocation unused = population.open(Population.Phase.FIT, round, cohort)) {
-      Outcome out = context.invokeWithReport(process.next(), state, cohort.clients());
+      Outcome out = context.invokeWithReport(process.next(), state, cohort.argument());
       RoundOutput result = RoundOutput.of(out.value());
       failures = out.report().failures();
       // Each update and their mean were checked finite; model + mean can still overflow.
@@ -129,7 +129,7 @@ public final class RoundLoop {
       return new RoundReport.Evaluation(cohort, Optional.empty(), List.of());
     }
     try (Population.Invocation unused = population.open(Population.Phase.EVALUATE, round, cohort)) {
-      Outcome out = context.invokeWithReport(process.evaluate(), model, cohort.clients());
+      Outcome out = context.invokeWithReport(process.evaluate(), model, cohort.argument());
       return new RoundReport.Evaluation(cohort, Optional.of((StructValue) out.value()),
           out.report().failures());
     } catch (TooManyClientFailuresException e) {

@@ -28,6 +28,7 @@ import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -81,13 +82,9 @@ public final class RunParts {
     }
     this.process = built.bound(GraphBinder.standard());
     this.sampler = new ClientSampler(Seeds.sampler(config.seed()));
-    List<List<StructValue>> trainForEval = new ArrayList<>();
-    List<String> trainNames = new ArrayList<>();
-    for (int k = 0; k < data.clientTrain().size(); k++) {
-      trainForEval.add(SequenceValues.of(data.clientTrain().get(k), EVAL_BATCH));
-      trainNames.add("training data of client " + k);
-    }
-    this.trainCohort = new Cohort("train", trainForEval, trainNames);
+    this.trainCohort = cohort("train", data.clientTrain().size(),
+        k -> SequenceValues.of(data.clientTrain().get(k), EVAL_BATCH),
+        k -> "training data of client " + k);
     List<List<StructValue>> testForEval = pieces(data.test());
     List<String> testNames = new ArrayList<>();
     for (int p = 0; p < testForEval.size(); p++) {
@@ -151,21 +148,30 @@ public final class RunParts {
         attacked[p] = true;
       }
     }
-    List<Object> clientData = new ArrayList<>(chosen.length);
-    List<String> names = new ArrayList<>(chosen.length);
-    for (int p = 0; p < chosen.length; p++) {
+    return cohort("fit", chosen.length, p -> {
       int k = chosen[p];
       List<StructValue> batches = SequenceValues.shuffled(data.clientTrain().get(k),
           config.batchSize(), Seeds.shuffle(config.seed(), round, k));
-      if (attacks == null) {
-        clientData.add(batches);
-        names.add("client " + k);
-      } else {
-        clientData.add(ByzantineUpdate.clientData(batches, attacks[p]));
-        names.add("client " + k + (attacked[p] ? " (byzantine)" : ""));
-      }
+      return attacks == null ? batches : ByzantineUpdate.clientData(batches, attacks[p]);
+    }, p -> "client " + chosen[p] + (attacked[p] ? " (byzantine)" : ""));
+  }
+
+  /**
+   * A cohort of {@code size} clients: made on demand for a generated population, so that no
+   * client's data outlive its work, and made now otherwise (held data are cheap to batch once).
+   */
+  private Cohort cohort(String name, int size, IntFunction<Object> client,
+      IntFunction<String> clientName) {
+    if (data.generated()) {
+      return Cohort.generated(name, size, client, clientName);
     }
-    return new Cohort("fit", clientData, names);
+    List<Object> values = new ArrayList<>(size);
+    List<String> names = new ArrayList<>(size);
+    for (int p = 0; p < size; p++) {
+      values.add(client.apply(p));
+      names.add(clientName.apply(p));
+    }
+    return new Cohort(name, values, names);
   }
 
   /** The clients every round's model is evaluated on: every client's training data. */
@@ -185,11 +191,11 @@ public final class RunParts {
   public Call call(Invocation invocation, Object serverArgument) {
     return switch (invocation.kind()) {
       case FIT -> new Call(process.next(),
-          List.of(serverArgument, fitCohort(invocation.round()).clients()));
+          List.of(serverArgument, fitCohort(invocation.round()).argument()));
       case EVALUATE_TRAIN -> new Call(process.evaluate(),
-          List.of(serverArgument, trainCohort.clients()));
+          List.of(serverArgument, trainCohort.argument()));
       case EVALUATE_TEST -> new Call(process.evaluate(),
-          List.of(serverArgument, testCohort.clients()));
+          List.of(serverArgument, testCohort.argument()));
     };
   }
 

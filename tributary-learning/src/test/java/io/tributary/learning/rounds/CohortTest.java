@@ -1,0 +1,51 @@
+package io.tributary.learning.rounds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.runtime.ClientValues;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class CohortTest {
+  @Test
+  void generated_millionClients_makesNoValueUntilAsked() {
+    AtomicInteger made = new AtomicInteger();
+    Cohort c = Cohort.generated("fit", 1_000_000, i -> {
+      made.incrementAndGet();
+      return "data of " + i;
+    }, i -> "client " + i);
+
+    assertThat(c.size()).isEqualTo(1_000_000);
+    assertThat(c.isGenerated()).isTrue();
+    assertThat(made).hasValue(0);
+    assertThat(c.clients().get(999_999)).isEqualTo("data of 999999");
+    assertThat(c.names().get(3)).isEqualTo("client 3");
+    assertThat(made).hasValue(1);
+  }
+
+  @Test
+  void argument_generated_isClientValuesMadeOnDemand() {
+    Cohort c = Cohort.generated("fit", 5, i -> i * 10, i -> "client " + i);
+    ClientValues values = (ClientValues) c.argument();
+    assertThat(values.inMemory()).isFalse();
+    assertThat(values.size()).isEqualTo(5);
+    assertThat(values.get(4)).isEqualTo(40);
+  }
+
+  @Test
+  void argument_held_isTheList() {
+    Cohort c = new Cohort("test", List.of("a", "b"), List.of("client 0", "client 1"));
+    assertThat(c.isGenerated()).isFalse();
+    assertThat(c.argument()).isEqualTo(List.of("a", "b"));
+  }
+
+  @Test
+  void constructor_namesAndClientsDisagree_refused() {
+    assertThatThrownBy(() -> new Cohort("fit", List.of("a"), List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 clients but 0");
+    assertThatThrownBy(() -> Cohort.generated("fit", -1, i -> i, i -> ""))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+  }
+}
