@@ -20,10 +20,23 @@
 #  live     the live heap (after a full collection) of the driver and of each executor, sampled
 #            with jcmd during cluster runs of LIVE_CLIENTS clients per round (mclr).
 #
-# Usage: tributary-benchmarks/scripts/run-spark.sh [overhead|scale|product|live|all=all]
+#  population  rounds of a generated population (--dataset generated:784,10,1: one example of
+#            784 features per client, made from the seed where it is needed; mclr, 7,850
+#            parameters) as clients per round grow to a million (POPULATION_CLIENTS; the
+#            population is the round's cohort, so the evaluation on the training data covers the
+#            same clients), on the three engines, live heaps sampled on the cluster.
+#
+#  million  MILLION_CLIENTS per round of a 1,000,000-parameter model (generated:99999,10,1,
+#            mclr: 99,999 x 10 + 10 parameters), one round, on the cluster with the live heaps
+#            sampled every 10 s, and on the local engine for the smallest count.
+#
+# Usage: tributary-benchmarks/scripts/run-spark.sh
+#          [overhead|scale|product|live|population|million|all=all but million]
 #   ROUNDS=200 (overhead), SCALE_ROUNDS=3, SCALE_CLIENTS="1000 10000 60000",
 #   SCALE_TIMEOUT=300 (seconds per configuration; a run past it is stopped and reported),
-#   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass)
+#   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass),
+#   POPULATION_CLIENTS="1000 10000 100000 1000000", POPULATION_ROUNDS=2,
+#   MILLION_CLIENTS="100000 1000000", MILLION_TIMEOUT=5400
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -46,7 +59,9 @@ echo "results in $out" >&2
 # beside its results.
 gc="$out/gc"
 mkdir -p "$gc"
-gc_opts="-Xlog:gc:file=$gc/driver-%p.log"
+# The driver also logs how long it spends decoding and merging each pass's parts (the runtime's
+# Planner, at debug), which the report adds up.
+gc_opts="-Xlog:gc:file=$gc/driver-%p.log -Dorg.slf4j.simpleLogger.log.io.tributary.runtime.executor.Planner=debug"
 # Build first (CLI jar, tributary-spark's class path, the AOT cache for these options) with one
 # untimed round on each kind of engine, so no timed run includes it.
 JDK_JAVA_OPTIONS=$gc_opts "$root/tributary" simulate --dataset synthetic:1,1 --model mclr \
@@ -133,30 +148,72 @@ if [[ $what == product || $what == all ]]; then
   done
 fi
 
+# sample_live NAME INTERVAL: while run NAME goes on, the live heap (what a full collection leaves:
+# `jcmd PID GC.class_histogram` collects first) of its driver and executors, every INTERVAL s,
+# into NAME.live. Runs sampled so are slower (every sample stops the JVM for a full collection).
+sample_live() {
+  local name=$1 every=$2
+  while [[ ! -f $out/$name.wall ]]; do
+    sleep "$every"
+    # The run's JVMs: the driver names --out DIR, the executors their GC log beside it.
+    "$JAVA_HOME/bin/jcmd" -l 2>/dev/null | while read -r pid rest; do
+      { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -qF "$out/$name" || continue
+      role=executor
+      [[ $rest == *CoarseGrainedExecutorBackend* ]] || role=driver
+      total=$("$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram 2>/dev/null | awk '/^Total/ {print $3}')
+      [[ -n $total ]] && echo "$role $pid $total" >> "$out/$name.live"
+    done
+  done
+}
+
 if [[ $what == live || $what == all ]]; then
-  # The live heap (what a full collection leaves) of the driver and of each executor, sampled
-  # every 3 s with `jcmd PID GC.class_histogram` (which collects first) while a cluster run goes
-  # on; these runs' times are not comparable (every sample stops the JVM for a full collection).
   for k in ${LIVE_CLIENTS:-1000 60000}; do
     echo "live heap: fashion-mnist mclr, $k clients per round, cluster..." >&2
     name="live-$k-cluster"
-    (
-      while [[ ! -f $out/$name.wall ]]; do
-        sleep 3
-        # The run's JVMs: the driver names --out DIR, the executors their GC log beside it.
-        "$JAVA_HOME/bin/jcmd" -l 2>/dev/null | while read -r pid rest; do
-          { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -qF "$out/$name" || continue
-          role=executor
-          [[ $rest == *CoarseGrainedExecutorBackend* ]] || role=driver
-          total=$("$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram 2>/dev/null | awk '/^Total/ {print $3}')
-          [[ -n $total ]] && echo "$role $pid $total" >> "$out/$name.live"
-        done
-      done
-    ) &
+    sample_live "$name" 3 &
     sampler=$!
     run "$name" "$master" "$scale_timeout" --dataset fashion-mnist --model mclr --clients 60000 \
       --clients-per-round "$k" --local-epochs 1 --batch-size 10 --rounds "$scale_rounds" --seed 1
     wait "$sampler" || true
+  done
+fi
+
+if [[ $what == population || $what == all ]]; then
+  for k in ${POPULATION_CLIENTS:-1000 10000 100000 1000000}; do
+    echo "population: generated:784,10,1 mclr, $k clients per round..." >&2
+    for i in 0 1 2; do
+      name="population-$k-${labels[$i]}"
+      sampler=
+      if [[ ${labels[$i]} == cluster ]]; then
+        sample_live "$name" 10 &
+        sampler=$!
+      fi
+      run "$name" "${engines[$i]}" 1800 --dataset generated:784,10,1 --model mclr \
+        --clients "$k" --clients-per-round "$k" --local-epochs 1 --batch-size 1 \
+        --rounds "${POPULATION_ROUNDS:-2}" --seed 1
+      [[ -z $sampler ]] || wait "$sampler" || true
+    done
+  done
+fi
+
+if [[ $what == million ]]; then
+  first=1
+  for k in ${MILLION_CLIENTS:-100000 1000000}; do
+    echo "million: generated:99999,10,1 mclr (1,000,000 parameters), $k clients per round..." >&2
+    for i in 0 2; do
+      [[ $i == 0 && $first == 0 ]] && continue
+      name="million-$k-${labels[$i]}"
+      sampler=
+      if [[ ${labels[$i]} == cluster ]]; then
+        sample_live "$name" 10 &
+        sampler=$!
+      fi
+      run "$name" "${engines[$i]}" "${MILLION_TIMEOUT:-5400}" --dataset generated:99999,10,1 \
+        --model mclr --clients "$k" --clients-per-round "$k" --local-epochs 1 --batch-size 1 \
+        --rounds 1 --seed 1
+      [[ -z $sampler ]] || wait "$sampler" || true
+    done
+    first=0
   done
 fi
 
