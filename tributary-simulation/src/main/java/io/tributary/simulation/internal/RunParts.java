@@ -136,7 +136,11 @@ public final class RunParts {
     return out;
   }
 
-  /** Round {@code round}'s sampled clients: seeded samples of their datasets, shuffled. */
+  /**
+   * Round {@code round}'s sampled clients: seeded samples of their datasets, shuffled. The
+   * batches of a client are made when the runtime reaches it (a shuffled copy of its examples
+   * each), so a round holds only the clients being trained, whatever its size.
+   */
   public Cohort fitCohort(int round) {
     int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
     Byzantine byzantine = config.byzantine();
@@ -148,7 +152,7 @@ public final class RunParts {
         attacked[p] = true;
       }
     }
-    return cohort("fit", chosen.length, p -> {
+    return Cohort.generated("fit", chosen.length, p -> {
       int k = chosen[p];
       List<StructValue> batches = SequenceValues.shuffled(data.clientTrain().get(k),
           config.batchSize(), Seeds.shuffle(config.seed(), round, k));
@@ -157,8 +161,9 @@ public final class RunParts {
   }
 
   /**
-   * A cohort of {@code size} clients: made on demand for a generated population, so that no
-   * client's data outlive its work, and made now otherwise (held data are cheap to batch once).
+   * A cohort of {@code size} clients to evaluate on: made on demand for a generated population,
+   * so that no client's data outlive its work, and made once otherwise (the unshuffled batches of
+   * held data share their storage).
    */
   private Cohort cohort(String name, int size, IntFunction<Object> client,
       IntFunction<String> clientName) {
