@@ -102,14 +102,28 @@ if fed:
     print("final.npz identical across the engines:",
           "yes" if len(digests) == 1 and None not in digests else "NO")
 
+GROUPS = ["scale", "product", "population", "million"]
 scale = sorted({p.rsplit("-", 1)[0] for p in
-                (os.path.basename(f)[:-5] for f in glob.glob(f"{out}/scale-*.wall")
-                 + glob.glob(f"{out}/product-*.wall"))},
-               key=lambda s: (s.startswith("product"), int(s.split("-")[1])))
+                (os.path.basename(f)[:-5] for g in GROUPS for f in glob.glob(f"{out}/{g}-*.wall"))},
+               key=lambda s: (GROUPS.index(s.split("-")[0]), int(s.split("-")[1])))
+
+
+def driver_merge_s(name):
+    """The seconds the driver spent decoding and merging the engine's parts (the runtime's
+    debug line), summed over the run."""
+    path = f"{out}/{name}.stderr"
+    if not os.path.exists(path):
+        return None
+    ms = [float(m.group(1)) for m in
+          re.finditer(r"merged on the driver in ([0-9.]+) ms", open(path, errors="replace").read())]
+    return sum(ms) / 1e3 if ms else None
+
+
 if scale:
     print()
     print("### Rounds per second as clients per round grow: fashion-mnist mclr (scale), mlp "
-          "(product)")
+          "(product), generated:784,10,1 mclr (population), generated:99999,10,1 mclr with "
+          "1,000,000 parameters (million)")
     print()
     print("| run | engine | rounds done | round 1 s | median s/round | rounds/s "
           "| wall s | final.npz sha256 | load at start |")
@@ -139,16 +153,18 @@ if split:
           "the run)")
     print()
     print("| run | engine | round loop s | Spark jobs s (submit -> end) | outside jobs s "
-          "(driver) | tasks | task run s | task deserialize s | scheduler s | result "
-          "serialize + fetch s | parts to the driver MB |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "(driver) | of which decode + merge s | tasks | task run s | task deserialize s "
+          "| scheduler s | result serialize + fetch s | parts to the driver MB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, title in split:
         e = eventlog(name)
         if not e:
             continue
         loop = sum(r["seconds"] for r in metrics(name))
+        merge = driver_merge_s(name)
         print(f"| {name.rsplit('-', 1)[0]} | {title} | {loop:.1f} | {e['job_ms'] / 1e3:.1f} | "
-              f"{loop - e['job_ms'] / 1e3:.1f} | {e['tasks']} | {e['task_run_ms'] / 1e3:.1f} | "
+              f"{loop - e['job_ms'] / 1e3:.1f} | {'-' if merge is None else f'{merge:.2f}'} | "
+              f"{e['tasks']} | {e['task_run_ms'] / 1e3:.1f} | "
               f"{e['task_deserialize_ms'] / 1e3:.1f} | {e['task_scheduler_ms'] / 1e3:.1f} | "
               f"{(e['task_result_serialize_ms'] + e['task_result_fetch_ms']) / 1e3:.1f} | "
               f"{e['result_bytes'] / 1e6:.1f} |")
@@ -180,11 +196,12 @@ if mem:
         ex = ", ".join(f"{u:.0f} / {a:.0f} / {c:.0f}" for u, a, c in execs) or "(in the driver)"
         print(f"| {name.rsplit('-', 1)[0]} | {title} | {du:.0f} / {da:.0f} / {dc:.0f} | {ex} | {spark} |")
 
-live = sorted(glob.glob(f"{out}/live-*.live"), key=lambda f: int(f.split("live-")[1].split("-")[0]))
+live = sorted(glob.glob(f"{out}/*.live"),
+              key=lambda f: (os.path.basename(f).split("-")[0], int(os.path.basename(f).split("-")[1])))
 if live:
     print()
-    print("### Live heap (jcmd GC.class_histogram every 3 s during cluster runs, MiB: largest "
-          "and smallest sample)")
+    print("### Live heap (jcmd GC.class_histogram every 3 s (live) or 10 s (population, "
+          "million) during cluster runs, MiB: largest and smallest sample)")
     print()
     print("| run | driver | executors | samples | load at start |")
     print("|---|---|---|---:|---|")
