@@ -82,6 +82,24 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
     public int size() {
       return size;
     }
+
+    // A list's equality, hash and text read every element: for millions of generated clients,
+    // use what makes them instead.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof GeneratedClients g && g.population.equals(population) && g.size == size
+          && g.model == model;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(population, size, model);
+    }
+
+    @Override
+    public String toString() {
+      return "[" + size + " clients of " + population + ", made on demand]";
+    }
   }
 
   /** The shape of one example's features. */

@@ -2,8 +2,11 @@ package io.tributary.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.tributary.data.GeneratedPopulation;
 import io.tributary.learning.rounds.RoundRecord;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +47,23 @@ class GeneratedPopulationSimulationTest {
     assertThatThrownBy(() -> settings().clients(SimulationSettings.MAX_GENERATED_CLIENTS + 1)
         .build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--clients");
+  }
+
+  @Test
+  void data_sameGeneratedPopulation_equalWithoutMakingClients() {
+    GeneratedPopulation population = new GeneratedPopulation(30, 3, 2, 5);
+    SimulationData a = SimulationData.generated(population, 5_000_000, ModelKind.MCLR);
+    SimulationData b = SimulationData.generated(population, 5_000_000, ModelKind.MCLR);
+
+    assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+      assertThat(a.clientTrain()).isEqualTo(b.clientTrain())
+          .hasSameHashCodeAs(b.clientTrain())
+          .isNotEqualTo(SimulationData.generated(population, 4_999_999, ModelKind.MCLR)
+              .clientTrain());
+      assertThat(a.toString()).contains("5000000 clients of GeneratedPopulation[");
+    });
+    assertThat(a.generated()).isTrue();
+    assertThat(a.clientTrain().get(4_999_999).size()).isEqualTo(2);
   }
 
   @Test

@@ -26,6 +26,18 @@ class CohortTest {
   }
 
   @Test
+  void equalsAndHashCode_generated_makeNoValue() {
+    AtomicInteger made = new AtomicInteger();
+    Cohort a = Cohort.generated("fit", 1_000_000, i -> made.incrementAndGet(), i -> "c");
+    Cohort b = Cohort.generated("fit", 1_000_000, i -> made.incrementAndGet(), i -> "c");
+
+    assertThat(a).isEqualTo(a).isNotEqualTo(b);
+    assertThat(a.hashCode()).isEqualTo(a.hashCode());
+    assertThat(a.toString()).contains("1000000 values made on demand");
+    assertThat(made).hasValue(0);
+  }
+
+  @Test
   void argument_generated_isClientValuesMadeOnDemand() {
     Cohort c = Cohort.generated("fit", 5, i -> i * 10, i -> "client " + i);
     ClientValues values = (ClientValues) c.argument();
