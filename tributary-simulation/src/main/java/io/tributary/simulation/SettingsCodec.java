@@ -2,6 +2,8 @@ package io.tributary.simulation;
 
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpSettings;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.SequencedMap;
 import java.util.TreeMap;
 
@@ -23,7 +26,7 @@ import java.util.TreeMap;
  */
 public final class SettingsCodec {
   /** The first bytes of every encoding; a change of layout changes them. */
-  private static final int MAGIC = 0x54534531; // "TSE1"
+  private static final int MAGIC = 0x54534532; // "TSE2"
 
   private SettingsCodec() {}
 
@@ -31,7 +34,8 @@ public final class SettingsCodec {
    * Encodes {@code s}.
    *
    * @throws IllegalArgumentException when a setting cannot be sent to workers: an algorithm
-   *     composed in code ({@code Algorithm.custom}), or differential privacy (not yet)
+   *     composed in code ({@code Algorithm.custom}), or differential privacy over SecAgg+ (a
+   *     secure sum runs among the clients of one process)
    */
   public static byte[] encode(SimulationSettings s) {
     if (s.algorithm().custom().isPresent()) {
@@ -39,9 +43,9 @@ public final class SettingsCodec {
           + "cannot run on a cluster engine: its workers rebuild the algorithm from the settings, "
           + "which only name the suite's algorithms; use --engine local");
     }
-    if (s.dp().isPresent()) {
-      throw new IllegalArgumentException("--dp does not run on a cluster engine yet; use "
-          + "--engine local");
+    if (s.dp().flatMap(DpSettings::secure).isPresent()) {
+      throw new IllegalArgumentException("--secure-aggregation does not run on a cluster "
+          + "engine: SecAgg+ needs every client of a round in one process; use --engine local");
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -68,6 +72,7 @@ public final class SettingsCodec {
         out.writeUTF(e.getKey());
         out.writeUTF(e.getValue().name());
       }
+      writeDp(out, s.dp());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -105,12 +110,56 @@ public final class SettingsCodec {
       for (int i = 0; i < n; i++) {
         metrics.put(in.readUTF(), MetricAggregation.valueOf(in.readUTF()));
       }
+      Optional<DpSettings> dp = readDp(in);
       return new SimulationSettings(algorithm, dataset, dir.isEmpty() ? null : Path.of(dir),
           partition, model, ints[0], ints[1], ints[2], ints[3], ints[4], lr, mu, byzantine,
-          seed, ints[5], ints[6], null, Optional.empty(), optimizer, metrics, Engine.LOCAL);
+          seed, ints[5], ints[6], null, dp, optimizer, metrics, Engine.LOCAL);
     } catch (IOException e) {
       throw new IllegalArgumentException("truncated simulation settings: " + e.getMessage(), e);
     }
+  }
+
+  /** Differential privacy's settings, every field (the workers build the clients' clipping). */
+  private static void writeDp(DataOutputStream out, Optional<DpSettings> dp) throws IOException {
+    out.writeBoolean(dp.isPresent());
+    if (dp.isEmpty()) {
+      return;
+    }
+    DpSettings d = dp.get();
+    out.writeUTF(d.mode().name());
+    out.writeDouble(d.noiseMultiplier());
+    out.writeDouble(d.clip());
+    out.writeBoolean(d.adaptive().isPresent());
+    if (d.adaptive().isPresent()) {
+      DpSettings.Adaptive a = d.adaptive().get();
+      out.writeDouble(a.targetQuantile());
+      out.writeDouble(a.clipLr());
+      out.writeBoolean(a.clippedCountStddev().isPresent());
+      out.writeDouble(a.clippedCountStddev().orElse(0));
+    }
+    out.writeDouble(d.localNoiseStddev());
+    out.writeDouble(d.delta());
+    out.writeBoolean(d.insecureSeededNoise());
+  }
+
+  private static Optional<DpSettings> readDp(DataInputStream in) throws IOException {
+    if (!in.readBoolean()) {
+      return Optional.empty();
+    }
+    DpMode mode = DpMode.valueOf(in.readUTF());
+    double z = in.readDouble();
+    double clip = in.readDouble();
+    Optional<DpSettings.Adaptive> adaptive = Optional.empty();
+    if (in.readBoolean()) {
+      double quantile = in.readDouble();
+      double clipLr = in.readDouble();
+      boolean hasStddev = in.readBoolean();
+      double stddev = in.readDouble();
+      adaptive = Optional.of(new DpSettings.Adaptive(quantile, clipLr,
+          hasStddev ? OptionalDouble.of(stddev) : OptionalDouble.empty()));
+    }
+    return Optional.of(new DpSettings(mode, z, clip, adaptive, in.readDouble(), in.readDouble(),
+        in.readBoolean()));
   }
 
   private static void writeMap(DataOutputStream out, Map<String, Double> m) throws IOException {

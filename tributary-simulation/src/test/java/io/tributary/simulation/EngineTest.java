@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpSettings;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 /** --engine: parsing, what the settings record, the settings codec and a missing provider. */
@@ -53,6 +58,29 @@ class EngineTest {
         .dataset(DatasetSpec.parse("generated:99999,10,2")).clients(3_000_000)
         .clientsPerRound(1_000_000).rounds(1).build();
     assertThat(SettingsCodec.decode(SettingsCodec.encode(s))).isEqualTo(s);
+  }
+
+  @Test
+  void codec_differentialPrivacy_roundTripsEveryField() {
+    for (DpSettings dp : List.of(
+        new DpSettings(DpMode.CENTRAL, 1.1, 0.7, Optional.empty(), 0, 1e-5, true),
+        new DpSettings(DpMode.CLIENT, 0.5, 0.1, Optional.of(new DpSettings.Adaptive(0.3, 0.25,
+            OptionalDouble.of(1.5))), 0.01, 1e-6, false),
+        new DpSettings(DpMode.CLIENT, 0.5, 0.1, Optional.of(DpSettings.Adaptive.defaults()), 0,
+            1e-5, true))) {
+      SimulationSettings s = SimulationSettings.builder().model(ModelKind.MCLR).clients(20)
+          .clientsPerRound(10).rounds(2).dp(dp).build();
+      assertThat(SettingsCodec.decode(SettingsCodec.encode(s))).as("%s", dp).isEqualTo(s);
+    }
+  }
+
+  @Test
+  void codec_dpOverSecureAggregation_refusedNamingTheFlag() {
+    SimulationSettings s = SimulationSettings.builder().model(ModelKind.MCLR).clients(20)
+        .clientsPerRound(10).rounds(2).dp(new DpSettings(DpMode.CLIENT, 1.1, 1.0,
+            Optional.empty(), 0, 1e-5, true).withSecure(DpSettings.Secure.defaults())).build();
+    assertThatThrownBy(() -> SettingsCodec.encode(s)).isInstanceOf(
+        IllegalArgumentException.class).hasMessageContaining("--secure-aggregation");
   }
 
   @Test

@@ -8,8 +8,12 @@ import io.tributary.simulation.Engine;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationSettings;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpSettings;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +79,22 @@ class SparkSimulationIdentityTest {
     Path spark = run("generated-spark", generated
         .engine(new Engine.Cluster("local[2]", Map.of(), 3)));
     RunBits.assertSameBits(local, spark, ROUNDS);
+  }
+
+  /**
+   * Differential privacy with seeded noise (experiments only): the clients clip (and add local
+   * noise, from a stream named by their update) on the workers, the driver adds the central
+   * noise and adapts the clip; the bits are the local run's.
+   */
+  @Test
+  void clientDpWithAdaptiveClipAndLocalNoiseOnSparkLocalTwoCores_givesTheLocalRunsFiles()
+      throws Exception {
+    SimulationSettings.Builder dp = settings().dp(new DpSettings(DpMode.CLIENT, 0.8, 0.5,
+        Optional.of(new DpSettings.Adaptive(0.5, 0.2, OptionalDouble.of(1))), 0.01, 1e-5, true));
+    Path local = run("dp-local", dp.engine(Engine.LOCAL));
+    Path spark = run("dp-spark", dp.engine(new Engine.Cluster("local[2]", Map.of(), 3)));
+    RunBits.assertSameBits(local, spark, ROUNDS);
+    assertThat(RunBits.metricsWithoutClock(spark)).allMatch(line -> line.contains("epsilon"));
   }
 
   @Test
