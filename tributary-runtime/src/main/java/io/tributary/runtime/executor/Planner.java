@@ -36,8 +36,6 @@ import org.slf4j.LoggerFactory;
  * come in the same order on both sides.
  */
 final class Planner {
-  private static final Logger LOG = LoggerFactory.getLogger(Planner.class);
-
   private final FederatingExecutor executor;
   private final List<ClientFailure> failures = Collections.synchronizedList(new ArrayList<>());
   /** With a pass engine, each pass's results encoded, for the requests of later passes. */
@@ -195,10 +193,19 @@ final class Planner {
             executor.options().minSuccessFraction() >= 1.0));
     // What the driver itself spends on a pass beyond the engine's job: the benchmarks split a
     // cluster round's time with it.
-    LOG.debug("pass {} of {} clients: {} parts decoded and merged on the driver in {} ms", pass,
-        clients, parts.size(), String.format(Locale.ROOT, "%.3f",
+    EngineLog.LOG.debug("pass {} of {} clients: {} parts decoded and merged on the driver in {} "
+        + "ms", pass, clients, parts.size(), String.format(Locale.ROOT, "%.3f",
             (System.nanoTime() - t0) / 1e6));
     return result;
+  }
+
+  /**
+   * The logger of passes on an engine, in a holder so that SLF4J is first touched when a pass
+   * runs on an engine: a program that only uses the local runtime never meets SLF4J (which
+   * prints a warning on stderr when it finds no provider).
+   */
+  private static final class EngineLog {
+    static final Logger LOG = LoggerFactory.getLogger(Planner.class);
   }
 
   /** Whether every aggregation below these client nodes has its value. */
