@@ -4,7 +4,6 @@ import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.FashionMnist;
 import io.tributary.data.FederatedDataset;
-import io.tributary.data.GeneratedPopulation;
 import io.tributary.data.Partition;
 import io.tributary.data.Partitioner;
 import io.tributary.data.Synthetic;
@@ -49,16 +48,15 @@ record ClientData(String name, Dataset train, Dataset test) {
           synthetic(count)), index, model);
       case DatasetSpec.SyntheticIid s -> device(Synthetic.iid(seed, synthetic(count)), index,
           model);
-      case DatasetSpec.Generated g -> generated(SimulationData.population(g, seed), index,
-          model);
+      case DatasetSpec.Generated g -> generated(SimulationData.generated(
+          SimulationData.population(g, seed), count, model), index);
     };
   }
 
-  /** Client {@code index} of a generated population, scored on the population's test set. */
-  private static ClientData generated(GeneratedPopulation population, int index,
-      ModelKind model) {
-    return new ClientData(population.name(), SimulationData.forModel(population.client(index),
-        model), SimulationData.forModel(population.test(), model));
+  /** Client {@code index} of simulate's generated population, scored on its test set. */
+  private static ClientData generated(SimulationData population, int index) {
+    return new ClientData(population.name(), population.clientTrain().get(index),
+        population.test());
   }
 
   private static Synthetic.Config synthetic(int count) {
