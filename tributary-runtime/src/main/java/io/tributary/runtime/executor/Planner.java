@@ -193,9 +193,11 @@ final class Planner {
             executor.options().minSuccessFraction() >= 1.0));
     // What the driver itself spends on a pass beyond the engine's job: the benchmarks split a
     // cluster round's time with it.
-    EngineLog.LOG.debug("pass {} of {} clients: {} parts decoded and merged on the driver in {} "
-        + "ms", pass, clients, parts.size(), String.format(Locale.ROOT, "%.3f",
-            (System.nanoTime() - t0) / 1e6));
+    if (EngineLog.LOG.isDebugEnabled()) {
+      EngineLog.LOG.debug("pass {} of {} clients: {} parts decoded and merged on the driver in "
+          + "{} ms", pass, clients, parts.size(), String.format(Locale.ROOT, "%.3f",
+              (System.nanoTime() - t0) / 1e6));
+    }
     return result;
   }
 
