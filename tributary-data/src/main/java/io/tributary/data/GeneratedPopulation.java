@@ -3,6 +3,7 @@ package io.tributary.data;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.TensorBuilder;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -105,7 +106,7 @@ public record GeneratedPopulation(int dimension, int numClasses, int examplesPer
     double[] score = new double[numClasses];
     for (int e = 0; e < count; e++) {
       chooseDistinct(rnd, at);
-      java.util.Arrays.fill(score, 0);
+      Arrays.fill(score, 0);
       for (int a = 0; a < active; a++) {
         // The label is computed from the float32 value the example stores.
         float v = (float) rnd.nextGaussian();

@@ -1,5 +1,7 @@
 package io.tributary.flower.server;
 
+import io.tributary.privacy.secagg.SecAggSettings;
+
 /**
  * Secure aggregation of every fit round with SecAgg+: the server learns the example-weighted sum
  * of the clients' quantized updates and their total examples, not any single update.
@@ -24,14 +26,11 @@ package io.tributary.flower.server;
 public record SecureAggregation(int neighbours, int threshold, int bits, double clippingRange,
     int exampleBits) {
   /** The default neighbours: 16. */
-  public static final int DEFAULT_NEIGHBOURS =
-      io.tributary.privacy.secagg.SecAggSettings.DEFAULT_NEIGHBOURS;
+  public static final int DEFAULT_NEIGHBOURS = SecAggSettings.DEFAULT_NEIGHBOURS;
   /** The default threshold: 9 of 16. */
-  public static final int DEFAULT_THRESHOLD =
-      io.tributary.privacy.secagg.SecAggSettings.DEFAULT_THRESHOLD;
+  public static final int DEFAULT_THRESHOLD = SecAggSettings.DEFAULT_THRESHOLD;
   /** The default quantization: 16 bits. */
-  public static final int DEFAULT_BITS =
-      io.tributary.privacy.secagg.SecAggSettings.DEFAULT_INPUT_BITS;
+  public static final int DEFAULT_BITS = SecAggSettings.DEFAULT_INPUT_BITS;
   /** The default clipping range: 1. */
   public static final double DEFAULT_CLIPPING_RANGE = 1.0;
   /** The default cap on example counts: 2^20 - 1. */
