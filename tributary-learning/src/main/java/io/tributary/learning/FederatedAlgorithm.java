@@ -50,6 +50,22 @@ public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
     return new FederatedAlgorithm("fedavg", 0, new WeightedMean(), new ServerSgd(1, 0));
   }
 
+  /**
+   * The algorithm {@code name} that aggregates with {@code aggregator} (a robust rule) and adds
+   * the aggregate to the model, as FedAvg's server does.
+   */
+  public static FederatedAlgorithm of(String name, Aggregator aggregator) {
+    return new FederatedAlgorithm(name, 0, aggregator, new ServerSgd(1, 0));
+  }
+
+  /**
+   * The algorithm {@code name} that applies the example-weighted mean update with {@code
+   * optimizer} (FedAvgM's momentum, FedAdam).
+   */
+  public static FederatedAlgorithm of(String name, ServerOptimizer optimizer) {
+    return new FederatedAlgorithm(name, 0, new WeightedMean(), optimizer);
+  }
+
   /** This algorithm under another name. */
   public FederatedAlgorithm withName(String newName) {
     return new FederatedAlgorithm(newName, mu, aggregator, serverOptimizer);

@@ -255,9 +255,11 @@ class AlgorithmsTest {
 
   @Test
   void named_unknownNameOrHyperparameter_throwsNamingTheChoices() {
+    // scaledmean is the algorithm this module's tests register (ScaledMeanSpec).
     assertThatThrownBy(() -> Algorithms.named("fedsgd"))
         .hasMessage("unknown algorithm 'fedsgd'; known: fedavg, fedavgm, fedprox, fedadam, "
-            + "fedyogi, fedadagrad, fedmedian, fedtrimmedavg, krum, multikrum, bulyan, qfedavg");
+            + "fedyogi, fedadagrad, fedmedian, fedtrimmedavg, krum, multikrum, bulyan, qfedavg, "
+            + "scaledmean");
     assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta", 0.1)))
         .hasMessage("fedadam has no hyperparameter 'beta'; it takes eta, beta_1, beta_2, tau");
     assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta_1", 1.5)))
