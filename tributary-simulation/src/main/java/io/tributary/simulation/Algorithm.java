@@ -2,8 +2,10 @@ package io.tributary.simulation;
 
 import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -108,14 +110,34 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
     return name;
   }
 
-  /** Whether the clients train with FedProx's proximal term (and so take {@code --mu}). */
+  /**
+   * Whether the clients train with a proximal term (the algorithm's spec takes {@code
+   * proximal_mu}, as FedProx's does), and so take {@code --mu}.
+   */
   public boolean proximal() {
-    return custom.isEmpty() && name.equals("fedprox");
+    return custom.isEmpty() && Algorithms.defaults(name).containsKey("proximal_mu");
   }
 
-  /** The command-line flag of a hyperparameter, such as {@code --beta1} for {@code beta_1}. */
+  /**
+   * The command-line flag of a hyperparameter: its own flag, such as {@code --beta1} for {@code
+   * beta_1}, or {@code --hp NAME} for one without (a registered algorithm's).
+   */
   public static String flag(String hyperparameter) {
-    return FLAGS.getOrDefault(hyperparameter, "--" + hyperparameter.replace('_', '-'));
+    return FLAGS.getOrDefault(hyperparameter, "--hp " + hyperparameter);
+  }
+
+  /** Whether {@code hyperparameter} has a flag of its own (else {@code --hp NAME=VALUE} sets it). */
+  public static boolean hasOwnFlag(String hyperparameter) {
+    return FLAGS.containsKey(hyperparameter);
+  }
+
+  /** The words that set the hyperparameters on the command line, such as {@code --beta1 0.9}. */
+  public List<String> commandWords() {
+    List<String> words = new ArrayList<>();
+    hyperparameters.forEach((k, v) -> words.addAll(hasOwnFlag(k)
+        ? List.of(flag(k), SimulationSettings.number(v))
+        : List.of("--hp", k + "=" + SimulationSettings.number(v))));
+    return words;
   }
 
   /** The suite's algorithm with these hyperparameters and the clients' proximal {@code mu}. */

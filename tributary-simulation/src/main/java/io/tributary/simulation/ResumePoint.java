@@ -9,14 +9,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Where a stopped or killed run goes on from: the newest checkpoint in its {@code model.zip}.
@@ -97,46 +92,6 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
     }
     if (inWord) {
       out.add(w.toString());
-    }
-    return out;
-  }
-
-  /** Options whose values may differ on resume: they do not change results. */
-  private static final Set<String> FREE = Set.of("--threads", "--out", "--engine",
-      "--partitions", "--spark-conf");
-
-  /**
-   * Checks that {@code settings} are the settings of the run this checkpoint belongs to, except
-   * for the thread count and the output directory, which do not change results.
-   *
-   * @throws IllegalArgumentException naming the first setting whose value differs
-   */
-  public void checkSettings(SimulationSettings settings) {
-    Map<String, String> theirs = options(command);
-    Map<String, String> ours = options(settings.commandLine());
-    Set<String> names = new TreeSet<>(theirs.keySet());
-    names.addAll(ours.keySet());
-    for (String name : names) {
-      if (!FREE.contains(name) && !Objects.equals(theirs.get(name), ours.get(name))) {
-        throw new IllegalArgumentException("resume: " + name + " " + show(ours.get(name))
-            + " differs from the checkpointed run, which has " + name + " "
-            + show(theirs.get(name)) + " (resume with the run's settings, or start a new run)");
-      }
-    }
-  }
-
-  private static String show(String value) {
-    return value == null ? "(not set)" : value;
-  }
-
-  /** The {@code --name value} pairs of a command line written by {@code commandLine()}. */
-  private static Map<String, String> options(List<String> words) {
-    Map<String, String> out = new HashMap<>();
-    for (int i = 0; i + 1 < words.size(); i++) {
-      if (words.get(i).startsWith("--")) {
-        out.put(words.get(i), words.get(i + 1));
-        i++;
-      }
     }
     return out;
   }

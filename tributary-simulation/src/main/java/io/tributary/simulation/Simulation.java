@@ -14,6 +14,7 @@ import io.tributary.simulation.output.ProgressListener;
 import io.tributary.simulation.output.RunDirectory;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,7 +92,8 @@ public final class Simulation {
             + "repeats); start a new run");
       }
       point = ResumePoint.read(settings.out());
-      point.checkSettings(settings);
+      SettingsSchema.checkSame(Files.readString(settings.out().resolve(RunFiles.CONFIG)),
+          settings, settings.out());
       if (point.updater().isEmpty() && !settings.algorithm().federated(settings.mu())
           .serverOptimizer().stateSlots().isEmpty()) {
         // Checked before any file is touched: the run's files stay as they are.

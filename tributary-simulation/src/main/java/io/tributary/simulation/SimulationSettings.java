@@ -1,11 +1,11 @@
 package io.tributary.simulation;
 
 import io.tributary.graph.local.ClientOptimizer;
-import io.tributary.graph.ops.Gemm;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.aggregation.WeightedMean;
-import io.tributary.learning.json.Json;
 import io.tributary.privacy.aggregation.DpSettings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -176,72 +176,39 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   }
 
   /**
-   * The settings as the lines of {@code config.json}, in a fixed order, with the matrix kernel
-   * in use ({@code java}, or {@code openblas} when {@code -Dtributary.gemm=openblas} chose it).
+   * The settings as {@code config.json}: every key of the {@link SettingsSchema}, one per line,
+   * in a fixed order, with the matrix kernel in use ({@code java}, or {@code openblas} when
+   * {@code -Dtributary.gemm=openblas} chose it) and the command that repeats the run.
    */
   public String toJson() {
-    SequencedMap<String, String> m = new LinkedHashMap<>();
-    m.put("algorithm", Json.string(algorithm.cliName()));
-    if (!algorithm.hyperparameters().isEmpty()) {
-      StringBuilder o = new StringBuilder("{");
-      algorithm.hyperparameters().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
-          .append(Json.string(k)).append(": ").append(Json.number(v)));
-      m.put("algorithm_options", o.append('}').toString());
+    return SettingsSchema.write(this);
+  }
+
+  /**
+   * The settings a {@code config.json} holds (what {@link #toJson} wrote), validated.
+   *
+   * @throws SettingsFileException naming the key that is missing, unknown or wrong
+   */
+  public static SimulationSettings fromJson(String json) throws SettingsFileException {
+    return SettingsSchema.read(json);
+  }
+
+  /**
+   * The settings of the run in {@code dir}, from its {@code config.json}.
+   *
+   * @throws SettingsFileException naming the key that is missing, unknown or wrong
+   * @throws IOException when the file cannot be read or is larger than a settings file can be
+   */
+  public static SimulationSettings read(Path dir) throws IOException {
+    Path file = dir.resolve(RunFiles.CONFIG);
+    if (!Files.isRegularFile(file)) {
+      throw new RunFileException("holds no run (no " + RunFiles.CONFIG + ")");
     }
-    m.put("dataset", Json.string(dataset.toString()));
-    m.put("data_dir", dataDir == null ? "null" : Json.string(dataDir.toString()));
-    m.put("partition", Json.string(partition));
-    m.put("model", Json.string(model.cliName()));
-    m.put("clients", Integer.toString(clients));
-    m.put("clients_per_round", Integer.toString(clientsPerRound));
-    m.put("rounds", Integer.toString(rounds));
-    m.put("local_epochs", Integer.toString(localEpochs));
-    m.put("batch_size", Integer.toString(batchSize));
-    m.put("lr", Json.number(learningRate));
-    // Recorded only when not plain SGD, so that the files of SGD runs stay as they were.
-    if (!clientOptimizer.isSgd()) {
-      m.put("client_optimizer", Json.string(clientOptimizer.name()));
-      StringBuilder o = new StringBuilder("{");
-      clientOptimizer.hyperparameters().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
-          .append(Json.string(k)).append(": ").append(Json.number(v)));
-      m.put("client_optimizer_options", o.append('}').toString());
+    if (Files.size(file) > SettingsSchema.MAX_BYTES) {
+      throw new SettingsFileException(null, "is larger than " + SettingsSchema.MAX_BYTES
+          + " bytes, which no settings are");
     }
-    if (!clientMetrics.isEmpty()) {
-      StringBuilder o = new StringBuilder("{");
-      clientMetrics.forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
-          .append(Json.string(k)).append(": ").append(Json.string(metricName(v))));
-      m.put("client_metrics", o.append('}').toString());
-    }
-    m.put("mu", Json.number(mu));
-    if (byzantine.active()) {
-      m.put("byzantine", Json.string(byzantine.toString()));
-    }
-    m.put("seed", Long.toString(seed));
-    m.put("threads", Integer.toString(threads));
-    // Recorded only for a cluster, so that the files of local runs stay as they were.
-    if (engine instanceof Engine.Cluster c) {
-      m.put("engine", Json.string(c.master()));
-      m.put("partitions", Integer.toString(c.partitions()));
-    }
-    // Not a setting but what decides the last digits: recorded so a run can be told apart.
-    m.put("kernel", Json.string(Gemm.kernelName()));
-    m.put("checkpoint_every", Integer.toString(checkpointEvery));
-    m.put("out", out == null ? "null" : Json.string(out.toString()));
-    dp.ifPresent(d -> {
-      StringBuilder o = new StringBuilder("{");
-      d.describe().forEach((k, v) -> o.append(o.length() > 1 ? ", " : "")
-          .append(Json.string(k)).append(": ").append(v.matches("-?[0-9].*")
-              ? v : Json.string(v)));
-      m.put("dp", o.append('}').toString());
-    });
-    m.put("command", Json.string(shellCommand()));
-    StringBuilder s = new StringBuilder("{\n");
-    int i = 0;
-    for (var e : m.entrySet()) {
-      s.append("  ").append(Json.string(e.getKey())).append(": ").append(e.getValue())
-          .append(++i < m.size() ? ",\n" : "\n");
-    }
-    return s.append("}\n").toString();
+    return fromJson(Files.readString(file));
   }
 
   /** The settings for the report's table, in display form. */
@@ -313,8 +280,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     if (algorithm.proximal()) {
       c.addAll(List.of("--mu", number(mu)));
     }
-    algorithm.hyperparameters().forEach((k, v) -> c.addAll(List.of(Algorithm.flag(k),
-        number(v))));
+    c.addAll(algorithm.commandWords());
     if (byzantine.active()) {
       c.addAll(List.of("--byzantine", byzantine.toString()));
     }
@@ -329,6 +295,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       c.addAll(List.of("--out", out.toString()));
     }
     dp.ifPresent(d -> c.addAll(d.commandLine()));
+    c.addAll(SettingsSchema.setWords(this));
     return c;
   }
 
@@ -368,6 +335,13 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
         threads, checkpointEvery, dir, dp, clientOptimizer, clientMetrics, engine);
+  }
+
+  /** These settings with {@code n} worker threads; the results do not depend on it. */
+  public SimulationSettings withThreads(int n) {
+    return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
+        clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
+        n, checkpointEvery, out, dp, clientOptimizer, clientMetrics, engine);
   }
 
   /** These settings running on {@code where}; the results do not depend on it. */
@@ -572,6 +546,23 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     public Builder clientMetric(String name, MetricAggregation how) {
       clientMetrics.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(how, "how"));
       return this;
+    }
+
+    /**
+     * Sets settings by their {@code config.json} keys, each value as JSON text ({@code
+     * "rounds" -> "5"}, {@code "dataset" -> "digits"}): any key of the {@link SettingsSchema},
+     * including one no other method of this builder names.
+     *
+     * @throws IllegalArgumentException naming the key that is unknown or whose value is wrong
+     */
+    public Builder set(Map<String, String> entries) {
+      SettingsSchema.apply(entries, this);
+      return this;
+    }
+
+    /** Whether the algorithm set so far trains with a proximal term (and so takes a mu). */
+    boolean proximal() {
+      return algorithm.proximal();
     }
 
     /**

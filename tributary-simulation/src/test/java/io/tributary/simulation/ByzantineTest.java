@@ -44,13 +44,15 @@ class ByzantineTest {
   }
 
   @Test
-  void resume_withoutTheRunsByzantineSetting_isRefusedNamingTheFlag() throws Exception {
+  void resume_withoutTheRunsByzantineSetting_isRefusedNamingTheKey() throws Exception {
     Path run = dir.resolve("run");
     Simulation.builder(attacked().out(run).build()).writeFiles().build().run();
 
     assertThatThrownBy(() -> Simulation.builder(attacked().byzantine(Byzantine.NONE).out(run)
         .build()).writeFiles().resume().build().run())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--byzantine");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("resume: byzantine (not set) differs from the run in " + run
+            + ", which has byzantine \"1:");
   }
   @Test
   void parse_threeModes_readAndPrintBack() {

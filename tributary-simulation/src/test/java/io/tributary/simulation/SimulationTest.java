@@ -178,8 +178,9 @@ class SimulationTest {
 
     assertThatThrownBy(() -> Simulation.builder(small().learningRate(0.5).out(run).build())
         .writeFiles().resume().build().run())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--lr 0.5")
-        .hasMessageContaining("--lr 0.1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("resume: lr 0.5 differs from the run in " + run + ", which has lr 0.1 "
+            + "(resume with the run's settings, or start a new run)");
   }
 
   @Test

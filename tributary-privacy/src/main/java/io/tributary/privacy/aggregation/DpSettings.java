@@ -9,10 +9,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.SequencedMap;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The differential-privacy settings of a run, as {@code tributary simulate} and {@code tributary
@@ -250,6 +253,74 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     secure.ifPresent(x -> m.put("secure_aggregation", "secagg+ neighbours " + x.neighbours()
         + " threshold " + x.threshold() + " bits " + x.bits()));
     return m;
+  }
+
+  /**
+   * The settings {@link #describe()} wrote: the inverse of it, for a run's recorded {@code
+   * config.json}.
+   *
+   * @throws IllegalArgumentException naming the entry that is missing, unknown or not a value
+   *     of its kind
+   */
+  public static DpSettings fromDescription(Map<String, String> d) {
+    Set<String> known = Set.of("dp", "noise_multiplier", "clipping_norm", "initial_clipping_norm",
+        "target_clipped_quantile", "clip_norm_lr", "clipped_count_stddev", "local_noise_stddev",
+        "delta", "noise", "secure_aggregation");
+    for (String k : new TreeSet<>(d.keySet())) {
+      if (!known.contains(k)) {
+        throw new IllegalArgumentException("unknown entry '" + k + "'");
+      }
+    }
+    boolean adaptive = d.containsKey("initial_clipping_norm");
+    Optional<Adaptive> a = Optional.empty();
+    if (adaptive) {
+      String stddev = entry(d, "clipped_count_stddev");
+      a = Optional.of(new Adaptive(real(d, "target_clipped_quantile"), real(d, "clip_norm_lr"),
+          stddev.equals("default") ? OptionalDouble.empty()
+              : OptionalDouble.of(real(d, "clipped_count_stddev"))));
+    }
+    String noise = entry(d, "noise");
+    if (!noise.equals("secure") && !noise.equals("insecure_seeded")) {
+      throw new IllegalArgumentException("noise must be secure or insecure_seeded, got '"
+          + noise + "'");
+    }
+    DpSettings s = new DpSettings(DpMode.parse(entry(d, "dp")), real(d, "noise_multiplier"),
+        real(d, adaptive ? "initial_clipping_norm" : "clipping_norm"), a,
+        d.containsKey("local_noise_stddev") ? real(d, "local_noise_stddev") : 0,
+        real(d, "delta"), noise.equals("insecure_seeded"));
+    if (d.containsKey("secure_aggregation")) {
+      String[] w = d.get("secure_aggregation").split(" ");
+      if (w.length != 7 || !w[0].equals("secagg+") || !w[1].equals("neighbours")
+          || !w[3].equals("threshold") || !w[5].equals("bits")) {
+        throw new IllegalArgumentException("secure_aggregation must read 'secagg+ neighbours K "
+            + "threshold T bits B', got '" + d.get("secure_aggregation") + "'");
+      }
+      try {
+        s = s.withSecure(new Secure(Integer.parseInt(w[2]), Integer.parseInt(w[4]),
+            Integer.parseInt(w[6])));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("secure_aggregation: '" + d.get("secure_aggregation")
+            + "' has a number that is not an integer", e);
+      }
+    }
+    return s;
+  }
+
+  private static String entry(Map<String, String> d, String key) {
+    String v = d.get(key);
+    if (v == null) {
+      throw new IllegalArgumentException("no entry '" + key + "'");
+    }
+    return v;
+  }
+
+  private static double real(Map<String, String> d, String key) {
+    String v = entry(d, key);
+    try {
+      return Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number, got '" + v + "'", e);
+    }
   }
 
   /** A number as the shortest text that reads back to it. */

@@ -1,0 +1,467 @@
+package io.tributary.simulation;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.tributary.graph.ops.Gemm;
+import io.tributary.learning.MetricAggregation;
+import io.tributary.learning.json.Json;
+import io.tributary.privacy.aggregation.DpSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SequencedMap;
+import java.util.function.Function;
+
+/**
+ * The one schema of a simulation's settings: every key of {@code config.json}, written once, with
+ * how its value is written from {@link SimulationSettings} and read back into a {@link
+ * SimulationSettings.Builder}, and whether it changes results. {@code config.json} is the
+ * settings' persisted form: what a run records, what a cluster engine's workers receive and what
+ * a resumed run reads; nothing re-parses a command line.
+ *
+ * <p>A new setting is one {@link Key} here plus its use; {@code simulate --set KEY=VALUE} sets
+ * any key from the command line.
+ */
+public final class SettingsSchema {
+  /** The layout version {@code config.json} records as {@code config_version}. */
+  public static final int VERSION = 1;
+  /** The largest {@code config.json} read: settings are a few hundred bytes. */
+  public static final int MAX_BYTES = 1 << 20;
+
+  private SettingsSchema() {}
+
+  /**
+   * One key of {@code config.json}.
+   *
+   * @param name the key, in snake case
+   * @param changesResults whether a run with another value computes other bits (the thread count,
+   *     the output directory and the engine do not)
+   * @param write the value as JSON text, or empty when the key is left out for these settings
+   * @param read sets the builder from the key's value ({@code null} when the file leaves it out)
+   */
+  public record Key(String name, boolean changesResults,
+      Function<SimulationSettings, Optional<String>> write, Reader read) {}
+
+  /** Reads one key's value into a builder. */
+  @FunctionalInterface
+  public interface Reader {
+    /**
+     * Sets {@code b} from {@code value}, which is null when the file leaves the key out.
+     *
+     * @throws IllegalArgumentException when the value is not one the key takes
+     */
+    void read(JsonNode value, JsonNode config, SimulationSettings.Builder b);
+  }
+
+  private static final Reader DERIVED = (v, c, b) -> { };
+
+  private static final List<Key> KEYS = List.of(
+      new Key("config_version", true, s -> Optional.of(Integer.toString(VERSION)), (v, c, b) -> {
+        int version = integer(v);
+        if (version > VERSION) {
+          throw new IllegalArgumentException("version " + version + " is newer than this "
+              + "Tributary's " + VERSION + ": run it with the Tributary that wrote it");
+        }
+      }),
+      new Key("algorithm", true, s -> Optional.of(Json.string(s.algorithm().cliName())),
+          (v, c, b) -> b.algorithm(Algorithm.of(text(v), numbers(c.get("algorithm_options"),
+              "algorithm_options")))),
+      new Key("algorithm_options", true, s -> s.algorithm().hyperparameters().isEmpty()
+          ? Optional.empty() : Optional.of(numberObject(s.algorithm().hyperparameters())),
+          DERIVED),
+      new Key("dataset", true, s -> Optional.of(Json.string(s.dataset().toString())),
+          (v, c, b) -> b.dataset(DatasetSpec.parse(text(v)))),
+      new Key("data_dir", true, s -> Optional.of(s.dataDir() == null ? "null"
+          : Json.string(s.dataDir().toString())), (v, c, b) -> b.dataDir(path(v))),
+      new Key("partition", true, s -> Optional.of(Json.string(s.partition())), (v, c, b) -> {
+        String p = text(v);
+        if (!p.equals("natural")) {
+          b.partition(p);
+        }
+      }),
+      new Key("model", true, s -> Optional.of(Json.string(s.model().cliName())),
+          (v, c, b) -> b.model(ModelKind.parse(text(v)))),
+      intKey("clients", SimulationSettings::clients, (b, x) -> b.clients(x)),
+      intKey("clients_per_round", SimulationSettings::clientsPerRound,
+          (b, x) -> b.clientsPerRound(x)),
+      intKey("rounds", SimulationSettings::rounds, (b, x) -> b.rounds(x)),
+      intKey("local_epochs", SimulationSettings::localEpochs, (b, x) -> b.localEpochs(x)),
+      intKey("batch_size", SimulationSettings::batchSize, (b, x) -> b.batchSize(x)),
+      new Key("lr", true, s -> Optional.of(Json.number(s.learningRate())),
+          (v, c, b) -> b.learningRate(real(v))),
+      // Recorded only when not plain SGD, so that the files of SGD runs stay as they were.
+      new Key("client_optimizer", true, s -> s.clientOptimizer().isSgd() ? Optional.empty()
+          : Optional.of(Json.string(s.clientOptimizer().name())), (v, c, b) -> {
+            if (v != null) {
+              b.clientOptimizer(text(v), numbers(c.get("client_optimizer_options"),
+                  "client_optimizer_options"));
+            }
+          }),
+      new Key("client_optimizer_options", true, s -> s.clientOptimizer().isSgd()
+          ? Optional.empty() : Optional.of(numberObject(s.clientOptimizer().hyperparameters())),
+          DERIVED),
+      new Key("client_metrics", true, s -> s.clientMetrics().isEmpty() ? Optional.empty()
+          : Optional.of(stringObject(s.clientMetrics(), SimulationSettings::metricName)),
+          (v, c, b) -> {
+            for (var e : strings(v, "client_metrics").entrySet()) {
+              b.clientMetric(e.getKey(), MetricAggregation.valueOf(
+                  e.getValue().toUpperCase(Locale.ROOT)));
+            }
+          }),
+      new Key("mu", true, s -> Optional.of(Json.number(s.mu())), (v, c, b) -> {
+        double mu = real(v);
+        if (b.proximal()) {
+          b.mu(mu);
+        } else if (mu != 0) {
+          throw new IllegalArgumentException("must be 0 for an algorithm without a proximal "
+              + "term, got " + mu);
+        }
+      }),
+      new Key("byzantine", true, s -> s.byzantine().active()
+          ? Optional.of(Json.string(s.byzantine().toString())) : Optional.empty(),
+          (v, c, b) -> {
+            if (v != null) {
+              b.byzantine(Byzantine.parse(text(v)));
+            }
+          }),
+      new Key("seed", true, s -> Optional.of(Long.toString(s.seed())),
+          (v, c, b) -> b.seed(longValue(v))),
+      intKey("threads", false, SimulationSettings::threads, (b, x) -> b.threads(x)),
+      // Recorded only for a cluster, so that the files of local runs stay as they were.
+      new Key("engine", false, s -> s.engine() instanceof Engine.Cluster cl
+          ? Optional.of(Json.string(cl.master())) : Optional.empty(), (v, c, b) -> {
+            if (v != null) {
+              JsonNode p = c.get("partitions");
+              b.engine(Engine.parse(text(v), p == null ? 0 : integer(p)));
+            }
+          }),
+      new Key("partitions", false, s -> s.engine() instanceof Engine.Cluster cl
+          ? Optional.of(Integer.toString(cl.partitions())) : Optional.empty(), DERIVED),
+      // Not a setting but what decides the last digits: recorded so a run can be told apart.
+      new Key("kernel", false, s -> Optional.of(Json.string(Gemm.kernelName())), DERIVED),
+      intKey("checkpoint_every", SimulationSettings::checkpointEvery,
+          (b, x) -> b.checkpointEvery(x)),
+      new Key("out", false, s -> Optional.of(s.out() == null ? "null"
+          : Json.string(s.out().toString())), (v, c, b) -> b.out(path(v))),
+      new Key("dp", true, s -> s.dp().map(d -> {
+        StringBuilder o = new StringBuilder("{");
+        d.describe().forEach((k, x) -> o.append(o.length() > 1 ? ", " : "")
+            .append(Json.string(k)).append(": ").append(x.matches("-?[0-9].*")
+                ? x : Json.string(x)));
+        return o.append('}').toString();
+      }), (v, c, b) -> {
+        if (v != null) {
+          SequencedMap<String, String> d = new LinkedHashMap<>();
+          object(v, "dp").properties().forEach(e -> d.put(e.getKey(), e.getValue().asText()));
+          b.dp(DpSettings.fromDescription(d));
+        }
+      }),
+      new Key("command", false, s -> Optional.of(Json.string(s.shellCommand())), DERIVED));
+
+  /**
+   * The keys {@link SimulationSettings#commandLine()} spells with options of their own ({@code
+   * --rounds 30}); every other key it writes as {@code --set KEY=VALUE}, so that a key added to
+   * the schema is repeated by the recorded command without further code.
+   */
+  private static final java.util.Set<String> OWN_OPTIONS = java.util.Set.of("config_version",
+      "algorithm", "algorithm_options", "dataset", "data_dir", "partition", "model", "clients",
+      "clients_per_round", "rounds", "local_epochs", "batch_size", "lr", "client_optimizer",
+      "client_optimizer_options", "client_metrics", "mu", "byzantine", "seed", "threads",
+      "engine", "partitions", "kernel", "checkpoint_every", "out", "dp", "command");
+
+  /** The {@code --set KEY=VALUE} words of the keys that have no option of their own. */
+  static List<String> setWords(SimulationSettings s) {
+    List<String> words = new ArrayList<>();
+    for (Key k : KEYS) {
+      if (!OWN_OPTIONS.contains(k.name())) {
+        k.write().apply(s).ifPresent(v -> words.addAll(List.of("--set", k.name() + "=" + v)));
+      }
+    }
+    return words;
+  }
+
+  /** Every key, in the order {@code config.json} lists them. */
+  public static List<Key> keys() {
+    return KEYS;
+  }
+
+  /** The key named {@code name}, if the schema has one. */
+  public static Optional<Key> key(String name) {
+    return KEYS.stream().filter(k -> k.name().equals(name)).findFirst();
+  }
+
+  /** {@code s} as {@code config.json}: one key per line, in the schema's order. */
+  static String write(SimulationSettings s) {
+    StringBuilder out = new StringBuilder("{\n");
+    List<String> lines = new ArrayList<>();
+    for (Key k : KEYS) {
+      k.write().apply(s).ifPresent(v -> lines.add("  " + Json.string(k.name()) + ": " + v));
+    }
+    return out.append(String.join(",\n", lines)).append("\n}\n").toString();
+  }
+
+  /**
+   * The settings {@code config.json} holds, validated as {@link SimulationSettings.Builder#build}
+   * validates them.
+   *
+   * @throws SettingsFileException naming the key whose value is missing, unknown or wrong, or
+   *     saying that the text is not a JSON object
+   */
+  static SimulationSettings read(String json) throws SettingsFileException {
+    JsonNode config = parseObject(json);
+    SimulationSettings.Builder b = SimulationSettings.builder();
+    for (Key k : KEYS) {
+      try {
+        k.read().read(config.get(k.name()), config, b);
+      } catch (IllegalArgumentException e) {
+        throw new SettingsFileException(k.name(), e.getMessage());
+      }
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw new SettingsFileException(null, "holds settings that do not go together: "
+          + e.getMessage());
+    }
+  }
+
+  /**
+   * Sets {@code b} from {@code entries}, keys of the schema with their values as JSON text (a
+   * value that is not JSON is taken as a string: {@code dataset=digits}), as {@code simulate --set
+   * KEY=VALUE} does. Keys read together are set together: {@code algorithm_options} with {@code
+   * algorithm}, {@code client_optimizer_options} with {@code client_optimizer}, {@code
+   * partitions} with {@code engine}.
+   *
+   * @throws IllegalArgumentException naming the key that is unknown, not a setting, or whose
+   *     value is wrong
+   */
+  static void apply(Map<String, String> entries, SimulationSettings.Builder b) {
+    com.fasterxml.jackson.databind.node.ObjectNode config = MAPPER.createObjectNode();
+    for (var e : entries.entrySet()) {
+      String name = e.getKey();
+      Key k = key(name).orElseThrow(() -> new IllegalArgumentException("unknown setting '"
+          + clip(name) + "'; the settings are the keys of config.json: " + String.join(", ",
+              KEYS.stream().filter(x -> x.read() != DERIVED && x != KEYS.get(0))
+                  .map(Key::name).toList())));
+      String with = switch (name) {
+        case "algorithm_options" -> "algorithm";
+        case "client_optimizer_options" -> "client_optimizer";
+        case "partitions" -> "engine";
+        default -> null;
+      };
+      if (with != null && !entries.containsKey(with)) {
+        throw new IllegalArgumentException(name + " is set together with " + with);
+      }
+      if (k.read() == DERIVED && with == null || k == KEYS.get(0)) {
+        throw new IllegalArgumentException(name + " is recorded, not set");
+      }
+      JsonNode v;
+      try {
+        v = MAPPER.readTree(e.getValue());
+      } catch (JsonProcessingException ex) {
+        v = null;
+      }
+      config.set(name, v == null || v.isMissingNode()
+          ? com.fasterxml.jackson.databind.node.TextNode.valueOf(e.getValue()) : v);
+    }
+    for (Key k : KEYS) {
+      if (config.has(k.name())) {
+        try {
+          k.read().read(config.get(k.name()), config, b);
+        } catch (IllegalArgumentException ex) {
+          throw new IllegalArgumentException(k.name() + " " + ex.getMessage(), ex);
+        }
+      }
+    }
+  }
+
+  private static String clip(String s) {
+    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+  }
+
+  /**
+   * Checks that {@code given} are the settings {@code recorded} (a run's {@code config.json})
+   * holds, key by key, except for the keys that do not change results.
+   *
+   * @throws SettingsFileException when {@code recorded} is not a settings file of this Tributary
+   * @throws IllegalArgumentException naming the first key whose value differs, with both values
+   */
+  static void checkSame(String recorded, SimulationSettings given, Path where)
+      throws SettingsFileException {
+    JsonNode theirs = parseObject(recorded);
+    for (Key k : KEYS) {
+      if (!k.changesResults()) {
+        continue;
+      }
+      JsonNode mine = k.write().apply(given).map(SettingsSchema::parseValue).orElse(null);
+      JsonNode old = theirs.get(k.name());
+      if (!java.util.Objects.equals(mine, old)) {
+        throw new IllegalArgumentException("resume: " + k.name() + " " + show(mine)
+            + " differs from the run in " + where + ", which has " + k.name() + " " + show(old)
+            + " (resume with the run's settings, or start a new run)");
+      }
+    }
+  }
+
+  private static String show(JsonNode v) {
+    return v == null ? "(not set)" : v.toString();
+  }
+
+  private static JsonNode parseValue(String json) {
+    try {
+      return MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the schema wrote a value that is not JSON: " + json, e);
+    }
+  }
+
+  /** The file's object, its keys checked against the schema and its version against ours. */
+  private static JsonNode parseObject(String json) throws SettingsFileException {
+    JsonNode config;
+    try {
+      config = MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new SettingsFileException(null, "is not JSON: "
+          + e.getOriginalMessage().replaceAll("\\R", " "));
+    }
+    if (config == null || !config.isObject()) {
+      throw new SettingsFileException(null, "is not a JSON object");
+    }
+    for (var e : config.properties()) {
+      if (key(e.getKey()).isEmpty()) {
+        throw new SettingsFileException(e.getKey(), "is not a key of this Tributary's settings "
+            + "(a newer Tributary's, or edited by hand)");
+      }
+    }
+    if (config.get("config_version") == null) {
+      throw new SettingsFileException("config_version", "is missing");
+    }
+    try {
+      KEYS.get(0).read().read(config.get("config_version"), config, SimulationSettings.builder());
+    } catch (IllegalArgumentException e) {
+      throw new SettingsFileException("config_version", e.getMessage());
+    }
+    return config;
+  }
+
+  private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8)
+          .maxStringLength(MAX_BYTES).build()).build())
+      .build();
+
+  private static Key intKey(String name, Function<SimulationSettings, Integer> get,
+      java.util.function.ObjIntConsumer<SimulationSettings.Builder> set) {
+    return intKey(name, true, get, set);
+  }
+
+  private static Key intKey(String name, boolean changesResults,
+      Function<SimulationSettings, Integer> get,
+      java.util.function.ObjIntConsumer<SimulationSettings.Builder> set) {
+    return new Key(name, changesResults, s -> Optional.of(Integer.toString(get.apply(s))),
+        (v, c, b) -> set.accept(b, integer(v)));
+  }
+
+  private static JsonNode present(JsonNode v) {
+    if (v == null) {
+      throw new IllegalArgumentException("is missing");
+    }
+    return v;
+  }
+
+  private static String text(JsonNode v) {
+    if (!present(v).isTextual()) {
+      throw new IllegalArgumentException("must be a string, got " + v);
+    }
+    return v.textValue();
+  }
+
+  private static Path path(JsonNode v) {
+    return present(v).isNull() ? null : Path.of(text(v));
+  }
+
+  private static int integer(JsonNode v) {
+    if (!present(v).isIntegralNumber() || !v.canConvertToInt()) {
+      throw new IllegalArgumentException("must be a 32-bit integer, got " + v);
+    }
+    return v.intValue();
+  }
+
+  private static long longValue(JsonNode v) {
+    if (!present(v).isIntegralNumber() || !v.canConvertToLong()) {
+      throw new IllegalArgumentException("must be a 64-bit integer, got " + v);
+    }
+    return v.longValue();
+  }
+
+  private static double real(JsonNode v) {
+    if (present(v).isNumber()) {
+      return v.doubleValue();
+    }
+    if (v.isTextual()) {
+      switch (v.textValue()) {
+        case "NaN" -> {
+          return Double.NaN;
+        }
+        case "Infinity" -> {
+          return Double.POSITIVE_INFINITY;
+        }
+        case "-Infinity" -> {
+          return Double.NEGATIVE_INFINITY;
+        }
+        default -> { }
+      }
+    }
+    throw new IllegalArgumentException("must be a number, got " + v);
+  }
+
+  private static JsonNode object(JsonNode v, String name) {
+    if (!present(v).isObject()) {
+      throw new IllegalArgumentException(name + " must be an object, got " + v);
+    }
+    return v;
+  }
+
+  private static Map<String, Double> numbers(JsonNode v, String name) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    if (v != null) {
+      object(v, name).properties().forEach(e -> {
+        try {
+          m.put(e.getKey(), real(e.getValue()));
+        } catch (IllegalArgumentException ex) {
+          throw new IllegalArgumentException(name + "." + e.getKey() + " " + ex.getMessage());
+        }
+      });
+    }
+    return m;
+  }
+
+  private static Map<String, String> strings(JsonNode v, String name) {
+    Map<String, String> m = new LinkedHashMap<>();
+    if (v != null) {
+      object(v, name).properties().forEach(e -> m.put(e.getKey(), text(e.getValue())));
+    }
+    return m;
+  }
+
+  private static String numberObject(Map<String, Double> m) {
+    StringBuilder o = new StringBuilder("{");
+    m.forEach((k, v) -> o.append(o.length() > 1 ? ", " : "").append(Json.string(k))
+        .append(": ").append(Json.number(v)));
+    return o.append('}').toString();
+  }
+
+  private static <V> String stringObject(Map<String, V> m, Function<V, String> show) {
+    StringBuilder o = new StringBuilder("{");
+    m.forEach((k, v) -> o.append(o.length() > 1 ? ", " : "").append(Json.string(k))
+        .append(": ").append(Json.string(show.apply(v))));
+    return o.append('}').toString();
+  }
+}
