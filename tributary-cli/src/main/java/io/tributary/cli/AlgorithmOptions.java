@@ -1,7 +1,9 @@
 package io.tributary.cli;
 
 import io.tributary.learning.Algorithms;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SequencedMap;
@@ -59,6 +61,11 @@ final class AlgorithmOptions {
           + "divided by (default 0.1)")
   Double qfflLr;
 
+  @Option(names = "--hp", paramLabel = "NAME=VALUE",
+      description = "a hyperparameter of the algorithm by its name, such as eta=0.01 for "
+          + "fedadam or a registered algorithm's own; repeatable")
+  List<String> hp = new ArrayList<>();
+
   /**
    * The hyperparameters given, by Flower's names, for {@code algorithm}.
    *
@@ -77,7 +84,30 @@ final class AlgorithmOptions {
     put(h, "num_clients_to_keep", krumM == null ? null : krumM.doubleValue());
     put(h, "q_param", q);
     put(h, "qffl_learning_rate", qfflLr);
+    for (String kv : hp) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("--hp must be NAME=VALUE, got '" + clip(kv) + "'");
+      }
+      String name = kv.substring(0, eq).strip();
+      double value;
+      try {
+        value = Double.parseDouble(kv.substring(eq + 1).strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--hp " + clip(name) + ": '"
+            + clip(kv.substring(eq + 1)) + "' is not a number");
+      }
+      if (h.put(name, value) != null) {
+        throw new IllegalArgumentException("--hp " + clip(name) + " is given twice (or "
+            + "also by its own flag)");
+      }
+    }
     return h;
+  }
+
+  /** {@code s} cut to 60 characters, so that a mistyped value cannot flood the error line. */
+  private static String clip(String s) {
+    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 
   private static void put(Map<String, Double> h, String name, Double value) {

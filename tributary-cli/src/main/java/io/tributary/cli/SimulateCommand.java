@@ -200,6 +200,12 @@ final class SimulateCommand implements Callable<Integer> {
           + "(default: runs/<timestamp>)")
   Path out;
 
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "a setting by its config.json key, the value as JSON (a plain word is a "
+          + "string): --set local_epochs=3, --set 'algorithm_options={\"eta\": 0.05}' with "
+          + "--set algorithm=fedadam; applied after the other options; repeatable")
+  List<String> set = new ArrayList<>();
+
   @Option(names = "--resume", paramLabel = "DIR",
       description = "continue the stopped or killed run in DIR from its last checkpoint, with the "
           + "settings it was started with: its metrics.jsonl is cut back to that round, and the "
@@ -245,7 +251,7 @@ final class SimulateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     SimulationSettings settings;
     try {
-      settings = resume != null ? resumedSettings(ResumePoint.read(resume)) : settings();
+      settings = resume != null ? resumedSettings() : settings();
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     } catch (IOException e) {
@@ -305,25 +311,21 @@ final class SimulateCommand implements Callable<Integer> {
   }
 
   /**
-   * The settings of the run being resumed, read from its checkpoint's command line, with this
-   * command's --threads; any other option given here must have the run's value.
+   * The settings of the run being resumed, read from its {@code config.json}, with this command's
+   * --threads and engine; any other option given here must have the run's value.
    *
    * @throws IllegalArgumentException naming the first option whose value differs
+   * @throws IOException when the run's files cannot be read or its config.json is not settings
    */
-  private SimulationSettings resumedSettings(ResumePoint point) {
-    List<String> words = point.command();
-    if (words.size() < 2 || !words.get(0).equals("tributary") || !words.get(1).equals("simulate")) {
-      throw new IllegalArgumentException("--resume: the checkpoint in " + resume + " was not made"
-          + " by tributary simulate (its command: " + String.join(" ", words) + ")");
-    }
+  private SimulationSettings resumedSettings() throws IOException {
+    ResumePoint.read(resume);
+    SimulationSettings recorded = SimulationSettings.read(resume);
+    // The run's options as this command parses them, so that values compare as typed
+    // (--lr 0.10 is the run's 0.1).
+    List<String> words = recorded.commandLine();
     SimulateCommand original = new SimulateCommand();
     CommandLine parser = new CommandLine(original);
-    try {
-      parser.parseArgs(words.subList(2, words.size()).toArray(String[]::new));
-    } catch (CommandLine.ParameterException e) {
-      throw new IllegalArgumentException("--resume: the checkpoint's command cannot be read: "
-          + e.getMessage());
-    }
+    parser.parseArgs(words.subList(2, words.size()).toArray(String[]::new));
     for (OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
       String name = given.longestName();
       if (FREE_ON_RESUME.contains(name)) {
@@ -342,14 +344,8 @@ final class SimulateCommand implements Callable<Integer> {
             + " run's settings, or start a new run)");
       }
     }
-    original.out = resume;
-    if (threads != null) {
-      original.threads = threads;
-    }
-    original.engine = engine;
-    original.partitions = partitions;
-    original.sparkConf = sparkConf;
-    return original.settings();
+    return recorded.withOut(resume).withThreads(threads != null ? threads : recorded.threads())
+        .withEngine(engine());
   }
 
   /** The validated settings, defaults resolved by the library's builder. */
@@ -389,6 +385,22 @@ final class SimulateCommand implements Callable<Integer> {
     putIfGiven(client, "initial_v", clientInitialV);
     if (clientOptimizer != null || !client.isEmpty()) {
       b.clientOptimizer(clientOptimizer != null ? clientOptimizer : "sgd", client);
+    }
+    if (!set.isEmpty()) {
+      Map<String, String> entries = new LinkedHashMap<>();
+      for (String kv : set) {
+        int eq = kv.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("--set must be KEY=VALUE, got '"
+              + (kv.length() <= 60 ? kv : kv.substring(0, 57) + "...") + "'");
+        }
+        entries.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+      }
+      try {
+        b.set(entries);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--set " + e.getMessage(), e);
+      }
     }
     return b.build();
   }

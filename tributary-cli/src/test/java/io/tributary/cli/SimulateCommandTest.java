@@ -102,8 +102,8 @@ class SimulateCommandTest {
 
     Map<String, Object> config = (Map<String, Object>) StrictJson.parse(
         Files.readString(out.resolve("config.json")));
-    assertThat(config.keySet()).containsExactly("algorithm", "dataset", "data_dir", "partition",
-        "model", "clients", "clients_per_round", "rounds", "local_epochs", "batch_size", "lr",
+    assertThat(config.keySet()).containsExactly("config_version", "algorithm", "dataset",
+        "data_dir", "partition", "model", "clients", "clients_per_round", "rounds", "local_epochs", "batch_size", "lr",
         "mu", "seed", "threads", "kernel", "checkpoint_every", "out", "command");
     assertThat(config.get("seed")).isEqualTo(new BigDecimal(3));
     assertThat(config.get("kernel")).isEqualTo("java");
