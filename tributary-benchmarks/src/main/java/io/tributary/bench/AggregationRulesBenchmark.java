@@ -4,9 +4,12 @@ import io.tributary.core.computation.Computation;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.aggregation.AggregationRules;
+import io.tributary.learning.aggregation.Bulyan;
 import io.tributary.learning.aggregation.ClientUpdates;
 import io.tributary.learning.aggregation.CoordinateMedian;
+import io.tributary.learning.aggregation.Krum;
+import io.tributary.learning.aggregation.TrimmedMean;
+import io.tributary.learning.aggregation.UnweightedMean;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.runtime.ClientValues;
 import io.tributary.runtime.ExecutionContext;
@@ -38,7 +41,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One round's aggregation of {@code clients} updates of {@code elements} float32 each (one
- * layer) by every rule of {@link AggregationRules} (the arithmetic alone, on a
+ * layer) by every aggregation rule (the arithmetic alone: {@link WeightedMean#of},
+ * {@link UnweightedMean#of} and each whole-round rule's {@code aggregate}, on a
  * {@link ClientUpdates} built before timing), and the whole federated path through
  * {@code ExecutionContext.invoke} of the weighted mean and median aggregators' computations.
  * Compared with {@code scripts/aggregation_rules_anchor.py}, numpy versions of Flower's
@@ -120,37 +124,37 @@ public class AggregationRulesBenchmark {
 
   @Benchmark
   public Object weightedMean() {
-    return AggregationRules.weightedMean(updates);
+    return WeightedMean.of(updates);
   }
 
   @Benchmark
   public Object mean() {
-    return AggregationRules.mean(updates);
+    return UnweightedMean.of(updates);
   }
 
   @Benchmark
   public Object median() {
-    return AggregationRules.median(updates);
+    return new CoordinateMedian().aggregate(updates);
   }
 
   @Benchmark
   public Object trimmedMean() {
-    return AggregationRules.trimmedMean(updates, beta);
+    return new TrimmedMean(beta).aggregate(updates);
   }
 
   @Benchmark
   public Object krum() {
-    return AggregationRules.krum(updates, f);
+    return new Krum(f, 0).aggregate(updates);
   }
 
   @Benchmark
   public Object multiKrum() {
-    return AggregationRules.multiKrum(updates, f, m);
+    return new Krum(f, m).aggregate(updates);
   }
 
   @Benchmark
   public Object bulyan() {
-    return AggregationRules.bulyan(updates, f);
+    return new Bulyan(f).aggregate(updates);
   }
 
   @Benchmark

@@ -3,7 +3,6 @@ package io.tributary.guide;
 import io.tributary.graph.models.Models;
 import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
-import io.tributary.learning.aggregation.AggregationRules;
 import io.tributary.learning.aggregation.ClientUpdates;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.aggregation.WholeRoundAggregator;
@@ -45,7 +44,7 @@ public final class AlgorithmsFromParts {
       Arrays.sort(sorted);
       double limit = bound * bound * sorted[sorted.length / 2];  // squared norms
       int[] keep = IntStream.range(0, norms.length).filter(c -> norms[c] <= limit).toArray();
-      return AggregationRules.weightedMean(updates.select(keep));
+      return WeightedMean.of(updates.select(keep));
     }
   }
 

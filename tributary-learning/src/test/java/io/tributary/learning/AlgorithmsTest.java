@@ -11,9 +11,9 @@ import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Types;
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.aggregation.AggregationRules;
 import io.tributary.learning.aggregation.ClientUpdates;
 import io.tributary.learning.aggregation.QFedAvg;
+import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.aggregation.WholeRoundAggregator;
 import io.tributary.learning.serveropt.ServerOptimizer;
 import io.tributary.runtime.ExecutionContext;
@@ -122,7 +122,7 @@ class AlgorithmsTest {
         ClientUpdates u = new ClientUpdates(updates, ex);
         List<Tensor> agg = algorithm.aggregator() instanceof WholeRoundAggregator w
             ? w.aggregate(u) : algorithm.aggregator() instanceof QFedAvg q ? qfflByHand(q, updates)
-            : AggregationRules.weightedMean(u);
+            : WeightedMean.of(u);
         ServerOptimizer.Step step = algorithm.serverOptimizer().apply(r, model, agg, optState);
         model = step.model();
         optState = step.state();

@@ -7,12 +7,26 @@ import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.tensor.DType;
+import io.tributary.tensor.Tensor;
+import java.util.Arrays;
+import java.util.List;
 
 /**
- * The plain mean of the updates, every client counting once whatever its example count:
- * {@code federated_mean}, which streams.
+ * The plain mean of the updates, every client counting once whatever its example count. As an
+ * aggregator it is {@code federated_mean}, which streams: one model-sized accumulator whatever
+ * the number of clients.
+ *
+ * <p>{@link #of} computes this mean over a round's {@link ClientUpdates}, streaming over the
+ * clients with one block of accumulators.
  */
 public record UnweightedMean() implements Aggregator {
+  /** The unweighted mean of {@code updates}, added in client order. */
+  public static List<Tensor> of(ClientUpdates updates) {
+    double[] w = new double[updates.size()];
+    Arrays.fill(w, 1);
+    return CoordinateBlocks.weighted(updates, w, updates.size());
+  }
+
   @Override
   public String name() {
     return "mean";

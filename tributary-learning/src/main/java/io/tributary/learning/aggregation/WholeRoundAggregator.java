@@ -17,10 +17,13 @@ import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * An aggregator that needs every update of the round at once (a median, Krum): implement
- * {@link #aggregate} and the federated computation is made for you.
+ * {@link #aggregate}, or give it as a lambda to {@link #of}, and the federated computation is
+ * made for you.
  *
  * <p>The computation is a {@code federated_aggregate} whose accumulator is the sequence of the
  * round's {@code <M,int64>} (update, examples) in cohort order, and whose report calls {@link
@@ -35,6 +38,36 @@ public interface WholeRoundAggregator extends Aggregator {
    * @throws IllegalArgumentException when the updates cannot be aggregated
    */
   List<Tensor> aggregate(ClientUpdates updates);
+
+  /**
+   * The whole-round aggregator named {@code name} whose {@link #aggregate} is {@code rule}, so
+   * that a rule of one's own is one lambda: {@code WholeRoundAggregator.of("first", u ->
+   * u.client(0))}.
+   *
+   * @param name the aggregator's name, which also names its report computation, so letters,
+   *     digits and {@code _}, not starting with a digit ({@link #create} refuses others)
+   * @param rule the aggregated update of the round's updates, as {@link #aggregate} gives it
+   */
+  static WholeRoundAggregator of(String name, Function<ClientUpdates, List<Tensor>> rule) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(rule, "rule");
+    return new WholeRoundAggregator() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public List<Tensor> aggregate(ClientUpdates updates) {
+        return rule.apply(updates);
+      }
+
+      @Override
+      public String toString() {
+        return "WholeRoundAggregator.of(" + name + ")";
+      }
+    };
+  }
 
   /**
    * Refuses one client's {@code <update,examples>} that no rule can use, so that the runtime

@@ -81,12 +81,12 @@ class FlowerFormulasTest {
 
     ClientUpdates u = new ClientUpdates(updates, examples);
     Map<String, List<Tensor>> rules = Map.of(
-        "mean", AggregationRules.weightedMean(u),
-        "median", AggregationRules.median(u),
-        "trimmed", AggregationRules.trimmedMean(u, 0.2),
-        "krum", AggregationRules.krum(u, 2),
-        "multikrum", AggregationRules.multiKrum(u, 2, 5),
-        "bulyan", AggregationRules.bulyan(u, 2));
+        "mean", WeightedMean.of(u),
+        "median", new CoordinateMedian().aggregate(u),
+        "trimmed", new TrimmedMean(0.2).aggregate(u),
+        "krum", new Krum(2, 0).aggregate(u),
+        "multikrum", new Krum(2, 5).aggregate(u),
+        "bulyan", new Bulyan(2).aggregate(u));
     for (var e : rules.entrySet()) {
       for (int l = 0; l < LAYERS.length; l++) {
         close(e.getKey() + " layer " + l, e.getValue().get(l), want.get(e.getKey() + "_l" + l));
@@ -167,12 +167,12 @@ class FlowerFormulasTest {
     }
     ClientUpdates u = new ClientUpdates(six, new long[] {1, 1, 1, 1, 1, 1});
 
-    assertThatThrownBy(() -> AggregationRules.krum(u, 2))
+    assertThatThrownBy(() -> new Krum(2, 0).aggregate(u))
         .isInstanceOf(InsufficientUpdatesException.class).hasMessageContaining("n > 2f + 2")
         .hasMessageContaining("n = 6");
-    assertThatThrownBy(() -> AggregationRules.bulyan(u, 1))
+    assertThatThrownBy(() -> new Bulyan(1).aggregate(u))
         .isInstanceOf(InsufficientUpdatesException.class).hasMessageContaining("n > 4f + 2");
-    assertThat(AggregationRules.krum(u, 1)).hasSize(2);
+    assertThat(new Krum(1, 0).aggregate(u)).hasSize(2);
   }
 
   @Test

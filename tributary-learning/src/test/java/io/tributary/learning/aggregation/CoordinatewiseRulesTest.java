@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * The blocked and selection-based median and trimmed mean give, bit for bit, what a sort of
  * each coordinate's values gives, on values full of ties and signed zeros.
  */
-class AggregationRulesTest {
+class CoordinatewiseRulesTest {
   private static final double[] TIED = {-0.0, 0.0, 1, -1, 0.5, -0.5, 2};
 
   /** {@code n} clients, one float64 layer of 2500 elements (more than one block) from TIED. */
@@ -53,7 +53,7 @@ class AggregationRulesTest {
   void median_tiesAndSignedZeros_equalsMedianOfSortedValues() {
     for (int n : new int[] {5, 6, 40, 41}) {
       ClientUpdates u = tied(n, n);
-      Tensor got = AggregationRules.median(u).get(0);
+      Tensor got = new CoordinateMedian().aggregate(u).get(0);
       for (long i = 0; i < 2500; i++) {
         double[] v = column(u, i);
         Arrays.sort(v);
@@ -66,7 +66,7 @@ class AggregationRulesTest {
   void trimmedMean_ties_equalsSumOfSortedMiddle() {
     int n = 20;
     ClientUpdates u = tied(n, 7);
-    Tensor got = AggregationRules.trimmedMean(u, 0.2).get(0);
+    Tensor got = new TrimmedMean(0.2).aggregate(u).get(0);
     for (long i = 0; i < 2500; i++) {
       double[] v = column(u, i);
       Arrays.sort(v);
