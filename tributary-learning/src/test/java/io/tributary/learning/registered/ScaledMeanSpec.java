@@ -3,7 +3,6 @@ package io.tributary.learning.registered;
 import io.tributary.learning.AlgorithmSpec;
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.Hyperparameter;
-import io.tributary.learning.aggregation.ClientUpdates;
 import io.tributary.learning.aggregation.WholeRoundAggregator;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;
@@ -34,25 +33,17 @@ public final class ScaledMeanSpec implements AlgorithmSpec {
   @Override
   public FederatedAlgorithm build(Map<String, Double> h) {
     double scale = h.get("scale");
-    return FederatedAlgorithm.of(name(), new WholeRoundAggregator() {
-      @Override
-      public String name() {
-        return "scaled_mean";
-      }
-
-      @Override
-      public List<Tensor> aggregate(ClientUpdates u) {
-        List<Tensor> out = new ArrayList<>();
-        for (int l = 0; l < u.layers(); l++) {
-          Tensor first = u.client(0).get(l);
-          double[] acc = new double[TensorMath.arrayLength(first, 1)];
-          for (int c = 0; c < u.size(); c++) {
-            TensorMath.addScaled(u.client(c).get(l), scale / u.size(), acc);
-          }
-          out.add(TensorMath.fromDoubles(first.dtype(), first.shape(), acc));
+    return FederatedAlgorithm.of(name(), WholeRoundAggregator.of("scaled_mean", u -> {
+      List<Tensor> out = new ArrayList<>();
+      for (int l = 0; l < u.layers(); l++) {
+        Tensor first = u.client(0).get(l);
+        double[] acc = new double[TensorMath.arrayLength(first, 1)];
+        for (int c = 0; c < u.size(); c++) {
+          TensorMath.addScaled(u.client(c).get(l), scale / u.size(), acc);
         }
-        return out;
+        out.add(TensorMath.fromDoubles(first.dtype(), first.shape(), acc));
       }
-    });
+      return out;
+    }));
   }
 }
