@@ -9,6 +9,7 @@ import io.tributary.simulation.History;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.ResumePoint;
 import io.tributary.simulation.RunFiles;
+import io.tributary.simulation.SettingException;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationDataException;
 import io.tributary.simulation.SimulationResult;
@@ -252,6 +253,8 @@ final class SimulateCommand implements Callable<Integer> {
     SimulationSettings settings;
     try {
       settings = resume != null ? resumedSettings() : settings();
+    } catch (SettingException e) {
+      return usage(err, e.render(SimulateFlags::flag));
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     } catch (IOException e) {
@@ -282,6 +285,8 @@ final class SimulateCommand implements Callable<Integer> {
       return 1;
     } catch (SimulationDataException e) {
       return problem(err, e.location(), e.getCause());
+    } catch (SettingException e) {
+      return usage(err, e.render(SimulateFlags::flag));
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     } catch (IOException e) {
@@ -348,7 +353,11 @@ final class SimulateCommand implements Callable<Integer> {
         .withEngine(engine());
   }
 
-  /** The validated settings, defaults resolved by the library's builder. */
+  /**
+   * The validated settings, defaults resolved by the library's builder.
+   *
+   * @throws IllegalArgumentException naming the flag whose value is wrong
+   */
   SimulationSettings settings() {
     Builder b = SimulationSettings.builder()
         .algorithm(Algorithm.of(algorithm, algorithmOptions.hyperparameters(algorithm)))
@@ -402,7 +411,12 @@ final class SimulateCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--set " + e.getMessage(), e);
       }
     }
-    return b.build();
+    try {
+      return b.build();
+    } catch (SettingException e) {
+      // The library names the setting as Java code does; the user typed its flag.
+      throw new IllegalArgumentException(e.render(SimulateFlags::flag), e);
+    }
   }
 
   /**

@@ -188,6 +188,21 @@ public final class SettingsSchema {
     return words;
   }
 
+  /**
+   * The {@code config.json} key of a setting named as the library names it: {@code
+   * clientsPerRound} is {@code clients_per_round}, {@code learningRate} is {@code lr}, a client
+   * optimizer's {@code clientOptimizer.beta1} is {@code client_optimizer_options.beta1}.
+   */
+  public static String keyOf(String setting) {
+    if (setting.startsWith("clientOptimizer.")) {
+      return "client_optimizer_options." + setting.substring("clientOptimizer.".length());
+    }
+    if (setting.equals("learningRate")) {
+      return "lr";
+    }
+    return setting.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+  }
+
   /** Every key, in the order {@code config.json} lists them. */
   public static List<Key> keys() {
     return KEYS;
@@ -227,6 +242,13 @@ public final class SettingsSchema {
     }
     try {
       return b.build();
+    } catch (SettingException e) {
+      // "clients_per_round must be ..." reads "config.json: clients_per_round must be ...".
+      String key = keyOf(e.setting());
+      String text = e.render(SettingsSchema::keyOf);
+      String rest = text.startsWith(key) ? text.substring(key.length()) : " " + text;
+      throw new SettingsFileException(key, rest.startsWith(": ") ? rest.substring(2)
+          : rest.strip());
     } catch (IllegalArgumentException e) {
       throw new SettingsFileException(null, "holds settings that do not go together: "
           + e.getMessage());

@@ -20,8 +20,9 @@ import java.util.TreeMap;
 
 /**
  * Every setting of one simulation, validated: what {@code config.json} records, so that the same
- * settings (the seed included) repeat the run exactly. Problems are named by the {@code tributary
- * simulate} flag of the setting ({@code --clients must be in [1, 100000], got 0}).
+ * settings (the seed included) repeat the run exactly. A setting out of range is a {@link
+ * SettingException} naming it as this class does ({@code clients must be in [1, 100000], got
+ * 0}); {@code tributary simulate} spells the same problem with its flag.
  *
  * <p>{@link #builder()} starts from the defaults of {@code tributary simulate} and resolves the
  * defaults that depend on other settings (the model, the partition, the clients per round).
@@ -98,46 +99,45 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     clientMetrics = Collections.unmodifiableSequencedMap(new TreeMap<>(clientMetrics));
     for (String name : clientMetrics.keySet()) {
       if (!CLIENT_METRICS.contains(name)) {
-        throw new IllegalArgumentException("--client-metric: the clients report "
+        throw new SettingException("clientMetrics", "{clientMetrics}: the clients report "
             + String.join(" and ", CLIENT_METRICS) + ", not '" + name + "'");
       }
     }
-    range("--clients", clients, 1, dataset.generated() ? MAX_GENERATED_CLIENTS : MAX_CLIENTS);
-    range("--clients-per-round", clientsPerRound, 1, clients);
-    range("--rounds", rounds, 1, MAX_ROUNDS);
-    range("--local-epochs", localEpochs, 1, MAX_EPOCHS);
-    range("--batch-size", batchSize, 1, Integer.MAX_VALUE);
-    range("--threads", threads, 1, MAX_THREADS);
-    range("--checkpoint-every", checkpointEvery, 1, MAX_ROUNDS);
+    range("clients", clients, 1, dataset.generated() ? MAX_GENERATED_CLIENTS : MAX_CLIENTS);
+    range("clientsPerRound", clientsPerRound, 1, clients);
+    range("rounds", rounds, 1, MAX_ROUNDS);
+    range("localEpochs", localEpochs, 1, MAX_EPOCHS);
+    range("batchSize", batchSize, 1, Integer.MAX_VALUE);
+    range("threads", threads, 1, MAX_THREADS);
+    range("checkpointEvery", checkpointEvery, 1, MAX_ROUNDS);
     if (!(learningRate > 0) || !Double.isFinite(learningRate)) {
-      throw new IllegalArgumentException("--lr must be positive and finite, got " + learningRate);
+      throw new SettingException("learningRate", "{learningRate} must be positive and finite, "
+          + "got " + learningRate);
     }
     if (!(mu >= 0) || !Double.isFinite(mu)) {
-      throw new IllegalArgumentException("--mu must be finite and >= 0, got " + mu);
+      throw new SettingException("mu", "{mu} must be finite and >= 0, got " + mu);
     }
     if (byzantine.clients() > clientsPerRound) {
-      throw new IllegalArgumentException("--byzantine: K must be at most --clients-per-round ("
-          + clientsPerRound + "), got " + byzantine.clients());
+      throw new SettingException("byzantine", "{byzantine}: K must be at most "
+          + "{clientsPerRound} (" + clientsPerRound + "), got " + byzantine.clients());
     }
     if (!algorithm.proximal() && mu != 0) {
-      throw new IllegalArgumentException("--mu applies only to --algorithm fedprox (" + algorithm
-          .cliName() + " has no proximal term)");
+      throw noProximalTerm(algorithm);
     }
     if (dataDir != null && !dataset.fileBased()) {
-      throw new IllegalArgumentException("--data-dir applies only to file-based datasets "
+      throw new SettingException("dataDir", "{dataDir} applies only to file-based datasets "
           + "(fashion-mnist); " + dataset + " needs no files");
     }
     if (dataset.naturallyPartitioned() != partition.equals("natural")) {
-      throw new IllegalArgumentException(dataset.naturallyPartitioned()
-          ? "--partition does not apply to " + dataset + ": its data come split by device, one "
-              + "device per client"
-          : "partition 'natural' applies only to data split by device");
+      throw dataset.naturallyPartitioned() ? partitionNotApplicable(dataset)
+          : new SettingException("partition", "{partition} 'natural' applies only to data "
+              + "split by device");
     }
     Objects.requireNonNull(dp, "dp");
     if (dp.isPresent()) {
       dp.get().checkFor(clientsPerRound);
       if (!(algorithm.federated(mu).aggregator() instanceof WeightedMean)) {
-        throw new IllegalArgumentException("--dp replaces the mean of the updates, so it "
+        throw new SettingException("dp", "{dp} replaces the mean of the updates, so it "
             + "applies only to algorithms that average them, not " + algorithm.cliName());
       }
     }
@@ -169,10 +169,21 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return (double) clientsPerRound / clients;
   }
 
-  private static void range(String flag, long v, long lo, long hi) {
+  private static void range(String setting, long v, long lo, long hi) {
     if (v < lo || v > hi) {
-      throw new IllegalArgumentException(flag + " must be in [" + lo + ", " + hi + "], got " + v);
+      throw new SettingException(setting, "{" + setting + "} must be in [" + lo + ", " + hi
+          + "], got " + v);
     }
+  }
+
+  private static SettingException noProximalTerm(Algorithm algorithm) {
+    return new SettingException("mu", "{mu} applies only to {algorithm} fedprox ("
+        + algorithm.cliName() + " has no proximal term)");
+  }
+
+  private static SettingException partitionNotApplicable(DatasetSpec dataset) {
+    return new SettingException("partition", "{partition} does not apply to " + dataset
+        + ": its data come split by device, one device per client");
   }
 
   /**
@@ -576,8 +587,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       String split;
       if (dataset.naturallyPartitioned()) {
         if (partition != null) {
-          throw new IllegalArgumentException("--partition does not apply to " + dataset
-              + ": its data come split by device, one device per client");
+          throw partitionNotApplicable(dataset);
         }
         split = "natural";
       } else {
@@ -585,8 +595,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
             : io.tributary.data.Partitioner.parse(partition).toString();
       }
       if (mu != null && !algorithm.proximal()) {
-        throw new IllegalArgumentException("--mu applies only to --algorithm fedprox ("
-            + algorithm.cliName() + " has no proximal term)");
+        throw noProximalTerm(algorithm);
       }
       double proximal = !algorithm.proximal() ? 0 : mu == null ? DEFAULT_MU : mu;
       int perRound = clientsPerRound != null ? clientsPerRound
@@ -600,24 +609,24 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
 
     private ClientOptimizer clientOptimizer() {
       if (!ClientOptimizer.NAMES.contains(clientOptimizerName)) {
-        throw new IllegalArgumentException("--client-optimizer must be one of "
+        throw new SettingException("clientOptimizer", "{clientOptimizer} must be one of "
             + String.join(", ", ClientOptimizer.NAMES) + ", got '" + clientOptimizerName + "'");
       }
       java.util.SortedMap<String, Double> known = ClientOptimizer.defaults(clientOptimizerName);
       for (Map.Entry<String, Double> e : new java.util.TreeMap<>(clientHyperparameters)
           .entrySet()) {
-        String flag = clientFlag(e.getKey());
+        String name = "{clientOptimizer." + e.getKey() + "}";
         if (!known.containsKey(e.getKey())) {
-          throw new IllegalArgumentException(flag + " does not apply to --client-optimizer "
-              + clientOptimizerName + (known.isEmpty() ? "" : " (it takes "
-              + String.join(", ", known.keySet().stream().map(SimulationSettings::clientFlag)
-                  .toList()) + ")"));
+          throw new SettingException("clientOptimizer." + e.getKey(), name + " does not apply "
+              + "to {clientOptimizer} " + clientOptimizerName + (known.isEmpty() ? ""
+                  : " (it takes " + String.join(", ", known.keySet().stream()
+                      .map(k -> "{clientOptimizer." + k + "}").toList()) + ")"));
         }
         try {
           ClientOptimizer.of(clientOptimizerName, Map.of(e.getKey(), e.getValue()));
         } catch (IllegalArgumentException ex) {
-          throw new IllegalArgumentException(flag + ex.getMessage().substring(e.getKey().length()),
-              ex);
+          throw new SettingException("clientOptimizer." + e.getKey(),
+              name + ex.getMessage().substring(e.getKey().length()));
         }
       }
       return ClientOptimizer.of(clientOptimizerName, clientHyperparameters);

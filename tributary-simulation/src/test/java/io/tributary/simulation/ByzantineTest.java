@@ -79,11 +79,11 @@ class ByzantineTest {
   }
 
   @Test
-  void settings_moreByzantineThanClientsPerRound_isRefusedNamingTheFlag() {
+  void settings_moreByzantineThanClientsPerRound_isRefusedNamingBothSettings() {
     assertThatThrownBy(() -> SimulationSettings.builder().clients(10).clientsPerRound(4)
         .byzantine(Byzantine.parse("5:signflip")).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("--byzantine: K must be at most --clients-per-round (4), got 5");
+        .hasMessage("byzantine: K must be at most clientsPerRound (4), got 5");
   }
 
   @Test

@@ -107,7 +107,7 @@ class DpSimulationTest {
   @Test
   void settings_dpWithKrum_refusedNamingDp() {
     assertThatThrownBy(() -> small(dp(true)).algorithm(Algorithm.of("krum")).build())
-        .hasMessageStartingWith("--dp replaces the mean");
+        .isInstanceOf(SettingException.class).hasMessageStartingWith("dp replaces the mean");
   }
 
   @Test

@@ -41,12 +41,12 @@ class GeneratedPopulationSimulationTest {
   void build_heldDataBeyondTheirLimit_refusedWhileGeneratedAccepted() {
     assertThatThrownBy(() -> SimulationSettings.builder().dataset(new DatasetSpec.SyntheticIid())
         .clients(SimulationSettings.MAX_CLIENTS + 1).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--clients");
+        .isInstanceOf(SettingException.class).hasMessageStartingWith("clients must be in");
     assertThat(settings().clients(SimulationSettings.MAX_GENERATED_CLIENTS).build().clients())
         .isEqualTo(10_000_000);
     assertThatThrownBy(() -> settings().clients(SimulationSettings.MAX_GENERATED_CLIENTS + 1)
-        .build()).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("--clients");
+        .build()).isInstanceOf(SettingException.class)
+        .hasMessage("clients must be in [1, 10000000], got 10000001");
   }
 
   @Test

@@ -98,8 +98,10 @@ class SettingsSchemaTest {
         Arguments.of(good.replace("\"mu\": 0.0", "\"mu\": 0.5"), "mu",
             "config.json: mu must be 0 for an algorithm without a proximal term, got 0.5"),
         Arguments.of(good.replace("\"clients_per_round\": 5", "\"clients_per_round\": 50"),
-            null, "config.json holds settings that do not go together: --clients-per-round "
-                + "must be in [1, 10], got 50"));
+            "clients_per_round", "config.json: clients_per_round must be in "
+                + "[1, 10], got 50"),
+        Arguments.of(good.replace("\"lr\": 0.1", "\"lr\": -1"), "lr",
+            "config.json: lr must be positive and finite, got -1.0"));
   }
 
   @ParameterizedTest
