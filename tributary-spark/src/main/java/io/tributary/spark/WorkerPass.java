@@ -2,7 +2,7 @@ package io.tributary.spark;
 
 import io.tributary.runtime.PassPart;
 import io.tributary.simulation.engine.Invocation;
-import io.tributary.simulation.internal.RunParts;
+import io.tributary.simulation.engine.WorkerReplica;
 
 /** What a Spark task runs on an executor: its groups of a pass, replayed from a {@link PassJob}. */
 final class WorkerPass {
@@ -14,16 +14,15 @@ final class WorkerPass {
    * @throws WorkerDataException when this executor cannot rebuild the simulation
    */
   static PartBytes compute(PassJob job, GroupRange range) {
-    WorkerReplicas.Replica replica = WorkerReplicas.of(job);
+    WorkerReplica replica = WorkerReplicas.of(job);
     Invocation invocation = new Invocation(Invocation.Kind.values()[job.kind()], job.round());
-    RunParts.Call call = replica.parts().call(invocation,
-        ValueCodec.decode(job.serverArgument()));
+    Object serverArgument = ValueCodec.decode(job.serverArgument());
     PassPart part;
     // One task at a time per replica: whether the runtime computes parts of one context from
     // several threads at once is not settled; each task uses the settings' --threads inside.
     synchronized (replica) {
-      part = replica.context().computePassPart(call.computation(), call.arguments(), job.pass(),
-          job.earlier(), range.from(), range.to());
+      part = replica.computePart(invocation, serverArgument, job.pass(), job.earlier(),
+          range.from(), range.to());
     }
     return PartBytes.of(part);
   }

@@ -107,4 +107,16 @@ class SparkSimulationIdentityTest {
     assertThat(RunBits.metricsWithoutClock(spark)).isNotEqualTo(
         RunBits.metricsWithoutClock(reference));
   }
+
+  @Test
+  void registeredAlgorithmOnSparkLocalTwoCores_givesTheLocalRunsFiles() throws Exception {
+    // The workers know the algorithm only by the name and options config.json carries.
+    Algorithm mine = Algorithm.of("trimmedstep", Map.of("step", 0.75));
+    Path local = run("registered-local", settings().algorithm(mine).engine(Engine.LOCAL));
+    Path spark = run("registered-spark", settings().algorithm(mine)
+        .engine(new Engine.Cluster("local[2]", Map.of(), 3)));
+    RunBits.assertSameBits(local, spark, ROUNDS);
+    assertThat(java.nio.file.Files.readString(spark.resolve("config.json")))
+        .contains("\"algorithm\": \"trimmedstep\"").contains("{\"step\": 0.75}");
+  }
 }
