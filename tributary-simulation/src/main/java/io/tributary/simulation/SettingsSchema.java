@@ -63,6 +63,93 @@ public final class SettingsSchema {
 
   private static final Reader DERIVED = (v, c, b) -> { };
 
+  /**
+   * A setting beyond the classic ones of {@link SimulationSettings}' components: declared here
+   * once, read with {@link SimulationSettings#get}, set with {@link
+   * SimulationSettings.Builder#set(Setting, Object)} or {@code --set NAME=VALUE}, written to
+   * {@code config.json}, sent to a cluster's workers and compared on resume by the schema alone.
+   * Written only when it differs from its default: a {@code config.json} without it means the
+   * default.
+   *
+   * @param <T> the value's type
+   * @param name the key, in snake case; the library and {@code --set} name it so too
+   * @param type the value's class
+   * @param defaultValue the value when none is given
+   * @param changesResults whether another value computes other bits
+   * @param parse reads a JSON value
+   * @param json writes a value as JSON
+   * @param problem what is wrong with a value, or empty when it is taken
+   * @param description one line for the help and the docs
+   */
+  public record Setting<T>(String name, Class<T> type, T defaultValue, boolean changesResults,
+      Function<JsonNode, T> parse, Function<T, String> json,
+      Function<T, Optional<String>> problem, String description) {
+    /** A whole-number setting in {@code [min, max]}. */
+    public static Setting<Integer> whole(String name, int defaultValue, int min, int max,
+        boolean changesResults, String description) {
+      return new Setting<>(name, Integer.class, defaultValue, changesResults,
+          SettingsSchema::integer, v -> Integer.toString(v),
+          v -> v < min || v > max ? Optional.of("must be in [" + min + ", " + max + "], got " + v)
+              : Optional.empty(), description);
+    }
+
+    /**
+     * {@code value} checked.
+     *
+     * @throws SettingException naming this setting when the value is not one it takes
+     */
+    public T check(Object value) {
+      T v = type.cast(value);
+      Optional<String> wrong = problem.apply(v);
+      if (wrong.isPresent()) {
+        throw new SettingException(name, "{" + name + "} " + wrong.get());
+      }
+      return v;
+    }
+
+    /** The value {@code s} has, as JSON. */
+    public String text(SimulationSettings s) {
+      return json.apply(s.get(this));
+    }
+
+    Key key() {
+      // Written only when not the default, so that the files of runs that leave it stay as
+      // they were (and a file without it means the default).
+      return new Key(name, changesResults, s -> s.others().containsKey(name)
+          ? Optional.of(text(s)) : Optional.empty(), (v, c, b) -> {
+        if (v != null) {
+          b.set(this, parse.apply(v));
+        }
+      });
+    }
+  }
+
+  /**
+   * How often a round scores the new model on every client's training data ({@code
+   * train_loss}, {@code train_accuracy}): every round by default; with N, rounds N, 2N, ... and
+   * the last, the others leaving those figures out. Scoring a large population's training data
+   * costs about as much as training it, so a long run at scale may want it rarely.
+   */
+  public static final Setting<Integer> TRAIN_EVAL_EVERY = Setting.whole("train_eval_every", 1, 1,
+      SimulationSettings.MAX_ROUNDS, true, "rounds between scores of the training data");
+
+  private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY);
+
+  /** The settings beyond {@link SimulationSettings}' components, in {@code config.json}'s order. */
+  public static List<Setting<?>> others() {
+    return OTHERS;
+  }
+
+  /**
+   * The other setting named {@code name}.
+   *
+   * @throws IllegalArgumentException when there is none
+   */
+  static Setting<?> setting(String name) {
+    return OTHERS.stream().filter(o -> o.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown setting '" + name + "'"));
+  }
+
   private static final List<Key> KEYS = List.of(
       new Key("config_version", true, s -> Optional.of(Integer.toString(VERSION)), (v, c, b) -> {
         int version = integer(v);
@@ -164,6 +251,7 @@ public final class SettingsSchema {
           b.dp(DpSettings.fromDescription(d));
         }
       }),
+      TRAIN_EVAL_EVERY.key(),
       new Key("command", false, s -> Optional.of(Json.string(s.shellCommand())), DERIVED));
 
   /**
@@ -325,12 +413,22 @@ public final class SettingsSchema {
       }
       JsonNode mine = k.write().apply(given).map(SettingsSchema::parseValue).orElse(null);
       JsonNode old = theirs.get(k.name());
+      if (OTHERS.stream().anyMatch(o -> o.name().equals(k.name()))) {
+        // Left out at its default (or written before the setting existed): the default.
+        JsonNode byDefault = parseValue(defaultText(setting(k.name())));
+        mine = mine == null ? byDefault : mine;
+        old = old == null ? byDefault : old;
+      }
       if (!java.util.Objects.equals(mine, old)) {
         throw new IllegalArgumentException("resume: " + k.name() + " " + show(mine)
             + " differs from the run in " + where + ", which has " + k.name() + " " + show(old)
             + " (resume with the run's settings, or start a new run)");
       }
     }
+  }
+
+  private static <T> String defaultText(Setting<T> o) {
+    return o.json().apply(o.defaultValue());
   }
 
   private static String show(JsonNode v) {

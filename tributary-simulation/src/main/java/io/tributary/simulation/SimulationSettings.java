@@ -54,12 +54,15 @@ import java.util.TreeMap;
  *     averaged weighted by examples
  * @param engine where the client work runs ({@code --engine}, default {@link Engine#LOCAL}); the
  *     results do not depend on it
+ * @param others the values of the schema's other settings ({@link SettingsSchema.Setting}), by
+ *     key; a setting left out has its default
  */
 public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
     ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
     double learningRate, double mu, Byzantine byzantine, long seed, int threads,
     int checkpointEvery, Path out, Optional<DpSettings> dp, ClientOptimizer clientOptimizer,
-    SequencedMap<String, MetricAggregation> clientMetrics, Engine engine) {
+    SequencedMap<String, MetricAggregation> clientMetrics, Engine engine,
+    SequencedMap<String, Object> others) {
 
   /** The client metrics a simulation's evaluation reports, which {@code --client-metric} names. */
   public static final List<String> CLIENT_METRICS = List.of("accuracy", "loss");
@@ -97,6 +100,15 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     Objects.requireNonNull(clientOptimizer, "clientOptimizer");
     Objects.requireNonNull(engine, "engine");
     clientMetrics = Collections.unmodifiableSequencedMap(new TreeMap<>(clientMetrics));
+    // A value equal to its default is left out, so that settings that run alike are equal.
+    SequencedMap<String, Object> given = new TreeMap<>();
+    for (var e : others.entrySet()) {
+      SettingsSchema.Setting<?> setting = SettingsSchema.setting(e.getKey());
+      if (!setting.check(e.getValue()).equals(setting.defaultValue())) {
+        given.put(e.getKey(), e.getValue());
+      }
+    }
+    others = Collections.unmodifiableSequencedMap(given);
     for (String name : clientMetrics.keySet()) {
       if (!CLIENT_METRICS.contains(name)) {
         throw new SettingException("clientMetrics", "{clientMetrics}: the clients report "
@@ -141,6 +153,28 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
             + "applies only to algorithms that average them, not " + algorithm.cliName());
       }
     }
+  }
+
+  /** Settings whose other settings ({@link SettingsSchema.Setting}) all have their defaults. */
+  public SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir,
+      String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
+      int localEpochs, int batchSize, double learningRate, double mu, Byzantine byzantine,
+      long seed, int threads, int checkpointEvery, Path out, Optional<DpSettings> dp,
+      ClientOptimizer clientOptimizer, SequencedMap<String, MetricAggregation> clientMetrics,
+      Engine engine) {
+    this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
+        localEpochs, batchSize, learningRate, mu, byzantine, seed, threads, checkpointEvery, out,
+        dp, clientOptimizer, clientMetrics, engine, new TreeMap<>());
+  }
+
+  /**
+   * The value of {@code setting}: the one given, or its default.
+   *
+   * @param <T> the setting's type
+   */
+  public <T> T get(SettingsSchema.Setting<T> setting) {
+    Object v = others.get(setting.name());
+    return v == null ? setting.defaultValue() : setting.type().cast(v);
   }
 
   /** Settings that run on this JVM's threads ({@link Engine#LOCAL}). */
@@ -259,6 +293,9 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       m.put("output directory", out.toString());
     }
     dp.ifPresent(d -> d.describe().forEach((k, v) -> m.put(k.replace('_', ' '), v)));
+    for (SettingsSchema.Setting<?> o : SettingsSchema.others()) {
+      m.put(o.name().replace('_', ' '), o.text(this));
+    }
     m.put("command", shellCommand());
     return m;
   }
@@ -345,21 +382,21 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SimulationSettings withOut(Path dir) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
-        threads, checkpointEvery, dir, dp, clientOptimizer, clientMetrics, engine);
+        threads, checkpointEvery, dir, dp, clientOptimizer, clientMetrics, engine, others);
   }
 
   /** These settings with {@code n} worker threads; the results do not depend on it. */
   public SimulationSettings withThreads(int n) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
-        n, checkpointEvery, out, dp, clientOptimizer, clientMetrics, engine);
+        n, checkpointEvery, out, dp, clientOptimizer, clientMetrics, engine, others);
   }
 
   /** These settings running on {@code where}; the results do not depend on it. */
   public SimulationSettings withEngine(Engine where) {
     return new SimulationSettings(algorithm, dataset, dataDir, partition, model, clients,
         clientsPerRound, rounds, localEpochs, batchSize, learningRate, mu, byzantine, seed,
-        threads, checkpointEvery, out, dp, clientOptimizer, clientMetrics, where);
+        threads, checkpointEvery, out, dp, clientOptimizer, clientMetrics, where, others);
   }
 
   /**
@@ -408,8 +445,20 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private final SequencedMap<String, MetricAggregation> clientMetrics = new TreeMap<>();
     private Map<String, Double> clientHyperparameters = Map.of();
     private Engine engine = Engine.LOCAL;
+    private final SequencedMap<String, Object> others = new TreeMap<>();
 
     private Builder() {}
+
+    /**
+     * One of the schema's other settings, such as {@link SettingsSchema#TRAIN_EVAL_EVERY}
+     * (default: the setting's own); checked by {@link #build}.
+     *
+     * @param <T> the setting's type
+     */
+    public <T> Builder set(SettingsSchema.Setting<T> setting, T value) {
+      others.put(setting.name(), setting.type().cast(Objects.requireNonNull(value, "value")));
+      return this;
+    }
 
     /** The algorithm (default FedAvg). */
     public Builder algorithm(Algorithm a) {
@@ -604,7 +653,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
           checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer(), clientMetrics,
-          engine);
+          engine, others);
     }
 
     private ClientOptimizer clientOptimizer() {

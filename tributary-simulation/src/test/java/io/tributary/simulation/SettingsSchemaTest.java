@@ -137,4 +137,44 @@ class SettingsSchemaTest {
         .hasMessage("resume: lr 0.5 differs from the run in " + dir + ", which has lr 0.1 "
             + "(resume with the run's settings, or start a new run)");
   }
+
+  @Test
+  void otherSetting_trainEvalEvery_scoresTrainingDataOnlyOnItsRounds() throws Exception {
+    SimulationSettings s = SimulationSettings.builder().rounds(3).threads(1)
+        .set(SettingsSchema.TRAIN_EVAL_EVERY, 2).build();
+    assertThat(s.get(SettingsSchema.TRAIN_EVAL_EVERY)).isEqualTo(2);
+    assertThat(s.toJson()).contains("\"train_eval_every\": 2");
+    assertThat(s.commandLine()).containsSubsequence("--set", "train_eval_every=2");
+    assertThat(SimulationSettings.fromJson(s.toJson())).isEqualTo(s);
+
+    var rounds = Simulation.builder(s).build().run().history().rounds();
+
+    // Round 2 is the 2N-th, round 3 the last; round 1 leaves the training data unscored.
+    assertThat(rounds.get(0).trainLoss()).isNaN();
+    assertThat(rounds.get(1).trainLoss()).isFinite();
+    assertThat(rounds.get(2).trainAccuracy()).isFinite();
+    assertThat(rounds).allSatisfy(r -> assertThat(r.testAccuracy()).isFinite());
+  }
+
+  @Test
+  void otherSetting_outOfRange_refusedNamingIt() {
+    assertThatThrownBy(() -> SimulationSettings.builder()
+        .set(SettingsSchema.TRAIN_EVAL_EVERY, 0).build())
+        .isInstanceOf(SettingException.class)
+        .hasMessage("train_eval_every must be in [1, 1000000], got 0");
+  }
+
+  @Test
+  void checkSame_configWrittenBeforeASettingExisted_meansItsDefault() throws Exception {
+    SimulationSettings s = SimulationSettings.builder().threads(1).build();
+    // Left out at its default, as in a file written before the setting existed.
+    String old = s.toJson();
+    assertThat(old).doesNotContain("train_eval_every");
+    assertThat(SimulationSettings.fromJson(old)).isEqualTo(s);
+    SettingsSchema.checkSame(old, s, dir);
+    assertThatThrownBy(() -> SettingsSchema.checkSame(old, SimulationSettings.builder()
+        .threads(1).set(SettingsSchema.TRAIN_EVAL_EVERY, 5).build(), dir))
+        .hasMessageStartingWith("resume: train_eval_every 5 differs from the run in " + dir
+            + ", which has train_eval_every 1");
+  }
 }

@@ -18,6 +18,7 @@ import io.tributary.runtime.ExecutionContext;
 import io.tributary.simulation.Engine;
 import io.tributary.simulation.EngineProvider;
 import io.tributary.simulation.SimulationData;
+import io.tributary.simulation.SettingsSchema;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.engine.ClusterEngine;
 import io.tributary.simulation.engine.EngineUnavailableException;
@@ -108,6 +109,12 @@ public final class FederatedRun implements AutoCloseable {
     int excluded = 0;
     for (int e = 0; e < 2; e++) {
       RoundReport.Evaluation ev = report.evaluations().get(e);
+      if (ev.cohort().size() == 0) {
+        // A round that does not score the training data (train_eval_every).
+        scores[2 * e] = Double.NaN;
+        scores[2 * e + 1] = Double.NaN;
+        continue;
+      }
       EvaluationOutput out = EvaluationOutput.of(ev.output().orElseThrow());
       scores[2 * e] = printable(out.loss());
       scores[2 * e + 1] = printable(out.accuracy());
@@ -135,6 +142,8 @@ public final class FederatedRun implements AutoCloseable {
    * The simulated population: seeded samples of the clients' datasets, shuffled per round. It
    * also notes which invocation runs, which a cluster engine's workers replay.
    */
+  private static final Cohort NO_TRAINING_SCORE = new Cohort("train", List.of(), List.of());
+
   private final class Datasets implements Population {
     @Override
     public Cohort fitCohort(int round) {
@@ -143,7 +152,9 @@ public final class FederatedRun implements AutoCloseable {
 
     @Override
     public List<Cohort> evaluationCohorts(int round) {
-      return List.of(parts.trainCohort(), parts.testCohort());
+      int every = config.get(SettingsSchema.TRAIN_EVAL_EVERY);
+      boolean scoreTraining = round % every == 0 || round == config.rounds();
+      return List.of(scoreTraining ? parts.trainCohort() : NO_TRAINING_SCORE, parts.testCohort());
     }
 
     @Override
