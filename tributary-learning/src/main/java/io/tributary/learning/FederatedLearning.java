@@ -14,6 +14,7 @@ import io.tributary.graph.local.ClientUpdateConfig;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.AggregationProcess;
+import io.tributary.learning.aggregation.ClientSignal;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.serveropt.ServerSgd;
 import io.tributary.learning.serveropt.ServerUpdate;
@@ -187,10 +188,8 @@ public final class FederatedLearning {
     boolean weighsLoss = ClientWork.weighsLoss(clientUpdate);
     // What the aggregation takes after the example counts: the clients' losses (q-FedAvg) or
     // their norm bits (client-side adaptive clipping on a server).
-    java.util.Optional<String> extra = parts.aggregation.takesLosses()
-        ? java.util.Optional.of("loss") : parts.aggregation.takesNormBits()
-            ? java.util.Optional.of("norm_bit") : java.util.Optional.empty();
-    if (extra.equals(java.util.Optional.of("norm_bit"))
+    java.util.Optional<String> extra = parts.aggregation.signal().map(ClientSignal::field);
+    if (parts.aggregation.signal().equals(java.util.Optional.of(ClientSignal.NORM_BIT))
         && !ClientWork.reportsNormBit(clientUpdate)) {
       throw new IllegalArgumentException("the aggregator counts the clients' norm_bit, but the "
           + "client update " + clientUpdate.type() + " reports none");

@@ -20,21 +20,20 @@ import java.util.Optional;
  *       {@code (<A@SERVER,{M}@CLIENTS,{int64}@CLIENTS> -> <A@SERVER,M@SERVER>)}.
  * </ul>
  *
- * <p>An aggregation that needs each client's training loss as well (q-FedAvg) takes the losses
- * {@code {float32}@CLIENTS} as a last parameter, after the example counts; one that needs each
- * client's own report of whether its update was within the clipping norm (client-side adaptive
- * clipping on a server, which sees only clipped updates) takes those bits {@code
- * {int64}@CLIENTS} there instead, which the client update's {@code norm_bit} supplies.
+ * <p>An aggregation that needs one more signal from each client declares it ({@link
+ * ClientSignal}): q-FedAvg the clients' training losses {@code {float32}@CLIENTS}, client-side
+ * adaptive clipping on a server (which sees only clipped updates) each client's report of whether
+ * its update was within the clipping norm, {@code {int64}@CLIENTS}. It takes the signal as a last
+ * parameter, after the example counts, and {@code next} supplies it from the client update.
  *
  * @param initialize the first state, for a stateful aggregator
  * @param next one round's aggregation
+ * @param signal the client signal it takes after the example counts, if any
  */
-public record AggregationProcess(Optional<Computation> initialize, Computation next) {
+public record AggregationProcess(Optional<Computation> initialize, Computation next,
+    Optional<ClientSignal> signal) {
   private static final Type WEIGHTS =
       new FederatedType(TensorType.of(DType.INT64), Placement.CLIENTS, false);
-  private static final Type LOSSES =
-      new FederatedType(TensorType.of(DType.FLOAT32), Placement.CLIENTS, false);
-  private static final Type NORM_BITS = WEIGHTS;
 
   /**
    * Checks the two computations against each other.
@@ -44,13 +43,14 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
   public AggregationProcess {
     Objects.requireNonNull(initialize, "initialize");
     Objects.requireNonNull(next, "next");
+    Objects.requireNonNull(signal, "signal");
     int base = initialize.isPresent() ? 3 : 2;
     if (!(next.type().parameter().orElse(null) instanceof StructType p)
-        || p.size() != base && !(p.size() == base + 1
-            && (p.get(base).equals(LOSSES) || p.get(base).equals(NORM_BITS)))) {
+        || p.size() != base + (signal.isPresent() ? 1 : 0)
+        || signal.isPresent() && !p.get(base).equals(signal.get().type())) {
       throw new IllegalArgumentException("an aggregation's next takes " + (initialize.isPresent()
-          ? "<A@SERVER,{M}@CLIENTS,{int64}@CLIENTS>" : "<{M}@CLIENTS,{int64}@CLIENTS>")
-          + ", not " + next.type());
+          ? "<A@SERVER,{M}@CLIENTS,{int64}@CLIENTS" : "<{M}@CLIENTS,{int64}@CLIENTS")
+          + signal.map(x -> "," + x.type()).orElse("") + ">, not " + next.type());
     }
     int u = base - 2;
     Type m = p.get(u) instanceof FederatedType f && f.placement() == Placement.CLIENTS
@@ -74,34 +74,34 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
     }
   }
 
-  /** Whether {@code next} takes the clients' losses as its last parameter. */
+  /** Whether {@code next} takes the clients' losses ({@link ClientSignal#LOSS}). */
   public boolean takesLosses() {
-    return extra().equals(LOSSES);
+    return signal.equals(Optional.of(ClientSignal.LOSS));
   }
 
-  /** Whether {@code next} takes the clients' norm bits as its last parameter. */
+  /** Whether {@code next} takes the clients' norm bits ({@link ClientSignal#NORM_BIT}). */
   public boolean takesNormBits() {
-    return extra().equals(NORM_BITS);
+    return signal.equals(Optional.of(ClientSignal.NORM_BIT));
   }
 
-  /** The type of the parameter after the example counts, or the example counts' when none. */
-  private Type extra() {
-    StructType p = (StructType) next.type().parameter().get();
-    int base = initialize.isPresent() ? 3 : 2;
-    return p.size() == base + 1 ? p.get(base) : NO_EXTRA;
-  }
-
-  /** Stands for "no parameter after the example counts": no aggregation takes a bool@SERVER. */
-  private static final Type NO_EXTRA = new FederatedType(TensorType.of(DType.BOOL),
-      Placement.SERVER, true);
-
-  /** A stateless aggregation. */
+  /** A stateless aggregation of the updates and example counts. */
   public static AggregationProcess stateless(Computation next) {
-    return new AggregationProcess(Optional.empty(), next);
+    return new AggregationProcess(Optional.empty(), next, Optional.empty());
   }
 
-  /** A stateful aggregation. */
+  /** A stateless aggregation that takes {@code signal} after the example counts. */
+  public static AggregationProcess stateless(Computation next, ClientSignal signal) {
+    return new AggregationProcess(Optional.empty(), next, Optional.of(signal));
+  }
+
+  /** A stateful aggregation of the updates and example counts. */
   public static AggregationProcess stateful(Computation initialize, Computation next) {
-    return new AggregationProcess(Optional.of(initialize), next);
+    return new AggregationProcess(Optional.of(initialize), next, Optional.empty());
+  }
+
+  /** A stateful aggregation that takes {@code signal} after the example counts. */
+  public static AggregationProcess stateful(Computation initialize, Computation next,
+      ClientSignal signal) {
+    return new AggregationProcess(Optional.of(initialize), next, Optional.of(signal));
   }
 }

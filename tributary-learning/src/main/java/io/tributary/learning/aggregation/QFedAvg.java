@@ -24,7 +24,7 @@ import java.util.List;
  * the aggregated update is {@code sum(F^q L d) / sum(h)}, added to the model.
  *
  * <p>Unlike the other rules it needs each client's loss, so its computation takes the losses as
- * a third argument ({@link AggregationProcess#takesLosses}): q-FedAvg does fit the three parts,
+ * a third argument (it declares {@link ClientSignal#LOSS}): q-FedAvg does fit the three parts,
  * with an aggregator of a wider type. Both sums stream (one model-sized accumulator). Flower
  * evaluates the global model once on the server and gives that one loss to every client; here each
  * client's own training loss is used, as in the paper; with equal losses the two agree.
@@ -100,6 +100,6 @@ public record QFedAvg(double q, double learningRate) implements Aggregator {
               Federated.struct(args.get(0), args.get(2)));
           return Intrinsics.federatedApply(divide, Intrinsics.federatedZip(Federated.struct(
               Intrinsics.federatedSum(s.get("gradient")), Intrinsics.federatedSum(s.get("h")))));
-        }));
+        }), ClientSignal.LOSS);
   }
 }

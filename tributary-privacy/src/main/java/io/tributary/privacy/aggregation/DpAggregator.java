@@ -13,6 +13,7 @@ import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
 import io.tributary.learning.ModelLeaves;
 import io.tributary.learning.aggregation.AggregationProcess;
+import io.tributary.learning.aggregation.ClientSignal;
 import io.tributary.learning.aggregation.Aggregator;
 import io.tributary.privacy.AdaptiveClipping;
 import io.tributary.privacy.Clipping;
@@ -243,7 +244,8 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
           Intrinsics.federatedZip(Federated.struct(state, sum, unclipped, count)));
       return Federated.struct(r.get(0), r.get(1));
     });
-    return AggregationProcess.stateful(initialize, next);
+    return reportedNormBits ? AggregationProcess.stateful(initialize, next, ClientSignal.NORM_BIT)
+        : AggregationProcess.stateful(initialize, next);
   }
 
   private Optional<QuantizedSum> quantizedSum() {
