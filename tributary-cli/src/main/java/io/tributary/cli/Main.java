@@ -40,7 +40,6 @@ public final class Main implements Runnable {
 
   /** Runs the command line and ends the JVM with the command's exit status. */
   public static void main(String[] args) {
-    StandardError.reclaimInBackground();
     System.exit(commandLine(args).execute(args));
   }
 

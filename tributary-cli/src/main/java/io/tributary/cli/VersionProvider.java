@@ -35,8 +35,9 @@ final class VersionProvider implements IVersionProvider {
     return Gemm.kernelName() + switch (Gemm.kernel()) {
       case OPENBLAS -> " (asked for with -Dtributary.gemm; other bits than the default)";
       case VECTOR -> " (on the Vector API)";
-      case PORTABLE -> " (plain loops; --add-modules jdk.incubator.vector makes them faster,"
-          + " with the same bits)";
+      case PORTABLE -> " (plain loops; --add-modules jdk.incubator.vector, or"
+          + " TRIBUTARY_JAVA_OPTS=\"--add-modules jdk.incubator.vector\" for ./tributary, makes"
+          + " them faster, with the same bits)";
     };
   }
 }
