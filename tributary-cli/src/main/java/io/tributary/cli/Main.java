@@ -34,6 +34,7 @@ public final class Main implements Runnable {
     m.put("supernode", SupernodeCommand::new);
     m.put("inspect", InspectCommand::new);
     m.put("convert", ConvertCommand::new);
+    m.put("spark-cluster", SparkClusterCommand::new);
     m.put("help", CommandLine.HelpCommand::new);
     return Collections.unmodifiableMap(m);
   }
@@ -107,6 +108,7 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing command: choose one of simulate, server, client, supernode, inspect, convert");
+        "Missing command: choose one of simulate, server, client, supernode, inspect, convert,"
+            + " spark-cluster");
   }
 }
