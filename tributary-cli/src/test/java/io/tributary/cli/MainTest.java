@@ -101,6 +101,25 @@ class MainTest {
   }
 
   @Test
+  void noteGemmProperty_set_saysItIsNoLongerRead() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    boolean said = Main.noteGemmProperty("openblas", new java.io.PrintWriter(err));
+
+    assertThat(said).isTrue();
+    assertThat(err.toString()).startsWith("tributary: -Dtributary.gemm=openblas is no longer read;")
+        .doesNotStartWith("WARNING");
+  }
+
+  @Test
+  void noteGemmProperty_unset_printsNothing() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    assertThat(Main.noteGemmProperty(null, new java.io.PrintWriter(err))).isFalse();
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
   void noCommand_printsUsageOnStderrAndExitsTwo() {
     CliRun run = CliRun.of();
 
