@@ -62,7 +62,7 @@ mkdir -p "$gc"
 # The driver also logs how long it spends decoding and merging each pass's parts (the runtime's
 # Planner, at debug), which the report adds up.
 gc_opts="-Xlog:gc:file=$gc/driver-%p.log -Dorg.slf4j.simpleLogger.log.io.tributary.runtime.executor.Planner=debug"
-# Build first (CLI jar, tributary-spark's class path, the AOT cache for these options) with one
+# Build first (CLI jar, tributary-spark's class path) with one
 # untimed round on each kind of engine, so no timed run includes it.
 JDK_JAVA_OPTIONS=$gc_opts "$root/tributary" simulate --dataset synthetic:1,1 --model mclr \
   --rounds 1 --engine "local[2]" --out "$out/warmup" > "$out/warmup.log" 2>&1

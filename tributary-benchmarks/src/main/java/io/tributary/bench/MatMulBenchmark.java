@@ -17,8 +17,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * float32 matrix product C = A B with A, B and C all size x size, single-threaded, on each {@link
- * Gemm.Kernel}: {@code openblas} (the opt-in {@code -Dtributary.gemm=openblas}; OpenBLAS held to
- * one thread), {@code vector} (the Vector API kernel, what {@link Gemm#kernel()} picks where the
+ * Gemm.Kernel}: {@code openblas} (the opt-in {@code GemmKernel.OPENBLAS}; OpenBLAS held to one
+ * thread), {@code vector} (the Vector API kernel, what {@code GemmKernel.JAVA} runs on where the
  * module is present) and {@code portable} (the plain loop, the same bits as {@code vector}).
  * GFLOPS = 2 size^3 / time.
  */

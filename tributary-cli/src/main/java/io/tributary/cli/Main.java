@@ -34,14 +34,34 @@ public final class Main implements Runnable {
     m.put("supernode", SupernodeCommand::new);
     m.put("inspect", InspectCommand::new);
     m.put("convert", ConvertCommand::new);
+    m.put("spark-cluster", SparkClusterCommand::new);
     m.put("help", CommandLine.HelpCommand::new);
     return Collections.unmodifiableMap(m);
   }
 
+  /** The system property that chose the matrix kernel JVM-wide before a run's kernel did. */
+  static final String GEMM_PROPERTY = "tributary.gemm";
+
   /** Runs the command line and ends the JVM with the command's exit status. */
   public static void main(String[] args) {
-    StandardError.reclaimInBackground();
-    System.exit(commandLine(args).execute(args));
+    CommandLine cli = commandLine(args);
+    noteGemmProperty(System.getProperty(GEMM_PROPERTY), cli.getErr());
+    System.exit(cli.execute(args));
+  }
+
+  /**
+   * Says, in one line on {@code err}, that {@code -Dtributary.gemm} ({@code value}, null when
+   * unset) is no longer read, so that a run which used to get OpenBLAS from it does not get the
+   * Java kernels silently; returns whether it said so.
+   */
+  static boolean noteGemmProperty(String value, java.io.PrintWriter err) {
+    if (value == null) {
+      return false;
+    }
+    err.println("tributary: -D" + GEMM_PROPERTY + "=" + value + " is no longer read; the"
+        + " matrix kernel is a setting of each run (config.json's kernel), java by default");
+    err.flush();
+    return true;
   }
 
   /** The command line with every subcommand; see {@link #commandLine(String[])}. */
@@ -108,6 +128,7 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing command: choose one of simulate, server, client, supernode, inspect, convert");
+        "Missing command: choose one of simulate, server, client, supernode, inspect, convert,"
+            + " spark-cluster");
   }
 }

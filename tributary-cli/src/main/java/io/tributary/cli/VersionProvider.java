@@ -1,6 +1,6 @@
 package io.tributary.cli;
 
-import io.tributary.graph.ops.Gemm;
+import io.tributary.graph.ops.GemmKernel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,13 +30,18 @@ final class VersionProvider implements IVersionProvider {
     };
   }
 
-  /** {@link Gemm#kernelName()}, the name a run's results depend on, and what runs it here. */
+  /**
+   * The kernel a run gets unless it names another ({@link GemmKernel#DEFAULT}), the name its
+   * results depend on, and what runs it here.
+   */
   private static String kernel() {
-    return Gemm.kernelName() + switch (Gemm.kernel()) {
-      case OPENBLAS -> " (asked for with -Dtributary.gemm; other bits than the default)";
+    GemmKernel k = GemmKernel.DEFAULT;
+    return k.name() + switch (k.implementation()) {
+      case OPENBLAS -> " (OpenBLAS; other bits than the Java kernels)";
       case VECTOR -> " (on the Vector API)";
-      case PORTABLE -> " (plain loops; --add-modules jdk.incubator.vector makes them faster,"
-          + " with the same bits)";
+      case PORTABLE -> " (plain loops; --add-modules jdk.incubator.vector, or"
+          + " TRIBUTARY_JAVA_OPTS=\"--add-modules jdk.incubator.vector\" for ./tributary, makes"
+          + " them faster, with the same bits)";
     };
   }
 }

@@ -18,7 +18,8 @@ import picocli.CommandLine.Model.OptionSpec;
 class MainTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "simulate", "server", "client", "supernode", "inspect", "convert"})
+  @ValueSource(strings = {"", "simulate", "server", "client", "supernode", "inspect", "convert",
+      "spark-cluster"})
   void help_everyCommand_printsUsageAndExitsZero(String command) {
     CliRun run = command.isEmpty() ? CliRun.of("--help") : CliRun.of(command, "--help");
 
@@ -28,7 +29,8 @@ class MainTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"simulate", "server", "client", "supernode", "inspect", "convert"})
+  @ValueSource(strings = {"simulate", "server", "client", "supernode", "inspect", "convert",
+      "spark-cluster"})
   void commandLine_namedSubcommand_buildsOnlyThatOne(String command) {
     assertThat(Main.commandLine(new String[] {command, "--help"}).getSubcommands().keySet())
         .containsExactly(command);
@@ -40,7 +42,7 @@ class MainTest {
     String[] args = first.isEmpty() ? new String[0] : new String[] {first};
     assertThat(Main.commandLine(args).getSubcommands().keySet())
         .containsExactly("simulate", "server", "client", "supernode", "inspect", "convert",
-            "help");
+            "spark-cluster", "help");
   }
 
   static Stream<Arguments> sameOutputCases() {
@@ -96,6 +98,25 @@ class MainTest {
 
     // Surefire starts this JVM without jdk.incubator.vector and names no kernel.
     assertThat(run.out()).contains("matrix kernel: java (plain loops;");
+  }
+
+  @Test
+  void noteGemmProperty_set_saysItIsNoLongerRead() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    boolean said = Main.noteGemmProperty("openblas", new java.io.PrintWriter(err));
+
+    assertThat(said).isTrue();
+    assertThat(err.toString()).startsWith("tributary: -Dtributary.gemm=openblas is no longer read;")
+        .doesNotStartWith("WARNING");
+  }
+
+  @Test
+  void noteGemmProperty_unset_printsNothing() {
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    assertThat(Main.noteGemmProperty(null, new java.io.PrintWriter(err))).isFalse();
+    assertThat(err.toString()).isEmpty();
   }
 
   @Test

@@ -19,12 +19,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Builds {@code examples/simple-simulation} against the installed artifacts through the BOM, as a
  * user's project would be built, then runs its {@code Main} in child JVMs: on a plain JVM ({@code
- * java -cp}, no options) and with the options the {@code ./tributary} launcher and the CLI jar's
- * manifest give (the Vector API module on JDK 22+, native access).
+ * java -cp}, no options) and with the options a user may add: the CLI jar's manifest's native
+ * access and the documented Vector API opt-in ({@code --add-modules jdk.incubator.vector}, JDK
+ * 22+, as {@code TRIBUTARY_JAVA_OPTS} passes it to {@code ./tributary}).
  */
 class ExampleProjectIT {
   private static final String MAIN = "com.example.simulation.Main";
-  /** The one line the JVM prints for --add-modules jdk.incubator.vector; ./tributary drops it. */
+  /** The one line the JVM prints for --add-modules jdk.incubator.vector. */
   private static final String INCUBATOR_NOTICE = "WARNING: Using incubator modules";
   private static final Pattern ROUND = Pattern.compile("round (\\d+): train_loss=(\\S+)"
       + " examples=(\\d+) clients=(\\d+) test_loss=(\\S+) test_accuracy=(\\S+)");
@@ -73,19 +74,19 @@ class ExampleProjectIT {
   }
 
   @Test
-  void exampleMain_plainJvmAndLauncherOptions_identicalOutput() throws Exception {
+  void exampleMain_plainJvmAndOptInOptions_identicalOutput() throws Exception {
     Build.Result plain = runMain(List.of());
-    Build.Result launcher = runMain(launcherOptions());
-    assertThat(launcher.status()).isZero();
-    assertThat(withoutIncubatorNotice(launcher.stderr())).isEmpty();
+    Build.Result optIn = runMain(optInOptions());
+    assertThat(optIn.status()).isZero();
+    assertThat(withoutIncubatorNotice(optIn.stderr())).isEmpty();
     assertThat(plain.stderr()).isEmpty();
     // The default kernels give the same bits with and without the Vector API and native access.
     assertThat(rounds(plain.stdout())).hasSize(3);
-    assertThat(launcher.stdout()).isEqualTo(plain.stdout());
+    assertThat(optIn.stdout()).isEqualTo(plain.stdout());
   }
 
-  /** What ./tributary and the CLI jar's manifest add to the JVM. */
-  private static List<String> launcherOptions() {
+  /** The Vector API opt-in and what the CLI jar's manifest adds to the JVM. */
+  private static List<String> optInOptions() {
     List<String> options = new ArrayList<>();
     if (Runtime.version().feature() >= 22) {
       options.addAll(List.of("--add-modules", "jdk.incubator.vector"));

@@ -2,7 +2,7 @@ package io.tributary.spark;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,13 +13,19 @@ import java.util.Properties;
 /**
  * {@code tributary spark-cluster start|stop}: starts a {@link LoopbackCluster} that outlives this
  * command (its master URL and process ids go to {@code DIR/cluster.properties}), or stops the one
- * recorded there. Run by {@code tributary-spark/scripts/spark-cluster.sh} and the {@code
- * ./tributary} launcher with this module's class path, which the cluster's processes get too.
+ * recorded there. The CLI's {@code spark-cluster} command runs it through {@link
+ * SparkClusterTool}, with this module on the class path ({@code ./tributary} puts it there).
  *
  * <pre>
- * spark-cluster start [--workers N] [--cores C] [--memory M] --dir DIR
- * spark-cluster stop --dir DIR
+ * spark-cluster start [--workers N] [--cores C] [--memory M] [--dir DIR]
+ * spark-cluster stop [--dir DIR]
  * </pre>
+ *
+ * <p>Without {@code --dir}, the directory is {@code tributary-spark/target/spark-cluster} when
+ * this class runs from that module's build ({@code target/classes}); elsewhere {@code --dir} is
+ * required. The cluster's processes run with the class path the build wrote for this module
+ * ({@link BuildClasspath}, log4j's binding included) when it can be found that way, else with this
+ * JVM's.
  */
 public final class SparkClusterMain {
   /** The file in the cluster's directory that records a started cluster. */
@@ -29,17 +35,22 @@ public final class SparkClusterMain {
 
   /** Runs the command; exits 0 on success, 1 when the cluster fails, 2 on bad arguments. */
   public static void main(String[] args) {
-    System.exit(run(List.of(args), System.out, System.err));
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    int code = run(List.of(args), out, err);
+    out.flush();
+    err.flush();
+    System.exit(code);
   }
 
-  static int run(List<String> args, PrintStream out, PrintStream err) {
+  static int run(List<String> args, PrintWriter out, PrintWriter err) {
     ClusterArgs a;
     try {
-      a = ClusterArgs.parse(args);
+      a = ClusterArgs.parse(withDefaultDir(args));
     } catch (IllegalArgumentException e) {
       err.println("spark-cluster: " + e.getMessage());
-      err.println("usage: spark-cluster start [--workers N] [--cores C] [--memory M] --dir DIR"
-          + " | stop --dir DIR");
+      err.println("usage: spark-cluster start [--workers N] [--cores C] [--memory M] [--dir DIR]"
+          + " | stop [--dir DIR]");
       return 2;
     }
     try {
@@ -50,17 +61,61 @@ public final class SparkClusterMain {
     }
   }
 
-  private static int start(ClusterArgs a, PrintStream out) throws IOException {
-    Path state = a.dir().resolve(STATE_FILE);
-    if (Files.exists(state)) {
-      throw new IOException("a cluster is already recorded in " + state + "; stop it first "
-          + "(spark-cluster stop --dir " + a.dir() + ")");
+  /** {@code args} with {@code --dir} added when it has none and the module's build is found. */
+  private static List<String> withDefaultDir(List<String> args) {
+    if (args.contains("--dir")) {
+      return args;
+    }
+    return moduleDir().map(m -> {
+      List<String> out = new ArrayList<>(args);
+      out.add("--dir");
+      out.add(m.resolve("target").resolve("spark-cluster").toString());
+      return out;
+    }).orElse(args);
+  }
+
+  /**
+   * tributary-spark's directory when this class was loaded from its {@code target/classes} and
+   * the build wrote {@code target/classpath.txt} beside it.
+   */
+  static Optional<Path> moduleDir() {
+    try {
+      var source = SparkClusterMain.class.getProtectionDomain().getCodeSource();
+      if (source == null) {
+        return Optional.empty();
+      }
+      Path classes = Path.of(source.getLocation().toURI());
+      Path target = classes.getParent();
+      if (!Files.isDirectory(classes) || target == null
+          || !Files.isRegularFile(target.resolve("classpath.txt"))) {
+        return Optional.empty();
+      }
+      return Optional.ofNullable(target.getParent());
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The class path of the cluster's processes; see the class comment. */
+  private static List<Path> clusterClasspath() {
+    Optional<Path> module = moduleDir();
+    if (module.isPresent()) {
+      return BuildClasspath.of(module.get());
     }
     List<Path> classpath = new ArrayList<>();
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
       classpath.add(Path.of(e));
     }
-    LoopbackCluster c = LoopbackCluster.builder(classpath, a.dir()).workers(a.workers())
+    return classpath;
+  }
+
+  private static int start(ClusterArgs a, PrintWriter out) throws IOException {
+    Path state = a.dir().resolve(STATE_FILE);
+    if (Files.exists(state)) {
+      throw new IOException("a cluster is already recorded in " + state + "; stop it first "
+          + "(spark-cluster stop --dir " + a.dir() + ")");
+    }
+    LoopbackCluster c = LoopbackCluster.builder(clusterClasspath(), a.dir()).workers(a.workers())
         .coresPerWorker(a.cores()).workerMemory(a.memory()).detached().start();
     Properties p = new Properties();
     p.setProperty("master", c.masterUrl());
@@ -78,7 +133,7 @@ public final class SparkClusterMain {
     return 0;
   }
 
-  private static int stop(Path dir, PrintStream out) throws IOException {
+  private static int stop(Path dir, PrintWriter out) throws IOException {
     Path state = dir.resolve(STATE_FILE);
     if (!Files.exists(state)) {
       out.println("no cluster recorded in " + dir);

@@ -73,8 +73,8 @@ public final class SparkEngineProvider implements EngineProvider {
       s.connect(new InetSocketAddress(host, port), CONNECT_MILLIS);
     } catch (IOException e) {
       throw new EngineUnavailableException("cannot reach the Spark master at " + host + ":"
-          + port + " (" + e.getMessage() + "); start one with tributary-spark/scripts/"
-          + "spark-cluster.sh start, or check the URL", e);
+          + port + " (" + e.getMessage() + "); start one with tributary spark-cluster start,"
+          + " or check the URL", e);
     }
   }
 }

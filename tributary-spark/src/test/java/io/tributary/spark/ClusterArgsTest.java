@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,11 +32,40 @@ class ClusterArgsTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = SparkClusterMain.run(List.of("stop", "--dir", dir.toString()),
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+        writer(out), writer(err));
     assertThat(code).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("no cluster recorded in ");
-    assertThat(SparkClusterMain.run(List.of("bogus"), new PrintStream(out), new PrintStream(err)))
-        .isEqualTo(2);
+    assertThat(SparkClusterMain.run(List.of("bogus"), writer(out), writer(err))).isEqualTo(2);
+  }
+
+  @Test
+  void toolProvider_spark_cluster_isFoundAndRunsTheCommand(@TempDir Path dir) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    java.util.spi.ToolProvider tool = java.util.spi.ToolProvider.findFirst("spark-cluster")
+        .orElseThrow();
+
+    int code = tool.run(writer(out), writer(err), "stop", "--dir", dir.toString());
+
+    assertThat(tool).isInstanceOf(SparkClusterTool.class);
+    assertThat(code).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("no cluster recorded in " + dir);
+  }
+
+  @Test
+  void run_withoutDir_usesTheModulesTargetDirectory() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    // Surefire loads this module from target/classes, beside the build's classpath.txt.
+    int code = SparkClusterMain.run(List.of("stop"), writer(out), writer(err));
+
+    assertThat(code).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("no cluster recorded in ")
+        .contains(Path.of("target", "spark-cluster").toString());
+  }
+
+  private static PrintWriter writer(ByteArrayOutputStream bytes) {
+    return new PrintWriter(new OutputStreamWriter(bytes, StandardCharsets.UTF_8), true);
   }
 }

@@ -10,6 +10,7 @@ import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
+import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.Optimizer;
@@ -35,6 +36,13 @@ import java.util.Map;
  * next.
  */
 final class ClientUpdateProcedure implements GraphProcedure {
+  private final GemmKernel gemm;
+
+  /** The procedure, its matrix products on {@code gemm}. */
+  ClientUpdateProcedure(GemmKernel gemm) {
+    this.gemm = java.util.Objects.requireNonNull(gemm, "gemm");
+  }
+
   @Override
   public LocalFunction prepare(GraphComputation g, Graph graph) throws GraphBindingException {
     String input = Settings.variable(g, graph, "input");
@@ -107,7 +115,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
     feeds.add(labels);
     CompiledRun step;
     try {
-      step = new GraphExecutor(grads.graph()).compile(feeds, fetches, sgd);
+      step = new GraphExecutor(grads.graph(), gemm).compile(feeds, fetches, sgd);
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }

@@ -7,6 +7,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.graph.Graph;
 import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.ops.CompiledRun;
+import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.Shape;
@@ -21,6 +22,13 @@ import java.util.Map;
  * stays finite.
  */
 final class EvaluationProcedure implements GraphProcedure {
+  private final GemmKernel gemm;
+
+  /** The procedure, its matrix products on {@code gemm}. */
+  EvaluationProcedure(GemmKernel gemm) {
+    this.gemm = java.util.Objects.requireNonNull(gemm, "gemm");
+  }
+
   @Override
   public LocalFunction prepare(GraphComputation g, Graph graph) throws GraphBindingException {
     String input = Settings.variable(g, graph, "input");
@@ -41,7 +49,7 @@ final class EvaluationProcedure implements GraphProcedure {
     feeds.add(labels);
     CompiledRun template;
     try {
-      template = new GraphExecutor(graph).compile(feeds, List.of(loss, accuracy));
+      template = new GraphExecutor(graph, gemm).compile(feeds, List.of(loss, accuracy));
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }

@@ -11,6 +11,7 @@ import io.tributary.graph.Graph;
 import io.tributary.graph.GraphFb;
 import io.tributary.graph.GraphFormatException;
 import io.tributary.graph.GraphValidationException;
+import io.tributary.graph.ops.GemmKernel;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -41,10 +42,19 @@ public final class GraphBinder {
     this.procedures = Map.copyOf(procedures);
   }
 
-  /** A binder that knows the built-in procedures. */
+  /** A binder that knows the built-in procedures, on {@link GemmKernel#DEFAULT}. */
   public static GraphBinder standard() {
-    return new GraphBinder(Map.of(CLIENT_UPDATE, new ClientUpdateProcedure(),
-        EVALUATE, new EvaluationProcedure(), INITIAL_MODEL, new InitialModelProcedure()));
+    return standard(GemmKernel.DEFAULT);
+  }
+
+  /**
+   * A binder that knows the built-in procedures, whose graphs run their matrix products on {@code
+   * gemm}: the run's kernel.
+   */
+  public static GraphBinder standard(GemmKernel gemm) {
+    Objects.requireNonNull(gemm, "gemm");
+    return new GraphBinder(Map.of(CLIENT_UPDATE, new ClientUpdateProcedure(gemm),
+        EVALUATE, new EvaluationProcedure(gemm), INITIAL_MODEL, new InitialModelProcedure()));
   }
 
   /** A binder that also knows {@code procedure} under {@code name} (replacing any before). */

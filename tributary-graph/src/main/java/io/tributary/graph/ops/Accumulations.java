@@ -118,13 +118,13 @@ final class Accumulations {
    *
    * @throws GraphExecutionException when a value does not match its target's dtype and shape
    */
-  void apply(NdArray[] env) {
+  void apply(NdArray[] env, GemmKernel gemm) {
     NdArray[] early = new NdArray[fused.length];
     for (int i = 0; i < fused.length; i++) {
       Plan.Step step = fused[i].step();
       NdArray[] in = Plan.inputs(step, env);
       if (readsTarget(in, env)) {
-        early[i] = Plan.run(step, in, null, null)[0];
+        early[i] = Plan.run(step, in, null, null, gemm)[0];
       }
     }
     NdArray[] values = new NdArray[added.length];
@@ -142,7 +142,7 @@ final class Accumulations {
       Plan.Step step = f.step();
       NdArray[] in = Plan.inputs(step, env);
       try {
-        MatMulOp.accumulate(step.op(), in, f.scale(), target);
+        MatMulOp.accumulate(gemm, step.op(), in, f.scale(), target);
       } catch (IllegalArgumentException e) {
         throw new GraphExecutionException(f.what() + ": op '" + step.op().name()
             + "' (matmul) failed on " + NdArray.describe(Arrays.asList(in)) + " onto " + target

@@ -57,6 +57,11 @@ final class Conv2dOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null, GemmKernel.DEFAULT);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
     int o = kind == Kind.FORWARD ? 0 : 1;
     NdArray x = in[o];
     NdArray w = in[o + 1];
@@ -92,7 +97,7 @@ final class Conv2dOp extends BaseOp {
         double[] tile = new double[imgOut];
         for (int b = 0; b < n; b++) {
           im2col(xd, b * imgIn, h, wd, cin, oh, ow, geo, cols);
-          Gemm.dgemm(false, false, p, cout, k, cols, wdat, tile);
+          Gemm.dgemm(gemm, false, false, p, cout, k, cols, wdat, tile);
           System.arraycopy(tile, 0, out, b * imgOut, imgOut);
         }
         return new NdArray[] {NdArray.fromDoubles(x.dtype(), new int[] {n, oh, ow, cout}, out)};
@@ -102,7 +107,7 @@ final class Conv2dOp extends BaseOp {
         double[] gb = new double[imgOut];
         for (int b = 0; b < n; b++) {
           System.arraycopy(g, b * imgOut, gb, 0, imgOut);
-          Gemm.dgemm(false, true, p, k, cout, gb, wdat, cols);
+          Gemm.dgemm(gemm, false, true, p, k, cout, gb, wdat, cols);
           col2im(cols, dx, b * imgIn, h, wd, cin, oh, ow, geo);
         }
         return new NdArray[] {NdArray.fromDoubles(x.dtype(), x.shapeRef(), dx)};
@@ -114,7 +119,7 @@ final class Conv2dOp extends BaseOp {
         for (int b = 0; b < n; b++) {
           im2col(xd, b * imgIn, h, wd, cin, oh, ow, geo, cols);
           System.arraycopy(g, b * imgOut, gb, 0, imgOut);
-          Gemm.dgemm(true, false, k, cout, p, cols, gb, part);
+          Gemm.dgemm(gemm, true, false, k, cout, p, cols, gb, part);
           for (int i = 0; i < dw.length; i++) {
             dw[i] += part[i];
           }

@@ -3,24 +3,23 @@ package io.tributary.graph.ops;
 /**
  * Dense matrix products {@code C = op(A) op(B)} on row-major arrays, where op transposes or not.
  *
- * <p>Three kernels can run a product (see {@link Kernel}). By default products run on the Java
- * kernels, which give the same bits however the JVM was started: each float32 element of C is one
- * chain of fused multiply-adds over k in ascending order, starting from zero, on the Vector API
- * where {@code jdk.incubator.vector} is present ({@link Kernel#VECTOR}, with {@link NarrowGemm} for
- * products of 8 to 16 columns) and in plain loops otherwise ({@link Kernel#PORTABLE}). OpenBLAS
- * sums in its own order, so its results differ in the last digits: it runs only when asked for,
- * with the system property {@code tributary.gemm=openblas}. That property may also name {@code
- * vector} or {@code portable}; naming a kernel that is not available makes this class fail to
- * initialise, with the reason. {@link #kernelName()} says which arithmetic products get, for a
- * run's record.
+ * <p>Three implementations can run a product (see {@link Kernel}); which one a run uses is a
+ * {@link GemmKernel} it passes in (the graph executor's). The methods without one use {@link
+ * GemmKernel#DEFAULT}, the Java kernels, which give the same bits however the JVM was started:
+ * each float32 element of C is one chain of fused multiply-adds over k in ascending order,
+ * starting from zero, on the Vector API where {@code jdk.incubator.vector} is present ({@link
+ * Kernel#VECTOR}, with {@link NarrowGemm} for products of 8 to 16 columns) and in plain loops
+ * otherwise ({@link Kernel#PORTABLE}). OpenBLAS sums in its own order, so its results differ in
+ * the last digits: it runs only when a run passes {@link GemmKernel#OPENBLAS}. No system property
+ * chooses a kernel here.
  */
 public final class Gemm {
   /** The implementations of a product. */
   public enum Kernel {
     /**
      * OpenBLAS ({@code cblas_sgemm}, {@code cblas_dgemm}) through JNI, held to one thread; used
-     * by default only when the system property {@code tributary.gemm} is {@code openblas}, since
-     * it sums in another order than the Java kernels. Available when the {@code
+     * only when a run passes {@link GemmKernel#OPENBLAS}, since it sums in another order than the
+     * Java kernels. Available when the {@code
      * org.bytedeco:openblas} natives for this platform are on the class path (tributary-graph
      * brings them for Linux x86-64) and, on JDK 22 and newer, native access is enabled for
      * tributary-graph's module ({@code --enable-native-access=ALL-UNNAMED} on the class path, or
@@ -39,16 +38,8 @@ public final class Gemm {
     PORTABLE
   }
 
-  private static final String PROPERTY = "tributary.gemm";
   private static final boolean VECTOR_PRESENT = ModuleLayer.boot()
       .findModule("jdk.incubator.vector").isPresent();
-  private static final Kernel ACTIVE = choose(System.getProperty(PROPERTY));
-  /**
-   * Whether products with 8 to 16 columns run on {@link NarrowGemm}: when the Vector API kernel is
-   * the active one and 8-lane vectors are native, since there a packed kernel's fixed cost is most
-   * of the work. It gives the same bits as the other Java kernels.
-   */
-  private static final boolean NARROW = ACTIVE == Kernel.VECTOR && NarrowGemm.native8();
   /**
    * Calls of each narrow kernel layout that {@link #warmUp} runs: enough to trip C2's compile
    * thresholds for the kernel's loops (C2's code is in place about 1.6 s after launch either way);
@@ -108,64 +99,48 @@ public final class Gemm {
     return module.isNamed() ? module.getName() : "ALL-UNNAMED";
   }
 
-  private static boolean isBlank(String s) {
-    return s == null || s.isBlank();
-  }
-
-  private static Kernel choose(String requested) {
-    if (isBlank(requested)) {
-      // Never OpenBLAS unasked: whether it loads depends on how the JVM was started, and it would
-      // change the results' last digits with it.
-      return VECTOR_PRESENT ? Kernel.VECTOR : Kernel.PORTABLE;
-    }
-    Kernel k;
-    try {
-      k = Kernel.valueOf(requested.trim().toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("system property " + PROPERTY + "=" + requested
-          + " names no kernel; use openblas, vector or portable", e);
-    }
-    requireAvailable(k);
-    return k;
-  }
-
   /**
-   * The kernel that products without an explicit kernel run on: {@link Kernel#VECTOR} where the
-   * {@code jdk.incubator.vector} module is present, else {@link Kernel#PORTABLE}, unless the system
-   * property {@code tributary.gemm} names one.
+   * The implementation that products without a kernel run on: {@link GemmKernel#DEFAULT}'s.
+   *
+   * @deprecated a run's kernel is a {@link GemmKernel} it passes to the graph executor; use
+   *     {@link GemmKernel#implementation()} of that value. No system property changes this one.
    */
+  @Deprecated
   public static Kernel kernel() {
-    return ACTIVE;
+    return GemmKernel.DEFAULT.implementation();
   }
 
   /**
-   * The arithmetic that products without an explicit kernel get, as a run would record it: {@code
-   * "java"} on the Java kernels, whose results are the same bits with or without the Vector API,
-   * or {@code "openblas"} when the system property {@code tributary.gemm=openblas} chose OpenBLAS,
-   * whose results differ from them in the last digits.
+   * The arithmetic that products without a kernel get, as a run would record it: {@code "java"}.
+   *
+   * @deprecated a run records {@link GemmKernel#name()} of the kernel it passes to the graph
+   *     executor; no system property changes this one.
    */
+  @Deprecated
   public static String kernelName() {
-    return ACTIVE == Kernel.OPENBLAS ? "openblas" : "java";
+    return GemmKernel.DEFAULT.name();
   }
 
   /**
-   * Whether float32 products of 8 to 16 columns (B not transposed) without an explicit kernel run
-   * on the Vector API's narrow kernel: true when {@link #kernel()} is {@link Kernel#VECTOR} and
-   * 8-lane vectors are native. Its results are the same bits as the other Java kernels'.
+   * Whether float32 products of 8 to 16 columns (B not transposed) without a kernel run on the
+   * Vector API's narrow kernel: {@link GemmKernel#narrowOnVector()} of {@link
+   * GemmKernel#DEFAULT}. Its results are the same bits as the other Java kernels'.
    */
   public static boolean narrowOnVector() {
-    return NARROW;
+    return GemmKernel.DEFAULT.narrowOnVector();
   }
 
   /**
-   * Runs the narrow kernel on throwaway data, so the JIT has compiled it by the time training
-   * reaches it (about 0.1 s of one core); does nothing when {@link #narrowOnVector()} is false.
-   * Called by {@link KernelWarmUp} on a thread of its own, which also makes that thread, not the
-   * caller's, pay for this class's initialization.
+   * Prepares {@code kernel} so that training does not wait for it: runs the narrow kernel on
+   * throwaway data, so the JIT has compiled it by the time training reaches it (about 0.1 s of one
+   * core), or loads OpenBLAS (about 0.3 s). Called by {@link KernelWarmUp} on a thread of its own,
+   * which also makes that thread, not the caller's, pay for this class's initialization.
    */
-  static void warmUp() {
-    if (NARROW) {
+  static void warmUp(GemmKernel kernel) {
+    if (kernel.narrowOnVector()) {
       NarrowGemm.warmUp(WARM_UP_CALLS);
+    } else if (kernel.implementation() == Kernel.OPENBLAS) {
+      kernel.isAvailable();
     }
   }
 
@@ -201,8 +176,19 @@ public final class Gemm {
    */
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b,
       float[] c) {
-    if (!ranNarrow(ta, tb, m, n, k, 1f, a, b, 0f, c)) {
-      sgemm(ACTIVE, ta, tb, m, n, k, a, b, c);
+    sgemm(GemmKernel.DEFAULT, ta, tb, m, n, k, a, b, c);
+  }
+
+  /**
+   * As {@link #sgemm(boolean, boolean, int, int, int, float[], float[], float[])} with {@code
+   * kernel}, the narrow kernel included where {@code kernel} runs it.
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void sgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
+      float[] a, float[] b, float[] c) {
+    if (!ranNarrow(kernel, ta, tb, m, n, k, 1f, a, b, 0f, c)) {
+      sgemm(kernel.implementation(), ta, tb, m, n, k, a, b, c);
     }
   }
 
@@ -230,7 +216,18 @@ public final class Gemm {
   /** As {@link #sgemm(boolean, boolean, int, int, int, float[], float[], float[])} for float64. */
   public static void dgemm(boolean ta, boolean tb, int m, int n, int k, double[] a, double[] b,
       double[] c) {
-    dgemm(ACTIVE, ta, tb, m, n, k, a, b, c);
+    dgemm(GemmKernel.DEFAULT, ta, tb, m, n, k, a, b, c);
+  }
+
+  /**
+   * As {@link #dgemm(boolean, boolean, int, int, int, double[], double[], double[])} with {@code
+   * kernel}.
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void dgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
+      double[] a, double[] b, double[] c) {
+    dgemm(kernel.implementation(), ta, tb, m, n, k, a, b, c);
   }
 
   /**
@@ -270,18 +267,29 @@ public final class Gemm {
    */
   public static void sgemm(boolean ta, boolean tb, int m, int n, int k, float alpha, float[] a,
       float[] b, float beta, float[] c) {
-    if (!ranNarrow(ta, tb, m, n, k, alpha, a, b, beta, c)) {
-      sgemm(ACTIVE, ta, tb, m, n, k, alpha, a, b, beta, c);
+    sgemm(GemmKernel.DEFAULT, ta, tb, m, n, k, alpha, a, b, beta, c);
+  }
+
+  /**
+   * As {@link #sgemm(boolean, boolean, int, int, int, float, float[], float[], float, float[])}
+   * with {@code kernel}, the narrow kernel included where {@code kernel} runs it.
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void sgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
+      float alpha, float[] a, float[] b, float beta, float[] c) {
+    if (!ranNarrow(kernel, ta, tb, m, n, k, alpha, a, b, beta, c)) {
+      sgemm(kernel.implementation(), ta, tb, m, n, k, alpha, a, b, beta, c);
     }
   }
 
   /**
-   * Runs {@code c = alpha op(a) b + beta c} on {@link NarrowGemm} when {@link #narrowOnVector()}
-   * and the shape fits it; returns false, having done nothing, otherwise.
+   * Runs {@code c = alpha op(a) b + beta c} on {@link NarrowGemm} when {@code kernel} runs the
+   * narrow kernel and the shape fits it; returns false, having done nothing, otherwise.
    */
-  private static boolean ranNarrow(boolean ta, boolean tb, int m, int n, int k, float alpha,
-      float[] a, float[] b, float beta, float[] c) {
-    if (!NARROW || !NarrowGemm.fits(tb, n)) {
+  private static boolean ranNarrow(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
+      float alpha, float[] a, float[] b, float beta, float[] c) {
+    if (!kernel.narrowOnVector() || !NarrowGemm.fits(tb, n)) {
       return false;
     }
     checkSizes(m, n, k, a.length, b.length, c.length);
@@ -317,7 +325,18 @@ public final class Gemm {
    */
   public static void dgemm(boolean ta, boolean tb, int m, int n, int k, double alpha, double[] a,
       double[] b, double beta, double[] c) {
-    dgemm(ACTIVE, ta, tb, m, n, k, alpha, a, b, beta, c);
+    dgemm(GemmKernel.DEFAULT, ta, tb, m, n, k, alpha, a, b, beta, c);
+  }
+
+  /**
+   * As {@link #dgemm(boolean, boolean, int, int, int, double, double[], double[], double,
+   * double[])} with {@code kernel}.
+   *
+   * @throws IllegalStateException if the kernel is not available
+   */
+  public static void dgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
+      double alpha, double[] a, double[] b, double beta, double[] c) {
+    dgemm(kernel.implementation(), ta, tb, m, n, k, alpha, a, b, beta, c);
   }
 
   /**

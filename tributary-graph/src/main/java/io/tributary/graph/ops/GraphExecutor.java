@@ -16,6 +16,9 @@ import java.util.Map;
  * requested variables, running only the ops they need and dropping intermediates after their last
  * use.
  *
+ * <p>Its matrix products run on the {@link GemmKernel} it was made with ({@link
+ * GemmKernel#DEFAULT}, the Java kernels, unless the run chose another).
+ *
  * <p>Plans are cached per set of requested outputs, so an executor is not thread-safe; use one per
  * thread. A loop that runs the same outputs many times (a training step) should {@link #compile}
  * them instead.
@@ -24,11 +27,23 @@ public final class GraphExecutor {
   private final Graph graph;
   private final Map<String, NdArray> constants = new HashMap<>();
   private final Map<PlanKey, Plan> plans = new HashMap<>();
+  private final GemmKernel gemm;
 
   /** What a plan computes: its outputs and the accumulations it adds onto fed arrays. */
   private record PlanKey(List<String> outputs, List<Accumulation> accumulations) {}
 
+  /** An executor of {@code graph} on {@link GemmKernel#DEFAULT}. */
   public GraphExecutor(Graph graph) {
+    this(graph, GemmKernel.DEFAULT);
+  }
+
+  /**
+   * An executor of {@code graph} whose matrix products run on {@code gemm}.
+   *
+   * @throws IllegalStateException when {@code gemm} cannot run in this JVM (naming why)
+   */
+  public GraphExecutor(Graph graph, GemmKernel gemm) {
+    this.gemm = java.util.Objects.requireNonNull(gemm, "gemm").requireAvailable();
     this.graph = graph.validate();
     for (Map.Entry<String, Tensor> e : graph.constants().entrySet()) {
       constants.put(e.getKey(), NdArray.fromTensor(e.getValue()));
@@ -37,6 +52,11 @@ public final class GraphExecutor {
 
   public Graph graph() {
     return graph;
+  }
+
+  /** The kernel this executor's matrix products run on. */
+  public GemmKernel gemmKernel() {
+    return gemm;
   }
 
   /**
@@ -156,6 +176,6 @@ public final class GraphExecutor {
 
   private Plan plan(List<String> outputs, List<Accumulation> accumulations) {
     return plans.computeIfAbsent(new PlanKey(outputs, accumulations),
-        k -> Plan.of(graph, k.outputs(), k.accumulations(), constants));
+        k -> Plan.of(graph, k.outputs(), k.accumulations(), constants, gemm));
   }
 }

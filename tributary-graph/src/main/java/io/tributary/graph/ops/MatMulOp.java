@@ -39,17 +39,22 @@ final class MatMulOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
-    return new NdArray[] {multiply(in[0], in[1], op.args().getBool("transpose_a", false),
+    return compute(op, in, previous, GemmKernel.DEFAULT);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
+    return new NdArray[] {multiply(gemm, in[0], in[1], op.args().getBool("transpose_a", false),
         op.args().getBool("transpose_b", false), NdArray.previous(previous, 0))};
   }
 
   /**
    * {@code target += scale * op(a) op(b)} for the matmul {@code op} on inputs {@code in}, in one
-   * product call that never stores the product.
+   * product call on {@code gemm} that never stores the product.
    *
    * @throws IllegalArgumentException when the operands or the target do not fit
    */
-  static void accumulate(Op op, NdArray[] in, double scale, NdArray target) {
+  static void accumulate(GemmKernel gemm, Op op, NdArray[] in, double scale, NdArray target) {
     NdArray a = in[0];
     NdArray b = in[1];
     boolean ta = op.args().getBool("transpose_a", false);
@@ -64,9 +69,11 @@ final class MatMulOp extends BaseOp {
           + "] but the target is " + target);
     }
     if (a.dtype() == DType.FLOAT32) {
-      Gemm.sgemm(ta, tb, m, n, k, (float) scale, a.floats(), b.floats(), 1f, target.floats());
+      Gemm.sgemm(gemm, ta, tb, m, n, k, (float) scale, a.floats(), b.floats(), 1f,
+          target.floats());
     } else {
-      Gemm.dgemm(ta, tb, m, n, k, scale, a.asDoubles(), b.asDoubles(), 1.0, target.doubles());
+      Gemm.dgemm(gemm, ta, tb, m, n, k, scale, a.asDoubles(), b.asDoubles(), 1.0,
+          target.doubles());
     }
   }
 
@@ -86,11 +93,15 @@ final class MatMulOp extends BaseOp {
   }
 
   static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb) {
-    return multiply(a, b, ta, tb, null);
+    return multiply(GemmKernel.DEFAULT, a, b, ta, tb, null);
   }
 
-  /** {@code op(a) op(b)}, written into {@code reuse} when it fits (every element is overwritten). */
-  static NdArray multiply(NdArray a, NdArray b, boolean ta, boolean tb, NdArray reuse) {
+  /**
+   * {@code op(a) op(b)} on {@code gemm}, written into {@code reuse} when it fits (every element is
+   * overwritten).
+   */
+  static NdArray multiply(GemmKernel gemm, NdArray a, NdArray b, boolean ta, boolean tb,
+      NdArray reuse) {
     int[] mnk = dims(a, b, ta, tb);
     int m = mnk[0];
     int n = mnk[1];
@@ -98,9 +109,9 @@ final class MatMulOp extends BaseOp {
     int[] shape = {m, n};
     NdArray c = NdArray.reuseOrZeros(reuse, a.dtype(), shape);
     if (a.dtype() == DType.FLOAT32) {
-      Gemm.sgemm(ta, tb, m, n, k, a.floats(), b.floats(), c.floats());
+      Gemm.sgemm(gemm, ta, tb, m, n, k, a.floats(), b.floats(), c.floats());
     } else {
-      Gemm.dgemm(ta, tb, m, n, k, a.asDoubles(), b.asDoubles(), c.doubles());
+      Gemm.dgemm(gemm, ta, tb, m, n, k, a.asDoubles(), b.asDoubles(), c.doubles());
     }
     return c;
   }

@@ -53,4 +53,17 @@ public interface OpDef {
   default NdArray[] compute(Op op, NdArray[] inputs, NdArray[] previous) {
     return compute(op, inputs);
   }
+
+  /**
+   * As {@link #compute(Op, NdArray[], NdArray[])}, with the matrix products the op runs on {@code
+   * gemm}: the kernel of the run executing it ({@link GraphExecutor}). Ops without matrix
+   * products need not override this; by default it ignores {@code gemm} and calls {@link
+   * #compute(Op, NdArray[])} when {@code previous} is null, else {@link #compute(Op, NdArray[],
+   * NdArray[])}.
+   *
+   * @throws IllegalArgumentException as {@link #compute(Op, NdArray[])}
+   */
+  default NdArray[] compute(Op op, NdArray[] inputs, NdArray[] previous, GemmKernel gemm) {
+    return previous == null ? compute(op, inputs) : compute(op, inputs, previous);
+  }
 }

@@ -38,10 +38,13 @@ final class Plan {
   /** How many {@link SoftmaxRows} a run needs: one per paired cross-entropy. */
   private final int sharedCount;
   private final Accumulations accumulations;
+  /** The kernel of the plan's matrix products. */
+  private final GemmKernel gemm;
 
   private Plan(Step[] steps, Variable[] needed, int[] neededSlots, int[] outputSlots,
-      NdArray[] template, int sharedCount, Accumulations accumulations) {
+      NdArray[] template, int sharedCount, Accumulations accumulations, GemmKernel gemm) {
     this.steps = steps;
+    this.gemm = gemm;
     this.accumulations = accumulations;
     this.sharedCount = sharedCount;
     this.needed = needed;
@@ -76,9 +79,9 @@ final class Plan {
     return accumulations.fusedCount();
   }
 
-  /** Plans the ops that compute {@code outputs} in {@code graph} (validated). */
+  /** Plans the ops that compute {@code outputs} in {@code graph} (validated), on the default. */
   static Plan of(Graph graph, List<String> outputs, Map<String, NdArray> constants) {
-    return of(graph, outputs, List.of(), constants);
+    return of(graph, outputs, List.of(), constants, GemmKernel.DEFAULT);
   }
 
   /**
@@ -88,7 +91,7 @@ final class Plan {
    * and the plan releases nothing early for them.
    */
   static Plan of(Graph graph, List<String> outputs, List<Accumulation> accumulations,
-      Map<String, NdArray> constants) {
+      Map<String, NdArray> constants, GemmKernel gemm) {
     Map<String, Op> writer = new HashMap<>();
     for (Op op : graph.ops()) {
       for (String o : op.outputs()) {
@@ -179,7 +182,7 @@ final class Plan {
     int[] neededSlots = needed.stream().mapToInt(v -> slots.get(v.name())).toArray();
     int[] outputSlots = outputs.stream().mapToInt(slots::get).toArray();
     return new Plan(plain, needed.toArray(new Variable[0]), neededSlots, outputSlots, template,
-        sharedCount, acc);
+        sharedCount, acc, gemm);
   }
 
   /**
@@ -247,7 +250,7 @@ final class Plan {
     for (int s = 0; s < steps.length; s++) {
       Step step = steps[s];
       NdArray[] in = inputs == null ? inputs(step, env) : gather(step, env, inputs[s]);
-      NdArray[] out = run(step, in, previous == null ? null : previous[s], shared);
+      NdArray[] out = run(step, in, previous == null ? null : previous[s], shared, gemm);
       for (int k = 0; k < out.length; k++) {
         int[] seen = accepted[s][k];
         // The array this step returned last time, written again, has the shape checked then.
@@ -276,16 +279,16 @@ final class Plan {
 
   /**
    * Runs one step's kernel, offering it {@code previous} (null for none) and the shared
-   * exponentials (null to run a paired cross-entropy on its own).
+   * exponentials (null to run a paired cross-entropy on its own), its matrix products on {@code
+   * gemm}.
    */
   static NdArray[] run(Step step, NdArray[] in, NdArray[] previous,
-      SoftmaxRows[] shared) {
+      SoftmaxRows[] shared, GemmKernel gemm) {
     try {
       if (shared != null && step.shared() >= 0 && step.def() instanceof CrossEntropyOp ce) {
         return ce.computeShared(step.op(), in, previous, shared[step.shared()]);
       }
-      return previous == null ? step.def().compute(step.op(), in)
-          : step.def().compute(step.op(), in, previous);
+      return step.def().compute(step.op(), in, previous, gemm);
     } catch (IllegalArgumentException | ArithmeticException e) {
       Op op = step.op();
       throw new GraphExecutionException("op '" + op.name() + "' (" + op.type() + ") failed on "
@@ -295,7 +298,7 @@ final class Plan {
 
   /** Adds every accumulation onto its target in {@code env}, after {@link #execute}. */
   void accumulate(NdArray[] env) {
-    accumulations.apply(env);
+    accumulations.apply(env, gemm);
   }
 
   /** The values a step reads, from their slots, in a new array. */

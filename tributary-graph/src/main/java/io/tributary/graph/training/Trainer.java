@@ -6,6 +6,7 @@ import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
+import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.graph.optim.Optimizer;
@@ -64,8 +65,20 @@ public final class Trainer {
    */
   public Trainer(Graph graph, String loss, String input, String labels, String accuracy,
       List<String> trainables, Optimizer optimizer, Map<String, Tensor> initial) {
+    this(graph, loss, input, labels, accuracy, trainables, optimizer, initial, GemmKernel.DEFAULT);
+  }
+
+  /**
+   * As {@link #Trainer(Graph, String, String, String, String, List, Optimizer, Map)}, with the
+   * matrix products on {@code gemm}.
+   *
+   * @throws IllegalStateException when {@code gemm} cannot run in this JVM
+   */
+  public Trainer(Graph graph, String loss, String input, String labels, String accuracy,
+      List<String> trainables, Optimizer optimizer, Map<String, Tensor> initial,
+      GemmKernel gemm) {
     this.grads = Autodiff.gradients(graph, loss, trainables);
-    this.executor = new GraphExecutor(grads.graph());
+    this.executor = new GraphExecutor(grads.graph(), gemm);
     this.input = input;
     this.labels = labels;
     this.accuracy = accuracy;

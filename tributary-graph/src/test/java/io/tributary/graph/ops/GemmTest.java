@@ -143,12 +143,24 @@ class GemmTest {
   }
 
   @Test
-  void kernel_noPropertyWithOpenBlasAvailable_isTheVectorApiKernel() {
-    // OpenBLAS is loaded here (native access is on), yet the default stays on the Java kernels,
-    // so that results do not depend on how the JVM was started.
-    assumeThat(System.getProperty("tributary.gemm")).isNull();
-    assertThat(Gemm.kernel()).isEqualTo(Kernel.VECTOR);
-    assertThat(Gemm.kernelName()).isEqualTo("java");
+  @SuppressWarnings("deprecation")
+  void kernel_openBlasAvailableAndPropertySet_staysTheVectorApiKernel() {
+    // OpenBLAS is loaded here (native access is on), and the property that used to choose it is
+    // set, yet the default stays on the Java kernels: only a run's GemmKernel chooses OpenBLAS.
+    String before = System.getProperty("tributary.gemm");
+    System.setProperty("tributary.gemm", "openblas");
+    try {
+      assertThat(Gemm.kernel()).isEqualTo(Kernel.VECTOR);
+      assertThat(Gemm.kernelName()).isEqualTo("java");
+      assertThat(new GraphExecutor(new io.tributary.graph.GraphBuilder().build()).gemmKernel())
+          .isEqualTo(GemmKernel.JAVA);
+    } finally {
+      if (before == null) {
+        System.clearProperty("tributary.gemm");
+      } else {
+        System.setProperty("tributary.gemm", before);
+      }
+    }
   }
 
   static Stream<Arguments> javaKernelCases() {
