@@ -59,7 +59,8 @@ public final class Main implements Runnable {
       return false;
     }
     err.println("tributary: -D" + GEMM_PROPERTY + "=" + value + " is no longer read; the"
-        + " matrix kernel is a setting of each run (config.json's kernel), java by default");
+        + " matrix kernel is a setting of each run (simulate --kernel, config.json's kernel),"
+        + " java by default");
     err.flush();
     return true;
   }

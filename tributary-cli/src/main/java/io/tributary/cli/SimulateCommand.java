@@ -1,5 +1,7 @@
 package io.tributary.cli;
 
+import io.tributary.graph.ops.GemmKernel;
+import io.tributary.graph.ops.KernelWarmUp;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.Byzantine;
@@ -9,6 +11,7 @@ import io.tributary.simulation.History;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.ResumePoint;
 import io.tributary.simulation.RunFiles;
+import io.tributary.simulation.SettingsSchema;
 import io.tributary.simulation.SettingException;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationDataException;
@@ -201,6 +204,12 @@ final class SimulateCommand implements Callable<Integer> {
           + "(default: runs/<timestamp>)")
   Path out;
 
+  @Option(names = "--kernel", paramLabel = "java|openblas",
+      description = "the matrix kernel: java (the same bits however the JVM is started) or "
+          + "openblas (OpenBLAS where it loads; other last digits); recorded in config.json "
+          + "(default: java)")
+  String kernel;
+
   @Option(names = "--set", paramLabel = "KEY=VALUE",
       description = "a setting by its config.json key, the value as JSON (a plain word is a "
           + "string): --set local_epochs=3, --set 'algorithm_options={\"eta\": 0.05}' with "
@@ -262,7 +271,12 @@ final class SimulateCommand implements Callable<Integer> {
     }
     DpOptions.warnIfSeeded(err, "simulate", settings.dp());
     // The product kernels load and compile on another thread while this one loads the data.
-    io.tributary.graph.ops.KernelWarmUp.startInBackground();
+    GemmKernel gemm = GemmKernel.parse(settings.get(SettingsSchema.KERNEL));
+    if (gemm.unavailableReason().isPresent()) {
+      // A resumed openblas run on a JVM where OpenBLAS cannot load.
+      return usage(err, "--kernel " + gemm.name() + ": " + gemm.unavailableReason().get());
+    }
+    KernelWarmUp.startInBackground(gemm);
     // The files first: a directory that holds a run is refused before anything is shown.
     Simulation.Builder run = Simulation.builder(settings).writeFiles()
         .progress(err, ProgressListener.detect());
@@ -394,6 +408,14 @@ final class SimulateCommand implements Callable<Integer> {
     putIfGiven(client, "initial_v", clientInitialV);
     if (clientOptimizer != null || !client.isEmpty()) {
       b.clientOptimizer(clientOptimizer != null ? clientOptimizer : "sgd", client);
+    }
+    if (this.kernel != null) {
+      GemmKernel k = GemmKernel.parse(this.kernel);
+      if (k.unavailableReason().isPresent()) {
+        throw new IllegalArgumentException("--kernel " + k.name() + ": "
+            + k.unavailableReason().get());
+      }
+      b.set(SettingsSchema.KERNEL, k.name());
     }
     if (!set.isEmpty()) {
       Map<String, String> entries = new LinkedHashMap<>();

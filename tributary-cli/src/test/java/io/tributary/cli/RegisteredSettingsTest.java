@@ -88,8 +88,26 @@ class RegisteredSettingsTest {
     assertThat(bad.exitCode()).isEqualTo(2);
     assertThat(bad.err()).isEqualTo("tributary simulate: --set rounds must be a 32-bit "
         + "integer, got \"many\"" + System.lineSeparator());
-    CliRun recorded = simulate(dir.resolve("r"), "--set", "kernel=java");
-    assertThat(recorded.err()).isEqualTo("tributary simulate: --set kernel is recorded, not "
+    CliRun recorded = simulate(dir.resolve("r"), "--set", "command=x");
+    assertThat(recorded.err()).isEqualTo("tributary simulate: --set command is recorded, not "
         + "set" + System.lineSeparator());
+  }
+
+  @Test
+  void simulate_kernel_recordedAsASettingAndRepeated() throws Exception {
+    Path java = dir.resolve("java");
+    CliRun plain = simulate(java);
+    assertThat(plain.exitCode()).as(plain.err()).isZero();
+    String config = Files.readString(java.resolve(RunFiles.CONFIG));
+    assertThat(config).contains("\"kernel\": \"java\"").doesNotContain("--kernel");
+
+    CliRun bad = simulate(dir.resolve("bad"), "--kernel", "cuda");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).startsWith("tributary simulate: 'cuda' names no matrix kernel");
+
+    CliRun edited = simulate(dir.resolve("edited"), "--set", "kernel=fast");
+    assertThat(edited.exitCode()).isEqualTo(2);
+    assertThat(edited.err()).isEqualTo("tributary simulate: --set kernel must be java or "
+        + "openblas, got 'fast'" + System.lineSeparator());
   }
 }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import io.tributary.graph.ops.Gemm;
+import io.tributary.graph.ops.GemmKernel;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.json.Json;
 import io.tributary.privacy.aggregation.DpSettings;
@@ -133,7 +133,22 @@ public final class SettingsSchema {
   public static final Setting<Integer> TRAIN_EVAL_EVERY = Setting.whole("train_eval_every", 1, 1,
       SimulationSettings.MAX_ROUNDS, true, "rounds between scores of the training data");
 
-  private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY);
+  /**
+   * The matrix kernel products run on ({@link GemmKernel}): {@code java}, the default, whose
+   * results are the same bits with or without the Vector API, or {@code openblas}, whose last
+   * digits differ. Always recorded, since it decides the last digits.
+   */
+  public static final Setting<String> KERNEL = new Setting<>("kernel", String.class, "java", true,
+      SettingsSchema::text, Json::string, v -> {
+        try {
+          return GemmKernel.parse(v).name().equals(v) ? Optional.empty()
+              : Optional.of("must be java or openblas, got '" + v + "'");
+        } catch (IllegalArgumentException e) {
+          return Optional.of("must be java or openblas, got '" + v + "'");
+        }
+      }, "the matrix kernel: java or openblas");
+
+  private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY, KERNEL);
 
   /** The settings beyond {@link SimulationSettings}' components, in {@code config.json}'s order. */
   public static List<Setting<?>> others() {
@@ -232,8 +247,12 @@ public final class SettingsSchema {
           }),
       new Key("partitions", false, s -> s.engine() instanceof Engine.Cluster cl
           ? Optional.of(Integer.toString(cl.partitions())) : Optional.empty(), DERIVED),
-      // Not a setting but what decides the last digits: recorded so a run can be told apart.
-      new Key("kernel", false, s -> Optional.of(Json.string(Gemm.kernelName())), DERIVED),
+      // Written even at its default: what decides the last digits, so a run can be told apart.
+      new Key("kernel", true, s -> Optional.of(KERNEL.text(s)), (v, c, b) -> {
+        if (v != null) {
+          b.set(KERNEL, text(v));
+        }
+      }),
       intKey("checkpoint_every", SimulationSettings::checkpointEvery,
           (b, x) -> b.checkpointEvery(x)),
       new Key("out", false, s -> Optional.of(s.out() == null ? "null"

@@ -222,8 +222,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
 
   /**
    * The settings as {@code config.json}: every key of the {@link SettingsSchema}, one per line,
-   * in a fixed order, with the matrix kernel in use ({@code java}, or {@code openblas} when
-   * {@code -Dtributary.gemm=openblas} chose it) and the command that repeats the run.
+   * in a fixed order, with the command that repeats the run.
    */
   public String toJson() {
     return SettingsSchema.write(this);
@@ -334,6 +333,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     c.addAll(List.of("--seed", Long.toString(seed), "--threads", Integer.toString(threads),
         "--checkpoint-every", Integer.toString(checkpointEvery)));
+    // Spelled only when not the default, so that the commands of java-kernel runs stay as they were.
+    if (!get(SettingsSchema.KERNEL).equals(SettingsSchema.KERNEL.defaultValue())) {
+      c.addAll(List.of("--kernel", get(SettingsSchema.KERNEL)));
+    }
     if (engine instanceof Engine.Cluster cluster) {
       c.addAll(List.of("--engine", cluster.master(), "--partitions",
           Integer.toString(cluster.partitions())));

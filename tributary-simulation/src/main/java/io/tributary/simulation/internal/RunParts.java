@@ -5,6 +5,7 @@ import io.tributary.core.types.StructType;
 import io.tributary.core.values.StructValue;
 import io.tributary.data.Dataset;
 import io.tributary.graph.local.GraphBinder;
+import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
@@ -22,6 +23,7 @@ import io.tributary.runtime.RuntimeOptions;
 import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.Seeds;
 import io.tributary.simulation.SimulationData;
+import io.tributary.simulation.SettingsSchema;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.engine.Invocation;
 import io.tributary.tensor.Tensor;
@@ -80,7 +82,8 @@ public final class RunParts {
           FederatedLearning.evaluate(Computation.of(LocalTraining.evaluation("evaluate", model)),
               config.clientMetrics()));
     }
-    this.process = built.bound(GraphBinder.standard());
+    this.process = built.bound(GraphBinder.standard(
+        GemmKernel.parse(config.get(SettingsSchema.KERNEL)).requireAvailable()));
     this.sampler = new ClientSampler(Seeds.sampler(config.seed()));
     this.trainCohort = cohort("train", data.clientTrain().size(),
         k -> SequenceValues.of(data.clientTrain().get(k), EVAL_BATCH),
