@@ -1,7 +1,7 @@
 package io.tributary.cli;
 
-import io.tributary.flower.server.RoundListener;
 import io.tributary.format.TrainingConfig;
+import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.privacy.aggregation.DpSettings;

@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
@@ -14,10 +15,11 @@ import java.util.SequencedMap;
  * {@code io.tributary.simulation.output}); a user adds one of their own, for example to log to
  * their own system, with {@link Simulation.Builder#listener}.
  *
- * <p>Every method has an empty default. An {@link IOException} from a listener stops the run:
+ * <p>It is the binding-independent {@link RoundListener} told about the run's start and end as
+ * well. Every method has an empty default. An {@link IOException} from a listener stops the run:
  * {@link Simulation#run} throws it after closing every listener.
  */
-public interface SimulationListener extends Closeable {
+public interface SimulationListener extends RoundListener, Closeable {
   /**
    * Called once, after the data and the model are ready and before the first round.
    *
@@ -33,6 +35,7 @@ public interface SimulationListener extends Closeable {
    *     listener may keep them
    * @throws IOException to stop the run
    */
+  @Override
   default void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
       throws IOException {}
 
@@ -44,6 +47,7 @@ public interface SimulationListener extends Closeable {
    * @param updater the optimizer's state after the round; empty for an algorithm that keeps none
    * @throws IOException to stop the run
    */
+  @Override
   default void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
       Optional<UpdaterState> updater) throws IOException {
     roundEnded(round, parameters);

@@ -1,22 +1,26 @@
-package io.tributary.flower.server;
+package io.tributary.learning.rounds;
 
-import io.tributary.learning.rounds.RoundRecord;
-import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.SequencedMap;
 
-/** Told about every finished round, with the model after it (to log, print or checkpoint). */
+/**
+ * Told about every finished round, with the model after it (to log, print or checkpoint): the one
+ * round listener of every binding. The Flower server calls it after each round; a simulation's
+ * listeners ({@code io.tributary.simulation.SimulationListener}) are round listeners that are
+ * told when the run starts and ends as well, so a listener written for one binding serves both.
+ */
 @FunctionalInterface
 public interface RoundListener {
   /**
-   * Called on the server's thread after each round.
+   * Called on the thread that runs the rounds, after each round.
    *
-   * @param metrics what the round measured, a {@link RoundRecord.EvaluationKind#FEDERATED} record
-   *     (write it as a line of {@code metrics.jsonl} with {@code RoundJson.toJson})
+   * @param metrics what the round measured: a {@link RoundRecord.EvaluationKind#CENTRAL} record
+   *     in a simulation, a {@link RoundRecord.EvaluationKind#FEDERATED} one on a server (write it
+   *     as a line of {@code metrics.jsonl} with {@code RoundJson.toJson})
    * @param parameters the model after the round, named as the initial parameters were
-   * @throws IOException to stop the run, which then fails with a {@link FlowerServerException}
+   * @throws IOException to stop the run
    */
   void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters)
       throws IOException;
