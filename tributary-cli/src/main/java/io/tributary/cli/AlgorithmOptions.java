@@ -84,30 +84,20 @@ final class AlgorithmOptions {
     put(h, "num_clients_to_keep", krumM == null ? null : krumM.doubleValue());
     put(h, "q_param", q);
     put(h, "qffl_learning_rate", qfflLr);
-    for (String kv : hp) {
-      int eq = kv.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("--hp must be NAME=VALUE, got '" + clip(kv) + "'");
-      }
-      String name = kv.substring(0, eq).strip();
+    for (Map.Entry<String, String> e : KeyValues.split("--hp", "NAME=VALUE", hp)) {
       double value;
       try {
-        value = Double.parseDouble(kv.substring(eq + 1).strip());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--hp " + clip(name) + ": '"
-            + clip(kv.substring(eq + 1)) + "' is not a number");
+        value = Double.parseDouble(e.getValue());
+      } catch (NumberFormatException ex) {
+        throw new IllegalArgumentException("--hp " + KeyValues.clip(e.getKey()) + ": '"
+            + KeyValues.clip(e.getValue()) + "' is not a number");
       }
-      if (h.put(name, value) != null) {
-        throw new IllegalArgumentException("--hp " + clip(name) + " is given twice (or "
-            + "also by its own flag)");
+      if (h.put(e.getKey(), value) != null) {
+        throw new IllegalArgumentException("--hp " + KeyValues.clip(e.getKey()) + " is given "
+            + "twice (or also by its own flag)");
       }
     }
     return h;
-  }
-
-  /** {@code s} cut to 60 characters, so that a mistyped value cannot flood the error line. */
-  private static String clip(String s) {
-    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 
   private static void put(Map<String, Double> h, String name, Double value) {

@@ -419,14 +419,8 @@ final class SimulateCommand implements Callable<Integer> {
     }
     if (!set.isEmpty()) {
       Map<String, String> entries = new LinkedHashMap<>();
-      for (String kv : set) {
-        int eq = kv.indexOf('=');
-        if (eq <= 0) {
-          throw new IllegalArgumentException("--set must be KEY=VALUE, got '"
-              + (kv.length() <= 60 ? kv : kv.substring(0, 57) + "...") + "'");
-        }
-        entries.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
-      }
+      KeyValues.split("--set", "KEY=VALUE", set).forEach(e -> entries.put(e.getKey(),
+          e.getValue()));
       try {
         b.set(entries);
       } catch (IllegalArgumentException e) {
@@ -456,13 +450,8 @@ final class SimulateCommand implements Callable<Integer> {
           + "(--engine local[N] or spark://HOST:PORT)");
     }
     Map<String, String> conf = new LinkedHashMap<>();
-    for (String kv : sparkConf) {
-      int eq = kv.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("--spark-conf must be KEY=VALUE, got '" + kv + "'");
-      }
-      conf.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
-    }
+    KeyValues.split("--spark-conf", "KEY=VALUE", sparkConf).forEach(kv -> conf.put(kv.getKey(),
+        kv.getValue()));
     return new Engine.Cluster(c.master(), conf, c.partitions());
   }
 
