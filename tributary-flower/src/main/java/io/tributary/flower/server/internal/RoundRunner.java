@@ -5,6 +5,7 @@ import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RoundListener;
 import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.rounds.Cohort;
@@ -59,6 +60,9 @@ public final class RoundRunner {
    */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
+    // Found before any client is waited for, so that a missing protocol fails at once.
+    SecureFitProtocol secure = config.secureAggregation().isPresent()
+        ? SecureRound.protocol() : null;
     manager.waitFor(config.minClients(), config.clientWait());
     SequencedMap<String, Tensor> initial = new InitialModel(config, manager, registry).fetch();
     java.util.Optional<String> nonFinite = io.tributary.tensor.Finite.problem(
@@ -76,7 +80,9 @@ public final class RoundRunner {
     }
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
         config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient());
-    config.secureAggregation().ifPresent(work::secureAggregation);
+    if (secure != null) {
+      work.secureAggregation(config.secureAggregation().get(), secure);
+    }
     if (config.algorithm().algorithm().aggregator().create(spec.type()).takesNormBits()) {
       if (config.secureAggregation().isPresent()) {
         throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "

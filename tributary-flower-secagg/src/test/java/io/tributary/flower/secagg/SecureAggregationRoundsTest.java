@@ -1,7 +1,6 @@
-package io.tributary.flower.server;
+package io.tributary.flower.secagg;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -21,8 +20,12 @@ import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.internal.ScalarCodec;
 import io.tributary.flower.internal.proto.ClientMessage;
-import io.tributary.flower.secagg.SecAggClientAdapter;
-import io.tributary.flower.secagg.SecAggFlower;
+import io.tributary.flower.server.FlowerServer;
+import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.SecureAggregation;
+import io.tributary.flower.server.ServerAlgorithm;
+import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.aggregation.DpAggregator;
 import io.tributary.privacy.aggregation.DpMode;
@@ -31,6 +34,7 @@ import io.tributary.privacy.secagg.SecAggMessage;
 import io.tributary.privacy.secagg.SecAggWire;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.serialization.SerializerRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,6 +48,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
 
 /**
  * SecAgg+ rounds between the Java server and SDK clients wrapped in {@link SecAggClientAdapter},
@@ -337,7 +342,7 @@ class SecureAggregationRoundsTest {
       config.algorithm(algorithm);
     }
     server = FlowerServer.start(config.build(),
-        InProcessServerBuilder.forName(name).intercept(recorder), Behaviours.REGISTRY);
+        InProcessServerBuilder.forName(name).intercept(recorder), SerializerRegistry.load());
   }
 
   private ManagedChannel join(FlowerClient client) throws Exception {

@@ -1,4 +1,4 @@
-package io.tributary.flower.server;
+package io.tributary.flower.secagg;
 
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -6,10 +6,14 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.tributary.flower.Backoff;
 import io.tributary.flower.FlowerClient;
 import io.tributary.flower.FlowerClientRunner;
-import io.tributary.flower.secagg.SecAggClientAdapter;
+import io.tributary.flower.server.FlowerServer;
+import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.SecureAggregation;
+import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.serialization.SerializerRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +70,7 @@ class SecureAggregationBenchmark {
     List<ManagedChannel> channels = new ArrayList<>();
     List<FlowerClientRunner> runners = new ArrayList<>();
     try (FlowerServer server = FlowerServer.start(b.build(),
-        InProcessServerBuilder.forName(name), Behaviours.REGISTRY)) {
+        InProcessServerBuilder.forName(name), SerializerRegistry.load())) {
       for (int i = 0; i < n; i++) {
         FlowerClient c = new SecureAggregationRoundsTest.Shifting(i / (1000.0 * n), 1 + i % 3);
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
