@@ -43,6 +43,12 @@ public final class SecAggServerProtocol implements SecureFitProtocol {
     return "SecAgg+";
   }
 
+  /** Four: one per stage (keys, shares, masked input, unmasking). */
+  @Override
+  public int exchanges() {
+    return SecAggStage.values().length;
+  }
+
   @Override
   public Outcome run(SecureAggregation options, List<Tensor> model,
       Map<String, Scalar> fitConfig, Exchange exchange) {

@@ -23,6 +23,7 @@ class SecAggServerProtocolTest {
 
     assertThat(found).singleElement().isInstanceOf(SecAggServerProtocol.class)
         .extracting(SecureFitProtocol::name).isEqualTo("SecAgg+");
+    assertThat(found.get(0).exchanges()).isEqualTo(4);
   }
 
   @Test

@@ -23,6 +23,12 @@ public interface SecureFitProtocol {
   String name();
 
   /**
+   * The FitIns/FitRes exchanges of one round; the server allows each the round timeout, so a
+   * round's clients have this many times the timeout in all.
+   */
+  int exchanges();
+
+  /**
    * Runs one secure fit round over {@code exchange}'s clients.
    *
    * @param options the secure-aggregation settings of the server's configuration
