@@ -3,12 +3,21 @@ package io.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.flower.server.SecureAggregation;
+import io.tributary.flower.server.SecureFitProtocol;
+import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The {@code --secure-aggregation} options of {@code tributary server} and {@code client}. */
 class SecureAggregationOptionsTest {
+  @Test
+  void serviceLoader_cliClassPath_findsTheSecAggPlusProtocol() {
+    // The server finds SecAgg+ on the class path: the CLI (and its shaded jar) must carry it.
+    assertThat(ServiceLoader.load(SecureFitProtocol.class).findFirst())
+        .hasValueSatisfying(p -> assertThat(p.name()).isEqualTo("SecAgg+"));
+  }
+
   @Test
   void config_secureAggregationWithSettings_reachesTheServerConfig() throws Exception {
     ServerCommand c = new ServerCommand();

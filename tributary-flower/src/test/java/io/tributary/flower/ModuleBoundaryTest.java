@@ -7,8 +7,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What a user who only speaks the protocol gets: this module's tests run on its own class path,
- * which has no graphs, kernels or datasets, so every other test here (the server's rounds
- * included) also shows that the protocol runs without them.
+ * which has no graphs, kernels or datasets (the pom excludes them from tributary-learning, whose
+ * graph-free algorithm definitions and round loop are all the server uses), so every other test
+ * here (the server's rounds included) also shows that the protocol runs without them.
  */
 class ModuleBoundaryTest {
   @ParameterizedTest

@@ -31,7 +31,7 @@ public interface PassEngine {
    * @throws PassEngineException for a value that cannot travel
    */
   static byte[] encodeValue(Object value) {
-    return io.tributary.runtime.executor.PassCodec.encodeValue(value);
+    return io.tributary.runtime.executor.internal.pass.PassCodec.encodeValue(value);
   }
 
   /**
@@ -40,6 +40,6 @@ public interface PassEngine {
    * @throws PassEngineException when the bytes are malformed
    */
   static Object decodeValue(byte[] bytes) {
-    return io.tributary.runtime.executor.PassCodec.decodeValue(bytes);
+    return io.tributary.runtime.executor.internal.pass.PassCodec.decodeValue(bytes);
   }
 }

@@ -1,14 +1,13 @@
 package io.tributary.flower.server;
 
-import io.tributary.privacy.secagg.SecAggSettings;
-
 /**
  * Secure aggregation of every fit round with SecAgg+: the server learns the example-weighted sum
  * of the clients' quantized updates and their total examples, not any single update.
  *
- * <p>A round's fit becomes four FitIns/FitRes exchanges (see
- * {@link io.tributary.flower.secagg.SecAggFlower} for the layout); the clients must run
- * {@link io.tributary.flower.secagg.SecAggClientAdapter}. The round's update, handed to the
+ * <p>The protocol is a {@link SecureFitProtocol} that the server finds on its class path:
+ * {@code tributary-flower-secagg}'s SecAgg+, where a round's fit becomes four FitIns/FitRes
+ * exchanges ({@code io.tributary.flower.secagg.SecAggFlower} has the layout) and the clients run
+ * {@code io.tributary.flower.secagg.SecAggClientAdapter}. The round's update, handed to the
  * algorithm as one aggregated client update, is the sum divided by the survivors' total
  * examples. A client whose message is malformed, replayed, addressed to unknown peers, of the
  * wrong length or carries a key that fails verification is excluded like one that dropped out;
@@ -26,16 +25,17 @@ import io.tributary.privacy.secagg.SecAggSettings;
 public record SecureAggregation(int neighbours, int threshold, int bits, double clippingRange,
     int exampleBits) {
   /** The default neighbours: 16. */
-  public static final int DEFAULT_NEIGHBOURS = SecAggSettings.DEFAULT_NEIGHBOURS;
+  public static final int DEFAULT_NEIGHBOURS = 16;
   /** The default threshold: 9 of 16. */
-  public static final int DEFAULT_THRESHOLD = SecAggSettings.DEFAULT_THRESHOLD;
+  public static final int DEFAULT_THRESHOLD = 9;
   /** The default quantization: 16 bits. */
-  public static final int DEFAULT_BITS = SecAggSettings.DEFAULT_INPUT_BITS;
+  public static final int DEFAULT_BITS = 16;
   /** The default clipping range: 1. */
   public static final double DEFAULT_CLIPPING_RANGE = 1.0;
   /** The default cap on example counts: 2^20 - 1. */
   public static final int DEFAULT_EXAMPLE_BITS = 20;
 
+  /** Checks the settings. */
   public SecureAggregation {
     check(neighbours >= 1, "neighbours must be at least 1, got " + neighbours);
     check(threshold >= 1 && threshold <= neighbours && 2L * threshold > neighbours,

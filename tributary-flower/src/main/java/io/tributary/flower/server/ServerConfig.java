@@ -44,8 +44,9 @@ import java.util.Set;
  *     bound, {@code EXCLUDE} fails that client's result
  * @param clientMetrics how a metric the clients report (FitRes or EvaluateRes metrics, by name)
  *     is aggregated; a metric not named here is averaged weighted by examples
- * @param secureAggregation SecAgg+ for every fit round (the clients must run
- *     {@link io.tributary.flower.secagg.SecAggClientAdapter}); empty for plain rounds
+ * @param secureAggregation SecAgg+ for every fit round (the server finds the protocol on its
+ *     class path, see {@link SecureFitProtocol}; the clients must run
+ *     {@code io.tributary.flower.secagg.SecAggClientAdapter}); empty for plain rounds
  */
 public record ServerConfig(String host, int port, int rounds, int minClients,
     ServerAlgorithm algorithm, double fractionFit, double fractionEvaluate,

@@ -21,6 +21,8 @@ import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
 import io.tributary.runtime.LocalComputationException;
+import io.tributary.runtime.executor.internal.local.Env;
+import io.tributary.runtime.executor.internal.local.LocalFn;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,6 +42,7 @@ import java.util.concurrent.CompletableFuture;
 public final class ReferenceResolvingExecutor implements Executor {
   private final Executor target;
 
+  /** Resolves references above {@code target}, which computes what this executor cannot. */
   public ReferenceResolvingExecutor(Executor target) {
     this.target = target;
   }

@@ -14,6 +14,8 @@ import io.tributary.flower.internal.ParametersWire;
 import io.tributary.flower.internal.ScalarCodec;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.flower.server.SecureAggregation;
+import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -92,7 +94,7 @@ public final class RemoteClientWork {
   private volatile boolean reportsNormBit;
 
   /** The outcome of the secure round of {@link #round}, shared by its shares. */
-  private SecureRound.Outcome shared;
+  private SecureFitProtocol.Outcome shared;
   private int sharedRound = -1;
 
   /**
@@ -117,11 +119,11 @@ public final class RemoteClientWork {
    * metric is left out of the round's aggregate metrics, and counted here.
    */
   /**
-   * Aggregates fit rounds with SecAgg+ from now on: the fit cohort must then be the single
-   * pseudo-client {@link #SECURE_ROUND_ID}.
+   * Aggregates fit rounds securely with {@code protocol} from now on: the fit cohort must then
+   * be the single pseudo-client {@link #SECURE_ROUND_ID}.
    */
-  public void secureAggregation(io.tributary.flower.server.SecureAggregation options) {
-    this.secure = new SecureRound(options, spec, timeout, this::encode);
+  public void secureAggregation(SecureAggregation options, SecureFitProtocol protocol) {
+    this.secure = new SecureRound(protocol, options, timeout, this::encode);
   }
 
   /** Sets the fit-config entries of the next rounds (they win over the fixed ones). */
@@ -159,13 +161,13 @@ public final class RemoteClientWork {
   }
 
   /** The round's secure outcome, computed by the first share that asks for it. */
-  private synchronized SecureRound.Outcome sharedOutcome(StructValue model) {
+  private synchronized SecureFitProtocol.Outcome sharedOutcome(StructValue model) {
     if (sharedRound != round) {
       shared = null;
       sharedRound = round;
       shared = secure.run(secureClients, model, fitConfig(round));
     } else if (shared == null) {
-      throw new SecureRound.Failed("the secure round failed for an earlier share", null);
+      throw new SecureFitProtocol.Failed("the secure round failed for an earlier share", null);
     }
     return shared;
   }
@@ -308,7 +310,7 @@ public final class RemoteClientWork {
     String clientId = ((Tensor) ((StructValue) argument).get(1)).getString(0);
     if (secure != null && clientId.startsWith(SECURE_SHARE_PREFIX)) {
       int share = Integer.parseInt(clientId.substring(SECURE_SHARE_PREFIX.length()));
-      SecureRound.Outcome o = sharedOutcome(model);
+      SecureFitProtocol.Outcome o = sharedOutcome(model);
       List<Tensor> delta = o.meanDelta();
       if (share >= o.survivors()) {
         List<Tensor> zeros = new ArrayList<>(delta.size());
@@ -322,7 +324,7 @@ public final class RemoteClientWork {
           "loss_weight", Tensor.scalar(0f));
     }
     if (secure != null && clientId.equals(SECURE_ROUND_ID)) {
-      SecureRound.Outcome o = secure.run(secureClients, model, fitConfig(round));
+      SecureFitProtocol.Outcome o = secure.run(secureClients, model, fitConfig(round));
       // One aggregated update: the algorithm's weighted mean over it is the update itself.
       return StructValue.named("delta", spec.value(o.meanDelta()), "num_examples",
           Tensor.ofLongs(Shape.scalar(), o.examples()), "loss", Tensor.scalar(0f),

@@ -4,6 +4,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.rounds.Cohort;
@@ -59,6 +60,9 @@ public final class RoundRunner {
    */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
+    // Found before any client is waited for, so that a missing protocol fails at once.
+    SecureFitProtocol secure = config.secureAggregation().isPresent()
+        ? SecureRound.protocol() : null;
     manager.waitFor(config.minClients(), config.clientWait());
     SequencedMap<String, Tensor> initial = new InitialModel(config, manager, registry).fetch();
     java.util.Optional<String> nonFinite = io.tributary.tensor.Finite.problem(
@@ -76,7 +80,10 @@ public final class RoundRunner {
     }
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
         config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient());
-    config.secureAggregation().ifPresent(work::secureAggregation);
+    if (secure != null) {
+      work.secureAggregation(config.secureAggregation().get(), secure);
+      LOG.info("every fit round aggregates securely with {}", secure.name());
+    }
     if (config.algorithm().algorithm().aggregator().create(spec.type()).takesNormBits()) {
       if (config.secureAggregation().isPresent()) {
         throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
@@ -90,7 +97,8 @@ public final class RoundRunner {
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
     List<RoundRecord> all = new ArrayList<>();
-    try (ExecutionContext ctx = ExecutionContext.create(options(config))) {
+    try (ExecutionContext ctx = ExecutionContext.create(options(config,
+        secure == null ? 1 : secure.exchanges()))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
       StructValue first = loop.initialize();
@@ -182,13 +190,16 @@ public final class RoundRunner {
     return out;
   }
 
-  /** The runtime's options for a server's rounds: tolerance, weight bound, client timeout. */
-  static RuntimeOptions options(ServerConfig config) {
+  /**
+   * The runtime's options for a server's rounds: tolerance, weight bound, client timeout.
+   *
+   * @param exchanges the FitIns/FitRes exchanges of a fit round (1, or the secure protocol's),
+   *     each allowed the round timeout
+   */
+  static RuntimeOptions options(ServerConfig config, int exchanges) {
     RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
         .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
         .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
-    // A secure round is four exchanges, each allowed the round timeout.
-    int exchanges = config.secureAggregation().isPresent() ? 4 : 1;
     return config.roundTimeout().map(t -> o.withClientTimeout(t.multipliedBy(exchanges)
         .plus(BACKSTOP))).orElse(o);
   }

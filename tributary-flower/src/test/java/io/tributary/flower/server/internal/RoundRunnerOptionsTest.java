@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RoundRunnerOptionsTest {
   @Test
   void options_defaultConfig_timesClientsOutAndBoundsTheirWeights() {
-    RuntimeOptions o = RoundRunner.options(ServerConfig.builder().build());
+    RuntimeOptions o = RoundRunner.options(ServerConfig.builder().build(), 1);
     // The runtime's limit is the backstop one second behind the 10-minute instruction timeout,
     // so a silent client fails under the defaults and the round goes on with the others.
     assertThat(o.clientTimeout()).contains(Duration.ofMinutes(10).plusSeconds(1));
@@ -21,9 +21,16 @@ class RoundRunnerOptionsTest {
   }
 
   @Test
+  void options_secureProtocolOfFourExchanges_allowsClientsFourTimeouts() {
+    RuntimeOptions o = RoundRunner.options(ServerConfig.builder()
+        .roundTimeout(Duration.ofSeconds(30)).build(), 4);
+    assertThat(o.clientTimeout()).contains(Duration.ofSeconds(121));
+  }
+
+  @Test
   void options_noRoundTimeout_leavesClientsUntimed() {
     RuntimeOptions o = RoundRunner.options(ServerConfig.builder().roundTimeout(Duration.ZERO)
-        .maxExamplesPerClient(7, RuntimeOptions.WeightPolicy.EXCLUDE).build());
+        .maxExamplesPerClient(7, RuntimeOptions.WeightPolicy.EXCLUDE).build(), 1);
     assertThat(o.clientTimeout()).isEmpty();
     assertThat(o.maxWeight()).isEqualTo(7);
     assertThat(o.overWeight()).isEqualTo(RuntimeOptions.WeightPolicy.EXCLUDE);

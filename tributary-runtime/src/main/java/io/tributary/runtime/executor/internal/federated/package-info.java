@@ -1,0 +1,12 @@
+/**
+ * The federating executor: placed values and federated intrinsics over CLIENTS and SERVER.
+ *
+ * <p>{@link FederatingExecutor} builds, for each
+ * invocation, a lazy graph of {@link Node}s
+ * (client values, server values, structs); {@link IntrinsicCalls}
+ * turns each intrinsic call into nodes and the sinks that aggregate them, and the
+ * {@link Planner} materializes the graph with as
+ * few passes over the clients as the dependencies allow, locally or on a pass engine. Internal
+ * to tributary-runtime: public only so that the executor packages can share them.
+ */
+package io.tributary.runtime.executor.internal.federated;

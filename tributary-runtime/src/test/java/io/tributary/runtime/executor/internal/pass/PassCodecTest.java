@@ -1,0 +1,124 @@
+package io.tributary.runtime.executor.internal.pass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import io.tributary.core.types.Types;
+import io.tributary.core.values.StructValue;
+import io.tributary.runtime.PassEngineException;
+import io.tributary.runtime.executor.internal.local.LinearAccumulator;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+
+/** {@link PassCodec}: what travels comes back bit for bit, and bad bytes are refused. */
+class PassCodecTest {
+  private static final double ODD_NAN = Double.longBitsToDouble(0x7ff8_0000_dead_beefL);
+
+  private static LinearAccumulator roundTrip(LinearAccumulator a, String member) {
+    PassCodec.Out out = new PassCodec.Out();
+    a.write(out);
+    PassCodec.In in = new PassCodec.In(out.toArray(), "test");
+    LinearAccumulator back = LinearAccumulator.read(Types.parse(member), in);
+    in.end();
+    return back;
+  }
+
+  @Test
+  void linearAccumulator_roundTrip_keepsRawBitsAndCounts() {
+    LinearAccumulator a = LinearAccumulator.forType(Types.parse("<float64[3],int64[2]>"));
+    a.add(StructValue.of(Tensor.ofDoubles(Shape.of(3), -0.0, ODD_NAN, 1e-300),
+        Tensor.ofLongs(Shape.of(2), Long.MIN_VALUE, 7)), 0.1);
+    a.add(StructValue.of(Tensor.ofDoubles(Shape.of(3), 0.0, 1, 2),
+        Tensor.ofLongs(Shape.of(2), -1, 7)), 0.2);
+
+    LinearAccumulator back = roundTrip(a, "<float64[3],int64[2]>");
+
+    assertThat(back.count()).isEqualTo(2);
+    assertThat(Double.doubleToRawLongBits(back.weightSum()))
+        .isEqualTo(Double.doubleToRawLongBits(a.weightSum()));
+    Object sum = back.result(LinearAccumulator.Mode.SUM);
+    assertThat(sum).isEqualTo(a.result(LinearAccumulator.Mode.SUM));
+    Tensor reals = (Tensor) ((StructValue) sum).get(0);
+    assertThat(Double.doubleToRawLongBits(reals.getDouble(0)))
+        .isEqualTo(Double.doubleToRawLongBits(-0.0 * 0.1 + 0.0 * 0.2));
+  }
+
+  @Test
+  void linearAccumulator_emptyLeaves_stayEmpty() {
+    LinearAccumulator a = LinearAccumulator.forType(Types.parse("float32[2]"));
+    LinearAccumulator back = roundTrip(a, "float32[2]");
+    assertThat(back.count()).isZero();
+    assertThat(back.result(LinearAccumulator.Mode.SUM))
+        .isEqualTo(a.result(LinearAccumulator.Mode.SUM));
+  }
+
+  @Test
+  void linearAccumulator_otherMemberType_isRefused() {
+    LinearAccumulator a = LinearAccumulator.forType(Types.parse("<float32,float32>"));
+    PassCodec.Out out = new PassCodec.Out();
+    a.write(out);
+    assertThatThrownBy(() -> LinearAccumulator.read(Types.parse("float32"),
+        new PassCodec.In(out.toArray(), "test")))
+        .isInstanceOf(PassEngineException.class)
+        .hasMessageContaining("sum leaves");
+  }
+
+  @Test
+  void value_structsListsAndNames_roundTrip() {
+    Object v = List.of(StructValue.named("a", Tensor.ofFloats(Shape.of(2), 1f, Float.NaN),
+        "b", StructValue.of(Tensor.ofStrings(Shape.scalar(), "x"))), List.of());
+    PassCodec.Out out = new PassCodec.Out();
+    PassCodec.writeValue(v, out);
+    PassCodec.In in = new PassCodec.In(out.toArray(), "test");
+    assertThat(PassCodec.readValue(in, 0)).isEqualTo(v);
+    in.end();
+  }
+
+  @Test
+  void value_otherObject_cannotTravel() {
+    assertThatThrownBy(() -> PassCodec.writeValue("text", new PassCodec.Out()))
+        .isInstanceOf(PassEngineException.class)
+        .hasMessageContaining("java.lang.String cannot travel");
+  }
+
+  @Test
+  void shape_moreElementsThanBytes_isRefusedBeforeAllocating() {
+    PassCodec.Out out = new PassCodec.Out();
+    out.i32(2);
+    out.i64(1L << 40);
+    out.i64(1L << 40);
+    assertThatThrownBy(() -> PassCodec.readShape(new PassCodec.In(out.toArray(), "test"), 8))
+        .isInstanceOf(PassEngineException.class)
+        .hasMessageContaining("more elements than");
+  }
+
+  @Test
+  void earlier_roundTripAndHostileBytes() {
+    byte[] pass = PassCodec.encodePass(new Object[] {Tensor.ofInts(Shape.of(1), 5)});
+    byte[] earlier = PassCodec.encodeEarlier(List.of(pass));
+    assertThat(PassCodec.decodeEarlier(earlier, 1))
+        .containsExactly(List.of(Tensor.ofInts(Shape.of(1), 5)));
+
+    assertThatThrownBy(() -> PassCodec.decodeEarlier(earlier, 2))
+        .isInstanceOf(PassEngineException.class).hasMessageContaining("hold 1 passes");
+    byte[] bad = earlier.clone();
+    bad[1] = 'X';
+    assertThatThrownBy(() -> PassCodec.decodeEarlier(bad, 1))
+        .isInstanceOf(PassEngineException.class).hasMessageContaining("wrong magic");
+    assertThatThrownBy(() -> PassCodec.decodeEarlier(
+        java.util.Arrays.copyOf(earlier, earlier.length - 1), 1))
+        .isInstanceOf(PassEngineException.class).hasMessageContaining("truncated");
+  }
+
+  @Test
+  void encodeValue_namedStructOfTensors_decodesBitForBitAndBadBytesAreNamed() {
+    StructValue v = StructValue.named("w", Tensor.ofFloats(Shape.of(2), -0f, Float.NaN),
+        "n", Tensor.ofLongs(Shape.scalar(), 7));
+    assertThat(io.tributary.runtime.PassEngine.decodeValue(
+        io.tributary.runtime.PassEngine.encodeValue(v))).isEqualTo(v);
+    assertThatThrownBy(() -> io.tributary.runtime.PassEngine.decodeValue(new byte[] {1, 2, 3}))
+        .isInstanceOf(PassEngineException.class).hasMessageContaining("an engine's value");
+  }
+}
