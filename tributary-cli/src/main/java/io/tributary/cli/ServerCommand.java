@@ -6,7 +6,7 @@ import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.privacy.aggregation.DpSettings;
-import io.tributary.simulation.output.MetricsLog;
+import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -8,7 +8,7 @@ import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.simulation.Algorithm;
-import io.tributary.simulation.output.RoundCheckpoints;
+import io.tributary.learning.rounds.output.RoundCheckpoints;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -10,7 +10,7 @@ import io.tributary.privacy.PrivacySpent;
 import io.tributary.privacy.aggregation.DpAggregator;
 import io.tributary.privacy.aggregation.DpMode;
 import io.tributary.privacy.aggregation.DpSettings;
-import io.tributary.simulation.output.MetricsLog;
+import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.tensor.Tensor;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -3,7 +3,7 @@ package io.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.learning.rounds.RoundRecord;
-import io.tributary.simulation.output.MetricsLog;
+import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.tensor.Tensor;
 import java.io.PrintWriter;
 import java.io.StringWriter;

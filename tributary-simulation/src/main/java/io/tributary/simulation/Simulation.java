@@ -6,10 +6,11 @@ import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.simulation.engine.EngineUnavailableException;
 import io.tributary.simulation.internal.FederatedRun;
-import io.tributary.simulation.output.MetricsLog;
+import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.simulation.output.ProgressListener;
 import io.tributary.simulation.output.RunDirectory;
 import io.tributary.tensor.Tensor;
@@ -101,7 +102,8 @@ public final class Simulation {
             + settings.algorithm().cliName() + "'s server optimizer (written by an older "
             + "version); start a new run");
       }
-      previous = MetricsLog.read(settings.out().resolve(RunFiles.METRICS), point.round());
+      previous = new History(
+          MetricsLog.read(settings.out().resolve(RunFiles.METRICS), point.round()));
     }
     SimulationData data;
     Model model;

@@ -3,6 +3,7 @@ package io.tributary.simulation;
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.aggregation.WeightedMean;
+import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.privacy.aggregation.DpSettings;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;

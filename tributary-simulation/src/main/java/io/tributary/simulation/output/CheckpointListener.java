@@ -5,6 +5,7 @@ import io.tributary.graph.GraphFb;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationSettings;

@@ -1,6 +1,6 @@
 package io.tributary.simulation.output;
 
-import io.tributary.simulation.RunFileException;
+import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationListener;

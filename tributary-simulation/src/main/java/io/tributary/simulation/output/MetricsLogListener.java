@@ -1,6 +1,7 @@
 package io.tributary.simulation.output;
 
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationStart;
 import io.tributary.tensor.Tensor;

@@ -1,4 +1,4 @@
-package io.tributary.simulation;
+package io.tributary.learning.rounds.output;
 
 import java.io.IOException;
 

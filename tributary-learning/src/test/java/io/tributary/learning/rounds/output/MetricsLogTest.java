@@ -1,10 +1,9 @@
-package io.tributary.simulation.output;
+package io.tributary.learning.rounds.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.learning.rounds.RoundRecord;
-import io.tributary.simulation.RunFileException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

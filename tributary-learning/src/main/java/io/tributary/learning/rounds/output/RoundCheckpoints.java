@@ -1,4 +1,4 @@
-package io.tributary.simulation.output;
+package io.tributary.learning.rounds.output;
 
 import io.tributary.format.ModelFormatException;
 import io.tributary.format.ModelTag;
@@ -24,10 +24,14 @@ import java.util.SequencedMap;
  * zero-padded so that tags sort by round), each with the parameters, the training settings and,
  * where there is one, the model's graph. The first checkpoint creates the file; later ones are
  * added as tags without rewriting the earlier ones; every write replaces the file atomically.
- * The simulator ({@link CheckpointListener}, on a thread of its own) and the Flower server write
- * their checkpoints through this one class.
+ * The simulator (its checkpoint listener, on a thread of its own) and the Flower server write
+ * their checkpoints through this one class, and read them back ({@link #updaterState}) when a run
+ * resumes.
  */
 public final class RoundCheckpoints {
+  /** The checkpoints' file name in a run's directory. */
+  public static final String FILE = "model.zip";
+
   /**
    * The training configuration's hyperparameter holding a server optimizer's step count, beside
    * its state arrays (the tag's updater state, one array per slot and parameter).

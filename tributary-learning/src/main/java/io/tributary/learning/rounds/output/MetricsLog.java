@@ -1,10 +1,7 @@
-package io.tributary.simulation.output;
+package io.tributary.learning.rounds.output;
 
 import io.tributary.learning.rounds.RoundJson;
 import io.tributary.learning.rounds.RoundRecord;
-import io.tributary.simulation.History;
-import io.tributary.simulation.RunFileException;
-import io.tributary.simulation.RunFiles;
 import java.io.BufferedInputStream;
 import java.io.BufferedWriter;
 import java.io.Closeable;
@@ -24,9 +21,12 @@ import java.util.regex.Pattern;
  * {@code metrics.jsonl}: one JSON object per round, written and flushed as each round ends, so
  * that a run stopped early still leaves every finished round on disk. The lines are {@link
  * RoundJson}'s, for the simulator's rounds and the server's alike; a resumed simulation reads its
- * earlier rounds back.
+ * earlier rounds back, and a resumed run of either cuts the log back to its checkpoint.
  */
 public final class MetricsLog implements Closeable {
+  /** The log's file name in a run's directory. */
+  public static final String FILE = "metrics.jsonl";
+
   private final BufferedWriter out;
 
   /** Lines longer than this were not written here. */
@@ -72,12 +72,12 @@ public final class MetricsLog implements Closeable {
    *
    * @throws IOException when the file holds fewer rounds, or lines this log did not write
    */
-  public static History read(Path file, int rounds) throws IOException {
+  public static List<RoundRecord> read(Path file, int rounds) throws IOException {
     List<RoundRecord> out = new ArrayList<>();
     for (String line : head(file, rounds).lines()) {
       out.add(parse(line));
     }
-    return new History(out);
+    return List.copyOf(out);
   }
 
   /** The first lines of a log and the byte offset just after them. */
@@ -134,11 +134,11 @@ public final class MetricsLog implements Closeable {
     try {
       r = RoundJson.parse(line);
     } catch (IllegalArgumentException e) {
-      throw new RunFileException("a line of " + RunFiles.METRICS + " is not a round of"
+      throw new RunFileException("a line of " + FILE + " is not a round of"
           + " tributary simulate (" + e.getMessage() + "): " + line);
     }
     if (r.evaluation() != RoundRecord.EvaluationKind.CENTRAL) {
-      throw new RunFileException("a line of " + RunFiles.METRICS + " is not a round of"
+      throw new RunFileException("a line of " + FILE + " is not a round of"
           + " tributary simulate (no train_loss): " + line);
     }
     return r;
