@@ -5,8 +5,8 @@ import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.ServerRunFiles;
 import io.tributary.privacy.aggregation.DpSettings;
-import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -199,18 +199,17 @@ final class ServerCommand implements Callable<Integer> {
     PrintWriter outw = spec.commandLine().getOut();
     ServerAlgorithm s = config.algorithm();
     int done = config.initial().roundsDone();
-    MetricsLog metrics;
+    Optional<DpSettings> dp = dpOptions.settings();
+    ServerRunFiles output;
     try {
-      metrics = done == 0 ? new MetricsLog(dir.resolve("metrics.jsonl"))
-          : MetricsLog.resume(dir.resolve("metrics.jsonl"), done).log();
+      output = ServerSettings.runFiles(dir, config.rounds(), s,
+          String.join(" ", spec.commandLine().getParseResult().originalArgs()), dp)
+          .progress(outw).resumedAfter(done).build();
     } catch (IOException e) {
       return Problems.report(err, "server", dir.resolve("metrics.jsonl"), e);
     }
-    Optional<DpSettings> dp = dpOptions.settings();
     DpOptions.warnIfSeeded(err, "server", dp);
-    try (ServerOutput output = new ServerOutput(outw, dir, metrics, config.rounds(), s.name(),
-        s.proximalMu(), String.join(" ", spec.commandLine().getParseResult().originalArgs()),
-        dp);
+    try (output;
         FlowerServer server = start(config)) {
       if (done > 0) {
         outw.println("resuming " + dir + " after round " + done);

@@ -3,6 +3,7 @@ package io.tributary.cli;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.ServerRunFiles;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelTag;
@@ -234,6 +235,21 @@ final class ServerSettings {
       return new InitialParameters.Resumed(tag.parameters(), (int) round,
           RoundCheckpoints.updaterState(tag));
     }
+  }
+
+  /**
+   * The run files of {@code tributary server} in {@code dir}: progress aside, each round's
+   * {@code metrics.jsonl} line and {@code model.zip} tag, recording the algorithm and {@code
+   * command}; with {@code --dp}, each round's record gets the epsilon spent so far, with q = 1
+   * (the server does not know the population, so every round is taken to include every client:
+   * an upper bound).
+   */
+  static ServerRunFiles.Builder runFiles(Path dir, int rounds, ServerAlgorithm algorithm,
+      String command, Optional<io.tributary.privacy.aggregation.DpSettings> dp) {
+    ServerRunFiles.Builder b = ServerRunFiles.builder(dir, rounds).algorithm(algorithm)
+        .command(command);
+    dp.ifPresent(d -> b.epsilonAfterRound(round -> d.spent(1.0, round).epsilon()));
+    return b;
   }
 
   static InitialParameters initial(Path npz) throws IOException {

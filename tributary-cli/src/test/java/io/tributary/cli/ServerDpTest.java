@@ -10,7 +10,6 @@ import io.tributary.privacy.PrivacySpent;
 import io.tributary.privacy.aggregation.DpAggregator;
 import io.tributary.privacy.aggregation.DpMode;
 import io.tributary.privacy.aggregation.DpSettings;
-import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.tensor.Tensor;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -107,9 +106,9 @@ class ServerDpTest {
     DpSettings d = dp(DpMode.CENTRAL);
     SequencedMap<String, Tensor> model = new LinkedHashMap<>();
     model.put("arr_0", Tensor.scalar(1f));
-    try (ServerOutput out = new ServerOutput(new PrintWriter(new StringWriter()), dir,
-        new MetricsLog(dir.resolve("metrics.jsonl")), 2, "fedavg", 0, "tributary server",
-        Optional.of(d))) {
+    try (var out = ServerSettings.runFiles(dir, 2, ServerSettings.algorithm("fedavg", Map.of(),
+        null), "tributary server", Optional.of(d)).progress(new PrintWriter(new StringWriter()))
+        .build()) {
       for (int r = 1; r <= 2; r++) {
         out.roundEnded(RoundRecord.federated(r, 0.5, Double.NaN, 3, 40, 0, 1.0, 10, 20,
             List.of(), 0, new TreeMap<>(Map.of("clip_norm", 0.5))), model);

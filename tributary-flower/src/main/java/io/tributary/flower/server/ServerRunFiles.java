@@ -1,0 +1,194 @@
+package io.tributary.flower.server;
+
+import io.tributary.format.TrainingConfig;
+import io.tributary.learning.rounds.RoundListener;
+import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.learning.rounds.output.MetricsLog;
+import io.tributary.learning.rounds.output.RoundCheckpoints;
+import io.tributary.tensor.Tensor;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SequencedMap;
+import java.util.function.IntToDoubleFunction;
+
+/**
+ * The files a server run writes in its directory as rounds end, as a {@link RoundListener} to
+ * pass to {@link FlowerServer#run(RoundListener)}: a line of {@code metrics.jsonl} ({@link
+ * MetricsLog}, the simulator's mapping of a round), a {@code round-NNNN} tag in {@code model.zip}
+ * ({@link RoundCheckpoints}, the simulator's checkpoints) and, when asked for, a progress line.
+ *
+ * <p>A new run creates {@code metrics.jsonl}, which must not exist; a run resumed after round
+ * {@code n} ({@link Builder#resumedAfter}, {@link InitialParameters#roundsDone}) cuts the
+ * file back to its first {@code n} rounds and appends after them. Close it when the run ends.
+ */
+public final class ServerRunFiles implements RoundListener, Closeable {
+  private final MetricsLog metrics;
+  private final RoundCheckpoints checkpoints;
+  private final int rounds;
+  private final Optional<PrintWriter> progress;
+  private final Optional<IntToDoubleFunction> epsilon;
+  private final TrainingConfig training;
+
+  private ServerRunFiles(Builder b, MetricsLog metrics) {
+    this.metrics = metrics;
+    this.rounds = b.rounds;
+    this.checkpoints = new RoundCheckpoints(b.dir.resolve(RoundCheckpoints.FILE), b.rounds);
+    this.progress = b.progress;
+    this.epsilon = b.epsilon;
+    this.training = TrainingConfig.of("", b.hyperparameters).withProperties(b.properties);
+  }
+
+  /**
+   * A builder of the files of a run of {@code rounds} rounds (the server's {@link
+   * ServerConfig#rounds}) in the directory {@code dir}, which must exist.
+   *
+   * @throws IllegalArgumentException if {@code rounds} is less than 1
+   */
+  public static Builder builder(Path dir, int rounds) {
+    return new Builder(dir, rounds);
+  }
+
+  /** The settings of a {@link ServerRunFiles}; {@link #build} opens {@code metrics.jsonl}. */
+  public static final class Builder {
+    private final Path dir;
+    private final int rounds;
+    private Optional<PrintWriter> progress = Optional.empty();
+    private Optional<IntToDoubleFunction> epsilon = Optional.empty();
+    private int resumedAfter;
+    private final SequencedMap<String, Double> hyperparameters = new LinkedHashMap<>();
+    private final SequencedMap<String, String> properties = new LinkedHashMap<>();
+
+    private Builder(Path dir, int rounds) {
+      this.dir = Objects.requireNonNull(dir, "dir");
+      if (rounds < 1) {
+        throw new IllegalArgumentException("a run has at least 1 round, not " + rounds);
+      }
+      this.rounds = rounds;
+    }
+
+    /** Prints a {@link #progressLine} to {@code out} after each round, and the round's failures. */
+    public Builder progress(PrintWriter out) {
+      this.progress = Optional.of(out);
+      return this;
+    }
+
+    /**
+     * Records the algorithm in each checkpoint: its proximal coefficient as the hyperparameter
+     * {@code mu} and its name as the property {@code algorithm}.
+     */
+    public Builder algorithm(ServerAlgorithm algorithm) {
+      hyperparameters.put("mu", algorithm.proximalMu());
+      properties.put("algorithm", algorithm.name());
+      return this;
+    }
+
+    /** Records the command that started the run in each checkpoint, as the property {@code command}. */
+    public Builder command(String command) {
+      properties.put("command", Objects.requireNonNull(command, "command"));
+      return this;
+    }
+
+    /**
+     * Adds the privacy spent so far to each round's record, as the algorithm metric {@code
+     * epsilon}: {@code epsilonAfterRound} maps a round (from 1) to the epsilon of every round up
+     * to it (for differential privacy, which the caller accounts).
+     */
+    public Builder epsilonAfterRound(IntToDoubleFunction epsilonAfterRound) {
+      this.epsilon = Optional.of(epsilonAfterRound);
+      return this;
+    }
+
+    /**
+     * Continues the files of a run stopped after round {@code round}; 0 (the default) starts a
+     * new run.
+     *
+     * @throws IllegalArgumentException if {@code round} is negative
+     */
+    public Builder resumedAfter(int round) {
+      if (round < 0) {
+        throw new IllegalArgumentException("a run resumes after round 0 or later, not " + round);
+      }
+      this.resumedAfter = round;
+      return this;
+    }
+
+    /**
+     * Opens {@code metrics.jsonl}: creates it for a new run, cuts it back to the resumed round
+     * for a resumed one; {@code model.zip} is created or added to by each round.
+     *
+     * @throws IOException when the file cannot be created, or (resumed) holds fewer rounds or
+     *     lines a run did not write
+     */
+    public ServerRunFiles build() throws IOException {
+      Path file = dir.resolve(MetricsLog.FILE);
+      MetricsLog log = resumedAfter == 0 ? new MetricsLog(file)
+          : MetricsLog.resume(file, resumedAfter).log();
+      return new ServerRunFiles(this, log);
+    }
+  }
+
+  /**
+   * A round's progress line, {@code round 3/10: 5 clients, 0 failed, client_loss 0.4120,
+   * eval_loss 0.3981, 1.20 s, ...}, with {@code -} for a loss no client reported.
+   */
+  public static String progressLine(RoundRecord m, int rounds) {
+    return String.format(Locale.ROOT, "round %d/%d: %d clients, %d failed, client_loss %s, "
+        + "eval_loss %s, %.2f s, %s up, %s down", m.round(), rounds, m.clients(), m.failures(),
+        loss(m.clientLoss()), loss(m.evalLoss()), m.seconds(), bytes(m.bytesUp()),
+        bytes(m.bytesDown()));
+  }
+
+  private static String loss(double loss) {
+    return Double.isNaN(loss) ? "-" : String.format(Locale.ROOT, "%.4f", loss);
+  }
+
+  private static String bytes(long n) {
+    return n < 1 << 20 ? String.format(Locale.ROOT, "%.1f KB", n / 1024.0)
+        : String.format(Locale.ROOT, "%.1f MB", n / 1048576.0);
+  }
+
+  /** Writes the round's files without optimizer state. */
+  @Override
+  public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters)
+      throws IOException {
+    roundEnded(m, parameters, Optional.empty());
+  }
+
+  /**
+   * Writes the round's line of {@code metrics.jsonl} and its checkpoint (with the server
+   * optimizer's state, if any), then prints its progress.
+   */
+  @Override
+  public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters,
+      Optional<UpdaterState> updater) throws IOException {
+    if (epsilon.isPresent()) {
+      SequencedMap<String, Double> figures = new LinkedHashMap<>(m.algorithmMetrics());
+      figures.put("epsilon", epsilon.get().applyAsDouble(m.round()));
+      m = m.withAlgorithmMetrics(figures);
+    }
+    metrics.write(m);
+    checkpoints.write(m.round(), parameters, updater, training, null);
+    if (progress.isPresent()) {
+      PrintWriter out = progress.get();
+      out.println(progressLine(m, rounds));
+      m.failureReasons().forEach(r -> out.println("  failed: " + r));
+      if (m.nonFiniteMetrics() > 0) {
+        out.println("  left out: " + m.nonFiniteMetrics() + " NaN or infinite client metrics");
+      }
+      out.flush();
+    }
+  }
+
+  /** Closes {@code metrics.jsonl}. */
+  @Override
+  public void close() throws IOException {
+    metrics.close();
+  }
+}

@@ -1,0 +1,110 @@
+package io.tributary.flower.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.format.ModelFile;
+import io.tributary.format.ModelTag;
+import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.tensor.Tensor;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server's {@code metrics.jsonl} lines, checkpoints and progress lines. */
+class ServerRunFilesTest {
+  @TempDir Path dir;
+
+  @Test
+  void roundEnded_roundWithFailuresAndNonFiniteMetrics_writesThemToMetricsJsonl()
+      throws Exception {
+    RoundRecord m = RoundRecord.federated(2, 0.5, Double.NaN, 3, 40, 1, 1.0, 10, 20,
+        List.of("fit: client 1 (c-2) failed: not finite"), 2, new TreeMap<>());
+    RoundRecord clean = RoundRecord.federated(3, Double.NaN, 0.25, 3, 60, 0, 1.0, 10, 20,
+        List.of(), 0, new TreeMap<>());
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    StringWriter progress = new StringWriter();
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).progress(new PrintWriter(progress))
+        .algorithm(ServerAlgorithm.fedAvg()).command("tributary server").build()) {
+      out.roundEnded(m, model);
+      out.roundEnded(clean, model);
+    }
+    assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).containsExactly(
+        "{\"round\": 2, \"client_loss\": 0.5, \"eval_loss\": null, \"clients\": 3, "
+            + "\"examples\": 40, \"failures\": 1, \"seconds\": 1.0, \"bytes_up\": 10, "
+            + "\"bytes_down\": 20, \"nonfinite_metrics\": 2, \"failure_reasons\": "
+            + "[\"fit: client 1 (c-2) failed: not finite\"]}",
+        "{\"round\": 3, \"client_loss\": null, \"eval_loss\": 0.25, \"clients\": 3, "
+            + "\"examples\": 60, \"failures\": 0, \"seconds\": 1.0, \"bytes_up\": 10, "
+            + "\"bytes_down\": 20}");
+    assertThat(progress.toString()).contains(
+        "round 2/3: 3 clients, 1 failed, client_loss 0.5000, eval_loss -, 1.00 s",
+        "  failed: fit: client 1 (c-2) failed: not finite",
+        "  left out: 2 NaN or infinite client metrics",
+        "round 3/3: 3 clients, 0 failed, client_loss -, eval_loss 0.2500");
+  }
+
+  @Test
+  void roundEnded_eachRound_addsATagRecordingTheAlgorithmAndCommand() throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 12)
+        .algorithm(ServerAlgorithm.fedProx(0.25)).command("tributary server --x").build()) {
+      for (int r = 1; r <= 2; r++) {
+        out.roundEnded(RoundRecord.federated(r, 0.5, 0.5, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
+            new TreeMap<>()), model);
+      }
+    }
+    try (ModelFile m = ModelFile.open(dir.resolve("model.zip"))) {
+      assertThat(m.tags()).containsExactly("round-0001", "round-0002");
+      ModelTag tag = m.newest();
+      assertThat(tag.trainingConfig().round()).isEqualTo(2);
+      assertThat(tag.trainingConfig().hyperparameters()).containsExactly(Map.entry("mu", 0.25));
+      assertThat(tag.trainingConfig().properties()).containsExactly(
+          Map.entry("algorithm", "fedprox"), Map.entry("command", "tributary server --x"));
+      assertThat(tag.parameters()).isEqualTo(model);
+    }
+  }
+
+  @Test
+  void roundEnded_withEpsilon_addsItToTheRoundsAlgorithmMetrics() throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 2).epsilonAfterRound(r -> r * 0.5)
+        .build()) {
+      out.roundEnded(RoundRecord.federated(2, 0.5, 0.5, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
+          new TreeMap<>(Map.of("clip_norm", 0.5))), model);
+    }
+    assertThat(Files.readAllLines(dir.resolve("metrics.jsonl")).getFirst())
+        .contains("\"algorithm_metrics\": {\"clip_norm\": 0.5, \"epsilon\": 1.0}");
+  }
+
+  @Test
+  void build_resumedAfterARound_cutsMetricsBackAndAppends() throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).build()) {
+      for (int r = 1; r <= 2; r++) {
+        out.roundEnded(RoundRecord.federated(r, 0.5, 0.5, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
+            new TreeMap<>()), model);
+      }
+    }
+    Files.writeString(dir.resolve("metrics.jsonl"), "{\"round\": 3, \"half",
+        java.nio.file.StandardOpenOption.APPEND);
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).resumedAfter(2).build()) {
+      out.roundEnded(RoundRecord.federated(3, 0.5, 0.5, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
+          new TreeMap<>()), model);
+    }
+    List<String> lines = Files.readAllLines(dir.resolve("metrics.jsonl"));
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(2)).startsWith("{\"round\": 3, \"client_loss\": 0.5");
+  }
+}
