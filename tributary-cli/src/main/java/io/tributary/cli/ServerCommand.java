@@ -2,6 +2,7 @@ package io.tributary.cli;
 
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
+import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
@@ -294,7 +295,8 @@ final class ServerCommand implements Callable<Integer> {
       }
     }
     try {
-      b.initial(resume != null ? ServerSettings.resumed(resume) : ServerSettings.initial(initial));
+      b.initial(resume != null ? InitialParameters.resume(resume)
+          : ServerSettings.initial(initial));
     } catch (IOException e) {
       throw new FileProblem(resume != null ? resume : initial, e);
     }

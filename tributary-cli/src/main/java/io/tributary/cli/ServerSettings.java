@@ -5,11 +5,8 @@ import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.ServerRunFiles;
 import io.tributary.flower.server.TlsFiles;
-import io.tributary.format.ModelFile;
-import io.tributary.format.ModelTag;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.simulation.Algorithm;
-import io.tributary.learning.rounds.output.RoundCheckpoints;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -211,30 +208,6 @@ final class ServerSettings {
       throw new IOException("holds no token");
     }
     return out;
-  }
-
-  /**
-   * The model a stopped server run had after its last round, from the newest tag of
-   * {@code dir/model.zip}.
-   *
-   * @throws IOException when the directory holds no checkpoint, or it cannot be read
-   */
-  static InitialParameters resumed(Path dir) throws IOException {
-    Path file = dir.resolve("model.zip");
-    if (!Files.isRegularFile(file)) {
-      throw new TensorFileException("has no model.zip to resume from (the run stopped before"
-          + " its first round ended: start it again)");
-    }
-    try (ModelFile m = ModelFile.open(file)) {
-      ModelTag tag = m.newest();
-      long round = tag.trainingConfig().round();
-      if (round < 1 || round >= Integer.MAX_VALUE) {
-        throw new TensorFileException("model.zip tag " + tag.name() + " records round " + round
-            + ", not a round of a server run");
-      }
-      return new InitialParameters.Resumed(tag.parameters(), (int) round,
-          RoundCheckpoints.updaterState(tag));
-    }
   }
 
   /**

@@ -1,7 +1,5 @@
 package io.tributary.simulation;
 
-import io.tributary.format.ModelFile;
-import io.tributary.format.ModelTag;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.output.RunFileException;
@@ -44,18 +42,17 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
       throw new RunFileException("has no checkpoint to resume from (no " + RunFiles.MODEL
           + "; the run stopped before its first checkpoint: start it again)");
     }
-    try (ModelFile m = ModelFile.open(file)) {
-      ModelTag tag = m.newest();
-      long round = tag.trainingConfig().round();
-      String command = tag.trainingConfig().properties().get("command");
+    RoundCheckpoints.Checkpoint c = RoundCheckpoints.readNewest(file, (tag, training) -> {
+      long round = training.round();
+      String command = training.properties().get("command");
       if (round < 1 || round > SimulationSettings.MAX_ROUNDS || command == null) {
-        throw new RunFileException(RunFiles.MODEL + " tag " + tag.name()
+        throw new RunFileException(RunFiles.MODEL + " tag " + tag
             + " is not a checkpoint of tributary simulate (round " + round + ", command "
             + command + ")");
       }
-      return new ResumePoint((int) round, tag.parameters(), words(command),
-          RoundCheckpoints.updaterState(tag));
-    }
+    });
+    return new ResumePoint((int) c.round(), c.parameters(),
+        words(c.training().properties().get("command")), c.updater());
   }
 
   /**

@@ -1,8 +1,11 @@
 package io.tributary.flower.server;
 
+import io.tributary.learning.rounds.output.RoundCheckpoints;
+import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -83,6 +86,32 @@ public sealed interface InitialParameters {
     return new Given(arrays);
   }
 
+  /**
+   * The model a stopped or killed run had after its last round, from the newest tag of {@code
+   * dir/model.zip} (the checkpoints {@link ServerRunFiles} writes), with the server optimizer's
+   * state when the tag holds one; read with learning's {@link RoundCheckpoints}, the simulator's
+   * reader.
+   *
+   * @throws IOException when the directory holds no checkpoint, or it cannot be read or is not a
+   *     round of a server run ({@link RunFileException})
+   */
+  static Resumed resume(Path dir) throws IOException {
+    Path file = dir.resolve(RoundCheckpoints.FILE);
+    if (!Files.isRegularFile(file)) {
+      throw new RunFileException("has no model.zip to resume from (the run stopped before"
+          + " its first round ended: start it again)");
+    }
+    RoundCheckpoints.Checkpoint c = RoundCheckpoints.readNewest(file, (tag, training) -> {
+      long round = training.round();
+      if (round < 1 || round >= Integer.MAX_VALUE) {
+        throw new RunFileException("model.zip tag " + tag + " records round " + round
+            + ", not a round of a server run");
+      }
+    });
+    return new Resumed(c.parameters(), (int) c.round(), c.updater());
+  }
+
+  /** Ask one randomly chosen client for the initial model ({@code GetParametersIns}). */
   static InitialParameters fromClient() {
     return new FromClient();
   }

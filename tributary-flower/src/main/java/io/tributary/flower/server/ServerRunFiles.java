@@ -25,8 +25,9 @@ import java.util.function.IntToDoubleFunction;
  * ({@link RoundCheckpoints}, the simulator's checkpoints) and, when asked for, a progress line.
  *
  * <p>A new run creates {@code metrics.jsonl}, which must not exist; a run resumed after round
- * {@code n} ({@link Builder#resumedAfter}, {@link InitialParameters#roundsDone}) cuts the
- * file back to its first {@code n} rounds and appends after them. Close it when the run ends.
+ * {@code n} ({@link Builder#resumedAfter}; {@link InitialParameters#resume} reads that round)
+ * cuts the file back to its first {@code n} rounds and appends after them. Close it when the run
+ * ends.
  */
 public final class ServerRunFiles implements RoundListener, Closeable {
   private final MetricsLog metrics;

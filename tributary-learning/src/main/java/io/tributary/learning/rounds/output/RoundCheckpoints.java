@@ -1,5 +1,6 @@
 package io.tributary.learning.rounds.output;
 
+import io.tributary.format.ModelFile;
 import io.tributary.format.ModelFormatException;
 import io.tributary.format.ModelTag;
 import io.tributary.format.ModelWriter;
@@ -107,6 +108,52 @@ public final class RoundCheckpoints {
       SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
       tags.put(tag(round), contents);
       ModelWriter.save(file, tags);
+    }
+  }
+
+  /**
+   * A checkpoint read back: the newest tag of a run's {@code model.zip}, what a resumed run goes
+   * on from.
+   *
+   * @param tag the tag's name, such as {@code round-0010}
+   * @param round the round the checkpoint was written after, as its training configuration
+   *     records it
+   * @param parameters the model after that round, in the file's order
+   * @param training the tag's training configuration (the settings the run recorded in it)
+   * @param updater the server optimizer's state after that round ({@link #updaterState}); empty
+   *     when the tag holds none
+   */
+  public record Checkpoint(String tag, long round, SequencedMap<String, Tensor> parameters,
+      TrainingConfig training, Optional<UpdaterState> updater) {}
+
+  /** A check of a checkpoint's tag before its tensors are read. */
+  @FunctionalInterface
+  public interface TagCheck {
+    /**
+     * Refuses a tag that is not the caller's kind of checkpoint.
+     *
+     * @param tag the tag's name
+     * @param training its training configuration
+     * @throws IOException to refuse it, with the message the caller reports
+     */
+    void check(String tag, TrainingConfig training) throws IOException;
+  }
+
+  /**
+   * The newest checkpoint in {@code file} (the tag that sorts last, the latest round), after
+   * {@code check} accepted its tag: the one reader of checkpoints for the simulator's and the
+   * server's resume.
+   *
+   * @throws IOException when the file cannot be read or is not a valid model file, when {@code
+   *     check} refuses the tag, or when its optimizer state is not whole ({@link #updaterState})
+   */
+  public static Checkpoint readNewest(Path file, TagCheck check) throws IOException {
+    try (ModelFile m = ModelFile.open(file)) {
+      ModelTag tag = m.newest();
+      TrainingConfig training = tag.trainingConfig();
+      check.check(tag.name(), training);
+      return new Checkpoint(tag.name(), training.round(), tag.parameters(), training,
+          updaterState(tag));
     }
   }
 
