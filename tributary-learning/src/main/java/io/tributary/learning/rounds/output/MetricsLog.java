@@ -161,6 +161,7 @@ public final class MetricsLog implements Closeable {
     return RoundJson.toJson(r);
   }
 
+  /** Closes the file (each line was flushed as it was written). */
   @Override
   public void close() throws IOException {
     out.close();
