@@ -2,10 +2,10 @@ package io.tributary.simulation;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.json.Json;
@@ -27,8 +27,8 @@ import java.util.function.Function;
  * settings' persisted form: what a run records, what a cluster engine's workers receive and what
  * a resumed run reads; nothing re-parses a command line.
  *
- * <p>A new setting is one {@link Key} here plus its use; {@code simulate --set KEY=VALUE} sets
- * any key from the command line.
+ * <p>A new setting is one {@link Setting} here plus its use; {@code simulate --set KEY=VALUE}
+ * sets any key from the command line.
  */
 public final class SettingsSchema {
   /** The layout version {@code config.json} records as {@code config_version}. */
@@ -47,12 +47,12 @@ public final class SettingsSchema {
    * @param write the value as JSON text, or empty when the key is left out for these settings
    * @param read sets the builder from the key's value ({@code null} when the file leaves it out)
    */
-  public record Key(String name, boolean changesResults,
+  record Key(String name, boolean changesResults,
       Function<SimulationSettings, Optional<String>> write, Reader read) {}
 
   /** Reads one key's value into a builder. */
   @FunctionalInterface
-  public interface Reader {
+  interface Reader {
     /**
      * Sets {@code b} from {@code value}, which is null when the file leaves the key out.
      *
@@ -72,20 +72,67 @@ public final class SettingsSchema {
    * default.
    *
    * @param <T> the value's type
-   * @param name the key, in snake case; the library and {@code --set} name it so too
-   * @param type the value's class
-   * @param defaultValue the value when none is given
-   * @param changesResults whether another value computes other bits
-   * @param parse reads a JSON value
-   * @param json writes a value as JSON
-   * @param problem what is wrong with a value, or empty when it is taken
-   * @param description one line for the help and the docs
    */
-  public record Setting<T>(String name, Class<T> type, T defaultValue, boolean changesResults,
-      Function<JsonNode, T> parse, Function<T, String> json,
-      Function<T, Optional<String>> problem, String description) {
+  public static final class Setting<T> {
+    private final String name;
+    private final Class<T> type;
+    private final T defaultValue;
+    private final boolean changesResults;
+    private final Function<JsonNode, T> parse;
+    private final Function<T, String> json;
+    private final Function<T, Optional<String>> problem;
+    private final String description;
+
+    private Setting(String name, Class<T> type, T defaultValue, boolean changesResults,
+        Function<JsonNode, T> parse, Function<T, String> json,
+        Function<T, Optional<String>> problem, String description) {
+      this.name = name;
+      this.type = type;
+      this.defaultValue = defaultValue;
+      this.changesResults = changesResults;
+      this.parse = parse;
+      this.json = json;
+      this.problem = problem;
+      this.description = description;
+    }
+
+    /** The key, in snake case; the library and {@code --set} name it so too. */
+    public String name() {
+      return name;
+    }
+
+    /** The value's class. */
+    public Class<T> type() {
+      return type;
+    }
+
+    /** The value when none is given. */
+    public T defaultValue() {
+      return defaultValue;
+    }
+
+    /** Whether another value computes other bits. */
+    public boolean changesResults() {
+      return changesResults;
+    }
+
+    /** One line for the help and the docs. */
+    public String description() {
+      return description;
+    }
+
+    /** A value as JSON text. */
+    String json(T value) {
+      return json.apply(value);
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+
     /** A whole-number setting in {@code [min, max]}. */
-    public static Setting<Integer> whole(String name, int defaultValue, int min, int max,
+    static Setting<Integer> whole(String name, int defaultValue, int min, int max,
         boolean changesResults, String description) {
       return new Setting<>(name, Integer.class, defaultValue, changesResults,
           SettingsSchema::integer, v -> Integer.toString(v),
@@ -107,7 +154,7 @@ public final class SettingsSchema {
       return v;
     }
 
-    /** The value {@code s} has, as JSON. */
+    /** The value {@code s} has, as JSON text. */
     public String text(SimulationSettings s) {
       return json.apply(s.get(this));
     }
@@ -311,12 +358,12 @@ public final class SettingsSchema {
   }
 
   /** Every key, in the order {@code config.json} lists them. */
-  public static List<Key> keys() {
+  static List<Key> keys() {
     return KEYS;
   }
 
   /** The key named {@code name}, if the schema has one. */
-  public static Optional<Key> key(String name) {
+  static Optional<Key> key(String name) {
     return KEYS.stream().filter(k -> k.name().equals(name)).findFirst();
   }
 
@@ -447,7 +494,7 @@ public final class SettingsSchema {
   }
 
   private static <T> String defaultText(Setting<T> o) {
-    return o.json().apply(o.defaultValue());
+    return o.json(o.defaultValue());
   }
 
   private static String show(JsonNode v) {
