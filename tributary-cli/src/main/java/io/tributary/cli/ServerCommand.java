@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
           + "(FedAvg or FedProx), then sends EvaluateIns and averages the losses.",
       "Writes DIR/metrics.jsonl (one JSON object per round: round, client_loss, eval_loss, "
           + "clients, examples, failures, seconds, bytes_up, bytes_down), DIR/model.zip (one tag "
-          + "per round) and DIR/final.npz.",
+          + "per round), DIR/final.npz and DIR/report.html (charts and a table of the rounds, "
+          + "also when the run stops early).",
       "Exits with 2 and one line on stderr for a bad option value or unreadable file, with 1 "
           + "when the run cannot go on (too few clients, no initial parameters).",
       ""
@@ -204,7 +205,8 @@ final class ServerCommand implements Callable<Integer> {
     ServerRunFiles output;
     try {
       output = ServerSettings.runFiles(dir, config.rounds(), s,
-          String.join(" ", spec.commandLine().getParseResult().originalArgs()), dp)
+          command(), dp).report(s.name() + " server on " + config.host() + ":" + config.port(),
+              ServerSettings.display(config, dir, command(), dp))
           .progress(outw).resumedAfter(done).build();
     } catch (IOException e) {
       return Problems.report(err, "server", dir.resolve("metrics.jsonl"), e);
@@ -220,7 +222,9 @@ final class ServerCommand implements Callable<Integer> {
       outw.flush();
       RunResult result = server.run(output);
       Npz.write(dir.resolve("final.npz"), result.finalParameters(), false);
+      Path report = output.finish("completed " + config.rounds() + " rounds");
       outw.println("wrote " + dir);
+      outw.println("report: " + report);
       if (dp.isPresent()) {
         outw.println(DpOptions.spentLine(dp.get(), 1.0, config.rounds()));
       }
@@ -232,19 +236,44 @@ final class ServerCommand implements Callable<Integer> {
       verbose.trace(err, e.getCause());
       return status;
     } catch (IOException e) {
+      stoppedReport(output, done, "stopped by a file problem: " + e.getMessage(), err);
       int status = Problems.report(err, "server", dir, e);
       verbose.trace(err, e);
       return status;
     } catch (FlowerServerException e) {
+      stoppedReport(output, done, "stopped: " + e.getMessage(), err);
       err.println("tributary server: " + e.getMessage().replaceAll("\\R", " "));
       err.flush();
       verbose.trace(err, e);
       return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      stoppedReport(output, done, "interrupted", err);
       err.println("tributary server: interrupted");
       err.flush();
       return 1;
+    }
+  }
+
+  private String command() {
+    return String.join(" ", spec.commandLine().getParseResult().originalArgs());
+  }
+
+  /**
+   * Writes the report of a run that stopped early, naming the last round it finished; a report
+   * that cannot be written is one more line on stderr, after which the run's own problem follows.
+   */
+  private static void stoppedReport(ServerRunFiles output, int done, String why,
+      PrintWriter err) {
+    List<io.tributary.learning.rounds.RoundRecord> rounds = output.rounds();
+    int last = rounds.isEmpty() ? done : rounds.getLast().round();
+    String outcome = (last == 0 ? "stopped before round 1" : "stopped after round " + last)
+        + (why.startsWith("stopped") ? why.substring("stopped".length()) : ": " + why);
+    try {
+      output.finish(outcome.replaceAll("\\R", " "));
+    } catch (IOException e) {
+      err.println("tributary server: could not write " + ServerRunFiles.REPORT + ": "
+          + e.getMessage());
     }
   }
 

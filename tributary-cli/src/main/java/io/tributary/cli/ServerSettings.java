@@ -225,6 +225,19 @@ final class ServerSettings {
     return b;
   }
 
+  /**
+   * The settings on the server's report: the configuration's, the differential privacy, the
+   * output directory and the command.
+   */
+  static java.util.SequencedMap<String, String> display(ServerConfig config, Path dir,
+      String command, Optional<io.tributary.privacy.aggregation.DpSettings> dp) {
+    java.util.SequencedMap<String, String> m = config.display();
+    dp.ifPresent(d -> d.describe().forEach((k, v) -> m.put(k.replace('_', ' '), v)));
+    m.put("output directory", dir.toString());
+    m.put("command", "tributary " + command);
+    return m;
+  }
+
   static InitialParameters initial(Path npz) throws IOException {
     return npz == null ? InitialParameters.fromClient() : InitialParameters.fromNpz(npz);
   }

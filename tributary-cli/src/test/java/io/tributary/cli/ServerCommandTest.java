@@ -65,6 +65,21 @@ class ServerCommandTest {
     try (ModelFile m = ModelFile.open(out.resolve("model.zip"))) {
       assertThat(m.tags()).containsExactly("round-0001", "round-0002");
     }
+    String html = Files.readString(out.resolve("report.html"));
+    assertThat(html).startsWith("<!DOCTYPE html>").contains("completed 2 rounds")
+        .contains("2.0000</div><div class=\"k\">final evaluation loss")
+        .contains("<tr><th>algorithm</th><td>fedavg</td></tr>")
+        .contains("<tr><th>rounds</th><td>2</td></tr>")
+        .contains("<tr><th>min clients</th><td>2</td></tr>")
+        .contains("<tr><th>address</th><td>localhost:" + port + "</td></tr>")
+        .contains("<tr><th>command</th><td>tributary server --address localhost:" + port);
+    // Both rounds in the table: client loss and eval loss 2.0 each.
+    for (int r = 1; r <= 2; r++) {
+      assertThat(html).contains("<tr><td class=\"n\">" + r + "</td><td class=\"n\">2.0000</td>"
+          + "<td class=\"n\">2.0000</td><td class=\"n\">2</td>");
+    }
+    assertThat(html.toLowerCase(java.util.Locale.ROOT)).doesNotContain("<script")
+        .doesNotContain("src=").doesNotContain("<link");
   }
 
   @Test
@@ -125,6 +140,31 @@ class ServerCommandTest {
       assertThat(m.tags()).containsExactly("round-0001", "round-0002", "round-0003",
           "round-0004");
     }
+    // The report of the resumed run has the rounds before the resume too.
+    String html = Files.readString(out.resolve("report.html"));
+    assertThat(html).contains("completed 4 rounds").contains("4 rounds</summary>")
+        .contains("<tr><th>initial model</th><td>resumed after round 2</td></tr>");
+    for (int r = 1; r <= 4; r++) {
+      assertThat(html).contains("<tr><td class=\"n\">" + r + "</td>");
+    }
+  }
+
+  @Test
+  void server_noClientJoins_stopsWithAReportOfNoRounds() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path out = dir.resolve("run");
+
+    CliRun r = CliRun.of("server", "--address", "localhost:" + port, "--rounds", "3",
+        "--min-clients", "1", "--client-wait", "0.5", "--out", out.toString());
+
+    assertThat(r.exitCode()).as(r.out()).isEqualTo(1);
+    String html = Files.readString(out.resolve("report.html"));
+    assertThat(html).contains("stopped before round 1").contains("0 rounds</summary>")
+        .contains("<tr><th>rounds</th><td>3</td></tr>")
+        .contains("<tr><th>initial model</th><td>asked of a client</td></tr>");
   }
 
   /** {@code tributary server} with two honest fake clients (shifts 1 and 3) on a free port. */

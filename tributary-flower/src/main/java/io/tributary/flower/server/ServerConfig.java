@@ -3,10 +3,14 @@ package io.tributary.flower.server;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.runtime.RuntimeOptions;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SequencedMap;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Everything a {@link FlowerServer} needs, checked when built; make one with {@link #builder()}.
@@ -104,6 +108,50 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     Objects.requireNonNull(secureAggregation, "secureAggregation");
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
         "a bearer token cannot be blank or have surrounding spaces"));
+  }
+
+  /**
+   * The settings for a run's report, in display form: the algorithm, the rounds, the clients,
+   * the address and the rest, with whether TLS and bearer tokens are on (never a token or a key
+   * file's contents).
+   */
+  public SequencedMap<String, String> display() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    m.put("algorithm", algorithm.name());
+    if (algorithm.proximalMu() > 0) {
+      m.put("mu", number(algorithm.proximalMu()));
+    }
+    m.put("rounds", Integer.toString(rounds));
+    m.put("min clients", Integer.toString(minClients));
+    m.put("address", host + ":" + port);
+    m.put("fraction fit", number(fractionFit));
+    m.put("fraction evaluate", number(fractionEvaluate));
+    m.put("round timeout", roundTimeout.map(d -> number(d.toMillis() / 1000.0) + " s")
+        .orElse("none"));
+    m.put("min success fraction", minSuccessFraction == Double.MIN_VALUE ? "any one client"
+        : number(minSuccessFraction));
+    m.put("client wait", number(clientWait.toMillis() / 1000.0) + " s");
+    m.put("initial model", switch (initial) {
+      case InitialParameters.Given g -> "given (" + g.tensors().size()
+          + (g.tensors().size() == 1 ? " tensor)" : " tensors)");
+      case InitialParameters.FromClient c -> "asked of a client";
+      case InitialParameters.Resumed r -> "resumed after round " + r.afterRound();
+    });
+    m.put("seed", Long.toString(seed));
+    m.put("max examples per client", maxExamplesPerClient + " ("
+        + overMaxExamples.name().toLowerCase(Locale.ROOT) + " above)");
+    new TreeMap<>(clientMetrics).forEach((k, v) -> m.put("client metric " + k,
+        v.name().toLowerCase(Locale.ROOT)));
+    secureAggregation.ifPresent(s -> m.put("secure aggregation", "SecAgg+, " + s.neighbours()
+        + " neighbours, threshold " + s.threshold() + ", " + s.bits() + " bits"));
+    m.put("tls", tls.isEmpty() ? "off" : tls.get().clientCa().isPresent() ? "mutual" : "on");
+    m.put("bearer tokens", tokens.isEmpty() ? "off" : tokens.size() + " accepted");
+    return m;
+  }
+
+  private static String number(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
+        : Double.toString(v);
   }
 
   private static void check(boolean ok, String message) {

@@ -1,17 +1,24 @@
 package io.tributary.flower.server;
 
 import io.tributary.format.TrainingConfig;
+import io.tributary.learning.rounds.RoundJson;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord.EvaluationKind;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
+import io.tributary.learning.rounds.report.HtmlReport;
 import io.tributary.tensor.Tensor;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,7 +29,9 @@ import java.util.function.IntToDoubleFunction;
  * The files a server run writes in its directory as rounds end, as a {@link RoundListener} to
  * pass to {@link FlowerServer#run(RoundListener)}: a line of {@code metrics.jsonl} ({@link
  * MetricsLog}, the simulator's mapping of a round), a {@code round-NNNN} tag in {@code model.zip}
- * ({@link RoundCheckpoints}, the simulator's checkpoints) and, when asked for, a progress line.
+ * ({@link RoundCheckpoints}, the simulator's checkpoints) and, when asked for, a progress line;
+ * {@link #finish} writes {@code report.html} ({@link HtmlReport}, the simulator's page with a
+ * server's charts) when the run ends.
  *
  * <p>A new run creates {@code metrics.jsonl}, which must not exist; a run resumed after round
  * {@code n} ({@link Builder#resumedAfter}; {@link InitialParameters#resume} reads that round)
@@ -30,15 +39,26 @@ import java.util.function.IntToDoubleFunction;
  * ends.
  */
 public final class ServerRunFiles implements RoundListener, Closeable {
+  /** The report's file name in a run's directory. */
+  public static final String REPORT = "report.html";
+
+  private final Path dir;
   private final MetricsLog metrics;
+  private final List<RoundRecord> history;
+  private final String title;
+  private final SequencedMap<String, String> settings;
   private final RoundCheckpoints checkpoints;
   private final int rounds;
   private final Optional<PrintWriter> progress;
   private final Optional<IntToDoubleFunction> epsilon;
   private final TrainingConfig training;
 
-  private ServerRunFiles(Builder b, MetricsLog metrics) {
+  private ServerRunFiles(Builder b, MetricsLog metrics, List<RoundRecord> earlier) {
+    this.dir = b.dir;
     this.metrics = metrics;
+    this.history = new ArrayList<>(earlier);
+    this.title = b.title;
+    this.settings = new LinkedHashMap<>(b.settings);
     this.rounds = b.rounds;
     this.checkpoints = new RoundCheckpoints(b.dir.resolve(RoundCheckpoints.FILE), b.rounds);
     this.progress = b.progress;
@@ -65,6 +85,8 @@ public final class ServerRunFiles implements RoundListener, Closeable {
     private int resumedAfter;
     private final SequencedMap<String, Double> hyperparameters = new LinkedHashMap<>();
     private final SequencedMap<String, String> properties = new LinkedHashMap<>();
+    private String title = "tributary server";
+    private final SequencedMap<String, String> settings = new LinkedHashMap<>();
 
     private Builder(Path dir, int rounds) {
       this.dir = Objects.requireNonNull(dir, "dir");
@@ -107,6 +129,20 @@ public final class ServerRunFiles implements RoundListener, Closeable {
     }
 
     /**
+     * The heading and the settings table of {@code report.html} (see {@link #finish}); without
+     * them the page is headed {@code tributary server} and lists no settings.
+     *
+     * @param title the page heading, such as {@code fedavg server on 0.0.0.0:8080}
+     * @param settings the server's settings as they are shown, in order
+     */
+    public Builder report(String title, SequencedMap<String, String> settings) {
+      this.title = Objects.requireNonNull(title, "title");
+      this.settings.clear();
+      this.settings.putAll(settings);
+      return this;
+    }
+
+    /**
      * Continues the files of a run stopped after round {@code round}; 0 (the default) starts a
      * new run.
      *
@@ -129,9 +165,23 @@ public final class ServerRunFiles implements RoundListener, Closeable {
      */
     public ServerRunFiles build() throws IOException {
       Path file = dir.resolve(MetricsLog.FILE);
-      MetricsLog log = resumedAfter == 0 ? new MetricsLog(file)
-          : MetricsLog.resume(file, resumedAfter).log();
-      return new ServerRunFiles(this, log);
+      if (resumedAfter == 0) {
+        return new ServerRunFiles(this, new MetricsLog(file), List.of());
+      }
+      MetricsLog.Resumed resumed = MetricsLog.resume(file, resumedAfter);
+      // The earlier rounds stay in the report; a line that is not a server's round is left out.
+      List<RoundRecord> earlier = new ArrayList<>();
+      for (String line : resumed.kept()) {
+        try {
+          RoundRecord r = RoundJson.parse(line);
+          if (r.evaluation() == EvaluationKind.FEDERATED) {
+            earlier.add(r);
+          }
+        } catch (IllegalArgumentException e) {
+          // Not a round this server wrote: the report shows the rounds it can read.
+        }
+      }
+      return new ServerRunFiles(this, resumed.log(), earlier);
     }
   }
 
@@ -175,6 +225,7 @@ public final class ServerRunFiles implements RoundListener, Closeable {
       m = m.withAlgorithmMetrics(figures);
     }
     metrics.write(m);
+    history.add(m);
     checkpoints.write(m.round(), parameters, updater, training, null);
     if (progress.isPresent()) {
       PrintWriter out = progress.get();
@@ -185,6 +236,28 @@ public final class ServerRunFiles implements RoundListener, Closeable {
       }
       out.flush();
     }
+  }
+
+  /**
+   * Writes {@code report.html}: the run's rounds so far (a resumed run's earlier ones included)
+   * as one self-contained page with the final figures, the charts, the settings of {@link
+   * Builder#report} and a table of every round. Call it when the run ends, completed or stopped;
+   * a later call writes the page again.
+   *
+   * @param outcome one sentence on how the run ended, such as {@code completed 10 rounds}
+   * @return the file written
+   * @throws IOException when the file cannot be written
+   */
+  public Path finish(String outcome) throws IOException {
+    Path file = dir.resolve(REPORT);
+    Files.writeString(file, HtmlReport.render(title, Objects.requireNonNull(outcome, "outcome"),
+        settings, history, EvaluationKind.FEDERATED), StandardCharsets.UTF_8);
+    return file;
+  }
+
+  /** The rounds ended so far, a resumed run's earlier ones first, in order. */
+  public List<RoundRecord> rounds() {
+    return List.copyOf(history);
   }
 
   /** Closes {@code metrics.jsonl}. */

@@ -31,4 +31,21 @@ class ServerConfigTest {
             + "optimizer");
     assertThat(b.algorithm(ServerAlgorithm.fedAvg()).build().initial().roundsDone()).isEqualTo(2);
   }
+
+  @Test
+  void display_fedProxWithTokens_showsTheSettingsButNoToken() {
+    ServerConfig c = ServerConfig.builder().address("0.0.0.0", 8080).rounds(7).minClients(3)
+        .algorithm(ServerAlgorithm.fedProx(0.25)).tokens(java.util.Set.of("secret-token"))
+        .build();
+
+    var m = c.display();
+
+    assertThat(m).containsEntry("algorithm", "fedprox").containsEntry("mu", "0.25")
+        .containsEntry("rounds", "7").containsEntry("min clients", "3")
+        .containsEntry("address", "0.0.0.0:8080").containsEntry("initial model",
+            "asked of a client").containsEntry("tls", "off")
+        .containsEntry("bearer tokens", "1 accepted");
+    assertThat(m.sequencedKeySet().getFirst()).isEqualTo("algorithm");
+    assertThat(m.values()).noneMatch(v -> v.contains("secret-token"));
+  }
 }

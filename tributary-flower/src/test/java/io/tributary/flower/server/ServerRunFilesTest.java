@@ -107,4 +107,35 @@ class ServerRunFilesTest {
     assertThat(lines).hasSize(3);
     assertThat(lines.get(2)).startsWith("{\"round\": 3, \"client_loss\": 0.5");
   }
+
+  @Test
+  void finish_resumedRun_reportsTheEarlierRoundsAndTheNewOnes() throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).build()) {
+      out.roundEnded(RoundRecord.federated(1, 0.75, 0.5, 2, 10, 0, 1.0, 10, 20, List.of(), 0,
+          new TreeMap<>()), model);
+    }
+    SequencedMap<String, String> settings = new LinkedHashMap<>();
+    settings.put("algorithm", "fedavg");
+    settings.put("address", "localhost:8080");
+    Path report;
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).resumedAfter(1)
+        .report("fedavg server", settings).build()) {
+      out.roundEnded(RoundRecord.federated(2, 0.5, 0.25, 2, 10, 0, 1.0, 10, 20, List.of(), 0,
+          new TreeMap<>()), model);
+      report = out.finish("stopped after round 2: too few clients");
+      assertThat(out.rounds()).extracting(RoundRecord::round).containsExactly(1, 2);
+    }
+    assertThat(report).isEqualTo(dir.resolve(ServerRunFiles.REPORT));
+    String html = Files.readString(report);
+    assertThat(html).contains("<h1>fedavg server</h1>")
+        .contains("stopped after round 2: too few clients")
+        .contains("<tr><th>address</th><td>localhost:8080</td></tr>")
+        .contains("<tr><td class=\"n\">1</td><td class=\"n\">0.7500</td>"
+            + "<td class=\"n\">0.5000</td>")
+        .contains("<tr><td class=\"n\">2</td><td class=\"n\">0.5000</td>"
+            + "<td class=\"n\">0.2500</td>")
+        .contains("0.2500</div><div class=\"k\">final evaluation loss");
+  }
 }

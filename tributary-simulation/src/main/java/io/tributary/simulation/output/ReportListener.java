@@ -2,7 +2,7 @@ package io.tributary.simulation.output;
 
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;
-import io.tributary.simulation.report.HtmlReport;
+import io.tributary.learning.rounds.report.HtmlReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

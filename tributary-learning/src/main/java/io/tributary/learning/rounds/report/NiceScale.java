@@ -1,4 +1,4 @@
-package io.tributary.simulation.report;
+package io.tributary.learning.rounds.report;
 
 /**
  * An axis range widened to round numbers, with its tick spacing: steps of 1, 2 or 5 times a power

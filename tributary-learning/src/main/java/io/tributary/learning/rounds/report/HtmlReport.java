@@ -1,15 +1,23 @@
-package io.tributary.simulation.report;
+package io.tributary.learning.rounds.report;
 
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.RoundRecord.EvaluationKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SequencedMap;
 
 /**
- * The one-page HTML report of a simulation: the final figures, loss and accuracy charts as inline
- * SVG, the settings and a per-round table. It has no scripts, no external stylesheets and no
- * fetched resources, so it reads the same from a file, an archive or an air-gapped machine.
+ * The one-page HTML report of a run of rounds, a simulator's or a server's: the final figures,
+ * the charts as inline SVG, the settings and a per-round table. It has no scripts, no external
+ * stylesheets and no fetched resources, so it reads the same from a file, an archive or an
+ * air-gapped machine.
+ *
+ * <p>The charts are those of the rounds' {@link EvaluationKind}: a {@link EvaluationKind#CENTRAL}
+ * run (the simulator's) has training and test loss and accuracy; a {@link
+ * EvaluationKind#FEDERATED} run (a server's) has the clients' training and evaluation loss, the
+ * failures per round and, when the clients report an {@code accuracy} metric, its accuracy. A run
+ * with an {@code epsilon} algorithm metric (differential privacy) also charts the privacy spent.
  */
 public final class HtmlReport {
   private static final String TRAIN = "#1f77b4";
@@ -19,7 +27,8 @@ public final class HtmlReport {
   private HtmlReport() {}
 
   /**
-   * The page for a run.
+   * The page for a run, with the charts of its rounds' evaluation ({@link
+   * EvaluationKind#CENTRAL} when there are none).
    *
    * @param title the page heading, such as {@code fedavg on digits}
    * @param outcome one sentence on how the run ended
@@ -28,6 +37,29 @@ public final class HtmlReport {
    */
   public static String render(String title, String outcome, SequencedMap<String, String> settings,
       List<RoundRecord> rounds) {
+    return render(title, outcome, settings, rounds,
+        rounds.isEmpty() ? EvaluationKind.CENTRAL : rounds.getFirst().evaluation());
+  }
+
+  /**
+   * The page for a run whose rounds are evaluated as {@code kind} says, so that a run without
+   * rounds shows the charts it would have had.
+   *
+   * @param title the page heading, such as {@code fedavg on digits}
+   * @param outcome one sentence on how the run ended
+   * @param settings every setting of the run, in display order
+   * @param rounds the rounds measured, in order (may be empty)
+   * @param kind how the run evaluates its rounds
+   * @throws IllegalArgumentException if a round was evaluated otherwise
+   */
+  public static String render(String title, String outcome, SequencedMap<String, String> settings,
+      List<RoundRecord> rounds, EvaluationKind kind) {
+    for (RoundRecord r : rounds) {
+      if (r.evaluation() != kind) {
+        throw new IllegalArgumentException("round " + r.round() + " was evaluated "
+            + r.evaluation() + ", not " + kind);
+      }
+    }
     StringBuilder h = new StringBuilder(16384 + rounds.size() * 256);
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<title>").append(Markup.escape(title)).append("</title>\n")
@@ -47,15 +79,24 @@ public final class HtmlReport {
         .append("</style>\n</head>\n<body>\n");
     h.append("<h1>").append(Markup.escape(title)).append("</h1>\n");
     h.append("<p class=\"outcome\">").append(Markup.escape(outcome)).append("</p>\n");
-    figures(h, rounds);
-    charts(h, rounds);
+    if (kind == EvaluationKind.FEDERATED) {
+      FederatedReport.figures(h, rounds);
+      FederatedReport.charts(h, rounds);
+    } else {
+      figures(h, rounds);
+      charts(h, rounds);
+    }
     h.append("<h2>Settings</h2>\n<table class=\"settings\">\n");
     for (Map.Entry<String, String> e : settings.entrySet()) {
       h.append("<tr><th>").append(Markup.escape(e.getKey())).append("</th><td>")
           .append(Markup.escape(e.getValue())).append("</td></tr>\n");
     }
     h.append("</table>\n");
-    roundTable(h, rounds);
+    if (kind == EvaluationKind.FEDERATED) {
+      FederatedReport.roundTable(h, rounds);
+    } else {
+      roundTable(h, rounds);
+    }
     return h.append("</body>\n</html>\n").toString();
   }
 
@@ -100,7 +141,7 @@ public final class HtmlReport {
     h.append("</div>\n");
   }
 
-  private static void figure(StringBuilder h, String key, String value) {
+  static void figure(StringBuilder h, String key, String value) {
     h.append("<div class=\"figure\"><div class=\"v\">").append(Markup.escape(value))
         .append("</div><div class=\"k\">").append(Markup.escape(key)).append("</div></div>\n");
   }
@@ -184,7 +225,7 @@ public final class HtmlReport {
     h.append("</table>\n</details>\n");
   }
 
-  private static void cell(StringBuilder h, String text) {
+  static void cell(StringBuilder h, String text) {
     h.append("<td class=\"n\">").append(Markup.escape(text)).append("</td>");
   }
 

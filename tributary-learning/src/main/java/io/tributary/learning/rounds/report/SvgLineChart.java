@@ -1,4 +1,4 @@
-package io.tributary.simulation.report;
+package io.tributary.learning.rounds.report;
 
 import java.util.List;
 import java.util.Objects;
@@ -26,6 +26,7 @@ public final class SvgLineChart {
    * @param y the y values, one per x; NaN or infinite values are gaps
    */
   public record Series(String name, String color, double[] x, double[] y) {
+    /** Checks the values and copies the arrays. */
     public Series {
       Objects.requireNonNull(name, "name");
       if (color == null || !color.matches("#[0-9a-fA-F]{3,8}|[a-z]{3,20}")) {

@@ -1,4 +1,4 @@
-package io.tributary.simulation.report;
+package io.tributary.learning.rounds.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
