@@ -73,7 +73,8 @@ public final class Simulation {
    * @throws SimulationDataException when the data cannot be read
    * @throws IllegalArgumentException when the data cannot be split as the settings ask (more
    *     shards than examples) or the model cannot take them, or a cluster engine cannot run the
-   *     settings (an algorithm composed in code, {@code --dp})
+   *     settings (an algorithm composed in code, {@code --dp}), or a resumed run's checkpoint
+   *     does not hold the state of the run's server optimizer or aggregator
    * @throws SimulationStoppedException when the model cannot be prepared, the settings' engine
    *     cannot start, or a round fails beyond the tolerated failures (a cluster engine's failure
    *     included); the listeners were told

@@ -22,8 +22,10 @@ import java.util.SequencedMap;
 
 /**
  * A run's {@code model.zip}: one ADR-0001 tag per checkpointed round ({@code round-0010}, ...,
- * zero-padded so that tags sort by round), each with the parameters, the training settings and,
- * where there is one, the model's graph. The first checkpoint creates the file; later ones are
+ * zero-padded so that tags sort by round), each with the parameters, the training settings,
+ * the server optimizer's state (updater state) and the aggregator's (properties under {@link
+ * #AGGREGATOR_PREFIX}) where the algorithm keeps them, and, where there is one, the model's
+ * graph. The first checkpoint creates the file; later ones are
  * added as tags without rewriting the earlier ones; every write replaces the file atomically.
  * The simulator (its checkpoint listener, on a thread of its own) and the Flower server write
  * their checkpoints through this one class, and read them back ({@link #updaterState}) when a run
