@@ -5,6 +5,7 @@ import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
 import io.tributary.learning.ModelLeaves;
+import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
@@ -69,8 +70,10 @@ public record UpdaterState(long round, List<String> slots, List<List<Tensor>> pe
     int at = serverState.names().indexOf(Optional.of("optimizer"));
     int agg = serverState.names().indexOf(Optional.of("aggregator"));
     SequencedMap<String, Tensor> aggregator = new LinkedHashMap<>();
-    if (agg >= 0) {
-      flatten("", serverState.get(agg), aggregator);
+    if (agg >= 0 && !flatten("", serverState.get(agg), aggregator)) {
+      // A state checkpoints cannot hold (a sequence, strings) is left out: resuming such a run
+      // is refused by checkAggregator, naming it.
+      aggregator.clear();
     }
     if (at < 0) {
       return agg < 0 ? Optional.empty()
@@ -95,16 +98,24 @@ public record UpdaterState(long round, List<String> slots, List<List<Tensor>> pe
     return Optional.of(new UpdaterState(o.tensor(0).longItem(), slots, perTensor, aggregator));
   }
 
-  /** The tensors of {@code value} by path under {@code prefix}, depth first. */
-  private static void flatten(String prefix, Object value, SequencedMap<String, Tensor> out) {
+  /**
+   * The tensors of {@code value} by path under {@code prefix}, depth first; false when it holds
+   * something else than structs of fixed-width tensors.
+   */
+  private static boolean flatten(String prefix, Object value, SequencedMap<String, Tensor> out) {
     if (value instanceof Tensor t) {
       out.put(prefix, t);
-      return;
+      return t.dtype() != DType.STRING;
     }
-    StructValue s = (StructValue) value;
+    if (!(value instanceof StructValue s)) {
+      return false;
+    }
     for (int i = 0; i < s.size(); i++) {
-      flatten(path(prefix, s.names().get(i), i), s.get(i), out);
+      if (!flatten(path(prefix, s.names().get(i), i), s.get(i), out)) {
+        return false;
+      }
     }
+    return true;
   }
 
   private static String path(String prefix, Optional<String> name, int index) {
@@ -114,7 +125,7 @@ public record UpdaterState(long round, List<String> slots, List<List<Tensor>> pe
 
   /** The tensor types of {@code type} by path under {@code prefix}, depth first. */
   private static void flatten(String prefix, Type type, SequencedMap<String, TensorType> out) {
-    if (type instanceof TensorType t) {
+    if (type instanceof TensorType t && t.dtype() != DType.STRING) {
       out.put(prefix, t);
       return;
     }
@@ -213,7 +224,10 @@ public record UpdaterState(long round, List<String> slots, List<List<Tensor>> pe
           + "aggregator");
     }
     SequencedMap<String, Tensor> template = new LinkedHashMap<>();
-    flatten("", withOptimizer.get(agg), template);
+    if (!flatten("", withOptimizer.get(agg), template)) {
+      throw new IllegalArgumentException("the algorithm's aggregator state holds values "
+          + "checkpoints cannot hold (only structs of fixed-width tensors)");
+    }
     if (!template.keySet().equals(aggregator.keySet())) {
       throw new IllegalArgumentException("the algorithm's aggregator state has "
           + template.keySet() + ", the checkpoint's " + aggregator.keySet());

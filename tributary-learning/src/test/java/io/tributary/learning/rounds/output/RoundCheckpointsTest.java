@@ -98,6 +98,20 @@ class RoundCheckpointsTest {
   }
 
   @Test
+  void checkAggregator_stateCheckpointsCannotHold_isLeftOutAndResumeRefused() {
+    StructValue withText = StructValue.named("model", serverState().get(0), "aggregator",
+        StructValue.named("note", Tensor.ofStrings(Shape.scalar(), "x")));
+
+    UpdaterState state = UpdaterState.of(withText).orElseThrow();
+
+    assertThat(state.aggregator()).isEmpty();
+    assertThatThrownBy(() -> state.checkAggregator(Optional.of(
+        StructType.named("note", TensorType.of(DType.STRING)))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("which checkpoints cannot hold");
+  }
+
+  @Test
   void parse_textOfAnyFixedWidthTensor_givesTheSameTensor() {
     for (Tensor t : List.of(Tensor.ofInts(Shape.of(2, 1), -7, Integer.MAX_VALUE),
         Tensor.ofFloats(Shape.of(3), 0.1f, Float.NEGATIVE_INFINITY, Float.MIN_VALUE),
