@@ -304,7 +304,7 @@ final class ServerCommand implements Callable<Integer> {
         algorithmOptions.hyperparameters(strategy), mu);
     Optional<DpSettings> dp = dpOptions.settings();
     if (dp.isPresent()) {
-      algorithm = ServerSettings.dp(algorithm, dp.get(), minClients, seed, resume != null);
+      algorithm = ServerSettings.dp(algorithm, dp.get(), minClients, seed);
     }
     ServerConfig.Builder b = ServerSettings.builder(a, rounds, minClients, algorithm,
         fractionFit, roundTimeout, minSuccessFraction, clientWait, seed);

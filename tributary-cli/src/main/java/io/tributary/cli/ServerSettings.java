@@ -115,12 +115,7 @@ final class ServerSettings {
    * @throws IllegalArgumentException naming the flag when the settings do not fit a server
    */
   static ServerAlgorithm dp(ServerAlgorithm algorithm, io.tributary.privacy.aggregation.DpSettings
-      dp, int minClients, long seed, boolean resume) {
-    if (resume) {
-      throw new IllegalArgumentException("--resume: a run with --dp cannot be resumed (its "
-          + "noise and clipping state are not in checkpoints, and secure noise never repeats);"
-          + " start a new run");
-    }
+      dp, int minClients, long seed) {
     if (!(algorithm.algorithm().aggregator()
         instanceof io.tributary.learning.aggregation.WeightedMean)) {
       throw new IllegalArgumentException("--dp replaces the mean of the updates, so it applies "

@@ -167,6 +167,74 @@ class ServerCommandTest {
         .contains("<tr><th>initial model</th><td>asked of a client</td></tr>");
   }
 
+  /** The lines of a run's metrics.jsonl with every seconds figure left out. */
+  private static List<String> metricsButSeconds(Path run) throws Exception {
+    return Files.readAllLines(run.resolve("metrics.jsonl")).stream()
+        .map(l -> l.replaceAll("\"[a-z_]*seconds\": [-0-9.eE+]+", "")).toList();
+  }
+
+  @Test
+  void serverResume_dpAdaptiveClipSeededNoiseAfterTwoRounds_endsBitIdenticalToAnUninterruptedRun()
+      throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    List<String> dp = List.of("--dp", "central", "--noise-multiplier", "0.5", "--clip", "1",
+        "--adaptive-clip", "--clipped-count-stddev", "1", "--insecure-seeded-noise", "--seed",
+        "7");
+    Path whole = dir.resolve("whole");
+    List<String> a = new java.util.ArrayList<>(List.of("--rounds", "4", "--initial",
+        dir.resolve("init.npz").toString(), "--out", whole.toString()));
+    a.addAll(dp);
+    CliRun uninterrupted = serve(a.toArray(String[]::new));
+    assertThat(uninterrupted.exitCode()).as(uninterrupted.err()).isZero();
+    Path out = dir.resolve("run");
+    List<String> b = new java.util.ArrayList<>(List.of("--rounds", "2", "--initial",
+        dir.resolve("init.npz").toString(), "--out", out.toString()));
+    b.addAll(dp);
+    CliRun first = serve(b.toArray(String[]::new));
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    try (ModelFile m = ModelFile.open(out.resolve("model.zip"))) {
+      assertThat(m.newest().trainingConfig().properties())
+          .containsEntry("aggregator/round", "int64[] 2").containsKey("aggregator/clip_norm");
+    }
+
+    List<String> c = new java.util.ArrayList<>(List.of("--rounds", "4", "--resume",
+        out.toString()));
+    c.addAll(dp);
+    CliRun resumed = serve(c.toArray(String[]::new));
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(Npz.read(out.resolve("final.npz")))
+        .isEqualTo(Npz.read(whole.resolve("final.npz")));
+    assertThat(metricsButSeconds(out)).hasSize(4).isEqualTo(metricsButSeconds(whole));
+  }
+
+  @Test
+  void serverResume_dpCheckpointWithoutDp_refusedNamingTheAggregatorStateBeforeTouchingFiles()
+      throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    Path out = dir.resolve("run");
+    CliRun first = serve("--rounds", "2", "--initial", dir.resolve("init.npz").toString(),
+        "--out", out.toString(), "--dp", "central", "--noise-multiplier", "0.5", "--clip", "1");
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    byte[] metrics = Files.readAllBytes(out.resolve("metrics.jsonl"));
+    byte[] checkpoints = Files.readAllBytes(out.resolve("model.zip"));
+
+    CliRun resumed = CliRun.of("server", "--address", "localhost:0", "--min-clients", "2",
+        "--rounds", "4", "--resume", out.toString());
+
+    assertThat(resumed.exitCode()).isEqualTo(2);
+    assertThat(resumed.errLines()).hasSize(1);
+    assertThat(resumed.errLines()[0]).contains("resume: model.zip's newest checkpoint does not "
+        + "fit the run: the algorithm's aggregator keeps no state, but the checkpoint holds "
+        + "some");
+    assertThat(Files.readAllBytes(out.resolve("metrics.jsonl"))).isEqualTo(metrics);
+    assertThat(Files.readAllBytes(out.resolve("model.zip"))).isEqualTo(checkpoints);
+  }
+
   /** {@code tributary server} with two honest fake clients (shifts 1 and 3) on a free port. */
   private static CliRun serve(String... args) throws Exception {
     int port;

@@ -38,7 +38,7 @@ class ServerDpTest {
   @Test
   void dp_clientSide_sendsClippingNormInEveryFitConfig() {
     ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedavg", Map.of(), null),
-        dp(DpMode.CLIENT), 4, 1, false);
+        dp(DpMode.CLIENT), 4, 1);
     assertThat(s.fitConfig()).containsEntry("clipping_norm", Scalar.of(0.5));
     DpAggregator a = (DpAggregator) s.algorithm().aggregator();
     assertThat(a.numSampledClients()).isEqualTo(4);
@@ -50,7 +50,7 @@ class ServerDpTest {
     DpSettings local = new DpSettings(DpMode.CLIENT, 1.0, 0.5, Optional.empty(), 0.2, 1e-5,
         false);
     ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedavg", Map.of(), null),
-        local, 4, 1, false);
+        local, 4, 1);
     assertThat(s.fitConfig()).containsEntry("clipping_norm", Scalar.of(0.5))
         .containsEntry("local_noise_stddev", Scalar.of(0.2));
     assertThat(((DpAggregator) s.algorithm().aggregator()).localStddev()).isZero();
@@ -59,15 +59,8 @@ class ServerDpTest {
   @Test
   void dp_central_sendsNoClippingNorm() {
     ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedprox", Map.of(), 0.1),
-        dp(DpMode.CENTRAL), 4, 1, false);
+        dp(DpMode.CENTRAL), 4, 1);
     assertThat(s.fitConfig()).containsOnlyKeys("proximal_mu");
-  }
-
-  @Test
-  void dp_resume_refusedNamingTheFlag() {
-    ServerAlgorithm fedavg = ServerSettings.algorithm("fedavg", Map.of(), null);
-    assertThatThrownBy(() -> ServerSettings.dp(fedavg, dp(DpMode.CENTRAL), 4, 1, true))
-        .hasMessageStartingWith("--resume: a run with --dp cannot be resumed");
   }
 
   @Test
@@ -75,7 +68,7 @@ class ServerDpTest {
     ServerAlgorithm fedavg = ServerSettings.algorithm("fedavg", Map.of(), null);
     DpSettings adaptive = new DpSettings(DpMode.CLIENT, 1, 0.5, Optional.of(
         new DpSettings.Adaptive(0.5, 0.2, OptionalDouble.of(5))), 0, 1e-5, false);
-    ServerAlgorithm s = ServerSettings.dp(fedavg, adaptive, 4, 1, false);
+    ServerAlgorithm s = ServerSettings.dp(fedavg, adaptive, 4, 1);
     DpAggregator a = (DpAggregator) s.algorithm().aggregator();
     assertThat(a.reportedNormBits()).isTrue();
     io.tributary.core.values.StructValue state = io.tributary.core.values.StructValue.named(

@@ -18,13 +18,16 @@ import java.util.SequencedMap;
  * it ended, and the command line of the run's settings. The rest is a function of the seed and
  * the round (each round's clients, each client's shuffling), so no generator position needs
  * saving. A server optimizer's state (FedAdam's moments and step count) is the tag's updater
- * state.
+ * state, and a stateful aggregator's (a private aggregator's round and clipping norm) is in the
+ * tag's training configuration ({@link RoundCheckpoints#AGGREGATOR_PREFIX}); with seeded noise
+ * ({@code --insecure-seeded-noise}) each round's noise is drawn from the seed and the round, so
+ * a resumed private run repeats too.
  *
  * @param round the last round the checkpoint covers
  * @param parameters the global model after that round
  * @param command the words of the command that started the run ({@code tributary simulate ...})
- * @param updater the server optimizer's state after that round; empty for an algorithm that keeps
- *     none
+ * @param updater the server optimizer's and aggregator's state after that round; empty for an
+ *     algorithm that keeps neither (and for checkpoints written before aggregator state was kept)
  */
 public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, List<String> command,
     Optional<UpdaterState> updater) {

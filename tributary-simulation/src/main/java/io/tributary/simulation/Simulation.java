@@ -1,9 +1,12 @@
 package io.tributary.simulation;
 
+import io.tributary.core.types.FederatedType;
+import io.tributary.core.types.Type;
 import io.tributary.data.FashionMnist;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
+import io.tributary.learning.aggregation.Aggregator;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.RunFileException;
@@ -70,7 +73,8 @@ public final class Simulation {
    * @throws SimulationDataException when the data cannot be read
    * @throws IllegalArgumentException when the data cannot be split as the settings ask (more
    *     shards than examples) or the model cannot take them, or a cluster engine cannot run the
-   *     settings (an algorithm composed in code, {@code --dp})
+   *     settings (an algorithm composed in code, {@code --dp}), or a resumed run's checkpoint
+   *     does not hold the state of the run's server optimizer or aggregator
    * @throws SimulationStoppedException when the model cannot be prepared, the settings' engine
    *     cannot start, or a round fails beyond the tolerated failures (a cluster engine's failure
    *     included); the listeners were told
@@ -84,18 +88,10 @@ public final class Simulation {
     ResumePoint point = null;
     History previous = History.empty();
     if (resume) {
-      if (settings.dp().isPresent()) {
-        // Checked before any file is touched. Secure noise cannot be drawn again, and neither
-        // the aggregator's state (the noise's round, the adaptive clipping norm) nor the privacy
-        // spent is in a checkpoint, so even a seeded run would not repeat.
-        throw new IllegalArgumentException("resume: a run with --dp cannot be resumed (its "
-            + "noise and clipping state are not in checkpoints, and secure noise never "
-            + "repeats); start a new run");
-      }
       point = ResumePoint.read(settings.out());
       SettingsSchema.checkSame(Files.readString(settings.out().resolve(RunFiles.CONFIG)),
           settings, settings.out());
-      if (point.updater().isEmpty() && !settings.algorithm().federated(settings.mu())
+      if (point.updater().map(UpdaterState::slots).orElse(List.of()).isEmpty() && !settings.algorithm().federated(settings.mu())
           .serverOptimizer().stateSlots().isEmpty()) {
         // Checked before any file is touched: the run's files stay as they are.
         throw new IllegalArgumentException("resume: the checkpoint holds no state of "
@@ -114,10 +110,22 @@ public final class Simulation {
           : FashionMnist.DEBIAN_DIR, e);
     }
     model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
-    if (point != null && settings.algorithm().federated(settings.mu()).aggregator()
-        .create(LocalTraining.modelType(model)).initialize().isPresent()) {
-      throw new IllegalArgumentException("resume: " + settings.algorithm().cliName()
-          + "'s aggregator keeps state that checkpoints do not hold yet; start a new run");
+    if (point != null) {
+      // Checked before any file is touched: a private aggregator's state (its round, the
+      // adaptive clipping norm) must be in the checkpoint, and be the run's aggregator's.
+      Aggregator aggregator = settings.dp().isPresent()
+          ? settings.dp().get().aggregator(settings.clientsPerRound(), 0L)
+          : settings.algorithm().federated(settings.mu()).aggregator();
+      Optional<Type> stateType = aggregator.create(LocalTraining.modelType(model)).initialize()
+          .map(c -> ((FederatedType) c.type().result()).member());
+      UpdaterState held = point.updater().orElse(new UpdaterState(0, List.of(), List.of()));
+      try {
+        held.checkAggregator(stateType);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("resume: " + settings.out().resolve(RunFiles.MODEL)
+            + "'s newest checkpoint does not fit the run: " + e.getMessage()
+            + "; start a new run");
+      }
     }
     int first = point == null ? 1 : point.round() + 1;
     try {

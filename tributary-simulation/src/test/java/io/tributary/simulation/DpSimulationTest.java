@@ -3,6 +3,11 @@ package io.tributary.simulation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.format.ModelFile;
+import io.tributary.format.ModelTag;
+import io.tributary.format.ModelWriter;
+import io.tributary.format.TagContents;
+import io.tributary.format.TrainingConfig;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.RdpAccountant;
 import io.tributary.privacy.Sampling;
@@ -10,9 +15,11 @@ import io.tributary.privacy.aggregation.DpMode;
 import io.tributary.privacy.aggregation.DpSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.SequencedMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,15 +117,102 @@ class DpSimulationTest {
         .isInstanceOf(SettingException.class).hasMessageStartingWith("dp replaces the mean");
   }
 
-  @Test
-  void resume_dpRun_refusedBeforeTouchingFiles() throws Exception {
+  /** The lines of a run's metrics.jsonl with every seconds figure left out. */
+  private static List<String> metricsButSeconds(Path run) throws Exception {
+    return Files.readAllLines(run.resolve(RunFiles.METRICS)).stream()
+        .map(l -> l.replaceAll("\"[a-z_]*seconds\": [-0-9.eE+]+", "")).toList();
+  }
+
+  /** Runs {@code settings} whole, and stopped after round 3 and resumed; asserts them equal. */
+  private void assertResumedEqualsUninterrupted(SimulationSettings.Builder settings)
+      throws Exception {
+    Path whole = dir.resolve("whole");
+    SimulationResult uninterrupted = Simulation.builder(settings.out(whole).build())
+        .writeFiles().build().run();
     Path run = dir.resolve("run");
-    SimulationSettings s = small(dp(true)).out(run).build();
-    Simulation.builder(s).writeFiles().build().run();
-    long size = Files.size(run.resolve(RunFiles.METRICS));
-    assertThatThrownBy(() -> Simulation.builder(s).resume().build().run())
+    SimulationListener stopAfter3 = SimulationTest.stopAfter(3);
+    assertThatThrownBy(() -> Simulation.builder(settings.out(run).build()).writeFiles()
+        .listener(stopAfter3).build().run()).hasMessage("stopped on purpose");
+
+    SimulationResult resumed = Simulation.builder(settings.out(run).build()).writeFiles()
+        .resume().build().run();
+
+    assertThat(resumed.resumedAfter()).isEqualTo(2);
+    assertThat(resumed.finalParameters()).isEqualTo(uninterrupted.finalParameters());
+    assertThat(Files.readAllBytes(run.resolve(RunFiles.FINAL)))
+        .isEqualTo(Files.readAllBytes(whole.resolve(RunFiles.FINAL)));
+    assertThat(metricsButSeconds(run)).hasSize(5).isEqualTo(metricsButSeconds(whole));
+  }
+
+  @Test
+  void resume_centralDpSeededNoiseStoppedAfterRound3_endsBitIdenticalToAnUninterruptedRun()
+      throws Exception {
+    assertResumedEqualsUninterrupted(small(dp(true)).rounds(5).checkpointEvery(2));
+  }
+
+  @Test
+  void resume_clientDpAdaptiveClipSeededNoiseStoppedAfterRound3_endsBitIdentical()
+      throws Exception {
+    DpSettings adaptive = new DpSettings(DpMode.CLIENT, 0.5, 0.1, Optional.of(
+        new DpSettings.Adaptive(0.5, 0.2, OptionalDouble.of(1))), 0, 1e-5, true);
+    assertResumedEqualsUninterrupted(small(adaptive).rounds(5).checkpointEvery(2));
+    try (ModelFile m = ModelFile.open(dir.resolve("run").resolve(RunFiles.MODEL))) {
+      assertThat(m.tag("round-0002").trainingConfig().properties())
+          .containsEntry("aggregator/round", "int64[] 2")
+          .containsKeys("aggregator/clip_norm", "aggregator/metrics/clip_norm",
+              "aggregator/metrics/noise_stddev");
+    }
+  }
+
+  @Test
+  void resume_secureNoise_goesOnWithEpsilonFromTheRoundCount() throws Exception {
+    Path run = dir.resolve("run");
+    SimulationSettings.Builder s = small(dp(false)).rounds(4).checkpointEvery(2).out(run);
+    SimulationListener stopAfter3 = SimulationTest.stopAfter(3);
+    assertThatThrownBy(() -> Simulation.builder(s.build()).writeFiles().listener(stopAfter3)
+        .build().run()).hasMessage("stopped on purpose");
+
+    SimulationResult resumed = Simulation.builder(s.build()).writeFiles().resume().build().run();
+
+    assertThat(resumed.resumedAfter()).isEqualTo(2);
+    RdpAccountant accountant = new RdpAccountant();
+    for (RoundRecord round : resumed.history().rounds()) {
+      accountant.compose(Sampling.FIXED_SIZE, 4.0 / 8, 1.1, 1);
+      assertThat(round.algorithmMetric("epsilon")).as("round %d", round.round())
+          .isEqualTo(accountant.epsilon(1e-5).epsilon());
+    }
+    assertThat(resumed.history().rounds()).extracting(RoundRecord::round)
+        .containsExactly(1, 2, 3, 4);
+  }
+
+  @Test
+  void resume_checkpointWithMismatchedAggregatorState_refusedBeforeTouchingFiles()
+      throws Exception {
+    Path run = dir.resolve("run");
+    SimulationSettings s = small(dp(true)).rounds(4).checkpointEvery(2).out(run).build();
+    SimulationListener stopAfter3 = SimulationTest.stopAfter(3);
+    assertThatThrownBy(() -> Simulation.builder(s).writeFiles().listener(stopAfter3).build()
+        .run()).hasMessage("stopped on purpose");
+    Path model = run.resolve(RunFiles.MODEL);
+    try (ModelFile m = ModelFile.open(model)) {
+      ModelTag tag = m.tag("round-0002");
+      TrainingConfig c = tag.trainingConfig();
+      SequencedMap<String, String> props = new LinkedHashMap<>(c.properties());
+      props.put("aggregator/clip_norm", "int64[] 1");
+      TagContents.Builder b = TagContents.builder().trainingConfig(c.withProperties(props));
+      tag.parameters().forEach(b::parameter);
+      tag.graph().ifPresent(b::graph);
+      ModelWriter.addTag(model, "round-0003", b.build());
+    }
+    byte[] metrics = Files.readAllBytes(run.resolve(RunFiles.METRICS));
+    byte[] checkpoints = Files.readAllBytes(model);
+
+    assertThatThrownBy(() -> Simulation.builder(s).writeFiles().resume().build().run())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("a run with --dp cannot be resumed");
-    assertThat(Files.size(run.resolve(RunFiles.METRICS))).isEqualTo(size);
+        .hasMessage("resume: " + model + "'s newest checkpoint does not fit the run: "
+            + "aggregator state clip_norm is int64[] in the checkpoint, float64 in the "
+            + "algorithm; start a new run");
+    assertThat(Files.readAllBytes(run.resolve(RunFiles.METRICS))).isEqualTo(metrics);
+    assertThat(Files.readAllBytes(model)).isEqualTo(checkpoints);
   }
 }

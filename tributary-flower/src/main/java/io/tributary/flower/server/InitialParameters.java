@@ -45,7 +45,8 @@ public sealed interface InitialParameters {
   /**
    * The model a stopped run had after round {@code afterRound}: this run goes on with round
    * {@code afterRound + 1}, numbering its rounds as the stopped run would have, with the server
-   * optimizer's state {@code updater} when the algorithm keeps one.
+   * optimizer's and the aggregator's state {@code updater} when the algorithm keeps either (a
+   * private aggregator's round and clipping norm, say).
    */
   record Resumed(SequencedMap<String, Tensor> tensors, int afterRound,
       java.util.Optional<io.tributary.learning.rounds.UpdaterState> updater)
@@ -89,8 +90,8 @@ public sealed interface InitialParameters {
   /**
    * The model a stopped or killed run had after its last round, from the newest tag of {@code
    * dir/model.zip} (the checkpoints {@link ServerRunFiles} writes), with the server optimizer's
-   * state when the tag holds one; read with learning's {@link RoundCheckpoints}, the simulator's
-   * reader.
+   * and the aggregator's state when the tag holds them; read with learning's {@link
+   * RoundCheckpoints}, the simulator's reader.
    *
    * @throws IOException when the directory holds no checkpoint, or it cannot be read or is not a
    *     round of a server run ({@link RunFileException})

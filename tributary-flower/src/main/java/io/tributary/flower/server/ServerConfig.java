@@ -81,10 +81,14 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(rounds >= 1, "rounds must be at least 1, got " + rounds);
     check(initial.roundsDone() < rounds, "the run resumed after round " + initial.roundsDone()
         + " has no rounds left of " + rounds);
-    check(!(initial instanceof InitialParameters.Resumed r && r.updater().isEmpty())
+    check(!(initial instanceof InitialParameters.Resumed r
+        && r.updater().map(u -> u.slots().isEmpty()).orElse(true))
         || algorithm.algorithm().serverOptimizer().stateSlots().isEmpty(), "resume: the "
         + "checkpoint holds no state of " + algorithm.name() + "'s server optimizer; start a new "
         + "run");
+    if (initial instanceof InitialParameters.Resumed r) {
+      checkAggregatorState(algorithm, r);
+    }
     check(minClients >= 1, "min clients must be at least 1, got " + minClients);
     check(fractionFit > 0 && fractionFit <= 1, "fraction fit must be in (0, 1], got "
         + fractionFit);
@@ -152,6 +156,31 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
   private static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
         : Double.toString(v);
+  }
+
+  /**
+   * Refuses, before any file is touched, a checkpoint whose aggregator state (a private
+   * aggregator's round and clipping norm) is not the state of the run's aggregator.
+   */
+  private static void checkAggregatorState(ServerAlgorithm algorithm,
+      InitialParameters.Resumed r) {
+    io.tributary.core.types.StructType model;
+    try {
+      model = io.tributary.flower.server.internal.ModelSpec.of(
+          java.util.List.copyOf(r.tensors().values())).type();
+    } catch (IllegalArgumentException e) {
+      return; // the run refuses these tensors as its model when it starts, naming them
+    }
+    Optional<io.tributary.core.types.Type> stateType = algorithm.algorithm().aggregator()
+        .create(model).initialize().map(c -> ((io.tributary.core.types.FederatedType)
+            c.type().result()).member());
+    try {
+      r.updater().orElse(new io.tributary.learning.rounds.UpdaterState(0,
+          java.util.List.of(), java.util.List.of())).checkAggregator(stateType);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("resume: model.zip's newest checkpoint does not fit "
+          + "the run: " + e.getMessage() + "; start a new run", e);
+    }
   }
 
   private static void check(boolean ok, String message) {

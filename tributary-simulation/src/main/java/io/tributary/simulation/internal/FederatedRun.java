@@ -173,17 +173,13 @@ public final class FederatedRun implements AutoCloseable {
   /**
    * Continues from a checkpoint: the global model becomes {@code parameters}, whose names, dtypes
    * and shapes must be the model's; a server optimizer's state (FedAdam's moments and step count)
-   * comes from {@code updater}.
+   * and a stateful aggregator's state (a private aggregator's round and clipping norm) come from
+   * {@code updater}.
    *
-   * @throws IllegalArgumentException when the parameters or the optimizer state do not fit the
-   *     algorithm, the checkpoint lacks the optimizer state the algorithm keeps, or the
-   *     aggregator keeps state (checkpoints do not hold it)
+   * @throws IllegalArgumentException when the parameters, the optimizer state or the aggregator
+   *     state do not fit the algorithm, or the checkpoint lacks the state the algorithm keeps
    */
   public void restore(Map<String, Tensor> parameters, Optional<UpdaterState> updater) {
-    if (state.names().contains(Optional.of("aggregator"))) {
-      throw new IllegalArgumentException("resume: " + config.algorithm().cliName() + "'s "
-          + "aggregator keeps state that checkpoints do not hold yet; start a new run");
-    }
     List<Object> values = new ArrayList<>(state.values());
     values.set(state.names().indexOf(Optional.of("model")),
         ModelStructs.toValue(parts.modelType(), parameters));
@@ -192,11 +188,14 @@ public final class FederatedRun implements AutoCloseable {
       state = updater.get().applyTo(state);
     } else if (UpdaterState.of(state).isPresent()) {
       throw new IllegalArgumentException("resume: the checkpoint holds no state of "
-          + config.algorithm().cliName() + "'s server optimizer");
+          + config.algorithm().cliName() + "'s server optimizer or aggregator");
     }
   }
 
-  /** The server optimizer's state after the last round; empty when the algorithm keeps none. */
+  /**
+   * The server optimizer's and aggregator's state after the last round; empty when the algorithm
+   * keeps neither.
+   */
   public Optional<UpdaterState> updaterState() {
     return UpdaterState.of(state);
   }

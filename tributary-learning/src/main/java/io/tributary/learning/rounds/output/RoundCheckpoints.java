@@ -22,8 +22,10 @@ import java.util.SequencedMap;
 
 /**
  * A run's {@code model.zip}: one ADR-0001 tag per checkpointed round ({@code round-0010}, ...,
- * zero-padded so that tags sort by round), each with the parameters, the training settings and,
- * where there is one, the model's graph. The first checkpoint creates the file; later ones are
+ * zero-padded so that tags sort by round), each with the parameters, the training settings,
+ * the server optimizer's state (updater state) and the aggregator's (properties under {@link
+ * #AGGREGATOR_PREFIX}) where the algorithm keeps them, and, where there is one, the model's
+ * graph. The first checkpoint creates the file; later ones are
  * added as tags without rewriting the earlier ones; every write replaces the file atomically.
  * The simulator (its checkpoint listener, on a thread of its own) and the Flower server write
  * their checkpoints through this one class, and read them back ({@link #updaterState}) when a run
@@ -38,6 +40,15 @@ public final class RoundCheckpoints {
    * its state arrays (the tag's updater state, one array per slot and parameter).
    */
   public static final String OPTIMIZER_ROUND = "optimizer_round";
+
+  /**
+   * The prefix of the training configuration's properties holding a stateful aggregator's state,
+   * one per tensor ({@code aggregator/round}, {@code aggregator/clip_norm}, ...), each {@code
+   * dtype[dims] values}: {@code int64[] 3}, {@code float64[] 0.75}. Integers and floats are
+   * written in decimal that reads back to the same bits; other dtypes as {@code 0x} and their
+   * little-endian bytes in hex.
+   */
+  public static final String AGGREGATOR_PREFIX = "aggregator/";
 
   private final Path file;
   private final int digits;
@@ -67,10 +78,11 @@ public final class RoundCheckpoints {
   }
 
   /**
-   * Writes round {@code round}'s checkpoint with a server optimizer's state: its slots become the
-   * training configuration's updater state names, each parameter's slot arrays its updater state
-   * (in the parameters' order, which is the model's depth-first order), and the step count the
-   * hyperparameter {@link #OPTIMIZER_ROUND}.
+   * Writes round {@code round}'s checkpoint with a server optimizer's and an aggregator's state:
+   * the optimizer's slots become the training configuration's updater state names, each
+   * parameter's slot arrays its updater state (in the parameters' order, which is the model's
+   * depth-first order), and the step count the hyperparameter {@link #OPTIMIZER_ROUND}; each
+   * aggregator state tensor becomes a property under {@link #AGGREGATOR_PREFIX}.
    *
    * @throws IOException when the file cannot be written (the earlier tags are then intact)
    * @throws IllegalArgumentException when the state does not have one entry per parameter
@@ -82,7 +94,13 @@ public final class RoundCheckpoints {
       b.parameter(e.getKey(), e.getValue());
     }
     TrainingConfig config = training.withProgress(0, 0, round);
-    if (updater.isPresent()) {
+    if (updater.isPresent() && !updater.get().aggregator().isEmpty()) {
+      SequencedMap<String, String> props = new LinkedHashMap<>(config.properties());
+      updater.get().aggregator().forEach((path, t) ->
+          props.put(AGGREGATOR_PREFIX + path, AggregatorText.format(t)));
+      config = config.withProperties(props);
+    }
+    if (updater.isPresent() && !updater.get().slots().isEmpty()) {
       UpdaterState u = updater.get();
       if (u.perTensor().size() != parameters.size()) {
         throw new IllegalArgumentException("optimizer state for " + u.perTensor().size()
@@ -158,16 +176,31 @@ public final class RoundCheckpoints {
   }
 
   /**
-   * The server optimizer's state a checkpoint tag holds (as {@link #write} stores it), or empty
-   * when the tag has none.
+   * The server optimizer's and aggregator's state a checkpoint tag holds (as {@link #write}
+   * stores it), or empty when the tag has neither (as checkpoints of algorithms without either,
+   * and those written before aggregator state was kept, have).
    *
    * @throws IOException when the tag's updater state cannot be read or does not make a whole
-   *     optimizer state (no valid {@link #OPTIMIZER_ROUND}, a parameter without its arrays)
+   *     optimizer state (no valid {@link #OPTIMIZER_ROUND}, a parameter without its arrays), or
+   *     an aggregator state property cannot be read
    */
   public static Optional<UpdaterState> updaterState(ModelTag tag) throws IOException {
+    SequencedMap<String, Tensor> aggregator = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : tag.trainingConfig().properties().entrySet()) {
+      if (e.getKey().startsWith(AGGREGATOR_PREFIX)) {
+        try {
+          aggregator.put(e.getKey().substring(AGGREGATOR_PREFIX.length()),
+              AggregatorText.parse(e.getValue()));
+        } catch (IllegalArgumentException ex) {
+          throw new ModelFormatException(tag.name(), "property " + e.getKey() + ": "
+              + ex.getMessage());
+        }
+      }
+    }
     List<String> slots = tag.trainingConfig().updaterStateNames();
     if (slots.isEmpty()) {
-      return Optional.empty();
+      return aggregator.isEmpty() ? Optional.empty()
+          : Optional.of(new UpdaterState(0, List.of(), List.of(), aggregator));
     }
     Double round = tag.trainingConfig().hyperparameters().get(OPTIMIZER_ROUND);
     if (round == null || !(round >= 0) || round != Math.rint(round)) {
@@ -180,7 +213,7 @@ public final class RoundCheckpoints {
           + " of its " + tag.parameters().size() + " parameters");
     }
     try {
-      return Optional.of(new UpdaterState(round.longValue(), slots, perTensor));
+      return Optional.of(new UpdaterState(round.longValue(), slots, perTensor, aggregator));
     } catch (IllegalArgumentException e) {
       throw new ModelFormatException(tag.name(), e.getMessage());
     }
