@@ -67,18 +67,10 @@ final class FederatedReport {
   }
 
   static void charts(StringBuilder h, List<RoundRecord> rounds) {
-    int n = rounds.size();
-    double[] x = new double[n];
-    double[] evalLoss = new double[n];
-    double[] clientLoss = new double[n];
-    double[] failures = new double[n];
-    for (int i = 0; i < n; i++) {
-      RoundRecord r = rounds.get(i);
-      x[i] = r.round();
-      evalLoss[i] = r.evalLoss();
-      clientLoss[i] = r.clientLoss();
-      failures[i] = r.failures();
-    }
+    double[] x = HtmlReport.column(rounds, RoundRecord::round);
+    double[] evalLoss = HtmlReport.column(rounds, RoundRecord::evalLoss);
+    double[] clientLoss = HtmlReport.column(rounds, RoundRecord::clientLoss);
+    double[] failures = HtmlReport.column(rounds, RoundRecord::failures);
     h.append("<h2>Progress</h2>\n<div class=\"charts\">\n");
     h.append(SvgLineChart.of("Loss", "round", "loss", 520, 320, 0, Double.NaN, List.of(
         new SvgLineChart.Series("evaluation (clients)", EVAL, x, evalLoss),

@@ -2,10 +2,12 @@ package io.tributary.learning.rounds.report;
 
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundRecord.EvaluationKind;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SequencedMap;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The one-page HTML report of a run of rounds, a simulator's or a server's: the final figures,
@@ -146,23 +148,22 @@ public final class HtmlReport {
         .append("</div><div class=\"k\">").append(Markup.escape(key)).append("</div></div>\n");
   }
 
-  private static void charts(StringBuilder h, List<RoundRecord> rounds) {
-    int n = rounds.size();
-    double[] x = new double[n];
-    double[] trainLoss = new double[n];
-    double[] testLoss = new double[n];
-    double[] clientLoss = new double[n];
-    double[] trainAcc = new double[n];
-    double[] testAcc = new double[n];
-    for (int i = 0; i < n; i++) {
-      RoundRecord r = rounds.get(i);
-      x[i] = r.round();
-      trainLoss[i] = r.trainLoss();
-      testLoss[i] = r.testLoss();
-      clientLoss[i] = r.clientLoss();
-      trainAcc[i] = r.trainAccuracy();
-      testAcc[i] = r.testAccuracy();
+  /** One figure of every round, in round order: a chart's series. */
+  static double[] column(List<RoundRecord> rounds, ToDoubleFunction<RoundRecord> figure) {
+    double[] out = new double[rounds.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = figure.applyAsDouble(rounds.get(i));
     }
+    return out;
+  }
+
+  private static void charts(StringBuilder h, List<RoundRecord> rounds) {
+    double[] x = column(rounds, RoundRecord::round);
+    double[] trainLoss = column(rounds, RoundRecord::trainLoss);
+    double[] testLoss = column(rounds, RoundRecord::testLoss);
+    double[] clientLoss = column(rounds, RoundRecord::clientLoss);
+    double[] trainAcc = column(rounds, RoundRecord::trainAccuracy);
+    double[] testAcc = column(rounds, RoundRecord::testAccuracy);
     h.append("<h2>Progress</h2>\n<div class=\"charts\">\n");
     h.append(SvgLineChart.of("Loss", "round", "loss", 520, 320, 0, Double.NaN, List.of(
         new SvgLineChart.Series("training (global model)", TRAIN, x, trainLoss),
@@ -172,13 +173,8 @@ public final class HtmlReport {
     h.append(SvgLineChart.of("Accuracy", "round", "accuracy", 520, 320, 0, 1, List.of(
         new SvgLineChart.Series("training", TRAIN, x, trainAcc),
         new SvgLineChart.Series("test", TEST, x, testAcc))).render());
-    double[] epsilon = new double[n];
-    boolean privacy = false;
-    for (int i = 0; i < n; i++) {
-      epsilon[i] = rounds.get(i).algorithmMetric("epsilon");
-      privacy |= Double.isFinite(epsilon[i]);
-    }
-    if (privacy) {
+    double[] epsilon = column(rounds, r -> r.algorithmMetric("epsilon"));
+    if (Arrays.stream(epsilon).anyMatch(Double::isFinite)) {
       h.append('\n');
       h.append(SvgLineChart.of("Privacy spent", "round", "epsilon", 520, 320, 0, Double.NaN,
           List.of(new SvgLineChart.Series("epsilon (RDP accountant)", TRAIN, x, epsilon)))
