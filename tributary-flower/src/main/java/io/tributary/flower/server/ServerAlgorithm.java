@@ -1,6 +1,7 @@
 package io.tributary.flower.server;
 
 import io.tributary.flower.Scalar;
+import io.tributary.learning.AlgorithmRegistry;
 import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
 import java.util.Map;
@@ -91,14 +92,21 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
   }
 
   /**
-   * The config sent with every FitIns: {@code proximal_mu} when the algorithm has one, and the
-   * further entries.
+   * The config sent with every FitIns: {@code proximal_mu} when the algorithm has one (a mu
+   * above 0, or a registered algorithm whose spec takes {@code proximal_mu}, as FedProx's does,
+   * whose clients expect the entry even at 0, as Flower's FedProx sends it), and the further
+   * entries.
    */
   public Map<String, Scalar> fitConfig() {
     Map<String, Scalar> c = new java.util.LinkedHashMap<>(extraFitConfig);
-    if (algorithm.mu() > 0 || algorithm.name().equals("fedprox")) {
+    if (algorithm.mu() > 0 || takesProximalMu(algorithm.name())) {
       c.put("proximal_mu", Scalar.of(algorithm.mu()));
     }
     return Map.copyOf(c);
+  }
+
+  private static boolean takesProximalMu(String name) {
+    AlgorithmRegistry registry = AlgorithmRegistry.installed();
+    return registry.contains(name) && registry.defaults(name).containsKey("proximal_mu");
   }
 }
