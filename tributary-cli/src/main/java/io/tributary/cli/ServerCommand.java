@@ -222,7 +222,8 @@ final class ServerCommand implements Callable<Integer> {
       outw.flush();
       RunResult result = server.run(output);
       Npz.write(dir.resolve("final.npz"), result.finalParameters(), false);
-      Path report = output.finish("completed " + config.rounds() + " rounds");
+      // The server told the files the run's end: report.html is written.
+      Path report = dir.resolve(ServerRunFiles.REPORT);
       outw.println("wrote " + dir);
       outw.println("report: " + report);
       if (dp.isPresent()) {

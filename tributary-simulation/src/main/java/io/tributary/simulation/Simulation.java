@@ -7,6 +7,7 @@ import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.Aggregator;
+import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.RunFileException;
@@ -141,7 +142,7 @@ public final class Simulation {
       l.started(start);
     }
     // Rounds accumulate in one list; a History is made from it only where one is handed out.
-    List<RoundRecord> rounds = new ArrayList<>(start.previous().rounds());
+    List<RoundRecord> rounds = new ArrayList<>(start.previous());
     long t0 = System.nanoTime();
     Throwable failure;
     String outcome;
@@ -211,6 +212,36 @@ public final class Simulation {
     }
   }
 
+  /** A {@link RoundListener} told a simulation's events, as {@link SimulationListener}. */
+  private record Adapter(RoundListener listener) implements SimulationListener {
+    @Override
+    public void started(SimulationStart start) throws IOException {
+      listener.started(start);
+    }
+
+    @Override
+    public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+        throws IOException {
+      listener.roundEnded(round, parameters);
+    }
+
+    @Override
+    public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
+        Optional<UpdaterState> updater) throws IOException {
+      listener.roundEnded(round, parameters, updater);
+    }
+
+    @Override
+    public void finished(SimulationEnd end) throws IOException {
+      listener.finished(end);
+    }
+
+    @Override
+    public void close() throws IOException {
+      listener.close();
+    }
+  }
+
   /** Collects a simulation's listeners. */
   public static final class Builder {
     private final SimulationSettings settings;
@@ -225,6 +256,18 @@ public final class Simulation {
     public Builder listener(SimulationListener listener) {
       listeners.add(Objects.requireNonNull(listener, "listener"));
       return this;
+    }
+
+    /**
+     * Adds a listener of any binding, told after those added before it: its {@link
+     * RoundListener#started(io.tributary.learning.rounds.RunStart) started}, {@code roundEnded},
+     * {@link RoundListener#finished(io.tributary.learning.rounds.RunEnd) finished} and {@code
+     * close} are called as a {@link SimulationListener}'s are. A {@link SimulationListener} goes
+     * through {@link #listener(SimulationListener)}, whichever static type it is passed as.
+     */
+    public Builder listener(RoundListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      return listener(listener instanceof SimulationListener s ? s : new Adapter(listener));
     }
 
     /** Shows each round on {@code err} in {@code style} (see {@link ProgressListener}). */

@@ -1,6 +1,9 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.RunEnd;
 import io.tributary.tensor.Tensor;
+import java.util.List;
 import java.util.Optional;
 import java.util.SequencedMap;
 
@@ -13,7 +16,13 @@ import java.util.SequencedMap;
  * @param outcome one sentence on how the run ended, such as {@code Completed 30 rounds in 4.2 s.}
  */
 public record SimulationEnd(SimulationSettings settings, History history,
-    Optional<SequencedMap<String, Tensor>> finalParameters, String outcome) {
+    Optional<SequencedMap<String, Tensor>> finalParameters, String outcome) implements RunEnd {
+  /** Every round finished, those before a resume included: {@link #history}'s rounds. */
+  @Override
+  public List<RoundRecord> rounds() {
+    return history.rounds();
+  }
+
   /** Whether every round ran. */
   public boolean completed() {
     return finalParameters.isPresent();

@@ -2,9 +2,10 @@ package io.tributary.simulation;
 
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.RunEnd;
+import io.tributary.learning.rounds.RunStart;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
-import java.io.Closeable;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.SequencedMap;
@@ -15,17 +16,23 @@ import java.util.SequencedMap;
  * {@code io.tributary.simulation.output}); a user adds one of their own, for example to log to
  * their own system, with {@link Simulation.Builder#listener}.
  *
- * <p>It is the binding-independent {@link RoundListener} told about the run's start and end as
- * well. Every method has an empty default. An {@link IOException} from a listener stops the run:
+ * <p>It is the binding-independent {@link RoundListener} told the simulation's own start and end
+ * ({@link SimulationStart}, {@link SimulationEnd}: the data, the model, the settings); by default
+ * those call {@link RoundListener#started(RunStart)} and {@link RoundListener#finished(RunEnd)},
+ * so a plain {@link RoundListener} serves a simulation and a server alike. Every method has a
+ * default. An {@link IOException} from a listener stops the run:
  * {@link Simulation#run} throws it after closing every listener.
  */
-public interface SimulationListener extends RoundListener, Closeable {
+public interface SimulationListener extends RoundListener {
   /**
-   * Called once, after the data and the model are ready and before the first round.
+   * Called once, after the data and the model are ready and before the first round; by default
+   * calls {@link RoundListener#started(RunStart)}.
    *
    * @throws IOException to stop the run before it starts
    */
-  default void started(SimulationStart start) throws IOException {}
+  default void started(SimulationStart start) throws IOException {
+    started((RunStart) start);
+  }
 
   /**
    * Called after each round.
@@ -54,11 +61,14 @@ public interface SimulationListener extends RoundListener, Closeable {
   }
 
   /**
-   * Called once when the run ends, completed or stopped by a failure, unless a listener failed.
+   * Called once when the run ends, completed or stopped by a failure, unless a listener failed;
+   * by default calls {@link RoundListener#finished(RunEnd)}.
    *
    * @throws IOException when what the listener writes at the end cannot be written
    */
-  default void finished(SimulationEnd end) throws IOException {}
+  default void finished(SimulationEnd end) throws IOException {
+    finished((RunEnd) end);
+  }
 
   /**
    * Releases what the listener holds (files, threads), whatever happened; called last, once.

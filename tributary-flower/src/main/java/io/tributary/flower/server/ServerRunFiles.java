@@ -5,12 +5,12 @@ import io.tributary.learning.rounds.RoundJson;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundRecord.EvaluationKind;
+import io.tributary.learning.rounds.RunEnd;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.report.HtmlReport;
 import io.tributary.tensor.Tensor;
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -30,15 +30,15 @@ import java.util.function.IntToDoubleFunction;
  * pass to {@link FlowerServer#run(RoundListener)}: a line of {@code metrics.jsonl} ({@link
  * MetricsLog}, the simulator's mapping of a round), a {@code round-NNNN} tag in {@code model.zip}
  * ({@link RoundCheckpoints}, the simulator's checkpoints) and, when asked for, a progress line;
- * {@link #finish} writes {@code report.html} ({@link HtmlReport}, the simulator's page with a
- * server's charts) when the run ends.
+ * {@link #finished} (which the server calls when the run ends) and {@link #finish} write {@code
+ * report.html} ({@link HtmlReport}, the simulator's page with a server's charts).
  *
  * <p>A new run creates {@code metrics.jsonl}, which must not exist; a run resumed after round
  * {@code n} ({@link Builder#resumedAfter}; {@link InitialParameters#resume} reads that round)
  * cuts the file back to its first {@code n} rounds and appends after them. Close it when the run
  * ends.
  */
-public final class ServerRunFiles implements RoundListener, Closeable {
+public final class ServerRunFiles implements RoundListener {
   /** The report's file name in a run's directory. */
   public static final String REPORT = "report.html";
 
@@ -52,6 +52,7 @@ public final class ServerRunFiles implements RoundListener, Closeable {
   private final Optional<PrintWriter> progress;
   private final Optional<IntToDoubleFunction> epsilon;
   private final TrainingConfig training;
+  private boolean closed;
 
   private ServerRunFiles(Builder b, MetricsLog metrics, List<RoundRecord> earlier) {
     this.dir = b.dir;
@@ -255,14 +256,23 @@ public final class ServerRunFiles implements RoundListener, Closeable {
     return file;
   }
 
+  /** Writes {@code report.html} with the run's outcome, as {@link #finish} does. */
+  @Override
+  public void finished(RunEnd end) throws IOException {
+    finish(end.outcome());
+  }
+
   /** The rounds ended so far, a resumed run's earlier ones first, in order. */
   public List<RoundRecord> rounds() {
     return List.copyOf(history);
   }
 
-  /** Closes {@code metrics.jsonl}. */
+  /** Closes {@code metrics.jsonl}; a later call does nothing. */
   @Override
   public void close() throws IOException {
-    metrics.close();
+    if (!closed) {
+      closed = true;
+      metrics.close();
+    }
   }
 }

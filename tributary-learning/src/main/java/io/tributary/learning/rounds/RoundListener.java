@@ -1,18 +1,33 @@
 package io.tributary.learning.rounds;
 
 import io.tributary.tensor.Tensor;
+import java.io.Closeable;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
- * Told about every finished round, with the model after it (to log, print or checkpoint): the one
- * round listener of every binding. The Flower server calls it after each round; a simulation's
- * listeners ({@code io.tributary.simulation.SimulationListener}) are round listeners that are
- * told when the run starts and ends as well, so a listener written for one binding serves both.
+ * Told what a run does, on the thread that runs its rounds: when it starts, after every round
+ * (with the model after it, to log, print or checkpoint), when it ends, and last that it may
+ * release what it holds. It is the one listener type of every binding: {@code
+ * FlowerServer.run(RoundListener)} and {@code Simulation.Builder.listener(RoundListener)} take
+ * the same listener and tell it the same events, in the same order: {@link #started} once,
+ * {@link #roundEnded} after each round, {@link #finished} once, {@link #close} last.
+ *
+ * <p>Only {@link #roundEnded(RoundRecord, SequencedMap)} must be written; every other method has
+ * an empty default, so a lambda is a listener. An {@link IOException} from a listener stops the
+ * run; the listener is closed whatever happened.
  */
 @FunctionalInterface
-public interface RoundListener {
+public interface RoundListener extends Closeable {
+  /**
+   * Called once, before the first round, with the first round's number, the rounds a resumed run
+   * had finished and the run's settings as its report shows them.
+   *
+   * @throws IOException to stop the run before it starts
+   */
+  default void started(RunStart start) throws IOException {}
+
   /**
    * Called on the thread that runs the rounds, after each round.
    *
@@ -36,4 +51,20 @@ public interface RoundListener {
       Optional<UpdaterState> updater) throws IOException {
     roundEnded(metrics, parameters);
   }
+
+  /**
+   * Called once when the run ends, completed (with the final model) or stopped by a failure
+   * (without one), after {@link #started} was called.
+   *
+   * @throws IOException when what the listener writes at the end cannot be written
+   */
+  default void finished(RunEnd end) throws IOException {}
+
+  /**
+   * Releases what the listener holds (files, threads), whatever happened; called last.
+   *
+   * @throws IOException when something the listener still had to write could not be written
+   */
+  @Override
+  default void close() throws IOException {}
 }

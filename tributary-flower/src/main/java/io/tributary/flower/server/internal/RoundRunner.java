@@ -13,6 +13,8 @@ import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundLoop;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundReport;
+import io.tributary.learning.rounds.RunEnd;
+import io.tributary.learning.rounds.RunStart;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -52,14 +55,66 @@ public final class RoundRunner {
     this.registry = registry;
   }
 
+  /** What a server's listener is told before the first round. */
+  private record Start(int firstRound, List<RoundRecord> previous,
+      SequencedMap<String, String> settingsDisplay) implements RunStart {}
+
+  /** What a server's listener is told when the run ends. */
+  private record End(List<RoundRecord> rounds,
+      Optional<SequencedMap<String, Tensor>> finalParameters, String outcome)
+      implements RunEnd {}
+
   /**
-   * Runs every round.
+   * Runs every round, telling {@code listener} the run's start (once the initial model is had),
+   * each round, the run's end ({@code completed N rounds}, or {@code stopped: why} without a final
+   * model) and, last and whatever happened, to close.
    *
    * @throws FlowerServerException if too few clients connect, the initial parameters cannot be
    *     had, or the listener fails
    */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
+    List<RoundRecord> all = new ArrayList<>();
+    boolean[] started = {false};
+    boolean finished = false;
+    Throwable failure = null;
+    try {
+      RunResult result = rounds(listener, all, started);
+      finished = true;
+      try {
+        listener.finished(new End(List.copyOf(all), Optional.of(result.finalParameters()),
+            "completed " + config.rounds() + " rounds"));
+      } catch (IOException e) {
+        throw new FlowerServerException(e.getMessage(), e);
+      }
+      return result;
+    } catch (FlowerServerException | InterruptedException | RuntimeException e) {
+      failure = e;
+      if (started[0] && !finished) {
+        try {
+          listener.finished(new End(List.copyOf(all), Optional.empty(),
+              "stopped: " + (e instanceof InterruptedException ? "interrupted"
+                  : String.valueOf(e.getMessage()).replaceAll("\\R", " "))));
+        } catch (IOException x) {
+          e.addSuppressed(x);
+        }
+      }
+      throw e;
+    } finally {
+      try {
+        listener.close();
+      } catch (IOException e) {
+        if (failure != null) {
+          failure.addSuppressed(e);
+        } else {
+          throw new FlowerServerException(e.getMessage(), e);
+        }
+      }
+    }
+  }
+
+  private RunResult rounds(RoundListener listener, List<RoundRecord> all, boolean[] started)
+      throws FlowerServerException, InterruptedException {
     // Found before any client is waited for, so that a missing protocol fails at once.
     SecureFitProtocol secure = config.secureAggregation().isPresent()
         ? SecureRound.protocol() : null;
@@ -96,7 +151,14 @@ public final class RoundRunner {
         work.evaluation());
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
-    List<RoundRecord> all = new ArrayList<>();
+    // A resumed run's earlier rounds are in its directory, which the server does not know.
+    try {
+      listener.started(new Start(config.initial().roundsDone() + 1, List.of(),
+          config.display()));
+      started[0] = true;
+    } catch (IOException e) {
+      throw new FlowerServerException(e.getMessage(), e);
+    }
     try (ExecutionContext ctx = ExecutionContext.create(options(config,
         secure == null ? 1 : secure.exchanges()))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);

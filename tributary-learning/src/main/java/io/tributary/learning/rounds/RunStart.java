@@ -1,0 +1,22 @@
+package io.tributary.learning.rounds;
+
+import java.util.List;
+import java.util.SequencedMap;
+
+/**
+ * A run about to start its first round, as a {@link RoundListener} is told it in {@link
+ * RoundListener#started}: on a simulation and on a Flower server alike.
+ */
+public interface RunStart {
+  /** The first round to run: 1, or the round after the checkpoint of a resumed run. */
+  int firstRound();
+
+  /**
+   * The rounds a resumed run had finished before it stopped, in order; empty for a new run, or
+   * where the binding does not know them.
+   */
+  List<RoundRecord> previous();
+
+  /** The run's settings as its report shows them, in order. */
+  SequencedMap<String, String> settingsDisplay();
+}
