@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.RunEnd;
+import io.tributary.learning.rounds.RunStart;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -62,6 +64,27 @@ class SimulationTest {
     public void close() {
       events.add("closed");
     }
+  }
+
+  @Test
+  void run_simulationListenerOverridingOnlyTheGenericStartAndEnd_toldThemWithTheRun()
+      throws Exception {
+    List<String> events = new ArrayList<>();
+    SimulationListener generic = new SimulationListener() {
+      @Override
+      public void started(RunStart start) {
+        events.add("started " + start.firstRound() + " " + start.previous().size() + " "
+            + start.settingsDisplay().isEmpty());
+      }
+
+      @Override
+      public void finished(RunEnd end) {
+        events.add("finished " + end.rounds().size() + " " + end.finalParameters().isPresent());
+      }
+    };
+    Simulation.builder(small().rounds(2).build()).listener(generic).build().run();
+
+    assertThat(events).containsExactly("started 1 0 false", "finished 2 true");
   }
 
   @Test
