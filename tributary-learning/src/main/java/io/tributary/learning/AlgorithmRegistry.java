@@ -2,6 +2,7 @@ package io.tributary.learning;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,22 +56,19 @@ public final class AlgorithmRegistry {
    */
   public static AlgorithmRegistry load(ClassLoader loader) {
     List<AlgorithmSpec> suite = new ArrayList<>();
-    TreeMap<String, AlgorithmSpec> others = new TreeMap<>();
+    List<AlgorithmSpec> others = new ArrayList<>();
     try {
       for (AlgorithmSpec s : ServiceLoader.load(AlgorithmSpec.class, loader)) {
-        if (s.getClass().getPackageName().equals(SUITE_PACKAGE)) {
-          suite.add(s);
-        } else if (others.putIfAbsent(s.name(), s) != null) {
-          throw new IllegalArgumentException("two algorithms are named '" + s.name() + "': "
-              + others.get(s.name()).getClass().getName() + " and " + s.getClass().getName());
-        }
+        (s.getClass().getPackageName().equals(SUITE_PACKAGE) ? suite : others).add(s);
       }
     } catch (ServiceConfigurationError e) {
       throw new IllegalArgumentException("an algorithm listed in META-INF/services/"
           + AlgorithmSpec.class.getName() + " cannot be loaded: " + e.getMessage(), e);
     }
+    // of() refuses two specs with one name, naming both classes.
+    others.sort(Comparator.comparing(AlgorithmSpec::name));
     List<AlgorithmSpec> all = new ArrayList<>(suite);
-    all.addAll(others.values());
+    all.addAll(others);
     return of(all);
   }
 
@@ -99,6 +97,14 @@ public final class AlgorithmRegistry {
   /** Whether an algorithm is named {@code name} (in any case). */
   public boolean contains(String name) {
     return specs.containsKey(name.toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * Whether the algorithm {@code name} is registered and its clients train with a proximal term:
+   * its spec takes {@code proximal_mu}, as FedProx's does.
+   */
+  public boolean proximal(String name) {
+    return contains(name) && defaults(name).containsKey("proximal_mu");
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.AlgorithmRegistry;
 import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
 import java.util.ArrayList;
@@ -115,7 +116,7 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
    * proximal_mu}, as FedProx's does), and so take {@code --mu}.
    */
   public boolean proximal() {
-    return custom.isEmpty() && Algorithms.defaults(name).containsKey("proximal_mu");
+    return custom.isEmpty() && AlgorithmRegistry.installed().proximal(name);
   }
 
   /**

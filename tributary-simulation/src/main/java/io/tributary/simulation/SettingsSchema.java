@@ -186,14 +186,9 @@ public final class SettingsSchema {
    * digits differ. Always recorded, since it decides the last digits.
    */
   public static final Setting<String> KERNEL = new Setting<>("kernel", String.class, "java", true,
-      SettingsSchema::text, Json::string, v -> {
-        try {
-          return GemmKernel.parse(v).name().equals(v) ? Optional.empty()
-              : Optional.of("must be java or openblas, got '" + v + "'");
-        } catch (IllegalArgumentException e) {
-          return Optional.of("must be java or openblas, got '" + v + "'");
-        }
-      }, "the matrix kernel: java or openblas");
+      SettingsSchema::text, Json::string, v -> v.equals("java") || v.equals("openblas")
+          ? Optional.empty() : Optional.of("must be java or openblas, got '" + v + "'"),
+      "the matrix kernel: java or openblas");
 
   private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY, KERNEL);
 
@@ -479,9 +474,11 @@ public final class SettingsSchema {
       }
       JsonNode mine = k.write().apply(given).map(SettingsSchema::parseValue).orElse(null);
       JsonNode old = theirs.get(k.name());
-      if (OTHERS.stream().anyMatch(o -> o.name().equals(k.name()))) {
+      Optional<Setting<?>> other = OTHERS.stream().filter(o -> o.name().equals(k.name()))
+          .findFirst();
+      if (other.isPresent()) {
         // Left out at its default (or written before the setting existed): the default.
-        JsonNode byDefault = parseValue(defaultText(setting(k.name())));
+        JsonNode byDefault = parseValue(defaultText(other.get()));
         mine = mine == null ? byDefault : mine;
         old = old == null ? byDefault : old;
       }

@@ -99,14 +99,9 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
    */
   public Map<String, Scalar> fitConfig() {
     Map<String, Scalar> c = new java.util.LinkedHashMap<>(extraFitConfig);
-    if (algorithm.mu() > 0 || takesProximalMu(algorithm.name())) {
+    if (algorithm.mu() > 0 || AlgorithmRegistry.installed().proximal(algorithm.name())) {
       c.put("proximal_mu", Scalar.of(algorithm.mu()));
     }
     return Map.copyOf(c);
-  }
-
-  private static boolean takesProximalMu(String name) {
-    AlgorithmRegistry registry = AlgorithmRegistry.installed();
-    return registry.contains(name) && registry.defaults(name).containsKey("proximal_mu");
   }
 }
