@@ -66,7 +66,7 @@ class ServerCommandTest {
       assertThat(m.tags()).containsExactly("round-0001", "round-0002");
     }
     String html = Files.readString(out.resolve("report.html"));
-    assertThat(html).startsWith("<!DOCTYPE html>").contains("completed 2 rounds")
+    assertThat(html).startsWith("<!DOCTYPE html>").contains("Completed 2 rounds")
         .contains("2.0000</div><div class=\"k\">final evaluation loss")
         .contains("<tr><th>algorithm</th><td>fedavg</td></tr>")
         .contains("<tr><th>rounds</th><td>2</td></tr>")
@@ -142,7 +142,7 @@ class ServerCommandTest {
     }
     // The report of the resumed run has the rounds before the resume too.
     String html = Files.readString(out.resolve("report.html"));
-    assertThat(html).contains("completed 4 rounds").contains("4 rounds</summary>")
+    assertThat(html).contains("Completed 4 rounds").contains("4 rounds</summary>")
         .contains("<tr><th>initial model</th><td>resumed after round 2</td></tr>");
     for (int r = 1; r <= 4; r++) {
       assertThat(html).contains("<tr><td class=\"n\">" + r + "</td>");
@@ -297,7 +297,7 @@ class ServerCommandTest {
       "--address h:1 --rounds 1 --min-clients 1 --auth-tokens missing.txt|missing.txt: no such",
       "--address h:1 --rounds 1 --min-clients 1 --initial missing.npz|missing.npz: no such",
       "--address h:1 --rounds x --min-clients 1|--rounds",
-      "--address h:1 --rounds 3 --min-clients 1 --resume nowhere|has no model.zip to resume from",
+      "--address h:1 --rounds 3 --min-clients 1 --resume nowhere|has no checkpoint to resume from",
       "--address h:1 --rounds 3 --min-clients 1 --resume a --initial b.npz|leave out --initial",
       "--address h:1 --rounds 3 --min-clients 1 --resume a --out b|leave out --out b",
       "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 0|--read-ahead-mb must be 1 to",

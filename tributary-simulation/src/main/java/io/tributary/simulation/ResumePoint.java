@@ -1,8 +1,10 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.output.RunFileException;
+import io.tributary.learning.rounds.output.RunResume;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,24 +30,30 @@ import java.util.SequencedMap;
  * @param command the words of the command that started the run ({@code tributary simulate ...})
  * @param updater the server optimizer's and aggregator's state after that round; empty for an
  *     algorithm that keeps neither (and for checkpoints written before aggregator state was kept)
+ * @param previous the rounds up to {@code round}, as the run's {@code metrics.jsonl} holds them
  */
 public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, List<String> command,
-    Optional<UpdaterState> updater) {
+    Optional<UpdaterState> updater, List<RoundRecord> previous) {
+  public ResumePoint {
+    previous = List.copyOf(previous);
+  }
+
+  /** A resume point whose earlier rounds are not at hand. */
+  public ResumePoint(int round, SequencedMap<String, Tensor> parameters, List<String> command,
+      Optional<UpdaterState> updater) {
+    this(round, parameters, command, updater, List.of());
+  }
+
   /**
    * The newest checkpoint of the run in {@code dir}.
    *
    * @throws IOException when {@code dir} holds no run with a checkpoint, or the file is malformed
    */
   public static ResumePoint read(Path dir) throws IOException {
-    Path file = dir.resolve(RunFiles.MODEL);
     if (!Files.isRegularFile(dir.resolve(RunFiles.CONFIG))) {
       throw new RunFileException("holds no run to resume (no " + RunFiles.CONFIG + ")");
     }
-    if (!Files.isRegularFile(file)) {
-      throw new RunFileException("has no checkpoint to resume from (no " + RunFiles.MODEL
-          + "; the run stopped before its first checkpoint: start it again)");
-    }
-    RoundCheckpoints.Checkpoint c = RoundCheckpoints.readNewest(file, (tag, training) -> {
+    RunResume r = RunResume.read(dir, RoundRecord.EvaluationKind.CENTRAL, (tag, training) -> {
       long round = training.round();
       String command = training.properties().get("command");
       if (round < 1 || round > SimulationSettings.MAX_ROUNDS || command == null) {
@@ -54,8 +62,9 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
             + command + ")");
       }
     });
-    return new ResumePoint((int) c.round(), c.parameters(),
-        words(c.training().properties().get("command")), c.updater());
+    RoundCheckpoints.Checkpoint c = r.checkpoint();
+    return new ResumePoint(r.round(), c.parameters(),
+        words(c.training().properties().get("command")), c.updater(), r.previous());
   }
 
   /**

@@ -8,13 +8,17 @@ import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.Aggregator;
 import io.tributary.learning.rounds.RoundListener;
+import io.tributary.learning.rounds.RoundListeners;
+import io.tributary.learning.rounds.RunEnd;
+import io.tributary.learning.rounds.RunLoop;
+import io.tributary.learning.rounds.RunStart;
+import io.tributary.learning.rounds.RunStop;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.simulation.engine.EngineUnavailableException;
 import io.tributary.simulation.internal.FederatedRun;
-import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.simulation.output.ProgressListener;
 import io.tributary.simulation.output.RunDirectory;
 import io.tributary.tensor.Tensor;
@@ -24,7 +28,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
@@ -49,6 +52,7 @@ public final class Simulation {
   private final SimulationSettings settings;
   private final List<SimulationListener> listeners;
   private final boolean resume;
+  private final RunStop stop = new RunStop();
 
   private Simulation(SimulationSettings settings, List<SimulationListener> listeners,
       boolean resume) {
@@ -99,8 +103,7 @@ public final class Simulation {
             + settings.algorithm().cliName() + "'s server optimizer (written by an older "
             + "version); start a new run");
       }
-      previous = new History(
-          MetricsLog.read(settings.out().resolve(RunFiles.METRICS), point.round()));
+      previous = new History(point.previous());
     }
     SimulationData data;
     Model model;
@@ -129,86 +132,103 @@ public final class Simulation {
       }
     }
     int first = point == null ? 1 : point.round() + 1;
-    try {
-      return rounds(new SimulationStart(settings, data, model, first, previous), point);
-    } finally {
-      closeAll();
-    }
+    return rounds(new SimulationStart(settings, data, model, first, previous), point);
   }
 
   private SimulationResult rounds(SimulationStart start, ResumePoint point)
       throws IOException, SimulationStoppedException {
-    for (SimulationListener l : listeners) {
-      l.started(start);
-    }
-    // Rounds accumulate in one list; a History is made from it only where one is handed out.
-    List<RoundRecord> rounds = new ArrayList<>(start.previous());
-    long t0 = System.nanoTime();
-    Throwable failure;
-    String outcome;
-    try (FederatedRun run = new FederatedRun(settings, start.data(), start.model())) {
-      if (point != null) {
-        try {
-          run.restore(point.parameters(), point.updater());
-        } catch (IllegalArgumentException e) {
-          throw new RunFileException(settings.out().resolve(RunFiles.MODEL)
-              + ": its checkpoint does not fit the run's model: " + e.getMessage());
+    try (RunLoop run = new RunLoop(new Told(listeners, settings), stop)) {
+      run.start(start);
+      Throwable failure;
+      String outcome;
+      try (FederatedRun federated = new FederatedRun(settings, start.data(), start.model())) {
+        if (point != null) {
+          try {
+            federated.restore(point.parameters(), point.updater());
+          } catch (IllegalArgumentException e) {
+            throw new RunFileException(settings.out().resolve(RunFiles.MODEL)
+                + ": its checkpoint does not fit the run's model: " + e.getMessage());
+          }
         }
+        RunLoop.Finished done = run.rounds(federated.loop(), federated.state(),
+            settings.rounds(), federated);
+        return new SimulationResult(settings, new History(done.end().rounds()),
+            done.end().finalParameters().orElseThrow(), done.seconds(),
+            point == null ? 0 : point.round(), done.end().outcome());
+      } catch (ExecutionFailedException e) {
+        failure = e;
+        outcome = run.stopped(e).map(RunEnd::outcome).orElse(e.getMessage());
+      } catch (GraphBindingException e) {
+        failure = e;
+        outcome = "Could not prepare the model: " + e.getMessage();
+        run.stopped(outcome, e);
+      } catch (EngineUnavailableException e) {
+        failure = e;
+        outcome = "Could not start the engine " + settings.engine() + ": " + e.getMessage();
+        run.stopped(outcome, e);
+      } catch (IOException | RuntimeException e) {
+        run.stopped(e);
+        throw e;
+      } catch (InterruptedException e) {
+        // A simulated population never waits; kept for a cluster engine's wait.
+        Thread.currentThread().interrupt();
+        failure = e;
+        outcome = run.stopped(e).map(RunEnd::outcome).orElse("Stopped: interrupted");
       }
-      for (int r = start.firstRound(); r <= settings.rounds(); r++) {
-        RoundRecord record = run.round(r);
-        rounds.add(record);
-        SequencedMap<String, Tensor> parameters = run.parameters();
-        Optional<UpdaterState> updater = run.updaterState();
-        for (SimulationListener l : listeners) {
-          l.roundEnded(record, parameters, updater);
-        }
-      }
-      SequencedMap<String, Tensor> last = run.parameters();
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      outcome = String.format(Locale.ROOT, "Completed %d rounds in %.1f s%s.", settings.rounds(),
-          seconds, point == null ? "" : " (resumed after round " + point.round() + ")");
-      History history = new History(rounds);
-      SimulationEnd end = new SimulationEnd(settings, history, Optional.of(last), outcome);
-      for (SimulationListener l : listeners) {
-        l.finished(end);
-      }
-      return new SimulationResult(settings, history, last, seconds,
-          point == null ? 0 : point.round(), outcome);
-    } catch (ExecutionFailedException e) {
-      failure = e;
-      outcome = "Stopped in round " + (rounds.size() + 1) + ": " + e.getMessage();
-    } catch (GraphBindingException e) {
-      failure = e;
-      outcome = "Could not prepare the model: " + e.getMessage();
-    } catch (EngineUnavailableException e) {
-      failure = e;
-      outcome = "Could not start the engine " + settings.engine() + ": " + e.getMessage();
+      throw new SimulationStoppedException(outcome, new History(run.rounds()), failure);
     }
-    History history = new History(rounds);
-    SimulationEnd end = new SimulationEnd(settings, history, Optional.empty(), outcome);
-    for (SimulationListener l : listeners) {
-      l.finished(end);
-    }
-    throw new SimulationStoppedException(outcome, history, failure);
   }
 
-  /** Closes every listener, last first; the first failure is thrown, later ones suppressed. */
-  private void closeAll() throws IOException {
-    IOException first = null;
-    for (SimulationListener l : listeners.reversed()) {
-      try {
-        l.close();
-      } catch (IOException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
+  /**
+   * Asks the run to stop after the round in progress, for {@code why}, from any thread: that
+   * round's listeners (checkpoints included) are told it, and {@link #run} returns its model
+   * with the outcome {@code Stopped after round N: why.}; a resume goes on from there.
+   */
+  public void stop(String why) {
+    stop.request(why);
+  }
+
+  /** The simulation's listeners told as one {@link RoundListener}, with the simulation's events. */
+  private record Told(List<SimulationListener> listeners, SimulationSettings settings)
+      implements RoundListener {
+    @Override
+    public void started(RunStart start) throws IOException {
+      for (SimulationListener l : listeners) {
+        l.started((SimulationStart) start);
       }
     }
-    if (first != null) {
-      throw first;
+
+    @Override
+    public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+        throws IOException {
+      roundEnded(round, parameters, Optional.empty());
+    }
+
+    @Override
+    public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
+        Optional<UpdaterState> updater) throws IOException {
+      for (SimulationListener l : listeners) {
+        l.roundEnded(round, parameters, updater);
+      }
+    }
+
+    @Override
+    public Optional<String> stopAfter(RoundRecord round) {
+      return RoundListeners.of(listeners).stopAfter(round);
+    }
+
+    @Override
+    public void finished(RunEnd end) throws IOException {
+      SimulationEnd told = new SimulationEnd(settings, new History(end.rounds()),
+          end.finalParameters(), end.outcome());
+      for (SimulationListener l : listeners) {
+        l.finished(told);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      RoundListeners.of(listeners).close();
     }
   }
 

@@ -12,7 +12,8 @@ import java.util.SequencedMap;
  *
  * @param settings every setting of the run
  * @param history every round finished, those before a resume included
- * @param finalParameters the final global model, present when every round completed
+ * @param finalParameters the final global model, present when the run completed or was stopped
+ *     between rounds on request
  * @param outcome one sentence on how the run ended, such as {@code Completed 30 rounds in 4.2 s.}
  */
 public record SimulationEnd(SimulationSettings settings, History history,
@@ -25,7 +26,7 @@ public record SimulationEnd(SimulationSettings settings, History history,
 
   /** Whether every round ran. */
   public boolean completed() {
-    return finalParameters.isPresent();
+    return finalParameters.isPresent() && history.rounds().size() == settings.rounds();
   }
 
   /** The report's title: the algorithm, the data, the model and the clients. */

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SequencedMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,6 +140,64 @@ class SimulationTest {
     assertThat(resumed.history().series(RoundRecord::testLoss))
         .isEqualTo(uninterrupted.history().series(RoundRecord::testLoss));
     assertThat(Files.readAllLines(run.resolve(RunFiles.METRICS))).hasSize(4);
+  }
+
+  @Test
+  void run_listenerAnswersStopAfterRound2_endsWithThatModelAndResumesBitIdentical()
+      throws Exception {
+    Path whole = dir.resolve("whole");
+    SimulationResult uninterrupted = Simulation.builder(small().out(whole).build())
+        .writeFiles().build().run();
+    Path run = dir.resolve("run");
+    Recorder recorder = new Recorder();
+    SimulationListener target = new SimulationListener() {
+      @Override
+      public Optional<String> stopAfter(RoundRecord round) {
+        return round.round() == 2 ? Optional.of("target reached") : Optional.empty();
+      }
+    };
+
+    SimulationResult stopped = Simulation.builder(small().out(run).build()).writeFiles()
+        .listener(recorder).listener(target).build().run();
+
+    assertThat(stopped.outcome()).isEqualTo("Stopped after round 2: target reached.");
+    assertThat(stopped.history().size()).isEqualTo(2);
+    assertThat(recorder.events).endsWith("finished false", "closed");
+    assertThat(Files.readAllLines(run.resolve(RunFiles.METRICS))).hasSize(2);
+    assertThat(Files.readString(run.resolve(RunFiles.REPORT)))
+        .contains("Stopped after round 2: target reached.");
+    SimulationResult resumed = Simulation.builder(small().out(run).build()).writeFiles()
+        .resume().build().run();
+    assertThat(resumed.resumedAfter()).isEqualTo(2);
+    assertThat(resumed.finalParameters()).isEqualTo(uninterrupted.finalParameters());
+    assertThat(resumed.history().series(RoundRecord::testLoss))
+        .isEqualTo(uninterrupted.history().series(RoundRecord::testLoss));
+  }
+
+  @Test
+  void stop_calledFromAnotherThreadDuringRound1_runEndsAfterThatRound() throws Exception {
+    Simulation[] sim = new Simulation[1];
+    SimulationListener caller = new SimulationListener() {
+      @Override
+      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
+          throws IOException {
+        if (round.round() == 1) {
+          Thread t = Thread.ofPlatform().start(() -> sim[0].stop("asked by the operator"));
+          try {
+            t.join();
+          } catch (InterruptedException e) {
+            throw new IOException(e);
+          }
+        }
+      }
+    };
+    sim[0] = Simulation.builder(small().build()).listener(caller).build();
+
+    SimulationResult r = sim[0].run();
+
+    assertThat(r.history().size()).isEqualTo(1);
+    assertThat(r.outcome()).isEqualTo("Stopped after round 1: asked by the operator.");
+    assertThat(r.finalParameters()).isNotEmpty();
   }
 
   @Test

@@ -12,6 +12,7 @@ import io.tributary.flower.server.internal.RoundRunner;
 import io.tributary.flower.server.internal.Shutdown;
 import io.tributary.flower.server.internal.Traffic;
 import io.tributary.learning.rounds.RoundListener;
+import io.tributary.learning.rounds.RunStop;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.IOException;
 import java.util.List;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
  * sends {@code ReconnectIns(0)} to every client before the server stops.
  */
 public final class FlowerServer implements AutoCloseable {
+  private final RunStop stop = new RunStop();
   private static final Logger LOG = LoggerFactory.getLogger(FlowerServer.class);
 
   private final ServerConfig config;
@@ -116,7 +118,17 @@ public final class FlowerServer implements AutoCloseable {
    */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
-    return new RoundRunner(config, manager, traffic, registry).run(listener);
+    return new RoundRunner(config, manager, traffic, registry).run(listener, stop);
+  }
+
+  /**
+   * Asks the run to stop after the round in progress, for {@code why}, from any thread: that
+   * round's listeners (checkpoints included) are told it, and {@link #run} returns its model;
+   * the listener's end reads {@code Stopped after round N: why.}, and a resume goes on from
+   * there.
+   */
+  public void stop(String why) {
+    stop.request(why);
   }
 
   /** {@link #run(RoundListener)} without a listener. */

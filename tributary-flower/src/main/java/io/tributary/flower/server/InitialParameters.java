@@ -1,13 +1,14 @@
 package io.tributary.flower.server;
 
-import io.tributary.learning.rounds.output.RoundCheckpoints;
+import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.output.RunResume;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
 import java.util.TreeMap;
@@ -46,18 +47,26 @@ public sealed interface InitialParameters {
    * The model a stopped run had after round {@code afterRound}: this run goes on with round
    * {@code afterRound + 1}, numbering its rounds as the stopped run would have, with the server
    * optimizer's and the aggregator's state {@code updater} when the algorithm keeps either (a
-   * private aggregator's round and clipping norm, say).
+   * private aggregator's round and clipping norm, say); {@code previous} holds the stopped run's
+   * rounds up to {@code afterRound} where known (its listeners are told them at the start).
    */
   record Resumed(SequencedMap<String, Tensor> tensors, int afterRound,
-      java.util.Optional<io.tributary.learning.rounds.UpdaterState> updater)
-      implements InitialParameters {
-    /** A resumed model without optimizer state. */
+      java.util.Optional<io.tributary.learning.rounds.UpdaterState> updater,
+      List<RoundRecord> previous) implements InitialParameters {
+    /** A resumed model without optimizer state, whose earlier rounds are not known. */
     public Resumed(SequencedMap<String, Tensor> tensors, int afterRound) {
-      this(tensors, afterRound, java.util.Optional.empty());
+      this(tensors, afterRound, java.util.Optional.empty(), List.of());
+    }
+
+    /** A resumed model whose earlier rounds are not known. */
+    public Resumed(SequencedMap<String, Tensor> tensors, int afterRound,
+        java.util.Optional<io.tributary.learning.rounds.UpdaterState> updater) {
+      this(tensors, afterRound, updater, List.of());
     }
 
     public Resumed {
       java.util.Objects.requireNonNull(updater, "updater");
+      previous = List.copyOf(previous);
       if (tensors.isEmpty()) {
         throw new IllegalArgumentException("the checkpoint holds no tensors");
       }
@@ -74,6 +83,11 @@ public sealed interface InitialParameters {
     return this instanceof Resumed r ? r.afterRound() : 0;
   }
 
+  /** The rounds a resumed run had finished, where known; empty for a new run. */
+  default List<RoundRecord> previous() {
+    return this instanceof Resumed r ? r.previous() : List.of();
+  }
+
   /**
    * The arrays of an {@code .npz} file, in file order.
    *
@@ -88,28 +102,24 @@ public sealed interface InitialParameters {
   }
 
   /**
-   * The model a stopped or killed run had after its last round, from the newest tag of {@code
-   * dir/model.zip} (the checkpoints {@link ServerRunFiles} writes), with the server optimizer's
-   * and the aggregator's state when the tag holds them; read with learning's {@link
-   * RoundCheckpoints}, the simulator's reader.
+   * The model a stopped or killed run had after its last checkpoint, from the newest tag of
+   * {@code dir/model.zip} (the checkpoints {@link ServerRunFiles} writes), with the server
+   * optimizer's and the aggregator's state when the tag holds them, and the rounds of {@code
+   * dir/metrics.jsonl} up to it; read with learning's {@link RunResume}, the simulator's reader.
    *
    * @throws IOException when the directory holds no checkpoint, or it cannot be read or is not a
    *     round of a server run ({@link RunFileException})
    */
   static Resumed resume(Path dir) throws IOException {
-    Path file = dir.resolve(RoundCheckpoints.FILE);
-    if (!Files.isRegularFile(file)) {
-      throw new RunFileException("has no model.zip to resume from (the run stopped before"
-          + " its first round ended: start it again)");
-    }
-    RoundCheckpoints.Checkpoint c = RoundCheckpoints.readNewest(file, (tag, training) -> {
+    RunResume r = RunResume.read(dir, RoundRecord.EvaluationKind.FEDERATED, (tag, training) -> {
       long round = training.round();
       if (round < 1 || round >= Integer.MAX_VALUE) {
         throw new RunFileException("model.zip tag " + tag + " records round " + round
             + ", not a round of a server run");
       }
     });
-    return new Resumed(c.parameters(), (int) c.round(), c.updater());
+    return new Resumed(r.checkpoint().parameters(), r.round(), r.checkpoint().updater(),
+        r.previous());
   }
 
   /** Ask one randomly chosen client for the initial model ({@code GetParametersIns}). */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.format.TrainingConfig;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.tensor.Tensor;
@@ -60,13 +61,14 @@ class InitialParametersTest {
     assertThat(p.roundsDone()).isEqualTo(3);
     assertThat(p.tensors()).containsExactly(Map.entry("w", Tensor.scalar(3f)));
     assertThat(p.updater()).contains(state);
+    assertThat(p.previous()).extracting(RoundRecord::round).containsExactly(1, 2, 3);
   }
 
   @Test
-  void resume_noModelZip_refusedSayingTheRunStoppedBeforeItsFirstRound() {
+  void resume_noModelZip_refusedSayingTheRunStoppedBeforeItsFirstCheckpoint() {
     assertThatThrownBy(() -> InitialParameters.resume(dir)).isInstanceOf(RunFileException.class)
-        .hasMessage("has no model.zip to resume from (the run stopped before its first round "
-            + "ended: start it again)");
+        .hasMessage("has no checkpoint to resume from (no model.zip; the run stopped before its "
+            + "first checkpoint: start it again)");
   }
 
   @Test
@@ -77,5 +79,19 @@ class InitialParametersTest {
         TrainingConfig.of("", new LinkedHashMap<>()), null);
     assertThatThrownBy(() -> InitialParameters.resume(dir)).isInstanceOf(RunFileException.class)
         .hasMessage("model.zip tag round-0000 records round 0, not a round of a server run");
+  }
+
+  @Test
+  void resume_simulationRunFolder_refusedNamingTheOtherKindOfRun() throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("w", Tensor.scalar(1f));
+    new RoundCheckpoints(dir.resolve("model.zip"), 1).write(1, model,
+        TrainingConfig.of("", new LinkedHashMap<>()), null);
+    try (MetricsLog log = new MetricsLog(dir.resolve(MetricsLog.FILE))) {
+      log.write(new RoundRecord(1, 0.5, 0.9, 0.5, 0.9, 0.4, 4, 100, 0, 1.0, 10, 10, List.of(), 0,
+          new TreeMap<>()));
+    }
+    assertThatThrownBy(() -> InitialParameters.resume(dir)).isInstanceOf(RunFileException.class)
+        .hasMessageContaining("is a round of tributary simulate");
   }
 }

@@ -68,7 +68,7 @@ class ServerRunListenerTest {
     assertThat(r.events).containsExactly("started 1", "round 1", "round 2", "finished", "close");
     assertThat(r.start.previous()).isEmpty();
     assertThat(r.start.settingsDisplay()).containsEntry("rounds", "2");
-    assertThat(r.end.outcome()).isEqualTo("completed 2 rounds");
+    assertThat(r.end.outcome()).startsWith("Completed 2 rounds in ");
     assertThat(r.end.finalParameters()).contains(result.finalParameters());
     assertThat(r.end.rounds()).isEqualTo(result.rounds());
   }
@@ -85,6 +85,50 @@ class ServerRunListenerTest {
 
     assertThat(r.events).containsExactly("started 1", "round 1", "finished", "close");
     assertThat(r.end.finalParameters()).isEmpty();
-    assertThat(r.end.outcome()).startsWith("stopped: ").contains("disk full");
+    assertThat(r.end.outcome()).startsWith("Stopped in round ").contains("disk full");
+  }
+
+  @Test
+  void stop_requestedDuringRound1_runEndsAfterItWithItsModel() throws Exception {
+    Recorder r = new Recorder(0);
+    RunResult result;
+    try (Harness h = new Harness(Harness.config().rounds(5).minClients(1).build())) {
+      h.client(Behaviours.honest(1, 1));
+      h.awaitClients(1);
+      RoundListener stopper = (metrics, parameters) -> h.server.stop("enough for today");
+      result = h.server.run(io.tributary.learning.rounds.RoundListeners.of(List.of(r, stopper)));
+    }
+
+    assertThat(r.events).containsExactly("started 1", "round 1", "finished", "close");
+    assertThat(r.end.outcome()).isEqualTo("Stopped after round 1: enough for today.");
+    assertThat(result.rounds()).hasSize(1);
+    assertThat(r.end.finalParameters()).contains(result.finalParameters());
+  }
+
+  @Test
+  void run_resumedWithEarlierRounds_toldThemAtTheStartAndInTheEnd() throws Exception {
+    java.util.LinkedHashMap<String, Tensor> model = new java.util.LinkedHashMap<>();
+    model.put("w", Tensor.ofFloats(io.tributary.tensor.Shape.of(2), 0, 0));
+    model.put("b", Tensor.scalar(1f));
+    List<RoundRecord> earlier = List.of(
+        RoundRecord.federated(1, 0.5, 0.5, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
+            new java.util.TreeMap<>()),
+        RoundRecord.federated(2, 0.4, 0.4, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
+            new java.util.TreeMap<>()));
+    Recorder r = new Recorder(0);
+    RunResult result;
+    try (Harness h = new Harness(Harness.config().rounds(3).minClients(1).initial(
+        new InitialParameters.Resumed(model, 2, java.util.Optional.empty(), earlier)).build())) {
+      h.client(Behaviours.honest(1, 1));
+      h.awaitClients(1);
+      result = h.server.run(r);
+    }
+
+    assertThat(r.events).containsExactly("started 3", "round 3", "finished", "close");
+    assertThat(r.start.previous()).isEqualTo(earlier);
+    assertThat(r.end.rounds()).extracting(RoundRecord::round).containsExactly(1, 2, 3);
+    assertThat(r.end.outcome()).startsWith("Completed 3 rounds in ")
+        .endsWith(" (resumed after round 2).");
+    assertThat(result.rounds()).extracting(RoundRecord::round).containsExactly(3);
   }
 }

@@ -15,7 +15,8 @@ import java.util.SequencedMap;
  * {@link #roundEnded} after each round, {@link #finished} once, {@link #close} last.
  *
  * <p>Only {@link #roundEnded(RoundRecord, SequencedMap)} must be written; every other method has
- * an empty default, so a lambda is a listener. An {@link IOException} from a listener stops the
+ * an empty default, so a lambda is a listener. {@code io.tributary.learning.rounds.RunLoop} is
+ * the one place that tells these events, for every binding. An {@link IOException} from a listener stops the
  * run; the listener is closed whatever happened.
  */
 @FunctionalInterface
@@ -50,6 +51,18 @@ public interface RoundListener extends Closeable {
   default void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters,
       Optional<UpdaterState> updater) throws IOException {
     roundEnded(metrics, parameters);
+  }
+
+  /**
+   * Asked after each round, once every listener was told it, whether the run should stop: a
+   * reason stops it before the next round, with this round's model as the final one (an early
+   * stop on a target accuracy, a budget, a signal). By default the run goes on.
+   *
+   * @param round what the round measured
+   * @return why the run should stop, or empty to go on
+   */
+  default Optional<String> stopAfter(RoundRecord round) {
+    return Optional.empty();
   }
 
   /**

@@ -11,14 +11,13 @@ import io.tributary.runtime.Outcome;
 import io.tributary.runtime.TooManyClientFailuresException;
 import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The one round loop of Tributary, used by the simulator and by the Flower server alike: each
- * round runs the process's {@code next} over the population's fit cohort, checks the new model,
+ * The one round step of Tributary, used by the simulator and by the Flower server alike (through
+ * {@link RunLoop}, the one loop over rounds): each round runs the process's {@code next} over the population's fit cohort, checks the new model,
  * applies the failure policy, evaluates the model on the population's evaluation cohorts and
  * tells the listener. What differs between a simulation and a server is only the population
  * (datasets or connected clients), the policy, and what the listener does with each report.
@@ -38,40 +37,9 @@ public final class RoundLoop {
     this.policy = policy;
   }
 
-  /** Told about every finished round. */
-  @FunctionalInterface
-  public interface Listener {
-    /**
-     * Called on the loop's thread after each round.
-     *
-     * @throws IOException to stop the run
-     */
-    void roundEnded(RoundReport report) throws IOException;
-  }
-
   /** The process's first server state. */
   public StructValue initialize() {
     return (StructValue) context.invoke(process.initialize());
-  }
-
-  /**
-   * Runs rounds {@code first} to {@code last} from {@code state}.
-   *
-   * @return the state after the last round
-   * @throws IOException when the listener fails
-   * @throws InterruptedException when waiting for clients is interrupted
-   * @throws io.tributary.runtime.ExecutionFailedException under {@link FailurePolicy#STOP_RUN},
-   *     when a round fails
-   */
-  public StructValue run(StructValue state, int first, int last, Listener listener)
-      throws IOException, InterruptedException {
-    StructValue s = state;
-    for (int r = first; r <= last; r++) {
-      RoundReport report = round(r, s);
-      s = report.state();
-      listener.roundEnded(report);
-    }
-    return s;
   }
 
   /**

@@ -11,6 +11,7 @@ import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.Population;
 import io.tributary.learning.rounds.RoundLoop;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.RoundRecorder;
 import io.tributary.learning.rounds.RoundReport;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ClientFailure;
@@ -40,7 +41,7 @@ import java.util.TreeMap;
  * training and the weighted averaging happen inside the computation. Not an API: {@link
  * io.tributary.simulation.Simulation} is.
  */
-public final class FederatedRun implements AutoCloseable {
+public final class FederatedRun implements AutoCloseable, RoundRecorder {
   private final SimulationSettings config;
   private final RunParts parts;
   private final ExecutionContext context;
@@ -82,24 +83,23 @@ public final class FederatedRun implements AutoCloseable {
     }
   }
 
+  /** The round loop over the simulated population, for {@link io.tributary.learning.rounds.RunLoop}. */
+  public RoundLoop loop() {
+    return loop;
+  }
+
+  /** The server state the first round starts from: initialized, or restored from a checkpoint. */
+  public StructValue state() {
+    return state;
+  }
+
   /**
-   * Runs round {@code round} (from 1) through the shared {@link RoundLoop}: samples clients,
-   * invokes {@code next}, and scores the new model on every client's training data and on the
-   * test data.
-   *
-   * @throws io.tributary.runtime.ExecutionFailedException when the round fails (the simulator
-   *     stops the run: {@link FailurePolicy#STOP_RUN})
+   * A round's figures: the clients' training loss and examples from {@code next}, the new
+   * model's scores on every client's training data and on the test data, the privacy spent.
    */
-  public RoundRecord round(int round) {
-    RoundReport report;
-    try {
-      report = loop.round(round, state);
-    } catch (InterruptedException e) {
-      // A simulated population never waits.
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-    state = report.state();
+  @Override
+  public RoundRecord record(RoundReport report) {
+    int round = report.round();
     RoundOutput.Metrics m = report.metrics().orElseThrow();
     List<String> reasons = new ArrayList<>();
     for (ClientFailure f : report.failures()) {
@@ -166,10 +166,6 @@ public final class FederatedRun implements AutoCloseable {
     }
   }
 
-  private StructValue model() {
-    return state.struct("model");
-  }
-
   /**
    * Continues from a checkpoint: the global model becomes {@code parameters}, whose names, dtypes
    * and shapes must be the model's; a server optimizer's state (FedAdam's moments and step count)
@@ -192,17 +188,11 @@ public final class FederatedRun implements AutoCloseable {
     }
   }
 
-  /**
-   * The server optimizer's and aggregator's state after the last round; empty when the algorithm
-   * keeps neither.
-   */
-  public Optional<UpdaterState> updaterState() {
-    return UpdaterState.of(state);
-  }
-
-  /** The current global model's parameters by name. */
-  public SequencedMap<String, Tensor> parameters() {
-    return new LinkedHashMap<>(ModelStructs.fromValue(parts.modelType(), model(), "server model"));
+  /** The global model of {@code serverState} by parameter name. */
+  @Override
+  public SequencedMap<String, Tensor> parameters(StructValue serverState) {
+    return new LinkedHashMap<>(ModelStructs.fromValue(parts.modelType(),
+        serverState.struct("model"), "server model"));
   }
 
   /** The bytes of one copy of the model's parameters, what each client receives and sends. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.data.Dataset;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.learning.rounds.RoundReport;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
@@ -45,7 +46,8 @@ class FederatedRunUntrustedTest {
     SimulationData data = new SimulationData(clean.name(), train, clean.test());
     Model model = c.model().build(data.name(), data.exampleShape(), data.numClasses());
     try (FederatedRun run = new FederatedRun(c, data, model)) {
-      RoundRecord round = run.round(1);
+      RoundReport report = run.loop().round(1, run.state());
+      RoundRecord round = run.record(report);
 
       assertThat(round.clients()).isEqualTo(4);
       assertThat(round.failures()).isEqualTo(1);
@@ -53,7 +55,7 @@ class FederatedRunUntrustedTest {
           .startsWith("client 2 ").contains("not finite").contains("NaN");
       assertThat(round.examples()).isEqualTo(clean.clientTrain().stream()
           .mapToLong(Dataset::size).sum() - train.get(2).size());
-      assertThat(run.parameters().values()).allSatisfy(t -> assertThat(Finite.isFinite(t))
+      assertThat(run.parameters(report.state()).values()).allSatisfy(t -> assertThat(Finite.isFinite(t))
           .isTrue());
       // Client 2's training data now score NaN: that evaluation is left out and counted.
       assertThat(round.failureReasons()).hasSize(2);

@@ -11,11 +11,12 @@ import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundLoop;
+import io.tributary.learning.rounds.RoundRecorder;
+import io.tributary.learning.rounds.RunLoop;
+import io.tributary.learning.rounds.RunStop;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundReport;
-import io.tributary.learning.rounds.RunEnd;
 import io.tributary.learning.rounds.RunStart;
-import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
@@ -59,62 +60,35 @@ public final class RoundRunner {
   private record Start(int firstRound, List<RoundRecord> previous,
       SequencedMap<String, String> settingsDisplay) implements RunStart {}
 
-  /** What a server's listener is told when the run ends. */
-  private record End(List<RoundRecord> rounds,
-      Optional<SequencedMap<String, Tensor>> finalParameters, String outcome)
-      implements RunEnd {}
-
   /**
-   * Runs every round, telling {@code listener} the run's start (once the initial model is had),
-   * each round, the run's end ({@code completed N rounds}, or {@code stopped: why} without a final
-   * model) and, last and whatever happened, to close.
+   * Runs every round through the {@link RunLoop} every binding shares, telling {@code listener}
+   * the run's start (once the initial model is had), each round, the run's end and, last and
+   * whatever happened, to close.
    *
    * @throws FlowerServerException if too few clients connect, the initial parameters cannot be
    *     had, or the listener fails
    */
-  public RunResult run(RoundListener listener) throws FlowerServerException,
+  public RunResult run(RoundListener listener, RunStop stop) throws FlowerServerException,
       InterruptedException {
-    List<RoundRecord> all = new ArrayList<>();
-    boolean[] started = {false};
-    boolean finished = false;
-    Throwable failure = null;
-    try {
-      RunResult result = rounds(listener, all, started);
-      finished = true;
+    try (RunLoop run = new RunLoop(listener, stop)) {
       try {
-        listener.finished(new End(List.copyOf(all), Optional.of(result.finalParameters()),
-            "completed " + config.rounds() + " rounds"));
+        return rounds(run);
+      } catch (FlowerServerException | InterruptedException | RuntimeException e) {
+        run.stopped(e);
+        throw e;
       } catch (IOException e) {
-        throw new FlowerServerException(e.getMessage(), e);
+        FlowerServerException f = new FlowerServerException(e.getMessage(), e);
+        run.stopped(f);
+        throw f;
       }
-      return result;
-    } catch (FlowerServerException | InterruptedException | RuntimeException e) {
-      failure = e;
-      if (started[0] && !finished) {
-        try {
-          listener.finished(new End(List.copyOf(all), Optional.empty(),
-              "stopped: " + (e instanceof InterruptedException ? "interrupted"
-                  : String.valueOf(e.getMessage()).replaceAll("\\R", " "))));
-        } catch (IOException x) {
-          e.addSuppressed(x);
-        }
-      }
-      throw e;
-    } finally {
-      try {
-        listener.close();
-      } catch (IOException e) {
-        if (failure != null) {
-          failure.addSuppressed(e);
-        } else {
-          throw new FlowerServerException(e.getMessage(), e);
-        }
-      }
+    } catch (IOException e) {
+      // Closing the listener failed after a run that went well.
+      throw new FlowerServerException(e.getMessage(), e);
     }
   }
 
-  private RunResult rounds(RoundListener listener, List<RoundRecord> all, boolean[] started)
-      throws FlowerServerException, InterruptedException {
+  private RunResult rounds(RunLoop run)
+      throws FlowerServerException, InterruptedException, IOException {
     // Found before any client is waited for, so that a missing protocol fails at once.
     SecureFitProtocol secure = config.secureAggregation().isPresent()
         ? SecureRound.protocol() : null;
@@ -151,14 +125,8 @@ public final class RoundRunner {
         work.evaluation());
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
-    // A resumed run's earlier rounds are in its directory, which the server does not know.
-    try {
-      listener.started(new Start(config.initial().roundsDone() + 1, List.of(),
-          config.display()));
-      started[0] = true;
-    } catch (IOException e) {
-      throw new FlowerServerException(e.getMessage(), e);
-    }
+    run.start(new Start(config.initial().roundsDone() + 1, config.initial().previous(),
+        config.display()));
     try (ExecutionContext ctx = ExecutionContext.create(options(config,
         secure == null ? 1 : secure.exchanges()))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
@@ -172,22 +140,21 @@ public final class RoundRunner {
         }
       }
       work.roundConfig(config.algorithm().roundFitConfig().of(first));
-      StructValue last = loop.run(first, config.initial().roundsDone() + 1,
-          config.rounds(), report -> {
-            // The next round's fit config follows the state this round left.
-            work.roundConfig(config.algorithm().roundFitConfig().of(report.state()));
-            RoundRecord m = metrics(report, population, work, config);
-            all.add(m);
-            try {
-              listener.roundEnded(m, named(names, report.state().struct(0)),
-                  UpdaterState.of(report.state()));
-            } catch (IOException e) {
-              throw new IOException("round " + report.round() + ": " + e.getMessage(), e);
-            }
-          });
-      return new RunResult(all, named(names, last.struct(0)));
-    } catch (IOException e) {
-      throw new FlowerServerException(e.getMessage(), e);
+      RunLoop.Finished done = run.rounds(loop, first, config.rounds(), new RoundRecorder() {
+        @Override
+        public RoundRecord record(RoundReport report) {
+          // The next round's fit config follows the state this round left.
+          work.roundConfig(config.algorithm().roundFitConfig().of(report.state()));
+          return metrics(report, population, work, config);
+        }
+
+        @Override
+        public SequencedMap<String, Tensor> parameters(StructValue state) {
+          return named(names, state.struct(0));
+        }
+      });
+      return new RunResult(run.rounds().subList(config.initial().previous().size(),
+          run.rounds().size()), done.end().finalParameters().orElseThrow());
     } catch (ConnectedClients.TooFewClients e) {
       throw e.getCause();
     }

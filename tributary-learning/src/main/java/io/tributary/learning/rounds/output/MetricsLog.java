@@ -80,6 +80,37 @@ public final class MetricsLog implements Closeable {
     return List.copyOf(out);
   }
 
+  /**
+   * The first {@code rounds} rounds of the log in {@code file}, each of the binding's {@code
+   * kind} ({@code CENTRAL} for a simulation, {@code FEDERATED} for a server), read without
+   * changing it.
+   *
+   * @throws IOException when the file holds fewer rounds, lines this log did not write, or
+   *     rounds of the other kind of run
+   */
+  public static List<RoundRecord> read(Path file, int rounds, RoundRecord.EvaluationKind kind)
+      throws IOException {
+    if (kind == RoundRecord.EvaluationKind.CENTRAL) {
+      return read(file, rounds);
+    }
+    List<RoundRecord> out = new ArrayList<>();
+    for (String line : head(file, rounds).lines()) {
+      RoundRecord r;
+      try {
+        r = RoundJson.parse(line);
+      } catch (IllegalArgumentException e) {
+        throw new RunFileException("a line of " + FILE + " is not a round of"
+            + " tributary server (" + e.getMessage() + "): " + line);
+      }
+      if (r.evaluation() != kind) {
+        throw new RunFileException("round " + r.round() + " of " + FILE + " is a round of"
+            + " tributary simulate (it has train_loss), not of tributary server");
+      }
+      out.add(r);
+    }
+    return List.copyOf(out);
+  }
+
   /** The first lines of a log and the byte offset just after them. */
   private record Head(List<String> lines, long end) {}
 
