@@ -3,12 +3,10 @@ package io.tributary.cli;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
-import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.ServerRunFiles;
 import io.tributary.privacy.aggregation.DpSettings;
-import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -220,9 +218,8 @@ final class ServerCommand implements Callable<Integer> {
       outw.println("listening on " + config.host() + ":" + server.port() + ", waiting for "
           + config.minClients() + " clients");
       outw.flush();
-      RunResult result = server.run(output);
-      Npz.write(dir.resolve("final.npz"), result.finalParameters(), false);
-      // The server told the files the run's end: report.html is written.
+      server.run(output);
+      // The server told the files the run's end: report.html and final.npz are written.
       Path report = dir.resolve(ServerRunFiles.REPORT);
       outw.println("wrote " + dir);
       outw.println("report: " + report);

@@ -303,7 +303,7 @@ public final class Simulation {
      * @throws IllegalArgumentException when the settings name no output directory
      */
     public Builder writeFiles() {
-      listeners.addAll(RunDirectory.listeners(outDir()));
+      RunDirectory.listeners(outDir()).forEach(this::listener);
       return this;
     }
 

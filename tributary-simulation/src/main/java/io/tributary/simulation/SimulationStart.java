@@ -29,6 +29,13 @@ public record SimulationStart(SimulationSettings settings, SimulationData data, 
     return settings.display();
   }
 
+  /** The report's title: the algorithm, the data, the model and the clients. */
+  @Override
+  public String title() {
+    return settings.algorithm().cliName() + " on " + settings.dataset() + " ("
+        + settings.model().cliName() + ", " + settings.clients() + " clients)";
+  }
+
   /** Whether the run goes on from a checkpoint rather than from round 1. */
   public boolean resumed() {
     return firstRound > 1;

@@ -7,6 +7,7 @@ import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundRecord.EvaluationKind;
 import io.tributary.learning.rounds.RunEnd;
 import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.learning.rounds.output.FinalModelListener;
 import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.report.HtmlReport;
@@ -41,6 +42,8 @@ import java.util.function.IntToDoubleFunction;
 public final class ServerRunFiles implements RoundListener {
   /** The report's file name in a run's directory. */
   public static final String REPORT = "report.html";
+  /** The final model's file name in a run's directory. */
+  public static final String FINAL = "final.npz";
 
   private final Path dir;
   private final MetricsLog metrics;
@@ -256,10 +259,15 @@ public final class ServerRunFiles implements RoundListener {
     return file;
   }
 
-  /** Writes {@code report.html} with the run's outcome, as {@link #finish} does. */
+  /**
+   * Writes {@code report.html} with the run's outcome, as {@link #finish} does, and {@code
+   * final.npz} (uncompressed) when the run ended with a model: completed, or stopped between
+   * rounds on request.
+   */
   @Override
   public void finished(RunEnd end) throws IOException {
     finish(end.outcome());
+    new FinalModelListener(dir.resolve(FINAL)).finished(end);
   }
 
   /** The rounds ended so far, a resumed run's earlier ones first, in order. */

@@ -19,4 +19,9 @@ public interface RunStart {
 
   /** The run's settings as its report shows them, in order. */
   SequencedMap<String, String> settingsDisplay();
+
+  /** The run's report title, such as {@code fedavg on digits (mlp, 100 clients)}. */
+  default String title() {
+    return "tributary run";
+  }
 }

@@ -1,11 +1,19 @@
 package io.tributary.simulation.output;
 
+import io.tributary.learning.rounds.RoundListener;
+import io.tributary.learning.rounds.output.FinalModelListener;
+import io.tributary.learning.rounds.output.MetricsLogListener;
+import io.tributary.learning.rounds.output.ReportListener;
 import io.tributary.simulation.RunFiles;
-import io.tributary.simulation.SimulationListener;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The listeners that write every file of {@code tributary simulate} into one directory. */
+/**
+ * The listeners that write every file of {@code tributary simulate} into one directory: the
+ * simulation's own ({@code config.json}, {@code clients.json}, the checkpoints with the model's
+ * graph) and the round listeners every binding writes with ({@code tributary-learning}'s
+ * {@link MetricsLogListener}, {@link FinalModelListener}, {@link ReportListener}).
+ */
 public final class RunDirectory {
   private RunDirectory() {}
 
@@ -14,7 +22,7 @@ public final class RunDirectory {
    * refused if it already holds a run), {@code metrics.jsonl}, {@code model.zip},
    * {@code final.npz}, {@code report.html}.
    */
-  public static List<SimulationListener> listeners(Path dir) {
+  public static List<RoundListener> listeners(Path dir) {
     return List.of(new ConfigFileListener(dir),
         new MetricsLogListener(dir.resolve(RunFiles.METRICS)),
         new CheckpointListener(dir.resolve(RunFiles.MODEL)),

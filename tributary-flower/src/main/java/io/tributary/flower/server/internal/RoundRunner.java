@@ -58,7 +58,7 @@ public final class RoundRunner {
 
   /** What a server's listener is told before the first round. */
   private record Start(int firstRound, List<RoundRecord> previous,
-      SequencedMap<String, String> settingsDisplay) implements RunStart {}
+      SequencedMap<String, String> settingsDisplay, String title) implements RunStart {}
 
   /**
    * Runs every round through the {@link RunLoop} every binding shares, telling {@code listener}
@@ -126,7 +126,8 @@ public final class RoundRunner {
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
     run.start(new Start(config.initial().roundsDone() + 1, config.initial().previous(),
-        config.display()));
+        config.display(), config.algorithm().name() + " server on " + config.host() + ":"
+        + config.port()));
     try (ExecutionContext ctx = ExecutionContext.create(options(config,
         secure == null ? 1 : secure.exchanges()))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
