@@ -116,8 +116,7 @@ final class ServerSettings {
    */
   static ServerAlgorithm dp(ServerAlgorithm algorithm, io.tributary.privacy.aggregation.DpSettings
       dp, int minClients, long seed) {
-    if (!(algorithm.algorithm().aggregator()
-        instanceof io.tributary.learning.aggregation.WeightedMean)) {
+    if (!algorithm.algorithm().aggregator().weightedMean()) {
       throw new IllegalArgumentException("--dp replaces the mean of the updates, so it applies "
           + "only to algorithms that average them, not " + algorithm.name());
     }

@@ -15,7 +15,6 @@ import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.AggregationProcess;
 import io.tributary.learning.aggregation.ClientSignal;
-import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.serveropt.ServerSgd;
 import io.tributary.learning.serveropt.ServerUpdate;
 import io.tributary.tensor.DType;
@@ -117,14 +116,12 @@ public final class FederatedLearning {
     final AggregationProcess aggregation;
     final ServerUpdate optimizer;
     final boolean plainSum;
-    final boolean weightedMean;
 
     Parts(StructType model, FederatedAlgorithm algorithm) {
       this.aggregation = algorithm.aggregator().create(model);
       this.optimizer = new ServerUpdate(algorithm.serverOptimizer(), model);
       this.plainSum = algorithm.serverOptimizer() instanceof ServerSgd sgd
           && sgd.isPlainAverage();
-      this.weightedMean = algorithm.aggregator() instanceof WeightedMean;
     }
 
     boolean stateful() {
@@ -216,9 +213,9 @@ public final class FederatedLearning {
         delta = r.get(1);
         aggregatorState = r.get(0);
         newState.put("aggregator", aggregatorState);
-      } else if (parts.weightedMean) {
-        // Inline, so FedAvg's round reads as it always has: one weighted mean.
-        delta = Intrinsics.federatedWeightedMean(out.get("delta"), examples);
+      } else if (extra.isEmpty()) {
+        // A weighted mean is inlined: FedAvg's round reads as one federated_weighted_mean.
+        delta = parts.aggregation.aggregate(out.get("delta"), examples);
       } else {
         delta = extra.isPresent()
             ? parts.aggregation.next().call(out.get("delta"), examples, out.get(extra.get()))

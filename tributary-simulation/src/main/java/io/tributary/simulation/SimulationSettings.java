@@ -2,7 +2,6 @@ package io.tributary.simulation;
 
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
-import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.privacy.aggregation.DpSettings;
 import java.io.IOException;
@@ -149,7 +148,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     Objects.requireNonNull(dp, "dp");
     if (dp.isPresent()) {
       dp.get().checkFor(clientsPerRound);
-      if (!(algorithm.federated(mu).aggregator() instanceof WeightedMean)) {
+      if (!algorithm.federated(mu).aggregator().weightedMean()) {
         throw new SettingException("dp", "{dp} replaces the mean of the updates, so it "
             + "applies only to algorithms that average them, not " + algorithm.cliName());
       }

@@ -1,6 +1,7 @@
 package io.tributary.learning.aggregation;
 
 import io.tributary.core.computation.Computation;
+import io.tributary.core.computation.Value;
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
@@ -8,6 +9,7 @@ import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.tensor.DType;
 import java.util.Objects;
+import java.util.function.BinaryOperator;
 import java.util.Optional;
 
 /**
@@ -29,9 +31,14 @@ import java.util.Optional;
  * @param initialize the first state, for a stateful aggregator
  * @param next one round's aggregation
  * @param signal the client signal it takes after the example counts, if any
+ * @param inline for a stateless aggregation without a signal whose {@code next} is one traced
+ *     expression of the updates and the counts (a weighted mean is {@code
+ *     federated_weighted_mean}), that expression, which the round then holds in place of a call
+ *     of {@code next} (the same values, and a round computation that reads as the expression);
+ *     empty otherwise
  */
 public record AggregationProcess(Optional<Computation> initialize, Computation next,
-    Optional<ClientSignal> signal) {
+    Optional<ClientSignal> signal, Optional<BinaryOperator<Value>> inline) {
   private static final Type WEIGHTS =
       new FederatedType(TensorType.of(DType.INT64), Placement.CLIENTS, false);
 
@@ -44,6 +51,11 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
     Objects.requireNonNull(initialize, "initialize");
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(signal, "signal");
+    Objects.requireNonNull(inline, "inline");
+    if (inline.isPresent() && (initialize.isPresent() || signal.isPresent())) {
+      throw new IllegalArgumentException("only a stateless aggregation without a client signal "
+          + "is inlined");
+    }
     int base = initialize.isPresent() ? 3 : 2;
     if (!(next.type().parameter().orElse(null) instanceof StructType p)
         || p.size() != base + (signal.isPresent() ? 1 : 0)
@@ -72,6 +84,33 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
       throw new IllegalArgumentException("an aggregation's next returns " + result + ", not "
           + next.type().result());
     }
+  }
+
+  /** An aggregation without an inline form. */
+  public AggregationProcess(Optional<Computation> initialize, Computation next,
+      Optional<ClientSignal> signal) {
+    this(initialize, next, signal, Optional.empty());
+  }
+
+  /**
+   * This stateless aggregation, held in a round as {@code expression} of the updates and the
+   * example counts instead of a call of {@code next}; the expression must compute what {@code
+   * next} computes.
+   *
+   * @throws IllegalArgumentException when the aggregation keeps state or takes a client signal
+   */
+  public AggregationProcess inlined(BinaryOperator<Value> expression) {
+    return new AggregationProcess(initialize, next, signal,
+        Optional.of(Objects.requireNonNull(expression, "expression")));
+  }
+
+  /**
+   * One round's aggregate of {@code updates} weighted by {@code counts}, traced inside the round
+   * computation: the inline expression when there is one, else a call of {@code next} (for a
+   * stateless aggregation without a signal).
+   */
+  public Value aggregate(Value updates, Value counts) {
+    return inline.isPresent() ? inline.get().apply(updates, counts) : next.call(updates, counts);
   }
 
   /** Whether {@code next} takes the clients' losses ({@link ClientSignal#LOSS}). */

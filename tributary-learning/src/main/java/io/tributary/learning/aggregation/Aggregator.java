@@ -29,4 +29,13 @@ public interface Aggregator {
    * @param model M, the type of one client update (the model's type)
    */
   AggregationProcess create(StructType model);
+
+  /**
+   * Whether this aggregator computes the example-weighted mean of the updates, {@code sum(n_i
+   * u_i) / sum(n_i)}, so that a differentially private mean may take its place (DP-FedAvg
+   * replaces the mean, not a robust rule); false unless an aggregator declares it.
+   */
+  default boolean weightedMean() {
+    return false;
+  }
 }

@@ -51,6 +51,12 @@ public record WeightedMean() implements Aggregator {
     return AggregationProcess.stateless(Federated.computation(
         new FederatedType(model, Placement.CLIENTS, false),
         new FederatedType(TensorType.of(DType.INT64), Placement.CLIENTS, false),
-        Intrinsics::federatedWeightedMean));
+        Intrinsics::federatedWeightedMean)).inlined(Intrinsics::federatedWeightedMean);
+  }
+
+  /** True: differential privacy's means may take this aggregator's place (DP-FedAvg). */
+  @Override
+  public boolean weightedMean() {
+    return true;
   }
 }
