@@ -137,15 +137,16 @@ class GuideProgramsTest {
   }
 
   @Test
-  void saveLoadResume_runStoppedAfterRound3_resumesFromTheRound2Checkpoint() throws Exception {
+  void saveLoadResume_runStoppedAfterRound3_resumesFromItsRound3Checkpoint() throws Exception {
     String out = run(SaveLoadResume::main, dir.toString());
 
     assertThat(out).contains("initial: [dense/kernel, dense/bias], same graph: true, "
         + "same values: true\n");
-    assertThat(out).contains("first run: stopped after round 3\n")
-        .contains("checkpoints: [round-0002]\n")
-        .contains("resumed after round 2, 4 rounds in the history\n")
-        .contains("checkpoints: [round-0002, round-0004], newest is the final model: true\n");
+    assertThat(out).contains("first run: Stopped after round 3: enough for now.\n")
+        .contains("checkpoints: [round-0002, round-0003]\n")
+        .contains("resumed after round 3, 4 rounds in the history\n")
+        .contains("checkpoints: [round-0002, round-0003, round-0004], newest is the final model:"
+            + " true\n");
     assertThat(Files.readAllLines(dir.resolve("run").resolve(RunFiles.METRICS))).hasSize(4);
     assertQuoted("SaveLoadResume.java");
   }

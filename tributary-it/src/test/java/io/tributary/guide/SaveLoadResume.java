@@ -16,14 +16,12 @@ import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationResult;
 import io.tributary.simulation.SimulationSettings;
-import io.tributary.tensor.Tensor;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.SequencedMap;
+import java.util.Optional;
 
-/** Saves a model file and reads it back, then resumes a stopped simulation from its checkpoint. */
+/** Saves and reads a model file, then stops a simulation and resumes it from its checkpoint. */
 public final class SaveLoadResume {
   private SaveLoadResume() {}
 
@@ -46,24 +44,20 @@ public final class SaveLoadResume {
           + newest.parameters().equals(model.initialParameters(1)));
     }
 
-    // A simulation that stops after round 3, as a killed process would; round 2 is checkpointed.
+    // A simulation that a listener stops after round 3 (a target reached, a budget spent): the
+    // round is checkpointed, as every second one is. A killed run resumes the same way.
     SimulationSettings settings = SimulationSettings.builder().model(ModelKind.MCLR)
         .clients(5).clientsPerRound(3).rounds(4).checkpointEvery(2).seed(3)
         .out(dir.resolve("run")).build();
     SimulationListener stopAfterRound3 = new SimulationListener() {
       @Override
-      public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters)
-          throws IOException {
-        if (round.round() == 3) {
-          throw new IOException("stopped after round 3");
-        }
+      public Optional<String> stopAfter(RoundRecord round) {
+        return round.round() == 3 ? Optional.of("enough for now") : Optional.empty();
       }
     };
-    try {
-      Simulation.builder(settings).writeFiles().listener(stopAfterRound3).build().run();
-    } catch (IOException stopped) {
-      System.out.println("first run: " + stopped.getMessage());
-    }
+    SimulationResult first = Simulation.builder(settings).writeFiles()
+        .listener(stopAfterRound3).build().run();
+    System.out.println("first run: " + first.outcome());
     try (ModelFile checkpoints = ModelFile.open(settings.out().resolve(RunFiles.MODEL))) {
       System.out.println("checkpoints: " + checkpoints.tags());
     }

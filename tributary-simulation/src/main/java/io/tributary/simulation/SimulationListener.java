@@ -20,8 +20,9 @@ import java.util.SequencedMap;
  * ({@link SimulationStart}, {@link SimulationEnd}: the data, the model, the settings); by default
  * those call {@link RoundListener#started(RunStart)} and {@link RoundListener#finished(RunEnd)},
  * so a plain {@link RoundListener} serves a simulation and a server alike. Every method has a
- * default. An {@link IOException} from a listener stops the run:
- * {@link Simulation#run} throws it after closing every listener.
+ * default. An {@link IOException} from a listener stops the run: every listener is told the
+ * end, and {@link Simulation#run} throws it after closing every listener. A listener's {@link
+ * RoundListener#stopAfter} answer stops the run between rounds without a failure.
  */
 public interface SimulationListener extends RoundListener {
   /**
@@ -61,8 +62,8 @@ public interface SimulationListener extends RoundListener {
   }
 
   /**
-   * Called once when the run ends, completed or stopped by a failure, unless a listener failed;
-   * by default calls {@link RoundListener#finished(RunEnd)}.
+   * Called once when the run ends: completed, stopped between rounds on request, or stopped by a
+   * failure (a listener's included); by default calls {@link RoundListener#finished(RunEnd)}.
    *
    * @throws IOException when what the listener writes at the end cannot be written
    */

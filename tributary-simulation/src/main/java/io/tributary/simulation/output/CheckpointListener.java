@@ -45,6 +45,11 @@ public final class CheckpointListener implements SimulationListener {
   private ExecutorService writer;
   /** The write in flight, if any; touched only by the thread that calls {@link #save}. */
   private Future<?> pending;
+  /** The last round told, its model and state, and the last round checkpointed. */
+  private int lastRound;
+  private Map<String, Tensor> lastParameters;
+  private Optional<UpdaterState> lastUpdater = Optional.empty();
+  private int lastSaved;
 
   /** Checkpoints into {@code file} (a run's {@code model.zip}), created by the first one. */
   public CheckpointListener(Path file) {
@@ -79,13 +84,23 @@ public final class CheckpointListener implements SimulationListener {
   @Override
   public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
       Optional<UpdaterState> updater) throws IOException {
+    lastRound = round.round();
+    lastParameters = parameters;
+    lastUpdater = updater;
     if (due(round.round())) {
       save(round.round(), parameters, updater);
     }
   }
 
+  /**
+   * Waits for the checkpoints; a run stopped between rounds on request also gets a checkpoint of
+   * its last round, due or not, so that a resume goes on exactly where it stopped.
+   */
   @Override
   public void finished(SimulationEnd end) throws IOException {
+    if (end.finalParameters().isPresent() && lastRound > lastSaved) {
+      save(lastRound, lastParameters, lastUpdater);
+    }
     awaitWritten();
   }
 
@@ -113,6 +128,7 @@ public final class CheckpointListener implements SimulationListener {
   void save(int round, Map<String, Tensor> parameters, Optional<UpdaterState> updater)
       throws IOException {
     awaitWritten();
+    lastSaved = round;
     pending = writer.submit(() -> {
       write(round, parameters, updater);
       return null;
