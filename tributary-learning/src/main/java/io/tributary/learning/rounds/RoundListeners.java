@@ -18,6 +18,11 @@ public final class RoundListeners implements RoundListener {
     this.listeners = List.copyOf(listeners);
   }
 
+  /** {@code listeners} as one listener, told in the order given. */
+  public static RoundListener of(RoundListener... listeners) {
+    return of(List.of(listeners));
+  }
+
   /** {@code listeners} as one listener, told in list order. */
   public static RoundListener of(List<? extends RoundListener> listeners) {
     return listeners.size() == 1 ? listeners.getFirst()
