@@ -122,13 +122,13 @@ class LiveViewBrowserTest {
 
   @Test
   void simulate_dpRun_showsEachRoundsAccuracyAndEpsilonLiveAndEndsAsTheReport() throws Exception {
-    SimulationSettings settings = SimulationSettings.builder().clients(6).clientsPerRound(4)
-        .rounds(4).localEpochs(1).batchSize(16).learningRate(0.1).seed(3)
+    SimulationSettings settings = SimulationSettings.builder().clients(10).clientsPerRound(5)
+        .rounds(8).localEpochs(2).batchSize(16).learningRate(0.1).seed(3)
         .model(ModelKind.parse("mclr")).threads(2).out(dir.resolve("run"))
-        .dp(new DpSettings(DpMode.CENTRAL, 1.0, 1.0, Optional.empty(), 0, 1e-5, true)).build();
+        .dp(new DpSettings(DpMode.CENTRAL, 0.3, 2.0, Optional.empty(), 0, 1e-5, true)).build();
     Gate gate = new Gate();
     try (LiveView view = LiveView.builder().address("127.0.0.1", 0)
-        .title("fedavg on digits (mclr, 6 clients)").start()) {
+        .title("fedavg on digits (mclr, 10 clients)").start()) {
       chromium.navigate(view.uri());
       PageChecks.await(chromium, "document.getElementById('status').textContent",
           s -> s.contains("waiting for the first round"), Duration.ofSeconds(5));
