@@ -107,7 +107,10 @@ public final class PageServer implements Closeable {
     return viewers.size();
   }
 
-  /** Wakes the renderer: the state has changed. */
+  /**
+   * Wakes the renderer: the state has changed. The run's thread calls it outside the state's
+   * lock, so the renderer may read the state while it holds this server's lock.
+   */
   public void changed() {
     lock.lock();
     try {
@@ -150,10 +153,12 @@ public final class PageServer implements Closeable {
     }
   }
 
-  /** Answers 503 to a connection over the bound; a small write never blocks a fresh socket. */
+  /**
+   * Answers 503 to a connection over the bound, on the accepting thread: the answer is far
+   * smaller than a fresh socket's send buffer, so the write does not block.
+   */
   private static void refuse(Socket s) {
     try (s) {
-      s.setSoTimeout(1);
       Responses.text(s.getOutputStream(), 503, "too many viewers", true);
     } catch (IOException e) {
       // Already gone.
@@ -282,8 +287,11 @@ public final class PageServer implements Closeable {
       }
       lock.lock();
       try {
-        // Woken by changed(); the wait also paces renders and the stuck-viewer check.
-        newFrame.await(MIN_RENDER_INTERVAL.toMillis() * 5, TimeUnit.MILLISECONDS);
+        // Woken by changed(), unless a change came while rendering; the wait also paces the
+        // stuck-viewer check.
+        if (state.version() == frame.version() && !closed) {
+          newFrame.await(MIN_RENDER_INTERVAL.toMillis() * 5, TimeUnit.MILLISECONDS);
+        }
       } catch (InterruptedException e) {
         return;
       } finally {
