@@ -230,6 +230,27 @@ class LiveViewBrowserTest {
     }
   }
 
+  @Test
+  void token_firstVisitWithTheToken_keepsItAsACookieForThePageAndItsEvents() throws Exception {
+    String token = LiveView.newToken();
+    try (LiveView view = LiveView.builder().address("127.0.0.1", 0).token(token)
+        .title("with a token").start()) {
+      chromium.navigate(view.uri());
+      assertThat(chromium.eval("document.body.textContent")).contains("needs its token");
+
+      chromium.navigate(java.net.URI.create(view.uri() + "?token=" + token));
+      assertThat(chromium.eval("location.href")).as("the token leaves the address")
+          .isEqualTo(view.uri().toString());
+      assertThat(chromium.eval("document.cookie")).as("the cookie is HttpOnly").isEmpty();
+      LiveViewTestRuns.start(view, 3);
+      view.roundEnded(LiveViewTestRuns.round(1), new LinkedHashMap<>());
+      PageChecks.await(chromium, "document.getElementById('status').textContent",
+          "running: round 1 ended"::equals, Duration.ofSeconds(2));
+      assertThat(chromium.eval("document.getElementById('connection').textContent"))
+          .startsWith("live: updated");
+    }
+  }
+
   /** Adds 1 to the model and reports an accuracy; the failing one fails its fit in round 2. */
   private static final class Client extends AbstractFlowerClient {
     private final boolean failing;
