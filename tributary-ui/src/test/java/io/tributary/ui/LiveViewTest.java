@@ -168,6 +168,31 @@ class LiveViewTest {
   }
 
   @Test
+  void request_headSentAByteAtATime_isCutOffAfterFiveSeconds() throws Exception {
+    LiveView v = start(local());
+    try (Socket s = new Socket()) {
+      s.connect(v.address(), 2000);
+      s.setSoTimeout(10_000);
+      long t0 = System.nanoTime();
+      OutputStream out = s.getOutputStream();
+      String head = "GET / HTTP/1.1\r\nX-Slow: " + "a".repeat(100);
+      try {
+        for (int i = 0; i < head.length(); i++) {
+          out.write(head.charAt(i));
+          out.flush();
+          Thread.sleep(500);
+        }
+      } catch (IOException e) {
+        // The server closed the connection: what this test expects.
+      }
+      String response = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+      assertThat(response).startsWith("HTTP/1.1 408 ");
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(8));
+    }
+  }
+
+  @Test
   void request_foreignHostWithoutToken_is403() throws IOException {
     LiveView v = start(local());
 

@@ -33,11 +33,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * the stream, and an {@code end} event once the run has ended. Anything else is 404, a method
  * other than GET or HEAD 405.
  *
- * <p>Bounds: a request head over {@link #MAX_HEAD_BYTES} is refused with 431, one that takes over
- * {@link #HEAD_TIMEOUT} is dropped; at most {@code maxViewers} event streams and that many plus
- * {@link #SPARE_CONNECTIONS} connections at once (503 beyond); a viewer whose write has not
- * finished within the write timeout (one that stopped reading) has its connection closed, which
- * frees its thread.
+ * <p>Bounds: a request head over {@link #MAX_HEAD_BYTES} is refused with 431, one that takes
+ * over {@link #HEAD_TIMEOUT} in all is answered 408; at most {@code maxViewers} event streams
+ * and that many plus {@link #SPARE_CONNECTIONS} connections at once (503 beyond); a viewer whose
+ * write has not finished within the write timeout (one that stopped reading) has its connection
+ * closed, which frees its thread.
  */
 public final class PageServer implements Closeable {
   /** The largest request head served. */
@@ -171,7 +171,7 @@ public final class PageServer implements Closeable {
     OutputStream out = s.getOutputStream();
     RequestHead head;
     try {
-      head = RequestHead.read(in, MAX_HEAD_BYTES);
+      head = RequestHead.read(in, MAX_HEAD_BYTES, System.nanoTime() + HEAD_TIMEOUT.toNanos());
     } catch (SocketTimeoutException e) {
       Responses.text(out, 408, "the request head took too long", true);
       return;

@@ -2,6 +2,7 @@ package io.tributary.ui.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -47,15 +48,22 @@ public record RequestHead(String method, String path, String query, Map<String, 
    * Reads a request head from {@code in}: the bytes up to the first empty line.
    *
    * @param maxBytes the head's size at most, line ends included
+   * @param deadline the {@link System#nanoTime} by which the whole head must have come, so that
+   *     a client sending a byte now and then cannot hold a connection for long
    * @throws Refused with 431 for a head over {@code maxBytes} or with too many headers, 400 for
    *     one that is not HTTP/1.x, 505 for another HTTP version
-   * @throws IOException when the connection ends or times out first
+   * @throws SocketTimeoutException when the deadline passes first
+   * @throws IOException when the connection ends first
    */
-  public static RequestHead read(InputStream in, int maxBytes) throws IOException, Refused {
+  public static RequestHead read(InputStream in, int maxBytes, long deadline)
+      throws IOException, Refused {
     byte[] buf = new byte[maxBytes];
     int n = 0;
     int lineStart = 0;
     while (true) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new SocketTimeoutException("the request head took too long");
+      }
       int b = in.read();
       if (b < 0) {
         throw new IOException("the connection ended inside the request head");
