@@ -6,7 +6,11 @@ import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.ServerRunFiles;
+import io.tributary.learning.rounds.RoundListener;
+import io.tributary.learning.rounds.RoundListeners;
+import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.ui.LiveView;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -70,6 +74,8 @@ final class ServerCommand implements Callable<Integer> {
       new SecureAggregationOptions();
 
   @picocli.CommandLine.Mixin DpOptions dpOptions = new DpOptions();
+
+  @picocli.CommandLine.Mixin UiOptions uiOptions = new UiOptions();
 
   @Option(names = "--mu", paramLabel = "MU",
       description = "FedProx's proximal coefficient (default: " + SimulateCommand.DEFAULT_MU
@@ -169,7 +175,9 @@ final class ServerCommand implements Callable<Integer> {
     }
     Path dir = resume != null ? resume
         : out != null ? out : Path.of("runs", "server-" + System.currentTimeMillis());
+    Optional<LiveView.Builder> ui;
     try {
+      ui = uiOptions.builder();
       config = config();
       // Last of the checks, so that every other mistake is named even while offline.
       ServerSettings.requireKnownHost("--address", config.host());
@@ -192,10 +200,11 @@ final class ServerCommand implements Callable<Integer> {
         return Problems.report(err, "server", dir, e);
       }
     }
-    return run(config, dir, err);
+    return run(config, dir, err, ui);
   }
 
-  private int run(ServerConfig config, Path dir, PrintWriter err) {
+  private int run(ServerConfig config, Path dir, PrintWriter err,
+      Optional<LiveView.Builder> ui) {
     PrintWriter outw = spec.commandLine().getOut();
     ServerAlgorithm s = config.algorithm();
     int done = config.initial().roundsDone();
@@ -210,7 +219,19 @@ final class ServerCommand implements Callable<Integer> {
       return Problems.report(err, "server", dir.resolve("metrics.jsonl"), e);
     }
     DpOptions.warnIfSeeded(err, "server", dp);
-    try (output;
+    Optional<LiveView> view;
+    try {
+      view = liveView(ui, config, dp, outw);
+    } catch (IllegalArgumentException e) {
+      closeQuietly(output);
+      return usage(err, e.getMessage());
+    } catch (IOException e) {
+      closeQuietly(output);
+      return usage(err, "--ui " + uiOptions.ui + ": cannot listen there: " + e.getMessage());
+    }
+    RoundListener listener = view.<RoundListener>map(v -> RoundListeners.of(output, v))
+        .orElse(output);
+    try (listener;
         FlowerServer server = start(config)) {
       if (done > 0) {
         outw.println("resuming " + dir + " after round " + done);
@@ -218,7 +239,7 @@ final class ServerCommand implements Callable<Integer> {
       outw.println("listening on " + config.host() + ":" + server.port() + ", waiting for "
           + config.minClients() + " clients");
       outw.flush();
-      server.run(output);
+      server.run(listener);
       // The server told the files the run's end: report.html and final.npz are written.
       Path report = dir.resolve(ServerRunFiles.REPORT);
       outw.println("wrote " + dir);
@@ -250,6 +271,26 @@ final class ServerCommand implements Callable<Integer> {
       err.println("tributary server: interrupted");
       err.flush();
       return 1;
+    }
+  }
+
+  /** The live page of the run, started, when --ui was given. */
+  private static Optional<LiveView> liveView(Optional<LiveView.Builder> ui, ServerConfig config,
+      Optional<DpSettings> dp, PrintWriter out) throws IOException {
+    if (ui.isEmpty()) {
+      return Optional.empty();
+    }
+    LiveView.Builder b = ui.get().title(config.algorithm().name() + " server on "
+        + config.host() + ":" + config.port()).evaluation(RoundRecord.EvaluationKind.FEDERATED);
+    dp.ifPresent(d -> b.epsilonAfterRound(ServerSettings.epsilonAfterRound(d)));
+    return Optional.of(UiOptions.start(b, out));
+  }
+
+  private static void closeQuietly(ServerRunFiles output) {
+    try {
+      output.close();
+    } catch (IOException e) {
+      // Nothing was written yet; the --ui problem is the one to report.
     }
   }
 

@@ -215,8 +215,17 @@ final class ServerSettings {
       String command, Optional<io.tributary.privacy.aggregation.DpSettings> dp) {
     ServerRunFiles.Builder b = ServerRunFiles.builder(dir, rounds).algorithm(algorithm)
         .command(command);
-    dp.ifPresent(d -> b.epsilonAfterRound(round -> d.spent(1.0, round).epsilon()));
+    dp.ifPresent(d -> b.epsilonAfterRound(epsilonAfterRound(d)));
     return b;
+  }
+
+  /**
+   * The epsilon a server run with {@code dp} has spent after each round, with q = 1 (every round
+   * taken to include every client: an upper bound), for the run files and the live page alike.
+   */
+  static java.util.function.IntToDoubleFunction epsilonAfterRound(
+      io.tributary.privacy.aggregation.DpSettings dp) {
+    return round -> dp.spent(1.0, round).epsilon();
   }
 
   /**

@@ -15,11 +15,13 @@ import io.tributary.simulation.SettingsSchema;
 import io.tributary.simulation.SettingException;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationDataException;
+import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationResult;
 import io.tributary.simulation.SimulationSettings.Builder;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.SimulationStoppedException;
 import io.tributary.simulation.output.ProgressListener;
+import io.tributary.ui.LiveView;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -31,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -94,6 +97,8 @@ final class SimulateCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin DpOptions dpOptions = new DpOptions();
 
   @picocli.CommandLine.Mixin SimulateSecureOptions secureOptions = new SimulateSecureOptions();
+
+  @picocli.CommandLine.Mixin UiOptions uiOptions = new UiOptions();
 
   @Option(names = "--dataset", paramLabel = "NAME",
       description = "digits (embedded 8x8 UCI digits), synthetic:ALPHA,BETA (FedProx "
@@ -254,13 +259,15 @@ final class SimulateCommand implements Callable<Integer> {
 
   /** Options a resumed run may set to other values than its own: they do not change results. */
   private static final Set<String> FREE_ON_RESUME = Set.of("--resume", "--threads", "--verbose",
-      "--engine", "--partitions", "--spark-conf");
+      "--engine", "--partitions", "--spark-conf", "--ui", "--ui-token");
 
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     SimulationSettings settings;
+    Optional<LiveView.Builder> ui;
     try {
+      ui = uiOptions.builder();
       settings = resume != null ? resumedSettings() : settings();
     } catch (SettingException e) {
       return usage(err, e.render(SimulateFlags::flag));
@@ -285,6 +292,46 @@ final class SimulateCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     Path report = settings.out().resolve(RunFiles.REPORT);
+    Optional<LiveView> view;
+    try {
+      view = liveView(ui, settings, err);
+    } catch (IllegalArgumentException e) {
+      return usage(err, e.getMessage());
+    } catch (IOException e) {
+      return usage(err, "--ui " + uiOptions.ui + ": cannot listen there: " + e.getMessage());
+    }
+    view.ifPresent(run::listener);
+    try {
+      return run(run, out, err, settings, report);
+    } finally {
+      closeQuietly(view);
+    }
+  }
+
+  /** The live page of the run, started, when --ui was given; the simulation closes it. */
+  private static Optional<LiveView> liveView(Optional<LiveView.Builder> ui,
+      SimulationSettings settings, PrintWriter err) throws IOException {
+    if (ui.isEmpty()) {
+      return Optional.empty();
+    }
+    String title = new SimulationEnd(settings, History.empty(), Optional.empty(), "").title();
+    return Optional.of(UiOptions.start(ui.get().title(title)
+        .evaluation(RoundRecord.EvaluationKind.CENTRAL), err));
+  }
+
+  /** Closes the view if the run did not (it failed before it started). */
+  private static void closeQuietly(Optional<LiveView> view) {
+    view.ifPresent(v -> {
+      try {
+        v.close();
+      } catch (IOException e) {
+        // Closing a server socket: nothing the user could act on.
+      }
+    });
+  }
+
+  private int run(Simulation.Builder run, PrintWriter out, PrintWriter err,
+      SimulationSettings settings, Path report) {
     try {
       SimulationResult result = run.build().run();
       summary(out, result.history(), result.outcome(), report);

@@ -12,7 +12,7 @@ final class Build {
   static final List<String> LIBRARY_MODULES = List.of("tributary-tensor", "tributary-core",
       "tributary-data", "tributary-graph", "tributary-format", "tributary-runtime",
       "tributary-learning", "tributary-simulation", "tributary-privacy", "tributary-flower",
-      "tributary-flower-training", "tributary-flower-secagg");
+      "tributary-flower-training", "tributary-flower-secagg", "tributary-ui");
   /**
    * Optional engines the BOM pins but no module (tributary-it included) depends on, so they are
    * not installed for these tests: tributary-spark, whose Spark jars stay off every other class

@@ -22,46 +22,32 @@ final class FederatedReport {
 
   private FederatedReport() {}
 
-  static void figures(StringBuilder h, List<RoundRecord> rounds) {
+  static void figures(StringBuilder h, RunPage page) {
+    List<RoundRecord> rounds = page.rounds();
     h.append("<div class=\"figures\">\n");
     if (rounds.isEmpty()) {
-      HtmlReport.figure(h, "rounds completed", "0");
+      HtmlReport.figure(h, "rounds completed", Integer.toString(page.totals().lastRound()));
     } else {
+      String word = page.running() ? "latest" : "final";
       RoundRecord last = rounds.getLast();
       RoundRecord lowest = null;
-      double seconds = 0;
-      long up = 0;
-      long down = 0;
-      long failures = 0;
       for (RoundRecord r : rounds) {
         if (Double.isFinite(r.evalLoss())
             && (lowest == null || r.evalLoss() < lowest.evalLoss())) {
           lowest = r;
         }
-        seconds += r.seconds();
-        up += r.bytesUp();
-        down += r.bytesDown();
-        failures += r.failures();
       }
-      HtmlReport.figure(h, "final evaluation loss", HtmlReport.fixed(last.evalLoss()));
-      HtmlReport.figure(h, "final client training loss", HtmlReport.fixed(last.clientLoss()));
+      HtmlReport.figure(h, word + " evaluation loss", HtmlReport.fixed(last.evalLoss()));
+      HtmlReport.figure(h, word + " client training loss", HtmlReport.fixed(last.clientLoss()));
       if (Double.isFinite(last.algorithmMetric(EVAL_ACCURACY))) {
-        HtmlReport.figure(h, "final evaluation accuracy",
+        HtmlReport.figure(h, word + " evaluation accuracy",
             HtmlReport.percent(last.algorithmMetric(EVAL_ACCURACY)));
       }
       if (lowest != null) {
         HtmlReport.figure(h, "lowest evaluation loss (round " + lowest.round() + ")",
             HtmlReport.fixed(lowest.evalLoss()));
       }
-      HtmlReport.figure(h, "rounds completed", Integer.toString(last.round()));
-      HtmlReport.figure(h, "time", String.format(Locale.ROOT, "%.1f s", seconds));
-      HtmlReport.figure(h, "sent up / down",
-          HtmlReport.bytes(up) + " / " + HtmlReport.bytes(down));
-      HtmlReport.figure(h, "client failures", Long.toString(failures));
-      if (Double.isFinite(last.algorithmMetric("epsilon"))) {
-        HtmlReport.figure(h, "privacy spent (epsilon)", String.format(Locale.ROOT, "%.4f",
-            last.algorithmMetric("epsilon")));
-      }
+      HtmlReport.common(h, page, last);
     }
     h.append("</div>\n");
   }
@@ -110,10 +96,9 @@ final class FederatedReport {
     }
   }
 
-  static void roundTable(StringBuilder h, List<RoundRecord> rounds) {
-    h.append("<h2>Rounds</h2>\n<details").append(rounds.size() <= 30 ? " open" : "")
-        .append("><summary>").append(rounds.size()).append(" rounds</summary>\n")
-        .append("<table class=\"rounds\">\n<tr><th>round</th><th>client loss</th>"
+  static void roundTable(StringBuilder h, List<RoundRecord> rounds, RunTotals totals) {
+    HtmlReport.tableOpening(h, rounds, totals);
+    h.append("<tr><th>round</th><th>client loss</th>"
             + "<th>eval loss</th><th>clients</th><th>examples</th><th>failures</th>"
             + "<th>seconds</th><th>bytes up</th><th>bytes down</th>");
     // The clients' aggregated metrics (fit_NAME, evaluate_NAME) and the algorithm's own figures.

@@ -5,7 +5,6 @@ import io.tributary.learning.rounds.RoundRecord.EvaluationKind;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SequencedMap;
 import java.util.function.ToDoubleFunction;
 
@@ -20,6 +19,9 @@ import java.util.function.ToDoubleFunction;
  * EvaluationKind#FEDERATED} run (a server's) has the clients' training and evaluation loss, the
  * failures per round and, when the clients report an {@code accuracy} metric, its accuracy. A run
  * with an {@code epsilon} algorithm metric (differential privacy) also charts the privacy spent.
+ *
+ * <p>The report is the final state of the run's page ({@link RunPage}), the same page a live
+ * view shows while the run goes on.
  */
 public final class HtmlReport {
   private static final String TRAIN = "#1f77b4";
@@ -56,64 +58,21 @@ public final class HtmlReport {
    */
   public static String render(String title, String outcome, SequencedMap<String, String> settings,
       List<RoundRecord> rounds, EvaluationKind kind) {
-    for (RoundRecord r : rounds) {
-      if (r.evaluation() != kind) {
-        throw new IllegalArgumentException("round " + r.round() + " was evaluated "
-            + r.evaluation() + ", not " + kind);
-      }
-    }
-    StringBuilder h = new StringBuilder(16384 + rounds.size() * 256);
-    h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        .append("<title>").append(Markup.escape(title)).append("</title>\n")
-        .append("<style>\n")
-        .append("body{font-family:sans-serif;margin:24px auto;max-width:1100px;color:#222;"
-            + "padding:0 16px}\n")
-        .append("h1{font-size:22px;margin-bottom:4px}\n")
-        .append(".outcome{color:#555;margin-top:0}\n")
-        .append(".figures{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}\n")
-        .append(".figure{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:140px}\n")
-        .append(".figure .v{font-size:22px;font-weight:bold}\n")
-        .append(".figure .k{font-size:12px;color:#666}\n")
-        .append(".charts{display:flex;flex-wrap:wrap;gap:16px}\n")
-        .append("table{border-collapse:collapse;font-size:13px}\n")
-        .append("td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}\n")
-        .append("td.n{text-align:right;font-variant-numeric:tabular-nums}\n")
-        .append("</style>\n</head>\n<body>\n");
-    h.append("<h1>").append(Markup.escape(title)).append("</h1>\n");
-    h.append("<p class=\"outcome\">").append(Markup.escape(outcome)).append("</p>\n");
-    if (kind == EvaluationKind.FEDERATED) {
-      FederatedReport.figures(h, rounds);
-      FederatedReport.charts(h, rounds);
-    } else {
-      figures(h, rounds);
-      charts(h, rounds);
-    }
-    h.append("<h2>Settings</h2>\n<table class=\"settings\">\n");
-    for (Map.Entry<String, String> e : settings.entrySet()) {
-      h.append("<tr><th>").append(Markup.escape(e.getKey())).append("</th><td>")
-          .append(Markup.escape(e.getValue())).append("</td></tr>\n");
-    }
-    h.append("</table>\n");
-    if (kind == EvaluationKind.FEDERATED) {
-      FederatedReport.roundTable(h, rounds);
-    } else {
-      roundTable(h, rounds);
-    }
-    return h.append("</body>\n</html>\n").toString();
+    return RunPage.builder(title, kind).status(outcome).settings(settings).rounds(rounds).build()
+        .html();
   }
 
-  private static void figures(StringBuilder h, List<RoundRecord> rounds) {
+  static void figures(StringBuilder h, RunPage page) {
+    List<RoundRecord> rounds = page.rounds();
+    RunTotals totals = page.totals();
     h.append("<div class=\"figures\">\n");
     if (rounds.isEmpty()) {
-      figure(h, "rounds completed", "0");
+      figure(h, "rounds completed", Integer.toString(totals.lastRound()));
     } else {
-      RoundRecord last = rounds.getLast();
-      RoundRecord best = last;
-      RoundRecord lowest = last;
-      double seconds = 0;
-      long up = 0;
-      long down = 0;
-      long failures = 0;
+      String last = page.running() ? "latest" : "final";
+      RoundRecord latest = rounds.getLast();
+      RoundRecord best = latest;
+      RoundRecord lowest = latest;
       for (RoundRecord r : rounds) {
         if (r.testAccuracy() > best.testAccuracy()) {
           best = r;
@@ -121,30 +80,35 @@ public final class HtmlReport {
         if (r.trainLoss() < lowest.trainLoss()) {
           lowest = r;
         }
-        seconds += r.seconds();
-        up += r.bytesUp();
-        down += r.bytesDown();
-        failures += r.failures();
       }
-      figure(h, "final test accuracy", percent(last.testAccuracy()));
-      figure(h, "final test loss", fixed(last.testLoss()));
-      figure(h, "final training loss", fixed(last.trainLoss()));
+      figure(h, last + " test accuracy", percent(latest.testAccuracy()));
+      figure(h, last + " test loss", fixed(latest.testLoss()));
+      figure(h, last + " training loss", fixed(latest.trainLoss()));
       figure(h, "best test accuracy (round " + best.round() + ")", percent(best.testAccuracy()));
       figure(h, "lowest training loss (round " + lowest.round() + ")", fixed(lowest.trainLoss()));
-      figure(h, "rounds completed", Integer.toString(last.round()));
-      figure(h, "time", String.format(Locale.ROOT, "%.1f s", seconds));
-      figure(h, "sent up / down", bytes(up) + " / " + bytes(down));
-      figure(h, "client failures", Long.toString(failures));
-      if (Double.isFinite(last.algorithmMetric("epsilon"))) {
-        figure(h, "privacy spent (epsilon)", String.format(Locale.ROOT, "%.4f",
-            last.algorithmMetric("epsilon")));
-      }
+      common(h, page, latest);
     }
     h.append("</div>\n");
   }
 
+  /** The figures of either evaluation: rounds, time, traffic, failures and privacy. */
+  static void common(StringBuilder h, RunPage page, RoundRecord latest) {
+    RunTotals totals = page.totals();
+    figure(h, "rounds completed", Integer.toString(totals.lastRound()));
+    figure(h, "time", String.format(Locale.ROOT, "%.1f s", totals.seconds()));
+    figure(h, "time per round", String.format(Locale.ROOT, "%.2f s",
+        totals.secondsPerRound()));
+    figure(h, "sent up / down", bytes(totals.bytesUp()) + " / " + bytes(totals.bytesDown()));
+    figure(h, "client failures", Long.toString(totals.failures()));
+    if (Double.isFinite(latest.algorithmMetric("epsilon"))) {
+      figure(h, "privacy spent (epsilon)", String.format(Locale.ROOT, "%.4f",
+          latest.algorithmMetric("epsilon")));
+    }
+  }
+
   static void figure(StringBuilder h, String key, String value) {
-    h.append("<div class=\"figure\"><div class=\"v\">").append(Markup.escape(value))
+    h.append("<div class=\"figure\" data-key=\"").append(Markup.escape(key))
+        .append("\"><div class=\"v\">").append(Markup.escape(value))
         .append("</div><div class=\"k\">").append(Markup.escape(key)).append("</div></div>\n");
   }
 
@@ -157,7 +121,7 @@ public final class HtmlReport {
     return out;
   }
 
-  private static void charts(StringBuilder h, List<RoundRecord> rounds) {
+  static void charts(StringBuilder h, List<RoundRecord> rounds) {
     double[] x = column(rounds, RoundRecord::round);
     double[] trainLoss = column(rounds, RoundRecord::trainLoss);
     double[] testLoss = column(rounds, RoundRecord::testLoss);
@@ -183,10 +147,9 @@ public final class HtmlReport {
     h.append("\n</div>\n");
   }
 
-  private static void roundTable(StringBuilder h, List<RoundRecord> rounds) {
-    h.append("<h2>Rounds</h2>\n<details").append(rounds.size() <= 30 ? " open" : "")
-        .append("><summary>").append(rounds.size()).append(" rounds</summary>\n")
-        .append("<table class=\"rounds\">\n<tr><th>round</th><th>training loss</th>"
+  static void roundTable(StringBuilder h, List<RoundRecord> rounds, RunTotals totals) {
+    tableOpening(h, rounds, totals);
+    h.append("<tr><th>round</th><th>training loss</th>"
             + "<th>training accuracy</th><th>test loss</th><th>test accuracy</th>"
             + "<th>client loss</th><th>clients</th><th>failures</th><th>seconds</th>"
             + "<th>bytes up</th><th>bytes down</th>");
@@ -219,6 +182,18 @@ public final class HtmlReport {
       h.append("</tr>\n");
     }
     h.append("</table>\n</details>\n");
+  }
+
+  /**
+   * The heading, the folding and the caption of the round table: a thinned out history says how
+   * many of the run's rounds it shows.
+   */
+  static void tableOpening(StringBuilder h, List<RoundRecord> rounds, RunTotals totals) {
+    String count = rounds.size() == totals.rounds() ? rounds.size() + " rounds"
+        : rounds.size() + " of " + totals.rounds() + " rounds (evenly spaced, and the latest)";
+    h.append("<h2>Rounds</h2>\n<details id=\"rounds\"").append(rounds.size() <= 30 ? " open" : "")
+        .append("><summary id=\"rounds-summary\">").append(count).append("</summary>\n")
+        .append("<table class=\"rounds\">\n<caption>each round's figures</caption>\n");
   }
 
   static void cell(StringBuilder h, String text) {

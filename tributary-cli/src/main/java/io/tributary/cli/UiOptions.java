@@ -1,0 +1,74 @@
+package io.tributary.cli;
+
+import io.tributary.ui.LiveView;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --ui} and {@code --ui-token} options of the commands that run rounds: a live page of
+ * the run ({@link LiveView}), parsed here and served by the library.
+ */
+final class UiOptions {
+  @Option(names = "--ui", paramLabel = "[HOST:]PORT",
+      description = "serve a live page of the run on PORT (0: any free port), the same page as "
+          + "report.html, updated as rounds end; on 127.0.0.1 unless HOST is given, and any "
+          + "other host needs --ui-token. On a remote machine, prefer an SSH tunnel: "
+          + "ssh -L PORT:127.0.0.1:PORT HOST")
+  String ui;
+
+  @Option(names = "--ui-token", paramLabel = "TOKEN",
+      description = "a secret every request to the --ui page must carry (16 to 256 letters, "
+          + "digits, - . _ ~): open http://HOST:PORT/?token=TOKEN once and the browser keeps "
+          + "it as a cookie, or send it as a bearer token")
+  String token;
+
+  /**
+   * The view's settings, or empty without {@code --ui}.
+   *
+   * @throws IllegalArgumentException naming the option whose value is wrong
+   */
+  Optional<LiveView.Builder> builder() {
+    if (ui == null) {
+      if (token != null) {
+        throw new IllegalArgumentException("--ui-token applies only with --ui");
+      }
+      return Optional.empty();
+    }
+    LiveView.Builder b = LiveView.builder();
+    try {
+      b.listen(ui);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--ui " + e.getMessage(), e);
+    }
+    if (token != null) {
+      try {
+        b.token(token);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--ui-token: " + e.getMessage(), e);
+      }
+    }
+    return Optional.of(b);
+  }
+
+  /**
+   * Starts the view and prints its address on {@code out}.
+   *
+   * @throws IllegalArgumentException for a non-loopback host without {@code --ui-token}
+   * @throws IOException when the address cannot be bound
+   */
+  static LiveView start(LiveView.Builder b, PrintWriter out) throws IOException {
+    LiveView view;
+    try {
+      view = b.start();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--ui " + e.getMessage().replace("a token",
+          "--ui-token"), e);
+    }
+    out.println("live view: " + view.uri() + (view.needsToken()
+        ? " (open it once with ?token=TOKEN)" : ""));
+    out.flush();
+    return view;
+  }
+}

@@ -1,0 +1,284 @@
+package io.tributary.ui.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.flower.AbstractFlowerClient;
+import io.tributary.flower.Backoff;
+import io.tributary.flower.EvaluateIns;
+import io.tributary.flower.EvaluateRes;
+import io.tributary.flower.FitIns;
+import io.tributary.flower.FitRes;
+import io.tributary.flower.FlowerClientRunner;
+import io.tributary.flower.Scalar;
+import io.tributary.flower.server.FlowerServer;
+import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.ServerAlgorithm;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.learning.rounds.RoundListener;
+import io.tributary.learning.rounds.RoundListeners;
+import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.Simulation;
+import io.tributary.simulation.SimulationResult;
+import io.tributary.simulation.SimulationSettings;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.ui.LiveView;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SequencedMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The live page in a real browser (headless Chromium): a short simulation with differential
+ * privacy and a short Flower server run with Java clients, one of which fails. The page must show
+ * a round's accuracy within a second of the round ending, the failed client's reason and the
+ * privacy spent, be accessible, and end as the run's report; a screenshot of each is kept in
+ * {@code target/ui-screenshots}.
+ */
+class LiveViewBrowserTest {
+  /** The round each run pauses after, so that the test can time the page against its end. */
+  private static final int WATCHED = 2;
+  private static final Duration WITHIN = Duration.ofSeconds(1);
+
+  private static Chromium chromium;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startChromium() throws IOException {
+    chromium = Chromium.start(1100, 900);
+  }
+
+  @AfterAll
+  static void stopChromium() throws IOException {
+    if (chromium != null) {
+      chromium.close();
+    }
+  }
+
+  /** Holds the run after round {@link #WATCHED} until released, noting when that round ended. */
+  private static final class Gate implements RoundListener {
+    final CountDownLatch reached = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    final AtomicLong endedAt = new AtomicLong();
+    final AtomicReference<RoundRecord> record = new AtomicReference<>();
+
+    @Override
+    public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters)
+        throws IOException {
+      if (metrics.round() != WATCHED) {
+        return;
+      }
+      endedAt.set(System.nanoTime());
+      record.set(metrics);
+      reached.countDown();
+      try {
+        if (!release.await(60, TimeUnit.SECONDS)) {
+          throw new IOException("the test never released the run");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+    }
+
+    RoundRecord awaitRound() throws InterruptedException {
+      assertThat(reached.await(120, TimeUnit.SECONDS)).as("the run reached round " + WATCHED)
+          .isTrue();
+      return record.get();
+    }
+  }
+
+  private static String percent(double v) {
+    return String.format(Locale.ROOT, "%.2f%%", v * 100);
+  }
+
+  /** The time from the round's end until the page showed {@code expression} as {@code value}. */
+  private static Duration shownAfterRoundEnd(Gate gate, String expression, String value)
+      throws IOException {
+    PageChecks.await(chromium, expression, value::equals, Duration.ofSeconds(5));
+    return Duration.ofNanos(System.nanoTime() - gate.endedAt.get());
+  }
+
+  @Test
+  void simulate_dpRun_showsEachRoundsAccuracyAndEpsilonLiveAndEndsAsTheReport() throws Exception {
+    SimulationSettings settings = SimulationSettings.builder().clients(10).clientsPerRound(5)
+        .rounds(8).localEpochs(2).batchSize(16).learningRate(0.1).seed(3)
+        .model(ModelKind.parse("mclr")).threads(2).out(dir.resolve("run"))
+        .dp(new DpSettings(DpMode.CENTRAL, 0.3, 2.0, Optional.empty(), 0, 1e-5, true)).build();
+    Gate gate = new Gate();
+    try (LiveView view = LiveView.builder().address("127.0.0.1", 0)
+        .title("fedavg on digits (mclr, 10 clients)").start()) {
+      chromium.navigate(view.uri());
+      PageChecks.await(chromium, "document.getElementById('status').textContent",
+          s -> s.contains("waiting for the first round"), Duration.ofSeconds(5));
+      CompletableFuture<SimulationResult> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return Simulation.builder(settings).writeFiles().listener(view).listener(gate).build()
+              .run();
+        } catch (IOException | io.tributary.simulation.SimulationStoppedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      RoundRecord r = gate.awaitRound();
+
+      Duration accuracy = shownAfterRoundEnd(gate,
+          "document.querySelector('[data-key=\"latest test accuracy\"] .v')?.textContent",
+          percent(r.testAccuracy()));
+      assertThat(accuracy).as("round " + WATCHED + "'s accuracy on the page").isLessThan(WITHIN);
+      assertThat(PageChecks.figure(chromium, "privacy spent (epsilon)"))
+          .isEqualTo(String.format(Locale.ROOT, "%.4f", r.algorithmMetric("epsilon")));
+      assertThat(chromium.eval("document.querySelectorAll('svg[aria-label=\"Privacy spent\"]')"
+          + ".length")).isEqualTo("1");
+      assertThat(chromium.eval("document.getElementById('status').textContent"))
+          .isEqualTo("running: round " + WATCHED + " ended");
+      assertThat(chromium.eval("document.getElementById('rounds-done').value"))
+          .isEqualTo(Integer.toString(WATCHED));
+      PageChecks.accessible(chromium);
+      gate.release.countDown();
+
+      SimulationResult result = run.get(120, TimeUnit.SECONDS);
+      PageChecks.await(chromium, "document.getElementById('connection').textContent",
+          s -> s.contains("the run has ended"), Duration.ofSeconds(5));
+      assertThat(chromium.eval("document.getElementById('status').textContent"))
+          .isEqualTo(result.outcome());
+      // The page's final state is the report: the same markup in <main>.
+      String report = Files.readString(dir.resolve("run").resolve("report.html"));
+      String main = report.substring(report.indexOf("<main id=\"run\">") + 15,
+          report.indexOf("</main>"));
+      assertThat(chromium.eval("document.getElementById('run').innerHTML"))
+          .isEqualTo(chromium.eval("(() => { const t = document.createElement('template');"
+              + " t.innerHTML = " + MiniJson.quote(main) + "; return t.innerHTML; })()"));
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("simulate.png"));
+      // The top of the page, as docs/images/live-view.png shows it.
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("simulate-top.png"), 720);
+    } finally {
+      gate.release.countDown();
+    }
+  }
+
+  @Test
+  void server_runWithAFailingClient_showsAccuracyAndTheFailureReasonLive() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("kernel", Tensor.ofFloats(Shape.of(2), 1, 2));
+    ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(WATCHED)
+        .minClients(3).algorithm(ServerAlgorithm.fedAvg()).clientWait(Duration.ofSeconds(30))
+        .roundTimeout(Duration.ofSeconds(20)).minSuccessFraction(0.5)
+        .shutdownGrace(Duration.ofSeconds(2)).initial(new InitialParameters.Given(init)).build();
+    Gate gate = new Gate();
+    List<FlowerClientRunner> runners = new ArrayList<>();
+    try (FlowerServer server = FlowerServer.start(config);
+        LiveView view = LiveView.builder().address("127.0.0.1", 0)
+            .evaluation(RoundRecord.EvaluationKind.FEDERATED).title("fedavg server").start()) {
+      chromium.navigate(view.uri());
+      for (int i = 0; i < 3; i++) {
+        FlowerClientRunner runner = FlowerClientRunner.builder(new Client(i == 2))
+            .target("127.0.0.1:" + server.port())
+            .backoff(new Backoff(Duration.ofMillis(20), Duration.ofMillis(50), 2, 0, 2, 0))
+            .build();
+        runners.add(runner);
+        CompletableFuture<FlowerClientRunner.Outcome> unused = runner.start();
+      }
+      CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return server.run(RoundListeners.of(view, gate));
+        } catch (io.tributary.flower.server.FlowerServerException | InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      RoundRecord r = gate.awaitRound();
+      assertThat(r.failureReasons()).as("round " + WATCHED + " had a failed client").isNotEmpty();
+
+      Duration accuracy = shownAfterRoundEnd(gate,
+          "document.querySelector('[data-key=\"latest evaluation accuracy\"] .v')?.textContent",
+          percent(r.algorithmMetric("evaluate_accuracy")));
+      assertThat(accuracy).as("round " + WATCHED + "'s accuracy on the page").isLessThan(WITHIN);
+      String reason = "round " + WATCHED + ": " + r.failureReasons().getFirst();
+      assertThat(chromium.eval("[...document.querySelectorAll('#failures li')]"
+          + ".map(l => l.textContent).join('\\n')")).contains(reason)
+          .contains("simulated disk failure");
+      PageChecks.accessible(chromium);
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("server.png"));
+      gate.release.countDown();
+
+      run.get(60, TimeUnit.SECONDS);
+    } finally {
+      gate.release.countDown();
+      for (FlowerClientRunner runner : runners) {
+        runner.close();
+      }
+    }
+  }
+
+  @Test
+  void token_firstVisitWithTheToken_keepsItAsACookieForThePageAndItsEvents() throws Exception {
+    String token = LiveView.newToken();
+    try (LiveView view = LiveView.builder().address("127.0.0.1", 0).token(token)
+        .title("with a token").start()) {
+      chromium.navigate(view.uri());
+      assertThat(chromium.eval("document.body.textContent")).contains("needs its token");
+
+      chromium.navigate(java.net.URI.create(view.uri() + "?token=" + token));
+      assertThat(chromium.eval("location.href")).as("the token leaves the address")
+          .isEqualTo(view.uri().toString());
+      assertThat(chromium.eval("document.cookie")).as("the cookie is HttpOnly").isEmpty();
+      LiveViewTestRuns.start(view, 3);
+      view.roundEnded(LiveViewTestRuns.round(1), new LinkedHashMap<>());
+      PageChecks.await(chromium, "document.getElementById('status').textContent",
+          "running: round 1 ended"::equals, Duration.ofSeconds(2));
+      assertThat(chromium.eval("document.getElementById('connection').textContent"))
+          .startsWith("live: updated");
+    }
+  }
+
+  /** Adds 1 to the model and reports an accuracy; the failing one fails its fit in round 2. */
+  private static final class Client extends AbstractFlowerClient {
+    private final boolean failing;
+    private int fits;
+
+    Client(boolean failing) {
+      this.failing = failing;
+    }
+
+    @Override
+    public List<Tensor> getParameters(Map<String, Scalar> config) {
+      return List.of();
+    }
+
+    @Override
+    public FitRes fit(FitIns ins) {
+      fits++;
+      if (failing && fits == WATCHED) {
+        throw new IllegalStateException("simulated disk failure on this client");
+      }
+      Tensor k = ins.parameters().get(0);
+      return new FitRes(List.of(Tensor.ofFloats(Shape.of(2), k.getFloat(0) + 1,
+          k.getFloat(1) + 1)), 5, Map.of());
+    }
+
+    @Override
+    public EvaluateRes evaluate(EvaluateIns ins) {
+      return new EvaluateRes(0.5f, 5, Map.of("accuracy", Scalar.of(0.5 + 0.1 * fits)));
+    }
+  }
+}
