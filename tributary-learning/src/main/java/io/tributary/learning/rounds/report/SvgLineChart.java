@@ -103,6 +103,11 @@ public final class SvgLineChart {
       return out.toString();
     }
     NiceScale xs = NiceScale.of(xr[0], xr[1], Math.max(2, (width - LEFT - RIGHT) / 70));
+    if (xs.step() < 1 && integralX()) {
+      // Rounds are whole numbers: a run's first rounds get ticks 1, 2, not 1.2, 1.4.
+      xs = new NiceScale(Math.floor(xs.min()), Math.max(Math.ceil(xs.max()),
+          Math.floor(xs.min()) + 1), 1);
+    }
     NiceScale ys = NiceScale.of(Double.isNaN(yFloor) ? yr[0] : Math.min(yFloor, yr[0]),
         Double.isNaN(yCeiling) ? yr[1] : Math.max(yCeiling, yr[1]),
         Math.max(2, (height - TOP - BOTTOM) / 40));
@@ -124,6 +129,18 @@ public final class SvgLineChart {
     double py(double y) {
       return top + h - (y - ys.min()) / (ys.max() - ys.min()) * h;
     }
+  }
+
+  /** Whether every x value of every series is a whole number. */
+  private boolean integralX() {
+    for (Series s : series) {
+      for (double x : s.x()) {
+        if (x != Math.rint(x)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** {min, max} over the finite points of all series, or null when there are none. */

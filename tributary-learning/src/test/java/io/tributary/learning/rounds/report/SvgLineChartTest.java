@@ -109,6 +109,21 @@ class SvgLineChartTest {
   }
 
   @Test
+  void render_fewWholeRounds_xTicksAreWholeNumbers() {
+    String two = SvgLineChart.of("Loss", "round", "loss", 520, 320, 0, Double.NaN, List.of(
+        new SvgLineChart.Series("a", "#000", new double[] {1, 2}, new double[] {10, 30})))
+        .render();
+    String one = SvgLineChart.of("Loss", "round", "loss", 520, 320, 0, Double.NaN, List.of(
+        new SvgLineChart.Series("a", "#000", new double[] {1}, new double[] {10}))).render();
+
+    assertThat(two).contains("text-anchor=\"middle\">1</text>")
+        .contains("text-anchor=\"middle\">2</text>").doesNotContain(">1.2</text>")
+        .doesNotContain(">1.5</text>");
+    assertThat(one).contains("text-anchor=\"middle\">1</text>")
+        .doesNotContain(">0.9</text>").doesNotContain(">1.1</text>");
+  }
+
+  @Test
   void render_fixedAxisFloorAndCeiling_axisCoversThemEvenIfDataDoNot() throws Exception {
     String svg = SvgLineChart.of("Accuracy", "round", "accuracy", 400, 300, 0, 1, List.of(
         new SvgLineChart.Series("a", "#000", new double[] {1, 2}, new double[] {0.5, 0.6})))
