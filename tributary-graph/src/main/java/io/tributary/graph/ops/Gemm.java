@@ -48,6 +48,11 @@ public final class Gemm {
    */
   private static final int WARM_UP_CALLS = 4_000;
 
+  /** Products of fewer multiply-adds stay on one thread: a fork costs more than they would save. */
+  static final long PARALLEL_MIN_MACS = 1L << 19;
+  /** The fewest rows of C a thread is given. */
+  static final int PARALLEL_MIN_ROWS = 8;
+
   private Gemm() {}
 
   /**
@@ -188,7 +193,7 @@ public final class Gemm {
   public static void sgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
       float[] a, float[] b, float[] c) {
     if (!ranNarrow(kernel, ta, tb, m, n, k, 1f, a, b, 0f, c)) {
-      sgemm(kernel.implementation(), ta, tb, m, n, k, a, b, c);
+      sgemm(kernel.implementation(), kernel.threads(), ta, tb, m, n, k, a, b, c);
     }
   }
 
@@ -200,15 +205,28 @@ public final class Gemm {
    */
   public static void sgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k, float[] a,
       float[] b, float[] c) {
+    sgemm(kernel, 1, ta, tb, m, n, k, a, b, c);
+  }
+
+  /**
+   * As {@link #sgemm(Kernel, boolean, boolean, int, int, int, float[], float[], float[])}, with the
+   * rows of C split over up to {@code threads} threads when the product is large enough to gain
+   * ({@link #PARALLEL_MIN_MACS}); the Java kernels compute each element as one thread would.
+   */
+  static void sgemm(Kernel kernel, int threads, boolean ta, boolean tb, int m, int n, int k,
+      float[] a, float[] b, float[] c) {
     checkSizes(m, n, k, a.length, b.length, c.length);
     requireAvailable(kernel);
+    int t = (long) m * n * k >= PARALLEL_MIN_MACS ? threads : 1;
     switch (kernel) {
       case OPENBLAS -> OpenBlasGemm.sgemm(ta, tb, m, n, k, a, b, c);
-      case VECTOR -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c);
+      case VECTOR -> RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4,
+          (from, to) -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c, from, to));
       case PORTABLE -> {
         float[] aa = ta ? transpose(a, k, m) : a;
-        float[] bb = tb ? transpose(b, n, k) : b;
-        scalar(m, n, k, aa, bb, c);
+        float[][] rows = rowsOf(tb ? transpose(b, n, k) : b, k, n);
+        RowSplit.run(t, m, PARALLEL_MIN_ROWS, 2,
+            (from, to) -> scalar(n, k, aa, 0, rows, c, 0, from, to, false));
       }
     }
   }
@@ -279,7 +297,7 @@ public final class Gemm {
   public static void sgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
       float alpha, float[] a, float[] b, float beta, float[] c) {
     if (!ranNarrow(kernel, ta, tb, m, n, k, alpha, a, b, beta, c)) {
-      sgemm(kernel.implementation(), ta, tb, m, n, k, alpha, a, b, beta, c);
+      sgemm(kernel.implementation(), kernel.threads(), ta, tb, m, n, k, alpha, a, b, beta, c);
     }
   }
 
@@ -305,6 +323,11 @@ public final class Gemm {
    */
   public static void sgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k,
       float alpha, float[] a, float[] b, float beta, float[] c) {
+    sgemm(kernel, 1, ta, tb, m, n, k, alpha, a, b, beta, c);
+  }
+
+  private static void sgemm(Kernel kernel, int threads, boolean ta, boolean tb, int m, int n,
+      int k, float alpha, float[] a, float[] b, float beta, float[] c) {
     checkSizes(m, n, k, a.length, b.length, c.length);
     requireAvailable(kernel);
     if (kernel == Kernel.OPENBLAS) {
@@ -312,7 +335,7 @@ public final class Gemm {
       return;
     }
     float[] product = new float[m * n];
-    sgemm(kernel, ta, tb, m, n, k, a, b, product);
+    sgemm(kernel, threads, ta, tb, m, n, k, a, b, product);
     // The same roundings as NarrowGemm's, so that every Java kernel gives the same bits.
     for (int i = 0; i < product.length; i++) {
       c[i] = beta == 0f ? alpha * product[i] : Math.fma(product[i], alpha, beta * c[i]);
@@ -388,31 +411,135 @@ public final class Gemm {
     }
   }
 
-  /**
-   * Each element of C is one chain of fused multiply-adds over k in ascending order, as in the
-   * Vector API kernels, so all three give the same bits. B's rows are copied into arrays of their
-   * own and each row of C is summed in a buffer, both indexed from 0: C2 then vectorizes the
-   * inner loop, which it does not for two offsets into arrays that might be one array (2-4 times
-   * faster than the loop over C and B in place).
-   */
-  private static void scalar(int m, int n, int k, float[] a, float[] b, float[] c) {
+  /** B's rows, each copied into an array of its own (see {@link #scalar}). */
+  private static float[][] rowsOf(float[] b, int k, int n) {
     float[][] rows = new float[k][];
     for (int p = 0; p < k; p++) {
       rows[p] = java.util.Arrays.copyOfRange(b, p * n, p * n + n);
     }
-    float[] acc = new float[n];
-    for (int i = 0; i < m; i++) {
-      java.util.Arrays.fill(acc, 0f);
-      int ai = i * k;
+    return rows;
+  }
+
+  /**
+   * Rows {@code [from, to)} of C. Each element of C is one chain of fused multiply-adds over k in
+   * ascending order, as in the Vector API kernels, so all three give the same bits. B's rows are
+   * copied into arrays of their own and each row of C is summed in a buffer, both indexed from 0:
+   * C2 then vectorizes the inner loop, which it does not for two offsets into arrays that might be
+   * one array (2-4 times faster than the loop over C and B in place). Two rows of C go together
+   * over four rows of B at a time, nesting four FMAs per element in k's order: each load of B
+   * serves two rows and each buffer element is stored once per four steps, not once per step.
+   */
+  private static void scalar(int n, int k, float[] a, int aOff, float[][] rows, float[] c,
+      int cOff, int from, int to, boolean accumulate) {
+    float[] acc0 = new float[n];
+    float[] acc1 = new float[n];
+    int i = from;
+    for (; i + 2 <= to; i += 2) {
+      start(acc0, c, cOff + i * n, n, accumulate);
+      start(acc1, c, cOff + (i + 1) * n, n, accumulate);
+      int a0 = aOff + i * k;
+      int a1 = a0 + k;
+      int p = 0;
+      for (; p + 4 <= k; p += 4) {
+        float x0 = a[a0 + p];
+        float x1 = a[a0 + p + 1];
+        float x2 = a[a0 + p + 2];
+        float x3 = a[a0 + p + 3];
+        float y0 = a[a1 + p];
+        float y1 = a[a1 + p + 1];
+        float y2 = a[a1 + p + 2];
+        float y3 = a[a1 + p + 3];
+        float[] r0 = rows[p];
+        float[] r1 = rows[p + 1];
+        float[] r2 = rows[p + 2];
+        float[] r3 = rows[p + 3];
+        for (int j = 0; j < n; j++) {
+          float b0 = r0[j];
+          float b1 = r1[j];
+          float b2 = r2[j];
+          float b3 = r3[j];
+          acc0[j] = Math.fma(x3, b3, Math.fma(x2, b2, Math.fma(x1, b1, Math.fma(x0, b0, acc0[j]))));
+          acc1[j] = Math.fma(y3, b3, Math.fma(y2, b2, Math.fma(y1, b1, Math.fma(y0, b0, acc1[j]))));
+        }
+      }
+      for (; p < k; p++) {
+        float x0 = a[a0 + p];
+        float y0 = a[a1 + p];
+        float[] r0 = rows[p];
+        for (int j = 0; j < n; j++) {
+          float b0 = r0[j];
+          acc0[j] = Math.fma(x0, b0, acc0[j]);
+          acc1[j] = Math.fma(y0, b0, acc1[j]);
+        }
+      }
+      System.arraycopy(acc0, 0, c, cOff + i * n, n);
+      System.arraycopy(acc1, 0, c, cOff + (i + 1) * n, n);
+    }
+    for (; i < to; i++) {
+      start(acc0, c, cOff + i * n, n, accumulate);
+      int ai = aOff + i * k;
       for (int p = 0; p < k; p++) {
         float av = a[ai + p];
         float[] row = rows[p];
         for (int j = 0; j < n; j++) {
-          acc[j] = Math.fma(av, row[j], acc[j]);
+          acc0[j] = Math.fma(av, row[j], acc0[j]);
         }
       }
-      System.arraycopy(acc, 0, c, i * n, n);
+      System.arraycopy(acc0, 0, c, cOff + i * n, n);
     }
+  }
+
+  /** A row's sums start from zero, or from C's row when they continue its chains. */
+  private static void start(float[] acc, float[] c, int at, int n, boolean accumulate) {
+    if (accumulate) {
+      System.arraycopy(c, at, acc, 0, n);
+    } else {
+      java.util.Arrays.fill(acc, 0f);
+    }
+  }
+
+  /**
+   * {@code c = op(a) op(b)} on one thread, A starting at {@code aOff} and C at {@code cOff} in their
+   * arrays; with {@code accumulate}, C's chains continue ({@code c += op(a) op(b)}, each element's
+   * fused multiply-adds going on from its value, so that splitting k over calls changes no bits on
+   * the Java kernels; OpenBLAS adds with beta = 1). What convolutions run on, chunk by chunk.
+   */
+  static void sgemmAt(Kernel kernel, boolean accumulate, boolean ta, boolean tb, int m, int n,
+      int k, float[] a, int aOff, float[] b, float[] c, int cOff) {
+    requireAvailable(kernel);
+    if ((long) aOff + (long) m * k > a.length || (long) k * n > b.length
+        || (long) cOff + (long) m * n > c.length) {
+      throw new IllegalArgumentException("gemm " + m + "x" + k + " by " + k + "x" + n
+          + " at offsets " + aOff + ", " + cOff + " does not fit arrays of " + a.length + ", "
+          + b.length + ", " + c.length);
+    }
+    switch (kernel) {
+      case OPENBLAS -> {
+        float[] aa = java.util.Arrays.copyOfRange(a, aOff, aOff + m * k);
+        float[] cc = accumulate ? java.util.Arrays.copyOfRange(c, cOff, cOff + m * n)
+            : new float[m * n];
+        OpenBlasGemm.sgemm(ta, tb, m, n, k, 1f, aa, b, accumulate ? 1f : 0f, cc);
+        System.arraycopy(cc, 0, c, cOff, m * n);
+      }
+      case VECTOR -> VectorGemm.multiply(ta, tb, m, n, k, a, aOff, b, c, cOff, 0, m, accumulate);
+      case PORTABLE -> {
+        float[] aa = ta ? transposeAt(a, aOff, k, m) : a;
+        float[][] rows = rowsOf(tb ? transpose(b, n, k) : b, k, n);
+        scalar(n, k, aa, ta ? 0 : aOff, rows, c, cOff, 0, m, accumulate);
+      }
+    }
+  }
+
+  /** {@code src} holds [rows, cols] from {@code off}; returns [cols, rows]. */
+  private static float[] transposeAt(float[] src, int off, int rows, int cols) {
+    float[] out = new float[rows * cols];
+    for (int i = 0; i < rows; i++) {
+      int from = off + i * cols;
+      for (int j = 0; j < cols; j++) {
+        out[j * rows + i] = src[from + j];
+      }
+    }
+    return out;
   }
 
   /** {@code src} holds [rows, cols]; returns [cols, rows]. */
