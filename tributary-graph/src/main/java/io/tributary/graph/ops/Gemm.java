@@ -50,6 +50,8 @@ public final class Gemm {
 
   /** Products of fewer multiply-adds stay on one thread: a fork costs more than they would save. */
   static final long PARALLEL_MIN_MACS = 1L << 19;
+  /** Below this many columns the portable loop computes a tall product as its transpose. */
+  static final int NARROW_COLUMNS = 128;
   /** The fewest rows of C a thread is given. */
   static final int PARALLEL_MIN_ROWS = 8;
 
@@ -222,12 +224,7 @@ public final class Gemm {
       case OPENBLAS -> OpenBlasGemm.sgemm(ta, tb, m, n, k, a, b, c);
       case VECTOR -> RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4,
           (from, to) -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c, from, to));
-      case PORTABLE -> {
-        float[] aa = ta ? transpose(a, k, m) : a;
-        float[][] rows = rowsOf(tb ? transpose(b, n, k) : b, k, n);
-        RowSplit.run(t, m, PARALLEL_MIN_ROWS, 2,
-            (from, to) -> scalar(n, k, aa, 0, rows, c, 0, from, to, false));
-      }
+      case PORTABLE -> portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0);
     }
   }
 
@@ -411,13 +408,66 @@ public final class Gemm {
     }
   }
 
-  /** B's rows, each copied into an array of its own (see {@link #scalar}). */
-  private static float[][] rowsOf(float[] b, int k, int n) {
+  /**
+   * The k rows of n floats of op(B), each an array of its own: B holds [k, n] from {@code off},
+   * or [n, k] when {@code tb}, read column by column then.
+   */
+  private static float[][] rowsOf(boolean tb, float[] b, int off, int k, int n) {
     float[][] rows = new float[k][];
+    if (!tb) {
+      for (int p = 0; p < k; p++) {
+        rows[p] = java.util.Arrays.copyOfRange(b, off + p * n, off + p * n + n);
+      }
+      return rows;
+    }
     for (int p = 0; p < k; p++) {
-      rows[p] = java.util.Arrays.copyOfRange(b, p * n, p * n + n);
+      rows[p] = new float[n];
+    }
+    // In 32 x 32 tiles, so that both the columns read and the rows written stay in cache.
+    for (int j0 = 0; j0 < n; j0 += 32) {
+      for (int p0 = 0; p0 < k; p0 += 32) {
+        for (int j = j0; j < Math.min(n, j0 + 32); j++) {
+          int from = off + j * k;
+          for (int p = p0; p < Math.min(k, p0 + 32); p++) {
+            rows[p][j] = b[from + p];
+          }
+        }
+      }
     }
     return rows;
+  }
+
+  /**
+   * The portable loop ({@link #scalar}): {@code c = op(a) op(b)} or C's chains continued, A from
+   * {@code aOff} and C from {@code cOff}, rows split over {@code threads}. A product of fewer than
+   * {@link #NARROW_COLUMNS} columns and at least twice as many rows is computed as its transpose,
+   * c^T = op(b)^T op(a)^T, and transposed back: C2 vectorizes the loop over a row of C, which for
+   * a few dozen columns mostly runs in its scalar remainder. Each element is the same chain either
+   * way (fma(a, b, s) is fma(b, a, s)).
+   */
+  private static void portable(int threads, boolean accumulate, boolean ta, boolean tb, int m,
+      int n, int k, float[] a, int aOff, float[] b, float[] c, int cOff) {
+    if (n < NARROW_COLUMNS && m >= 2 * n) {
+      float[] ct = new float[n * m];
+      if (accumulate) {
+        for (int i = 0; i < m; i++) {
+          for (int j = 0; j < n; j++) {
+            ct[j * m + i] = c[cOff + i * n + j];
+          }
+        }
+      }
+      // op(b)^T is b read the other way; op(a)^T likewise, with a as the right operand.
+      float[] bt = tb ? b : transpose(b, k, n);
+      float[][] rows = rowsOf(!ta, a, aOff, k, m);
+      RowSplit.run(threads, n, PARALLEL_MIN_ROWS, 2,
+          (from, to) -> scalar(m, k, bt, 0, rows, ct, 0, from, to, accumulate));
+      transpose(ct, n, m, c, cOff);
+      return;
+    }
+    float[] aa = ta ? transposeAt(a, aOff, k, m) : a;
+    float[][] rows = rowsOf(tb, b, 0, k, n);
+    RowSplit.run(threads, m, PARALLEL_MIN_ROWS, 2,
+        (from, to) -> scalar(n, k, aa, ta ? 0 : aOff, rows, c, cOff, from, to, accumulate));
   }
 
   /**
@@ -522,11 +572,7 @@ public final class Gemm {
         System.arraycopy(cc, 0, c, cOff, m * n);
       }
       case VECTOR -> VectorGemm.multiply(ta, tb, m, n, k, a, aOff, b, c, cOff, 0, m, accumulate);
-      case PORTABLE -> {
-        float[] aa = ta ? transposeAt(a, aOff, k, m) : a;
-        float[][] rows = rowsOf(tb ? transpose(b, n, k) : b, k, n);
-        scalar(n, k, aa, ta ? 0 : aOff, rows, c, cOff, 0, m, accumulate);
-      }
+      case PORTABLE -> portable(1, accumulate, ta, tb, m, n, k, a, aOff, b, c, cOff);
     }
   }
 
@@ -554,11 +600,16 @@ public final class Gemm {
    * 32 x 32 tiles, so both sides of a large matrix stay in cache.
    */
   static void transpose(float[] src, int rows, int cols, float[] dst) {
+    transpose(src, rows, cols, dst, 0);
+  }
+
+  /** As {@link #transpose(float[], int, int, float[])}, writing from {@code off} in dst. */
+  static void transpose(float[] src, int rows, int cols, float[] dst, int off) {
     for (int i0 = 0; i0 < rows; i0 += 32) {
       for (int j0 = 0; j0 < cols; j0 += 32) {
         for (int i = i0; i < Math.min(rows, i0 + 32); i++) {
           for (int j = j0; j < Math.min(cols, j0 + 32); j++) {
-            dst[j * rows + i] = src[i * cols + j];
+            dst[off + j * rows + i] = src[i * cols + j];
           }
         }
       }
