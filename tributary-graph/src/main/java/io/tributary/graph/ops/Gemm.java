@@ -52,6 +52,8 @@ public final class Gemm {
   static final long PARALLEL_MIN_MACS = 1L << 19;
   /** Below this many columns the portable loop computes a tall product as its transpose. */
   static final int NARROW_COLUMNS = 128;
+  /** Rows of a product the full BLAS form computes at a time before combining them into C. */
+  private static final int SCALED_BLOCK_ROWS = 64;
   /** The fewest rows of C a thread is given. */
   static final int PARALLEL_MIN_ROWS = 8;
 
@@ -224,7 +226,7 @@ public final class Gemm {
       case OPENBLAS -> OpenBlasGemm.sgemm(ta, tb, m, n, k, a, b, c);
       case VECTOR -> RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4,
           (from, to) -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c, from, to));
-      case PORTABLE -> portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0);
+      case PORTABLE -> portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0, 1f, 0f, false);
     }
   }
 
@@ -331,12 +333,24 @@ public final class Gemm {
       OpenBlasGemm.sgemm(ta, tb, m, n, k, alpha, a, b, beta, c);
       return;
     }
-    float[] product = new float[m * n];
-    sgemm(kernel, threads, ta, tb, m, n, k, a, b, product);
-    // The same roundings as NarrowGemm's, so that every Java kernel gives the same bits.
-    for (int i = 0; i < product.length; i++) {
-      c[i] = beta == 0f ? alpha * product[i] : Math.fma(product[i], alpha, beta * c[i]);
+    // The same roundings as NarrowGemm's, so that every Java kernel gives the same bits; the
+    // product goes through a block of rows at a time, or none at all on the portable loop.
+    int t = (long) m * n * k >= PARALLEL_MIN_MACS ? threads : 1;
+    if (kernel == Kernel.PORTABLE) {
+      portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0, alpha, beta, true);
+      return;
     }
+    RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) -> {
+      float[] block = new float[Math.min(SCALED_BLOCK_ROWS, to - from) * n];
+      for (int r0 = from; r0 < to; r0 += SCALED_BLOCK_ROWS) {
+        int r1 = Math.min(to, r0 + SCALED_BLOCK_ROWS);
+        // Rows r0..r1 of the product land at the start of the block.
+        VectorGemm.multiply(ta, tb, m, n, k, a, 0, b, block, -r0 * n, r0, r1, false);
+        for (int i = r0 * n, e = r1 * n, o = 0; i < e; i++, o++) {
+          c[i] = combine(block[o], alpha, beta, c[i]);
+        }
+      }
+    });
   }
 
   /**
@@ -443,10 +457,12 @@ public final class Gemm {
    * {@link #NARROW_COLUMNS} columns and at least twice as many rows is computed as its transpose,
    * c^T = op(b)^T op(a)^T, and transposed back: C2 vectorizes the loop over a row of C, which for
    * a few dozen columns mostly runs in its scalar remainder. Each element is the same chain either
-   * way (fma(a, b, s) is fma(b, a, s)).
+   * way (fma(a, b, s) is fma(b, a, s)). With {@code scaled}, each finished element p is written
+   * as {@link #combine}(p, alpha, beta, c) instead, the full BLAS form without a temporary.
    */
   private static void portable(int threads, boolean accumulate, boolean ta, boolean tb, int m,
-      int n, int k, float[] a, int aOff, float[] b, float[] c, int cOff) {
+      int n, int k, float[] a, int aOff, float[] b, float[] c, int cOff, float alpha, float beta,
+      boolean scaled) {
     if (n < NARROW_COLUMNS && m >= 2 * n) {
       float[] ct = new float[n * m];
       if (accumulate) {
@@ -460,14 +476,24 @@ public final class Gemm {
       float[] bt = tb ? b : transpose(b, k, n);
       float[][] rows = rowsOf(!ta, a, aOff, k, m);
       RowSplit.run(threads, n, PARALLEL_MIN_ROWS, 2,
-          (from, to) -> scalar(m, k, bt, 0, rows, ct, 0, from, to, accumulate));
-      transpose(ct, n, m, c, cOff);
+          (from, to) -> scalar(m, k, bt, 0, rows, ct, 0, from, to, accumulate, 1f, 0f, false));
+      if (!scaled) {
+        transpose(ct, n, m, c, cOff);
+        return;
+      }
+      for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+          int at = cOff + i * n + j;
+          c[at] = combine(ct[j * m + i], alpha, beta, c[at]);
+        }
+      }
       return;
     }
     float[] aa = ta ? transposeAt(a, aOff, k, m) : a;
     float[][] rows = rowsOf(tb, b, 0, k, n);
     RowSplit.run(threads, m, PARALLEL_MIN_ROWS, 2,
-        (from, to) -> scalar(n, k, aa, ta ? 0 : aOff, rows, c, cOff, from, to, accumulate));
+        (from, to) -> scalar(n, k, aa, ta ? 0 : aOff, rows, c, cOff, from, to, accumulate, alpha,
+            beta, scaled));
   }
 
   /**
@@ -480,7 +506,7 @@ public final class Gemm {
    * serves two rows and each buffer element is stored once per four steps, not once per step.
    */
   private static void scalar(int n, int k, float[] a, int aOff, float[][] rows, float[] c,
-      int cOff, int from, int to, boolean accumulate) {
+      int cOff, int from, int to, boolean accumulate, float alpha, float beta, boolean scaled) {
     float[] acc0 = new float[n];
     float[] acc1 = new float[n];
     int i = from;
@@ -522,8 +548,8 @@ public final class Gemm {
           acc1[j] = Math.fma(y0, b0, acc1[j]);
         }
       }
-      System.arraycopy(acc0, 0, c, cOff + i * n, n);
-      System.arraycopy(acc1, 0, c, cOff + (i + 1) * n, n);
+      finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
+      finish(acc1, c, cOff + (i + 1) * n, n, alpha, beta, scaled);
     }
     for (; i < to; i++) {
       start(acc0, c, cOff + i * n, n, accumulate);
@@ -535,8 +561,32 @@ public final class Gemm {
           acc0[j] = Math.fma(av, row[j], acc0[j]);
         }
       }
-      System.arraycopy(acc0, 0, c, cOff + i * n, n);
+      finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
     }
+  }
+
+  /** Writes a finished row of sums into C: as it is, or combined with alpha and beta. */
+  private static void finish(float[] acc, float[] c, int at, int n, float alpha, float beta,
+      boolean scaled) {
+    if (!scaled) {
+      System.arraycopy(acc, 0, c, at, n);
+    } else if (beta == 0f) {
+      for (int j = 0; j < n; j++) {
+        c[at + j] = alpha * acc[j];
+      }
+    } else {
+      for (int j = 0; j < n; j++) {
+        c[at + j] = Math.fma(acc[j], alpha, beta * c[at + j]);
+      }
+    }
+  }
+
+  /**
+   * The full BLAS form's last step on the Java kernels, {@code alpha p + beta c} rounded as
+   * NarrowGemm rounds it: alpha p when beta is 0 (c not read), else fma(p, alpha, beta c).
+   */
+  static float combine(float p, float alpha, float beta, float c) {
+    return beta == 0f ? alpha * p : Math.fma(p, alpha, beta * c);
   }
 
   /** A row's sums start from zero, or from C's row when they continue its chains. */
@@ -572,7 +622,8 @@ public final class Gemm {
         System.arraycopy(cc, 0, c, cOff, m * n);
       }
       case VECTOR -> VectorGemm.multiply(ta, tb, m, n, k, a, aOff, b, c, cOff, 0, m, accumulate);
-      case PORTABLE -> portable(1, accumulate, ta, tb, m, n, k, a, aOff, b, c, cOff);
+      case PORTABLE -> portable(1, accumulate, ta, tb, m, n, k, a, aOff, b, c, cOff, 1f, 0f,
+          false);
     }
   }
 

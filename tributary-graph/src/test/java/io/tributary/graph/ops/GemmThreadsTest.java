@@ -28,6 +28,11 @@ class GemmThreadsTest {
     float[] a = random(1, m * k);
     float[] b = random(2, k * n);
     float[] c = random(3, m * n);
+    float[] scaledVector = c.clone();
+    float[] scaledPortable = c.clone();
+    Gemm.sgemm(GemmKernel.of(Kernel.VECTOR), ta, tb, m, n, k, 0.25f, a, b, -2f, scaledVector);
+    Gemm.sgemm(GemmKernel.of(Kernel.PORTABLE), ta, tb, m, n, k, 0.25f, a, b, -2f, scaledPortable);
+    assertThat(scaledPortable).isEqualTo(scaledVector);
     for (Kernel impl : List.of(Kernel.VECTOR, Kernel.PORTABLE)) {
       float[] one = new float[m * n];
       Gemm.sgemm(GemmKernel.of(impl), ta, tb, m, n, k, a, b, one);
