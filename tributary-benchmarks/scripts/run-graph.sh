@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the local-training benchmarks beside their numpy anchors in one go and prints the table for
-# docs/benchmarks.md ("## Local training"): numpy (graph_anchor.py), then JMH (MatMulBenchmark,
+# Runs the local-training benchmarks beside their numpy anchors in one go and prints a table (the
+# current figures against PyTorch come from run-pytorch.sh): numpy (graph_anchor.py), then JMH (MatMulBenchmark,
 # TwoNnEpochBenchmark), then numpy again, so a drift in machine speed shows on both sides.
 #
 # numpy's BLAS is held to one thread. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, which this machine may

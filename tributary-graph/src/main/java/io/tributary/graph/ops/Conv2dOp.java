@@ -2,12 +2,15 @@ package io.tributary.graph.ops;
 
 import io.tributary.graph.Op;
 import io.tributary.graph.PartialShape;
+import io.tributary.tensor.DType;
 import java.util.List;
 
 /**
  * 2-D convolution of NHWC input x with an HWIO filter w ({@code conv2d(x, w)}), and its gradients
  * {@code conv2d_input_grad(g, x, w)} and {@code conv2d_filter_grad(g, x, w)}. Computed as im2col
- * followed by a matrix product, in float64.
+ * followed by a matrix product: float32 in float32 on the run's kernel, chunk by chunk and split
+ * over its threads ({@link ConvFloat}), into the buffer of the previous step when it fits; float64
+ * in float64.
  */
 final class Conv2dOp extends BaseOp {
   enum Kind {
@@ -80,6 +83,11 @@ final class Conv2dOp extends BaseOp {
     if (oh < 1 || ow < 1) {
       throw new IllegalArgumentException("filter " + w + " does not fit input " + x);
     }
+    if (x.dtype() == DType.FLOAT32 && w.dtype() == DType.FLOAT32
+        && (kind == Kind.FORWARD || in[0].dtype() == DType.FLOAT32)) {
+      return computeFloat(in, previous, gemm,
+          new ConvFloat.Shape(n, h, wd, cin, cout, oh, ow, geo));
+    }
     int p = oh * ow;
     int k = geo.kh() * geo.kw() * cin;
     double[] xd = x.asDoubles();
@@ -127,6 +135,42 @@ final class Conv2dOp extends BaseOp {
         return new NdArray[] {NdArray.fromDoubles(w.dtype(), w.shapeRef(), dw)};
       }
     }
+  }
+
+  /** float32: {@link ConvFloat}, into the buffer this op returned last time when it fits. */
+  private NdArray[] computeFloat(NdArray[] in, NdArray[] previous, GemmKernel gemm,
+      ConvFloat.Shape s) {
+    int o = kind == Kind.FORWARD ? 0 : 1;
+    NdArray x = in[o];
+    NdArray w = in[o + 1];
+    NdArray reuse = NdArray.previous(previous, 0);
+    switch (kind) {
+      case FORWARD -> {
+        NdArray out = NdArray.reuseOrZeros(reuse, DType.FLOAT32,
+            new int[] {s.n(), s.oh(), s.ow(), s.cout()});
+        ConvFloat.forward(gemm, s, x.floats(), w.floats(), out.floats());
+        return new NdArray[] {out};
+      }
+      case INPUT_GRAD -> {
+        float[] g = gradient(in[0], s);
+        NdArray dx = NdArray.reuseOrZeros(reuse, DType.FLOAT32, x.shape());
+        ConvFloat.inputGrad(gemm, s, g, w.floats(), dx.floats());
+        return new NdArray[] {dx};
+      }
+      default -> {
+        float[] g = gradient(in[0], s);
+        NdArray dw = NdArray.reuseOrZeros(reuse, DType.FLOAT32, w.shape());
+        ConvFloat.filterGrad(gemm, s, g, x.floats(), dw.floats());
+        return new NdArray[] {dw};
+      }
+    }
+  }
+
+  private static float[] gradient(NdArray g, ConvFloat.Shape s) {
+    if (g.size() != s.n() * s.imageOut()) {
+      throw new IllegalArgumentException("gradient " + g + " does not match the output");
+    }
+    return g.floats();
   }
 
   /** Row (oy, ox) of cols holds the window under that output, (ky, kx, ci) flattened; zeros pad. */

@@ -48,6 +48,15 @@ public final class Gemm {
    */
   private static final int WARM_UP_CALLS = 4_000;
 
+  /** Products of fewer multiply-adds stay on one thread: a fork costs more than they would save. */
+  static final long PARALLEL_MIN_MACS = 1L << 19;
+  /** Below this many columns the portable loop computes a tall product as its transpose. */
+  static final int NARROW_COLUMNS = 128;
+  /** Rows of a product the full BLAS form computes at a time before combining them into C. */
+  private static final int SCALED_BLOCK_ROWS = 64;
+  /** The fewest rows of C a thread is given. */
+  static final int PARALLEL_MIN_ROWS = 8;
+
   private Gemm() {}
 
   /**
@@ -188,7 +197,7 @@ public final class Gemm {
   public static void sgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
       float[] a, float[] b, float[] c) {
     if (!ranNarrow(kernel, ta, tb, m, n, k, 1f, a, b, 0f, c)) {
-      sgemm(kernel.implementation(), ta, tb, m, n, k, a, b, c);
+      sgemm(kernel.implementation(), kernel.threads(), ta, tb, m, n, k, a, b, c);
     }
   }
 
@@ -200,16 +209,24 @@ public final class Gemm {
    */
   public static void sgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k, float[] a,
       float[] b, float[] c) {
+    sgemm(kernel, 1, ta, tb, m, n, k, a, b, c);
+  }
+
+  /**
+   * As {@link #sgemm(Kernel, boolean, boolean, int, int, int, float[], float[], float[])}, with the
+   * rows of C split over up to {@code threads} threads when the product is large enough to gain
+   * ({@link #PARALLEL_MIN_MACS}); the Java kernels compute each element as one thread would.
+   */
+  static void sgemm(Kernel kernel, int threads, boolean ta, boolean tb, int m, int n, int k,
+      float[] a, float[] b, float[] c) {
     checkSizes(m, n, k, a.length, b.length, c.length);
     requireAvailable(kernel);
+    int t = (long) m * n * k >= PARALLEL_MIN_MACS ? threads : 1;
     switch (kernel) {
       case OPENBLAS -> OpenBlasGemm.sgemm(ta, tb, m, n, k, a, b, c);
-      case VECTOR -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c);
-      case PORTABLE -> {
-        float[] aa = ta ? transpose(a, k, m) : a;
-        float[] bb = tb ? transpose(b, n, k) : b;
-        scalar(m, n, k, aa, bb, c);
-      }
+      case VECTOR -> RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4,
+          (from, to) -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c, from, to));
+      case PORTABLE -> portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0, 1f, 0f, false);
     }
   }
 
@@ -279,7 +296,7 @@ public final class Gemm {
   public static void sgemm(GemmKernel kernel, boolean ta, boolean tb, int m, int n, int k,
       float alpha, float[] a, float[] b, float beta, float[] c) {
     if (!ranNarrow(kernel, ta, tb, m, n, k, alpha, a, b, beta, c)) {
-      sgemm(kernel.implementation(), ta, tb, m, n, k, alpha, a, b, beta, c);
+      sgemm(kernel.implementation(), kernel.threads(), ta, tb, m, n, k, alpha, a, b, beta, c);
     }
   }
 
@@ -305,18 +322,35 @@ public final class Gemm {
    */
   public static void sgemm(Kernel kernel, boolean ta, boolean tb, int m, int n, int k,
       float alpha, float[] a, float[] b, float beta, float[] c) {
+    sgemm(kernel, 1, ta, tb, m, n, k, alpha, a, b, beta, c);
+  }
+
+  private static void sgemm(Kernel kernel, int threads, boolean ta, boolean tb, int m, int n,
+      int k, float alpha, float[] a, float[] b, float beta, float[] c) {
     checkSizes(m, n, k, a.length, b.length, c.length);
     requireAvailable(kernel);
     if (kernel == Kernel.OPENBLAS) {
       OpenBlasGemm.sgemm(ta, tb, m, n, k, alpha, a, b, beta, c);
       return;
     }
-    float[] product = new float[m * n];
-    sgemm(kernel, ta, tb, m, n, k, a, b, product);
-    // The same roundings as NarrowGemm's, so that every Java kernel gives the same bits.
-    for (int i = 0; i < product.length; i++) {
-      c[i] = beta == 0f ? alpha * product[i] : Math.fma(product[i], alpha, beta * c[i]);
+    // The same roundings as NarrowGemm's, so that every Java kernel gives the same bits; the
+    // product goes through a block of rows at a time, or none at all on the portable loop.
+    int t = (long) m * n * k >= PARALLEL_MIN_MACS ? threads : 1;
+    if (kernel == Kernel.PORTABLE) {
+      portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0, alpha, beta, true);
+      return;
     }
+    RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) -> {
+      float[] block = new float[Math.min(SCALED_BLOCK_ROWS, to - from) * n];
+      for (int r0 = from; r0 < to; r0 += SCALED_BLOCK_ROWS) {
+        int r1 = Math.min(to, r0 + SCALED_BLOCK_ROWS);
+        // Rows r0..r1 of the product land at the start of the block.
+        VectorGemm.multiply(ta, tb, m, n, k, a, 0, b, block, -r0 * n, r0, r1, false);
+        for (int i = r0 * n, e = r1 * n, o = 0; i < e; i++, o++) {
+          c[i] = combine(block[o], alpha, beta, c[i]);
+        }
+      }
+    });
   }
 
   /**
@@ -389,30 +423,220 @@ public final class Gemm {
   }
 
   /**
-   * Each element of C is one chain of fused multiply-adds over k in ascending order, as in the
-   * Vector API kernels, so all three give the same bits. B's rows are copied into arrays of their
-   * own and each row of C is summed in a buffer, both indexed from 0: C2 then vectorizes the
-   * inner loop, which it does not for two offsets into arrays that might be one array (2-4 times
-   * faster than the loop over C and B in place).
+   * The k rows of n floats of op(B), each an array of its own: B holds [k, n] from {@code off},
+   * or [n, k] when {@code tb}, read column by column then.
    */
-  private static void scalar(int m, int n, int k, float[] a, float[] b, float[] c) {
+  private static float[][] rowsOf(boolean tb, float[] b, int off, int k, int n) {
     float[][] rows = new float[k][];
-    for (int p = 0; p < k; p++) {
-      rows[p] = java.util.Arrays.copyOfRange(b, p * n, p * n + n);
+    if (!tb) {
+      for (int p = 0; p < k; p++) {
+        rows[p] = java.util.Arrays.copyOfRange(b, off + p * n, off + p * n + n);
+      }
+      return rows;
     }
-    float[] acc = new float[n];
-    for (int i = 0; i < m; i++) {
-      java.util.Arrays.fill(acc, 0f);
-      int ai = i * k;
+    for (int p = 0; p < k; p++) {
+      rows[p] = new float[n];
+    }
+    // In 32 x 32 tiles, so that both the columns read and the rows written stay in cache.
+    for (int j0 = 0; j0 < n; j0 += 32) {
+      for (int p0 = 0; p0 < k; p0 += 32) {
+        for (int j = j0; j < Math.min(n, j0 + 32); j++) {
+          int from = off + j * k;
+          for (int p = p0; p < Math.min(k, p0 + 32); p++) {
+            rows[p][j] = b[from + p];
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * The portable loop ({@link #scalar}): {@code c = op(a) op(b)} or C's chains continued, A from
+   * {@code aOff} and C from {@code cOff}, rows split over {@code threads}. A product of fewer than
+   * {@link #NARROW_COLUMNS} columns and at least twice as many rows is computed as its transpose,
+   * c^T = op(b)^T op(a)^T, and transposed back: C2 vectorizes the loop over a row of C, which for
+   * a few dozen columns mostly runs in its scalar remainder. Each element is the same chain either
+   * way (fma(a, b, s) is fma(b, a, s)). With {@code scaled}, each finished element p is written
+   * as {@link #combine}(p, alpha, beta, c) instead, the full BLAS form without a temporary.
+   */
+  private static void portable(int threads, boolean accumulate, boolean ta, boolean tb, int m,
+      int n, int k, float[] a, int aOff, float[] b, float[] c, int cOff, float alpha, float beta,
+      boolean scaled) {
+    if (n < NARROW_COLUMNS && m >= 2 * n) {
+      float[] ct = new float[n * m];
+      if (accumulate) {
+        for (int i = 0; i < m; i++) {
+          for (int j = 0; j < n; j++) {
+            ct[j * m + i] = c[cOff + i * n + j];
+          }
+        }
+      }
+      // op(b)^T is b read the other way; op(a)^T likewise, with a as the right operand.
+      float[] bt = tb ? b : transpose(b, k, n);
+      float[][] rows = rowsOf(!ta, a, aOff, k, m);
+      RowSplit.run(threads, n, PARALLEL_MIN_ROWS, 2,
+          (from, to) -> scalar(m, k, bt, 0, rows, ct, 0, from, to, accumulate, 1f, 0f, false));
+      if (!scaled) {
+        transpose(ct, n, m, c, cOff);
+        return;
+      }
+      for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+          int at = cOff + i * n + j;
+          c[at] = combine(ct[j * m + i], alpha, beta, c[at]);
+        }
+      }
+      return;
+    }
+    float[] aa = ta ? transposeAt(a, aOff, k, m) : a;
+    float[][] rows = rowsOf(tb, b, 0, k, n);
+    RowSplit.run(threads, m, PARALLEL_MIN_ROWS, 2,
+        (from, to) -> scalar(n, k, aa, ta ? 0 : aOff, rows, c, cOff, from, to, accumulate, alpha,
+            beta, scaled));
+  }
+
+  /**
+   * Rows {@code [from, to)} of C. Each element of C is one chain of fused multiply-adds over k in
+   * ascending order, as in the Vector API kernels, so all three give the same bits. B's rows are
+   * copied into arrays of their own and each row of C is summed in a buffer, both indexed from 0:
+   * C2 then vectorizes the inner loop, which it does not for two offsets into arrays that might be
+   * one array (2-4 times faster than the loop over C and B in place). Two rows of C go together
+   * over four rows of B at a time, nesting four FMAs per element in k's order: each load of B
+   * serves two rows and each buffer element is stored once per four steps, not once per step.
+   */
+  private static void scalar(int n, int k, float[] a, int aOff, float[][] rows, float[] c,
+      int cOff, int from, int to, boolean accumulate, float alpha, float beta, boolean scaled) {
+    float[] acc0 = new float[n];
+    float[] acc1 = new float[n];
+    int i = from;
+    for (; i + 2 <= to; i += 2) {
+      start(acc0, c, cOff + i * n, n, accumulate);
+      start(acc1, c, cOff + (i + 1) * n, n, accumulate);
+      int a0 = aOff + i * k;
+      int a1 = a0 + k;
+      int p = 0;
+      for (; p + 4 <= k; p += 4) {
+        float x0 = a[a0 + p];
+        float x1 = a[a0 + p + 1];
+        float x2 = a[a0 + p + 2];
+        float x3 = a[a0 + p + 3];
+        float y0 = a[a1 + p];
+        float y1 = a[a1 + p + 1];
+        float y2 = a[a1 + p + 2];
+        float y3 = a[a1 + p + 3];
+        float[] r0 = rows[p];
+        float[] r1 = rows[p + 1];
+        float[] r2 = rows[p + 2];
+        float[] r3 = rows[p + 3];
+        for (int j = 0; j < n; j++) {
+          float b0 = r0[j];
+          float b1 = r1[j];
+          float b2 = r2[j];
+          float b3 = r3[j];
+          acc0[j] = Math.fma(x3, b3, Math.fma(x2, b2, Math.fma(x1, b1, Math.fma(x0, b0, acc0[j]))));
+          acc1[j] = Math.fma(y3, b3, Math.fma(y2, b2, Math.fma(y1, b1, Math.fma(y0, b0, acc1[j]))));
+        }
+      }
+      for (; p < k; p++) {
+        float x0 = a[a0 + p];
+        float y0 = a[a1 + p];
+        float[] r0 = rows[p];
+        for (int j = 0; j < n; j++) {
+          float b0 = r0[j];
+          acc0[j] = Math.fma(x0, b0, acc0[j]);
+          acc1[j] = Math.fma(y0, b0, acc1[j]);
+        }
+      }
+      finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
+      finish(acc1, c, cOff + (i + 1) * n, n, alpha, beta, scaled);
+    }
+    for (; i < to; i++) {
+      start(acc0, c, cOff + i * n, n, accumulate);
+      int ai = aOff + i * k;
       for (int p = 0; p < k; p++) {
         float av = a[ai + p];
         float[] row = rows[p];
         for (int j = 0; j < n; j++) {
-          acc[j] = Math.fma(av, row[j], acc[j]);
+          acc0[j] = Math.fma(av, row[j], acc0[j]);
         }
       }
-      System.arraycopy(acc, 0, c, i * n, n);
+      finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
     }
+  }
+
+  /** Writes a finished row of sums into C: as it is, or combined with alpha and beta. */
+  private static void finish(float[] acc, float[] c, int at, int n, float alpha, float beta,
+      boolean scaled) {
+    if (!scaled) {
+      System.arraycopy(acc, 0, c, at, n);
+    } else if (beta == 0f) {
+      for (int j = 0; j < n; j++) {
+        c[at + j] = alpha * acc[j];
+      }
+    } else {
+      for (int j = 0; j < n; j++) {
+        c[at + j] = Math.fma(acc[j], alpha, beta * c[at + j]);
+      }
+    }
+  }
+
+  /**
+   * The full BLAS form's last step on the Java kernels, {@code alpha p + beta c} rounded as
+   * NarrowGemm rounds it: alpha p when beta is 0 (c not read), else fma(p, alpha, beta c).
+   */
+  static float combine(float p, float alpha, float beta, float c) {
+    return beta == 0f ? alpha * p : Math.fma(p, alpha, beta * c);
+  }
+
+  /** A row's sums start from zero, or from C's row when they continue its chains. */
+  private static void start(float[] acc, float[] c, int at, int n, boolean accumulate) {
+    if (accumulate) {
+      System.arraycopy(c, at, acc, 0, n);
+    } else {
+      java.util.Arrays.fill(acc, 0f);
+    }
+  }
+
+  /**
+   * {@code c = op(a) op(b)} on one thread, A starting at {@code aOff} and C at {@code cOff} in their
+   * arrays; with {@code accumulate}, C's chains continue ({@code c += op(a) op(b)}, each element's
+   * fused multiply-adds going on from its value, so that splitting k over calls changes no bits on
+   * the Java kernels; OpenBLAS adds with beta = 1). What convolutions run on, chunk by chunk.
+   */
+  static void sgemmAt(Kernel kernel, boolean accumulate, boolean ta, boolean tb, int m, int n,
+      int k, float[] a, int aOff, float[] b, float[] c, int cOff) {
+    requireAvailable(kernel);
+    if ((long) aOff + (long) m * k > a.length || (long) k * n > b.length
+        || (long) cOff + (long) m * n > c.length) {
+      throw new IllegalArgumentException("gemm " + m + "x" + k + " by " + k + "x" + n
+          + " at offsets " + aOff + ", " + cOff + " does not fit arrays of " + a.length + ", "
+          + b.length + ", " + c.length);
+    }
+    switch (kernel) {
+      case OPENBLAS -> {
+        float[] aa = java.util.Arrays.copyOfRange(a, aOff, aOff + m * k);
+        float[] cc = accumulate ? java.util.Arrays.copyOfRange(c, cOff, cOff + m * n)
+            : new float[m * n];
+        OpenBlasGemm.sgemm(ta, tb, m, n, k, 1f, aa, b, accumulate ? 1f : 0f, cc);
+        System.arraycopy(cc, 0, c, cOff, m * n);
+      }
+      case VECTOR -> VectorGemm.multiply(ta, tb, m, n, k, a, aOff, b, c, cOff, 0, m, accumulate);
+      case PORTABLE -> portable(1, accumulate, ta, tb, m, n, k, a, aOff, b, c, cOff, 1f, 0f,
+          false);
+    }
+  }
+
+  /** {@code src} holds [rows, cols] from {@code off}; returns [cols, rows]. */
+  private static float[] transposeAt(float[] src, int off, int rows, int cols) {
+    float[] out = new float[rows * cols];
+    for (int i = 0; i < rows; i++) {
+      int from = off + i * cols;
+      for (int j = 0; j < cols; j++) {
+        out[j * rows + i] = src[from + j];
+      }
+    }
+    return out;
   }
 
   /** {@code src} holds [rows, cols]; returns [cols, rows]. */
@@ -427,11 +651,16 @@ public final class Gemm {
    * 32 x 32 tiles, so both sides of a large matrix stay in cache.
    */
   static void transpose(float[] src, int rows, int cols, float[] dst) {
+    transpose(src, rows, cols, dst, 0);
+  }
+
+  /** As {@link #transpose(float[], int, int, float[])}, writing from {@code off} in dst. */
+  static void transpose(float[] src, int rows, int cols, float[] dst, int off) {
     for (int i0 = 0; i0 < rows; i0 += 32) {
       for (int j0 = 0; j0 < cols; j0 += 32) {
         for (int i = i0; i < Math.min(rows, i0 + 32); i++) {
           for (int j = j0; j < Math.min(cols, j0 + 32); j++) {
-            dst[j * rows + i] = src[i * cols + j];
+            dst[off + j * rows + i] = src[i * cols + j];
           }
         }
       }

@@ -21,7 +21,10 @@ import java.util.Optional;
  * </ul>
  *
  * <p>{@link #of(Gemm.Kernel)} pins one implementation ({@code vector} or {@code portable} still
- * compute the {@code java} bits). Values are immutable and compare by implementation.
+ * compute the {@code java} bits). {@link #withThreads(int)} lets a large product or convolution
+ * use more than the caller's thread: each element of a result is still one chain of sums in the
+ * same order, computed by one thread, so the bits do not depend on the thread count. Values are
+ * immutable and compare by implementation and thread count.
  */
 public final class GemmKernel {
   private static final boolean VECTOR_PRESENT = ModuleLayer.boot()
@@ -37,7 +40,11 @@ public final class GemmKernel {
   /** The kernel a run gets when it names none: {@link #JAVA}. */
   public static final GemmKernel DEFAULT = JAVA;
 
+  /** The most threads {@link #withThreads(int)} accepts. */
+  public static final int MAX_THREADS = 256;
+
   private final Gemm.Kernel implementation;
+  private final int threads;
   /**
    * Whether float32 products of 8 to 16 columns (B not transposed) run on {@link NarrowGemm}: on
    * the Vector API implementation where 8-lane vectors are native, since there a packed kernel's
@@ -46,7 +53,12 @@ public final class GemmKernel {
   private final boolean narrow;
 
   private GemmKernel(Gemm.Kernel implementation) {
+    this(implementation, 1);
+  }
+
+  private GemmKernel(Gemm.Kernel implementation, int threads) {
     this.implementation = implementation;
+    this.threads = threads;
     this.narrow = implementation == Gemm.Kernel.VECTOR && VECTOR_PRESENT && NarrowGemm.native8();
   }
 
@@ -93,6 +105,33 @@ public final class GemmKernel {
     return implementation == Gemm.Kernel.OPENBLAS ? "openblas" : "java";
   }
 
+  /**
+   * How many threads a large product or convolution may use: the caller's and {@code threads() -
+   * 1} tasks of the common fork-join pool. 1 (the default) keeps every product on the caller's
+   * thread.
+   */
+  public int threads() {
+    return threads;
+  }
+
+  /**
+   * This kernel with large float32 products and convolutions split over {@code threads} threads
+   * (the caller's and {@code threads - 1} tasks of {@link java.util.concurrent.ForkJoinPool#commonPool()}).
+   * Each thread computes whole elements of the result, in the same order as one thread would, so
+   * the results are the same bits for every thread count. OpenBLAS products stay on the caller's
+   * thread.
+   *
+   * @throws IllegalArgumentException when {@code threads} is not between 1 and {@link
+   *     #MAX_THREADS}
+   */
+  public GemmKernel withThreads(int threads) {
+    if (threads < 1 || threads > MAX_THREADS) {
+      throw new IllegalArgumentException("threads must be between 1 and " + MAX_THREADS
+          + ", got " + threads);
+    }
+    return threads == this.threads ? this : new GemmKernel(implementation, threads);
+  }
+
   /** The implementation products run on. */
   public Gemm.Kernel implementation() {
     return implementation;
@@ -132,18 +171,20 @@ public final class GemmKernel {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof GemmKernel k && k.implementation == implementation;
+    return o instanceof GemmKernel k && k.implementation == implementation
+        && k.threads == threads;
   }
 
   @Override
   public int hashCode() {
-    return implementation.hashCode();
+    return implementation.hashCode() * 31 + threads;
   }
 
   /** {@link #name()}, with the implementation when it says more. */
   @Override
   public String toString() {
     String impl = implementation.name().toLowerCase(Locale.ROOT);
-    return impl.equals(name()) ? name() : name() + " (" + impl + ")";
+    String t = threads == 1 ? "" : ", " + threads + " threads";
+    return impl.equals(name()) && t.isEmpty() ? name() : name() + " (" + impl + t + ")";
   }
 }

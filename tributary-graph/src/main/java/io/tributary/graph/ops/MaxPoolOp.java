@@ -2,6 +2,7 @@ package io.tributary.graph.ops;
 
 import io.tributary.graph.Op;
 import io.tributary.graph.PartialShape;
+import io.tributary.tensor.DType;
 import java.util.List;
 
 /**
@@ -43,6 +44,11 @@ final class MaxPoolOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in) {
+    return compute(op, in, null);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
     NdArray x = in[grad ? 1 : 0];
     if (x.rank() != 4) {
       throw new IllegalArgumentException("max_pool needs NHWC input, got " + x);
@@ -56,6 +62,15 @@ final class MaxPoolOp extends BaseOp {
     int ow = (int) geo.outW(w);
     if (oh < 1 || ow < 1) {
       throw new IllegalArgumentException("pooling window does not fit input " + x);
+    }
+    if (x.dtype() == DType.FLOAT32 && (!grad || in[0].dtype() == DType.FLOAT32)) {
+      if (grad && in[0].size() != n * oh * ow * c) {
+        throw new IllegalArgumentException("gradient " + in[0] + " does not match the output");
+      }
+      int[] shape = grad ? x.shapeRef() : new int[] {n, oh, ow, c};
+      NdArray out = NdArray.reuseOrZeros(NdArray.previous(previous, 0), DType.FLOAT32, shape);
+      poolFloat(x.floats(), grad ? in[0].floats() : null, out.floats(), n, h, w, c, oh, ow, geo);
+      return new NdArray[] {out};
     }
     double[] xd = x.asDoubles();
     double[] g = grad ? in[0].asDoubles() : null;
@@ -90,5 +105,51 @@ final class MaxPoolOp extends BaseOp {
     }
     int[] shape = grad ? x.shapeRef() : new int[] {n, oh, ow, c};
     return new NdArray[] {NdArray.fromDoubles(x.dtype(), shape, out)};
+  }
+
+  /**
+   * The float32 pool (g null) or its gradient, on the arrays directly, channels innermost so that
+   * a window's comparisons run over contiguous memory. Each output takes the first maximum of its
+   * window in (ky, kx) order, as the float64 path does; the gradient adds onto that position.
+   */
+  private static void poolFloat(float[] x, float[] g, float[] out, int n, int h, int w, int c,
+      int oh, int ow, ConvGeometry geo) {
+    if (g != null) {
+      java.util.Arrays.fill(out, 0, n * h * w * c, 0f);
+    }
+    int[] bestAt = new int[c];
+    float[] best = new float[c];
+    for (int b = 0; b < n; b++) {
+      for (int oy = 0; oy < oh; oy++) {
+        for (int ox = 0; ox < ow; ox++) {
+          int first = ((b * h + oy * geo.sh()) * w + ox * geo.sw()) * c;
+          System.arraycopy(x, first, best, 0, c);
+          java.util.Arrays.fill(bestAt, first);
+          for (int ky = 0; ky < geo.kh(); ky++) {
+            for (int kx = 0; kx < geo.kw(); kx++) {
+              if (ky == 0 && kx == 0) {
+                continue;
+              }
+              int at = ((b * h + oy * geo.sh() + ky) * w + ox * geo.sw() + kx) * c;
+              for (int ch = 0; ch < c; ch++) {
+                float v = x[at + ch];
+                if (v > best[ch]) {
+                  best[ch] = v;
+                  bestAt[ch] = at;
+                }
+              }
+            }
+          }
+          int o = ((b * oh + oy) * ow + ox) * c;
+          if (g == null) {
+            System.arraycopy(best, 0, out, o, c);
+          } else {
+            for (int ch = 0; ch < c; ch++) {
+              out[bestAt[ch] + ch] += g[o + ch];
+            }
+          }
+        }
+      }
+    }
   }
 }

@@ -29,8 +29,30 @@ final class VectorGemm {
 
   /** {@code c = op(a) op(b)}; sizes are checked by the caller. */
   static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b, float[] c) {
-    java.util.Arrays.fill(c, 0, m * n, 0f);
-    if (m == 0 || n == 0 || k == 0) {
+    multiply(ta, tb, m, n, k, a, b, c, 0, m);
+  }
+
+  /**
+   * Rows {@code [from, to)} of {@code c = op(a) op(b)}, leaving C's other rows alone; {@code from}
+   * is a multiple of {@link #MR} or 0. Sizes are checked by the caller.
+   */
+  static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b, float[] c,
+      int from, int to) {
+    multiply(ta, tb, m, n, k, a, 0, b, c, 0, from, to, false);
+  }
+
+  /**
+   * Rows {@code [from, to)} of {@code c = op(a) op(b)}, or, with {@code accumulate}, of C's chains
+   * continued over this k ({@code c += op(a) op(b)}, each element's fused multiply-adds going on
+   * from its current value: two calls over the two halves of k give the bits of one call over
+   * all of it). A starts at {@code aOff} and C at {@code cOff} in their arrays.
+   */
+  static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, int aOff,
+      float[] b, float[] c, int cOff, int from, int to, boolean accumulate) {
+    if (!accumulate) {
+      java.util.Arrays.fill(c, cOff + from * n, cOff + to * n, 0f);
+    }
+    if (from >= to || n == 0 || k == 0) {
       return;
     }
     int ncMax = Math.min(NC, n);
@@ -49,16 +71,16 @@ final class VectorGemm {
         // place beats copying it, except for a ragged last panel, which is packed (zero-padded).
         boolean direct = !tb && m <= DIRECT_MAX_ROWS;
         packB(tb, b, n, k, p0, kc, j0, nc, panels, bp, direct);
-        for (int i0 = 0; i0 < m; i0 += MR) {
-          int rows = Math.min(MR, m - i0);
-          packA(ta, a, m, k, i0, rows, p0, kc, ap);
+        for (int i0 = from; i0 < to; i0 += MR) {
+          int rows = Math.min(MR, to - i0);
+          packA(ta, a, aOff, m, k, i0, rows, p0, kc, ap);
           for (int jp = 0; jp < panels; jp++) {
             int jj = j0 + jp * NR;
             int cols = Math.min(NR, j0 + nc - jj);
             if (direct && cols == NR) {
-              kernel(kc, ap, b, p0 * n + jj, n, c, i0 * n + jj, n, rows, cols, tile);
+              kernel(kc, ap, b, p0 * n + jj, n, c, cOff + i0 * n + jj, n, rows, cols, tile);
             } else {
-              kernel(kc, ap, bp, jp * kc * NR, NR, c, i0 * n + jj, n, rows, cols, tile);
+              kernel(kc, ap, bp, jp * kc * NR, NR, c, cOff + i0 * n + jj, n, rows, cols, tile);
             }
           }
         }
@@ -93,12 +115,12 @@ final class VectorGemm {
   }
 
   /** The strip holds A[i0 .. i0+MR, p0 .. p0+kc] column after column, zero-padded past m. */
-  private static void packA(boolean ta, float[] a, int m, int k, int i0, int rows, int p0, int kc,
-      float[] ap) {
+  private static void packA(boolean ta, float[] a, int aOff, int m, int k, int i0, int rows,
+      int p0, int kc, float[] ap) {
     for (int p = 0; p < kc; p++) {
       int to = p * MR;
       for (int r = 0; r < rows; r++) {
-        ap[to + r] = ta ? a[(p0 + p) * m + i0 + r] : a[(i0 + r) * k + p0 + p];
+        ap[to + r] = ta ? a[aOff + (p0 + p) * m + i0 + r] : a[aOff + (i0 + r) * k + p0 + p];
       }
       for (int r = rows; r < MR; r++) {
         ap[to + r] = 0f;

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""PyTorch anchor for the local-training comparison (run-pytorch.sh), printed as one JSON object.
+
+The same cases as io.tributary.bench.LocalTrainingRace, in PyTorch on the CPU with
+torch.set_num_threads(THREADS): float32 matmul 512^3 (GFLOPS = 2 n^3 / time), one epoch of the
+FedAvg 2NN (784-200-200-10, ReLU) and one of its CNN (two 5x5 convolutions, 32 and 64 channels,
+same padding, ReLU, 2x2 max pooling, 512 dense, 10 out), batch 32, SGD lr 0.01, mean
+cross-entropy, random 28x28 samples; a warm-up over a tenth of the data, then REPS timed epochs.
+
+Usage: torch_anchor.py THREADS REPS SAMPLES CNN_SAMPLES [CASES]
+"""
+import json
+import statistics
+import sys
+import time
+
+try:
+    import torch
+    from torch import nn
+except ImportError as e:  # run-pytorch.sh checks this first; say it plainly when run alone
+    print(f"torch is not importable: {e}", file=sys.stderr)
+    sys.exit(3)
+
+BATCH = 32
+MATMUL = 512
+MATMUL_CALLS = 10
+
+
+def summary(values):
+    return {"median": round(statistics.median(values), 4), "samples": [round(v, 4) for v in values]}
+
+
+def matmul(reps):
+    g = torch.Generator().manual_seed(42)
+    a = torch.rand(MATMUL, MATMUL, generator=g) * 2 - 1
+    b = torch.rand(MATMUL, MATMUL, generator=g) * 2 - 1
+    c = torch.empty(MATMUL, MATMUL)
+    for _ in range(3 * MATMUL_CALLS):
+        torch.mm(a, b, out=c)
+    out = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(MATMUL_CALLS):
+            torch.mm(a, b, out=c)
+        s = (time.perf_counter() - t0) / MATMUL_CALLS
+        out.append(2.0 * MATMUL ** 3 / s / 1e9)
+    return out
+
+
+def two_nn():
+    return nn.Sequential(nn.Flatten(), nn.Linear(784, 200), nn.ReLU(), nn.Linear(200, 200),
+                         nn.ReLU(), nn.Linear(200, 10))
+
+
+def cnn():
+    return nn.Sequential(
+        nn.Conv2d(1, 32, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(32, 64, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(7 * 7 * 64, 512), nn.ReLU(), nn.Linear(512, 10))
+
+
+def epochs(model, shape, samples, reps):
+    g = torch.Generator().manual_seed(1)
+    batches = []
+    for start in range(0, samples, BATCH):
+        n = min(BATCH, samples - start)
+        batches.append((torch.rand(n, *shape, generator=g),
+                        torch.randint(0, 10, (n,), generator=g)))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    loss_fn = nn.CrossEntropyLoss()
+
+    def step(x, y):
+        opt.zero_grad(set_to_none=True)
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    for x, y in batches[:max(1, len(batches) // 10)]:
+        step(x, y)
+    out = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for x, y in batches:
+            step(x, y)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def main(argv):
+    if len(argv) < 4:
+        print("usage: torch_anchor.py THREADS REPS SAMPLES CNN_SAMPLES [CASES]", file=sys.stderr)
+        return 2
+    threads, reps, samples, cnn_samples = (int(v) for v in argv[:4])
+    cases = (argv[4] if len(argv) > 4 else "matmul,2nn,cnn").split(",")
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    result = {"side": "pytorch", "threads": torch.get_num_threads(), "torch": torch.__version__,
+              "mkldnn": torch.backends.mkldnn.is_available()}
+    with torch.no_grad():
+        if "matmul" in cases:
+            result["matmul_gflops"] = summary(matmul(reps))
+    if "2nn" in cases:
+        result["2nn_epoch_s"] = summary(epochs(two_nn(), (784,), samples, reps))
+    if "cnn" in cases:
+        result["cnn_epoch_s"] = summary(epochs(cnn(), (1, 28, 28), cnn_samples, reps))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
