@@ -511,22 +511,22 @@ public final class SuperNode implements AutoCloseable {
       objects.put(oid, c);
     }
     try {
-      ObjectCodec.checkTree(tree, objects);
+      ObjectCodec.checkTree(tree, objects, b.limits.maxDepth());
     } catch (ObjectCodec.BadObjectException e) {
       throw new Refused(e.getMessage());
     }
     rpc.call(FleetRpc.CONFIRM_MESSAGE_RECEIVED, ConfirmMessageReceivedRequest.newBuilder()
         .setNode(node).setRunId(md.runId()).setMessageObjectId(id).build());
     try {
-      return ObjectCodec.inflate(id, objects);
+      return ObjectCodec.inflate(id, objects, b.limits);
     } catch (ObjectCodec.BadObjectException e) {
       throw new Refused(e.getMessage());
     }
   }
 
   private void postOrder(ObjectTree t, List<ObjectTree> out, int depth) throws Refused {
-    if (depth > 16) {
-      throw new Refused("the object tree is deeper than a message's");
+    if (depth > b.limits.maxDepth()) {
+      throw new Refused("the object tree is deeper than " + b.limits.maxDepth());
     }
     for (ObjectTree c : t.getChildrenList()) {
       postOrder(c, out, depth + 1);
@@ -610,7 +610,9 @@ public final class SuperNode implements AutoCloseable {
     private Duration callTimeout = Duration.ofSeconds(60);
     private Duration pullTimeout = Duration.ofMinutes(10);
     private Backoff backoff = Backoff.DEFAULT.withMaxAttempts(Integer.MAX_VALUE);
-    private long maxMessageBytes = 2L * 1024 * 1024 * 1024 - 64;
+    private long maxMessageBytes = Math.min(2L * 1024 * 1024 * 1024 - 64,
+        Runtime.getRuntime().maxMemory() / 5);
+    private ObjectCodec.Limits limits = ObjectCodec.Limits.fromHeap();
     private long maxResponseBytes = 64 * 1024 * 1024;
     private int maxObjects = 1 << 20;
 
@@ -690,9 +692,35 @@ public final class SuperNode implements AutoCloseable {
       return this;
     }
 
-    /** The largest message accepted, all objects together; larger ones get an error reply. */
+    /**
+     * The largest message accepted, its pulled objects together; larger ones get an error reply.
+     * By default a fifth of the maximum heap (at most 2 GiB - 64): the node holds the pulled
+     * objects, the arrays made of them, the app's reply and its objects at once.
+     */
     public Builder maxMessageBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("the message bound must be positive, got " + bytes);
+      }
       this.maxMessageBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The most array bytes a message may stand for once inflated, counted once per name that
+     * refers to them (a record named 300 times counts 300 times), checked before any is
+     * allocated; larger ones get an error reply. By default a quarter of the maximum heap.
+     */
+    public Builder maxInflatedBytes(long bytes) {
+      this.limits = limits.withMaxInflatedBytes(bytes);
+      return this;
+    }
+
+    /**
+     * The most record entries and array chunk references a message may stand for once inflated,
+     * counted the same way; by default one per 256 bytes of maximum heap.
+     */
+    public Builder maxElements(long elements) {
+      this.limits = limits.withMaxElements(elements);
       return this;
     }
 
