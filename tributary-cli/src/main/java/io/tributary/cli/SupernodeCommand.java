@@ -148,10 +148,12 @@ final class SupernodeCommand implements Callable<Integer> {
         b.rootCertificates(rootCertificates);
       }
       bounds(b);
+      java.util.Map<String, Object> config = NodeConfig.parse(nodeConfig);
+      partitionFromNodeConfig(config);
       LocalTrainingOptions.Prepared p = training.prepare(() -> { });
       TrainingClient client = p.client();
       b.insecure(insecure)
-          .nodeConfig(NodeConfig.parse(nodeConfig))
+          .nodeConfig(config)
           .clientApp(TrainingClientApp.of(client))
           .backoff(Backoff.DEFAULT.withMaxAttempts(maxRetries == null ? Integer.MAX_VALUE
               : maxRetries).withSeed(training.seed));
@@ -232,6 +234,41 @@ final class SupernodeCommand implements Callable<Integer> {
       }
       b.maxElements(maxElements);
     }
+  }
+
+  /**
+   * Flower's examples name a node's partition in its node config ({@code partition-id},
+   * {@code num-partitions}); the built-in trainer takes it from there unless {@code --partition}
+   * was given, and refuses the two when they disagree.
+   */
+  private void partitionFromNodeConfig(java.util.Map<String, Object> config) {
+    Object id = config.get("partition-id");
+    Object n = config.get("num-partitions");
+    if (id == null && n == null) {
+      return;
+    }
+    if (!(id instanceof Long i) || !(n instanceof Long count)) {
+      throw new IllegalArgumentException("--node-config: partition-id and num-partitions must "
+          + "both be given, as integers (got " + clip(String.valueOf(id)) + " and "
+          + clip(String.valueOf(n)) + ")");
+    }
+    if (count < 1 || i < 0 || i >= count) {
+      throw new IllegalArgumentException("--node-config: partition-id " + i
+          + " is not in [0, num-partitions " + count + ")");
+    }
+    String fromConfig = i + "/" + count;
+    boolean explicit = spec.commandLine().getParseResult() != null
+        && spec.commandLine().getParseResult().hasMatchedOption("--partition");
+    if (explicit && !training.partition.equals(fromConfig)) {
+      throw new IllegalArgumentException("--partition " + training.partition
+          + " disagrees with --node-config partition-id=" + i + " num-partitions=" + count);
+    }
+    training.partition = fromConfig;
+  }
+
+  /** An echoed user value, cut short. */
+  private static String clip(String s) {
+    return s.length() > 40 ? s.substring(0, 40) + "..." : s;
   }
 
   private static String describe(String transport, String prefix) {

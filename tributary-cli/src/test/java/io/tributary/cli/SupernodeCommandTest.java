@@ -62,6 +62,12 @@ class SupernodeCommandTest {
             "-5"}, "--max-inflated-bytes"),
         Arguments.of(new String[] {"--superlink", "h:1", "--root-certificates",
             emptyFile()}, "holds no PEM certificate"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--node-config",
+            "partition-id=5 num-partitions=2"}, "partition-id 5 is not in"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--node-config",
+            "partition-id=1"}, "must both be given"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--partition", "0/2",
+            "--node-config", "partition-id=1 num-partitions=2"}, "disagrees"),
         Arguments.of(new String[] {"--superlink", "h:1", "--root-certificates",
             notPem()}, "holds no PEM certificate"));
   }
@@ -98,6 +104,18 @@ class SupernodeCommandTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).hasSize(1);
     assertThat(r.errLines()[0]).startsWith("tributary supernode: ").contains(named);
+  }
+
+  @Test
+  void call_partitionInNodeConfig_trainsThatPartitionAsFlowersExamplesName() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    CliRun r = CliRun.of("supernode", "--superlink", "127.0.0.1:" + port, "--insecure",
+        "--max-retries", "1", "--node-config", "partition-id=1 num-partitions=3");
+
+    assertThat(r.err()).contains("partition 1/3 of");
   }
 
   @Test
