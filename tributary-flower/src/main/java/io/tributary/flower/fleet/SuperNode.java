@@ -418,6 +418,7 @@ public final class SuperNode implements AutoCloseable {
       ObjectTree tree) throws InterruptedException {
     long start = System.nanoTime();
     Metadata md = Protos.metadata(head.getMetadata());
+    com.google.protobuf.UnknownFieldSet replyFields = Protos.replyFields(head.getMetadata());
     Message instruction = Message.ofContent(md, RecordDict.empty());
     Message reply;
     RunState run;
@@ -438,7 +439,7 @@ public final class SuperNode implements AutoCloseable {
       LOG.warn("message {} refused: {}", md.messageId(), e.getMessage());
       reply = instruction.replyError(new MessageError(MessageError.MESSAGE_UNAVAILABLE,
           e.getMessage()));
-      send(rpc, node, reply, 0);
+      send(rpc, node, reply, 0, replyFields);
       return;
     }
     if (run.app == null) {
@@ -447,7 +448,7 @@ public final class SuperNode implements AutoCloseable {
     } else {
       reply = run.app.handle(message, run.context);
     }
-    send(rpc, node, reply, (System.nanoTime() - start) / 1e9);
+    send(rpc, node, reply, (System.nanoTime() - start) / 1e9, replyFields);
   }
 
   private RunState run(Link rpc, Node node, long runId) {
@@ -558,12 +559,13 @@ public final class SuperNode implements AutoCloseable {
     }
   }
 
-  private void send(Link rpc, Node node, Message reply, double runtime) {
-    ObjectCodec.Deflated d = ObjectCodec.deflate(reply);
+  private void send(Link rpc, Node node, Message reply, double runtime,
+      com.google.protobuf.UnknownFieldSet replyFields) {
+    ObjectCodec.Deflated d = ObjectCodec.deflate(reply, replyFields);
     Message sent = reply.withMessageId(d.rootId());
     try {
       PushMessagesResponse res = rpc.call(FleetRpc.PUSH_MESSAGES, PushMessagesRequest.newBuilder()
-          .setNode(node).addMessagesList(Protos.messageHead(sent))
+          .setNode(node).addMessagesList(Protos.messageHead(sent, replyFields))
           .addMessageObjectTrees(d.tree()).addClientappRuntimeList(runtime).build());
       Set<String> wanted = new HashSet<>(res.getObjectsToPushList());
       String sessionId = res.getSessionId();

@@ -111,13 +111,22 @@ final class HttpContractSuperLink implements AutoCloseable {
 
   /** Queues {@code m} (its content as objects) for the first node that pulls. */
   String offer(Message m) {
-    ObjectCodec.Deflated d = ObjectCodec.deflate(m);
+    return offer(m, com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+  }
+
+  /** {@link #offer(Message)} with metadata fields of a newer Flower ({@code extra}). */
+  String offer(Message m, com.google.protobuf.UnknownFieldSet extra) {
+    ObjectCodec.Deflated d = ObjectCodec.deflate(m, extra);
     store.putAll(d.objects());
     synchronized (queue) {
       queue.add(Map.entry(m.withMessageId(d.rootId()), d.tree()));
+      extras.put(d.rootId(), extra);
     }
     return d.rootId();
   }
+
+  private final Map<String, com.google.protobuf.UnknownFieldSet> extras =
+      new ConcurrentHashMap<>();
 
   @Override
   public void close() {
@@ -313,7 +322,8 @@ final class HttpContractSuperLink implements AutoCloseable {
         if (m == null) {
           return PullMessagesResponse.getDefaultInstance().toByteArray();
         }
-        return PullMessagesResponse.newBuilder().addMessagesList(Protos.messageHead(m.getKey()))
+        return PullMessagesResponse.newBuilder().addMessagesList(Protos.messageHead(m.getKey(),
+            extras.get(m.getKey().metadata().messageId())))
             .addMessageObjectTrees(m.getValue()).build().toByteArray();
       }
       case "get-run" -> {

@@ -167,4 +167,40 @@ class HttpTransportTest {
       assertThat(link.refusals).isNotEmpty().allSatisfy(r -> assertThat(r).startsWith("404"));
     }
   }
+
+  @Test
+  void serve_taskIdsOfANewerFlower_swappedIntoTheReplyAndCoveredByItsId() throws Exception {
+    PlusKApp app = new PlusKApp();
+    var field = (java.util.function.Function<String, com.google.protobuf.UnknownFieldSet.Field>)
+        v -> com.google.protobuf.UnknownFieldSet.Field.newBuilder()
+            .addLengthDelimited(com.google.protobuf.ByteString.copyFromUtf8(v)).build();
+    var extra = com.google.protobuf.UnknownFieldSet.newBuilder()
+        .addField(io.tributary.flower.fleet.internal.Protos.SRC_TASK_ID, field.apply("server-task"))
+        .addField(io.tributary.flower.fleet.internal.Protos.DST_TASK_ID, field.apply("node-task"))
+        .build();
+    try (HttpContractSuperLink link = new HttpContractSuperLink(FleetTransport.FLEET_V1)) {
+      String id = link.offer(train(1), extra);
+      try (SuperNode node = node(link, app).build().start()) {
+        await(() -> !link.pushed.isEmpty(), Duration.ofSeconds(20));
+      }
+      var head = link.pushed.getFirst().getMessagesList(0);
+      assertThat(head.getMetadata().getReplyToMessageId()).isEqualTo(id);
+      var unknown = head.getMetadata().getUnknownFields();
+      assertThat(unknown.getField(io.tributary.flower.fleet.internal.Protos.SRC_TASK_ID)
+          .getLengthDelimitedList().getFirst().toStringUtf8()).isEqualTo("node-task");
+      assertThat(unknown.getField(io.tributary.flower.fleet.internal.Protos.DST_TASK_ID)
+          .getLengthDelimitedList().getFirst().toStringUtf8()).isEqualTo("server-task");
+      // the reply's Message object, whose hash is the reply's id, holds the same metadata
+      byte[] root = link.store.get(head.getMetadata().getMessageId());
+      assertThat(root).isNotNull();
+      int zero = 0;
+      while (root[zero] != 0) {
+        zero++;
+      }
+      var body = io.tributary.flower.fleet.internal.proto.Message.parseFrom(
+          java.util.Arrays.copyOfRange(root, zero + 1, root.length));
+      assertThat(body.getMetadata().getUnknownFields()).isEqualTo(unknown);
+      assertThat(body.getMetadata().getMessageId()).isEmpty();
+    }
+  }
 }

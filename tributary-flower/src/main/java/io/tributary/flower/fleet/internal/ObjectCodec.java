@@ -127,6 +127,14 @@ public final class ObjectCodec {
 
   /** Every object of {@code m}, its tree and id, as Flower's {@code get_all_nested_objects}. */
   public static Deflated deflate(Message m) {
+    return deflate(m, com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+  }
+
+  /**
+   * {@link #deflate(Message)} with metadata fields beyond Flower 1.27's (see
+   * {@link Protos#replyFields}), which the message's id covers as Flower's does.
+   */
+  public static Deflated deflate(Message m, com.google.protobuf.UnknownFieldSet metadataExtra) {
     Out out = new Out();
     List<ObjectTree> children = new ArrayList<>();
     if (m.hasContent()) {
@@ -134,7 +142,7 @@ public final class ObjectCodec {
     }
     io.tributary.flower.fleet.internal.proto.Message.Builder body =
         io.tributary.flower.fleet.internal.proto.Message.newBuilder()
-            .setMetadata(Protos.metadata(m.metadata().withMessageId("")));
+            .setMetadata(Protos.metadata(m.metadata().withMessageId(""), metadataExtra));
     m.error().ifPresent(e -> body.setError(Protos.error(e)));
     ObjectTree tree = out.add("Message", children, body.build().toByteArray());
     return new Deflated(tree.getObjectId(), tree, out.objects);
