@@ -62,20 +62,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Flower SuperNode in Java: joins a Flower 1.27 SuperLink over the Fleet API and answers every
+ * A Flower SuperNode in Java: joins a Flower SuperLink over the Fleet API and answers every
  * message of every run with a Java {@link ClientApp}, as {@code flower-supernode} does with a
  * Python one.
  *
- * <p><b>Protocol</b> (as Flower's {@code flwr/supernode/start_client_internal.py} and
- * {@code flwr/client/grpc_rere_client/connection.py} drive it): every call carries the node's
- * public key, a timestamp and its signature ({@link NodeAuth}). Without configured keys the node
+ * <p><b>Transport</b> ({@link Builder#transport}): HTTP by default, as flower-supernode 1.40+
+ * ({@link FleetTransport#http()}; {@code http("/api/v0/fleet")} reaches Flower 1.27-1.39's REST
+ * transport), or Flower's gRPC service ({@link FleetTransport#grpcRere()}, SuperLinks up to 1.42).
+ * A SuperLink that refuses the node's identity (HTTP 401/403, gRPC {@code UNAUTHENTICATED}) stops
+ * it with {@link #failure()}; one that is unreachable, overloaded (503/504) or answers garbage is
+ * retried with {@link Backoff}.
+ *
+ * <p><b>Protocol</b> (as Flower's {@code flwr/supernode/start_client_internal.py} and its
+ * connections drive it): every call carries the node's public key, a timestamp and its signature
+ * ({@link NodeAuth}). Without configured keys the node
  * makes a SECP384R1 pair and registers its public key ({@code RegisterNode}); then it activates
  * ({@code ActivateNode}, declaring its heartbeat interval, 30 s by default, within the SuperLink's
  * [10, 1800]) and sends {@code SendNodeHeartbeat} every (interval - 5 s) x 0.8 +- 10 %. It polls
  * {@code PullMessages}; for a message it fetches the run ({@code GetRun}, {@code GetFab}, once per
  * run), pulls every object of the message's {@code ObjectTree} ({@code PullObject}, retried while
  * the SuperLink says it is not yet available), checks each against its id (SHA-256) and the tree
- * against the objects' heads, confirms receipt ({@code ConfirmMessageReceived}), runs the app, and
+ * against the objects' heads (children in any order), measures what the message inflates to
+ * against {@link Builder#maxInflatedBytes} and {@link Builder#maxElements} before allocating any
+ * array, inflates each object once (a child several names refer to is shared), confirms receipt ({@code ConfirmMessageReceived}), runs the app, and
  * sends the reply: {@code PushMessages} with the reply's head and tree, then {@code PushObject}
  * for every object the SuperLink asks for. On {@link #close} it deactivates and, when it
  * registered itself, unregisters.
@@ -468,8 +477,8 @@ public final class SuperNode implements AutoCloseable {
     ClientApp app = b.apps.getOrDefault(run.getFabId(), b.defaultApp);
     s = new RunState(run, app, new Context(runId, node.getNodeId(), b.nodeConfig, config,
         RecordDict.empty()));
-    LOG.info("run {}: FAB '{}' {} -> {}", runId, run.getFabId(), run.getFabVersion(),
-        app == null ? "no app" : "Java ClientApp " + app.messageTypes());
+    LOG.info("run {}: FAB '{}' {} -> {}", Long.toUnsignedString(runId), run.getFabId(),
+        run.getFabVersion(), app == null ? "no app" : "Java ClientApp " + app.messageTypes());
     runs.put(runId, s);
     return s;
   }
