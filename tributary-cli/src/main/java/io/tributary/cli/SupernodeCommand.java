@@ -110,6 +110,18 @@ final class SupernodeCommand implements Callable<Integer> {
           + "once inflated (default: one per 256 bytes of maximum heap)")
   Long maxElements;
 
+  @Option(names = "--app", paramLabel = "CLASS",
+      description = "serve every run with the user's ClientApp that CLASS (an "
+          + "io.tributary.flower.app.ClientAppProvider with a public no-argument constructor) "
+          + "makes, instead of the built-in trainer")
+  String app;
+
+  @Option(names = "--classpath", paramLabel = "JARS",
+      description = "jars and folders (separated by '" + "${sys:path.separator}" + "') to load "
+          + "--app from; without --app, the one ClientAppProvider they register in "
+          + "META-INF/services")
+  String classpath;
+
   @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
 
   @picocli.CommandLine.Mixin LocalTrainingOptions training = new LocalTrainingOptions();
@@ -150,11 +162,20 @@ final class SupernodeCommand implements Callable<Integer> {
       bounds(b);
       java.util.Map<String, Object> config = NodeConfig.parse(nodeConfig);
       partitionFromNodeConfig(config);
-      LocalTrainingOptions.Prepared p = training.prepare(() -> { });
-      TrainingClient client = p.client();
+      io.tributary.flower.app.ClientApp clientApp;
+      if (app != null || classpath != null) {
+        UserApps.Loaded loaded = UserApps.load(app, classpath);
+        clientApp = loaded.app();
+        what = loaded.description();
+      } else {
+        LocalTrainingOptions.Prepared p = training.prepare(() -> { });
+        TrainingClient client = p.client();
+        clientApp = TrainingClientApp.of(client);
+        what = p.description();
+      }
       b.insecure(insecure)
           .nodeConfig(config)
-          .clientApp(TrainingClientApp.of(client))
+          .clientApp(clientApp)
           .backoff(Backoff.DEFAULT.withMaxAttempts(maxRetries == null ? Integer.MAX_VALUE
               : maxRetries).withSeed(training.seed));
       if (authPublicKey != null && authPrivateKey == null) {
@@ -171,7 +192,6 @@ final class SupernodeCommand implements Callable<Integer> {
         throw new IllegalArgumentException((rootCertificates != null ? "--root-certificates: "
             : "") + e.getMessage());
       }
-      what = p.description();
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       err.println("tributary supernode: " + String.valueOf(e.getMessage()).replaceAll("\\R", " "));
       err.flush();

@@ -64,6 +64,12 @@ class SupernodeCommandTest {
             emptyFile()}, "holds no PEM certificate"),
         Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--node-config",
             "partition-id=5 num-partitions=2"}, "partition-id 5 is not in"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--app", "no.such.App"},
+            "--app: no loadable class no.such.App"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--app",
+            "java.lang.String"}, "does not implement io.tributary.flower.app.ClientAppProvider"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--app", "x.Y",
+            "--classpath", "/no/such.jar"}, "--classpath: /no/such.jar is not a jar or folder"),
         Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--node-config",
             "partition-id=1"}, "must both be given"),
         Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--partition", "0/2",
@@ -116,6 +122,20 @@ class SupernodeCommandTest {
         "--max-retries", "1", "--node-config", "partition-id=1 num-partitions=3");
 
     assertThat(r.err()).contains("partition 1/3 of");
+  }
+
+  @Test
+  void call_appClass_servesTheUsersClientAppInsteadOfTheTrainer() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    CliRun r = CliRun.of("supernode", "--superlink", "127.0.0.1:" + port, "--insecure",
+        "--max-retries", "1", "--app", EchoClientAppProvider.class.getName());
+
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+    assertThat(r.err()).contains("ClientApp " + EchoClientAppProvider.class.getName()
+        + " handling [train]", "gave up on 127.0.0.1:" + port);
   }
 
   @Test
