@@ -199,7 +199,13 @@ public final class FlowerDeployment implements AutoCloseable {
 
   /** {@code flwr run} of the test app with these run-config overrides; returns its output. */
   public String flwrRun(Duration timeout, String... runConfig) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("flwr", "run", app.toString(), "test"));
+    return flwrRun(app, timeout, runConfig);
+  }
+
+  /** {@code flwr run} of the Flower App in {@code appDir}; returns its output. */
+  public String flwrRun(Path appDir, Duration timeout, String... runConfig)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("flwr", "run", appDir.toString(), "test"));
     for (String c : runConfig) {
       cmd.add("--run-config");
       cmd.add(c);

@@ -78,4 +78,87 @@ class RealRestSuperLinkTest {
       assertThat(b.leftCleanly()).isTrue();
     }
   }
+
+  /** Flower's e2e-bare {@code NumPyClient} in Java: parameters scaled to mean 5. */
+  static final class BareClient implements io.tributary.flower.FlowerClient {
+    final java.util.concurrent.atomic.AtomicInteger fits =
+        new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger evaluations =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public List<io.tributary.tensor.Tensor> getParameters(
+        Map<String, io.tributary.flower.Scalar> config) {
+      return List.of(io.tributary.tensor.Tensor.ofLongs(io.tributary.tensor.Shape.of(1), 1));
+    }
+
+    @Override
+    public io.tributary.flower.FitRes fit(io.tributary.flower.FitIns ins) {
+      fits.incrementAndGet();
+      io.tributary.tensor.Tensor p = ins.parameters().getFirst();
+      double mean = p.getAsDouble(0);
+      return new io.tributary.flower.FitRes(List.of(io.tributary.tensor.Tensor.ofDoubles(
+          p.shape(), mean * (5 / mean))), 1, Map.of());
+    }
+
+    @Override
+    public io.tributary.flower.EvaluateRes evaluate(io.tributary.flower.EvaluateIns ins) {
+      evaluations.incrementAndGet();
+      double loss = Math.min(Math.abs(1 - ins.parameters().getFirst().getAsDouble(0) / 5), 1);
+      return new io.tributary.flower.EvaluateRes((float) loss, 1, Map.of("accuracy",
+          io.tributary.flower.Scalar.of(1 - loss)));
+    }
+  }
+
+  @Test
+  void flwrRun_e2eBareDefaultWorkflow_javaLegacyClientAppsCompleteIt() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    Path e2e = io.tributary.tensor.testing.PythonEnv.projectRoot().getParent()
+        .resolve("shared/peers/flower/e2e/e2e-bare");
+    Path appDir = dir.resolve("e2e-bare");
+    try (var files = Files.walk(e2e)) {
+      for (Path f : files.toList()) {
+        Path to = appDir.resolve(e2e.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(to);
+        } else {
+          Files.copy(f, to);
+        }
+      }
+    }
+    BareClient client = new BareClient();
+    try (FlowerDeployment d = restWithDatabase(flower, dir)) {
+      d.startSuperLink();
+      SuperNode a = SuperNode.builder(d.fleetAddress())
+          .transport(FleetTransport.http(FleetTransport.FLEET_REST_V0)).insecure(true)
+          .clientApp(io.tributary.flower.app.LegacyClientApp.of(client))
+          .pollInterval(Duration.ofMillis(300)).build().start();
+      SuperNode b = SuperNode.builder(d.fleetAddress())
+          .transport(FleetTransport.http(FleetTransport.FLEET_REST_V0)).insecure(true)
+          .clientApp(io.tributary.flower.app.LegacyClientApp.of(client))
+          .pollInterval(Duration.ofMillis(300)).build().start();
+      try {
+        assertThat(a.awaitActive(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.awaitActive(Duration.ofSeconds(60))).isTrue();
+        d.flwrRun(appDir, Duration.ofMinutes(2));
+        String status = "";
+        long end = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+        while (System.nanoTime() < end) {
+          status = d.flwr(Duration.ofMinutes(1), "ls", "test", "--format", "json");
+          if (status.contains("\"status\": \"finished")) {
+            break;
+          }
+          Thread.sleep(2000);
+        }
+        assertThat(status).as(d.tail(d.log("superlink")))
+            .contains("\"status\": \"finished:completed\"");
+        // DefaultWorkflow's FedAvg: 3 rounds of fit and evaluate on both nodes
+        assertThat(client.fits.get()).isEqualTo(6);
+        assertThat(client.evaluations.get()).isEqualTo(6);
+      } finally {
+        a.close();
+        b.close();
+      }
+    }
+  }
 }
