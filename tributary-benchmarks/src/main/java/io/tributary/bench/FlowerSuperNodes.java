@@ -1,6 +1,7 @@
 package io.tributary.bench;
 
 import io.tributary.flower.app.ClientApp;
+import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.records.ArrayRecord;
 import io.tributary.flower.records.Message;
@@ -53,7 +54,8 @@ public final class FlowerSuperNodes {
     List<SuperNode> nodes = new ArrayList<>(n);
     long t0 = System.nanoTime();
     for (int i = 0; i < n; i++) {
-      nodes.add(SuperNode.builder(superlink).insecure(true).nodeConfig(Map.of("k", 1L))
+      nodes.add(SuperNode.builder(superlink).transport(FleetTransport.grpcRere()).insecure(true)
+          .nodeConfig(Map.of("k", 1L))
           .clientApp(app).build().start());
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -2,6 +2,7 @@ package io.tributary.cli;
 
 import io.tributary.flower.Backoff;
 import io.tributary.flower.app.TrainingClientApp;
+import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.NodeConfig;
 import io.tributary.flower.fleet.NodeKeys;
 import io.tributary.flower.fleet.SuperNode;
@@ -17,8 +18,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code supernode} command: a Flower SuperNode ({@link SuperNode}) that joins a Flower 1.27
- * SuperLink over the Fleet API and answers every run's train and evaluate messages with a
+ * The {@code supernode} command: a Flower SuperNode ({@link SuperNode}) that joins a Flower
+ * SuperLink over the Fleet API (HTTP by default, as flower-supernode 1.40+; gRPC-rere for
+ * SuperLinks up to 1.42) and answers every run's train and evaluate messages with a
  * {@link TrainingClientApp} training one partition of a dataset. Flag names are
  * {@code flower-supernode}'s where they mean the same.
  */
@@ -28,7 +30,10 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     sortOptions = false,
     description = {
-      "Join a Flower SuperLink (Flower 1.27 Fleet API) as a SuperNode running a Java ClientApp.",
+      "Join a Flower SuperLink's Fleet API as a SuperNode running a Java ClientApp: over HTTP "
+          + "(the default, as flower-supernode 1.40+; --http-path-prefix /api/v0/fleet for "
+          + "Flower 1.27-1.39's --fleet-api-type rest) or --transport grpc-rere (Flower up to "
+          + "1.42).",
       "Every run the SuperLink gives this node is answered by the Java app (the FAB's Python "
           + "code is not run): train messages train partition I of N from the ArrayRecord "
           + "'arrays' with the ConfigRecord 'config' (lr, local_epochs, batch_size, "
@@ -44,10 +49,22 @@ final class SupernodeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--superlink", paramLabel = "HOST:PORT", required = true,
-      description = "the SuperLink's Fleet API address (flower-superlink's default port is 9092)")
+      description = "the SuperLink's Fleet API address, HOST:PORT or [IPV6]:PORT (flower-superlink "
+          + "1.27's default port is 9092 for grpc-rere, 9095 for rest)")
   String superlink;
 
-  @Option(names = "--insecure", description = "plain-text gRPC, without TLS")
+  @Option(names = "--transport", paramLabel = "http|grpc-rere",
+      description = "how to reach the Fleet API: http (default, Flower 1.40+; with "
+          + "--http-path-prefix /api/v0/fleet Flower 1.27-1.39's REST transport) or grpc-rere "
+          + "(Flower up to 1.42)")
+  String transport = "http";
+
+  @Option(names = "--http-path-prefix", paramLabel = "PATH",
+      description = "the HTTP Fleet API's path prefix (default /v1/fleet; /api/v0/fleet for "
+          + "flower-superlink 1.27-1.39 --fleet-api-type rest)")
+  String httpPathPrefix;
+
+  @Option(names = "--insecure", description = "plain text (http:// or plain gRPC), without TLS")
   boolean insecure;
 
   @Option(names = "--root-certificates", paramLabel = "FILE",
@@ -74,25 +91,64 @@ final class SupernodeCommand implements Callable<Integer> {
   String nodeConfig = "";
 
   @Option(names = "--max-retries", paramLabel = "K",
-      description = "consecutive failed attempts to reach the SuperLink before giving up "
-          + "(default: unlimited)")
+      description = "consecutive failed attempts to reach the SuperLink after which the node "
+          + "gives up, at least 1 (default: unlimited)")
   Integer maxRetries;
+
+  @Option(names = "--max-message-bytes", paramLabel = "BYTES",
+      description = "the largest message accepted, its pulled objects together (default: a "
+          + "fifth of the maximum heap, at most 2 GiB); larger ones get a Flower Error reply")
+  Long maxMessageBytes;
+
+  @Option(names = "--max-inflated-bytes", paramLabel = "BYTES",
+      description = "the most array bytes a message may stand for once inflated, counted once "
+          + "per name referring to them (default: a quarter of the maximum heap)")
+  Long maxInflatedBytes;
+
+  @Option(names = "--max-elements", paramLabel = "N",
+      description = "the most record entries and array chunk references a message may stand for "
+          + "once inflated (default: one per 256 bytes of maximum heap)")
+  Long maxElements;
+
+  @Option(names = "--app", paramLabel = "CLASS",
+      description = "serve every run with the user's ClientApp that CLASS (an "
+          + "io.tributary.flower.app.ClientAppProvider with a public no-argument constructor) "
+          + "makes, instead of the built-in trainer")
+  String app;
+
+  @Option(names = "--classpath", paramLabel = "JARS",
+      description = "jars and folders (separated by '" + "${sys:path.separator}" + "') to load "
+          + "--app from; without --app, the one ClientAppProvider they register in "
+          + "META-INF/services")
+  String classpath;
+
+  @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
 
   @picocli.CommandLine.Mixin LocalTrainingOptions training = new LocalTrainingOptions();
 
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    verbose.configureLogging();
     SuperNode node;
     String what;
     try {
-      LocalTrainingOptions.Prepared p = training.prepare(() -> { });
-      TrainingClient client = p.client();
-      SuperNode.Builder b = SuperNode.builder(superlink).insecure(insecure)
-          .nodeConfig(NodeConfig.parse(nodeConfig))
-          .clientApp(TrainingClientApp.of(client))
-          .backoff(Backoff.DEFAULT.withMaxAttempts(maxRetries == null ? Integer.MAX_VALUE
-              : Math.max(1, maxRetries)).withSeed(training.seed));
+      // flags that need no file or model first, each refused in one line before anything else
+      SuperNode.Builder b;
+      try {
+        b = SuperNode.builder(superlink);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--superlink: " + e.getMessage());
+      }
+      try {
+        b.transport(FleetTransport.parse(transport, httpPathPrefix));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--transport/--http-path-prefix: " + e.getMessage());
+      }
+      if (maxRetries != null && maxRetries < 1) {
+        throw new IllegalArgumentException("--max-retries must be at least 1, got "
+            + maxRetries);
+      }
       if (insecure && rootCertificates != null) {
         throw new IllegalArgumentException("--insecure and --root-certificates exclude each "
             + "other");
@@ -103,6 +159,25 @@ final class SupernodeCommand implements Callable<Integer> {
         }
         b.rootCertificates(rootCertificates);
       }
+      bounds(b);
+      java.util.Map<String, Object> config = NodeConfig.parse(nodeConfig);
+      partitionFromNodeConfig(config);
+      io.tributary.flower.app.ClientApp clientApp;
+      if (app != null || classpath != null) {
+        UserApps.Loaded loaded = UserApps.load(app, classpath);
+        clientApp = loaded.app();
+        what = loaded.description();
+      } else {
+        LocalTrainingOptions.Prepared p = training.prepare(() -> { });
+        TrainingClient client = p.client();
+        clientApp = TrainingClientApp.of(client);
+        what = p.description();
+      }
+      b.insecure(insecure)
+          .nodeConfig(config)
+          .clientApp(clientApp)
+          .backoff(Backoff.DEFAULT.withMaxAttempts(maxRetries == null ? Integer.MAX_VALUE
+              : maxRetries).withSeed(training.seed));
       if (authPublicKey != null && authPrivateKey == null) {
         throw new IllegalArgumentException("--auth-supernode-public-key needs "
             + "--auth-supernode-private-key");
@@ -111,11 +186,16 @@ final class SupernodeCommand implements Callable<Integer> {
         b.authKeys(authPublicKey == null ? NodeKeys.read(authPrivateKey)
             : NodeKeys.read(authPrivateKey, authPublicKey));
       }
-      node = b.build();
-      what = p.description();
+      try {
+        node = b.build();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException((rootCertificates != null ? "--root-certificates: "
+            : "") + e.getMessage());
+      }
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       err.println("tributary supernode: " + String.valueOf(e.getMessage()).replaceAll("\\R", " "));
       err.flush();
+      verbose.trace(err, e);
       return ExitCodes.BAD_INPUT;
     } catch (LocalTrainingOptions.DataException e) {
       return Problems.report(err, "supernode", e.where, e.problem);
@@ -123,7 +203,8 @@ final class SupernodeCommand implements Callable<Integer> {
       err.println("tributary supernode: cannot prepare the model: " + e.getMessage());
       return 1;
     }
-    err.println("tributary supernode: " + what + "; joining " + superlink);
+    err.println("tributary supernode: " + what + "; joining " + superlink + " over "
+        + describe(transport, httpPathPrefix));
     err.flush();
     Thread hook = new Thread(() -> {
       try {
@@ -137,6 +218,7 @@ final class SupernodeCommand implements Callable<Integer> {
       node.run();
       if (node.failure() != null) {
         err.println("tributary supernode: " + node.failure().getMessage());
+        verbose.trace(err, node.failure());
         return 1;
       }
       spec.commandLine().getOut().println("stopped");
@@ -148,5 +230,69 @@ final class SupernodeCommand implements Callable<Integer> {
         // The JVM is already shutting down and runs the hook.
       }
     }
+  }
+
+  private void bounds(SuperNode.Builder b) {
+    if (maxMessageBytes != null) {
+      if (maxMessageBytes < 1) {
+        throw new IllegalArgumentException("--max-message-bytes must be positive, got "
+            + maxMessageBytes);
+      }
+      b.maxMessageBytes(maxMessageBytes);
+    }
+    if (maxInflatedBytes != null) {
+      if (maxInflatedBytes < 0) {
+        throw new IllegalArgumentException("--max-inflated-bytes must not be negative, got "
+            + maxInflatedBytes);
+      }
+      b.maxInflatedBytes(maxInflatedBytes);
+    }
+    if (maxElements != null) {
+      if (maxElements < 0) {
+        throw new IllegalArgumentException("--max-elements must not be negative, got "
+            + maxElements);
+      }
+      b.maxElements(maxElements);
+    }
+  }
+
+  /**
+   * Flower's examples name a node's partition in its node config ({@code partition-id},
+   * {@code num-partitions}); the built-in trainer takes it from there unless {@code --partition}
+   * was given, and refuses the two when they disagree.
+   */
+  private void partitionFromNodeConfig(java.util.Map<String, Object> config) {
+    Object id = config.get("partition-id");
+    Object n = config.get("num-partitions");
+    if (id == null && n == null) {
+      return;
+    }
+    if (!(id instanceof Long i) || !(n instanceof Long count)) {
+      throw new IllegalArgumentException("--node-config: partition-id and num-partitions must "
+          + "both be given, as integers (got " + clip(String.valueOf(id)) + " and "
+          + clip(String.valueOf(n)) + ")");
+    }
+    if (count < 1 || i < 0 || i >= count) {
+      throw new IllegalArgumentException("--node-config: partition-id " + i
+          + " is not in [0, num-partitions " + count + ")");
+    }
+    String fromConfig = i + "/" + count;
+    boolean explicit = spec.commandLine().getParseResult() != null
+        && spec.commandLine().getParseResult().hasMatchedOption("--partition");
+    if (explicit && !training.partition.equals(fromConfig)) {
+      throw new IllegalArgumentException("--partition " + training.partition
+          + " disagrees with --node-config partition-id=" + i + " num-partitions=" + count);
+    }
+    training.partition = fromConfig;
+  }
+
+  /** An echoed user value, cut short. */
+  private static String clip(String s) {
+    return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+  }
+
+  private static String describe(String transport, String prefix) {
+    return transport.equals("grpc-rere") ? "gRPC-rere"
+        : "HTTP " + (prefix == null ? FleetTransport.FLEET_V1 : prefix);
   }
 }

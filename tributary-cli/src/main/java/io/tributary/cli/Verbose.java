@@ -38,6 +38,7 @@ final class Verbose {
       case ServerCommand s -> s.verbose.on;
       case ClientCommand c -> c.verbose.on;
       case SimulateCommand s -> s.verbose.on;
+      case SupernodeCommand s -> s.verbose.on;
       default -> false;
     };
   }

@@ -79,8 +79,8 @@ class SupernodeFlowerTest {
         d.flwr(Duration.ofMinutes(1), "supernode", "register", key(pub).toString(), "test");
       }
       String superlink = "localhost:" + d.fleetPort;
-      List<String> common = List.of("--superlink", superlink, "--root-certificates",
-          ca.toString(), "--model", "mclr");
+      List<String> common = List.of("--superlink", superlink, "--transport", "grpc-rere",
+          "--root-certificates", ca.toString(), "--model", "mclr");
 
       // a key the SuperLink does not know: refused, and the command gives up with 1
       List<String> stranger = new ArrayList<>(List.of("supernode"));

@@ -146,18 +146,62 @@ class TrainingClientTest {
     TrainingClient c = client();
     List<Tensor> good = c.getParameters(Map.of());
     List<Tensor> swapped = List.of(good.get(1), good.get(0));
-    List<Tensor> float64 = new ArrayList<>(good);
-    float64.set(1, Tensor.ofDoubles(Shape.of(10), new double[10]));
+    List<Tensor> ints = new ArrayList<>(good);
+    ints.set(1, Tensor.ofLongs(Shape.of(10), new long[10]));
 
     assertThatThrownBy(() -> c.fit(new FitIns(good.subList(0, 1), Map.of())))
         .isInstanceOf(FlowerClientException.class).hasMessageContaining("2 parameter tensors");
     assertThatThrownBy(() -> c.fit(new FitIns(swapped, Map.of())))
         .hasMessageContaining("parameter 0 (dense/kernel)");
-    assertThatThrownBy(() -> c.evaluate(new EvaluateIns(float64, Map.of())))
-        .hasMessageContaining("parameter 1 (dense/bias)").hasMessageContaining("float64");
+    assertThatThrownBy(() -> c.evaluate(new EvaluateIns(ints, Map.of())))
+        .hasMessageContaining("parameter 1 (dense/bias)").hasMessageContaining("int64");
     assertThatThrownBy(() -> c.fit(new FitIns(good, Map.of("local_epochs", Scalar.of("3")))))
         .hasMessageContaining("local_epochs");
     assertThatThrownBy(() -> c.fit(new FitIns(good, Map.of("lr", Scalar.of(-1.0)))))
         .hasMessageContaining("'lr'");
+  }
+
+  @Test
+  void evaluate_float64Model_castToTheModelsFloat32AsFedAdamSendsIt() throws Exception {
+    TrainingClient c = client();
+    List<Tensor> good = c.getParameters(Map.of());
+    List<Tensor> float64 = new ArrayList<>();
+    for (Tensor t : good) {
+      double[] v = new double[(int) t.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = t.getAsDouble(i);
+      }
+      float64.add(Tensor.ofDoubles(t.shape(), v));
+    }
+
+    EvaluateRes asFloat32 = c.evaluate(new EvaluateIns(good, Map.of()));
+    EvaluateRes asFloat64 = c.evaluate(new EvaluateIns(float64, Map.of()));
+    FitRes trained = c.fit(new FitIns(float64, Map.of()));
+
+    assertThat(asFloat64.loss()).isEqualTo(asFloat32.loss());
+    assertThat(trained.parameters().get(0).dtype()).isEqualTo(DType.FLOAT32);
+  }
+
+  @Test
+  void fitAndEvaluate_nonFiniteModel_refusedNamingTheParameter() throws Exception {
+    TrainingClient c = client();
+    List<Tensor> good = c.getParameters(Map.of());
+    for (float bad : new float[] {Float.NaN, Float.POSITIVE_INFINITY}) {
+      float[] bias = new float[10];
+      bias[3] = bad;
+      List<Tensor> poisoned = List.of(good.get(0), Tensor.ofFloats(Shape.of(10), bias));
+
+      assertThatThrownBy(() -> c.fit(new FitIns(poisoned, Map.of())))
+          .isInstanceOf(FlowerClientException.class)
+          .hasMessageContaining("parameter 1 (dense/bias)").hasMessageContaining("element 3")
+          .hasMessageContaining("finite");
+      assertThatThrownBy(() -> c.evaluate(new EvaluateIns(poisoned, Map.of())))
+          .isInstanceOf(FlowerClientException.class).hasMessageContaining("finite");
+    }
+    // a float64 value beyond float32's range is not finite once cast
+    List<Tensor> huge = List.of(good.get(0), Tensor.ofDoubles(Shape.of(10), new double[] {
+        1e300, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+    assertThatThrownBy(() -> c.evaluate(new EvaluateIns(huge, Map.of())))
+        .hasMessageContaining("finite");
   }
 }

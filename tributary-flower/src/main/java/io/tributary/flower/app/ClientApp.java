@@ -23,9 +23,11 @@ public final class ClientApp {
   public static final String QUERY = "query";
 
   private final Map<String, MessageHandler> handlers;
+  private final java.util.List<Mod> mods;
 
-  private ClientApp(Map<String, MessageHandler> handlers) {
+  private ClientApp(Map<String, MessageHandler> handlers, java.util.List<Mod> mods) {
     this.handlers = Map.copyOf(handlers);
+    this.mods = java.util.List.copyOf(mods);
   }
 
   public static Builder builder() {
@@ -50,15 +52,12 @@ public final class ClientApp {
           "this ClientApp has no handler for message type '" + type + "' (it handles "
               + handlers.keySet() + ")"));
     }
-    Message reply;
-    try {
-      reply = h.handle(message, context);
-    } catch (Exception | LinkageError | AssertionError e) {
-      String reason = e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage());
-      return message.replyError(new MessageError(MessageError.CLIENT_APP_RAISED_EXCEPTION,
-          reason));
+    MessageHandler chain = (m, c) -> call(h, m, c);
+    for (Mod mod : mods.reversed()) {
+      MessageHandler next = chain;
+      chain = (m, c) -> mod.apply(m, c, next);
     }
+    Message reply = call(chain, message, context);
     if (reply == null
         || !reply.metadata().replyToMessageId().equals(message.metadata().messageId())
         || reply.metadata().runId() != message.metadata().runId()) {
@@ -68,11 +67,33 @@ public final class ClientApp {
     return reply;
   }
 
+  /** {@code h}'s reply, or an error reply carrying what it threw. */
+  private static Message call(MessageHandler h, Message message, Context context) {
+    try {
+      return h.handle(message, context);
+    } catch (Exception | LinkageError | AssertionError e) {
+      String reason = e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage());
+      return message.replyError(new MessageError(MessageError.CLIENT_APP_RAISED_EXCEPTION,
+          reason));
+    }
+  }
+
   /** Registers handlers. */
   public static final class Builder {
     private final Map<String, MessageHandler> handlers = new LinkedHashMap<>();
+    private final java.util.List<Mod> mods = new java.util.ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Wraps every message's handling in {@code mod} (Flower's {@code ClientApp(mods=[...])});
+     * mods run in the order added, the first outermost.
+     */
+    public Builder mod(Mod mod) {
+      mods.add(Objects.requireNonNull(mod, "mod"));
+      return this;
+    }
 
     /** Handles {@code train} messages. */
     public Builder train(MessageHandler h) {
@@ -122,7 +143,7 @@ public final class ClientApp {
     }
 
     public ClientApp build() {
-      return new ClientApp(handlers);
+      return new ClientApp(handlers, mods);
     }
   }
 }

@@ -1,19 +1,24 @@
 package io.tributary.flower.fleet;
 
+import com.google.protobuf.ByteString;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
+import io.grpc.MethodDescriptor;
 import io.grpc.TlsChannelCredentials;
 import io.tributary.flower.Backoff;
 import io.tributary.flower.app.ClientApp;
 import io.tributary.flower.app.Context;
+import io.tributary.flower.fleet.internal.FleetClient;
+import io.tributary.flower.fleet.internal.FleetException;
 import io.tributary.flower.fleet.internal.FleetRpc;
+import io.tributary.flower.fleet.internal.GrpcFleetClient;
+import io.tributary.flower.fleet.internal.HostPort;
+import io.tributary.flower.fleet.internal.HttpFleetClient;
 import io.tributary.flower.fleet.internal.NodeAuth;
 import io.tributary.flower.fleet.internal.ObjectCodec;
 import io.tributary.flower.fleet.internal.Protos;
+import io.tributary.flower.fleet.internal.RootCertificates;
 import io.tributary.flower.fleet.internal.RunConfigs;
 import io.tributary.flower.fleet.internal.proto.ActivateNodeRequest;
 import io.tributary.flower.fleet.internal.proto.ConfirmMessageReceivedRequest;
@@ -57,20 +62,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Flower SuperNode in Java: joins a Flower 1.27 SuperLink over the Fleet API and answers every
+ * A Flower SuperNode in Java: joins a Flower SuperLink over the Fleet API and answers every
  * message of every run with a Java {@link ClientApp}, as {@code flower-supernode} does with a
  * Python one.
  *
- * <p><b>Protocol</b> (as Flower's {@code flwr/supernode/start_client_internal.py} and
- * {@code flwr/client/grpc_rere_client/connection.py} drive it): every call carries the node's
- * public key, a timestamp and its signature ({@link NodeAuth}). Without configured keys the node
+ * <p><b>Transport</b> ({@link Builder#transport}): HTTP by default, as flower-supernode 1.40+
+ * ({@link FleetTransport#http()}; {@code http("/api/v0/fleet")} reaches Flower 1.27-1.39's REST
+ * transport), or Flower's gRPC service ({@link FleetTransport#grpcRere()}, SuperLinks up to 1.42).
+ * A SuperLink that refuses the node's identity (HTTP 401/403, gRPC {@code UNAUTHENTICATED}) stops
+ * it with {@link #failure()}; one that is unreachable, overloaded (503/504) or answers garbage is
+ * retried with {@link Backoff}.
+ *
+ * <p><b>Protocol</b> (as Flower's {@code flwr/supernode/start_client_internal.py} and its
+ * connections drive it): every call carries the node's public key, a timestamp and its signature
+ * ({@link NodeAuth}). Without configured keys the node
  * makes a SECP384R1 pair and registers its public key ({@code RegisterNode}); then it activates
  * ({@code ActivateNode}, declaring its heartbeat interval, 30 s by default, within the SuperLink's
  * [10, 1800]) and sends {@code SendNodeHeartbeat} every (interval - 5 s) x 0.8 +- 10 %. It polls
  * {@code PullMessages}; for a message it fetches the run ({@code GetRun}, {@code GetFab}, once per
  * run), pulls every object of the message's {@code ObjectTree} ({@code PullObject}, retried while
  * the SuperLink says it is not yet available), checks each against its id (SHA-256) and the tree
- * against the objects' heads, confirms receipt ({@code ConfirmMessageReceived}), runs the app, and
+ * against the objects' heads (children in any order), measures what the message inflates to
+ * against {@link Builder#maxInflatedBytes} and {@link Builder#maxElements} before allocating any
+ * array, inflates each object once (a child several names refer to is shared), confirms receipt ({@code ConfirmMessageReceived}), runs the app, and
  * sends the reply: {@code PushMessages} with the reply's head and tree, then {@code PushObject}
  * for every object the SuperLink asks for. On {@link #close} it deactivates and, when it
  * registered itself, unregisters.
@@ -107,11 +121,24 @@ public final class SuperNode implements AutoCloseable {
   private volatile boolean leftCleanly;
   private final AtomicLong repliesSent = new AtomicLong();
   private volatile boolean stopping;
-  private volatile ManagedChannel channel;
+  private volatile FleetClient client;
   private volatile Thread thread;
   private volatile Throwable failure;
 
   private record RunState(Run run, ClientApp app, Context context) {}
+
+  /** A connection and the deadline of its calls. */
+  private record Link(FleetClient client, long timeoutMillis) {
+    <Q extends com.google.protobuf.Message, R extends com.google.protobuf.Message> R call(
+        MethodDescriptor<Q, R> method, Q request) {
+      return client.call(method, request, timeoutMillis);
+    }
+
+    <Q extends com.google.protobuf.Message, R extends com.google.protobuf.Message> R call(
+        MethodDescriptor<Q, R> method, Q request, long millis) {
+      return client.call(method, request, millis);
+    }
+  }
 
   private SuperNode(Builder b) {
     this.b = b;
@@ -130,7 +157,7 @@ public final class SuperNode implements AutoCloseable {
     if (thread != null) {
       throw new IllegalStateException("already started");
     }
-    thread = Thread.ofPlatform().name("supernode-" + b.superlink).daemon(true).start(this::serve);
+    thread = Thread.ofPlatform().name("supernode-" + b.address).daemon(true).start(this::serve);
     return this;
   }
 
@@ -201,19 +228,42 @@ public final class SuperNode implements AutoCloseable {
 
   // ---------------------------------------------------------------- connection
 
-  private ManagedChannel open() throws IOException {
-    ChannelCredentials creds;
-    if (b.insecure) {
-      creds = InsecureChannelCredentials.create();
-    } else if (b.rootCertificates != null) {
-      creds = TlsChannelCredentials.newBuilder().trustManager(b.rootCertificates.toFile()).build();
-    } else {
-      creds = TlsChannelCredentials.create();
-    }
-    return Grpc.newChannelBuilder(b.superlink, creds)
-        .intercept(auth)
-        .maxInboundMessageSize(b.maxGrpcMessageBytes)
-        .build();
+  private FleetClient open() {
+    return switch (b.transport) {
+      case FleetTransport.Http h -> new HttpFleetClient(
+          (b.insecure ? "http://" : "https://") + b.address + h.pathPrefix(),
+          b.rootCertificates == null ? null : RootCertificates.sslContext(b.rootCertificates),
+          auth, versionHeaders(), b.maxResponseBytes, Duration.ofSeconds(10));
+      case FleetTransport.GrpcRere g -> {
+        ChannelCredentials creds;
+        if (b.insecure) {
+          creds = InsecureChannelCredentials.create();
+        } else if (b.rootCertificates != null) {
+          try {
+            creds = TlsChannelCredentials.newBuilder().trustManager(b.rootCertificates.toFile())
+                .build();
+          } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read root certificates "
+                + b.rootCertificates + ": " + e.getMessage());
+          }
+        } else {
+          creds = TlsChannelCredentials.create();
+        }
+        int max = (int) Math.min(Integer.MAX_VALUE, b.maxResponseBytes);
+        yield new GrpcFleetClient(Grpc.newChannelBuilder(b.address.toString(), creds)
+            .intercept(auth).maxInboundMessageSize(max).build());
+      }
+    };
+  }
+
+  /**
+   * What the node says it is on every HTTP call: Tributary's package name and version, and the
+   * component {@code supernode}; a SuperLink that checks versions sees a package that is not
+   * {@code flwr} and can tell it apart.
+   */
+  private static Map<String, String> versionHeaders() {
+    return Map.of("flwr-package-name", "tributary", "flwr-package-version", Version.VALUE,
+        "flwr-component-name", "supernode");
   }
 
   private void serve() {
@@ -223,27 +273,33 @@ public final class SuperNode implements AutoCloseable {
       while (!stopping) {
         boolean spoke = false;
         try {
-          channel = open();
-          FleetRpc rpc = new FleetRpc(channel, b.callTimeout.toMillis());
+          client = open();
+          Link rpc = new Link(client, b.callTimeout.toMillis());
           long id = activate(rpc);
           spoke = true;
           failures = 0;
           session(rpc, id);
-        } catch (StatusRuntimeException e) {
+        } catch (FleetException e) {
           if (stopping) {
             break;
           }
-          LOG.warn("SuperLink {}: {}; reconnecting", b.superlink, e.getStatus());
-        } catch (IOException e) {
+          if (e.kind() == FleetException.Kind.UNAUTHENTICATED) {
+            failure = new IllegalStateException("the SuperLink " + b.address
+                + " refused this node: " + e.getMessage());
+            LOG.error("{}", failure.getMessage());
+            return;
+          }
+          LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
+        } catch (IllegalArgumentException | IllegalStateException e) {
           failure = e;
-          LOG.error("cannot open a channel to {}: {}", b.superlink, e.toString());
+          LOG.error("cannot connect to {}: {}", b.address, e.getMessage());
           return;
         } catch (InterruptedException e) {
           break;
         } finally {
-          ManagedChannel c = channel;
+          FleetClient c = client;
           if (c != null && !stopping) {
-            c.shutdownNow();
+            c.close();
           }
         }
         if (stopping) {
@@ -251,8 +307,8 @@ public final class SuperNode implements AutoCloseable {
         }
         failures = spoke ? 1 : failures + 1;
         if (failures >= b.backoff.maxAttempts()) {
-          failure = new IllegalStateException("gave up on " + b.superlink + " after " + failures
-              + " attempts");
+          failure = new IllegalStateException("gave up on " + b.address + " after " + failures
+              + (failures == 1 ? " attempt" : " attempts"));
           LOG.error("{}", failure.getMessage());
           return;
         }
@@ -263,36 +319,38 @@ public final class SuperNode implements AutoCloseable {
         }
       }
     } finally {
-      ManagedChannel c = channel;
+      FleetClient c = client;
       if (c != null) {
-        c.shutdownNow();
+        c.close();
       }
       stopped.countDown();
     }
   }
 
-  private long activate(FleetRpc rpc) {
+  private long activate(Link rpc) {
     if (selfRegistered) {
       try {
         rpc.call(FleetRpc.REGISTER_NODE, RegisterNodeFleetRequest.newBuilder()
-            .setPublicKey(com.google.protobuf.ByteString.copyFrom(auth.publicKeyPem())).build());
-      } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != Status.Code.FAILED_PRECONDITION) {
+            .setPublicKey(ByteString.copyFrom(auth.publicKeyPem())).build());
+      } catch (FleetException e) {
+        if (e.kind().endsSession()) {
           throw e;
         }
-        // "Public key already in use": registered before this reconnection.
+        // "Public key already in use" (gRPC FAILED_PRECONDITION; an HTTP 409, or the 500 of
+        // Flower 1.27's REST transport): registered before this reconnection. Activation tells.
+        LOG.debug("registration refused ({}); activating", e.getMessage());
       }
     }
     long id = rpc.call(FleetRpc.ACTIVATE_NODE, ActivateNodeRequest.newBuilder()
-        .setPublicKey(com.google.protobuf.ByteString.copyFrom(auth.publicKeyPem()))
+        .setPublicKey(ByteString.copyFrom(auth.publicKeyPem()))
         .setHeartbeatInterval(b.heartbeatInterval).build()).getNodeId();
     nodeId.set(id);
     active = true;
-    LOG.info("SuperNode {} active at {}", Long.toUnsignedString(id), b.superlink);
+    LOG.info("SuperNode {} active at {}", Long.toUnsignedString(id), b.address);
     return id;
   }
 
-  private void session(FleetRpc rpc, long id) throws InterruptedException {
+  private void session(Link rpc, long id) throws InterruptedException {
     Node node = Node.newBuilder().setNodeId(id).build();
     Thread heartbeat = Thread.ofPlatform().name("supernode-heartbeat-" + id).daemon(true)
         .start(() -> heartbeats(rpc, node));
@@ -315,7 +373,7 @@ public final class SuperNode implements AutoCloseable {
     }
   }
 
-  private void leave(FleetRpc rpc, long id) {
+  private void leave(Link rpc, long id) {
     boolean interrupted = Thread.interrupted();
     try {
       rpc.call(FleetRpc.DEACTIVATE_NODE, DeactivateNodeRequest.newBuilder().setNodeId(id).build(),
@@ -326,9 +384,9 @@ public final class SuperNode implements AutoCloseable {
       }
       leftCleanly = true;
       LOG.info("SuperNode {} deactivated{}", Long.toUnsignedString(id), selfRegistered ? " and unregistered" : "");
-    } catch (StatusRuntimeException e) {
+    } catch (FleetException e) {
       LOG.warn("SuperNode {} could not leave cleanly: {}", Long.toUnsignedString(id),
-          e.getStatus());
+          e.getMessage());
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
@@ -336,7 +394,7 @@ public final class SuperNode implements AutoCloseable {
     }
   }
 
-  private void heartbeats(FleetRpc rpc, Node node) {
+  private void heartbeats(Link rpc, Node node) {
     SplittableRandom r = new SplittableRandom();
     while (!Thread.currentThread().isInterrupted() && !stopping) {
       double next = (b.heartbeatInterval - HEARTBEAT_CALL_TIMEOUT) * (0.8 + r.nextDouble(-0.1, 0.1));
@@ -349,37 +407,38 @@ public final class SuperNode implements AutoCloseable {
             (long) (HEARTBEAT_CALL_TIMEOUT * 1000)).getSuccess();
         if (!ok) {
           LOG.warn("the SuperLink does not recognize node {}; reconnecting", node.getNodeId());
-          ManagedChannel c = channel;
+          FleetClient c = client;
           if (c != null) {
-            c.shutdownNow();
+            c.close();
           }
           return;
         }
       } catch (InterruptedException e) {
         return;
-      } catch (StatusRuntimeException e) {
-        LOG.debug("heartbeat failed: {}", e.getStatus());
+      } catch (FleetException e) {
+        LOG.debug("heartbeat failed: {}", e.getMessage());
       }
     }
   }
 
   // ---------------------------------------------------------------- messages
 
-  private void handle(FleetRpc rpc, Node node, io.tributary.flower.fleet.internal.proto.Message head,
+  private void handle(Link rpc, Node node, io.tributary.flower.fleet.internal.proto.Message head,
       ObjectTree tree) throws InterruptedException {
     long start = System.nanoTime();
     Metadata md = Protos.metadata(head.getMetadata());
+    com.google.protobuf.UnknownFieldSet replyFields = Protos.replyFields(head.getMetadata());
     Message instruction = Message.ofContent(md, RecordDict.empty());
     Message reply;
     RunState run;
     try {
       run = run(rpc, node, md.runId());
-    } catch (StatusRuntimeException e) {
-      if (isUnavailable(e)) {
+    } catch (FleetException e) {
+      if (e.kind().endsSession()) {
         throw e;
       }
-      LOG.info("run {} is not available ({}); ignoring message {}", md.runId(), e.getStatus(),
-          md.messageId());
+      LOG.info("run {} is not available ({}); ignoring message {}", Long.toUnsignedString(
+          md.runId()), e.getMessage(), md.messageId());
       return;
     }
     Message message = null;
@@ -389,7 +448,7 @@ public final class SuperNode implements AutoCloseable {
       LOG.warn("message {} refused: {}", md.messageId(), e.getMessage());
       reply = instruction.replyError(new MessageError(MessageError.MESSAGE_UNAVAILABLE,
           e.getMessage()));
-      send(rpc, node, reply, 0);
+      send(rpc, node, reply, 0, replyFields);
       return;
     }
     if (run.app == null) {
@@ -398,14 +457,10 @@ public final class SuperNode implements AutoCloseable {
     } else {
       reply = run.app.handle(message, run.context);
     }
-    send(rpc, node, reply, (System.nanoTime() - start) / 1e9);
+    send(rpc, node, reply, (System.nanoTime() - start) / 1e9, replyFields);
   }
 
-  private static boolean isUnavailable(StatusRuntimeException e) {
-    return e.getStatus().getCode() == Status.Code.UNAVAILABLE;
-  }
-
-  private RunState run(FleetRpc rpc, Node node, long runId) {
+  private RunState run(Link rpc, Node node, long runId) {
     RunState s = runs.get(runId);
     if (s != null) {
       return s;
@@ -422,8 +477,8 @@ public final class SuperNode implements AutoCloseable {
     ClientApp app = b.apps.getOrDefault(run.getFabId(), b.defaultApp);
     s = new RunState(run, app, new Context(runId, node.getNodeId(), b.nodeConfig, config,
         RecordDict.empty()));
-    LOG.info("run {}: FAB '{}' {} -> {}", runId, run.getFabId(), run.getFabVersion(),
-        app == null ? "no app" : "Java ClientApp " + app.messageTypes());
+    LOG.info("run {}: FAB '{}' {} -> {}", Long.toUnsignedString(runId), run.getFabId(),
+        run.getFabVersion(), app == null ? "no app" : "Java ClientApp " + app.messageTypes());
     runs.put(runId, s);
     return s;
   }
@@ -435,7 +490,7 @@ public final class SuperNode implements AutoCloseable {
     }
   }
 
-  private Message receive(FleetRpc rpc, Node node, Metadata md, ObjectTree tree)
+  private Message receive(Link rpc, Node node, Metadata md, ObjectTree tree)
       throws Refused, InterruptedException {
     String id = md.messageId();
     if (!tree.getObjectId().equals(id)) {
@@ -466,22 +521,22 @@ public final class SuperNode implements AutoCloseable {
       objects.put(oid, c);
     }
     try {
-      ObjectCodec.checkTree(tree, objects);
+      ObjectCodec.checkTree(tree, objects, b.limits.maxDepth());
     } catch (ObjectCodec.BadObjectException e) {
       throw new Refused(e.getMessage());
     }
     rpc.call(FleetRpc.CONFIRM_MESSAGE_RECEIVED, ConfirmMessageReceivedRequest.newBuilder()
         .setNode(node).setRunId(md.runId()).setMessageObjectId(id).build());
     try {
-      return ObjectCodec.inflate(id, objects);
+      return ObjectCodec.inflate(id, objects, b.limits);
     } catch (ObjectCodec.BadObjectException e) {
       throw new Refused(e.getMessage());
     }
   }
 
   private void postOrder(ObjectTree t, List<ObjectTree> out, int depth) throws Refused {
-    if (depth > 16) {
-      throw new Refused("the object tree is deeper than a message's");
+    if (depth > b.limits.maxDepth()) {
+      throw new Refused("the object tree is deeper than " + b.limits.maxDepth());
     }
     for (ObjectTree c : t.getChildrenList()) {
       postOrder(c, out, depth + 1);
@@ -492,7 +547,7 @@ public final class SuperNode implements AutoCloseable {
     out.add(t);
   }
 
-  private byte[] pull(FleetRpc rpc, Node node, long runId, String oid)
+  private byte[] pull(Link rpc, Node node, long runId, String oid)
       throws Refused, InterruptedException {
     long delay = 100;
     long deadline = System.nanoTime() + b.pullTimeout.toNanos();
@@ -513,14 +568,16 @@ public final class SuperNode implements AutoCloseable {
     }
   }
 
-  private void send(FleetRpc rpc, Node node, Message reply, double runtime) {
-    ObjectCodec.Deflated d = ObjectCodec.deflate(reply);
+  private void send(Link rpc, Node node, Message reply, double runtime,
+      com.google.protobuf.UnknownFieldSet replyFields) {
+    ObjectCodec.Deflated d = ObjectCodec.deflate(reply, replyFields);
     Message sent = reply.withMessageId(d.rootId());
     try {
       PushMessagesResponse res = rpc.call(FleetRpc.PUSH_MESSAGES, PushMessagesRequest.newBuilder()
-          .setNode(node).addMessagesList(Protos.messageHead(sent))
+          .setNode(node).addMessagesList(Protos.messageHead(sent, replyFields))
           .addMessageObjectTrees(d.tree()).addClientappRuntimeList(runtime).build());
       Set<String> wanted = new HashSet<>(res.getObjectsToPushList());
+      String sessionId = res.getSessionId();
       for (Map.Entry<String, byte[]> e : d.objects().entrySet()) {
         if (!wanted.contains(e.getKey())) {
           continue;
@@ -528,7 +585,7 @@ public final class SuperNode implements AutoCloseable {
         boolean stored = rpc.call(FleetRpc.PUSH_OBJECT, PushObjectRequest.newBuilder()
             .setNode(node).setRunId(sent.metadata().runId()).setObjectId(e.getKey())
             .setObjectContent(com.google.protobuf.UnsafeByteOperations.unsafeWrap(e.getValue()))
-            .build()).getStored();
+            .setSessionId(sessionId).build()).getStored();
         if (!stored) {
           LOG.warn("the SuperLink did not store object {} of reply {}", e.getKey(), d.rootId());
         }
@@ -536,11 +593,11 @@ public final class SuperNode implements AutoCloseable {
       repliesSent.incrementAndGet();
       LOG.info("sent {} reply {} ({})", sent.metadata().messageType(), d.rootId(),
           sent.hasContent() ? "content" : sent.error().orElseThrow());
-    } catch (StatusRuntimeException e) {
-      if (isUnavailable(e)) {
+    } catch (FleetException e) {
+      if (e.kind().endsSession()) {
         throw e;
       }
-      LOG.warn("reply {} not accepted: {}", d.rootId(), e.getStatus());
+      LOG.warn("reply {} not accepted: {}", d.rootId(), e.getMessage());
     }
   }
 
@@ -551,7 +608,8 @@ public final class SuperNode implements AutoCloseable {
 
   /** Settings of a {@link SuperNode}. */
   public static final class Builder {
-    private final String superlink;
+    private final HostPort address;
+    private FleetTransport transport = FleetTransport.http();
     private boolean insecure;
     private Path rootCertificates;
     private KeyPair keys;
@@ -563,15 +621,27 @@ public final class SuperNode implements AutoCloseable {
     private Duration callTimeout = Duration.ofSeconds(60);
     private Duration pullTimeout = Duration.ofMinutes(10);
     private Backoff backoff = Backoff.DEFAULT.withMaxAttempts(Integer.MAX_VALUE);
-    private long maxMessageBytes = 2L * 1024 * 1024 * 1024 - 64;
-    private int maxGrpcMessageBytes = 64 * 1024 * 1024;
+    private long maxMessageBytes = Math.min(2L * 1024 * 1024 * 1024 - 64,
+        Runtime.getRuntime().maxMemory() / 5);
+    private ObjectCodec.Limits limits = ObjectCodec.Limits.fromHeap();
+    private long maxResponseBytes = 64 * 1024 * 1024;
     private int maxObjects = 1 << 20;
 
     private Builder(String superlink) {
-      this.superlink = Objects.requireNonNull(superlink, "superlink");
+      this.address = HostPort.parse(superlink);
     }
 
-    /** Plain-text gRPC ({@code --insecure}). */
+    /**
+     * How to reach the Fleet API: {@link FleetTransport#http()} (the default, as
+     * flower-supernode 1.40+), {@code http("/api/v0/fleet")} for Flower 1.27-1.39's REST
+     * transport, or {@link FleetTransport#grpcRere()} for Flower up to 1.42's gRPC service.
+     */
+    public Builder transport(FleetTransport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /** Plain text, without TLS ({@code --insecure}): {@code http://} or plain gRPC. */
     public Builder insecure(boolean insecure) {
       this.insecure = insecure;
       return this;
@@ -633,16 +703,54 @@ public final class SuperNode implements AutoCloseable {
       return this;
     }
 
-    /** The largest message accepted, all objects together; larger ones get an error reply. */
+    /**
+     * The largest message accepted, its pulled objects together; larger ones get an error reply.
+     * By default a fifth of the maximum heap (at most 2 GiB - 64): the node holds the pulled
+     * objects, the arrays made of them, the app's reply and its objects at once.
+     */
     public Builder maxMessageBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("the message bound must be positive, got " + bytes);
+      }
       this.maxMessageBytes = bytes;
       return this;
     }
 
-    /** The largest single gRPC response accepted (one object, chunks are 5 MiB). */
-    public Builder maxGrpcMessageBytes(int bytes) {
-      this.maxGrpcMessageBytes = bytes;
+    /**
+     * The most array bytes a message may stand for once inflated, counted once per name that
+     * refers to them (a record named 300 times counts 300 times), checked before any is
+     * allocated; larger ones get an error reply. By default a quarter of the maximum heap.
+     */
+    public Builder maxInflatedBytes(long bytes) {
+      this.limits = limits.withMaxInflatedBytes(bytes);
       return this;
+    }
+
+    /**
+     * The most record entries and array chunk references a message may stand for once inflated,
+     * counted the same way; by default one per 256 bytes of maximum heap.
+     */
+    public Builder maxElements(long elements) {
+      this.limits = limits.withMaxElements(elements);
+      return this;
+    }
+
+    /**
+     * The largest single response accepted, HTTP body or gRPC message (one object: chunks are
+     * 5 MiB); 64 MiB by default.
+     */
+    public Builder maxResponseBytes(long bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("the response bound must be at least 1024 bytes, got "
+            + bytes);
+      }
+      this.maxResponseBytes = bytes;
+      return this;
+    }
+
+    /** The largest single gRPC response accepted; {@link #maxResponseBytes} for both transports. */
+    public Builder maxGrpcMessageBytes(int bytes) {
+      return maxResponseBytes(bytes);
     }
 
     /** The deadline of each call. */
@@ -651,7 +759,19 @@ public final class SuperNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The node; checks the settings that can be checked before connecting.
+     *
+     * @throws IllegalArgumentException for root certificates that are not a PEM certificate file,
+     *     or given together with {@link #insecure}
+     */
     public SuperNode build() {
+      if (insecure && rootCertificates != null) {
+        throw new IllegalArgumentException("insecure and root certificates exclude each other");
+      }
+      if (rootCertificates != null) {
+        RootCertificates.read(rootCertificates);
+      }
       if (!insecure && rootCertificates == null) {
         LOG.debug("TLS with the system's root certificates");
       }

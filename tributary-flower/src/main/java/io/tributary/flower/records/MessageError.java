@@ -15,6 +15,8 @@ public record MessageError(long code, String reason) {
   public static final long CLIENT_APP_RAISED_EXCEPTION = 2;
   /** {@code ErrorCode.MESSAGE_UNAVAILABLE}: the message could not be received intact. */
   public static final long MESSAGE_UNAVAILABLE = 3;
+  /** A mod's precondition did not hold (Flower's {@code ErrorCode.MOD_FAILED_PRECONDITION}). */
+  public static final long MOD_FAILED_PRECONDITION = 6;
 
   public MessageError {
     Objects.requireNonNull(reason, "reason");

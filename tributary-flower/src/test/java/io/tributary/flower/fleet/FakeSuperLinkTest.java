@@ -158,7 +158,8 @@ class FakeSuperLinkTest {
     String badShape = offer("train", model(new Array("float32", new int[] {3, 2}, Array.NUMPY,
         good.data())), false);
     String fine = offer("train", model(good), false);
-    try (SuperNode node = SuperNode.builder("127.0.0.1:" + server.getPort()).insecure(true)
+    try (SuperNode node = SuperNode.builder("127.0.0.1:" + server.getPort())
+        .transport(FleetTransport.grpcRere()).insecure(true)
         .nodeConfig(Map.of("k", 1L)).clientApp(app.app()).pollInterval(Duration.ofMillis(50))
         .build().start()) {
       long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -200,7 +201,8 @@ class FakeSuperLinkTest {
     PlusKApp app = new PlusKApp();
     String big = offer("train", model(Array.fromTensor(Tensor.zeros(
         io.tributary.tensor.DType.FLOAT32, Shape.of(1000, 1000)))), false);
-    try (SuperNode node = SuperNode.builder("127.0.0.1:" + server.getPort()).insecure(true)
+    try (SuperNode node = SuperNode.builder("127.0.0.1:" + server.getPort())
+        .transport(FleetTransport.grpcRere()).insecure(true)
         .nodeConfig(Map.of("k", 1L)).clientApp(app.app()).pollInterval(Duration.ofMillis(50))
         .maxMessageBytes(1 << 20).build().start()) {
       long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -224,7 +226,8 @@ class FakeSuperLinkTest {
     int port = first.getPort();
     PlusKApp app = new PlusKApp();
     Array w = Array.fromTensor(Tensor.ofFloats(Shape.of(1), 1));
-    try (SuperNode node = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+    try (SuperNode node = SuperNode.builder("127.0.0.1:" + port)
+        .transport(FleetTransport.grpcRere()).insecure(true)
         .nodeConfig(Map.of("k", 1L)).clientApp(app.app()).pollInterval(Duration.ofMillis(50))
         .backoff(io.tributary.flower.Backoff.DEFAULT.withDelays(Duration.ofMillis(100),
             Duration.ofMillis(400)).withMaxAttempts(Integer.MAX_VALUE))

@@ -169,6 +169,16 @@ public final class FlowerDeployment implements AutoCloseable {
         "--clientappio-api-address", "127.0.0.1:" + freePort(), "--node-config", "k=" + k);
   }
 
+  /**
+   * Starts a Python {@code flower-supernode --insecure --rest} with node config {@code k}, for a
+   * SuperLink started with {@code --fleet-api-type rest}.
+   */
+  public Process startPythonRestSuperNode(String name, int k) throws IOException {
+    return start(name, "flower-supernode", "--insecure", "--rest", "--superlink",
+        "http://" + fleetAddress(), "--clientappio-api-address", "127.0.0.1:" + freePort(),
+        "--node-config", "k=" + k);
+  }
+
   /** {@code flwr ARGS...} (through the "test" connection where ARGS name it); its output. */
   public String flwr(Duration timeout, String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of("flwr"));
@@ -189,7 +199,13 @@ public final class FlowerDeployment implements AutoCloseable {
 
   /** {@code flwr run} of the test app with these run-config overrides; returns its output. */
   public String flwrRun(Duration timeout, String... runConfig) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("flwr", "run", app.toString(), "test"));
+    return flwrRun(app, timeout, runConfig);
+  }
+
+  /** {@code flwr run} of the Flower App in {@code appDir}; returns its output. */
+  public String flwrRun(Path appDir, Duration timeout, String... runConfig)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("flwr", "run", appDir.toString(), "test"));
     for (String c : runConfig) {
       cmd.add("--run-config");
       cmd.add(c);
@@ -228,7 +244,8 @@ public final class FlowerDeployment implements AutoCloseable {
       return "(none)";
     }
     String s = String.join("\n", Files.readAllLines(log).stream()
-        .filter(l -> !l.contains("[Fleet.PullMessages]")).toList());
+        .filter(l -> !l.contains("[Fleet.PullMessages]") && !l.contains("/pull-messages ")
+            && !l.contains("/send-node-heartbeat ")).toList());
     return s.length() > 20000 ? s.substring(s.length() - 20000) : s;
   }
 

@@ -26,7 +26,8 @@ class RealSuperLinkTest {
   @TempDir Path dir;
 
   private static SuperNode javaNode(FlowerDeployment d, PlusKApp app, long k) {
-    return SuperNode.builder(d.fleetAddress()).insecure(true).nodeConfig(Map.of("k", k))
+    return SuperNode.builder(d.fleetAddress()).transport(FleetTransport.grpcRere())
+        .insecure(true).nodeConfig(Map.of("k", k))
         .clientApp(app.app()).pollInterval(Duration.ofMillis(300)).build().start();
   }
 
@@ -185,7 +186,8 @@ class RealSuperLinkTest {
   }
 
   private static SuperNode quickRetrying(FlowerDeployment d, PlusKApp app, long k) {
-    return SuperNode.builder(d.fleetAddress()).insecure(true).nodeConfig(Map.of("k", k))
+    return SuperNode.builder(d.fleetAddress()).transport(FleetTransport.grpcRere())
+        .insecure(true).nodeConfig(Map.of("k", k))
         .clientApp(app.app()).pollInterval(Duration.ofMillis(300))
         .backoff(io.tributary.flower.Backoff.DEFAULT.withDelays(Duration.ofMillis(200),
             Duration.ofSeconds(2)).withMaxAttempts(Integer.MAX_VALUE))
@@ -216,7 +218,8 @@ class RealSuperLinkTest {
   }
 
   private static SuperNode tlsNode(FlowerDeployment d, PlusKApp app, long k, Path ca) {
-    return SuperNode.builder("localhost:" + d.fleetPort).rootCertificates(ca)
+    return SuperNode.builder("localhost:" + d.fleetPort)
+        .transport(FleetTransport.grpcRere()).rootCertificates(ca)
         .nodeConfig(Map.of("k", k)).clientApp(app.app()).pollInterval(Duration.ofMillis(300))
         .build().start();
   }
@@ -271,6 +274,7 @@ class RealSuperLinkTest {
       }
       // an unregistered key is refused: the SuperLink does not let nodes register themselves
       try (SuperNode stranger = SuperNode.builder("localhost:" + d.fleetPort)
+          .transport(FleetTransport.grpcRere())
           .rootCertificates(ca).clientApp(app.app())
           .backoff(io.tributary.flower.Backoff.DEFAULT.withDelays(Duration.ofMillis(100),
               Duration.ofMillis(200)).withMaxAttempts(2)).build().start()) {
@@ -290,7 +294,8 @@ class RealSuperLinkTest {
 
   private static SuperNode authNode(FlowerDeployment d, PlusKApp app, long k, Path ca,
       java.security.KeyPair keys) {
-    return SuperNode.builder("localhost:" + d.fleetPort).rootCertificates(ca).authKeys(keys)
+    return SuperNode.builder("localhost:" + d.fleetPort)
+        .transport(FleetTransport.grpcRere()).rootCertificates(ca).authKeys(keys)
         .nodeConfig(Map.of("k", k)).clientApp(app.app()).pollInterval(Duration.ofMillis(300))
         .build().start();
   }

@@ -67,6 +67,24 @@ public final class NodeAuth implements ClientInterceptor {
     return publicKeyPem.clone();
   }
 
+  /** The HTTP header names of Flower 1.40+'s Fleet API node authentication. */
+  public static final String HTTP_PUBLIC_KEY = "flwr-public-key";
+  public static final String HTTP_TIMESTAMP = "flwr-timestamp";
+  public static final String HTTP_SIGNATURE = "flwr-signature";
+
+  /**
+   * The authentication headers of one HTTP call, signed now: {@code flwr-public-key} (base64 of
+   * the PEM), {@code flwr-timestamp} (UTC ISO-8601 with {@code +00:00}) and
+   * {@code flwr-signature} (base64 of the ECDSA-SHA256 DER signature of the timestamp's ASCII).
+   */
+  public java.util.Map<String, String> httpHeaders() {
+    String now = OffsetDateTime.now(ZoneOffset.UTC).format(ISO);
+    Base64.Encoder b64 = Base64.getEncoder();
+    return java.util.Map.of(HTTP_PUBLIC_KEY, b64.encodeToString(publicKeyPem),
+        HTTP_TIMESTAMP, now,
+        HTTP_SIGNATURE, b64.encodeToString(sign(now.getBytes(StandardCharsets.US_ASCII))));
+  }
+
   @Override
   public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method,
       CallOptions options, Channel next) {

@@ -127,6 +127,14 @@ public final class ObjectCodec {
 
   /** Every object of {@code m}, its tree and id, as Flower's {@code get_all_nested_objects}. */
   public static Deflated deflate(Message m) {
+    return deflate(m, com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+  }
+
+  /**
+   * {@link #deflate(Message)} with metadata fields beyond Flower 1.27's (see
+   * {@link Protos#replyFields}), which the message's id covers as Flower's does.
+   */
+  public static Deflated deflate(Message m, com.google.protobuf.UnknownFieldSet metadataExtra) {
     Out out = new Out();
     List<ObjectTree> children = new ArrayList<>();
     if (m.hasContent()) {
@@ -134,7 +142,7 @@ public final class ObjectCodec {
     }
     io.tributary.flower.fleet.internal.proto.Message.Builder body =
         io.tributary.flower.fleet.internal.proto.Message.newBuilder()
-            .setMetadata(Protos.metadata(m.metadata().withMessageId("")));
+            .setMetadata(Protos.metadata(m.metadata().withMessageId(""), metadataExtra));
     m.error().ifPresent(e -> body.setError(Protos.error(e)));
     ObjectTree tree = out.add("Message", children, body.build().toByteArray());
     return new Deflated(tree.getObjectId(), tree, out.objects);
@@ -262,25 +270,47 @@ public final class ObjectCodec {
 
   /**
    * Checks that {@code tree} is what the objects' heads say: each node's children are exactly the
-   * children its object names, in order.
+   * distinct children its object names, in any order (Flower's SQL store lists them sorted by
+   * id, its in-memory store in the head's order), and no deeper than 16. A subtree that appears
+   * under several parents is checked once.
    */
   public static void checkTree(ObjectTree tree, Map<String, byte[]> objects)
       throws BadObjectException {
-    byte[] c = objects.get(tree.getObjectId());
+    checkTree(tree, objects, new java.util.HashSet<>(), 0, 16);
+  }
+
+  /** {@link #checkTree(ObjectTree, Map)} no deeper than {@code maxDepth}. */
+  public static void checkTree(ObjectTree tree, Map<String, byte[]> objects, int maxDepth)
+      throws BadObjectException {
+    checkTree(tree, objects, new java.util.HashSet<>(), 0, maxDepth);
+  }
+
+  private static void checkTree(ObjectTree tree, Map<String, byte[]> objects,
+      java.util.Set<String> checked, int depth, int maxDepth) throws BadObjectException {
+    if (depth > maxDepth) {
+      throw new BadObjectException("the object tree is deeper than " + maxDepth);
+    }
+    String id = tree.getObjectId();
+    byte[] c = objects.get(id);
     if (c == null) {
-      throw new BadObjectException("object " + tree.getObjectId() + " is missing");
+      throw new BadObjectException("object " + clip(id) + " is missing");
     }
-    Parsed p = parse(tree.getObjectId(), c);
-    List<String> kids = new ArrayList<>();
+    Parsed p = parse(id, c);
+    java.util.Set<String> kids = new java.util.HashSet<>();
     for (ObjectTree t : tree.getChildrenList()) {
-      kids.add(t.getObjectId());
+      if (!kids.add(t.getObjectId())) {
+        throw new BadObjectException("the object tree lists child " + clip(t.getObjectId())
+            + " of object " + id + " twice");
+      }
     }
-    if (!kids.equals(p.children)) {
-      throw new BadObjectException("the object tree disagrees with the head of object "
-          + tree.getObjectId());
+    if (kids.size() != p.children.size() || !kids.containsAll(p.children)) {
+      throw new BadObjectException("the object tree disagrees with the head of object " + id);
+    }
+    if (!checked.add(id)) {
+      return;
     }
     for (ObjectTree t : tree.getChildrenList()) {
-      checkTree(t, objects);
+      checkTree(t, objects, checked, depth + 1, maxDepth);
     }
   }
 
@@ -293,7 +323,7 @@ public final class ObjectCodec {
     }
   }
 
-  private record Parsed(String type, List<String> children, int bodyOff, int bodyLen) {}
+  record Parsed(String type, List<String> children, int bodyOff, int bodyLen) {}
 
   static Parsed parse(String id, byte[] c) throws BadObjectException {
     int zero = -1;
@@ -331,179 +361,64 @@ public final class ObjectCodec {
   }
 
   /**
-   * The message whose objects are {@code objects}, rooted at {@code rootId}, checked as Flower's
-   * {@code inflate}s check them: every object's type where it appears, every child named in a
-   * head present, {@code ArrayRecord}/{@code RecordDict}/{@code Array} bodies naming exactly the
-   * head's children. Content hashes are not checked here: the caller checks each object as it
-   * arrives.
+   * How much one message may stand for once inflated, checked before any array is allocated.
+   *
+   * @param maxInflatedBytes array bytes, counted once per name that refers to them
+   * @param maxElements record entries (names, items) and array chunk references, counted the same
+   * @param maxDepth the deepest object tree accepted (a message's is 5 deep)
+   */
+  public record Limits(long maxInflatedBytes, long maxElements, int maxDepth) {
+    public Limits {
+      if (maxInflatedBytes < 0 || maxElements < 0 || maxDepth < 1) {
+        throw new IllegalArgumentException("inflation limits must be positive, got "
+            + maxInflatedBytes + " bytes, " + maxElements + " entries, depth " + maxDepth);
+      }
+    }
+
+    /**
+     * Defaults for this JVM: a quarter of the maximum heap in array bytes (the app holds what it
+     * received and what it replies beside the pulled objects), one entry per 256 bytes of heap,
+     * depth 16.
+     */
+    public static Limits fromHeap() {
+      long heap = Runtime.getRuntime().maxMemory();
+      return new Limits(heap / 4, Math.max(1 << 16, heap / 256), 16);
+    }
+
+    public Limits withMaxInflatedBytes(long bytes) {
+      return new Limits(bytes, maxElements, maxDepth);
+    }
+
+    public Limits withMaxElements(long elements) {
+      return new Limits(maxInflatedBytes, elements, maxDepth);
+    }
+  }
+
+  /**
+   * The message whose objects are {@code objects}, rooted at {@code rootId}, within
+   * {@link Limits#fromHeap()}; see {@link #inflate(String, Map, Limits)}.
    */
   public static Message inflate(String rootId, Map<String, byte[]> objects)
       throws BadObjectException {
-    Parsed p = parsed(rootId, objects, "Message");
-    byte[] c = objects.get(rootId);
-    io.tributary.flower.fleet.internal.proto.Message proto;
-    try {
-      proto = io.tributary.flower.fleet.internal.proto.Message.parser().parseFrom(c, p.bodyOff, p.bodyLen);
-    } catch (InvalidProtocolBufferException e) {
-      throw new BadObjectException("message body is not a protobuf Message: " + e.getMessage());
-    }
-    Metadata md = Protos.metadata(proto.getMetadata()).withMessageId(rootId);
-    if (proto.hasError()) {
-      if (!p.children.isEmpty()) {
-        throw new BadObjectException("a message with an error has content");
-      }
-      return Message.ofError(md, Protos.error(proto.getError()));
-    }
-    if (p.children.size() != 1) {
-      throw new BadObjectException("a message has " + p.children.size() + " contents");
-    }
-    return Message.ofContent(md, inflateRecordDict(p.children.getFirst(), objects));
+    return inflate(rootId, objects, Limits.fromHeap());
   }
 
-  private static Parsed parsed(String id, Map<String, byte[]> objects, String type)
+  /**
+   * The message whose objects are {@code objects}, rooted at {@code rootId}, checked as Flower's
+   * {@code inflate}s check them: every object's type where it appears, every child named in a
+   * head present, {@code ArrayRecord}/{@code RecordDict}/{@code Array} bodies naming exactly the
+   * head's children (in any order). Before anything is allocated the message's inflated size is
+   * measured and held to {@code limits}; then each object is inflated once, and a child several
+   * names refer to is shared by them, not copied. Content hashes are not checked here: the caller
+   * checks each object as it arrives.
+   */
+  public static Message inflate(String rootId, Map<String, byte[]> objects, Limits limits)
       throws BadObjectException {
-    byte[] c = objects.get(id);
-    if (c == null) {
-      throw new BadObjectException("object " + id + " is missing");
-    }
-    Parsed p = parse(id, c);
-    if (!p.type.equals(type)) {
-      throw new BadObjectException("object " + id + " is a " + p.type + " where a " + type
-          + " belongs");
-    }
-    return p;
+    return new Inflater(objects, limits).inflate(rootId);
   }
 
-  private static String body(Map<String, byte[]> objects, String id, Parsed p) {
-    return new String(objects.get(id), p.bodyOff, p.bodyLen, StandardCharsets.UTF_8);
-  }
-
-  private static LinkedHashMap<String, String> refs(Map<String, byte[]> objects, String id,
-      Parsed p) throws BadObjectException {
-    LinkedHashMap<String, String> refs;
-    try {
-      PyJson.Reader r = new PyJson.Reader(body(objects, id, p));
-      refs = r.stringMap();
-      r.end();
-    } catch (IllegalArgumentException e) {
-      throw new BadObjectException("object " + id + ": " + e.getMessage());
-    }
-    if (!new LinkedHashSet<>(refs.values()).equals(new LinkedHashSet<>(p.children))) {
-      throw new BadObjectException("object " + id + " refers to other objects than its head");
-    }
-    return refs;
-  }
-
-  private static RecordDict inflateRecordDict(String id, Map<String, byte[]> objects)
-      throws BadObjectException {
-    Parsed p = parsed(id, objects, "RecordDict");
-    LinkedHashMap<String, Record> records = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : refs(objects, id, p).entrySet()) {
-      String child = e.getValue();
-      byte[] c = objects.get(child);
-      if (c == null) {
-        throw new BadObjectException("object " + child + " is missing");
-      }
-      Parsed cp = parse(child, c);
-      Record r = switch (cp.type) {
-        case "ArrayRecord" -> inflateArrayRecord(child, objects, cp);
-        case "MetricRecord" -> Protos.metricRecord(child, c, cp.bodyOff, cp.bodyLen,
-            cp.children);
-        case "ConfigRecord" -> Protos.configRecord(child, c, cp.bodyOff, cp.bodyLen,
-            cp.children);
-        default -> throw new BadObjectException("object " + child + " is a " + cp.type
-            + " where a record belongs");
-      };
-      records.put(e.getKey(), r);
-    }
-    return new RecordDict(records);
-  }
-
-  private static ArrayRecord inflateArrayRecord(String id, Map<String, byte[]> objects,
-      Parsed p) throws BadObjectException {
-    LinkedHashMap<String, Array> arrays = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : refs(objects, id, p).entrySet()) {
-      arrays.put(e.getKey(), inflateArray(e.getValue(), objects));
-    }
-    return new ArrayRecord(arrays);
-  }
-
-  private static Array inflateArray(String id, Map<String, byte[]> objects)
-      throws BadObjectException {
-    Parsed p = parsed(id, objects, "Array");
-    String dtype;
-    String stype;
-    List<Long> shape;
-    List<Long> chunkIds;
-    try {
-      PyJson.Reader r = new PyJson.Reader(body(objects, id, p));
-      Map<String, Object> fields = new LinkedHashMap<>();
-      String k = r.firstKey();
-      for (int n = 0; ; n++) {
-        Object v = switch (k) {
-          case "dtype", "stype" -> r.string();
-          case "shape" -> r.intList(64);
-          case "arraychunk_ids" -> r.intList(1 << 20);
-          default -> throw new IllegalArgumentException("unknown Array field '" + k + "'");
-        };
-        if (fields.put(k, v) != null) {
-          throw new IllegalArgumentException("duplicate Array field '" + k + "'");
-        }
-        if (n == 3) {
-          break;
-        }
-        k = r.nextKey();
-      }
-      r.close();
-      r.end();
-      dtype = (String) fields.get("dtype");
-      stype = (String) fields.get("stype");
-      @SuppressWarnings("unchecked") List<Long> s = (List<Long>) fields.get("shape");
-      @SuppressWarnings("unchecked") List<Long> ch = (List<Long>) fields.get("arraychunk_ids");
-      shape = s;
-      chunkIds = ch;
-    } catch (IllegalArgumentException | ClassCastException e) {
-      throw new BadObjectException("array " + id + ": " + e.getMessage());
-    }
-    int[] dims = new int[shape.size()];
-    for (int i = 0; i < dims.length; i++) {
-      long d = shape.get(i);
-      if (d < 0 || d > Integer.MAX_VALUE) {
-        throw new BadObjectException("array " + id + " has dimension " + d);
-      }
-      dims[i] = (int) d;
-    }
-    LinkedHashSet<String> used = new LinkedHashSet<>();
-    long total = 0;
-    for (long index : chunkIds) {
-      if (index < 0 || index >= p.children.size()) {
-        throw new BadObjectException("array " + id + " refers to chunk " + index + " of "
-            + p.children.size());
-      }
-      String cid = p.children.get((int) index);
-      used.add(cid);
-      Parsed cp = parsed(cid, objects, "ArrayChunk");
-      if (!cp.children.isEmpty()) {
-        throw new BadObjectException("array chunk " + cid + " has children");
-      }
-      total += cp.bodyLen;
-    }
-    if (used.size() != p.children.size()) {
-      throw new BadObjectException("array " + id + " has unused chunks");
-    }
-    if (total > Integer.MAX_VALUE - 16) {
-      throw new BadObjectException("array " + id + " has " + total + " bytes, more than one "
-          + "Java array holds");
-    }
-    byte[] data = new byte[(int) total];
-    int at = 0;
-    for (long index : chunkIds) {
-      String cid = p.children.get((int) index);
-      byte[] c = objects.get(cid);
-      Parsed cp = parse(cid, c);
-      System.arraycopy(c, cp.bodyOff, data, at, cp.bodyLen);
-      at += cp.bodyLen;
-    }
-    return new Array(dtype, dims, stype, data);
+  static String clip(String s) {
+    String t = s.replaceAll("\\p{Cntrl}", "?");
+    return t.length() > 60 ? t.substring(0, 60) + "..." : t;
   }
 }

@@ -34,6 +34,37 @@ public final class Protos {
         m.getCreatedAt());
   }
 
+  /** Flower 1.40+'s {@code Metadata.src_task_id}. */
+  public static final int SRC_TASK_ID = 10;
+  /** Flower 1.40+'s {@code Metadata.dst_task_id}. */
+  public static final int DST_TASK_ID = 11;
+
+  /**
+   * The metadata fields a reply to {@code instruction} carries beyond Flower 1.27's: its
+   * {@code src_task_id} and {@code dst_task_id} swapped, as Flower's {@code Message.create_reply}
+   * does. They are moved as they came, whatever their wire type, so that a newer SuperLink gets
+   * back exactly what it sent; fields 10 and 11 go out after 1..9, in Flower's field order.
+   */
+  public static com.google.protobuf.UnknownFieldSet replyFields(
+      io.tributary.flower.fleet.internal.proto.Metadata instruction) {
+    com.google.protobuf.UnknownFieldSet in = instruction.getUnknownFields();
+    com.google.protobuf.UnknownFieldSet.Builder out = com.google.protobuf.UnknownFieldSet
+        .newBuilder();
+    if (in.hasField(DST_TASK_ID)) {
+      out.addField(SRC_TASK_ID, in.getField(DST_TASK_ID));
+    }
+    if (in.hasField(SRC_TASK_ID)) {
+      out.addField(DST_TASK_ID, in.getField(SRC_TASK_ID));
+    }
+    return out.build();
+  }
+
+  /** {@link #metadata(Metadata)} with {@code extra} fields (see {@link #replyFields}). */
+  public static io.tributary.flower.fleet.internal.proto.Metadata metadata(Metadata m,
+      com.google.protobuf.UnknownFieldSet extra) {
+    return metadata(m).toBuilder().setUnknownFields(extra).build();
+  }
+
   public static Error error(MessageError e) {
     return Error.newBuilder().setCode(e.code()).setReason(e.reason()).build();
   }
@@ -49,8 +80,14 @@ public final class Protos {
    */
   public static io.tributary.flower.fleet.internal.proto.Message messageHead(
       io.tributary.flower.records.Message m) {
+    return messageHead(m, com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+  }
+
+  /** {@link #messageHead(io.tributary.flower.records.Message)} with extra metadata fields. */
+  public static io.tributary.flower.fleet.internal.proto.Message messageHead(
+      io.tributary.flower.records.Message m, com.google.protobuf.UnknownFieldSet extra) {
     var b = io.tributary.flower.fleet.internal.proto.Message.newBuilder()
-        .setMetadata(metadata(m.metadata()));
+        .setMetadata(metadata(m.metadata(), extra));
     if (m.hasContent()) {
       b.setContent(io.tributary.flower.fleet.internal.proto.RecordDict.getDefaultInstance());
     }

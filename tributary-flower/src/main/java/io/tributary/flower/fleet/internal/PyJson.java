@@ -206,6 +206,46 @@ final class PyJson {
       return m;
     }
 
+    /**
+     * A dict of at most {@code max} keys whose values are strings, integers, {@code null},
+     * {@code true} or {@code false}, such as an HTTP error body; anything nested is refused.
+     */
+    LinkedHashMap<String, Object> flatObject(int max) {
+      LinkedHashMap<String, Object> m = new LinkedHashMap<>();
+      expect('{');
+      if (peek('}')) {
+        i++;
+        return m;
+      }
+      do {
+        if (m.size() >= max) {
+          throw bad("more than " + max + " keys");
+        }
+        String k = string();
+        expect(':');
+        ws();
+        Object v;
+        if (peek('"')) {
+          v = string();
+        } else if (s.startsWith("null", i)) {
+          i += 4;
+          v = null;
+        } else if (s.startsWith("true", i)) {
+          i += 4;
+          v = true;
+        } else if (s.startsWith("false", i)) {
+          i += 5;
+          v = false;
+        } else {
+          v = integer();
+        }
+        m.put(k, v);
+      } while (comma());
+      expect('}');
+      end();
+      return m;
+    }
+
     /** Opens a dict and reads its first key. */
     String firstKey() {
       expect('{');

@@ -1,0 +1,141 @@
+package io.tributary.flower.app.mod;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tributary.flower.app.ClientApp;
+import io.tributary.flower.app.Context;
+import io.tributary.flower.records.ArrayRecord;
+import io.tributary.flower.records.ConfigRecord;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.MessageError;
+import io.tributary.flower.records.Metadata;
+import io.tributary.flower.records.MetricRecord;
+import io.tributary.flower.records.RecordDict;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Flower's client-side clipping mods: the update (reply minus received model) clipped to
+ * {@code clipping_norm} over all arrays, {@code norm_bit} for the adaptive one, a
+ * {@code MOD_FAILED_PRECONDITION} error for a message without the norm, other types untouched.
+ */
+class ClippingModTest {
+  static final Context CTX = new Context(5, 9, Map.of(), Map.of(), RecordDict.empty());
+  final List<String> handled = new CopyOnWriteArrayList<>();
+
+  static Message message(String type, Map<String, Object> config) {
+    return Message.ofContent(new Metadata(5, "abc", 1, 9, "", "", 60, type, 1.0),
+        RecordDict.of("arrays", ArrayRecord.fromTensors(Map.of(
+            "w", Tensor.ofFloats(Shape.of(2), 1, 1), "b", Tensor.ofDoubles(Shape.of(2), 0, 0))),
+            "config", new ConfigRecord(config)));
+  }
+
+  /** Moves w by (3, 0) and b by (0, 4): an update of norm 5. */
+  ClientApp app(io.tributary.flower.app.Mod mod) {
+    return ClientApp.builder().mod(mod).train((m, c) -> {
+      handled.add("train");
+      return m.reply(RecordDict.of("arrays", ArrayRecord.fromTensors(Map.of(
+          "w", Tensor.ofFloats(Shape.of(2), 4, 1), "b", Tensor.ofDoubles(Shape.of(2), 0, 4))),
+          "metrics", new MetricRecord(Map.of("num-examples", 3L))));
+    }).evaluate((m, c) -> {
+      handled.add("evaluate");
+      return m.reply(RecordDict.of("metrics", new MetricRecord(Map.of("num-examples", 3L))));
+    }).build();
+  }
+
+  static Map<String, Tensor> arrays(Message reply) throws Exception {
+    return ((ArrayRecord) reply.content().get("arrays")).toTensors();
+  }
+
+  @Test
+  void fixedClipping_updateAboveTheNorm_scaledToItOverAllArrays() throws Exception {
+    Message reply = app(new FixedClippingMod()).handle(message("train",
+        Map.of("clipping_norm", 1.0)), CTX);
+
+    Map<String, Tensor> a = arrays(reply);
+    assertThat(a.get("w").getFloat(0)).isCloseTo(1.6f, within(1e-6f));
+    assertThat(a.get("w").getFloat(1)).isEqualTo(1f);
+    assertThat(a.get("b").getDouble(1)).isCloseTo(0.8, within(1e-12));
+    assertThat(a.keySet()).containsExactlyElementsOf(((ArrayRecord) message("train", Map.of())
+        .content().get("arrays")).arrays().keySet());
+    assertThat(reply.content().get("metrics")).isEqualTo(new MetricRecord(
+        Map.of("num-examples", 3L)));
+  }
+
+  @Test
+  void fixedClipping_updateWithinTheNorm_unchanged() throws Exception {
+    Message reply = app(new FixedClippingMod()).handle(message("train",
+        Map.of("clipping_norm", 10L)), CTX);
+
+    assertThat(arrays(reply).get("w").getFloat(0)).isEqualTo(4f);
+    assertThat(arrays(reply).get("b").getDouble(1)).isEqualTo(4.0);
+  }
+
+  @Test
+  void adaptiveClipping_normBitSaysWhetherTheUpdateWasScaled() throws Exception {
+    Message clipped = app(new AdaptiveClippingMod()).handle(message("train",
+        Map.of("clipping_norm", 2.5)), CTX);
+    Message kept = app(new AdaptiveClippingMod()).handle(message("train",
+        Map.of("clipping_norm", 5.5)), CTX);
+
+    assertThat(((MetricRecord) clipped.content().get("metrics")).get("norm_bit")).isEqualTo(1L);
+    assertThat(arrays(clipped).get("w").getFloat(0)).isCloseTo(2.5f, within(1e-6f));
+    assertThat(((MetricRecord) kept.content().get("metrics")).get("norm_bit")).isEqualTo(0L);
+    assertThat(((MetricRecord) kept.content().get("metrics")).get("num-examples")).isEqualTo(3L);
+  }
+
+  @Test
+  void clipping_noClippingNorm_modFailedPreconditionWithoutRunningTheApp() {
+    for (io.tributary.flower.app.Mod mod : List.of(new FixedClippingMod(),
+        new AdaptiveClippingMod())) {
+      Message reply = app(mod).handle(message("train", Map.of("lr", 0.1)), CTX);
+
+      assertThat(reply.hasContent()).isFalse();
+      assertThat(reply.error().orElseThrow().code())
+          .isEqualTo(MessageError.MOD_FAILED_PRECONDITION);
+      assertThat(reply.error().orElseThrow().reason()).contains("clipping_norm");
+      assertThat(reply.metadata().replyToMessageId()).isEqualTo("abc");
+    }
+    assertThat(handled).isEmpty();
+  }
+
+  @Test
+  void clipping_evaluateMessage_passesThrough() {
+    Message reply = app(new FixedClippingMod()).handle(message("evaluate", Map.of()), CTX);
+
+    assertThat(reply.hasContent()).isTrue();
+    assertThat(handled).containsExactly("evaluate");
+  }
+
+  @Test
+  void mods_severalMods_runInTheOrderAddedFirstOutermost() {
+    List<String> order = new CopyOnWriteArrayList<>();
+    ClientApp app = ClientApp.builder()
+        .mod((m, c, next) -> {
+          order.add("a-in");
+          Message r = next.handle(m, c);
+          order.add("a-out");
+          return r;
+        })
+        .mod((m, c, next) -> {
+          order.add("b-in");
+          Message r = next.handle(m, c);
+          order.add("b-out");
+          return r;
+        })
+        .train((m, c) -> {
+          order.add("app");
+          throw new IllegalStateException("boom");
+        }).build();
+
+    Message reply = app.handle(message("train", Map.of()), CTX);
+
+    assertThat(order).containsExactly("a-in", "b-in", "app", "b-out", "a-out");
+    assertThat(reply.error().orElseThrow().reason()).contains("boom");
+  }
+}
