@@ -115,12 +115,12 @@ public final class Edges {
    * Whether the edges are consecutive runs of clients that are, each, one complete node of the
    * fixed reduction tree of a client pass over these clients, all on one level: then each edge's
    * partial is a subtree of that tree, and combining the edges' partials by a tree over the edges
-   * repeats the flat pass's order of operations exactly.
-   *
-   * @param groupSize the clients per leaf of the pass's tree
+   * repeats the flat pass's order of operations exactly. The tree's leaves are groups of
+   * {@code max(1, clients / 256)} consecutive clients, a function of the client count only.
    */
-  public boolean followsReductionTree(int groupSize) {
+  public boolean followsReductionTree() {
     int clients = edgeOf.length;
+    int groupSize = io.tributary.runtime.executor.internal.pass.ClientPass.groupSize(clients);
     long groups = clients == 0 ? 0 : (clients + (long) groupSize - 1) / groupSize;
     for (int level = 0; level < 63; level++) {
       long span = (long) groupSize << level;

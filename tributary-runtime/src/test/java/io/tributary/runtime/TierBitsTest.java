@@ -59,7 +59,7 @@ class TierBitsTest {
   void sumThroughEdges_edgesFollowTheReductionTree_isBitIdenticalToTheFlatSum() {
     int clients = 1024; // 256 groups of 4 clients
     Edges edges = Edges.even(clients, 16); // 16 groups each: nodes of level 4
-    assertThat(edges.followsReductionTree(4)).isTrue();
+    assertThat(edges.followsReductionTree()).isTrue();
     List<Tensor> data = sensitive(clients, 7);
     for (int threads : new int[] {1, 3}) {
       RuntimeOptions options = RuntimeOptions.defaults().withThreads(threads).withEdges(edges);
@@ -69,7 +69,7 @@ class TierBitsTest {
     }
     // An uneven last edge is still one node of the tree: 10 groups of 1 client in edges of 4.
     Edges uneven = Edges.contiguous(4, 4, 2);
-    assertThat(uneven.followsReductionTree(1)).isTrue();
+    assertThat(uneven.followsReductionTree()).isTrue();
     List<Tensor> ten = sensitive(10, 3);
     RuntimeOptions options = RuntimeOptions.defaults().withThreads(2).withEdges(uneven);
     assertThat(doubles(run(options, TIERED_SUM, ten)))
@@ -82,7 +82,7 @@ class TierBitsTest {
     // absorbed by 1e16 (0 in all); edges {0}, {1, 2}, {3} add (x0 + (x1 + x2)) + x3, where the
     // second one comes after the large values cancelled and is kept (1).
     Edges across = Edges.contiguous(1, 2, 1);
-    assertThat(across.followsReductionTree(1)).isFalse();
+    assertThat(across.followsReductionTree()).isFalse();
     List<Tensor> data = List.of(vec(1e16), vec(1), vec(-1e16), vec(1));
     RuntimeOptions options = RuntimeOptions.defaults().withThreads(1).withEdges(across);
     double flat = doubles(run(options, FLAT_SUM, data))[0];

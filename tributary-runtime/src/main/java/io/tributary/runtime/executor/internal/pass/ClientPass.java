@@ -165,7 +165,7 @@ public final class ClientPass {
   }
 
   /** The number of consecutive clients folded into one partial: a function of the count only. */
-  static int groupSize(int clients) {
+  public static int groupSize(int clients) {
     return Math.max(1, clients / TARGET_GROUPS);
   }
 
