@@ -71,6 +71,42 @@ class FederatedCoreDocExamplesTest {
     return round;
   }
 
+  static Computation hierarchicalRound() {
+    Type model = Types.parse("<weights=float32[10,5],bias=float32[5]>");
+    Type examples = Types.parse("<x=float32[10],y=int32>*");
+    Computation clientUpdate = Federated.local("client_update",
+        "(<<weights=float32[10,5],bias=float32[5]>,<x=float32[10],y=int32>*>"
+            + " -> <model=<weights=float32[10,5],bias=float32[5]>,"
+            + "metrics=<loss=float32>,num_examples=float32>)",
+        FederatedCoreDocExamplesTest::notRunHere);
+    // doc:hierarchical
+    Computation round = Federated.computation(
+        Types.atServer(model),
+        Types.atClients(examples),
+        (serverModel, clientData) -> {
+          Value edgeModel = Intrinsics.federatedBroadcastToEdges(serverModel);
+          Value clientModel = Intrinsics.federatedBroadcastFromEdges(edgeModel);
+          Value outputs = Intrinsics.federatedMap(
+              clientUpdate, Federated.struct(clientModel, clientData));
+          Value edgeModels = Intrinsics.federatedWeightedMeanToEdges(
+              outputs.get("model"), outputs.get("num_examples"));
+          Value edgeExamples = Intrinsics.federatedSumToEdges(outputs.get("num_examples"));
+          return Intrinsics.federatedWeightedMeanFromEdges(edgeModels, edgeExamples);
+        });
+    // doc:end
+    return round;
+  }
+
+  @Test
+  void hierarchicalRound_asInDoc_hasTypeAndPrintedForm() throws Exception {
+    Computation round = hierarchicalRound();
+    String s = "<weights=float32[10,5],bias=float32[5]>";
+    assertThat(round.type()).isEqualTo(Types.parse(
+        "(<" + s + "@SERVER,{<x=float32[10],y=int32>*}@CLIENTS> -> " + s + "@SERVER)"));
+    assertThat(docText()).contains(round.type().compact()).contains(round.format());
+    roundTrip(round);
+  }
+
   @Test
   void averageTemperature_asInDoc_hasTypeAndPrintedForm() throws Exception {
     Computation avg = averageTemperature();
@@ -99,7 +135,7 @@ class FederatedCoreDocExamplesTest {
     String doc = docText();
     String source = Files.readString(projectRoot().resolve(
         "tributary-core/src/test/java/io/tributary/examples/FederatedCoreDocExamplesTest.java"));
-    List<String> names = List.of("average-temperature", "fedavg");
+    List<String> names = List.of("average-temperature", "fedavg", "hierarchical");
     for (String name : names) {
       String inTest = between(source, "// doc:" + name + "\n", "// doc:end");
       String inDoc = between(doc, "<!-- doc:" + name + " -->\n```java\n", "```");

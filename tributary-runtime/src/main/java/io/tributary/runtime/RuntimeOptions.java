@@ -30,6 +30,8 @@ import java.util.OptionalInt;
  *     {@link SecureSummation} runs a protocol (such as SecAgg+ from {@code tributary-privacy})
  * @param passEngine where the client passes run: empty (the default) on this context's threads,
  *     a {@link PassEngine} on a cluster such as Spark, with bit-identical results
+ * @param edges which edge each client belongs to, for computations with values at {@code EDGES};
+ *     empty (the default) for two-tier computations
  */
 public record RuntimeOptions(
     int threads,
@@ -41,7 +43,8 @@ public record RuntimeOptions(
     double maxWeight,
     WeightPolicy overWeight,
     Optional<SecureSummation> secureSum,
-    Optional<PassEngine> passEngine) {
+    Optional<PassEngine> passEngine,
+    Optional<Edges> edges) {
   /** What {@code federated_weighted_mean} does with a client weight above {@link #maxWeight}. */
   public enum WeightPolicy {
     /** The weight counts as {@code maxWeight}. */
@@ -81,6 +84,16 @@ public record RuntimeOptions(
     Objects.requireNonNull(overWeight, "overWeight");
     Objects.requireNonNull(secureSum, "secureSum");
     Objects.requireNonNull(passEngine, "passEngine");
+    Objects.requireNonNull(edges, "edges");
+  }
+
+  /** Options without edges, as before {@link #edges} existed. */
+  public RuntimeOptions(int threads, Optional<Duration> clientTimeout, double minSuccessFraction,
+      long seed, OptionalInt population, Map<String, Object> data, double maxWeight,
+      WeightPolicy overWeight, Optional<SecureSummation> secureSum,
+      Optional<PassEngine> passEngine) {
+    this(threads, clientTimeout, minSuccessFraction, seed, population, data, maxWeight,
+        overWeight, secureSum, passEngine, Optional.empty());
   }
 
   /** Options without a pass engine, as before {@link #passEngine} existed. */
@@ -95,7 +108,7 @@ public record RuntimeOptions(
   private RuntimeOptions copy(int threads, Optional<Duration> clientTimeout,
       double minSuccessFraction, long seed, OptionalInt population, Map<String, Object> data) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        maxWeight, overWeight, secureSum, passEngine);
+        maxWeight, overWeight, secureSum, passEngine, edges);
   }
 
   /**
@@ -142,7 +155,7 @@ public record RuntimeOptions(
    */
   public RuntimeOptions withMaxWeight(double max, WeightPolicy policy) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        max, policy, secureSum, passEngine);
+        max, policy, secureSum, passEngine, edges);
   }
 
   /**
@@ -151,7 +164,7 @@ public record RuntimeOptions(
    */
   public RuntimeOptions withSecureSum(SecureSummation summation) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        maxWeight, overWeight, Optional.of(summation), passEngine);
+        maxWeight, overWeight, Optional.of(summation), passEngine, edges);
   }
 
   /**
@@ -161,13 +174,23 @@ public record RuntimeOptions(
    */
   public RuntimeOptions withPassEngine(PassEngine engine) {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        maxWeight, overWeight, secureSum, Optional.of(engine));
+        maxWeight, overWeight, secureSum, Optional.of(engine), edges);
   }
 
   /** A copy that runs passes locally, as a worker's replay does. */
   public RuntimeOptions withoutPassEngine() {
     return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
-        maxWeight, overWeight, secureSum, Optional.empty());
+        maxWeight, overWeight, secureSum, Optional.empty(), edges);
+  }
+
+  /**
+   * Groups the population's clients into edges for the {@code EDGES} placement: each client's
+   * edge, for aggregations to the edges and broadcasts from them. The edges must cover exactly
+   * the population's clients.
+   */
+  public RuntimeOptions withEdges(Edges assignment) {
+    return new RuntimeOptions(threads, clientTimeout, minSuccessFraction, seed, population, data,
+        maxWeight, overWeight, secureSum, passEngine, Optional.of(assignment));
   }
 
   /** True when client failures are tolerated (a fraction below 1). */

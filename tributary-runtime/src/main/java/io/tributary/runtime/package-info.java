@@ -2,7 +2,7 @@
  * Running federated computations on one machine: {@link io.tributary.runtime.ExecutionContext}
  * invokes a {@link io.tributary.core.computation.Computation} on Java values, with
  * {@link io.tributary.runtime.RuntimeOptions} for the thread pool, per-client timeout, failure
- * tolerance, seed and population.
+ * tolerance, seed, population and each client's {@link io.tributary.runtime.Edges edge}.
  *
  * <p>Values: tensors are {@link io.tributary.tensor.Tensor}s, structs
  * {@link io.tributary.core.values.StructValue}s, sequences {@link java.lang.Iterable}s, and a

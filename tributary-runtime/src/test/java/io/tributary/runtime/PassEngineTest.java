@@ -198,6 +198,26 @@ class PassEngineTest {
     }), updates(CLIENTS));
   }
 
+  /** Every aggregation to the edges in one pass, over edges whose clients interleave. */
+  private static Case toEdges() {
+    return new Case(Federated.computation(Types.parse("{" + VEC + "}@CLIENTS"),
+        Types.parse("{float32}@CLIENTS"), (x, w) -> Federated.struct(
+            Intrinsics.federatedSumFromEdges(Intrinsics.federatedSumToEdges(x)),
+            Intrinsics.federatedMeanToEdges(x), Intrinsics.federatedWeightedMeanToEdges(x, w),
+            Intrinsics.federatedMinToEdges(x), Intrinsics.federatedMaxToEdges(x),
+            Intrinsics.federatedAggregateToEdges(x, Intrinsics.genericZero(Types.parse(VEC)),
+                plusVec(), plusVec(), identityVec()))),
+        updates(CLIENTS), ClientValues.generate(CLIENTS, i -> weight(SEED, i)));
+  }
+
+  private static Edges interleavedEdges() {
+    int[] of = new int[CLIENTS];
+    for (int c = 0; c < CLIENTS; c++) {
+      of[c] = (c * 7) % 5;
+    }
+    return Edges.of(5, of);
+  }
+
   private static Object local(RuntimeOptions options, Case c) {
     try (ExecutionContext ctx = ExecutionContext.create(options)) {
       return ctx.invoke(c.computation(), c.args());
@@ -225,6 +245,11 @@ class PassEngineTest {
   }
 
   private static final RuntimeOptions OPTIONS = RuntimeOptions.defaults().withSeed(SEED);
+
+  @Test
+  void aggregationsToEdges_replayedInRandomParts_areBitIdenticalToLocal() {
+    assertBitIdentical(OPTIONS.withEdges(interleavedEdges()), toEdges(), 1);
+  }
 
   @Test
   void sum_replayedInRandomParts_isBitIdenticalToLocal() {

@@ -66,6 +66,23 @@ class SecureSumHookTest {
   }
 
   @Test
+  void secureSumToEdges_withHook_callsTheHookOncePerEdgeWithItsClientsOnly() {
+    Computation c = Federated.computation(Types.parse("{int32}@CLIENTS"),
+        x -> Intrinsics.federatedSecureSumToEdges(x, Federated.constant(i32(10))));
+    List<Object> clients = List.of(i32(1), i32(2), i32(3), i32(4), i32(5));
+    Recording hook = new Recording();
+    RuntimeOptions options = RuntimeOptions.defaults().withEdges(Edges.of(2, 0, 1, 0, 1, 0))
+        .withSecureSum(hook);
+
+    assertThat(run(options, c, clients)).isEqualTo(List.of(i32(9), i32(6)));
+    assertThat(hook.requests).hasSize(2);
+    assertThat(hook.requests.get(0).intrinsic()).isEqualTo("federated_secure_sum_to_edges");
+    assertThat(hook.requests.get(0).inputs()).containsExactly(new long[] {1}, new long[] {3},
+        new long[] {5});
+    assertThat(hook.requests.get(1).inputs()).containsExactly(new long[] {2}, new long[] {4});
+  }
+
+  @Test
   void secureSum_structWithOneBoundPerElement_flattensInLeafOrderWithEachBound() {
     Computation c = Federated.computation(Types.parse("{<int32,int64[2]>}@CLIENTS"),
         x -> Intrinsics.federatedSecureSum(x, Federated.struct(

@@ -115,7 +115,64 @@ public final class IntrinsicCatalogue {
           "generic_zero", SUMMABLE,
           b -> require(Types.isSumCompatible(b.get("T")), SUMMABLE));
 
-  private static final List<IntrinsicDef> ALL =
+  // The tier intrinsics: values moving between CLIENTS, EDGES and SERVER. federated-language has
+  // no EDGES placement, so these have no federated-language counterpart. Names: "_to_edges" puts
+  // EDGES where the intrinsic's result placement was, "_from_edges" where its source was.
+
+  public static final IntrinsicDef FEDERATED_BROADCAST_TO_EDGES =
+      IntrinsicDef.template("federated_broadcast_to_edges", "(T@SERVER -> T@EDGES)");
+  public static final IntrinsicDef FEDERATED_BROADCAST_FROM_EDGES =
+      IntrinsicDef.template("federated_broadcast_from_edges", "({T}@EDGES -> {T}@CLIENTS)");
+  public static final IntrinsicDef FEDERATED_MAP_AT_EDGES =
+      IntrinsicDef.template("federated_map_at_edges", "(<(T -> U),{T}@EDGES> -> {U}@EDGES)");
+  public static final IntrinsicDef FEDERATED_ZIP_AT_EDGES =
+      IntrinsicDef.zip("federated_zip_at_edges", Placement.EDGES);
+  public static final IntrinsicDef FEDERATED_SUM_TO_EDGES =
+      moved(FEDERATED_SUM, "federated_sum_to_edges", "({T}@CLIENTS -> {T}@EDGES)");
+  public static final IntrinsicDef FEDERATED_MEAN_TO_EDGES =
+      moved(FEDERATED_MEAN, "federated_mean_to_edges", "({T}@CLIENTS -> {T}@EDGES)");
+  public static final IntrinsicDef FEDERATED_WEIGHTED_MEAN_TO_EDGES =
+      moved(FEDERATED_WEIGHTED_MEAN, "federated_weighted_mean_to_edges",
+          "(<{T}@CLIENTS,{U}@CLIENTS> -> {T}@EDGES)");
+  public static final IntrinsicDef FEDERATED_MIN_TO_EDGES =
+      moved(FEDERATED_MIN, "federated_min_to_edges", "({T}@CLIENTS -> {T}@EDGES)");
+  public static final IntrinsicDef FEDERATED_MAX_TO_EDGES =
+      moved(FEDERATED_MAX, "federated_max_to_edges", "({T}@CLIENTS -> {T}@EDGES)");
+  public static final IntrinsicDef FEDERATED_AGGREGATE_TO_EDGES =
+      moved(FEDERATED_AGGREGATE, "federated_aggregate_to_edges",
+          "(<{T}@CLIENTS,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> -> {R}@EDGES)");
+  public static final IntrinsicDef FEDERATED_SECURE_SUM_TO_EDGES =
+      moved(FEDERATED_SECURE_SUM, "federated_secure_sum_to_edges",
+          "(<{V}@CLIENTS,M> -> {V}@EDGES)");
+  public static final IntrinsicDef FEDERATED_SECURE_SUM_BITWIDTH_TO_EDGES =
+      moved(FEDERATED_SECURE_SUM_BITWIDTH, "federated_secure_sum_bitwidth_to_edges",
+          "(<{V}@CLIENTS,B> -> {V}@EDGES)");
+  public static final IntrinsicDef FEDERATED_SUM_FROM_EDGES =
+      moved(FEDERATED_SUM, "federated_sum_from_edges", "({T}@EDGES -> T@SERVER)");
+  public static final IntrinsicDef FEDERATED_MEAN_FROM_EDGES =
+      moved(FEDERATED_MEAN, "federated_mean_from_edges", "({T}@EDGES -> T@SERVER)");
+  public static final IntrinsicDef FEDERATED_WEIGHTED_MEAN_FROM_EDGES =
+      moved(FEDERATED_WEIGHTED_MEAN, "federated_weighted_mean_from_edges",
+          "(<{T}@EDGES,{U}@EDGES> -> T@SERVER)");
+  public static final IntrinsicDef FEDERATED_MIN_FROM_EDGES =
+      moved(FEDERATED_MIN, "federated_min_from_edges", "({T}@EDGES -> T@SERVER)");
+  public static final IntrinsicDef FEDERATED_MAX_FROM_EDGES =
+      moved(FEDERATED_MAX, "federated_max_from_edges", "({T}@EDGES -> T@SERVER)");
+  public static final IntrinsicDef FEDERATED_AGGREGATE_FROM_EDGES =
+      moved(FEDERATED_AGGREGATE, "federated_aggregate_from_edges",
+          "(<{T}@EDGES,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> -> R@SERVER)");
+
+  private static final List<IntrinsicDef> TIERS =
+      List.of(
+          FEDERATED_BROADCAST_TO_EDGES, FEDERATED_BROADCAST_FROM_EDGES, FEDERATED_MAP_AT_EDGES,
+          FEDERATED_ZIP_AT_EDGES, FEDERATED_SUM_TO_EDGES, FEDERATED_MEAN_TO_EDGES,
+          FEDERATED_WEIGHTED_MEAN_TO_EDGES, FEDERATED_MIN_TO_EDGES, FEDERATED_MAX_TO_EDGES,
+          FEDERATED_AGGREGATE_TO_EDGES, FEDERATED_SECURE_SUM_TO_EDGES,
+          FEDERATED_SECURE_SUM_BITWIDTH_TO_EDGES, FEDERATED_SUM_FROM_EDGES,
+          FEDERATED_MEAN_FROM_EDGES, FEDERATED_WEIGHTED_MEAN_FROM_EDGES, FEDERATED_MIN_FROM_EDGES,
+          FEDERATED_MAX_FROM_EDGES, FEDERATED_AGGREGATE_FROM_EDGES);
+
+  private static final List<IntrinsicDef> FEDERATED_LANGUAGE =
       List.of(
           FEDERATED_BROADCAST, FEDERATED_MAP, FEDERATED_MAP_ALL_EQUAL, FEDERATED_APPLY,
           FEDERATED_SUM, FEDERATED_MEAN, FEDERATED_WEIGHTED_MEAN, FEDERATED_MIN, FEDERATED_MAX,
@@ -124,6 +181,8 @@ public final class IntrinsicCatalogue {
           FEDERATED_VALUE_AT_SERVER, FEDERATED_EVAL_AT_CLIENTS, FEDERATED_EVAL_AT_SERVER,
           FEDERATED_SELECT, FEDERATED_SECURE_SELECT, SEQUENCE_MAP, SEQUENCE_REDUCE, SEQUENCE_SUM,
           GENERIC_PLUS, GENERIC_DIVIDE, GENERIC_MULTIPLY, GENERIC_ZERO);
+
+  private static final List<IntrinsicDef> ALL = concat(FEDERATED_LANGUAGE, TIERS);
 
   private static final Map<String, IntrinsicDef> BY_URI = index();
 
@@ -137,9 +196,33 @@ public final class IntrinsicCatalogue {
     return Map.copyOf(m);
   }
 
-  /** Every intrinsic, in catalogue order. */
+  /** Every intrinsic, in catalogue order: federated-language's, then the tier intrinsics. */
   public static List<IntrinsicDef> all() {
     return ALL;
+  }
+
+  /** The intrinsics of federated-language 0.5.3, which it reads and writes too. */
+  public static List<IntrinsicDef> federatedLanguage() {
+    return FEDERATED_LANGUAGE;
+  }
+
+  /**
+   * The intrinsics that move values to, from or within {@code EDGES}; federated-language cannot
+   * read a computation that uses them.
+   */
+  public static List<IntrinsicDef> tiers() {
+    return TIERS;
+  }
+
+  private static List<IntrinsicDef> concat(List<IntrinsicDef> a, List<IntrinsicDef> b) {
+    List<IntrinsicDef> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return List.copyOf(out);
+  }
+
+  /** {@code base}'s conditions on its type variables under another URI and signature. */
+  private static IntrinsicDef moved(IntrinsicDef base, String uri, String signature) {
+    return base.withSignature(uri, signature);
   }
 
   /** The intrinsic with this URI, if there is one. */

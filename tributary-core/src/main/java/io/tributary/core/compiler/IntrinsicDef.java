@@ -73,6 +73,15 @@ public final class IntrinsicDef {
         uri, Types.parse(signature), Mode.TEMPLATE, condition, conditionText, null);
   }
 
+  /** The same kind and condition under another URI and template (a tier's variant). */
+  IntrinsicDef withSignature(String otherUri, String otherSignature) {
+    if (mode != Mode.TEMPLATE) {
+      throw new IllegalStateException(uri + " is not a template intrinsic");
+    }
+    return new IntrinsicDef(otherUri, Types.parse(otherSignature), Mode.TEMPLATE, condition,
+        conditionText, null);
+  }
+
   static IntrinsicDef zip(String uri, Placement placement) {
     String sig = "(T -> " + (placement.singleton() ? "U" : "{U}") + "@" + placement.label() + ")";
     return new IntrinsicDef(
@@ -214,10 +223,13 @@ public final class IntrinsicDef {
     };
   }
 
-  /** A zip's parameter as federated-language writes it: client leaves are not all-equal. */
+  /**
+   * A zip's parameter as federated-language writes it: client leaves (and edge leaves, likewise)
+   * are not all-equal.
+   */
   private static Type zipParameter(Type t) {
     return switch (t) {
-      case FederatedType f when f.placement().equals(Placement.CLIENTS) && f.allEqual() ->
+      case FederatedType f when !f.placement().singleton() && f.allEqual() ->
           new FederatedType(f.member(), f.placement(), false);
       case StructType s -> {
         List<StructType.Element> out = new ArrayList<>();

@@ -33,7 +33,7 @@ public final class Intrinsics {
   /**
    * Applies {@code fn} member by member: {@code federated_map} for {@code {T}@CLIENTS},
    * {@code federated_map_all_equal} for {@code T@CLIENTS}, {@code federated_apply} for
-   * {@code T@SERVER}.
+   * {@code T@SERVER}, {@code federated_map_at_edges} for {@code {T}@EDGES} and {@code T@EDGES}.
    */
   public static Value federatedMap(Computation fn, Value value) {
     Value data = zipIfStruct(value);
@@ -41,6 +41,8 @@ public final class Intrinsics {
     if (data.type() instanceof FederatedType f) {
       if (f.placement().equals(Placement.SERVER)) {
         def = IntrinsicCatalogue.FEDERATED_APPLY;
+      } else if (f.placement().equals(Placement.EDGES)) {
+        def = IntrinsicCatalogue.FEDERATED_MAP_AT_EDGES;
       } else if (f.allEqual()) {
         def = IntrinsicCatalogue.FEDERATED_MAP_ALL_EQUAL;
       }
@@ -103,13 +105,16 @@ public final class Intrinsics {
 
   /**
    * Zips a struct of values placed at one placement into one placed struct, with
-   * {@code federated_zip_at_clients} or {@code federated_zip_at_server}.
+   * {@code federated_zip_at_clients}, {@code federated_zip_at_edges} or
+   * {@code federated_zip_at_server}.
    */
   public static Value federatedZip(Value struct) {
     Optional<Placement> p = leafPlacement(struct.type());
     IntrinsicDef def = p.isPresent() && p.get().equals(Placement.SERVER)
         ? IntrinsicCatalogue.FEDERATED_ZIP_AT_SERVER
-        : IntrinsicCatalogue.FEDERATED_ZIP_AT_CLIENTS;
+        : p.isPresent() && p.get().equals(Placement.EDGES)
+            ? IntrinsicCatalogue.FEDERATED_ZIP_AT_EDGES
+            : IntrinsicCatalogue.FEDERATED_ZIP_AT_CLIENTS;
     return apply(def, struct);
   }
 
@@ -192,6 +197,105 @@ public final class Intrinsics {
       throw fail(def.uri(), bad.get());
     }
     return new Value(new Intrinsic(def.uri(), type), type, null);
+  }
+
+  // ------------------------------------------------------------------ the EDGES tier
+
+  /** {@code federated_broadcast_to_edges: T@SERVER -> T@EDGES}: every edge gets the value. */
+  public static Value federatedBroadcastToEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_BROADCAST_TO_EDGES, zipIfStruct(value));
+  }
+
+  /**
+   * {@code federated_broadcast_from_edges: {T}@EDGES -> {T}@CLIENTS}: each client gets its
+   * edge's value.
+   */
+  public static Value federatedBroadcastFromEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_BROADCAST_FROM_EDGES, zipIfStruct(value));
+  }
+
+  /** {@code federated_sum_to_edges: {T}@CLIENTS -> {T}@EDGES}, each edge its clients' sum. */
+  public static Value federatedSumToEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_SUM_TO_EDGES, zipIfStruct(value));
+  }
+
+  /** {@code federated_mean_to_edges: {T}@CLIENTS -> {T}@EDGES}, T floating. */
+  public static Value federatedMeanToEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_MEAN_TO_EDGES, zipIfStruct(value));
+  }
+
+  /** {@code federated_weighted_mean_to_edges: <{T}@CLIENTS,{U}@CLIENTS> -> {T}@EDGES}. */
+  public static Value federatedWeightedMeanToEdges(Value value, Value weight) {
+    return apply(IntrinsicCatalogue.FEDERATED_WEIGHTED_MEAN_TO_EDGES,
+        Values.tuple(zipIfStruct(value), weight));
+  }
+
+  /** {@code federated_min_to_edges: {T}@CLIENTS -> {T}@EDGES}. */
+  public static Value federatedMinToEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_MIN_TO_EDGES, zipIfStruct(value));
+  }
+
+  /** {@code federated_max_to_edges: {T}@CLIENTS -> {T}@EDGES}. */
+  public static Value federatedMaxToEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_MAX_TO_EDGES, zipIfStruct(value));
+  }
+
+  /**
+   * {@code federated_aggregate_to_edges: <{T}@CLIENTS,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> ->
+   * {R}@EDGES}: each edge folds its own clients.
+   */
+  public static Value federatedAggregateToEdges(
+      Value value, Value zero, Computation accumulate, Computation merge, Computation report) {
+    return apply(IntrinsicCatalogue.FEDERATED_AGGREGATE_TO_EDGES, Values.tuple(
+        zipIfStruct(value), zero, accumulate.asValue(), merge.asValue(), report.asValue()));
+  }
+
+  /** {@code federated_secure_sum_to_edges: <{V}@CLIENTS,M> -> {V}@EDGES}. */
+  public static Value federatedSecureSumToEdges(Value value, Value bound) {
+    return apply(IntrinsicCatalogue.FEDERATED_SECURE_SUM_TO_EDGES,
+        Values.tuple(zipIfStruct(value), bound));
+  }
+
+  /** {@code federated_secure_sum_bitwidth_to_edges: <{V}@CLIENTS,B> -> {V}@EDGES}. */
+  public static Value federatedSecureSumBitwidthToEdges(Value value, Value bitwidth) {
+    return apply(IntrinsicCatalogue.FEDERATED_SECURE_SUM_BITWIDTH_TO_EDGES,
+        Values.tuple(zipIfStruct(value), bitwidth));
+  }
+
+  /** {@code federated_sum_from_edges: {T}@EDGES -> T@SERVER}. */
+  public static Value federatedSumFromEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_SUM_FROM_EDGES, zipIfStruct(value));
+  }
+
+  /** {@code federated_mean_from_edges: {T}@EDGES -> T@SERVER}, every edge counting once. */
+  public static Value federatedMeanFromEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_MEAN_FROM_EDGES, zipIfStruct(value));
+  }
+
+  /** {@code federated_weighted_mean_from_edges: <{T}@EDGES,{U}@EDGES> -> T@SERVER}. */
+  public static Value federatedWeightedMeanFromEdges(Value value, Value weight) {
+    return apply(IntrinsicCatalogue.FEDERATED_WEIGHTED_MEAN_FROM_EDGES,
+        Values.tuple(zipIfStruct(value), weight));
+  }
+
+  /** {@code federated_min_from_edges: {T}@EDGES -> T@SERVER}. */
+  public static Value federatedMinFromEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_MIN_FROM_EDGES, zipIfStruct(value));
+  }
+
+  /** {@code federated_max_from_edges: {T}@EDGES -> T@SERVER}. */
+  public static Value federatedMaxFromEdges(Value value) {
+    return apply(IntrinsicCatalogue.FEDERATED_MAX_FROM_EDGES, zipIfStruct(value));
+  }
+
+  /**
+   * {@code federated_aggregate_from_edges: <{T}@EDGES,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> ->
+   * R@SERVER}.
+   */
+  public static Value federatedAggregateFromEdges(
+      Value value, Value zero, Computation accumulate, Computation merge, Computation report) {
+    return apply(IntrinsicCatalogue.FEDERATED_AGGREGATE_FROM_EDGES, Values.tuple(
+        zipIfStruct(value), zero, accumulate.asValue(), merge.asValue(), report.asValue()));
   }
 
   private static IntrinsicDef requireClients(Placement placement, IntrinsicDef def) {

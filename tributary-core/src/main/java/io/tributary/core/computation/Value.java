@@ -64,6 +64,7 @@ public final class Value {
       Lambda pick = Lambda.of("x", member, new Selection(new Reference("x"), key));
       IntrinsicDef def = f.placement().equals(Placement.SERVER)
           ? IntrinsicCatalogue.FEDERATED_APPLY
+          : f.placement().equals(Placement.EDGES) ? IntrinsicCatalogue.FEDERATED_MAP_AT_EDGES
           : f.allEqual() ? IntrinsicCatalogue.FEDERATED_MAP_ALL_EQUAL
               : IntrinsicCatalogue.FEDERATED_MAP;
       Value fn = new Value(pick, io.tributary.core.types.FunctionType.of(member, element), null);

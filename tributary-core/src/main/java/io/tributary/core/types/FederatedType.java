@@ -36,6 +36,16 @@ public record FederatedType(Type member, Placement placement, boolean allEqual) 
     return new FederatedType(member, Placement.CLIENTS, true);
   }
 
+  /** {@code {T}@EDGES}: each edge holds its own value. */
+  public static FederatedType atEdges(Type member) {
+    return new FederatedType(member, Placement.EDGES, false);
+  }
+
+  /** {@code T@EDGES}: every edge holds the same value (a value broadcast from the server). */
+  public static FederatedType atEdgesAllEqual(Type member) {
+    return new FederatedType(member, Placement.EDGES, true);
+  }
+
   @Override
   public String toString() {
     return compact();

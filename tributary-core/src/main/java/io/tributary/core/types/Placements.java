@@ -8,12 +8,12 @@ import java.util.Optional;
 /**
  * An immutable set of known placements, looked up by label (compact notation) or uri (proto).
  *
- * <p>{@link #standard()} knows {@code CLIENTS} and {@code SERVER}; {@link #with(Placement)} gives
- * a registry with one more tier.
+ * <p>{@link #standard()} knows {@code CLIENTS}, {@code EDGES} and {@code SERVER};
+ * {@link #with(Placement)} gives a registry with one more tier.
  */
 public final class Placements {
   private static final Placements STANDARD =
-      new Placements(List.of(Placement.CLIENTS, Placement.SERVER));
+      new Placements(List.of(Placement.CLIENTS, Placement.EDGES, Placement.SERVER));
 
   private final List<Placement> all;
 
@@ -23,7 +23,7 @@ public final class Placements {
     this.all = List.copyOf(sorted);
   }
 
-  /** CLIENTS and SERVER. */
+  /** CLIENTS, EDGES and SERVER. */
   public static Placements standard() {
     return STANDARD;
   }

@@ -44,6 +44,16 @@ public final class Types {
     return FederatedType.atClientsAllEqual(member);
   }
 
+  /** {@code {T}@EDGES}: a value per edge, each edge holding its own. */
+  public static FederatedType atEdges(Type member) {
+    return FederatedType.atEdges(member);
+  }
+
+  /** {@code T@EDGES}: one value that every edge holds. */
+  public static FederatedType atEdgesAllEqual(Type member) {
+    return FederatedType.atEdgesAllEqual(member);
+  }
+
   /** {@code T@SERVER}: a value on the server. */
   public static FederatedType atServer(Type member) {
     return FederatedType.atServer(member);
@@ -91,7 +101,7 @@ public final class Types {
     return FunctionType.of(parameter, result);
   }
 
-  /** Parses compact notation with the standard placements CLIENTS and SERVER. */
+  /** Parses compact notation with the standard placements CLIENTS, EDGES and SERVER. */
   public static Type parse(String text) {
     return parse(text, Placements.standard());
   }

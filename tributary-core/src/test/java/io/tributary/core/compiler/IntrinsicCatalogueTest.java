@@ -47,6 +47,67 @@ class IntrinsicCatalogueTest {
         Arguments.of("generic_zero", "T"));
   }
 
+  static Stream<Arguments> tierSignatures() {
+    return Stream.of(
+        Arguments.of("federated_broadcast_to_edges", "(T@SERVER -> T@EDGES)"),
+        Arguments.of("federated_broadcast_from_edges", "({T}@EDGES -> {T}@CLIENTS)"),
+        Arguments.of("federated_map_at_edges", "(<(T -> U),{T}@EDGES> -> {U}@EDGES)"),
+        Arguments.of("federated_zip_at_edges", "(T -> {U}@EDGES)"),
+        Arguments.of("federated_sum_to_edges", "({T}@CLIENTS -> {T}@EDGES)"),
+        Arguments.of("federated_mean_to_edges", "({T}@CLIENTS -> {T}@EDGES)"),
+        Arguments.of("federated_weighted_mean_to_edges",
+            "(<{T}@CLIENTS,{U}@CLIENTS> -> {T}@EDGES)"),
+        Arguments.of("federated_min_to_edges", "({T}@CLIENTS -> {T}@EDGES)"),
+        Arguments.of("federated_max_to_edges", "({T}@CLIENTS -> {T}@EDGES)"),
+        Arguments.of("federated_aggregate_to_edges",
+            "(<{T}@CLIENTS,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> -> {R}@EDGES)"),
+        Arguments.of("federated_secure_sum_to_edges", "(<{V}@CLIENTS,M> -> {V}@EDGES)"),
+        Arguments.of("federated_secure_sum_bitwidth_to_edges", "(<{V}@CLIENTS,B> -> {V}@EDGES)"),
+        Arguments.of("federated_sum_from_edges", "({T}@EDGES -> T@SERVER)"),
+        Arguments.of("federated_mean_from_edges", "({T}@EDGES -> T@SERVER)"),
+        Arguments.of("federated_weighted_mean_from_edges",
+            "(<{T}@EDGES,{U}@EDGES> -> T@SERVER)"),
+        Arguments.of("federated_min_from_edges", "({T}@EDGES -> T@SERVER)"),
+        Arguments.of("federated_max_from_edges", "({T}@EDGES -> T@SERVER)"),
+        Arguments.of("federated_aggregate_from_edges",
+            "(<{T}@EDGES,U,(<U,T> -> U),(<U,U> -> U),(U -> R)> -> R@SERVER)"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("tierSignatures")
+  void byUri_eachTierIntrinsic_hasItsSignature(String uri, String signature) {
+    byUri_eachIntrinsic_hasFactsSignature(uri, signature);
+  }
+
+  @Test
+  void tiers_catalogue_hasExactlyTheListedTierIntrinsicsAfterFederatedLanguagesOnes() {
+    assertThat(IntrinsicCatalogue.tiers()).extracting(IntrinsicDef::uri)
+        .containsExactlyElementsOf(tierSignatures().map(a -> (String) a.get()[0]).toList());
+    assertThat(IntrinsicCatalogue.all()).containsExactlyElementsOf(
+        Stream.concat(IntrinsicCatalogue.federatedLanguage().stream(),
+            IntrinsicCatalogue.tiers().stream()).toList());
+  }
+
+  @Test
+  void specialize_tierMovements_keepTheConditionsOfTheirTwoTierIntrinsic() {
+    IntrinsicDef mean = IntrinsicCatalogue.FEDERATED_MEAN_TO_EDGES;
+    assertThat(mean.specialize(Optional.of(Types.parse("{int32}@CLIENTS"))))
+        .isInstanceOf(Specialization.Failure.class);
+    assertThat(((Specialization.Success) mean.specialize(
+        Optional.of(Types.parse("float32@CLIENTS")))).type().compact())
+        .isEqualTo("({float32}@CLIENTS -> {float32}@EDGES)");
+    Specialization wrongTier = IntrinsicCatalogue.FEDERATED_SUM_FROM_EDGES.specialize(
+        Optional.of(Types.parse("{int32}@CLIENTS")));
+    assertThat(wrongTier).isInstanceOfSatisfying(Specialization.Failure.class, f -> {
+      assertThat(f.expected()).isEqualTo("{T}@EDGES where T is made of numeric tensors of fully"
+          + " defined shape");
+      assertThat(f.actual()).isEqualTo("{int32}@CLIENTS");
+    });
+    assertThat(((Specialization.Success) IntrinsicCatalogue.FEDERATED_ZIP_AT_EDGES.specialize(
+        Optional.of(Types.parse("<float32@EDGES,{int32}@EDGES>")))).type().compact())
+        .isEqualTo("(<{float32}@EDGES,{int32}@EDGES> -> {<float32,int32>}@EDGES)");
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("signatures")
   void byUri_eachIntrinsic_hasFactsSignature(String uri, String signature) {
@@ -57,7 +118,7 @@ class IntrinsicCatalogueTest {
 
   @Test
   void all_catalogue_hasExactlyTheListedIntrinsics() {
-    assertThat(IntrinsicCatalogue.all()).extracting(IntrinsicDef::uri)
+    assertThat(IntrinsicCatalogue.federatedLanguage()).extracting(IntrinsicDef::uri)
         .containsExactlyElementsOf(signatures().map(a -> (String) a.get()[0]).toList());
     assertThat(IntrinsicCatalogue.byUri("federated_reduce")).isEmpty();
   }

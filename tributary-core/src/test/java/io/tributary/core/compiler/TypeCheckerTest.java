@@ -55,6 +55,26 @@ class TypeCheckerTest {
             new Struct(List.of(
                 new Struct.Element(java.util.Optional.of("n"), ref("a")),
                 new Struct.Element(java.util.Optional.of("n"), ref("a"))))));
+    cases.put("client values where edge values are required",
+        lambda("x", "{float32}@CLIENTS",
+            call(intrinsic("federated_sum_from_edges", "({float32}@EDGES -> float32@SERVER)"),
+                ref("x"))));
+    cases.put("edge values where client values are required",
+        lambda("x", "{float32}@EDGES",
+            Struct.of(
+                call(intrinsic("federated_mean", "({float32}@CLIENTS -> float32@SERVER)"),
+                    ref("x")),
+                call(intrinsic("federated_sum_to_edges", "({float32}@CLIENTS -> {float32}@EDGES)"),
+                    ref("x")))));
+    cases.put("server value broadcast from edges, edge value broadcast to edges",
+        lambda("x", "<s=float32@SERVER,e={float32}@EDGES>",
+            Struct.of(
+                call(intrinsic("federated_broadcast_from_edges",
+                    "({float32}@EDGES -> {float32}@CLIENTS)"), Selection.byName(ref("x"), "s")),
+                call(intrinsic("federated_broadcast_to_edges",
+                    "(float32@SERVER -> float32@EDGES)"), Selection.byName(ref("x"), "e")))));
+    cases.put("edge aggregate declared at the server",
+        intrinsic("federated_sum_to_edges", "({int32}@CLIENTS -> int32@SERVER)"));
     cases.put("intrinsic type that does not fit its signature",
         intrinsic("federated_broadcast", "(float32@SERVER -> int32@CLIENTS)"));
     return cases;

@@ -87,7 +87,8 @@ public final class RandomTypes {
     if (random.nextBoolean()) {
       return FederatedType.atServer(member);
     }
-    return new FederatedType(member, Placement.CLIENTS, random.nextBoolean());
+    return new FederatedType(member, random.nextBoolean() ? Placement.CLIENTS : Placement.EDGES,
+        random.nextBoolean());
   }
 
   private String label() {

@@ -34,6 +34,12 @@ class TypeNotationTest {
         Arguments.of(FederatedType.atClients(TensorType.of(DType.INT32)), "{int32}@CLIENTS"),
         Arguments.of(FederatedType.atClientsAllEqual(TensorType.of(DType.INT32)), "int32@CLIENTS"),
         Arguments.of(FederatedType.atServer(TensorType.of(DType.INT32)), "int32@SERVER"),
+        Arguments.of(FederatedType.atEdges(TensorType.of(DType.INT32)), "{int32}@EDGES"),
+        Arguments.of(FederatedType.atEdgesAllEqual(f32), "float32@EDGES"),
+        Arguments.of(
+            FunctionType.of(FederatedType.atEdges(new AbstractType("T")),
+                FederatedType.atServer(new AbstractType("T"))),
+            "({T}@EDGES -> T@SERVER)"),
         Arguments.of(
             FederatedType.atServer(
                 StructType.named("weights", TensorType.of(DType.FLOAT32, 10, 5),
@@ -88,17 +94,31 @@ class TypeNotationTest {
   }
 
   @org.junit.jupiter.api.Test
-  void parse_thirdTierRegistered_isAccepted() {
+  void parse_fourthTierRegistered_isAccepted() {
     Placement aggregators = new Placement("aggregators", "AGGREGATORS", 1, false);
     Placements three = Placements.standard().with(aggregators);
     Type t = Types.parse("{int32}@AGGREGATORS", three);
     assertThat(t).isEqualTo(new FederatedType(TensorType.of(DType.INT32), aggregators, false));
     assertThat(Types.print(t)).isEqualTo("{int32}@AGGREGATORS");
-    assertThat(three.all()).containsExactly(Placement.CLIENTS, aggregators, Placement.SERVER);
+    assertThat(three.all()).containsExactly(Placement.CLIENTS, Placement.EDGES, aggregators,
+        Placement.SERVER);
     assertThat(Placement.CLIENTS.isBelow(aggregators)).isTrue();
     assertThat(aggregators.isBelow(Placement.SERVER)).isTrue();
     assertThatThrownBy(() -> Types.parse("{int32}@AGGREGATORS"))
         .isInstanceOf(TypeParseException.class)
         .hasMessageContaining("unknown placement 'AGGREGATORS'");
+  }
+
+  @org.junit.jupiter.api.Test
+  void parse_edges_isAStandardTierBetweenClientsAndServer() {
+    assertThat(Placements.standard().all())
+        .containsExactly(Placement.CLIENTS, Placement.EDGES, Placement.SERVER);
+    assertThat(Placements.standard().byUri("edges")).contains(Placement.EDGES);
+    assertThat(Placement.CLIENTS.isBelow(Placement.EDGES)).isTrue();
+    assertThat(Placement.EDGES.isBelow(Placement.SERVER)).isTrue();
+    assertThat(Placement.EDGES.singleton()).isFalse();
+    assertThat(Types.parse("{<a=float32[2],n=int64>}@EDGES"))
+        .isEqualTo(Types.atEdges(StructType.named("a", TensorType.of(DType.FLOAT32, 2), "n",
+            TensorType.of(DType.INT64))));
   }
 }

@@ -19,6 +19,8 @@ class TypeParseErrorsTest {
           "float32[10",
           "{int32}",
           "{int32}@MARS",
+          "{int32}@EDGE",
+          "{int32@EDGES}@CLIENTS",
           "(int32 int32)",
           "(int32 -> int32",
           "int32**",

@@ -100,6 +100,32 @@ class FederatedLanguageInteropTest {
     soft.assertAll();
   }
 
+  /**
+   * federated-language has no EDGES placement: a computation that uses it, even only in a type,
+   * is refused there, while the same manifest's two-tier control is read.
+   */
+  @Test
+  void fromProto_computationsWithEdges_areRefusedByFederatedLanguage() throws Exception {
+    FederatedLanguageEnv fl = FederatedLanguageEnv.require();
+    Path out = Files.createDirectories(dir.resolve("edges"));
+    Map<String, Computation> written = new LinkedHashMap<>();
+    written.put("control_two_tier", Federated.computation(Types.parse("{float32}@CLIENTS"),
+        Intrinsics::federatedMean));
+    written.put("edges_type_only", Federated.computation(Types.parse("{float32}@EDGES"),
+        x -> x));
+    written.put("edges_intrinsics", Federated.computation(Types.parse("{float32}@CLIENTS"),
+        x -> Intrinsics.federatedMeanFromEdges(Intrinsics.federatedMeanToEdges(x))));
+    for (Map.Entry<String, Computation> e : written.entrySet()) {
+      Files.write(out.resolve(e.getKey() + ".pb"), ComputationProtos.toBytes(e.getValue().block()));
+    }
+    JSON.writeValue(out.resolve("manifest.json").toFile(), List.copyOf(written.keySet()));
+    JsonNode read = JSON.readTree(fl.run(script(), dir, "read", out.toString()));
+    assertThat(read.get("control_two_tier").has("error")).as(read.toString()).isFalse();
+    assertThat(read.get("edges_type_only").path("error").asText()).as(read.toString())
+        .contains("edges");
+    assertThat(read.get("edges_intrinsics").has("error")).as(read.toString()).isTrue();
+  }
+
   @Test
   void fromProto_computationsWrittenByTributary_readByFederatedLanguageWithEqualTypes()
       throws Exception {

@@ -74,6 +74,12 @@ public final class AggregateSink implements Sink {
     return evaluator.apply(accumulate, StructValue.of(((Holder) partial).value, values[0]));
   }
 
+  /** The accumulate function runs on the running value, so clients commit one by one. */
+  @Override
+  public boolean preparesFromPartial() {
+    return true;
+  }
+
   @Override
   public void commit(Object partial, Object prepared) {
     ((Holder) partial).value = prepared;

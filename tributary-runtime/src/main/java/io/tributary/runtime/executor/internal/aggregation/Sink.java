@@ -30,6 +30,14 @@ public interface Sink {
    */
   Object prepare(Object partial, Object[] values);
 
+  /**
+   * Whether {@link #prepare} reads what the partial holds (a fold's running value): then each
+   * client must be committed before the next one is prepared, and a pass does not batch commits.
+   */
+  default boolean preparesFromPartial() {
+    return false;
+  }
+
   /** Applies a prepared contribution; cannot fail. */
   void commit(Object partial, Object prepared);
 

@@ -7,7 +7,8 @@
  * (weighted) means, secure sums included, {@link MinMaxSink},
  * {@link AggregateSink} for
  * {@code federated_aggregate} and {@link CollectSink}
- * for {@code federated_collect}. Internal to tributary-runtime: public only so that the executor
+ * for {@code federated_collect}; {@link PerEdgeSink} runs any of them once per edge, for the
+ * aggregations to the EDGES placement. Internal to tributary-runtime: public only so that the executor
  * packages can share them.
  */
 package io.tributary.runtime.executor.internal.aggregation;

@@ -14,6 +14,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.runtime.CardinalityException;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ClientValues;
+import io.tributary.runtime.Edges;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.RuntimeOptions;
@@ -60,6 +61,7 @@ public final class FederatingExecutor implements Executor {
   private final Optional<Invocation> invocation;
   private final Optional<PassReplay> replay;
   private OptionalInt cardinality = OptionalInt.empty();
+  private ClientNode edgeOf;
 
   /** What a pass engine's workers replay: the computation invoked and its arguments. */
   record Invocation(Computation computation, List<Object> arguments) {}
@@ -151,8 +153,39 @@ public final class FederatingExecutor implements Executor {
       cardinality = options.population();
       return cardinality.getAsInt();
     }
+    if (options.edges().isPresent()) {
+      cardinality = OptionalInt.of(options.edges().get().clients());
+      return cardinality.getAsInt();
+    }
     throw new CardinalityException("the number of CLIENTS is unknown, but " + why + " needs it:"
         + " pass a {T}@CLIENTS argument or set RuntimeOptions.withPopulation");
+  }
+
+  /**
+   * Each client's edge, checked against the population: every client must have an edge and
+   * every edge's clients must exist.
+   */
+  synchronized Edges requireEdges(String why) {
+    Edges edges = options.edges().orElseThrow(() -> new CardinalityException(why + " needs each "
+        + "client's edge, but no edges were given: set RuntimeOptions.withEdges"));
+    int n = requireCardinality(why);
+    if (edges.clients() < n) {
+      throw new CardinalityException("client " + edges.clients() + " has no edge: the edges "
+          + "cover " + edges.clients() + " clients but the population has " + n);
+    }
+    if (edges.clients() > n) {
+      throw new CardinalityException("the edges cover " + edges.clients() + " clients but the "
+          + "population has " + n);
+    }
+    return edges;
+  }
+
+  /** The client node that gives each client's edge, shared by every per-edge aggregation. */
+  synchronized ClientNode edgeOf() {
+    if (edgeOf == null) {
+      edgeOf = new EdgeClientNodes.EdgeOf(requireEdges("an aggregation to the edges"));
+    }
+    return edgeOf;
   }
 
   private synchronized void bindCardinality(int n, String what) {
@@ -213,6 +246,9 @@ public final class FederatingExecutor implements Executor {
       ValueChecker.check(f.member(), value, where);
       return new ServerNode.Constant(type, value);
     }
+    if (f.placement().equals(Placement.EDGES)) {
+      return edgeValue(value, f, where);
+    }
     if (!f.placement().equals(Placement.CLIENTS)) {
       throw new ValueMismatchException(where + ": this runtime has no participants at "
           + f.placement());
@@ -234,6 +270,28 @@ public final class FederatingExecutor implements Executor {
       }
     }
     return new ClientNode.Argument(type, clients);
+  }
+
+  /** A {@code T@EDGES} value (the one value) or a {@code {T}@EDGES} value (one per edge). */
+  private Node edgeValue(Object value, FederatedType f, String where) {
+    Edges edges = requireEdges(where);
+    if (f.allEqual()) {
+      ValueChecker.check(f.member(), value, where);
+      return new ServerNode.Constant(f, value);
+    }
+    if (!(value instanceof List<?> list)) {
+      throw new ValueMismatchException(where + ": a " + f + " value is a List with one value "
+          + "per edge, not " + ValueChecker.describe(value));
+    }
+    if (list.size() != edges.count()) {
+      throw new CardinalityException(where + " has " + list.size() + " edge values but there are "
+          + edges.count() + " edges");
+    }
+    for (int e = 0; e < list.size(); e++) {
+      ValueChecker.check(f.member(), list.get(e), where + ", edge " + e);
+    }
+    return new ServerNode.Constant(f, java.util.Collections.unmodifiableList(
+        new ArrayList<>(list)));
   }
 
   private Node embed(BuildingBlock block, Type type) {

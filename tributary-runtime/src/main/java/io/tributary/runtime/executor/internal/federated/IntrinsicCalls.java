@@ -60,14 +60,19 @@ public final class IntrinsicCalls {
         case "federated_select", "federated_secure_select" ->
             new ClientNode.Select(result, clients(part(arg, 0), uri), server(part(arg, 1), uri),
             server(part(arg, 2), uri), fn(part(arg, 3), uri));
-        default -> throw new LocalComputationException("the intrinsic " + uri
-            + " has no implementation in the federating executor");
+        default -> uri.endsWith("_edges") ? EdgeCalls.call(ex, intrinsic, arg)
+            : unknown(uri);
       };
     } catch (ExecutionFailedException e) {
       throw e;
     } catch (IllegalArgumentException | ClassCastException e) {
       throw FederatingExecutor.setupFailure(uri, e);
     }
+  }
+
+  private static Node unknown(String uri) {
+    throw new LocalComputationException("the intrinsic " + uri
+        + " has no implementation in the federating executor");
   }
 
   private static Object evalNow(FederatingExecutor ex, LocalFn fn, String uri) {
@@ -79,7 +84,7 @@ public final class IntrinsicCalls {
     }
   }
 
-  private static Node part(Node arg, int index) {
+  static Node part(Node arg, int index) {
     if (arg instanceof Node.StructNode s) {
       return s.elements.get(index);
     }
@@ -91,15 +96,16 @@ public final class IntrinsicCalls {
         + (arg == null ? "none" : arg.type()));
   }
 
-  private static ServerNode server(Node n, String uri) {
-    if (n instanceof ServerNode s) {
+  static ServerNode server(Node n, String uri) {
+    if (n instanceof ServerNode s && s.type() instanceof io.tributary.core.types.FederatedType f
+        && f.placement().equals(io.tributary.core.types.Placement.SERVER)) {
       return s;
     }
     throw new LocalComputationException(uri + " needs a value at SERVER, got one of type "
         + n.type());
   }
 
-  private static ClientNode clients(Node n, String uri) {
+  static ClientNode clients(Node n, String uri) {
     if (n instanceof ClientNode c) {
       return c;
     }
@@ -107,7 +113,7 @@ public final class IntrinsicCalls {
         + n.type());
   }
 
-  private static LocalFn fn(Node n, String uri) {
+  static LocalFn fn(Node n, String uri) {
     if (n instanceof Node.Unplaced u && u.value instanceof LocalFn f) {
       return f;
     }
@@ -115,7 +121,7 @@ public final class IntrinsicCalls {
         + n.type());
   }
 
-  private static Object unplaced(Node n, String uri) {
+  static Object unplaced(Node n, String uri) {
     if (n instanceof Node.Unplaced u) {
       return u.value;
     }

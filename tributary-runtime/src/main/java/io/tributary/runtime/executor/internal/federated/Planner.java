@@ -11,6 +11,7 @@ import io.tributary.runtime.PassPart;
 import io.tributary.runtime.PassRequest;
 import io.tributary.runtime.executor.internal.aggregation.CollectSink;
 import io.tributary.runtime.executor.internal.aggregation.LinearSink;
+import io.tributary.runtime.executor.internal.aggregation.PerEdgeSink;
 import io.tributary.runtime.executor.internal.aggregation.Sink;
 import io.tributary.runtime.executor.internal.local.LocalFn;
 import io.tributary.runtime.executor.internal.pass.ClientCosts;
@@ -182,7 +183,8 @@ public final class Planner {
    */
   private ClientPass.Result onEngine(PassEngine engine, int pass, int clients, List<Sink> sinks) {
     for (Sink s : sinks) {
-      if (s instanceof LinearSink l && l.gathers()) {
+      Sink inner = s instanceof PerEdgeSink p ? p.inner() : s;
+      if (inner instanceof LinearSink l && l.gathers()) {
         throw l.secureSumRefused();
       }
     }

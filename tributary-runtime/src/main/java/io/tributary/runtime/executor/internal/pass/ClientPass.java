@@ -165,7 +165,7 @@ public final class ClientPass {
   }
 
   /** The number of consecutive clients folded into one partial: a function of the count only. */
-  static int groupSize(int clients) {
+  public static int groupSize(int clients) {
     return Math.max(1, clients / TARGET_GROUPS);
   }
 
@@ -384,6 +384,8 @@ public final class ClientPass {
     static final int MAX_CLIENTS = 8;
     static final long MAX_BYTES = 32L << 20;
     final List<List<Object>> perSink = new ArrayList<>();
+    /** 1 when a sink prepares from its partial, which must then hold every earlier client. */
+    final int maxClients = sinks.stream().anyMatch(Sink::preparesFromPartial) ? 1 : MAX_CLIENTS;
     int size;
     long bytes;
 
@@ -402,7 +404,7 @@ public final class ClientPass {
     }
 
     boolean full() {
-      return size >= MAX_CLIENTS || bytes >= MAX_BYTES;
+      return size >= maxClients || bytes >= MAX_BYTES;
     }
 
     void commit(Object[] partials) {

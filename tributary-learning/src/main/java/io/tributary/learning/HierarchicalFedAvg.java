@@ -1,0 +1,113 @@
+package io.tributary.learning;
+
+import io.tributary.core.compiler.GraphComputation;
+import io.tributary.core.computation.Computation;
+import io.tributary.core.computation.Federated;
+import io.tributary.core.computation.Intrinsics;
+import io.tributary.core.computation.Value;
+import io.tributary.core.types.FederatedType;
+import io.tributary.core.types.Placement;
+import io.tributary.core.types.StructType;
+import io.tributary.core.types.Type;
+import io.tributary.graph.local.ClientUpdateConfig;
+import io.tributary.graph.local.LocalTraining;
+import io.tributary.graph.models.Model;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.util.LinkedHashMap;
+import java.util.SequencedMap;
+
+/**
+ * Hierarchical FedAvg (Liu et al., "Client-Edge-Cloud Hierarchical Federated Learning", 2020) on
+ * the {@code EDGES} tier: each cloud round, the server's model goes to every edge; then, k2
+ * times, each edge sends its model to its clients, the clients train k1 local epochs, and the
+ * edge adds its clients' example-weighted mean delta to its model; at the end the server takes
+ * the edges' models averaged by the examples each edge saw in its last edge round.
+ *
+ * <p>With k2 = 1 a cloud round is FedAvg's round (the weighted mean of the edges' weighted means,
+ * weighted by their example counts, is the flat weighted mean, up to rounding). The round runs
+ * on any runtime that knows each client's edge ({@code RuntimeOptions.withEdges}); an edge
+ * without participating clients fails the round, naming the edge.
+ */
+public final class HierarchicalFedAvg {
+  /** The most edge rounds per cloud round: each one is a pass over the clients. */
+  public static final int MAX_EDGE_ROUNDS = 1000;
+
+  private HierarchicalFedAvg() {}
+
+  /**
+   * The hierarchical FedAvg process for {@code model}.
+   *
+   * @param epochs local epochs per edge round (k1, counted in epochs)
+   * @param batchSize local batch size; 0 keeps the clients' batches as given
+   * @param learningRate client SGD step size
+   * @param edgeRounds edge aggregations per cloud aggregation (k2), 1 to
+   *     {@link #MAX_EDGE_ROUNDS}
+   * @param seed seeds the initial model
+   */
+  public static LearningProcess build(Model model, int epochs, int batchSize,
+      double learningRate, int edgeRounds, long seed) {
+    ClientUpdateConfig config = ClientUpdateConfig.fedAvg(epochs, batchSize, learningRate);
+    GraphComputation initial = LocalTraining.initialModel("initial_model", model, seed);
+    GraphComputation update = LocalTraining.clientUpdate("client_update", model, config);
+    GraphComputation eval = LocalTraining.evaluation("evaluate", model);
+    Computation initialState = Federated.computation(
+        () -> FederatedLearning.named("model", Computation.of(initial).call()));
+    Computation initialize = Federated.computation(
+        () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
+    return new LearningProcess("hierarchical_fedavg", initialize,
+        next(Computation.of(update), edgeRounds),
+        FederatedLearning.evaluate(Computation.of(eval)));
+  }
+
+  /**
+   * One cloud round, {@code (<<model=M>@SERVER,{D}@CLIENTS> -> <<model=M>@SERVER,
+   * <train_loss=float32,num_examples=int64,clients=int64>@SERVER>)}, of {@code edgeRounds} edge
+   * rounds, for a client update of type {@code (<model=M,data=D> -> <delta=M,num_examples=int64,
+   * loss=float32>)} (as {@link FederatedLearning#next(Computation)} takes). The metrics are the
+   * last edge round's: the clients' example-weighted loss, their examples and their number.
+   *
+   * @throws IllegalArgumentException if the client update has another type or
+   *     {@code edgeRounds} is out of range
+   */
+  public static Computation next(Computation clientUpdate, int edgeRounds) {
+    if (edgeRounds < 1 || edgeRounds > MAX_EDGE_ROUNDS) {
+      throw new IllegalArgumentException("edge rounds per cloud round must be 1 to "
+          + MAX_EDGE_ROUNDS + ", got " + edgeRounds);
+    }
+    ClientWork w = ClientWork.update(clientUpdate);
+    if (ClientWork.weighsLoss(clientUpdate)) {
+      throw new IllegalArgumentException("hierarchical FedAvg takes a client update without "
+          + "loss_weight, got " + clientUpdate.type());
+    }
+    StructType m = w.model();
+    Computation add = Federated.computation(StructType.of(m, m),
+        pair -> Intrinsics.genericPlus(pair.get(0), pair.get(1)));
+    Computation one = Federated.computation(clientUpdate.type().result(),
+        x -> Federated.constant(Tensor.ofLongs(Shape.scalar(), 1)));
+    Type state = new FederatedType(StructType.named("model", m), Placement.SERVER, true);
+    Type data = new FederatedType(w.data(), Placement.CLIENTS, false);
+    return Federated.computation(state, data, (s, d) -> {
+      Value edgeModel = Intrinsics.federatedBroadcastToEdges(s.get("model"));
+      Value out = null;
+      Value edgeExamples = null;
+      for (int k = 0; k < edgeRounds; k++) {
+        Value clientModel = Intrinsics.federatedBroadcastFromEdges(edgeModel);
+        out = Intrinsics.federatedMap(clientUpdate, Federated.struct(clientModel, d));
+        Value edgeDelta = Intrinsics.federatedWeightedMeanToEdges(out.get("delta"),
+            out.get("num_examples"));
+        edgeModel = Intrinsics.federatedMap(add, Federated.struct(edgeModel, edgeDelta));
+        edgeExamples = Intrinsics.federatedSumToEdges(out.get("num_examples"));
+      }
+      Value newModel = Intrinsics.federatedWeightedMeanFromEdges(edgeModel, edgeExamples);
+      Value examples = out.get("num_examples");
+      SequencedMap<String, Value> figures = new LinkedHashMap<>();
+      figures.put("train_loss", Intrinsics.federatedWeightedMean(out.get("loss"), examples));
+      figures.put("num_examples", Intrinsics.federatedSum(examples));
+      figures.put("clients", Intrinsics.federatedSum(Intrinsics.federatedMap(one, out)));
+      return Federated.struct(
+          Intrinsics.federatedZip(FederatedLearning.named("model", newModel)),
+          Intrinsics.federatedZip(Federated.struct(figures)));
+    });
+  }
+}
