@@ -2,6 +2,7 @@ package io.tributary.flower.server;
 
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.output.RunFileException;
+import io.tributary.learning.rounds.output.RunIdentity;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
@@ -94,7 +95,8 @@ public sealed interface InitialParameters {
    * RoundCheckpoints}, the simulator's reader.
    *
    * @throws IOException when the directory holds no checkpoint, or it cannot be read or is not a
-   *     round of a server run ({@link RunFileException})
+   *     round of a server run (another kind of run's, such as {@code tributary simulate}'s, or
+   *     one without a run identity: {@link RunFileException})
    */
   static Resumed resume(Path dir) throws IOException {
     Path file = dir.resolve(RoundCheckpoints.FILE);
@@ -107,6 +109,12 @@ public sealed interface InitialParameters {
       if (round < 1 || round >= Integer.MAX_VALUE) {
         throw new RunFileException("model.zip tag " + tag + " records round " + round
             + ", not a round of a server run");
+      }
+      String kind = RunIdentity.of(tag, training).kind();
+      if (!kind.equals(ServerConfig.RUN_KIND)) {
+        throw new RunFileException("model.zip tag " + tag + " is a checkpoint of a tributary "
+            + (kind.length() > 40 ? kind.substring(0, 40) + "..." : kind) + " run, not of a "
+            + "server run: resume it with the command that wrote it");
       }
     });
     return new Resumed(c.parameters(), (int) c.round(), c.updater());
