@@ -1,6 +1,9 @@
 package io.tributary.cli;
 
-import io.tributary.core.computation.Computation;
+import io.tributary.core.compiler.BlockPrinter;
+import io.tributary.core.compiler.BuildingBlock;
+import io.tributary.core.compiler.TypeChecker;
+import io.tributary.core.types.Type;
 import io.tributary.core.proto.ComputationProtos;
 import io.tributary.core.proto.LocalResolver;
 import io.tributary.core.proto.MalformedComputationException;
@@ -38,16 +41,17 @@ final class ComputationInspection {
       throw new TensorFileException(size + " bytes is more than a protobuf message can hold"
           + " (2 GiB)");
     }
-    Computation c;
+    BuildingBlock block;
     try {
       // Java functions are resolved by the program that defined them; a file cannot name one.
-      c = Computation.of(ComputationProtos.fromBytes(Files.readAllBytes(file),
-          LocalResolver.none()));
+      block = ComputationProtos.fromBytes(Files.readAllBytes(file), LocalResolver.none());
     } catch (MalformedComputationException e) {
       throw new TensorFileException("not a computation Tributary can run: " + e.getMessage());
     }
-    String type = c.type().compact();
-    String body = c.format();
+    // Well typed (fromBytes checked it), of any type: a value (a struct of data, say) is a
+    // computation too, printed like a function.
+    String type = TypeChecker.check(block).type().map(Type::compact).orElse("?");
+    String body = BlockPrinter.format(block);
     String nl = System.lineSeparator();
     if (json) {
       return "{\"type\": " + Json.string(type) + ", \"body\": " + Json.string(body) + "}" + nl;

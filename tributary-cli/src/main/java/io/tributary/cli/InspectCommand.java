@@ -49,6 +49,11 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    try {
+      TensorFiles.requireRegularFile(file);
+    } catch (IOException e) {
+      return Problems.report(spec.commandLine().getErr(), "inspect", file, e);
+    }
     if (isModel()) {
       return inspectModel();
     }

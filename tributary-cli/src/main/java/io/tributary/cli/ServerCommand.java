@@ -191,8 +191,10 @@ final class ServerCommand implements Callable<Integer> {
       return status;
     }
     if (resume == null) {
-      if (Files.exists(dir.resolve("metrics.jsonl"))) {
-        return usage(err, dir + " holds a run already");
+      try {
+        ServerRunFiles.requireNoRun(dir);
+      } catch (IOException e) {
+        return usage(err, e.getMessage());
       }
       try {
         Files.createDirectories(dir);
@@ -209,13 +211,29 @@ final class ServerCommand implements Callable<Integer> {
     ServerAlgorithm s = config.algorithm();
     int done = config.initial().roundsDone();
     Optional<DpSettings> dp = dpOptions.settings();
+    // The server starts before any file is touched, and the files are checked and locked
+    // before the first round: a failed start or a refused resume leaves the directory as it was.
+    FlowerServer started;
+    try {
+      started = start(config);
+    } catch (TlsProblem e) {
+      // The TLS files passed the PEM check but grpc could not use what they hold.
+      int status = usage(err, e.getCause().getMessage().replaceAll("\\R", " "));
+      verbose.trace(err, e.getCause());
+      return status;
+    } catch (IOException e) {
+      int status = Problems.report(err, "server", dir, e);
+      verbose.trace(err, e);
+      return status;
+    }
     ServerRunFiles output;
     try {
       output = ServerSettings.runFiles(dir, config.rounds(), s,
           command(), dp).report(s.name() + " server on " + config.host() + ":" + config.port(),
               ServerSettings.display(config, dir, command(), dp))
-          .progress(outw).resumedAfter(done).build();
+          .identity(config.runIdentity()).progress(outw).resumedAfter(done).build();
     } catch (IOException e) {
+      started.close();
       return Problems.report(err, "server", dir.resolve("metrics.jsonl"), e);
     }
     DpOptions.warnIfSeeded(err, "server", dp);
@@ -224,15 +242,17 @@ final class ServerCommand implements Callable<Integer> {
       view = liveView(ui, config, dp, outw);
     } catch (IllegalArgumentException e) {
       closeQuietly(output);
+      started.close();
       return usage(err, e.getMessage());
     } catch (IOException e) {
       closeQuietly(output);
+      started.close();
       return usage(err, "--ui " + uiOptions.ui + ": cannot listen there: " + e.getMessage());
     }
     RoundListener listener = view.<RoundListener>map(v -> RoundListeners.of(output, v))
         .orElse(output);
     try (listener;
-        FlowerServer server = start(config)) {
+        FlowerServer server = started) {
       if (done > 0) {
         outw.println("resuming " + dir + " after round " + done);
       }
@@ -249,11 +269,6 @@ final class ServerCommand implements Callable<Integer> {
       }
       outw.flush();
       return 0;
-    } catch (TlsProblem e) {
-      // The TLS files passed the PEM check but grpc could not use what they hold.
-      int status = usage(err, e.getCause().getMessage().replaceAll("\\R", " "));
-      verbose.trace(err, e.getCause());
-      return status;
     } catch (IOException e) {
       stoppedReport(output, done, "stopped by a file problem: " + e.getMessage(), err);
       int status = Problems.report(err, "server", dir, e);

@@ -55,6 +55,7 @@ final class TensorFiles {
     if (Files.isDirectory(file)) {
       throw new TensorFileException("is a directory, not a tensor file");
     }
+    requireRegularFile(file);
     return switch (format) {
       case NPY -> Npz.named(List.of(Npy.read(file)));
       case NPZ -> Npz.read(file);
@@ -72,6 +73,7 @@ final class TensorFiles {
     if (Files.isDirectory(file)) {
       throw new TensorFileException("is a directory, not a tensor file");
     }
+    requireRegularFile(file);
     try (ModelFile m = ModelFile.open(file)) {
       return (tag == null ? m.newest() : m.tag(tag)).parameters();
     }
@@ -102,6 +104,64 @@ final class TensorFiles {
     }
   }
 
+  /**
+   * Refuses, before anything is opened, a path that exists but is no regular file: a FIFO would
+   * block the read forever, a device never end.
+   *
+   * @throws TensorFileException when it is a FIFO, socket, device or other special file
+   */
+  static void requireRegularFile(Path file) throws TensorFileException {
+    if (Files.exists(file) && !Files.isDirectory(file) && !Files.isRegularFile(file)) {
+      throw new TensorFileException("is not a regular file (a FIFO, socket or device): refused "
+          + "before reading");
+    }
+  }
+
+  /**
+   * Refuses a {@code .pb} of {@code size} bytes from its first bytes, before reading it whole:
+   * a message starts with a field tag (not zero, of a known wire type), and a length-delimited
+   * first field cannot be longer than the file.
+   */
+  private static void requireMessageStart(Path file, long size) throws IOException {
+    if (size == 0) {
+      return; // the empty message
+    }
+    byte[] head = new byte[(int) Math.min(size, 16)];
+    try (FileChannel ch = FileChannel.open(file)) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(head);
+      while (b.hasRemaining() && ch.read(b) >= 0) {
+        // reads the head, however short the reads
+      }
+    }
+    int[] at = {0};
+    long tag = varint(head, at);
+    int wire = (int) (tag & 7);
+    if (tag < 0 || (tag >>> 3) == 0 || (wire != 0 && wire != 1 && wire != 2 && wire != 5)) {
+      throw new TensorFileException("is not a protobuf message: its first bytes are no field tag"
+          + " (a Flower Parameters message starts with field 1 or 2)");
+    }
+    if (wire == 2) {
+      long length = varint(head, at);
+      if (length < 0 || length > size - at[0]) {
+        throw new TensorFileException("is not a protobuf message: its first field claims "
+            + (length < 0 ? "a malformed length" : length + " bytes") + " of a file of " + size);
+      }
+    }
+  }
+
+  /** The varint at {@code at[0]} of {@code b}, or -1 when it does not end within the bytes. */
+  private static long varint(byte[] b, int[] at) {
+    long v = 0;
+    for (int shift = 0; shift < 64 && at[0] < b.length; shift += 7) {
+      byte x = b[at[0]++];
+      v |= (long) (x & 0x7f) << shift;
+      if (x >= 0) {
+        return v;
+      }
+    }
+    return -1;
+  }
+
   /** Rejects an invalid tag before any work is done. */
   static void checkTag(String tag) throws TensorFileException {
     String problem = Tags.problem(tag);
@@ -115,6 +175,7 @@ final class TensorFiles {
     if (size > MAX_PB_BYTES) {
       throw new TensorFileException(size + " bytes is more than a protobuf message can hold (2 GiB)");
     }
+    requireMessageStart(file, size);
     Parameters parameters = ParametersCodec.decode(Files.readAllBytes(file));
     return registry.forType(parameters.tensorType()).deserializeNamed(parameters);
   }

@@ -63,4 +63,38 @@ class InspectComputationTest {
         .contains("$").contains("TensorFlow").doesNotContain("Exception");
     assertThat(run.err().lines()).hasSize(1);
   }
+
+  @Test
+  void inspect_valueComputation_printsItsTypeNotAnInternalError() throws IOException {
+    // A well-typed computation that is a value, not a function: a struct of one literal.
+    io.tributary.core.compiler.BuildingBlock value = new io.tributary.core.compiler.Struct(
+        java.util.List.of(new io.tributary.core.compiler.Struct.Element(
+            java.util.Optional.of("x"), new io.tributary.core.compiler.Literal(
+                io.tributary.tensor.Tensor.ofInts(io.tributary.tensor.Shape.scalar(), 7)))));
+    Path file = Files.write(dir.resolve("value.pb"), ComputationProtos.toBytes(value));
+
+    CliRun run = CliRun.of("inspect", file.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).startsWith("type: <x=int32>");
+  }
+
+  @Test
+  void inspect_parametersWithAnUnknownFieldBeforeTensorType_readAsParameters()
+      throws IOException {
+    java.util.SequencedMap<String, io.tributary.tensor.Tensor> t = new java.util.LinkedHashMap<>();
+    t.put("w", io.tributary.tensor.Tensor.ofFloats(io.tributary.tensor.Shape.of(2), 1, 2));
+    Path pb = TestFiles.pb(dir, "p.pb", "numpy.ndarray", t);
+    // Field 3 (length-delimited, empty) first: legal protobuf, unknown to Parameters.
+    byte[] plain = Files.readAllBytes(pb);
+    byte[] bytes = new byte[plain.length + 2];
+    bytes[0] = 0x1a;
+    System.arraycopy(plain, 0, bytes, 2, plain.length);
+    Files.write(pb, bytes);
+
+    CliRun run = CliRun.of("inspect", pb.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("float32").contains("(2,)");
+  }
 }

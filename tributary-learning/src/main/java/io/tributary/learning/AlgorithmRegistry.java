@@ -115,7 +115,8 @@ public final class AlgorithmRegistry {
   public AlgorithmSpec spec(String name) {
     AlgorithmSpec s = specs.get(name.toLowerCase(Locale.ROOT));
     if (s == null) {
-      throw new IllegalArgumentException("unknown algorithm '" + name + "'; known: "
+      throw new IllegalArgumentException("unknown algorithm '" + (name.length() <= 64 ? name
+          : name.substring(0, 64) + "...(" + name.length() + " chars)") + "'; known: "
           + String.join(", ", specs.keySet()));
     }
     return s;

@@ -61,6 +61,14 @@ class AlgorithmRegistryTest {
         .hasMessage("unknown algorithm 'fedavg'; known: scaledmean");
   }
 
+  @Test
+  void spec_hundredKilobyteName_echoedCut() {
+    AlgorithmRegistry r = AlgorithmRegistry.of(List.of(new ScaledMeanSpec()));
+    assertThatThrownBy(() -> r.spec("x".repeat(100_000)))
+        .hasMessage("unknown algorithm '" + "x".repeat(64) + "...(100000 chars)'; known: "
+            + "scaledmean");
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', textBlock = """
       [0, 1)     | [0, 1)

@@ -15,11 +15,16 @@ public final class TooManyClientFailuresException extends ExecutionFailedExcepti
   public TooManyClientFailuresException(
       String intrinsic, int clients, double required, List<ClientFailure> failures) {
     super(intrinsic + ": " + failures.size() + " of " + clients + " clients failed, so only "
-        + (clients - failures.size()) + " succeeded where at least " + required
+        + (clients - failures.size()) + " succeeded where at least " + count(required)
         + " of them must; first failure: "
         + (failures.isEmpty() ? "none" : failures.get(0).describe()));
     this.failures = List.copyOf(failures);
     this.clients = clients;
+  }
+
+  /** A required count as a whole number of clients: "one" for any positive fraction of one. */
+  private static String count(double required) {
+    return required <= 1 ? "one" : Long.toString((long) Math.ceil(required - 1e-9));
   }
 
   /** Every failure, by client index. */

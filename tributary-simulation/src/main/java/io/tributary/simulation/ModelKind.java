@@ -37,6 +37,7 @@ public enum ModelKind {
       throw new IllegalArgumentException(dataset + ": " + features + " features per example");
     }
     int in = (int) features;
+    requireHeap(dataset, parameters(in, classes), Runtime.getRuntime().maxMemory());
     return switch (this) {
       case MCLR -> in == 60 && classes == 10 ? Models.mclr()
           : Models.softmaxRegression("mclr", in, classes, DType.FLOAT32);
@@ -51,6 +52,40 @@ public enum ModelKind {
         yield Models.fedAvgCnn();
       }
     };
+  }
+
+  /**
+   * Float32 copies of the model a run holds at once, at the least: the global model, a client's
+   * copy and its update, the round's aggregate. A model whose copies do not fit the heap is
+   * refused before any is allocated.
+   */
+  public static final int MODEL_COPIES = 4;
+
+  /** The parameters of this network for {@code in} features and {@code classes} classes. */
+  public long parameters(long in, long classes) {
+    return switch (this) {
+      case MCLR -> in * classes + classes;
+      case MLP -> in == 784 && classes == 10 ? 784L * 200 + 200 + 200L * 200 + 200 + 200L * 10
+          + 10 : in * SMALL_HIDDEN + SMALL_HIDDEN + (long) SMALL_HIDDEN * SMALL_HIDDEN
+          + SMALL_HIDDEN + SMALL_HIDDEN * classes + classes;
+      case CNN -> 1_663_370L;
+    };
+  }
+
+  /**
+   * Refuses a model of {@code parameters} float32 values whose {@link #MODEL_COPIES} copies need
+   * more than {@code heap} bytes, in one line naming both.
+   *
+   * @throws IllegalArgumentException when they do not fit
+   */
+  static void requireHeap(String dataset, long parameters, long heap) {
+    double need = (double) parameters * Float.BYTES * MODEL_COPIES;
+    if (need > heap || parameters > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "%s: a model of %,d "
+          + "parameters needs about %.1f GiB of heap for the %d copies a run holds, and this "
+          + "JVM has %.1f GiB (-Xmx): use fewer features or a smaller model", dataset,
+          parameters, need / (1L << 30), MODEL_COPIES, heap / (double) (1L << 30)));
+    }
   }
 
   /**

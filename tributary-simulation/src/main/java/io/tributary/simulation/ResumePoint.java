@@ -4,6 +4,7 @@ import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.output.RunFileException;
+import io.tributary.learning.rounds.output.RunIdentity;
 import io.tributary.learning.rounds.output.RunResume;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -45,11 +46,24 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
   }
 
   /**
-   * The newest checkpoint of the run in {@code dir}.
+   * The newest checkpoint of the run in {@code dir}, whatever run it belongs to.
    *
    * @throws IOException when {@code dir} holds no run with a checkpoint, or the file is malformed
    */
   public static ResumePoint read(Path dir) throws IOException {
+    return read(dir, null);
+  }
+
+  /**
+   * The newest checkpoint of the run in {@code dir}, refused unless every tag of its {@code
+   * model.zip} carries {@code identity} (the run's settings and seed,
+   * {@link SettingsSchema#identity}): another run's checkpoint is refused naming what differs.
+   * Reads every tag whole, so that a damaged checkpoint is found before anything is written.
+   *
+   * @throws IOException when {@code dir} holds no run with a checkpoint, the file is malformed,
+   *     or a tag belongs to another run ({@link RunFileException})
+   */
+  public static ResumePoint read(Path dir, RunIdentity identity) throws IOException {
     if (!Files.isRegularFile(dir.resolve(RunFiles.CONFIG))) {
       throw new RunFileException("holds no run to resume (no " + RunFiles.CONFIG + ")");
     }
@@ -60,6 +74,9 @@ public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, Li
         throw new RunFileException(RunFiles.MODEL + " tag " + tag
             + " is not a checkpoint of tributary simulate (round " + round + ", command "
             + command + ")");
+      }
+      if (identity != null) {
+        identity.requireSame(tag, training);
       }
     });
     RoundCheckpoints.Checkpoint c = r.checkpoint();

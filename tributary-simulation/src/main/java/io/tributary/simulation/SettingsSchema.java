@@ -10,6 +10,7 @@ import io.tributary.graph.ops.GemmKernel;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.json.Json;
 import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.learning.rounds.output.RunIdentity;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -465,6 +466,28 @@ public final class SettingsSchema {
    * @throws SettingsFileException when {@code recorded} is not a settings file of this Tributary
    * @throws IllegalArgumentException naming the first key whose value differs, with both values
    */
+  /**
+   * The identity of a run with settings {@code s}, which its checkpoints record: every key that
+   * changes results but the seed (a setting of {@link #others} at its default when left out),
+   * and the seed. A resume refuses a checkpoint with another identity, naming what differs.
+   */
+  public static RunIdentity identity(SimulationSettings s) {
+    java.util.SequencedMap<String, String> settings = new java.util.LinkedHashMap<>();
+    for (Key k : KEYS) {
+      if (!k.changesResults() || k.name().equals("seed")) {
+        continue;
+      }
+      Optional<String> v = k.write().apply(s);
+      Optional<Setting<?>> other = OTHERS.stream().filter(o -> o.name().equals(k.name()))
+          .findFirst();
+      if (v.isEmpty() && other.isPresent()) {
+        v = Optional.of(defaultText(other.get()));
+      }
+      settings.put(k.name(), v.orElse("(not set)"));
+    }
+    return new RunIdentity("simulate", settings, s.seed());
+  }
+
   static void checkSame(String recorded, SimulationSettings given, Path where)
       throws SettingsFileException {
     JsonNode theirs = parseObject(recorded);

@@ -93,9 +93,11 @@ public final class Simulation {
     ResumePoint point = null;
     History previous = History.empty();
     if (resume) {
-      point = ResumePoint.read(settings.out());
-      SettingsSchema.checkSame(Files.readString(settings.out().resolve(RunFiles.CONFIG)),
-          settings, settings.out());
+      Path config = settings.out().resolve(RunFiles.CONFIG);
+      if (Files.isRegularFile(config)) {
+        SettingsSchema.checkSame(Files.readString(config), settings, settings.out());
+      }
+      point = ResumePoint.read(settings.out(), SettingsSchema.identity(settings));
       if (point.updater().map(UpdaterState::slots).orElse(List.of()).isEmpty() && !settings.algorithm().federated(settings.mu())
           .serverOptimizer().stateSlots().isEmpty()) {
         // Checked before any file is touched: the run's files stay as they are.

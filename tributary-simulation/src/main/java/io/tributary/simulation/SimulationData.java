@@ -54,6 +54,14 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
         new GeneratedClients(population, clients, model), forModel(population.test(), model));
   }
 
+  /**
+   * Client {@code k}'s number of training examples, without making a generated client's data.
+   */
+  public int clientSize(int k) {
+    return clientTrain instanceof GeneratedClients g ? g.population.examplesPerClient()
+        : clientTrain.get(k).size();
+  }
+
   /** Whether the clients' data are made when asked for rather than held. */
   public boolean generated() {
     return clientTrain instanceof GeneratedClients;

@@ -16,11 +16,20 @@ import java.util.Optional;
  */
 public record Diagnostic(
     String path, String message, Optional<String> expected, Optional<String> actual) {
+  /** The longest path, message or type a diagnostic keeps; longer ones are cut. */
+  public static final int MAX_PART = 4096;
+
   public Diagnostic {
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(message, "message");
-    Objects.requireNonNull(expected, "expected");
-    Objects.requireNonNull(actual, "actual");
+    path = cut(Objects.requireNonNull(path, "path"));
+    message = cut(Objects.requireNonNull(message, "message"));
+    expected = Objects.requireNonNull(expected, "expected").map(Diagnostic::cut);
+    actual = Objects.requireNonNull(actual, "actual").map(Diagnostic::cut);
+  }
+
+  /** {@code s} cut after {@link #MAX_PART} characters, saying how long it was. */
+  static String cut(String s) {
+    return s.length() <= MAX_PART ? s : s.substring(0, MAX_PART) + "... (" + s.length()
+        + " characters)";
   }
 
   static Diagnostic of(String path, String message) {

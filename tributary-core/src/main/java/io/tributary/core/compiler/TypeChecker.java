@@ -1,13 +1,17 @@
 package io.tributary.core.compiler;
 
+import io.tributary.core.types.AbstractType;
+import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.FunctionType;
 import io.tributary.core.types.PlacementType;
+import io.tributary.core.types.SequenceType;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -20,10 +24,26 @@ import java.util.function.Consumer;
  * as unknown, which silences follow-on errors about it, and checking goes on with its siblings.
  * Nodes are visited in post-order (children left to right, then the node), which listeners can
  * rely on.
+ *
+ * <p>An inferred type may share its parts (a struct of a block local twice, of a local that is
+ * such a struct, ...), so it can be exponentially larger than the computation written out. The
+ * checker refuses a struct or function type whose compact notation would exceed
+ * {@link #MAX_TYPE_WEIGHT} characters, weighing each shared part once per use but computing each
+ * part's weight once: nothing downstream (printing, comparing, hashing) then meets a type larger
+ * than that. Names echoed in paths are cut to {@link #MAX_PATH_NAME} characters, so that paths
+ * grow linearly with the nesting.
  */
 public final class TypeChecker {
+  /** The most characters a type's compact notation may have: 1 MiB. */
+  public static final long MAX_TYPE_WEIGHT = 1L << 20;
+  /** The most characters of a local's name that a path shows. */
+  public static final int MAX_PATH_NAME = 64;
+  /** The most characters of a name or uri that a message echoes. */
+  static final int MAX_ECHO = 256;
+
   private final List<Diagnostic> diagnostics = new ArrayList<>();
   private final Consumer<TypedNode> listener;
+  private final IdentityHashMap<Type, Long> weights = new IdentityHashMap<>();
 
   private TypeChecker(Consumer<TypedNode> listener) {
     this.listener = listener;
@@ -71,7 +91,8 @@ public final class TypeChecker {
       case Reference r -> {
         Optional<Optional<Type>> found = scope.lookup(r.name());
         if (found.isEmpty()) {
-          report(Diagnostic.of(path, "reference to '" + r.name() + "', which is not bound here"));
+          report(Diagnostic.of(path, "reference to '" + echo(r.name())
+              + "', which is not bound here"));
           yield Optional.empty();
         }
         yield found.get();
@@ -84,7 +105,7 @@ public final class TypeChecker {
             ? scope.bind(l.parameterName(), l.parameterType().get())
             : scope;
         Optional<Type> result = infer(l.result(), inner, path + ".result");
-        yield result.map(r -> new FunctionType(l.parameterType(), r));
+        yield result.flatMap(r -> bounded(new FunctionType(l.parameterType(), r), path));
       }
       case Block b -> block(b, scope, path);
       case Intrinsic i -> intrinsic(i, path);
@@ -110,8 +131,8 @@ public final class TypeChecker {
       case Selection.ByName n -> {
         index = st.indexOf(n.name());
         if (index < 0) {
-          report(Diagnostic.of(path, "the struct has no element named '" + n.name() + "'",
-              "a struct with an element " + n.name(), st.compact()));
+          report(Diagnostic.of(path, "the struct has no element named '" + echo(n.name()) + "'",
+              "a struct with an element " + echo(n.name()), st.compact()));
           return Optional.empty();
         }
       }
@@ -137,7 +158,7 @@ public final class TypeChecker {
       Optional<Type> t = infer(e.value(), scope, path + "[" + i + "]");
       if (e.name().isPresent() && !names.add(e.name().get())) {
         report(Diagnostic.of(path + "[" + i + "]",
-            "a second element named '" + e.name().get() + "'"));
+            "a second element named '" + echo(e.name().get()) + "'"));
         known = false;
       }
       if (t.isEmpty()) {
@@ -153,7 +174,7 @@ public final class TypeChecker {
         known = false;
       }
     }
-    return known ? Optional.of(new StructType(elements)) : Optional.empty();
+    return known ? bounded(new StructType(elements), path) : Optional.empty();
   }
 
   private Optional<Type> call(Call c, Scope scope, String path) {
@@ -165,7 +186,7 @@ public final class TypeChecker {
     if (fn.isEmpty()) {
       return Optional.empty();
     }
-    String callee = c.function() instanceof Intrinsic i ? i.uri() + ": " : "";
+    String callee = c.function() instanceof Intrinsic i ? echo(i.uri()) + ": " : "";
     if (!(fn.get() instanceof FunctionType ft)) {
       report(Diagnostic.of(path, callee + "call of a value that is not a function",
           "a function", fn.get().compact()));
@@ -193,10 +214,10 @@ public final class TypeChecker {
     Scope inner = scope;
     Set<String> names = new HashSet<>();
     for (Block.Local local : b.locals()) {
-      String localPath = path + ".locals[" + local.name() + "]";
+      String localPath = path + ".locals[" + cut(local.name(), MAX_PATH_NAME) + "]";
       Optional<Type> t = infer(local.value(), inner, localPath);
       if (!names.add(local.name())) {
-        report(Diagnostic.of(localPath, "a second local named '" + local.name() + "'"));
+        report(Diagnostic.of(localPath, "a second local named '" + echo(local.name()) + "'"));
       }
       inner = new Scope(local.name(), t.orElse(null), inner);
     }
@@ -206,15 +227,70 @@ public final class TypeChecker {
   private Optional<Type> intrinsic(Intrinsic i, String path) {
     Optional<IntrinsicDef> def = IntrinsicCatalogue.byUri(i.uri());
     if (def.isEmpty()) {
-      report(Diagnostic.of(path, "unknown intrinsic '" + i.uri() + "'"));
+      report(Diagnostic.of(path, "unknown intrinsic '" + echo(i.uri()) + "'"));
       return Optional.of(i.type());
     }
     def.get().checkInstance(i.type()).ifPresent(
-        f -> report(Diagnostic.of(path, i.uri() + ": " + f.problem(), f.expected(), f.actual())));
+        f -> report(Diagnostic.of(path, echo(i.uri()) + ": " + f.problem(), f.expected(),
+            f.actual())));
     return Optional.of(i.type());
   }
 
   private void report(Diagnostic d) {
     diagnostics.add(d);
+  }
+
+  /** {@code type}, or empty after a report when it weighs more than {@link #MAX_TYPE_WEIGHT}. */
+  private Optional<Type> bounded(Type type, String path) {
+    long w = weight(type);
+    if (w > MAX_TYPE_WEIGHT) {
+      report(Diagnostic.of(path, "the type is too large: its compact notation would have more "
+          + "than " + MAX_TYPE_WEIGHT + " characters (parts repeated, such as a local used twice "
+          + "in a struct, nesting after nesting)"));
+      return Optional.empty();
+    }
+    return Optional.of(type);
+  }
+
+  /**
+   * About the length of {@code type}'s compact notation, each part computed once (shared parts
+   * are weighed once per use, as printing them would), saturating far above the bound.
+   */
+  private long weight(Type type) {
+    Long known = weights.get(type);
+    if (known != null) {
+      return known;
+    }
+    long w = switch (type) {
+      case TensorType t -> 10L + 4L * t.dims().size();
+      case SequenceType q -> 1 + weight(q.element());
+      case StructType st -> {
+        long sum = 2;
+        for (StructType.Element e : st.elements()) {
+          sum = add(sum, 1 + e.name().map(String::length).orElse(0) + weight(e.type()));
+        }
+        yield sum;
+      }
+      case FunctionType f -> add(add(6, f.parameter().map(this::weight).orElse(0L)),
+          weight(f.result()));
+      case FederatedType f -> add(3L + f.placement().label().length(), weight(f.member()));
+      case PlacementType p -> 9;
+      case AbstractType a -> a.label().length();
+    };
+    weights.put(type, w);
+    return w;
+  }
+
+  private static long add(long a, long b) {
+    return Math.min(Long.MAX_VALUE / 4, a + b);
+  }
+
+  /** {@code s} cut to {@link #MAX_ECHO} characters for a message. */
+  private static String echo(String s) {
+    return cut(s, MAX_ECHO);
+  }
+
+  private static String cut(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max) + "...(" + s.length() + " chars)";
   }
 }

@@ -71,34 +71,44 @@ public final class ComputationProtos {
   /**
    * Whether a serialized message is a {@code federated_language.Computation} rather than another
    * message kept in {@code .pb} files, Flower's {@code Parameters} ({@code repeated bytes
-   * tensors = 1; string tensor_type = 2}). It is when its top level carries a computation body
-   * other than TensorFlow (fields 3 to 12, 14, 1000), or a field 2 that is not text (a
-   * TensorFlow body, which {@link #fromBytes} then refuses by name). Reads the stream's top-level
+   * tensors = 1; string tensor_type = 2}). It is when its top level carries a field 2 that is
+   * not text (a TensorFlow body, which {@link #fromBytes} then refuses by name), or a computation
+   * body other than TensorFlow (fields 3 to 12, 14, 1000) and no field 2 that is text (a
+   * tensor_type), in whatever order the fields come. Reads the stream's top-level
    * field tags and skips their contents without keeping them; a stream that is not a message at
    * all is not a computation.
    */
   public static boolean looksLikeComputation(java.io.InputStream message) throws IOException {
     CodedInputStream in = CodedInputStream.newInstance(message);
     in.setSizeLimit(Integer.MAX_VALUE);
+    boolean body = false;
     try {
+      // Every top-level field is looked at, in whatever order they come: a Parameters message
+      // may carry unknown fields (3, say) before its tensor_type, which alone decides.
       for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
         int field = com.google.protobuf.WireFormat.getTagFieldNumber(tag);
         boolean delimited = com.google.protobuf.WireFormat.getTagWireType(tag)
             == com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED;
-        if (delimited && ((field >= 3 && field <= 12) || field == 14 || field == 1000)) {
-          return true;
-        }
         if (delimited && field == 2) {
           int length = in.readRawVarint32();
-          return length < 0 || length > MAX_TENSOR_TYPE || !isText(in.readRawBytes(length));
+          if (length >= 0 && length <= MAX_TENSOR_TYPE && isText(in.readRawBytes(length))) {
+            return false;
+          }
+          return true;
+        }
+        if (delimited && ((field >= 3 && field <= 12) || field == 14 || field == 1000)) {
+          body = true;
         }
         in.skipField(tag);
       }
     } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      return false;
+      return body;
     }
-    return false;
+    return body;
   }
+
+  /** The most type problems a refusal lists. */
+  private static final int MAX_LISTED = 10;
 
   /** Longer than any tensor_type name: a field 2 this long is a TensorFlow body. */
   private static final int MAX_TENSOR_TYPE = 256;
@@ -161,8 +171,12 @@ public final class ComputationProtos {
     problems.addAll(0, check.diagnostics());
     if (!problems.isEmpty()) {
       StringBuilder sb = new StringBuilder("the computation is not well typed:");
-      for (Diagnostic d : problems) {
+      // The first few problems: a hostile computation may have a million.
+      for (Diagnostic d : problems.subList(0, Math.min(MAX_LISTED, problems.size()))) {
         sb.append("\n").append(d);
+      }
+      if (problems.size() > MAX_LISTED) {
+        sb.append("\n... and ").append(problems.size() - MAX_LISTED).append(" more");
       }
       throw new MalformedComputationException(problems.get(0).path(), sb.toString());
     }

@@ -11,7 +11,7 @@ final class Nesting {
         .ifPresent(
             bad ->
                 fail(
-                    TypePrinter.print(element) + "*",
+                    TypePrinter.print(element, TypePrinter.COMPACT_LIMIT) + "*",
                     bad,
                     "a sequence may not contain a sequence, federated, function or placement"
                         + " type"));
@@ -21,7 +21,7 @@ final class Nesting {
     findForbidden(member, false)
         .ifPresent(
             bad -> {
-              String m = TypePrinter.print(member);
+              String m = TypePrinter.print(member, TypePrinter.COMPACT_LIMIT);
               String whole =
                   (allEqual ? m : "{" + m + "}") + "@" + placement.label();
               fail(whole, bad, "a federated type may not contain a federated, function or"
@@ -30,7 +30,7 @@ final class Nesting {
   }
 
   private static void fail(String whole, Type bad, String rule) {
-    throw new NestingException(whole, TypePrinter.print(bad), rule);
+    throw new NestingException(whole, TypePrinter.print(bad, TypePrinter.COMPACT_LIMIT), rule);
   }
 
   /** The first part of {@code t} that may not appear inside a sequence or federated type. */

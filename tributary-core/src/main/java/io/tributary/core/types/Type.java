@@ -15,8 +15,11 @@ public sealed interface Type
         FederatedType,
         AbstractType {
 
-  /** The compact notation of this type, such as {@code {float32}@CLIENTS}. */
+  /**
+   * The compact notation of this type, such as {@code {float32}@CLIENTS}, cut after 4,096
+   * characters with {@code ...} (for messages: {@link Types#print} prints it whole).
+   */
   default String compact() {
-    return TypePrinter.print(this);
+    return TypePrinter.print(this, TypePrinter.COMPACT_LIMIT);
   }
 }

@@ -99,21 +99,57 @@ public final class SecAggServerProtocol implements SecureFitProtocol {
       got = exchange(exchange, server, SecAggStage.UNMASK, messages(requests), Map.of(), false,
           Map.of());
       long[] sum = server.collectUnmaskShares(only(got, SecAggMessage.UnmaskShares.class));
-      return outcome(options, sum, requests.size(), model);
+      return outcome(options, sum, requests.size(), model, clippingNorm(fitConfig));
     } catch (SecAggException e) {
       throw new Failed("secure aggregation failed (" + e.reason() + "), no sum revealed: "
           + e.getMessage(), e);
     }
   }
 
+  /**
+   * The survivors' example-weighted mean update, after the checks that what the unmasked sum
+   * says is possible for honest clients; any failure refuses the round, naming its check.
+   *
+   * <ul>
+   *   <li>examples check: the total {@code N} is 1 to {@code survivors * (2^exampleBits - 1)}
+   *       (exactly {@code survivors} with client-side DP, where every client weighs 1);
+   *   <li>range check: every coordinate of the sum is at most {@code N * (2^bits - 1)}, so every
+   *       element of the mean is within the quantization range {@code [-c, c]};
+   *   <li>clip check (client-side DP, clipping norm {@code C}): the mean's L2 norm is at most
+   *       {@code C} plus the quantization error {@code step * sqrt(m)}.
+   * </ul>
+   *
+   * <p>A participant controls its masked vector, so it can still move the mean anywhere these
+   * checks allow; they bound how far (docs/security.md).
+   */
   private static Outcome outcome(SecureAggregation options, long[] sum, int survivors,
-      List<Tensor> model) {
+      List<Tensor> model, double dpClip) {
     long examples = sum[sum.length - 1];
-    if (examples <= 0) {
-      throw new Failed("the " + survivors + " surviving clients trained on 0 examples", null);
+    long maxExamples = Double.isNaN(dpClip) ? survivors * ((1L << options.exampleBits()) - 1)
+        : survivors;
+    if (examples <= 0 || examples > maxExamples) {
+      throw new Failed("secure aggregation refused the sum (examples check): the "
+          + survivors + " surviving clients claim " + Long.toUnsignedString(examples)
+          + " examples in all, outside 1 to " + maxExamples
+          + (Double.isNaN(dpClip) ? " (" + survivors + " x (2^" + options.exampleBits()
+          + " - 1))" : " (each weighs 1 under client-side DP)")
+          + "; the model is kept", null);
     }
-    double step = 2 * options.clippingRange() / (double) ((1L << options.bits()) - 1);
+    long qmax = (1L << options.bits()) - 1;
+    // N * qmax < 2^(exampleBits + clientBits + bits) <= 2^64: exact as an unsigned long.
+    long bound = examples * qmax;
+    for (int j = 0; j < sum.length - 1; j++) {
+      if (Long.compareUnsigned(sum[j], bound) > 0) {
+        throw new Failed("secure aggregation refused the sum (range check): element " + j
+            + " is " + Long.toUnsignedString(sum[j]) + ", above " + examples + " examples x (2^"
+            + options.bits() + " - 1) = " + Long.toUnsignedString(bound)
+            + ": some client's input was outside the quantization range; the model is kept",
+            null);
+      }
+    }
+    double step = 2 * options.clippingRange() / (double) qmax;
     List<Tensor> out = new ArrayList<>();
+    double norm = 0;
     int at = 0;
     for (Tensor t : model) {
       int size = (int) t.size();
@@ -121,10 +157,27 @@ public final class SecAggServerProtocol implements SecureFitProtocol {
       for (int j = 0; j < size; j++) {
         // sum_i n_i q_ij * step / N - c: the examples-weighted mean of the dequantized updates.
         mean[j] = unsigned(sum[at++]) * step / examples - options.clippingRange();
+        norm += mean[j] * mean[j];
       }
       out.add(TensorMath.fromDoubles(t.dtype(), t.shape(), mean));
     }
+    if (!Double.isNaN(dpClip)) {
+      // Each dequantized element is within one step of the clipped value it stands for.
+      double allowed = dpClip + step * Math.sqrt(sum.length - 1) + 1e-9 * dpClip;
+      if (Math.sqrt(norm) > allowed) {
+        throw new Failed("secure aggregation refused the sum (clip check): the mean update's "
+            + "L2 norm is " + Math.sqrt(norm) + ", above the clipping norm " + dpClip
+            + " plus the quantization error (" + allowed + "): some client did not clip its "
+            + "update; the model is kept", null);
+      }
+    }
     return new Outcome(out, examples, survivors);
+  }
+
+  /** The fit config's {@code clipping_norm} (client-side DP), or NaN when it has none. */
+  private static double clippingNorm(Map<String, Scalar> fitConfig) {
+    Scalar c = fitConfig.get("clipping_norm");
+    return c == null ? Double.NaN : c.asDouble().orElse(Double.NaN);
   }
 
   private static double unsigned(long v) {

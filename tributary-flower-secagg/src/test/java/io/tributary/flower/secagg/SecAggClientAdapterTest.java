@@ -75,7 +75,7 @@ class SecAggClientAdapterTest {
     assertThatThrownBy(() -> {
       a.fit(new FitIns(List.of(), c));
       a.fit(new FitIns(List.of(), Map.of(SecAggFlower.STAGE, Scalar.of("share_keys"),
-          SecAggFlower.MESSAGE, new Scalar.Bytes(new byte[] {'S', 1, 2, 0x7f, 0, 0, 0}))));
+          SecAggFlower.MESSAGE, new Scalar.Bytes(new byte[] {'S', 2, 2, 0x7f, 0, 0, 0}))));
     }).isInstanceOf(FlowerClientException.class).hasMessageContaining("secure aggregation");
   }
 }

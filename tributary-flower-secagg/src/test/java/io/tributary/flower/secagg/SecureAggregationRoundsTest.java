@@ -241,6 +241,83 @@ class SecureAggregationRoundsTest {
         .isEqualTo(Tensor.ofFloats(Shape.of(2), mean, mean));
   }
 
+  /** How a participant that runs the protocol honestly moves its masked vector. */
+  enum Steer {
+    /** Adds 2^17 to every masked element (the modulus is 2^19): the model would move by ~10^3. */
+    ELEMENTS("range check", "above"),
+    /** Adds 2^16 to its masked example count: the sum would claim 65,558 examples. */
+    EXAMPLES("examples check", "outside 1 to 1530");
+
+    final String check;
+    final String detail;
+
+    Steer(String check, String detail) {
+      this.check = check;
+      this.detail = detail;
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Steer.class)
+  void run_participantMovesItsMaskedVector_roundRefusedNamingTheCheckAndTheModelKept(
+      Steer steer) throws Exception {
+    start(new SecureAggregation(5, 3, BITS, CLIP, 8), 6);
+    double[] shifts = {5 / 32.0, 9 / 32.0, -7 / 32.0, 15 / 32.0, 33 / 32.0};
+    long[] examples = {1, 2, 3, 4, 5};
+    for (int i = 0; i < 5; i++) {
+      join(new SecAggClientAdapter(new Shifting(shifts[i], examples[i])));
+    }
+    // 6 clients of 8 + 8 bits: the sum is modulo 2^19.
+    long modulus = 1L << 19;
+    join(new Steering(new SecAggClientAdapter(new Shifting(1 / 32.0, 7)), y -> {
+      int from = steer == Steer.ELEMENTS ? 0 : y.length - 1;
+      int to = steer == Steer.ELEMENTS ? y.length - 1 : y.length;
+      for (int j = from; j < to; j++) {
+        y[j] = (y[j] + (steer == Steer.ELEMENTS ? 1L << 17 : 1L << 16)) % modulus;
+      }
+    }));
+    awaitClients(6);
+
+    RunResult result = server.run();
+
+    RoundRecord r = result.rounds().get(0);
+    assertThat(r.failureReasons()).anySatisfy(x -> assertThat(x)
+        .contains("secure aggregation refused the sum (" + steer.check + ")")
+        .contains(steer.detail).contains("the model is kept"));
+    assertThat(result.finalParameters().get("w")).isEqualTo(Tensor.ofFloats(Shape.of(2), 0, 0));
+    assertThat(result.finalParameters().get("b")).isEqualTo(Tensor.scalar(1f));
+  }
+
+  @Test
+  void run_clientDpParticipantSkipsClipping_roundRefusedByTheClipCheck() throws Exception {
+    double c = 1.0;
+    DpAggregator dp = new DpAggregator(DpMode.CLIENT, 0, c, 4, java.util.Optional.empty(), 0,
+        DpNoise.seededForExperimentsOnlyNotPrivate(1));
+    start(new SecureAggregation(3, 2, 16, c, 8), 4, new ServerAlgorithm(
+        io.tributary.learning.FederatedAlgorithm.fedAvg().withAggregator(dp),
+        Map.of("clipping_norm", Scalar.of(c))));
+    for (int i = 0; i < 3; i++) {
+      join(new SecAggClientAdapter(new Shifting(0.1, 1)));
+    }
+    // Each of its 3 elements 100,000 steps (of 2/65,535) higher: the mean is within [-C, C]
+    // per element (0.86), but of L2 norm about 1.5, which no clipped updates average to.
+    long modulus = 1L << (16 + 8 + 2);
+    join(new Steering(new SecAggClientAdapter(new Shifting(0.1, 1)), y -> {
+      for (int j = 0; j < y.length - 1; j++) {
+        y[j] = (y[j] + 100_000) % modulus;
+      }
+    }));
+    awaitClients(4);
+
+    RunResult result = server.run();
+
+    RoundRecord r = result.rounds().get(0);
+    assertThat(r.failureReasons()).anySatisfy(x -> assertThat(x)
+        .contains("secure aggregation refused the sum (clip check)")
+        .contains("above the clipping norm 1.0"));
+    assertThat(result.finalParameters().get("w")).isEqualTo(Tensor.ofFloats(Shape.of(2), 0, 0));
+  }
+
   private SecAggMessage message(ClientMessage m) {
     try {
       Map<String, Scalar> metrics = ScalarCodec.fromProto(m.getFitRes().getMetricsMap());
@@ -448,6 +525,36 @@ class SecureAggregationRoundsTest {
     }
   }
 
+  /** Runs the protocol honestly but changes its masked vector as {@code change} says. */
+  static final class Steering implements FlowerClient {
+    private final FlowerClient inner;
+    private final java.util.function.Consumer<long[]> change;
+
+    Steering(FlowerClient inner, java.util.function.Consumer<long[]> change) {
+      this.inner = inner;
+      this.change = change;
+    }
+
+    @Override
+    public EvaluateRes evaluate(EvaluateIns ins) throws FlowerClientException {
+      return inner.evaluate(ins);
+    }
+
+    @Override
+    public FitRes fit(FitIns ins) throws FlowerClientException {
+      FitRes honest = inner.fit(ins);
+      if (!(honest.metrics().get(SecAggFlower.MESSAGE) instanceof Scalar.Bytes b)
+          || !(SecAggWire.decode(b.value()) instanceof SecAggMessage.MaskedInput m)) {
+        return honest;
+      }
+      long[] y = m.masked().clone();
+      change.accept(y);
+      return new FitRes(List.of(), 0, Map.of(SecAggFlower.STAGE,
+          honest.metrics().get(SecAggFlower.STAGE), SecAggFlower.MESSAGE,
+          new Scalar.Bytes(SecAggWire.encode(new SecAggMessage.MaskedInput(m.client(), y)))));
+    }
+  }
+
   /** Runs the protocol honestly but corrupts its answer as {@code attack} says. */
   static final class Hostile implements FlowerClient {
     private final FlowerClient inner;
@@ -493,21 +600,22 @@ class SecureAggregationRoundsTest {
           int[] to = sk.recipients().clone();
           to[to.length - 1] = 99;
           yield SecAggWire.encode(new SecAggMessage.ShareKeys(sk.client(), to,
-              sk.ciphertexts()));
+              sk.ciphertexts(), sk.selfMaskCommitment()));
         }
         case TAMPERED_SHARE -> {
           var sk = (SecAggMessage.ShareKeys) m;
           byte[][] c = sk.ciphertexts().clone();
           c[0] = c[0].clone();
           c[0][c[0].length - 1] ^= 1;
-          yield SecAggWire.encode(new SecAggMessage.ShareKeys(sk.client(), sk.recipients(), c));
+          yield SecAggWire.encode(new SecAggMessage.ShareKeys(sk.client(), sk.recipients(), c,
+              sk.selfMaskCommitment()));
         }
         case WRONG_MASK_LENGTH -> {
           var mi = (SecAggMessage.MaskedInput) m;
           yield SecAggWire.encode(new SecAggMessage.MaskedInput(mi.client(),
               Arrays.copyOf(mi.masked(), mi.masked().length - 1)));
         }
-        case GARBAGE_UNMASK -> new byte[] {'S', 1, 7, 0, 0};
+        case GARBAGE_UNMASK -> new byte[] {'S', 2, 7, 0, 0};
         case ACCUSES_A_STRANGER -> throw new IllegalStateException("answered above");
       };
       return new FitRes(List.of(), 0, Map.of(SecAggFlower.STAGE, stage,

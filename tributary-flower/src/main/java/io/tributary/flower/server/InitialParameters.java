@@ -3,6 +3,7 @@ package io.tributary.flower.server;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.output.RunResume;
 import io.tributary.learning.rounds.output.RunFileException;
+import io.tributary.learning.rounds.output.RunIdentity;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
@@ -108,7 +109,8 @@ public sealed interface InitialParameters {
    * dir/metrics.jsonl} up to it; read with learning's {@link RunResume}, the simulator's reader.
    *
    * @throws IOException when the directory holds no checkpoint, or it cannot be read or is not a
-   *     round of a server run ({@link RunFileException})
+   *     round of a server run (another kind of run's, such as {@code tributary simulate}'s, or
+   *     one without a run identity: {@link RunFileException})
    */
   static Resumed resume(Path dir) throws IOException {
     RunResume r = RunResume.read(dir, RoundRecord.EvaluationKind.FEDERATED, (tag, training) -> {
@@ -116,6 +118,12 @@ public sealed interface InitialParameters {
       if (round < 1 || round >= Integer.MAX_VALUE) {
         throw new RunFileException("model.zip tag " + tag + " records round " + round
             + ", not a round of a server run");
+      }
+      String kind = RunIdentity.of(tag, training).kind();
+      if (!kind.equals(ServerConfig.RUN_KIND)) {
+        throw new RunFileException("model.zip tag " + tag + " is a checkpoint of a tributary "
+            + (kind.length() > 40 ? kind.substring(0, 40) + "..." : kind) + " run, not of a "
+            + "server run: resume it with the command that wrote it");
       }
     });
     return new Resumed(r.checkpoint().parameters(), r.round(), r.checkpoint().updater(),

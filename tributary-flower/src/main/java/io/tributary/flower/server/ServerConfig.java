@@ -153,6 +153,31 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     return m;
   }
 
+  /** The kind of run a server's checkpoints record ({@link io.tributary.learning.rounds.output.RunIdentity#kind}). */
+  public static final String RUN_KIND = "server";
+
+  /**
+   * This run's identity, which its checkpoints record and a resume must match: the algorithm,
+   * its proximal coefficient, the fractions of clients sampled, the least fraction of successes,
+   * the example bound, the client metrics' aggregations, the secure aggregation, and the seed.
+   * The number of rounds, the address, timeouts and credentials may change between a run and its
+   * resume.
+   */
+  public io.tributary.learning.rounds.output.RunIdentity runIdentity() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    m.put("algorithm", algorithm.name());
+    m.put("mu", Double.toString(algorithm.proximalMu()));
+    m.put("fraction_fit", Double.toString(fractionFit));
+    m.put("fraction_evaluate", Double.toString(fractionEvaluate));
+    m.put("min_success_fraction", Double.toString(minSuccessFraction));
+    m.put("max_examples_per_client", maxExamplesPerClient + " "
+        + overMaxExamples.name().toLowerCase(Locale.ROOT));
+    new TreeMap<>(clientMetrics).forEach((k, v) -> m.put("client_metric_" + k.replaceAll(
+        "[=\\s]", "_"), v.name().toLowerCase(Locale.ROOT)));
+    m.put("secure_aggregation", secureAggregation.map(Object::toString).orElse("off"));
+    return new io.tributary.learning.rounds.output.RunIdentity(RUN_KIND, m, seed);
+  }
+
   private static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
         : Double.toString(v);

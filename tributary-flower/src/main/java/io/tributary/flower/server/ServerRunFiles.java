@@ -10,6 +10,10 @@ import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.FinalModelListener;
 import io.tributary.learning.rounds.output.MetricsLog;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
+import io.tributary.learning.rounds.output.RunFileException;
+import io.tributary.learning.rounds.output.RunIdentity;
+import io.tributary.learning.rounds.output.RunLock;
+import io.tributary.format.ModelFile;
 import io.tributary.learning.rounds.report.HtmlReport;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -55,9 +59,41 @@ public final class ServerRunFiles implements RoundListener {
   private final Optional<PrintWriter> progress;
   private final Optional<IntToDoubleFunction> epsilon;
   private final TrainingConfig training;
+  private final RunLock lock;
   private boolean closed;
 
-  private ServerRunFiles(Builder b, MetricsLog metrics, List<RoundRecord> earlier) {
+  /**
+   * The files of a run in a directory, and the kind of run each says the directory holds: a
+   * server refuses a directory holding any of them for a new run.
+   */
+  private static final SequencedMap<String, String> RUN_FILES = new LinkedHashMap<>();
+
+  static {
+    RUN_FILES.put("config.json", "a tributary simulate run");
+    RUN_FILES.put(MetricsLog.FILE, "a run");
+    RUN_FILES.put(RoundCheckpoints.FILE, "a run's checkpoints");
+    RUN_FILES.put("final.npz", "a run's final model");
+    RUN_FILES.put(REPORT, "a run's report");
+  }
+
+  /**
+   * Refuses a directory that holds a run already (of a server or of {@code tributary
+   * simulate}), naming the file that shows it, before anything is written.
+   *
+   * @throws RunFileException when it holds one
+   */
+  public static void requireNoRun(Path dir) throws RunFileException {
+    for (var e : RUN_FILES.entrySet()) {
+      if (Files.exists(dir.resolve(e.getKey()))) {
+        throw new RunFileException(dir + " holds " + e.getValue() + " already (" + e.getKey()
+            + "); choose another directory");
+      }
+    }
+  }
+
+  private ServerRunFiles(Builder b, MetricsLog metrics, List<RoundRecord> earlier,
+      RunLock lock) {
+    this.lock = lock;
     this.dir = b.dir;
     this.metrics = metrics;
     this.history = new ArrayList<>(earlier);
@@ -67,7 +103,10 @@ public final class ServerRunFiles implements RoundListener {
     this.checkpoints = new RoundCheckpoints(b.dir.resolve(RoundCheckpoints.FILE), b.rounds);
     this.progress = b.progress;
     this.epsilon = b.epsilon;
-    this.training = TrainingConfig.of("", b.hyperparameters).withProperties(b.properties);
+    SequencedMap<String, String> props = new LinkedHashMap<>(b.properties);
+    props.putAll(b.identity.orElse(new RunIdentity(ServerConfig.RUN_KIND,
+        new LinkedHashMap<>(), 0)).properties());
+    this.training = TrainingConfig.of("", b.hyperparameters).withProperties(props);
   }
 
   /**
@@ -90,6 +129,7 @@ public final class ServerRunFiles implements RoundListener {
     private final SequencedMap<String, Double> hyperparameters = new LinkedHashMap<>();
     private final SequencedMap<String, String> properties = new LinkedHashMap<>();
     private String title = "tributary server";
+    private Optional<RunIdentity> identity = Optional.empty();
     private final SequencedMap<String, String> settings = new LinkedHashMap<>();
 
     private Builder(Path dir, int rounds) {
@@ -147,6 +187,17 @@ public final class ServerRunFiles implements RoundListener {
     }
 
     /**
+     * Records {@code identity} (the server's settings and seed, {@link ServerConfig#runIdentity})
+     * in each checkpoint; a resumed run's newest checkpoint must carry the same one. Without it
+     * the checkpoints record a server run with no settings and seed 0, and a resume checks
+     * nothing beyond the kind of run.
+     */
+    public Builder identity(RunIdentity identity) {
+      this.identity = Optional.of(identity);
+      return this;
+    }
+
+    /**
      * Continues the files of a run stopped after round {@code round}; 0 (the default) starts a
      * new run.
      *
@@ -161,31 +212,48 @@ public final class ServerRunFiles implements RoundListener {
     }
 
     /**
-     * Opens {@code metrics.jsonl}: creates it for a new run, cuts it back to the resumed round
-     * for a resumed one; {@code model.zip} is created or added to by each round.
+     * Locks the directory ({@link RunLock}), then opens {@code metrics.jsonl}: creates it for a
+     * new run (refusing a directory that holds any run already, {@link #requireNoRun}), cuts it
+     * back to the resumed round for a resumed one, after checking that the newest checkpoint
+     * carries this run's identity; {@code model.zip} is created or added to by each round.
+     * Every refusal comes before anything is written: the directory is then as it was.
      *
-     * @throws IOException when the file cannot be created, or (resumed) holds fewer rounds or
-     *     lines a run did not write
+     * @throws IOException when another process writes the directory, the file cannot be created,
+     *     or (resumed) the checkpoint is of another run, or the file holds fewer rounds or lines
+     *     a run did not write
      */
     public ServerRunFiles build() throws IOException {
       Path file = dir.resolve(MetricsLog.FILE);
-      if (resumedAfter == 0) {
-        return new ServerRunFiles(this, new MetricsLog(file), List.of());
-      }
-      MetricsLog.Resumed resumed = MetricsLog.resume(file, resumedAfter);
-      // The earlier rounds stay in the report; a line that is not a server's round is left out.
-      List<RoundRecord> earlier = new ArrayList<>();
-      for (String line : resumed.kept()) {
-        try {
-          RoundRecord r = RoundJson.parse(line);
-          if (r.evaluation() == EvaluationKind.FEDERATED) {
-            earlier.add(r);
-          }
-        } catch (IllegalArgumentException e) {
-          // Not a round this server wrote: the report shows the rounds it can read.
+      RunLock lock = RunLock.acquire(dir);
+      try {
+        if (resumedAfter == 0) {
+          requireNoRun(dir);
+          return new ServerRunFiles(this, new MetricsLog(file), List.of(), lock);
         }
+        if (identity.isPresent()) {
+          try (ModelFile m = ModelFile.open(dir.resolve(RoundCheckpoints.FILE))) {
+            identity.get().requireSame(m.newest().name(), m.newest().trainingConfig());
+          }
+        }
+        MetricsLog.Resumed resumed = MetricsLog.resume(file, resumedAfter);
+        // The earlier rounds stay in the report; a line that is not a server's round is left
+        // out.
+        List<RoundRecord> earlier = new ArrayList<>();
+        for (String line : resumed.kept()) {
+          try {
+            RoundRecord r = RoundJson.parse(line);
+            if (r.evaluation() == EvaluationKind.FEDERATED) {
+              earlier.add(r);
+            }
+          } catch (IllegalArgumentException e) {
+            // Not a round this server wrote: the report shows the rounds it can read.
+          }
+        }
+        return new ServerRunFiles(this, resumed.log(), earlier, lock);
+      } catch (IOException | RuntimeException e) {
+        lock.discard();
+        throw e;
       }
-      return new ServerRunFiles(this, resumed.log(), earlier);
     }
   }
 
@@ -275,12 +343,16 @@ public final class ServerRunFiles implements RoundListener {
     return List.copyOf(history);
   }
 
-  /** Closes {@code metrics.jsonl}; a later call does nothing. */
+  /** Closes {@code metrics.jsonl} and releases the directory's lock; a later call does nothing. */
   @Override
   public void close() throws IOException {
     if (!closed) {
       closed = true;
-      metrics.close();
+      try {
+        metrics.close();
+      } finally {
+        lock.discard();
+      }
     }
   }
 }

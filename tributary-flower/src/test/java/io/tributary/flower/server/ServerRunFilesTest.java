@@ -68,8 +68,10 @@ class ServerRunFilesTest {
       ModelTag tag = m.newest();
       assertThat(tag.trainingConfig().round()).isEqualTo(2);
       assertThat(tag.trainingConfig().hyperparameters()).containsExactly(Map.entry("mu", 0.25));
-      assertThat(tag.trainingConfig().properties()).containsExactly(
-          Map.entry("algorithm", "fedprox"), Map.entry("command", "tributary server --x"));
+      assertThat(tag.trainingConfig().properties()).containsAllEntriesOf(Map.of(
+          "algorithm", "fedprox", "command", "tributary server --x", "run_kind", "server"));
+      assertThat(tag.trainingConfig().properties()).containsKeys("run_seed", "run_settings",
+          "run_settings_sha256");
       assertThat(tag.parameters()).isEqualTo(model);
     }
   }

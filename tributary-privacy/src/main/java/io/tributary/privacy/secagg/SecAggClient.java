@@ -92,7 +92,8 @@ public final class SecAggClient {
 
   /**
    * Stage 2: draws the self-mask seed, splits it and the masking key into {@code t}-out-of-k
-   * Shamir shares, and encrypts each neighbour's pair under the key agreed with it.
+   * Shamir shares, encrypts each neighbour's pair under the key agreed with it, and commits to
+   * the seed ({@link ShareKeys#selfMaskCommitment}).
    *
    * @throws SecAggException when the directory names a non-neighbour or a bad key, or holds fewer
    *     than the threshold of neighbours
@@ -128,7 +129,8 @@ public final class SecAggClient {
             Protocol.aad(id, ns[i]), random);
       }
       next = SecAggStage.MASKED_INPUT;
-      return new ShareKeys(id, ns, ciphertexts);
+      return new ShareKeys(id, ns, ciphertexts,
+          Protocol.selfMaskCommitment(settings.graphSeed(), id, selfMaskSeed));
     } catch (SecAggException e) {
       failed = true;
       throw e;

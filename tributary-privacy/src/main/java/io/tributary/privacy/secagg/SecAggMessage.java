@@ -1,6 +1,7 @@
 package io.tributary.privacy.secagg;
 
 import io.tributary.privacy.secagg.internal.Keys;
+import io.tributary.privacy.secagg.internal.Protocol;
 import io.tributary.privacy.secagg.internal.Shamir;
 import java.util.Arrays;
 import java.util.Objects;
@@ -61,14 +62,22 @@ public sealed interface SecAggMessage {
    * @param client the sender
    * @param recipients the neighbours, ascending
    * @param ciphertexts the AES-GCM ciphertexts, in the same order
+   * @param selfMaskCommitment the client's commitment to its self-mask seed (32 bytes), which
+   *     the server checks the recovered seed against
    */
-  record ShareKeys(int client, int[] recipients, byte[][] ciphertexts) implements SecAggMessage {
+  record ShareKeys(int client, int[] recipients, byte[][] ciphertexts,
+      byte[] selfMaskCommitment) implements SecAggMessage {
     public ShareKeys {
       requireClient(client);
       requireAscending(recipients);
       requireSameLength(recipients, ciphertexts.length);
       for (byte[] c : ciphertexts) {
         Objects.requireNonNull(c, "a ciphertext");
+      }
+      if (selfMaskCommitment == null || selfMaskCommitment.length != Protocol.COMMITMENT_BYTES) {
+        throw new IllegalArgumentException("a self-mask commitment must be "
+            + Protocol.COMMITMENT_BYTES + " bytes, got " + (selfMaskCommitment == null ? "none"
+            : selfMaskCommitment.length));
       }
     }
   }

@@ -15,6 +15,7 @@ import io.tributary.privacy.secagg.internal.Protocol;
 import io.tributary.privacy.secagg.internal.Shamir;
 import io.tributary.privacy.secagg.internal.ShareCipher;
 import java.security.InvalidKeyException;
+import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The server of a SecAgg+ round, as a state machine that takes each stage's client messages at
@@ -44,6 +46,12 @@ public final class SecAggServer {
   /** A throwaway key that public keys are tried against: small-order keys give a zero secret. */
   private static final PrivateKey SCREENING_KEY = Keys.generate(new java.security.SecureRandom())
       .getPrivate();
+  /**
+   * The most sets of {@code t} shares tried to recover one secret when some share is forged: a
+   * bound on the work forgers can cause (about a second per secret), and enough for every set
+   * of up to 14 shares.
+   */
+  public static final int MAX_RECOVERY_TRIES = 4096;
   private final int clients;
   private final int length;
   private final SecAggSettings settings;
@@ -229,7 +237,9 @@ public final class SecAggServer {
    * modulo {@code 2^modulusBits}.
    *
    * @throws SecAggException when some secret has fewer than the threshold of shares (no sum is
-   *     computed), shares disagree, or a client sends shares it must not
+   *     computed), no set of {@code t} shares gives the secret its owner published (its masking
+   *     public key, its self-mask commitment), a client sends shares it must not, or an element
+   *     of the sum exceeds what in-range inputs can sum to ({@link Reason#INPUT_OUT_OF_RANGE})
    */
   public long[] collectUnmaskShares(Collection<UnmaskShares> messages) {
     enter(SecAggStage.UNMASK);
@@ -268,12 +278,7 @@ public final class SecAggServer {
       Map<Integer, byte[]> droppedKeys = new TreeMap<>();
       for (int d : shared.keySet()) {
         if (!masked.containsKey(d)) {
-          byte[] key = recover(d, responses, true);
-          if (!Arrays.equals(Keys.publicOf(key), advertised.get(d).maskingKey())) {
-            throw new SecAggException(Reason.INCONSISTENT_SHARES, d, "the recovered masking key "
-                + "of client " + d + " does not match the one it advertised");
-          }
-          droppedKeys.put(d, key);
+          droppedKeys.put(d, recover(d, responses, true));
         }
       }
       long[] total = new long[length];
@@ -303,6 +308,7 @@ public final class SecAggServer {
         }
       }
       MaskGenerator.reduce(total, modulusBits);
+      requireInRange(total, masked.size());
       sum = total;
       next = null;
       return total.clone();
@@ -429,7 +435,12 @@ public final class SecAggServer {
 
   /**
    * The secret of {@code owner} from the shares its neighbours sent: its masking key when
-   * {@code maskingKey}, else its self-mask seed.
+   * {@code maskingKey}, else its self-mask seed. A candidate counts only when it matches what
+   * the owner published before any share was revealed: the public half of its masking key, or
+   * its commitment to the seed. When the first {@code t} shares give no such secret (some
+   * neighbour forged its share), other sets of {@code t} are tried, up to
+   * {@link #MAX_RECOVERY_TRIES}: with at least {@code t} honest shares among them, a forged one
+   * can make the round fail but never move the secret.
    */
   private byte[] recover(int owner, Map<Integer, UnmaskShares> responses, boolean maskingKey) {
     List<Integer> points = new ArrayList<>();
@@ -449,23 +460,87 @@ public final class SecAggServer {
           + " shares of client " + owner + "'s " + what + " arrived, fewer than the threshold "
           + t + ": the sum cannot be unmasked and none is revealed");
     }
-    int[] xs = points.stream().mapToInt(Integer::intValue).toArray();
-    byte[][] ys = shares.toArray(byte[][]::new);
-    byte[] first;
-    try {
-      first = Shamir.combine(Arrays.copyOf(xs, t), Arrays.copyOf(ys, t));
-      if (xs.length > t) {
-        byte[] last = Shamir.combine(Arrays.copyOfRange(xs, xs.length - t, xs.length),
-            Arrays.copyOfRange(ys, ys.length - t, ys.length));
-        if (!Arrays.equals(first, last)) {
-          throw new IllegalArgumentException("two sets of shares give different secrets");
+    Predicate<byte[]> published = maskingKey
+        ? key -> Arrays.equals(Keys.publicOf(key), advertised.get(owner).maskingKey())
+        : seed -> MessageDigest.isEqual(Protocol.selfMaskCommitment(settings.graphSeed(), owner,
+            seed), shared.get(owner).selfMaskCommitment());
+    int n = points.size();
+    // The sets are walked by the shares they leave out, in lexicographic order, so that every
+    // set leaving out one given share comes within the first n tries: one forger costs at most
+    // n combinations, a few forgers a few powers of n.
+    int[] left = new int[n - t];
+    for (int i = 0; i < left.length; i++) {
+      left[i] = i;
+    }
+    int tries = 0;
+    do {
+      tries++;
+      int[] xs = new int[t];
+      byte[][] ys = new byte[t][];
+      for (int i = 0, j = 0, l = 0; i < n; i++) {
+        if (l < left.length && left[l] == i) {
+          l++;
+        } else {
+          xs[j] = points.get(i);
+          ys[j++] = shares.get(i);
         }
       }
-    } catch (IllegalArgumentException e) {
-      throw new SecAggException(Reason.INCONSISTENT_SHARES, owner, "the shares of client "
-          + owner + "'s " + what + " disagree: " + e.getMessage(), e);
+      try {
+        byte[] secret = Shamir.combine(xs, ys);
+        if (published.test(secret)) {
+          return secret;
+        }
+      } catch (IllegalArgumentException e) {
+        // This set holds a share that is no field element or does not interpolate to a secret
+        // of the right size: a forged one. Another set may still do.
+      }
+    } while (tries < MAX_RECOVERY_TRIES && nextSubset(left, n));
+    throw new SecAggException(Reason.INCONSISTENT_SHARES, owner, "no " + t + " of the " + n
+        + " shares of client " + owner + "'s " + what + " give the "
+        + (maskingKey ? "key matching its advertised public key" : "seed it committed to")
+        + " (" + tries + " sets tried): a neighbour forged its share, or the client lied; "
+        + "the round fails and no sum is revealed");
+  }
+
+  /** Steps {@code pick} to the next ascending choice of its length from {@code 0..n-1}. */
+  private static boolean nextSubset(int[] pick, int n) {
+    int k = pick.length;
+    for (int i = k - 1; i >= 0; i--) {
+      if (pick[i] < n - k + i) {
+        pick[i]++;
+        for (int j = i + 1; j < k; j++) {
+          pick[j] = pick[j - 1] + 1;
+        }
+        return true;
+      }
     }
-    return first;
+    return false;
+  }
+
+  /**
+   * Fails the round when some element of the unmasked sum of {@code survivors} inputs exceeds
+   * {@code survivors * (2^inputBits - 1)}: no set of honest inputs sums to it, so a participant
+   * sent an input out of range (or masked it with something else). Skipped when that bound
+   * reaches the modulus, where every value is possible.
+   */
+  private void requireInRange(long[] total, int survivors) {
+    int inputBits = Math.min(63, settings.inputBits());
+    long max = (1L << inputBits) - 1;
+    if (Math.multiplyHigh(max, survivors) != 0
+        || (modulusBits < 64 && max * survivors >= (1L << modulusBits))
+        || (modulusBits == 64 && max * survivors < 0)) {
+      return;
+    }
+    long bound = max * survivors;
+    for (int i = 0; i < total.length; i++) {
+      if (Long.compareUnsigned(total[i], bound) > 0) {
+        throw new SecAggException(Reason.INPUT_OUT_OF_RANGE, "range check: element " + i
+            + " of the unmasked sum of " + survivors + " inputs is "
+            + Long.toUnsignedString(total[i]) + ", above " + survivors + " x (2^" + inputBits
+            + " - 1) = " + bound + ": a participant's input was out of range; the round fails "
+            + "and no sum is revealed");
+      }
+    }
   }
 
   private interface Step<T> {

@@ -19,7 +19,7 @@ import java.nio.ByteBuffer;
  * A compact binary encoding of {@link SecAggMessage}s, for carrying them in another protocol's
  * byte fields (such as a Flower config or parameters entry).
  *
- * <p>Layout: the magic byte {@code 'S'}, the version {@code 1}, a tag per message type, then the
+ * <p>Layout: the magic byte {@code 'S'}, the version {@code 2} (version 1 had no self-mask commitment), a tag per message type, then the
  * fields big-endian: ints as 4 bytes, longs as 8, an array as a 4-byte count followed by its
  * elements, a byte string as a 4-byte length followed by its bytes. Decoding checks every count
  * against the bytes that remain before allocating anything, so a hostile count cannot make it
@@ -27,7 +27,7 @@ import java.nio.ByteBuffer;
  */
 public final class SecAggWire {
   private static final byte MAGIC = 'S';
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
 
   private SecAggWire() {}
 
@@ -56,6 +56,7 @@ public final class SecAggWire {
           out.writeInt(m.client());
           ints(out, m.recipients());
           byteArrays(out, m.ciphertexts());
+          bytes(out, m.selfMaskCommitment());
         }
         case EncryptedShares m -> {
           out.writeByte(4);
@@ -110,7 +111,7 @@ public final class SecAggWire {
       SecAggMessage m = switch (tag) {
         case 1 -> new AdvertiseKeys(client, bytes(in), bytes(in));
         case 2 -> new KeyDirectory(client, ints(in), byteArrays(in), byteArrays(in));
-        case 3 -> new ShareKeys(client, ints(in), byteArrays(in));
+        case 3 -> new ShareKeys(client, ints(in), byteArrays(in), bytes(in));
         case 4 -> new EncryptedShares(client, ints(in), byteArrays(in));
         case 5 -> {
           int n = count(in, Long.BYTES);

@@ -28,8 +28,12 @@
  * The server reconstructs one secret per client (O(n t^2) field operations) and expands one seed
  * per survivor plus {@code k} per dropped client (O((n + d k) m)).
  *
- * <p><b>Threat model.</b> An honest-but-curious server, and clients that follow the protocol:
- * keys are not signed (no PKI), so an actively malicious server could substitute keys. The
- * clients check that the server's messages fit the public graph and answer unmask requests once.
+ * <p><b>Threat model.</b> An honest-but-curious server, and clients that may not follow the
+ * protocol: keys are not signed (no PKI), so an actively malicious server could substitute keys.
+ * The clients check that the server's messages fit the public graph and answer unmask requests
+ * once. The server accepts a recovered secret only when it matches what its owner published
+ * first (the masking public key; a SHA-256 commitment to the self-mask seed), so forged shares
+ * can fail a round but not move a secret, and refuses a sum with an element beyond what in-range
+ * inputs can sum to. A client can still choose any input the range allows.
  */
 package io.tributary.privacy.secagg;

@@ -41,7 +41,7 @@ class SecAggWireTest {
 
   @Test
   void decode_hugeCount_isRefusedWithoutAllocating() {
-    byte[] data = ByteBuffer.allocate(11).put((byte) 'S').put((byte) 1).put((byte) 5).putInt(0)
+    byte[] data = ByteBuffer.allocate(11).put((byte) 'S').put((byte) 2).put((byte) 5).putInt(0)
         .putInt(Integer.MAX_VALUE).array();
 
     assertThatThrownBy(() -> SecAggWire.decode(data))

@@ -6,6 +6,7 @@ import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
+import io.tributary.simulation.SettingsSchema;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationSettings;
@@ -192,6 +193,7 @@ public final class CheckpointListener implements SimulationListener {
     props.put("algorithm", config.algorithm().cliName());
     props.put("dataset", config.dataset().toString());
     props.put("command", config.shellCommand());
+    props.putAll(SettingsSchema.identity(config).properties());
     checkpoints.write(round, parameters, updater,
         TrainingConfig.of(config.clientOptimizer().name(), hyper).withProperties(props), graph);
   }

@@ -6,6 +6,8 @@ import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationStart;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,16 +40,35 @@ public final class ConfigFileListener implements SimulationListener {
     }
     Files.writeString(dir.resolve(RunFiles.CONFIG), start.settings().toJson(),
         StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve(RunFiles.CLIENTS), clientsJson(start.data()),
-        StandardCharsets.UTF_8);
+    try (Writer w = Files.newBufferedWriter(dir.resolve(RunFiles.CLIENTS),
+        StandardCharsets.UTF_8)) {
+      writeClientsJson(start.data(), w);
+    }
   }
 
   /** {@code clients.json}: each client's number of training examples and the test set's size. */
   public static String clientsJson(SimulationData data) {
-    StringBuilder s = new StringBuilder("{\"train_sizes\": [");
-    for (int k = 0; k < data.clientTrain().size(); k++) {
-      s.append(k == 0 ? "" : ", ").append(data.clientTrain().get(k).size());
+    StringWriter s = new StringWriter();
+    try {
+      writeClientsJson(data, s);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("writing to memory failed", e);
     }
-    return s.append("], \"test_size\": ").append(data.test().size()).append("}\n").toString();
+    return s.toString();
+  }
+
+  /**
+   * Writes {@code clients.json} to {@code out} client by client, from {@link
+   * SimulationData#clientSize}: a generated population of millions is never made.
+   */
+  public static void writeClientsJson(SimulationData data, Writer out) throws IOException {
+    out.write("{\"train_sizes\": [");
+    for (int k = 0; k < data.clientTrain().size(); k++) {
+      if (k > 0) {
+        out.write(", ");
+      }
+      out.write(Integer.toString(data.clientSize(k)));
+    }
+    out.write("], \"test_size\": " + data.test().size() + "}\n");
   }
 }

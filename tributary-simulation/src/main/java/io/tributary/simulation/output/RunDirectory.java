@@ -18,12 +18,13 @@ public final class RunDirectory {
   private RunDirectory() {}
 
   /**
-   * In the order they are told: {@code config.json} and {@code clients.json} (the directory is
-   * refused if it already holds a run), {@code metrics.jsonl}, {@code model.zip},
+   * In the order they are told: the directory's lock ({@link RunLockListener}: a second writer
+   * is refused), {@code config.json} and {@code clients.json} (the directory is refused if it
+   * already holds a run), {@code metrics.jsonl}, {@code model.zip},
    * {@code final.npz}, {@code report.html}.
    */
   public static List<RoundListener> listeners(Path dir) {
-    return List.of(new ConfigFileListener(dir),
+    return List.of(new RunLockListener(dir), new ConfigFileListener(dir),
         new MetricsLogListener(dir.resolve(RunFiles.METRICS)),
         new CheckpointListener(dir.resolve(RunFiles.MODEL)),
         new FinalModelListener(dir.resolve(RunFiles.FINAL)),

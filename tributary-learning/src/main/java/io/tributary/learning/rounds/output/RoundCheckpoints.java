@@ -162,14 +162,31 @@ public final class RoundCheckpoints {
    * {@code check} accepted its tag: the one reader of checkpoints for the simulator's and the
    * server's resume.
    *
-   * @throws IOException when the file cannot be read or is not a valid model file, when {@code
-   *     check} refuses the tag, or when its optimizer state is not whole ({@link #updaterState})
+   * <p>{@code check} is applied to every tag, and every tag's arrays are read and checked, one
+   * at a time: a damaged or foreign older tag is refused here, not when a later round rewrites
+   * the file.
+   *
+   * @throws IOException when the file cannot be read or is not a valid model file (a damaged
+   *     array included), when {@code check} refuses a tag, or when an optimizer state is not
+   *     whole ({@link #updaterState})
    */
   public static Checkpoint readNewest(Path file, TagCheck check) throws IOException {
     try (ModelFile m = ModelFile.open(file)) {
       ModelTag tag = m.newest();
       TrainingConfig training = tag.trainingConfig();
       check.check(tag.name(), training);
+      // Every older tag too, and each of its arrays against its CRC-32, one at a time: a later
+      // round rewrites the file from them, so a damaged or foreign one must be found now,
+      // before the resumed run writes anything.
+      for (ModelTag t : m.allTags()) {
+        if (t != tag) {
+          check.check(t.name(), t.trainingConfig());
+          for (String p : t.parameterNames()) {
+            t.parameter(p);
+          }
+          updaterState(t);
+        }
+      }
       return new Checkpoint(tag.name(), training.round(), tag.parameters(), training,
           updaterState(tag));
     }

@@ -3,6 +3,8 @@ package io.tributary.privacy.secagg.internal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 
@@ -70,6 +72,27 @@ public final class Protocol {
       byte[] key = new byte[Shamir.SHARE_BYTES];
       b.get(self).get(key);
       return new SharePlaintext(s, r, self, key);
+    }
+  }
+
+  /** The length of a self-mask commitment: a SHA-256 digest. */
+  public static final int COMMITMENT_BYTES = 32;
+
+  /**
+   * The commitment to {@code client}'s self-mask seed that it sends with its shares: SHA-256 of
+   * a label, the round's graph seed, the client's id and the seed. The server checks the seed it
+   * recovers against it, so a neighbour that forges its share cannot move the recovered seed;
+   * the seed is 256 random bits, so the digest reveals nothing usable about it.
+   */
+  public static byte[] selfMaskCommitment(long graphSeed, int client, byte[] seed) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update((VERSION + "self-mask commitment").getBytes(StandardCharsets.UTF_8));
+      sha.update(ByteBuffer.allocate(12).putLong(graphSeed).putInt(client).array());
+      sha.update(seed);
+      return sha.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
     }
   }
 
