@@ -82,7 +82,7 @@ class InitialParametersTest {
   }
 
   @Test
-  void resume_simulationRunFolder_refusedNamingTheOtherKindOfRun() throws Exception {
+  void resume_folderWithoutAServerRunsCheckpoint_refused() throws Exception {
     SequencedMap<String, Tensor> model = new LinkedHashMap<>();
     model.put("w", Tensor.scalar(1f));
     new RoundCheckpoints(dir.resolve("model.zip"), 1).write(1, model,
@@ -92,6 +92,6 @@ class InitialParametersTest {
           new TreeMap<>()));
     }
     assertThatThrownBy(() -> InitialParameters.resume(dir)).isInstanceOf(RunFileException.class)
-        .hasMessageContaining("is a round of tributary simulate");
+        .hasMessageContaining("records no run identity");
   }
 }
