@@ -17,8 +17,9 @@ public sealed interface FleetTransport {
   String FLEET_REST_V0 = "/api/v0/fleet";
 
   /**
-   * The Fleet API over HTTP/1.1: every call is {@code POST {http|https}://HOST:PORT{prefix}/<method>}
-   * with the {@code flwr.proto} request as an {@code application/protobuf} body.
+   * The Fleet API over HTTP/1.1: every call is
+   * {@code POST {http|https}://HOST:PORT{prefix}/<method>} with the {@code flwr.proto} request as
+   * an {@code application/protobuf} body.
    *
    * @param pathPrefix the path before the method name: {@code /} and then segments of letters,
    *     digits, {@code -}, {@code _}, {@code .}, without a trailing {@code /}

@@ -156,7 +156,8 @@ final class HttpContractSuperLink implements AutoCloseable {
         checkContentTypes(x);
         String key = authenticate(x);
         versionHeaders.add(Map.of(
-            "flwr-package-name", String.valueOf(x.getRequestHeaders().getFirst("flwr-package-name")),
+            "flwr-package-name",
+            String.valueOf(x.getRequestHeaders().getFirst("flwr-package-name")),
             "flwr-package-version",
             String.valueOf(x.getRequestHeaders().getFirst("flwr-package-version")),
             "flwr-component-name",

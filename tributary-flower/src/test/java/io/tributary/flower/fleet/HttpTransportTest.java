@@ -81,6 +81,20 @@ class HttpTransportTest {
   }
 
   @Test
+  void serve_idle_sendsAuthenticatedHeartbeatsWithinTheDeclaredInterval() throws Exception {
+    PlusKApp app = new PlusKApp();
+    try (HttpContractSuperLink link = new HttpContractSuperLink(FleetTransport.FLEET_V1)) {
+      try (SuperNode node = node(link, app).heartbeatInterval(10).build().start()) {
+        assertThat(node.awaitActive(Duration.ofSeconds(10))).isTrue();
+        // (10 s - 5 s) x 0.8 +- 10 %: the first heartbeat within 4.4 s of activation
+        await(() -> link.count("send-node-heartbeat") > 0, Duration.ofSeconds(8));
+      }
+      assertThat(link.count("send-node-heartbeat")).isPositive();
+      assertThat(link.refusals).isEmpty();
+    }
+  }
+
+  @Test
   void serve_registeredKeys_onlyActivatesUnderItsBoundNodeId() throws Exception {
     PlusKApp app = new PlusKApp();
     KeyPair keys = NodeAuth.generate();
