@@ -109,7 +109,9 @@ final class LocalTrainingOptions {
       cd = ClientData.load(c.data(), dataDir, c.part()[0], c.part()[1], c.split(), c.kind(),
           seed);
     } catch (IOException e) {
-      throw new DataException(dataDir != null ? dataDir : FashionMnist.DEBIAN_DIR, e);
+      throw new DataException(c.data() instanceof DatasetSpec.Csv csv ? csv.file()
+          : c.data() instanceof DatasetSpec.NpzDir npz ? npz.dir()
+          : dataDir != null ? dataDir : FashionMnist.DEBIAN_DIR, e);
     }
     Model net = c.kind().build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
     TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);

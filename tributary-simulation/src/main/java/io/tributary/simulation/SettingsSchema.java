@@ -222,7 +222,11 @@ public final class SettingsSchema {
           ? Optional.empty() : Optional.of(numberObject(s.algorithm().hyperparameters())),
           DERIVED),
       new Key("dataset", true, s -> Optional.of(Json.string(s.dataset().toString())),
-          (v, c, b) -> b.dataset(DatasetSpec.parse(text(v)))),
+          (v, c, b) -> b.dataset(datasetWithOptions(DatasetSpec.parse(text(v)),
+              c.get("dataset_options")))),
+      // Recorded only for the user's files, so that the files of other runs stay as they were.
+      new Key("dataset_options", true, s -> s.datasetOptions().isEmpty() ? Optional.empty()
+          : Optional.of(datasetOptionsJson(s.datasetOptions())), DERIVED),
       new Key("data_dir", true, s -> Optional.of(s.dataDir() == null ? "null"
           : Json.string(s.dataDir().toString())), (v, c, b) -> b.dataDir(path(v))),
       new Key("partition", true, s -> Optional.of(Json.string(s.partition())), (v, c, b) -> {
@@ -321,7 +325,7 @@ public final class SettingsSchema {
    * the schema is repeated by the recorded command without further code.
    */
   private static final java.util.Set<String> OWN_OPTIONS = java.util.Set.of("config_version",
-      "algorithm", "algorithm_options", "dataset", "data_dir", "partition", "model", "clients",
+      "algorithm", "algorithm_options", "dataset", "dataset_options", "data_dir", "partition", "model", "clients",
       "clients_per_round", "rounds", "local_epochs", "batch_size", "lr", "client_optimizer",
       "client_optimizer_options", "client_metrics", "mu", "byzantine", "seed", "threads",
       "engine", "partitions", "kernel", "checkpoint_every", "out", "dp", "command");
@@ -424,6 +428,7 @@ public final class SettingsSchema {
                   .map(Key::name).toList())));
       String with = switch (name) {
         case "algorithm_options" -> "algorithm";
+        case "dataset_options" -> "dataset";
         case "client_optimizer_options" -> "client_optimizer";
         case "partitions" -> "engine";
         default -> null;
@@ -452,6 +457,74 @@ public final class SettingsSchema {
         }
       }
     }
+  }
+
+  /**
+   * {@code spec} with the options {@code config.json}'s {@code dataset_options} holds: a CSV
+   * file's columns and test fraction, a directory's test fraction.
+   *
+   * @throws IllegalArgumentException naming an option that is unknown, wrong or not applicable
+   */
+  static DatasetSpec datasetWithOptions(DatasetSpec spec, JsonNode options) {
+    if (options == null) {
+      return spec;
+    }
+    Map<String, JsonNode> given = new LinkedHashMap<>();
+    object(options, "dataset_options").properties().forEach(e -> given.put(e.getKey(),
+        e.getValue()));
+    java.util.Set<String> known = switch (spec) {
+      case DatasetSpec.Csv c -> java.util.Set.of("client_column", "label_column",
+          "feature_columns", "test_fraction");
+      case DatasetSpec.NpzDir n -> java.util.Set.of("test_fraction");
+      default -> java.util.Set.of();
+    };
+    for (String k : given.keySet()) {
+      if (!known.contains(k)) {
+        throw new IllegalArgumentException("dataset_options." + k + " does not apply to "
+            + spec);
+      }
+    }
+    try {
+      double fraction = given.containsKey("test_fraction") ? real(given.get("test_fraction"))
+          : DatasetSpec.DEFAULT_TEST_FRACTION;
+      return switch (spec) {
+        case DatasetSpec.Csv c -> new DatasetSpec.Csv(c.file(),
+            given.containsKey("client_column") ? text(given.get("client_column"))
+                : c.clientColumn(),
+            given.containsKey("label_column") ? text(given.get("label_column"))
+                : c.labelColumn(),
+            given.containsKey("feature_columns") ? columns(given.get("feature_columns"))
+                : c.featureColumns(), fraction);
+        case DatasetSpec.NpzDir n -> new DatasetSpec.NpzDir(n.dir(), fraction);
+        default -> spec;
+      };
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("dataset_options: " + e.getMessage(), e);
+    }
+  }
+
+  /** A comma-separated list or a JSON array of column names. */
+  private static List<String> columns(JsonNode v) {
+    if (present(v).isArray()) {
+      List<String> out = new ArrayList<>();
+      v.forEach(x -> out.add(text(x)));
+      return out;
+    }
+    return List.of(text(v).split(",", -1)).stream().map(String::strip).toList();
+  }
+
+  private static String datasetOptionsJson(SequencedMap<String, String> options) {
+    StringBuilder o = new StringBuilder("{");
+    options.forEach((k, v) -> {
+      o.append(o.length() > 1 ? ", " : "").append(Json.string(k)).append(": ");
+      switch (k) {
+        case "test_fraction" -> o.append(v);
+        case "feature_columns" -> o.append('[').append(String.join(", ",
+            List.of(v.split(",", -1)).stream().map(Json::string).toList())).append(']');
+        default -> o.append(Json.string(v));
+      }
+    });
+    return o.append('}').toString();
   }
 
   private static String clip(String s) {

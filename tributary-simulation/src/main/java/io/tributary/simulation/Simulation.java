@@ -2,7 +2,6 @@ package io.tributary.simulation;
 
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Type;
-import io.tributary.data.FashionMnist;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
@@ -107,8 +106,7 @@ public final class Simulation {
     try {
       data = SimulationData.load(settings);
     } catch (IOException e) {
-      throw new SimulationDataException(settings.dataDir() != null ? settings.dataDir()
-          : FashionMnist.DEBIAN_DIR, e);
+      throw new SimulationDataException(SimulationData.location(settings), e);
     }
     model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
     if (point != null) {

@@ -1,5 +1,10 @@
 package io.tributary.simulation;
 
+import io.tributary.data.CsvClients;
+import io.tributary.data.DatasetFormatException;
+import io.tributary.data.FederatedSource;
+import io.tributary.data.GzipLimits;
+import io.tributary.data.NpzClients;
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.aggregation.WeightedMean;
@@ -117,6 +122,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       }
     }
     range("clients", clients, 1, dataset.generated() ? MAX_GENERATED_CLIENTS : MAX_CLIENTS);
+    if (dataset instanceof DatasetSpec.Provided p && p.source().clients() != clients) {
+      throw new SettingException("clients", "{clients} must be the " + p.source().clients()
+          + " clients of the data given in code (" + p.source().name() + "), got " + clients);
+    }
     range("clientsPerRound", clientsPerRound, 1, clients);
     range("rounds", rounds, 1, MAX_ROUNDS);
     range("localEpochs", localEpochs, 1, MAX_EPOCHS);
@@ -262,6 +271,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("algorithm", algorithm.cliName());
     algorithm.hyperparameters().forEach((k, v) -> m.put(k, number(v)));
     m.put("dataset", dataset.toString());
+    datasetOptions().forEach((k, v) -> m.put(k.replace('_', ' '), v));
     if (dataDir != null) {
       m.put("data directory", dataDir.toString());
     }
@@ -308,6 +318,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public List<String> commandLine() {
     List<String> c = new ArrayList<>(List.of("tributary", "simulate",
         "--algorithm", algorithm.cliName(), "--dataset", dataset.toString()));
+    datasetOptions().forEach((k, v) -> c.addAll(List.of("--" + k.replace('_', '-'), v)));
     if (dataDir != null) {
       c.addAll(List.of("--data-dir", dataDir.toString()));
     }
@@ -349,6 +360,26 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     dp.ifPresent(d -> c.addAll(d.commandLine()));
     c.addAll(SettingsSchema.setWords(this));
     return c;
+  }
+
+  /**
+   * The options of the user's file data, by {@code config.json} key ({@code client_column},
+   * {@code label_column}, {@code feature_columns} as a comma-separated list, {@code
+   * test_fraction}); empty for other data.
+   */
+  public SequencedMap<String, String> datasetOptions() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    if (dataset instanceof DatasetSpec.Csv csv) {
+      m.put("client_column", csv.clientColumn());
+      m.put("label_column", csv.labelColumn());
+      if (!csv.featureColumns().isEmpty()) {
+        m.put("feature_columns", String.join(",", csv.featureColumns()));
+      }
+      m.put("test_fraction", number(csv.testFraction()));
+    } else if (dataset instanceof DatasetSpec.NpzDir npz) {
+      m.put("test_fraction", number(npz.testFraction()));
+    }
+    return m;
   }
 
   /** {@link #commandLine()} as one line a POSIX shell reads back into the same words. */
@@ -432,7 +463,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private Path dataDir;
     private String partition;
     private ModelKind model;
-    private int clients = DEFAULT_CLIENTS;
+    private Integer clients;
     private Integer clientsPerRound;
     private int rounds = DEFAULT_ROUNDS;
     private int localEpochs = DEFAULT_LOCAL_EPOCHS;
@@ -476,6 +507,16 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
+    /**
+     * The user's data built in code: the clients (held, made or read on demand, see {@link
+     * FederatedSource}) and the test set. The clients default to the source's; the data are
+     * recorded by name only ({@code code:NAME}), so a resumed run must be given them again and a
+     * cluster engine cannot run them (use {@code csv:} or {@code npz-dir:} files there).
+     */
+    public Builder data(FederatedSource source) {
+      return dataset(new DatasetSpec.Provided(source));
+    }
+
     /** Where file-based data are read (default the dataset's own location). */
     public Builder dataDir(Path dir) {
       this.dataDir = dir;
@@ -497,7 +538,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
-    /** The population size (default 10). */
+    /**
+     * The population size (default 10; for the user's data, the data's own number of clients,
+     * which a given value must equal).
+     */
     public Builder clients(int n) {
       this.clients = n;
       return this;
@@ -651,13 +695,33 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         throw noProximalTerm(algorithm);
       }
       double proximal = !algorithm.proximal() ? 0 : mu == null ? DEFAULT_MU : mu;
+      int population = clients != null ? clients
+          : dataset.userData() ? countClients(dataset) : DEFAULT_CLIENTS;
       int perRound = clientsPerRound != null ? clientsPerRound
-          : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(clients, 1));
+          : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(population, 1));
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-      return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
+      return new SimulationSettings(algorithm, dataset, dataDir, split, net, population, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
           checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer(), clientMetrics,
           engine, others);
+    }
+
+    /** The clients of the user's data; a CSV file is read once for its client column. */
+    private static int countClients(DatasetSpec d) {
+      try {
+        return switch (d) {
+          case DatasetSpec.Provided p -> p.source().clients();
+          case DatasetSpec.NpzDir n -> NpzClients.clientFiles(n.dir()).size();
+          case DatasetSpec.Csv c -> CsvClients.countClients(c.file(), c.clientColumn(), ',',
+              GzipLimits.defaults());
+          default -> throw new IllegalStateException(d + " is not the user's data");
+        };
+      } catch (IOException e) {
+        throw new SettingException("dataset", "{dataset} " + (e instanceof DatasetFormatException
+            ? e.getMessage() : d + ": cannot be read ("
+                + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e.toString()) + ")"));
+      }
     }
 
     private ClientOptimizer clientOptimizer() {
