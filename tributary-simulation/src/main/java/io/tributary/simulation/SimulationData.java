@@ -68,8 +68,8 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
    */
   public static SimulationData of(FederatedSource source, int clients, ModelKind model) {
     if (source.clients() != clients) {
-      throw new IllegalArgumentException(source.name() + " has " + source.clients()
-          + " clients, but the settings have clients " + clients);
+      throw new SettingException("clients", "{clients} must be the " + source.clients()
+          + " clients of " + source.name() + ", got " + clients);
     }
     return new SimulationData(source.name(), new SourceClients(source, model),
         forModel(source.test(), model));

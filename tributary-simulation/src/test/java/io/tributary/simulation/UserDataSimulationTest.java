@@ -177,8 +177,8 @@ class UserDataSimulationTest {
   void run_clientsOtherThanTheFiles_refused() throws Exception {
     SimulationSettings s = common().dataset(csvSpec()).clients(4).build();
     assertThatThrownBy(() -> Simulation.builder(s).build().run())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("mine.csv has 6 clients, but the settings have clients 4");
+        .isInstanceOf(SettingException.class)
+        .hasMessage("clients must be the 6 clients of mine.csv, got 4");
   }
 
   @Test
