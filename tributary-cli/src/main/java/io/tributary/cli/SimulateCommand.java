@@ -138,10 +138,12 @@ final class SimulateCommand implements Callable<Integer> {
           + "(default: iid; synthetic data come split by device and take no --partition)")
   String partition;
 
-  @Option(names = "--model", paramLabel = "mclr|mlp|cnn",
+  @Option(names = "--model", paramLabel = "mclr|mlp|cnn|PATH.zip",
       description = "the network: mclr (softmax regression), mlp (two ReLU hidden layers: 64 "
           + "units on small inputs, the FedAvg 2NN's 200 on 784-pixel images) or cnn (the FedAvg "
-          + "CNN, 28x28 images only) (default: mlp for digits and fashion-mnist, mclr for "
+          + "CNN, 28x28 images only), or PATH.zip, your model file (the newest tag's graph and the "
+          + "parameters training starts from; the run's DIR/model.zip holds the trained model in "
+          + "the same format) (default: mlp for digits and fashion-mnist, mclr for "
           + "synthetic)")
   String model;
 
@@ -438,7 +440,11 @@ final class SimulateCommand implements Callable<Integer> {
         .out(out != null ? out : defaultOut());
     secureOptions.apply(dpOptions.settings()).ifPresent(b::dp);
     if (model != null) {
-      b.model(ModelKind.parse(model));
+      if (model.toLowerCase(java.util.Locale.ROOT).endsWith(".zip")) {
+        b.model(Path.of(model));
+      } else {
+        b.model(ModelKind.parse(model));
+      }
     }
     if (clients != null) {
       b.clients(clients);

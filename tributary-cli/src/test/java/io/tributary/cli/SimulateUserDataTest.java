@@ -2,6 +2,10 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.graph.models.Model;
+import io.tributary.graph.models.Models;
+import io.tributary.simulation.UserModel;
+import io.tributary.tensor.DType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -94,6 +98,47 @@ class SimulateUserDataTest {
     assertThat(run.exitCode()).isNotZero();
     assertThat(run.err().strip()).isEqualTo("tributary simulate: --clients must be the 5 "
         + "clients of mine.csv.gz, got 4");
+  }
+
+  @Test
+  void simulate_modelZip_trainsItAndTheRunsModelZipTrainsAgain() throws IOException {
+    Path data = gzip(table());
+    Path file = dir.resolve("mine.zip");
+    Model mine = Models.mlp("mine", 3, 8, 3, DType.FLOAT32);
+    UserModel.write(file, "start", mine, mine.initialParameters(4));
+    Path out = dir.resolve("run");
+    CliRun run = simulate(data, out, "--model", file.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(Files.readString(out.resolve("config.json")))
+        .contains("\"model_file\": \"" + file + "\"");
+    // The run's model.zip is a model file: it trains again.
+    CliRun again = simulate(data, dir.resolve("again"), "--model",
+        out.resolve("model.zip").toString());
+    assertThat(again.exitCode()).as(again.err()).isZero();
+  }
+
+  @Test
+  void simulate_modelZipForOtherExamples_oneLineNamingTheFlag() throws IOException {
+    Path file = dir.resolve("wide.zip");
+    Model wide = Models.mlp("wide", 7, 8, 3, DType.FLOAT32);
+    UserModel.write(file, "start", wide, wide.initialParameters(4));
+    Path data = gzip(table());
+    CliRun run = simulate(data, dir.resolve("run"), "--model", file.toString());
+
+    assertThat(run.exitCode()).isNotZero();
+    assertThat(run.err().strip()).isEqualTo("tributary simulate: --model " + file
+        + " takes examples of shape [7], but csv:" + data + " has [3]");
+  }
+
+  @Test
+  void simulate_modelZipMissing_oneLineNamingTheFile() throws IOException {
+    Path file = dir.resolve("none.zip");
+    CliRun run = simulate(gzip(table()), dir.resolve("run"), "--model", file.toString());
+
+    assertThat(run.exitCode()).isNotZero();
+    assertThat(run.errLines()).hasSize(1);
+    assertThat(run.err()).contains(file.toString());
   }
 
   @Test

@@ -31,6 +31,12 @@ public final class SettingsCodec {
           + "cluster engine: its workers read the data themselves, from a file the settings "
           + "name; write them as csv: or npz-dir: files, or use --engine local");
     }
+    if (s.get(SettingsSchema.MODEL_CODE) != null) {
+      throw new IllegalArgumentException("a model built in code (" + s.modelName() + ") cannot "
+          + "run on a cluster engine: its workers read the model themselves, from a file the "
+          + "settings name; save it as a model.zip (UserModel.write) and give that, or use "
+          + "--engine local");
+    }
     if (s.dp().flatMap(io.tributary.privacy.aggregation.DpSettings::secure).isPresent()) {
       throw new IllegalArgumentException("--secure-aggregation does not run on a cluster "
           + "engine: SecAgg+ needs every client of a round in one process; use --engine local");

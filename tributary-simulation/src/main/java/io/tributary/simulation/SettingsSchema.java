@@ -190,7 +190,30 @@ public final class SettingsSchema {
           ? Optional.empty() : Optional.of("must be java or openblas, got '" + v + "'"),
       "the matrix kernel: java or openblas");
 
-  private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY, KERNEL);
+  /**
+   * The user's model file ({@code --model PATH.zip}, {@link SimulationSettings.Builder#model(
+   * Path)}): an ADR-0001 {@code model.zip} whose newest tag holds the graph and the parameters
+   * training starts from ({@link UserModel#read}), in place of a built-in model; empty for none.
+   * Recorded as the path, so a resumed run and a cluster's workers read the same file.
+   */
+  public static final Setting<String> MODEL_FILE = new Setting<>("model_file", String.class, "",
+      true, SettingsSchema::text, Json::string, v -> Optional.empty(),
+      "the model file (model.zip) the clients train, in place of a built-in model");
+
+  /**
+   * The user's model built in code ({@link SimulationSettings.Builder#model(UserModel)}):
+   * recorded by name only ({@code "code:NAME"}), so a resumed run must be given it again and a
+   * cluster's workers cannot rebuild it.
+   */
+  public static final Setting<UserModel> MODEL_CODE = new Setting<>("model_code", UserModel.class,
+      null, true, v -> {
+        throw new IllegalArgumentException("was given in code (SimulationSettings.Builder.model), "
+            + "which no file records: give the model again with Builder.model(...)");
+      }, v -> v == null ? "null" : Json.string("code:" + v.model().name()),
+      v -> Optional.empty(), "the model built in code the clients train");
+
+  private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY, KERNEL, MODEL_FILE,
+      MODEL_CODE);
 
   /** The settings beyond {@link SimulationSettings}' components, in {@code config.json}'s order. */
   public static List<Setting<?>> others() {
@@ -235,8 +258,15 @@ public final class SettingsSchema {
           b.partition(p);
         }
       }),
-      new Key("model", true, s -> Optional.of(Json.string(s.model().cliName())),
-          (v, c, b) -> b.model(ModelKind.parse(text(v)))),
+      // Left out for the user's model, which model_file or model_code records instead.
+      new Key("model", true, s -> s.userModel() ? Optional.empty()
+          : Optional.of(Json.string(s.model().cliName())), (v, c, b) -> {
+            if (v != null || (c.get("model_file") == null && c.get("model_code") == null)) {
+              b.model(ModelKind.parse(text(v)));
+            }
+          }),
+      MODEL_FILE.key(),
+      MODEL_CODE.key(),
       intKey("clients", SimulationSettings::clients, (b, x) -> b.clients(x)),
       intKey("clients_per_round", SimulationSettings::clientsPerRound,
           (b, x) -> b.clientsPerRound(x)),
@@ -325,7 +355,7 @@ public final class SettingsSchema {
    * the schema is repeated by the recorded command without further code.
    */
   private static final java.util.Set<String> OWN_OPTIONS = java.util.Set.of("config_version",
-      "algorithm", "algorithm_options", "dataset", "dataset_options", "data_dir", "partition", "model", "clients",
+      "algorithm", "algorithm_options", "dataset", "dataset_options", "data_dir", "partition", "model", "model_file", "model_code", "clients",
       "clients_per_round", "rounds", "local_epochs", "batch_size", "lr", "client_optimizer",
       "client_optimizer_options", "client_metrics", "mu", "byzantine", "seed", "threads",
       "engine", "partitions", "kernel", "checkpoint_every", "out", "dp", "command");

@@ -108,7 +108,13 @@ public final class Simulation {
     } catch (IOException e) {
       throw new SimulationDataException(SimulationData.location(settings), e);
     }
-    model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
+    UserModel chosen;
+    try {
+      chosen = UserModel.forRun(settings, data);
+    } catch (IOException e) {
+      throw new SimulationDataException(Path.of(settings.get(SettingsSchema.MODEL_FILE)), e);
+    }
+    model = chosen.model();
     if (point != null) {
       // Checked before any file is touched: a private aggregator's state (its round, the
       // adaptive clipping norm) must be in the checkpoint, and be the run's aggregator's.
@@ -128,13 +134,15 @@ public final class Simulation {
     }
     int first = point == null ? 1 : point.round() + 1;
     try {
-      return rounds(new SimulationStart(settings, data, model, first, previous), point);
+      return rounds(new SimulationStart(settings, data, model, first, previous), point,
+          chosen.initial());
     } finally {
       closeAll();
     }
   }
 
-  private SimulationResult rounds(SimulationStart start, ResumePoint point)
+  private SimulationResult rounds(SimulationStart start, ResumePoint point,
+      Optional<SequencedMap<String, Tensor>> initial)
       throws IOException, SimulationStoppedException {
     for (SimulationListener l : listeners) {
       l.started(start);
@@ -152,6 +160,8 @@ public final class Simulation {
           throw new RunFileException(settings.out().resolve(RunFiles.MODEL)
               + ": its checkpoint does not fit the run's model: " + e.getMessage());
         }
+      } else {
+        initial.ifPresent(run::startFrom);
       }
       for (int r = start.firstRound(); r <= settings.rounds(); r++) {
         RoundRecord record = run.round(r);

@@ -115,6 +115,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       }
     }
     others = Collections.unmodifiableSequencedMap(given);
+    if (others.containsKey(SettingsSchema.MODEL_FILE.name())
+        && others.containsKey(SettingsSchema.MODEL_CODE.name())) {
+      throw new SettingException("model", "{model} is a file and a model built in code at once");
+    }
     for (String name : clientMetrics.keySet()) {
       if (!CLIENT_METRICS.contains(name)) {
         throw new SettingException("clientMetrics", "{clientMetrics}: the clients report "
@@ -175,6 +179,20 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
         localEpochs, batchSize, learningRate, mu, byzantine, seed, threads, checkpointEvery, out,
         dp, clientOptimizer, clientMetrics, engine, new TreeMap<>());
+  }
+
+  /** Whether the clients train the user's model (a model file or one built in code). */
+  public boolean userModel() {
+    return !get(SettingsSchema.MODEL_FILE).isEmpty() || get(SettingsSchema.MODEL_CODE) != null;
+  }
+
+  /** The model as the command line and the report name it: a built-in's name, a file, code. */
+  public String modelName() {
+    if (!get(SettingsSchema.MODEL_FILE).isEmpty()) {
+      return get(SettingsSchema.MODEL_FILE);
+    }
+    UserModel code = get(SettingsSchema.MODEL_CODE);
+    return code != null ? "code:" + code.model().name() : model.cliName();
   }
 
   /**
@@ -276,7 +294,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       m.put("data directory", dataDir.toString());
     }
     m.put("partition", partition);
-    m.put("model", model.cliName());
+    m.put("model", modelName());
     m.put("clients", Integer.toString(clients));
     m.put("clients per round", Integer.toString(clientsPerRound));
     m.put("rounds", Integer.toString(rounds));
@@ -304,7 +322,9 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     dp.ifPresent(d -> d.describe().forEach((k, v) -> m.put(k.replace('_', ' '), v)));
     for (SettingsSchema.Setting<?> o : SettingsSchema.others()) {
-      m.put(o.name().replace('_', ' '), o.text(this));
+      if (o != SettingsSchema.MODEL_FILE && o != SettingsSchema.MODEL_CODE) {
+        m.put(o.name().replace('_', ' '), o.text(this));
+      }
     }
     m.put("command", shellCommand());
     return m;
@@ -325,7 +345,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     if (!dataset.naturallyPartitioned()) {
       c.addAll(List.of("--partition", partition));
     }
-    c.addAll(List.of("--model", model.cliName(), "--clients", Integer.toString(clients),
+    c.addAll(List.of("--model", modelName(), "--clients", Integer.toString(clients),
         "--clients-per-round", Integer.toString(clientsPerRound), "--rounds",
         Integer.toString(rounds), "--local-epochs", Integer.toString(localEpochs),
         "--batch-size", Integer.toString(batchSize), "--lr", number(learningRate)));
@@ -535,7 +555,35 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     /** The network (default mlp for pooled data, mclr for data split by device). */
     public Builder model(ModelKind m) {
       this.model = m;
+      others.remove(SettingsSchema.MODEL_FILE.name());
+      others.remove(SettingsSchema.MODEL_CODE.name());
       return this;
+    }
+
+    /**
+     * The user's model file: an ADR-0001 {@code model.zip} whose newest tag holds the graph and
+     * the parameters training starts from (such as a run's own {@code model.zip}); see {@link
+     * UserModel#read}. Recorded as the path.
+     */
+    public Builder model(Path modelFile) {
+      this.model = null;
+      others.remove(SettingsSchema.MODEL_CODE.name());
+      return set(SettingsSchema.MODEL_FILE, modelFile.toString());
+    }
+
+    /**
+     * The user's classifier graph, starting from the seeded initial parameters every model gets;
+     * recorded by name only, so a resumed run must be given it again.
+     */
+    public Builder model(io.tributary.graph.models.Model graph) {
+      return model(UserModel.of(graph));
+    }
+
+    /** The user's model, with the parameters training starts from if it brings them. */
+    public Builder model(UserModel userModel) {
+      this.model = null;
+      others.remove(SettingsSchema.MODEL_FILE.name());
+      return set(SettingsSchema.MODEL_CODE, Objects.requireNonNull(userModel, "userModel"));
     }
 
     /**

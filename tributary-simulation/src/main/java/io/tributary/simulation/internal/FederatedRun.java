@@ -193,6 +193,19 @@ public final class FederatedRun implements AutoCloseable {
   }
 
   /**
+   * Starts from {@code parameters} (a user's model brings them) instead of the seeded initial
+   * model; the rest of the state stays as the algorithm initialised it.
+   *
+   * @throws IllegalArgumentException when the parameters are not the model's
+   */
+  public void startFrom(Map<String, Tensor> parameters) {
+    List<Object> values = new ArrayList<>(state.values());
+    values.set(state.names().indexOf(Optional.of("model")),
+        ModelStructs.toValue(parts.modelType(), parameters));
+    state = StructValue.of(state.names(), values);
+  }
+
+  /**
    * The server optimizer's and aggregator's state after the last round; empty when the algorithm
    * keeps neither.
    */
