@@ -201,7 +201,7 @@ final class ServerCommand implements Callable<Integer> {
     PrintWriter outw = spec.commandLine().getOut();
     ServerAlgorithm s = config.algorithm();
     int done = config.initial().roundsDone();
-    Optional<DpSettings> dp = dpOptions.settings();
+    Optional<DpSettings> dp = dpOptions.settings(1.0, config.rounds());
     ServerRunFiles output;
     try {
       output = ServerSettings.runFiles(dir, config.rounds(), s,
@@ -303,7 +303,7 @@ final class ServerCommand implements Callable<Integer> {
     ServerSettings.Address a = ServerSettings.address("--address", address);
     ServerAlgorithm algorithm = ServerSettings.algorithm(strategy,
         algorithmOptions.hyperparameters(strategy), mu);
-    Optional<DpSettings> dp = dpOptions.settings();
+    Optional<DpSettings> dp = dpOptions.settings(1.0, rounds);
     if (dp.isPresent()) {
       algorithm = ServerSettings.dp(algorithm, dp.get(), minClients, seed);
     }

@@ -439,6 +439,7 @@ final class SimulateCommand implements Callable<Integer> {
         .learningRate(lr).seed(seed).checkpointEvery(checkpointEvery)
         .out(out != null ? out : defaultOut());
     secureOptions.apply(dpOptions.settings()).ifPresent(b::dp);
+    dpOptions.targetEpsilon().ifPresent(b::dpTargetEpsilon);
     if (model != null) {
       if (model.toLowerCase(java.util.Locale.ROOT).endsWith(".zip")) {
         b.model(Path.of(model));

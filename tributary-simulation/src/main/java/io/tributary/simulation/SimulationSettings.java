@@ -496,6 +496,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
     private Path out;
     private DpSettings dp;
+    private Double dpTargetEpsilon;
     private String clientOptimizerName = "sgd";
     private final SequencedMap<String, MetricAggregation> clientMetrics = new TreeMap<>();
     private Map<String, Double> clientHyperparameters = Map.of();
@@ -673,9 +674,23 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
-    /** Differentially private aggregation (default none). */
+    /**
+     * Differentially private aggregation (default none); {@link DpSettings#builder} names its
+     * parts.
+     */
     public Builder dp(DpSettings settings) {
       this.dp = settings;
+      return this;
+    }
+
+    /**
+     * Aims the differential privacy at {@code epsilon}: {@link #build} replaces the noise
+     * multiplier of {@link #dp} with the smallest that spends at most {@code epsilon} at its delta
+     * over the run's rounds at its sampling rate q = clientsPerRound / clients ({@link
+     * DpSettings#calibrated}); the settings record the calibrated multiplier.
+     */
+    public Builder dpTargetEpsilon(double epsilon) {
+      this.dpTargetEpsilon = epsilon;
       return this;
     }
 
@@ -748,9 +763,22 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       int perRound = clientsPerRound != null ? clientsPerRound
           : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(population, 1));
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+      DpSettings privacy = dp;
+      if (dpTargetEpsilon != null) {
+        if (dp == null) {
+          throw new SettingException("dpTargetEpsilon", "{dpTargetEpsilon} applies only with "
+              + "{dp}");
+        }
+        try {
+          privacy = dp.calibrated(dpTargetEpsilon, (double) perRound / Math.max(population, 1),
+              rounds);
+        } catch (IllegalArgumentException e) {
+          throw new SettingException("dpTargetEpsilon", "{dpTargetEpsilon}: " + e.getMessage());
+        }
+      }
       return new SimulationSettings(algorithm, dataset, dataDir, split, net, population, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
-          checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer(), clientMetrics,
+          checkpointEvery, out, Optional.ofNullable(privacy), clientOptimizer(), clientMetrics,
           engine, others);
     }
 

@@ -58,9 +58,9 @@ final class FederatedReport {
       HtmlReport.figure(h, "sent up / down",
           HtmlReport.bytes(up) + " / " + HtmlReport.bytes(down));
       HtmlReport.figure(h, "client failures", Long.toString(failures));
-      if (Double.isFinite(last.algorithmMetric("epsilon"))) {
+      if (Double.isFinite(last.algorithmMetric(RoundRecord.EPSILON))) {
         HtmlReport.figure(h, "privacy spent (epsilon)", String.format(Locale.ROOT, "%.4f",
-            last.algorithmMetric("epsilon")));
+            last.algorithmMetric(RoundRecord.EPSILON)));
       }
     }
     h.append("</div>\n");
@@ -87,7 +87,7 @@ final class FederatedReport {
           .render());
     }
     List<SvgLineChart.Series> privacy = new ArrayList<>();
-    series(rounds, x, "epsilon", "epsilon (RDP accountant)", TRAIN, privacy);
+    series(rounds, x, RoundRecord.EPSILON, "epsilon (RDP accountant)", TRAIN, privacy);
     if (!privacy.isEmpty()) {
       h.append('\n');
       h.append(SvgLineChart.of("Privacy spent", "round", "epsilon", 520, 320, 0, Double.NaN,

@@ -135,9 +135,9 @@ public final class HtmlReport {
       figure(h, "time", String.format(Locale.ROOT, "%.1f s", seconds));
       figure(h, "sent up / down", bytes(up) + " / " + bytes(down));
       figure(h, "client failures", Long.toString(failures));
-      if (Double.isFinite(last.algorithmMetric("epsilon"))) {
+      if (Double.isFinite(last.algorithmMetric(RoundRecord.EPSILON))) {
         figure(h, "privacy spent (epsilon)", String.format(Locale.ROOT, "%.4f",
-            last.algorithmMetric("epsilon")));
+            last.algorithmMetric(RoundRecord.EPSILON)));
       }
     }
     h.append("</div>\n");
@@ -173,7 +173,7 @@ public final class HtmlReport {
     h.append(SvgLineChart.of("Accuracy", "round", "accuracy", 520, 320, 0, 1, List.of(
         new SvgLineChart.Series("training", TRAIN, x, trainAcc),
         new SvgLineChart.Series("test", TEST, x, testAcc))).render());
-    double[] epsilon = column(rounds, r -> r.algorithmMetric("epsilon"));
+    double[] epsilon = column(rounds, r -> r.algorithmMetric(RoundRecord.EPSILON));
     if (Arrays.stream(epsilon).anyMatch(Double::isFinite)) {
       h.append('\n');
       h.append(SvgLineChart.of("Privacy spent", "round", "epsilon", 520, 320, 0, Double.NaN,
