@@ -142,6 +142,35 @@ class SimulateUserDataTest {
   }
 
   @Test
+  void simulate_targetEpsilon_calibratesAndStaysWithinIt() {
+    CliRun run = CliRun.of("simulate", "--clients", "10", "--clients-per-round", "5",
+        "--rounds", "2", "--local-epochs", "1", "--threads", "1", "--dp", "central", "--clip",
+        "1", "--target-epsilon", "6", "--insecure-seeded-noise", "--out",
+        dir.resolve("dp").toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("privacy: epsilon ([0-9.]+)")
+        .matcher(run.out());
+    assertThat(m.find()).as(run.out()).isTrue();
+    assertThat(Double.parseDouble(m.group(1))).isLessThanOrEqualTo(6);
+  }
+
+  @Test
+  void simulate_targetEpsilonWithNoiseMultiplierOrWithoutDp_refused() {
+    CliRun both = CliRun.of("simulate", "--dp", "central", "--clip", "1", "--noise-multiplier",
+        "1", "--target-epsilon", "3", "--rounds", "1");
+    assertThat(both.err().strip()).isEqualTo("tributary simulate: --noise-multiplier and "
+        + "--target-epsilon both set the noise: give one");
+    CliRun alone = CliRun.of("simulate", "--target-epsilon", "3", "--rounds", "1");
+    assertThat(alone.err().strip()).isEqualTo("tributary simulate: --target-epsilon applies "
+        + "only with --dp central|client");
+    CliRun bad = CliRun.of("simulate", "--dp", "central", "--clip", "1", "--target-epsilon",
+        "0", "--rounds", "1");
+    assertThat(bad.err().strip()).isEqualTo("tributary simulate: --target-epsilon: the target "
+        + "epsilon must be positive and finite, got 0.0");
+  }
+
+  @Test
   void simulate_csvOptionWithoutCsv_refused() {
     CliRun run = CliRun.of("simulate", "--dataset", "digits", "--client-column", "id",
         "--rounds", "1");
