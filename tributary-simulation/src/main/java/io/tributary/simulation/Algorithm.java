@@ -141,6 +141,30 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
     return words;
   }
 
+  /**
+   * A composed algorithm's parts as text, to record and compare ({@code mu}, {@code aggregator},
+   * {@code server_optimizer}); empty for an algorithm the registry names. A part is its {@code
+   * toString} (a record's lists its values); a part whose class keeps {@link Object}'s shows its
+   * class name only, so that the text stays the same from run to run, and its values go
+   * unrecorded.
+   */
+  public SequencedMap<String, String> parts() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    custom.ifPresent(a -> {
+      m.put("mu", SimulationSettings.number(a.mu()));
+      m.put("aggregator", describe(a.aggregator()));
+      m.put("server_optimizer", describe(a.serverOptimizer()));
+    });
+    return m;
+  }
+
+  private static String describe(Object part) {
+    String text = String.valueOf(part);
+    String plain = part.getClass().getName() + "@" + Integer.toHexString(part.hashCode());
+    return text.equals(plain) ? part.getClass().getName() + " (values not recorded: no toString)"
+        : text;
+  }
+
   /** The suite's algorithm with these hyperparameters and the clients' proximal {@code mu}. */
   public FederatedAlgorithm federated(double mu) {
     if (custom.isPresent()) {

@@ -244,6 +244,9 @@ public final class SettingsSchema {
       new Key("algorithm_options", true, s -> s.algorithm().hyperparameters().isEmpty()
           ? Optional.empty() : Optional.of(numberObject(s.algorithm().hyperparameters())),
           DERIVED),
+      // A composed algorithm's parts (Algorithm.custom), so that resume can tell another apart.
+      new Key("algorithm_parts", true, s -> s.algorithm().parts().isEmpty() ? Optional.empty()
+          : Optional.of(stringObject(s.algorithm().parts(), x -> x)), DERIVED),
       new Key("dataset", true, s -> Optional.of(Json.string(s.dataset().toString())),
           (v, c, b) -> b.dataset(datasetWithOptions(DatasetSpec.parse(text(v)),
               c.get("dataset_options")))),
@@ -355,7 +358,7 @@ public final class SettingsSchema {
    * the schema is repeated by the recorded command without further code.
    */
   private static final java.util.Set<String> OWN_OPTIONS = java.util.Set.of("config_version",
-      "algorithm", "algorithm_options", "dataset", "dataset_options", "data_dir", "partition", "model", "model_file", "model_code", "clients",
+      "algorithm", "algorithm_options", "algorithm_parts", "dataset", "dataset_options", "data_dir", "partition", "model", "model_file", "model_code", "clients",
       "clients_per_round", "rounds", "local_epochs", "batch_size", "lr", "client_optimizer",
       "client_optimizer_options", "client_metrics", "mu", "byzantine", "seed", "threads",
       "engine", "partitions", "kernel", "checkpoint_every", "out", "dp", "command");
@@ -584,6 +587,21 @@ public final class SettingsSchema {
         JsonNode byDefault = parseValue(defaultText(other.get()));
         mine = mine == null ? byDefault : mine;
         old = old == null ? byDefault : old;
+      }
+      if (!java.util.Objects.equals(mine, old) && mine != null && old != null
+          && mine.isObject() && old.isObject()) {
+        // Name the part that differs: algorithm_parts.aggregator, dataset_options.label_column.
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        mine.fieldNames().forEachRemaining(names::add);
+        old.fieldNames().forEachRemaining(names::add);
+        for (String f : names) {
+          if (!java.util.Objects.equals(mine.get(f), old.get(f))) {
+            throw new IllegalArgumentException("resume: " + k.name() + "." + f + " "
+                + show(mine.get(f)) + " differs from the run in " + where + ", which has "
+                + k.name() + "." + f + " " + show(old.get(f)) + " (resume with the run's "
+                + "settings, or start a new run)");
+          }
+        }
       }
       if (!java.util.Objects.equals(mine, old)) {
         throw new IllegalArgumentException("resume: " + k.name() + " " + show(mine)

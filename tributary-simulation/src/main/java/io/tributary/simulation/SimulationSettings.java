@@ -402,7 +402,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return m;
   }
 
-  /** {@link #commandLine()} as one line a POSIX shell reads back into the same words. */
+  /**
+   * {@link #commandLine()} as one line a POSIX shell reads back into the same words; settings
+   * that exist only in code (an algorithm composed in code, data or a model given in code) are
+   * named in a comment at its end, since the command cannot repeat them.
+   */
   public String shellCommand() {
     StringBuilder s = new StringBuilder();
     for (String w : commandLine()) {
@@ -411,7 +415,27 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       }
       s.append(w.matches("[A-Za-z0-9_./:,=+-]+") ? w : "'" + w.replace("'", "'\\''") + "'");
     }
+    List<String> codeOnly = codeOnly();
+    if (!codeOnly.isEmpty()) {
+      s.append("  # not repeatable from the command line, given in code: ")
+          .append(String.join(", ", codeOnly));
+    }
     return s.toString();
+  }
+
+  /** The settings that exist only in code, which no command line can repeat. */
+  public List<String> codeOnly() {
+    List<String> out = new ArrayList<>();
+    if (algorithm.custom().isPresent()) {
+      out.add("the algorithm " + algorithm.cliName() + " (Algorithm.custom)");
+    }
+    if (dataset instanceof DatasetSpec.Provided) {
+      out.add("the data " + dataset + " (Builder.data)");
+    }
+    if (get(SettingsSchema.MODEL_CODE) != null) {
+      out.add("the model " + modelName() + " (Builder.model)");
+    }
+    return out;
   }
 
   /**
