@@ -47,4 +47,17 @@ class CustomAlgorithmRecordTest {
             + "\"ServerSgd[learningRate=1.0, momentum=0.5]\" differs from the run in " + out);
     assertThat(Files.readString(out.resolve(RunFiles.METRICS))).isEqualTo(metrics);
   }
+
+  @Test
+  void custom_builtInAlgorithmBuiltInCode_recognisedWithItsHyperparameters() {
+    Algorithm adam = Algorithm.custom(io.tributary.learning.Algorithms.named("fedadam",
+        java.util.Map.of("eta", 0.05, "beta_1", 0.8)));
+    assertThat(adam.custom()).isEmpty();
+    assertThat(adam).isEqualTo(Algorithm.of("fedadam", java.util.Map.of("eta", 0.05,
+        "beta_1", 0.8)));
+    assertThat(Algorithm.custom(FederatedAlgorithm.fedAvg())).isEqualTo(Algorithm.FEDAVG);
+    // Another aggregator under a registered name stays composed.
+    assertThat(Algorithm.custom(FederatedAlgorithm.fedAvg().withAggregator(
+        new TrimmedMean(0.1))).custom()).isPresent();
+  }
 }
