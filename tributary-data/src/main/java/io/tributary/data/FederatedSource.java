@@ -2,7 +2,6 @@ package io.tributary.data;
 
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -78,7 +77,7 @@ public interface FederatedSource {
     for (int k = 0; k < held.size(); k++) {
       check(name, k, held.get(k), test.exampleShape(), test.numClasses());
     }
-    return new Held(name, held, test);
+    return new FederatedSources.Held(name, held, test);
   }
 
   /**
@@ -123,7 +122,7 @@ public interface FederatedSource {
     Objects.requireNonNull(reader, "reader");
     Objects.requireNonNull(test, "test");
     requireClients(name, clients);
-    return new Read(name, clients, reader, test);
+    return new FederatedSources.Read(name, clients, reader, test);
   }
 
   /** Reads one client's examples. */
@@ -171,33 +170,6 @@ public interface FederatedSource {
   private static void requireClients(String name, int clients) {
     if (clients < 1) {
       throw new IllegalArgumentException(name + ": no clients");
-    }
-  }
-
-  /** Held clients. */
-  record Held(String name, List<Dataset> list, Dataset test) implements FederatedSource {
-    @Override
-    public int clients() {
-      return list.size();
-    }
-
-    @Override
-    public Dataset client(int k) {
-      return list.get(k);
-    }
-  }
-
-  /** Clients read by a {@link ClientReader}. */
-  record Read(String name, int clients, ClientReader reader, Dataset test)
-      implements FederatedSource {
-    @Override
-    public Dataset client(int k) throws IOException {
-      Objects.checkIndex(k, clients);
-      try {
-        return reader.read(k);
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
-      }
     }
   }
 }
