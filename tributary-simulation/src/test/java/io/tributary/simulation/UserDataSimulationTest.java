@@ -215,4 +215,27 @@ class UserDataSimulationTest {
         List.of(y), 2, tx.build(), y))
         .hasMessage("mine: client 0's examples have shape [3], the test set's [4]");
   }
+
+  @Test
+  void resume_csvRun_rebuildsTheDataFromTheFileAndEndsAsTheUninterruptedRun() throws Exception {
+    Path whole = dir.resolve("whole");
+    SimulationSettings s = common().dataset(csvSpec()).checkpointEvery(2).out(whole).build();
+    SimulationResult uninterrupted = Simulation.builder(s).writeFiles().build().run();
+
+    // The same run as if stopped after round 4: its newest checkpoint dropped, no final model.
+    Path cut = dir.resolve("cut");
+    Files.createDirectories(cut);
+    try (var files = Files.list(whole)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, cut.resolve(f.getFileName()));
+      }
+    }
+    io.tributary.format.ModelWriter.deleteTag(cut.resolve(RunFiles.MODEL), "round-0006");
+    Files.delete(cut.resolve(RunFiles.FINAL));
+    SimulationSettings again = SimulationSettings.read(cut).withOut(cut);
+    SimulationResult resumed = Simulation.builder(again).writeFiles().resume().build().run();
+
+    assertThat(resumed.history().rounds()).hasSize(6);
+    assertThat(resumed.finalParameters()).isEqualTo(uninterrupted.finalParameters());
+  }
 }
