@@ -27,9 +27,18 @@ final class LocalTrainingOptions {
   String model;
 
   @Option(names = "--dataset", paramLabel = "NAME",
-      description = "digits, synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist or "
-          + "generated:FEATURES,CLASSES,EXAMPLES (default: digits)")
+      description = "digits, synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist, "
+          + "generated:FEATURES,CLASSES,EXAMPLES, csv:PATH or npz-dir:DIR (your data, as in "
+          + "simulate: --partition I/N holds its client I) (default: digits)")
   String dataset = "digits";
+
+  @Option(names = "--client-column", paramLabel = "NAME",
+      description = "csv: the header name of the client column (default: client)")
+  String clientColumn;
+
+  @Option(names = "--label-column", paramLabel = "NAME",
+      description = "csv: the header name of the label column (default: label)")
+  String labelColumn;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "the directory of file-based data (fashion-mnist)")
@@ -86,6 +95,13 @@ final class LocalTrainingOptions {
 
   private Checked check() {
     DatasetSpec data = DatasetSpec.parse(dataset);
+    if (data instanceof DatasetSpec.Csv csv) {
+      data = csv.withColumns(clientColumn != null ? clientColumn : csv.clientColumn(),
+          labelColumn != null ? labelColumn : csv.labelColumn(), csv.featureColumns());
+    } else if (clientColumn != null || labelColumn != null) {
+      throw new IllegalArgumentException((clientColumn != null ? "--client-column"
+          : "--label-column") + " applies only to --dataset csv:PATH");
+    }
     ModelKind kind = model != null ? ModelKind.parse(model)
         : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
     return new Checked(partition(partition), data, kind, splitFor(data));
