@@ -4,6 +4,7 @@ import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.FashionMnist;
 import io.tributary.data.FederatedDataset;
+import io.tributary.data.FederatedSource;
 import io.tributary.data.Partition;
 import io.tributary.data.Partitioner;
 import io.tributary.data.Synthetic;
@@ -50,7 +51,28 @@ record ClientData(String name, Dataset train, Dataset test) {
           model);
       case DatasetSpec.Generated g -> generated(SimulationData.generated(
           SimulationData.population(g, seed), count, model), index);
+      case DatasetSpec.Csv c -> user(SimulationData.source(c, seed), index, model);
+      case DatasetSpec.NpzDir n -> user(SimulationData.source(n, seed), index, model);
+      case DatasetSpec.Provided p -> throw new IllegalArgumentException("data given in code ("
+          + p + ") have no command line");
     };
+  }
+
+  /** Client {@code index} of the user's data, scored on the pooled held-out examples. */
+  private static ClientData user(FederatedSource source, int index, ModelKind model)
+      throws IOException {
+    try {
+      if (index >= source.clients()) {
+        throw new IllegalArgumentException(source.name() + " has " + source.clients()
+            + " clients, so there is no client " + index);
+      }
+      return new ClientData(source.name(), SimulationData.forModel(source.checked(index), model),
+          SimulationData.forModel(source.test(), model));
+    } finally {
+      if (source instanceof java.io.Closeable c) {
+        c.close();
+      }
+    }
   }
 
   /** Client {@code index} of simulate's generated population, scored on its test set. */

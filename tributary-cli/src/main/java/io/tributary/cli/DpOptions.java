@@ -28,6 +28,13 @@ final class DpOptions {
       description = "the noise's standard deviation over the clipping norm, > 0 (--dp only)")
   Double noiseMultiplier;
 
+  @Option(names = "--target-epsilon", paramLabel = "E",
+      description = "simulate: instead of --noise-multiplier, the epsilon the whole run may "
+          + "spend at --delta; the noise multiplier is calibrated with the RDP accountant for "
+          + "the run's sampling rate (clients per round / clients) and rounds, and recorded "
+          + "(--dp only)")
+  Double targetEpsilon;
+
   @Option(names = "--clip", paramLabel = "C",
       description = "the L2 clipping norm of each update, > 0; with --adaptive-clip the initial "
           + "norm (--dp only)")
@@ -74,7 +81,8 @@ final class DpOptions {
    */
   Optional<DpSettings> settings() {
     if (dp == null) {
-      String stray = noiseMultiplier != null ? "--noise-multiplier" : clip != null ? "--clip"
+      String stray = noiseMultiplier != null ? "--noise-multiplier"
+          : targetEpsilon != null ? "--target-epsilon" : clip != null ? "--clip"
           : adaptiveClip ? "--adaptive-clip" : delta != null ? "--delta"
           : insecureSeededNoise ? "--insecure-seeded-noise"
           : localNoiseStddev != null ? "--local-noise-stddev" : adaptiveStray();
@@ -84,8 +92,12 @@ final class DpOptions {
       return Optional.empty();
     }
     DpMode mode = DpMode.parse(dp);
-    if (noiseMultiplier == null) {
-      throw new IllegalArgumentException("--dp needs --noise-multiplier Z");
+    if (noiseMultiplier != null && targetEpsilon != null) {
+      throw new IllegalArgumentException("--noise-multiplier and --target-epsilon both set the "
+          + "noise: give one");
+    }
+    if (noiseMultiplier == null && targetEpsilon == null) {
+      throw new IllegalArgumentException("--dp needs --noise-multiplier Z or --target-epsilon E");
     }
     if (clip == null) {
       throw new IllegalArgumentException("--dp needs --clip C");
@@ -98,9 +110,34 @@ final class DpOptions {
         clipLr != null ? clipLr : DpSettings.DEFAULT_CLIP_LR,
         clippedCountStddev != null ? OptionalDouble.of(clippedCountStddev)
             : OptionalDouble.empty())) : Optional.empty();
-    return Optional.of(new DpSettings(mode, noiseMultiplier, clip, adaptive,
+    // With a target epsilon the run calibrates the multiplier; 1 stands in until it does.
+    return Optional.of(new DpSettings(mode, noiseMultiplier != null ? noiseMultiplier : 1, clip,
+        adaptive,
         localNoiseStddev != null ? localNoiseStddev : 0, delta != null ? delta : DEFAULT_DELTA,
         insecureSeededNoise));
+  }
+
+  /**
+   * The settings given, a target epsilon calibrated for {@code rounds} rounds at sampling rate
+   * {@code q} (the server's accounting: every client of every round, q = 1).
+   *
+   * @throws IllegalArgumentException naming the flag that is missing, misplaced or out of range
+   */
+  Optional<DpSettings> settings(double q, long rounds) {
+    Optional<DpSettings> given = settings();
+    if (given.isEmpty() || targetEpsilon == null) {
+      return given;
+    }
+    try {
+      return Optional.of(given.get().calibrated(targetEpsilon, q, rounds));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--target-epsilon: " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code --target-epsilon}, if given. */
+  OptionalDouble targetEpsilon() {
+    return targetEpsilon == null ? OptionalDouble.empty() : OptionalDouble.of(targetEpsilon);
   }
 
   private String adaptiveStray() {

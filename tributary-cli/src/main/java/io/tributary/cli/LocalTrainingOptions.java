@@ -27,9 +27,18 @@ final class LocalTrainingOptions {
   String model;
 
   @Option(names = "--dataset", paramLabel = "NAME",
-      description = "digits, synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist or "
-          + "generated:FEATURES,CLASSES,EXAMPLES (default: digits)")
+      description = "digits, synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist, "
+          + "generated:FEATURES,CLASSES,EXAMPLES, csv:PATH or npz-dir:DIR (your data, as in "
+          + "simulate: --partition I/N holds its client I) (default: digits)")
   String dataset = "digits";
+
+  @Option(names = "--client-column", paramLabel = "NAME",
+      description = "csv: the header name of the client column (default: client)")
+  String clientColumn;
+
+  @Option(names = "--label-column", paramLabel = "NAME",
+      description = "csv: the header name of the label column (default: label)")
+  String labelColumn;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "the directory of file-based data (fashion-mnist)")
@@ -86,6 +95,13 @@ final class LocalTrainingOptions {
 
   private Checked check() {
     DatasetSpec data = DatasetSpec.parse(dataset);
+    if (data instanceof DatasetSpec.Csv csv) {
+      data = csv.withColumns(clientColumn != null ? clientColumn : csv.clientColumn(),
+          labelColumn != null ? labelColumn : csv.labelColumn(), csv.featureColumns());
+    } else if (clientColumn != null || labelColumn != null) {
+      throw new IllegalArgumentException((clientColumn != null ? "--client-column"
+          : "--label-column") + " applies only to --dataset csv:PATH");
+    }
     ModelKind kind = model != null ? ModelKind.parse(model)
         : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
     return new Checked(partition(partition), data, kind, splitFor(data));
@@ -109,7 +125,9 @@ final class LocalTrainingOptions {
       cd = ClientData.load(c.data(), dataDir, c.part()[0], c.part()[1], c.split(), c.kind(),
           seed);
     } catch (IOException e) {
-      throw new DataException(dataDir != null ? dataDir : FashionMnist.DEBIAN_DIR, e);
+      throw new DataException(c.data() instanceof DatasetSpec.Csv csv ? csv.file()
+          : c.data() instanceof DatasetSpec.NpzDir npz ? npz.dir()
+          : dataDir != null ? dataDir : FashionMnist.DEBIAN_DIR, e);
     }
     Model net = c.kind().build(cd.name(), cd.train().exampleShape(), cd.train().numClasses());
     TrainingClient client = new TrainingClient(net, cd.train(), cd.test(), settings);

@@ -210,7 +210,7 @@ final class ServerCommand implements Callable<Integer> {
     PrintWriter outw = spec.commandLine().getOut();
     ServerAlgorithm s = config.algorithm();
     int done = config.initial().roundsDone();
-    Optional<DpSettings> dp = dpOptions.settings();
+    Optional<DpSettings> dp = dpOptions.settings(1.0, config.rounds());
     // The server starts before any file is touched, and the files are checked and locked
     // before the first round: a failed start or a refused resume leaves the directory as it was.
     FlowerServer started;
@@ -356,7 +356,7 @@ final class ServerCommand implements Callable<Integer> {
     ServerSettings.Address a = ServerSettings.address("--address", address);
     ServerAlgorithm algorithm = ServerSettings.algorithm(strategy,
         algorithmOptions.hyperparameters(strategy), mu);
-    Optional<DpSettings> dp = dpOptions.settings();
+    Optional<DpSettings> dp = dpOptions.settings(1.0, rounds);
     if (dp.isPresent()) {
       algorithm = ServerSettings.dp(algorithm, dp.get(), minClients, seed);
     }

@@ -103,10 +103,34 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--dataset", paramLabel = "NAME",
       description = "digits (embedded 8x8 UCI digits), synthetic:ALPHA,BETA (FedProx "
           + "Synthetic(alpha,beta), one device per client), synthetic-iid, fashion-mnist (IDX "
-          + "files, see --data-dir), or generated:FEATURES,CLASSES,EXAMPLES (each client's data "
-          + "made from the seed when it is needed, up to 10,000,000 clients) (default: "
+          + "files, see --data-dir), generated:FEATURES,CLASSES,EXAMPLES (each client's data "
+          + "made from the seed when it is needed, up to 10,000,000 clients), csv:PATH (your CSV "
+          + "file with a header, gzip accepted: a client column, a label column and feature "
+          + "columns; read once, then client by client) or npz-dir:DIR (your directory of one "
+          + ".npz per client holding x and y, and test.npz as the test set if there) (default: "
           + DEFAULT_DATASET + ")")
   String dataset = DEFAULT_DATASET;
+
+  @Option(names = "--client-column", paramLabel = "NAME",
+      description = "csv: the header name of the column naming each row's client "
+          + "(default: client)")
+  String clientColumn;
+
+  @Option(names = "--label-column", paramLabel = "NAME",
+      description = "csv: the header name of the label column, whole numbers from 0 "
+          + "(default: label)")
+  String labelColumn;
+
+  @Option(names = "--feature-columns", paramLabel = "A,B,...",
+      description = "csv: the feature columns, in order (default: every column but the client "
+          + "and label columns)")
+  String featureColumns;
+
+  @Option(names = "--test-fraction", paramLabel = "F",
+      description = "csv and npz-dir: the share of each client's examples held out, chosen "
+          + "from the seed, as the test set, in (0, 1) (default: 0.2; npz-dir: test.npz when "
+          + "there)")
+  Double testFraction;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "the directory of file-based data (fashion-mnist: train-images-idx3-ubyte[.gz] "
@@ -119,17 +143,20 @@ final class SimulateCommand implements Callable<Integer> {
           + "(default: iid; synthetic data come split by device and take no --partition)")
   String partition;
 
-  @Option(names = "--model", paramLabel = "mclr|mlp|cnn",
+  @Option(names = "--model", paramLabel = "mclr|mlp|cnn|PATH.zip",
       description = "the network: mclr (softmax regression), mlp (two ReLU hidden layers: 64 "
           + "units on small inputs, the FedAvg 2NN's 200 on 784-pixel images) or cnn (the FedAvg "
-          + "CNN, 28x28 images only) (default: mlp for digits and fashion-mnist, mclr for "
+          + "CNN, 28x28 images only), or PATH.zip, your model file (the newest tag's graph and the "
+          + "parameters training starts from; the run's DIR/model.zip holds the trained model in "
+          + "the same format) (default: mlp for digits and fashion-mnist, mclr for "
           + "synthetic)")
   String model;
 
   @Option(names = "--clients", paramLabel = "N",
-      description = "the population size; for synthetic data, the number of devices (default: "
-          + DEFAULT_CLIENTS + ")")
-  int clients = DEFAULT_CLIENTS;
+      description = "the population size; for synthetic data, the number of devices; for csv and "
+          + "npz-dir, the data's own number of clients, which a given N must equal (default: "
+          + DEFAULT_CLIENTS + "; for csv and npz-dir, the data's)")
+  Integer clients;
 
   @Option(names = "--clients-per-round", paramLabel = "K",
       description = "clients sampled (seeded, without replacement) each round, 1..N (default: "
@@ -415,6 +442,38 @@ final class SimulateCommand implements Callable<Integer> {
   }
 
   /**
+   * The --dataset value with the options of the user's files.
+   *
+   * @throws IllegalArgumentException naming an option that does not apply to the dataset
+   */
+  private DatasetSpec datasetSpec() {
+    DatasetSpec spec = DatasetSpec.parse(dataset);
+    if (spec instanceof DatasetSpec.Csv csv) {
+      spec = csv.withColumns(clientColumn != null ? clientColumn : csv.clientColumn(),
+          labelColumn != null ? labelColumn : csv.labelColumn(), featureColumns == null
+              ? List.of() : List.of(featureColumns.split(",", -1)).stream().map(String::strip)
+                  .toList());
+      return testFraction == null ? spec : ((DatasetSpec.Csv) spec).withTestFraction(
+          testFraction);
+    }
+    for (var e : java.util.Map.of("--client-column", Objects.toString(clientColumn, ""),
+        "--label-column", Objects.toString(labelColumn, ""), "--feature-columns",
+        Objects.toString(featureColumns, "")).entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        throw new IllegalArgumentException(e.getKey() + " applies only to --dataset csv:PATH");
+      }
+    }
+    if (spec instanceof DatasetSpec.NpzDir npz) {
+      return testFraction == null ? npz : new DatasetSpec.NpzDir(npz.dir(), testFraction);
+    }
+    if (testFraction != null) {
+      throw new IllegalArgumentException("--test-fraction applies only to --dataset csv:PATH "
+          + "and npz-dir:DIR");
+    }
+    return spec;
+  }
+
+  /**
    * The validated settings, defaults resolved by the library's builder.
    *
    * @throws IllegalArgumentException naming the flag whose value is wrong
@@ -422,13 +481,21 @@ final class SimulateCommand implements Callable<Integer> {
   SimulationSettings settings() {
     Builder b = SimulationSettings.builder()
         .algorithm(Algorithm.of(algorithm, algorithmOptions.hyperparameters(algorithm)))
-        .dataset(DatasetSpec.parse(dataset)).dataDir(dataDir).partition(partition)
-        .clients(clients).rounds(rounds).localEpochs(localEpochs).batchSize(batchSize)
+        .dataset(datasetSpec()).dataDir(dataDir).partition(partition)
+        .rounds(rounds).localEpochs(localEpochs).batchSize(batchSize)
         .learningRate(lr).seed(seed).checkpointEvery(checkpointEvery)
         .out(out != null ? out : defaultOut());
     secureOptions.apply(dpOptions.settings()).ifPresent(b::dp);
+    dpOptions.targetEpsilon().ifPresent(b::dpTargetEpsilon);
     if (model != null) {
-      b.model(ModelKind.parse(model));
+      if (model.toLowerCase(java.util.Locale.ROOT).endsWith(".zip")) {
+        b.model(Path.of(model));
+      } else {
+        b.model(ModelKind.parse(model));
+      }
+    }
+    if (clients != null) {
+      b.clients(clients);
     }
     if (clientsPerRound != null) {
       b.clientsPerRound(clientsPerRound);

@@ -21,6 +21,7 @@ final class SimulateFlags {
       Map.entry("byzantine", "--byzantine"), Map.entry("seed", "--seed"),
       Map.entry("threads", "--threads"), Map.entry("checkpointEvery", "--checkpoint-every"),
       Map.entry("out", "--out"), Map.entry("dp", "--dp"),
+      Map.entry("dpTargetEpsilon", "--target-epsilon"),
       Map.entry("clientOptimizer", "--client-optimizer"),
       Map.entry("clientMetrics", "--client-metric"), Map.entry("engine", "--engine"));
 

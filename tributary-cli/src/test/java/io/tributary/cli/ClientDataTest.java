@@ -18,6 +18,30 @@ class ClientDataTest {
   private static final int CLIENTS = 5;
   private static final long SEED = 7;
 
+  @org.junit.jupiter.api.Test
+  void load_csvFile_holdsSimulatesClientOfThatIndex(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws IOException {
+    StringBuilder rows = new StringBuilder("who,a,b,y\n");
+    for (int i = 0; i < 60; i++) {
+      rows.append("c").append(i % 3).append(',').append(i).append(',').append(-i).append(',')
+          .append(i % 2).append('\n');
+    }
+    Path file = java.nio.file.Files.writeString(dir.resolve("d.csv"), rows);
+    DatasetSpec spec = new DatasetSpec.Csv(file).withColumns("who", "y", java.util.List.of());
+    SimulationSettings config = SimulationSettings.builder().dataset(spec).clientsPerRound(2)
+        .seed(SEED).build();
+    Dataset expected = SimulationData.load(config).clientTrain().get(2);
+
+    ClientData client = ClientData.load(spec, null, 2, 3, new Partitioner.Iid(), ModelKind.MCLR,
+        SEED);
+
+    assertThat(client.train().features()).isEqualTo(expected.features());
+    assertThat(client.test().size()).isEqualTo(SimulationData.load(config).test().size());
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ClientData.load(spec, null, 3, 4,
+        new Partitioner.Iid(), ModelKind.MCLR, SEED))
+        .hasMessage("d.csv has 3 clients, so there is no client 3");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"iid", "dirichlet:0.3", "shards:2"})
   void load_pooledDataWithASplit_holdsSimulatesClientData(String split) throws IOException {

@@ -222,8 +222,13 @@ public final class CsvLoader {
     return (int) v;
   }
 
-  /** Splits one line at the delimiter, honouring double-quoted fields. */
   private List<String> split(String line, String source, long lineNo)
+      throws DatasetFormatException {
+    return split(line, delimiter, source, lineNo);
+  }
+
+  /** Splits one line at {@code delimiter}, honouring double-quoted fields. */
+  static List<String> split(String line, char delimiter, String source, long lineNo)
       throws DatasetFormatException {
     List<String> out = new ArrayList<>();
     StringBuilder field = new StringBuilder();

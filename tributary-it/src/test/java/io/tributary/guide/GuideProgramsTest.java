@@ -24,7 +24,8 @@ class GuideProgramsTest {
   private static final String PACKAGE_LINE = "package io.tributary.guide;\n\n";
   private static final List<String> PROGRAMS = List.of("ComputeOnValues.java",
       "RunSimulation.java", "CustomModel.java", "CsvLog.java", "TextSerializer.java",
-      "FlowerInProcess.java", "SaveLoadResume.java", "AlgorithmsFromParts.java");
+      "FlowerInProcess.java", "SaveLoadResume.java", "AlgorithmsFromParts.java",
+      "OwnDataAndModel.java");
   private static final String SERVICE_FILE =
       "META-INF/services/io.tributary.tensor.serialization.Serializer";
 
@@ -149,6 +150,20 @@ class GuideProgramsTest {
             + " true\n");
     assertThat(Files.readAllLines(dir.resolve("run").resolve(RunFiles.METRICS))).hasSize(4);
     assertQuoted("SaveLoadResume.java");
+  }
+
+  @Test
+  void ownDataAndModel_csvModelFileAndTargetEpsilon_staysWithinItAndWritesTheModelBack()
+      throws Exception {
+    String out = run(OwnDataAndModel::main, dir.resolve("own").toString());
+
+    assertThat(out).contains("clients: 12, split: natural\n")
+        .contains("noise multiplier for epsilon 8: ")
+        .contains("trained model: [hidden1/kernel, hidden1/bias, hidden2/kernel, hidden2/bias, "
+            + "output/kernel, output/bias], same graph: true\n");
+    assertThat(figures(out, "epsilon spent: ([0-9.]+)")).singleElement()
+        .satisfies(e -> assertThat(e).isLessThanOrEqualTo(8));
+    assertQuoted("OwnDataAndModel.java");
   }
 
   @Test

@@ -123,6 +123,56 @@ public final class RdpAccountant {
     return new PrivacySpent(Math.max(0, best), delta, at);
   }
 
+  /** The largest noise multiplier {@link #noiseMultiplierFor} tries. */
+  public static final double MAX_NOISE_MULTIPLIER = 1e6;
+
+  /**
+   * The smallest noise multiplier (to a relative 1e-9) at which {@code steps} steps of the
+   * sampled Gaussian mechanism at sampling rate {@code q} spend at most {@code targetEpsilon} at
+   * {@code delta}, found by bisection at the default orders: epsilon falls as the noise grows.
+   *
+   * @throws IllegalArgumentException when an argument is out of range, or when no noise
+   *     multiplier up to {@link #MAX_NOISE_MULTIPLIER} reaches the target
+   */
+  public static double noiseMultiplierFor(Sampling sampling, double q, long steps, double delta,
+      double targetEpsilon) {
+    if (!(targetEpsilon > 0) || Double.isInfinite(targetEpsilon)) {
+      throw new IllegalArgumentException("the target epsilon must be positive and finite, got "
+          + targetEpsilon);
+    }
+    if (!(q > 0 && q <= 1)) {
+      throw new IllegalArgumentException("the sampling rate must be in (0, 1], got " + q);
+    }
+    if (steps < 1) {
+      throw new IllegalArgumentException("the steps must be at least 1, got " + steps);
+    }
+    double hi = 1;
+    while (spent(sampling, q, steps, delta, hi) > targetEpsilon) {
+      hi *= 2;
+      if (hi > MAX_NOISE_MULTIPLIER) {
+        throw new IllegalArgumentException("no noise multiplier up to " + MAX_NOISE_MULTIPLIER
+            + " spends at most epsilon " + targetEpsilon + " in " + steps + " steps at q = " + q
+            + " and delta " + delta);
+      }
+    }
+    double lo = hi == 1 ? 0 : hi / 2;
+    while (hi - lo > 1e-9 * hi) {
+      double mid = (lo + hi) / 2;
+      if (spent(sampling, q, steps, delta, mid) > targetEpsilon) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return hi;
+  }
+
+  private static double spent(Sampling sampling, double q, long steps, double delta, double z) {
+    RdpAccountant a = new RdpAccountant();
+    a.compose(sampling, q, z, steps);
+    return a.epsilon(delta).epsilon();
+  }
+
   /**
    * The default orders: 1.1 to 10.9 in steps of 0.1, where small epsilons are read, the integers
    * 12 to 63, and 128, 256, 512 and 1024.

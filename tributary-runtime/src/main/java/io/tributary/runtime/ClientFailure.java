@@ -24,6 +24,7 @@ public record ClientFailure(
     BAD_VALUE
   }
 
+  /** Checks that every part is named. */
   public ClientFailure {
     Objects.requireNonNull(intrinsic, "intrinsic");
     Objects.requireNonNull(operation, "operation");

@@ -56,6 +56,13 @@ public record RuntimeOptions(
   /** The most threads a pool may have; more than this is a configuration mistake. */
   public static final int MAX_THREADS = 4096;
 
+  /**
+   * Checks every option.
+   *
+   * @throws IllegalArgumentException naming the option out of range: {@code threads} outside
+   *     {@code [1, MAX_THREADS]}, a timeout that is not positive, {@code minSuccessFraction}
+   *     outside {@code (0, 1]}, a negative population, {@code maxWeight} not positive
+   */
   public RuntimeOptions {
     if (threads < 1 || threads > MAX_THREADS) {
       throw new IllegalArgumentException(
@@ -120,30 +127,61 @@ public record RuntimeOptions(
         Optional.empty());
   }
 
+  /**
+   * Runs client work on a pool of {@code n} threads; the results do not depend on it.
+   *
+   * @throws IllegalArgumentException when {@code n} is not in {@code [1, MAX_THREADS]}
+   */
   public RuntimeOptions withThreads(int n) {
     return copy(n, clientTimeout, minSuccessFraction, seed, population, data);
   }
 
+  /**
+   * Counts a client whose work takes longer than {@code timeout} as failed (a {@link
+   * ClientFailure.Kind#TIMED_OUT}); client work then runs on threads of its own, handed off from
+   * the pool.
+   *
+   * @throws IllegalArgumentException when {@code timeout} is zero or negative
+   */
   public RuntimeOptions withClientTimeout(Duration timeout) {
     return copy(threads, Optional.of(timeout), minSuccessFraction, seed, population,
         data);
   }
 
-  /** Tolerate client failures as long as at least this fraction of clients succeeds. */
+  /**
+   * Tolerates client failures as long as at least {@code fraction} of each aggregation's clients
+   * succeed; the failed ones are left out and reported. 1 (the default) fails the invocation on
+   * any client failure.
+   *
+   * @throws IllegalArgumentException when {@code fraction} is not in {@code (0, 1]}
+   */
   public RuntimeOptions withMinSuccessFraction(double fraction) {
     return copy(threads, clientTimeout, fraction, seed, population, data);
   }
 
+  /**
+   * Derives the invocation's randomness (noise and sampling inside computations) from {@code s};
+   * the same seed gives the same bits on any thread count (see {@link Seeds}).
+   */
   public RuntimeOptions withSeed(long s) {
     return copy(threads, clientTimeout, minSuccessFraction, s, population, data);
   }
 
+  /**
+   * Sets the number of CLIENTS for computations whose arguments do not determine it ({@code
+   * federated_value_at_clients}, {@code federated_eval_at_clients}).
+   *
+   * @throws IllegalArgumentException when {@code clients} is negative
+   */
   public RuntimeOptions withPopulation(int clients) {
     return copy(threads, clientTimeout, minSuccessFraction, seed,
         OptionalInt.of(clients), data);
   }
 
-  /** Binds {@code Data} URIs to values. */
+  /**
+   * Binds the URIs that {@code Data} building blocks name to {@code values} (copied), replacing
+   * any bound before.
+   */
   public RuntimeOptions withData(Map<String, Object> values) {
     return copy(threads, clientTimeout, minSuccessFraction, seed, population,
         values);

@@ -15,5 +15,13 @@
  * in parts, its workers calling {@link io.tributary.runtime.ExecutionContext#computePassPart},
  * and the parts merge with the pass's {@link io.tributary.runtime.ReductionTree} to the bits a
  * local run gives.
+ *
+ * <pre>{@code
+ * RuntimeOptions options = RuntimeOptions.defaults().withThreads(4).withSeed(7)
+ *     .withMinSuccessFraction(0.8);            // leave out failed clients, up to 20%
+ * try (ExecutionContext context = ExecutionContext.create(options)) {
+ *   Object mean = context.invoke(computation, List.of(t1, t2, t3)); // {float32}@CLIENTS
+ * }
+ * }</pre>
  */
 package io.tributary.runtime;

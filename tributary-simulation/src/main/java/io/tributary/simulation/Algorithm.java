@@ -89,7 +89,79 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
    * coefficient is its own ({@link FederatedAlgorithm#mu}), so the settings' {@code mu} stays 0.
    */
   public static Algorithm custom(FederatedAlgorithm algorithm) {
-    return new Algorithm(algorithm.name(), new LinkedHashMap<>(), Optional.of(algorithm));
+    return registered(algorithm).orElseGet(() -> new Algorithm(algorithm.name(),
+        new LinkedHashMap<>(), Optional.of(algorithm)));
+  }
+
+  /** The most hyperparameter combinations {@link #registered} tries. */
+  private static final int MAX_CANDIDATES = 20_000;
+
+  /**
+   * The registered algorithm that builds exactly {@code a}, if there is one: same name, and
+   * hyperparameters drawn from the spec's defaults and the numbers {@code a}'s parts hold (a
+   * record's components), so that {@code Algorithm.custom(Algorithms.named("fedadam", h))} is
+   * recorded as {@code fedadam} with {@code h}, repeatable from the command line, on Spark too.
+   * A proximal algorithm is left composed: its mu is the run's, not the algorithm's.
+   */
+  static Optional<Algorithm> registered(FederatedAlgorithm a) {
+    AlgorithmRegistry registry = AlgorithmRegistry.installed();
+    if (!registry.contains(a.name()) || registry.proximal(a.name()) || a.mu() != 0) {
+      return Optional.empty();
+    }
+    SequencedMap<String, Double> defaults = new LinkedHashMap<>(registry.defaults(a.name()));
+    java.util.Set<Double> held = new java.util.LinkedHashSet<>();
+    numbers(a.aggregator(), held);
+    numbers(a.serverOptimizer(), held);
+    List<String> names = new ArrayList<>(defaults.keySet());
+    List<List<Double>> choices = new ArrayList<>();
+    long combinations = 1;
+    for (String n : names) {
+      java.util.Set<Double> c = new java.util.LinkedHashSet<>();
+      c.add(defaults.get(n));
+      c.addAll(held);
+      choices.add(new ArrayList<>(c));
+      combinations *= c.size();
+      if (combinations > MAX_CANDIDATES) {
+        return Optional.empty();
+      }
+    }
+    int[] at = new int[names.size()];
+    for (long i = 0; i < combinations; i++) {
+      SequencedMap<String, Double> h = new LinkedHashMap<>();
+      for (int j = 0; j < names.size(); j++) {
+        h.put(names.get(j), choices.get(j).get(at[j]));
+      }
+      try {
+        if (registry.build(a.name(), h).equals(a)) {
+          return Optional.of(of(a.name(), h));
+        }
+      } catch (IllegalArgumentException e) {
+        // A combination out of range is not this algorithm.
+      }
+      for (int j = 0; j < at.length && ++at[j] == choices.get(j).size(); j++) {
+        at[j] = 0;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The numbers a record's components hold (its nested records' too). */
+  private static void numbers(Object part, java.util.Set<Double> out) {
+    if (part == null || !part.getClass().isRecord()) {
+      return;
+    }
+    for (var c : part.getClass().getRecordComponents()) {
+      try {
+        Object v = c.getAccessor().invoke(part);
+        if (v instanceof Number n) {
+          out.add(n.doubleValue());
+        } else {
+          numbers(v, out);
+        }
+      } catch (ReflectiveOperationException | SecurityException e) {
+        // A component that cannot be read gives no candidate.
+      }
+    }
   }
 
   /** The algorithm {@code name} with these hyperparameters (Flower's names) over the defaults. */
@@ -139,6 +211,30 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
         ? List.of(flag(k), SimulationSettings.number(v))
         : List.of("--hp", k + "=" + SimulationSettings.number(v))));
     return words;
+  }
+
+  /**
+   * A composed algorithm's parts as text, to record and compare ({@code mu}, {@code aggregator},
+   * {@code server_optimizer}); empty for an algorithm the registry names. A part is its {@code
+   * toString} (a record's lists its values); a part whose class keeps {@link Object}'s shows its
+   * class name only, so that the text stays the same from run to run, and its values go
+   * unrecorded.
+   */
+  public SequencedMap<String, String> parts() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    custom.ifPresent(a -> {
+      m.put("mu", SimulationSettings.number(a.mu()));
+      m.put("aggregator", describe(a.aggregator()));
+      m.put("server_optimizer", describe(a.serverOptimizer()));
+    });
+    return m;
+  }
+
+  private static String describe(Object part) {
+    String text = String.valueOf(part);
+    String plain = part.getClass().getName() + "@" + Integer.toHexString(part.hashCode());
+    return text.equals(plain) ? part.getClass().getName() + " (values not recorded: no toString)"
+        : text;
   }
 
   /** The suite's algorithm with these hyperparameters and the clients' proximal {@code mu}. */

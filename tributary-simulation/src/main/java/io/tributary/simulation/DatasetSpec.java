@@ -1,13 +1,19 @@
 package io.tributary.simulation;
 
+import io.tributary.data.FederatedSource;
 import io.tributary.data.GeneratedPopulation;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The {@code --dataset} value: which data a simulation trains on.
  *
  * <p>Short forms: {@code digits}, {@code synthetic:ALPHA,BETA}, {@code synthetic-iid},
- * {@code fashion-mnist} and {@code generated[:FEATURES,CLASSES,EXAMPLES]}.
+ * {@code fashion-mnist}, {@code generated[:FEATURES,CLASSES,EXAMPLES]}, and the user's own data:
+ * {@code csv:PATH} (one CSV file, a column naming each row's client) and {@code npz-dir:DIR} (one
+ * {@code .npz} per client). Data given in code ({@link Provided}) show as {@code code:NAME}.
  */
 public sealed interface DatasetSpec {
   /** The embedded 8x8 UCI digits, pooled and then partitioned among the clients. */
@@ -74,9 +80,104 @@ public sealed interface DatasetSpec {
     }
   }
 
+  /** The share of each client's examples held out for the test set by default. */
+  double DEFAULT_TEST_FRACTION = 0.2;
+
+  /**
+   * The user's CSV file ({@link io.tributary.data.CsvClients}): a header, a column naming each
+   * row's client, a label column and feature columns; gzip accepted. One client per client id;
+   * {@code testFraction} of each client's rows, chosen from the run's seed, are the test set.
+   *
+   * @param file the file
+   * @param clientColumn the header name of the client column
+   * @param labelColumn the header name of the label column
+   * @param featureColumns the feature columns in order, or empty for every other column
+   * @param testFraction the share of each client's rows held out, in (0, 1)
+   */
+  record Csv(Path file, String clientColumn, String labelColumn, List<String> featureColumns,
+      double testFraction) implements DatasetSpec {
+    /** Checks the columns and the fraction. */
+    public Csv {
+      Objects.requireNonNull(file, "file");
+      Objects.requireNonNull(clientColumn, "clientColumn");
+      Objects.requireNonNull(labelColumn, "labelColumn");
+      featureColumns = List.copyOf(featureColumns);
+      if (clientColumn.equals(labelColumn)) {
+        throw new IllegalArgumentException("dataset csv: the client and label columns are both '"
+            + clientColumn + "'");
+      }
+      checkFraction(testFraction);
+    }
+
+    /** {@code file} with the columns {@code client} and {@code label}, every other a feature. */
+    public Csv(Path file) {
+      this(file, "client", "label", List.of(), DEFAULT_TEST_FRACTION);
+    }
+
+    /** This file with other columns. */
+    public Csv withColumns(String client, String label, List<String> features) {
+      return new Csv(file, client, label, features, testFraction);
+    }
+
+    /** This file with another test fraction. */
+    public Csv withTestFraction(double fraction) {
+      return new Csv(file, clientColumn, labelColumn, featureColumns, fraction);
+    }
+
+    @Override
+    public String toString() {
+      return "csv:" + file;
+    }
+  }
+
+  /**
+   * The user's directory of {@code .npz} files ({@link io.tributary.data.NpzClients}), one per
+   * client with {@code x} and {@code y}; {@code test.npz}, when there, is the test set, else
+   * {@code testFraction} of each client's examples are.
+   *
+   * @param dir the directory
+   * @param testFraction the share of each client's examples held out without a {@code test.npz}
+   */
+  record NpzDir(Path dir, double testFraction) implements DatasetSpec {
+    /** Checks the fraction. */
+    public NpzDir {
+      Objects.requireNonNull(dir, "dir");
+      checkFraction(testFraction);
+    }
+
+    @Override
+    public String toString() {
+      return "npz-dir:" + dir;
+    }
+  }
+
+  /**
+   * Data the user built in code ({@link SimulationSettings.Builder#data}): recorded by name only,
+   * so a resumed run must be given them again, and a cluster's workers cannot rebuild them.
+   *
+   * @param source the clients and the test set
+   */
+  record Provided(FederatedSource source) implements DatasetSpec {
+    /** Checks that there is a source. */
+    public Provided {
+      Objects.requireNonNull(source, "source");
+    }
+
+    @Override
+    public String toString() {
+      return "code:" + source.name();
+    }
+  }
+
+  /** Whether the data are the user's own (a file, a directory, or given in code). */
+  default boolean userData() {
+    return this instanceof Csv || this instanceof NpzDir || this instanceof Provided;
+  }
+
   /** Whether the data come already split by device, so that {@code --partition} does not apply. */
   default boolean naturallyPartitioned() {
-    return this instanceof Synthetic || this instanceof SyntheticIid || this instanceof Generated;
+    return this instanceof Synthetic || this instanceof SyntheticIid || this instanceof Generated
+        || userData();
   }
 
   /** Whether the clients' data are made on demand rather than held. */
@@ -95,7 +196,24 @@ public sealed interface DatasetSpec {
    * @throws IllegalArgumentException naming the value and the forms accepted
    */
   static DatasetSpec parse(String text) {
-    String s = text.strip().toLowerCase(Locale.ROOT);
+    String lower = text.strip().toLowerCase(Locale.ROOT);
+    for (String prefix : List.of("csv:", "npz-dir:", "code:")) {
+      if (lower.startsWith(prefix)) {
+        String rest = text.strip().substring(prefix.length());
+        if (rest.isEmpty()) {
+          throw new IllegalArgumentException("dataset '" + text + "': " + prefix
+              + " takes a path, " + prefix + (prefix.equals("csv:") ? "PATH" : "DIR"));
+        }
+        return switch (prefix) {
+          case "csv:" -> new Csv(Path.of(rest));
+          case "npz-dir:" -> new NpzDir(Path.of(rest), DEFAULT_TEST_FRACTION);
+          default -> throw new IllegalArgumentException("dataset '" + text + "' was given in "
+              + "code (SimulationSettings.Builder.data), which no file records: give the data "
+              + "again with Builder.data(...)");
+        };
+      }
+    }
+    String s = lower;
     switch (s) {
       case "digits":
         return new Digits();
@@ -125,8 +243,8 @@ public sealed interface DatasetSpec {
       return new Generated(count(text, parts[0]), count(text, parts[1]), count(text, parts[2]));
     }
     throw new IllegalArgumentException("unknown dataset '" + text + "': use digits, "
-        + "synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist or generated:FEATURES,CLASSES,"
-        + "EXAMPLES");
+        + "synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist, generated:FEATURES,CLASSES,"
+        + "EXAMPLES, csv:PATH or npz-dir:DIR");
   }
 
   private static double number(String text, String part) {
@@ -144,6 +262,13 @@ public sealed interface DatasetSpec {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("dataset '" + text + "': '" + part.strip()
           + "' is not a whole number", e);
+    }
+  }
+
+  private static void checkFraction(double f) {
+    if (!(f > 0 && f < 1)) {
+      throw new IllegalArgumentException("dataset: the test fraction must be in (0, 1), got "
+          + f);
     }
   }
 

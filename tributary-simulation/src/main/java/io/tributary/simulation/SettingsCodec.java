@@ -15,7 +15,8 @@ public final class SettingsCodec {
    * Encodes {@code s}.
    *
    * @throws IllegalArgumentException when a setting cannot be sent to workers: an algorithm
-   *     composed in code that no registered spec names ({@code Algorithm.custom}), or
+   *     composed in code that no registered spec names ({@code Algorithm.custom}), data given
+   *     in code ({@link DatasetSpec.Provided}), or
    *     differential privacy over SecAgg+ (a secure sum runs among the clients of one process)
    */
   public static byte[] encode(SimulationSettings s) {
@@ -23,6 +24,17 @@ public final class SettingsCodec {
       throw new IllegalArgumentException("an algorithm composed in code (Algorithm.custom) "
           + "cannot run on a cluster engine: its workers rebuild the algorithm from the settings, "
           + "which name registered algorithms only (register it as an AlgorithmSpec); use "
+          + "--engine local");
+    }
+    if (s.dataset() instanceof DatasetSpec.Provided p) {
+      throw new IllegalArgumentException("data given in code (" + p + ") cannot run on a "
+          + "cluster engine: its workers read the data themselves, from a file the settings "
+          + "name; write them as csv: or npz-dir: files, or use --engine local");
+    }
+    if (s.get(SettingsSchema.MODEL_CODE) != null) {
+      throw new IllegalArgumentException("a model built in code (" + s.modelName() + ") cannot "
+          + "run on a cluster engine: its workers read the model themselves, from a file the "
+          + "settings name; save it as a model.zip (UserModel.write) and give that, or use "
           + "--engine local");
     }
     if (s.dp().flatMap(io.tributary.privacy.aggregation.DpSettings::secure).isPresent()) {

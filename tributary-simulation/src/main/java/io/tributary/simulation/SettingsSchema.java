@@ -191,7 +191,30 @@ public final class SettingsSchema {
           ? Optional.empty() : Optional.of("must be java or openblas, got '" + v + "'"),
       "the matrix kernel: java or openblas");
 
-  private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY, KERNEL);
+  /**
+   * The user's model file ({@code --model PATH.zip}, {@link SimulationSettings.Builder#model(
+   * Path)}): an ADR-0001 {@code model.zip} whose newest tag holds the graph and the parameters
+   * training starts from ({@link UserModel#read}), in place of a built-in model; empty for none.
+   * Recorded as the path, so a resumed run and a cluster's workers read the same file.
+   */
+  public static final Setting<String> MODEL_FILE = new Setting<>("model_file", String.class, "",
+      true, SettingsSchema::text, Json::string, v -> Optional.empty(),
+      "the model file (model.zip) the clients train, in place of a built-in model");
+
+  /**
+   * The user's model built in code ({@link SimulationSettings.Builder#model(UserModel)}):
+   * recorded by name only ({@code "code:NAME"}), so a resumed run must be given it again and a
+   * cluster's workers cannot rebuild it.
+   */
+  public static final Setting<UserModel> MODEL_CODE = new Setting<>("model_code", UserModel.class,
+      null, true, v -> {
+        throw new IllegalArgumentException("was given in code (SimulationSettings.Builder.model), "
+            + "which no file records: give the model again with Builder.model(...)");
+      }, v -> v == null ? "null" : Json.string("code:" + v.model().name()),
+      v -> Optional.empty(), "the model built in code the clients train");
+
+  private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY, KERNEL, MODEL_FILE,
+      MODEL_CODE);
 
   /** The settings beyond {@link SimulationSettings}' components, in {@code config.json}'s order. */
   public static List<Setting<?>> others() {
@@ -222,8 +245,15 @@ public final class SettingsSchema {
       new Key("algorithm_options", true, s -> s.algorithm().hyperparameters().isEmpty()
           ? Optional.empty() : Optional.of(numberObject(s.algorithm().hyperparameters())),
           DERIVED),
+      // A composed algorithm's parts (Algorithm.custom), so that resume can tell another apart.
+      new Key("algorithm_parts", true, s -> s.algorithm().parts().isEmpty() ? Optional.empty()
+          : Optional.of(stringObject(s.algorithm().parts(), x -> x)), DERIVED),
       new Key("dataset", true, s -> Optional.of(Json.string(s.dataset().toString())),
-          (v, c, b) -> b.dataset(DatasetSpec.parse(text(v)))),
+          (v, c, b) -> b.dataset(datasetWithOptions(DatasetSpec.parse(text(v)),
+              c.get("dataset_options")))),
+      // Recorded only for the user's files, so that the files of other runs stay as they were.
+      new Key("dataset_options", true, s -> s.datasetOptions().isEmpty() ? Optional.empty()
+          : Optional.of(datasetOptionsJson(s.datasetOptions())), DERIVED),
       new Key("data_dir", true, s -> Optional.of(s.dataDir() == null ? "null"
           : Json.string(s.dataDir().toString())), (v, c, b) -> b.dataDir(path(v))),
       new Key("partition", true, s -> Optional.of(Json.string(s.partition())), (v, c, b) -> {
@@ -232,8 +262,15 @@ public final class SettingsSchema {
           b.partition(p);
         }
       }),
-      new Key("model", true, s -> Optional.of(Json.string(s.model().cliName())),
-          (v, c, b) -> b.model(ModelKind.parse(text(v)))),
+      // Left out for the user's model, which model_file or model_code records instead.
+      new Key("model", true, s -> s.userModel() ? Optional.empty()
+          : Optional.of(Json.string(s.model().cliName())), (v, c, b) -> {
+            if (v != null || (c.get("model_file") == null && c.get("model_code") == null)) {
+              b.model(ModelKind.parse(text(v)));
+            }
+          }),
+      MODEL_FILE.key(),
+      MODEL_CODE.key(),
       intKey("clients", SimulationSettings::clients, (b, x) -> b.clients(x)),
       intKey("clients_per_round", SimulationSettings::clientsPerRound,
           (b, x) -> b.clientsPerRound(x)),
@@ -322,7 +359,7 @@ public final class SettingsSchema {
    * the schema is repeated by the recorded command without further code.
    */
   private static final java.util.Set<String> OWN_OPTIONS = java.util.Set.of("config_version",
-      "algorithm", "algorithm_options", "dataset", "data_dir", "partition", "model", "clients",
+      "algorithm", "algorithm_options", "algorithm_parts", "dataset", "dataset_options", "data_dir", "partition", "model", "model_file", "model_code", "clients",
       "clients_per_round", "rounds", "local_epochs", "batch_size", "lr", "client_optimizer",
       "client_optimizer_options", "client_metrics", "mu", "byzantine", "seed", "threads",
       "engine", "partitions", "kernel", "checkpoint_every", "out", "dp", "command");
@@ -425,6 +462,7 @@ public final class SettingsSchema {
                   .map(Key::name).toList())));
       String with = switch (name) {
         case "algorithm_options" -> "algorithm";
+        case "dataset_options" -> "dataset";
         case "client_optimizer_options" -> "client_optimizer";
         case "partitions" -> "engine";
         default -> null;
@@ -453,6 +491,74 @@ public final class SettingsSchema {
         }
       }
     }
+  }
+
+  /**
+   * {@code spec} with the options {@code config.json}'s {@code dataset_options} holds: a CSV
+   * file's columns and test fraction, a directory's test fraction.
+   *
+   * @throws IllegalArgumentException naming an option that is unknown, wrong or not applicable
+   */
+  static DatasetSpec datasetWithOptions(DatasetSpec spec, JsonNode options) {
+    if (options == null) {
+      return spec;
+    }
+    Map<String, JsonNode> given = new LinkedHashMap<>();
+    object(options, "dataset_options").properties().forEach(e -> given.put(e.getKey(),
+        e.getValue()));
+    java.util.Set<String> known = switch (spec) {
+      case DatasetSpec.Csv c -> java.util.Set.of("client_column", "label_column",
+          "feature_columns", "test_fraction");
+      case DatasetSpec.NpzDir n -> java.util.Set.of("test_fraction");
+      default -> java.util.Set.of();
+    };
+    for (String k : given.keySet()) {
+      if (!known.contains(k)) {
+        throw new IllegalArgumentException("dataset_options." + k + " does not apply to "
+            + spec);
+      }
+    }
+    try {
+      double fraction = given.containsKey("test_fraction") ? real(given.get("test_fraction"))
+          : DatasetSpec.DEFAULT_TEST_FRACTION;
+      return switch (spec) {
+        case DatasetSpec.Csv c -> new DatasetSpec.Csv(c.file(),
+            given.containsKey("client_column") ? text(given.get("client_column"))
+                : c.clientColumn(),
+            given.containsKey("label_column") ? text(given.get("label_column"))
+                : c.labelColumn(),
+            given.containsKey("feature_columns") ? columns(given.get("feature_columns"))
+                : c.featureColumns(), fraction);
+        case DatasetSpec.NpzDir n -> new DatasetSpec.NpzDir(n.dir(), fraction);
+        default -> spec;
+      };
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("dataset_options: " + e.getMessage(), e);
+    }
+  }
+
+  /** A comma-separated list or a JSON array of column names. */
+  private static List<String> columns(JsonNode v) {
+    if (present(v).isArray()) {
+      List<String> out = new ArrayList<>();
+      v.forEach(x -> out.add(text(x)));
+      return out;
+    }
+    return List.of(text(v).split(",", -1)).stream().map(String::strip).toList();
+  }
+
+  private static String datasetOptionsJson(SequencedMap<String, String> options) {
+    StringBuilder o = new StringBuilder("{");
+    options.forEach((k, v) -> {
+      o.append(o.length() > 1 ? ", " : "").append(Json.string(k)).append(": ");
+      switch (k) {
+        case "test_fraction" -> o.append(v);
+        case "feature_columns" -> o.append('[').append(String.join(", ",
+            List.of(v.split(",", -1)).stream().map(Json::string).toList())).append(']');
+        default -> o.append(Json.string(v));
+      }
+    });
+    return o.append('}').toString();
   }
 
   private static String clip(String s) {
@@ -504,6 +610,21 @@ public final class SettingsSchema {
         JsonNode byDefault = parseValue(defaultText(other.get()));
         mine = mine == null ? byDefault : mine;
         old = old == null ? byDefault : old;
+      }
+      if (!java.util.Objects.equals(mine, old) && mine != null && old != null
+          && mine.isObject() && old.isObject()) {
+        // Name the part that differs: algorithm_parts.aggregator, dataset_options.label_column.
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        mine.fieldNames().forEachRemaining(names::add);
+        old.fieldNames().forEachRemaining(names::add);
+        for (String f : names) {
+          if (!java.util.Objects.equals(mine.get(f), old.get(f))) {
+            throw new IllegalArgumentException("resume: " + k.name() + "." + f + " "
+                + show(mine.get(f)) + " differs from the run in " + where + ", which has "
+                + k.name() + "." + f + " " + show(old.get(f)) + " (resume with the run's "
+                + "settings, or start a new run)");
+          }
+        }
       }
       if (!java.util.Objects.equals(mine, old)) {
         throw new IllegalArgumentException("resume: " + k.name() + " " + show(mine)

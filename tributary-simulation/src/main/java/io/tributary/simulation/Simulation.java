@@ -2,7 +2,6 @@ package io.tributary.simulation;
 
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Type;
-import io.tributary.data.FashionMnist;
 import io.tributary.graph.local.GraphBindingException;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
@@ -112,10 +111,15 @@ public final class Simulation {
     try {
       data = SimulationData.load(settings);
     } catch (IOException e) {
-      throw new SimulationDataException(settings.dataDir() != null ? settings.dataDir()
-          : FashionMnist.DEBIAN_DIR, e);
+      throw new SimulationDataException(SimulationData.location(settings), e);
     }
-    model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
+    UserModel chosen;
+    try {
+      chosen = UserModel.forRun(settings, data);
+    } catch (IOException e) {
+      throw new SimulationDataException(Path.of(settings.get(SettingsSchema.MODEL_FILE)), e);
+    }
+    model = chosen.model();
     if (point != null) {
       // Checked before any file is touched: a private aggregator's state (its round, the
       // adaptive clipping norm) must be in the checkpoint, and be the run's aggregator's.
@@ -134,10 +138,12 @@ public final class Simulation {
       }
     }
     int first = point == null ? 1 : point.round() + 1;
-    return rounds(new SimulationStart(settings, data, model, first, previous), point);
+    return rounds(new SimulationStart(settings, data, model, first, previous), point,
+        chosen.initial());
   }
 
-  private SimulationResult rounds(SimulationStart start, ResumePoint point)
+  private SimulationResult rounds(SimulationStart start, ResumePoint point,
+      Optional<SequencedMap<String, Tensor>> initial)
       throws IOException, SimulationStoppedException {
     try (RunLoop run = new RunLoop(new Told(listeners, settings), stop)) {
       run.start(start);
@@ -151,6 +157,8 @@ public final class Simulation {
             throw new RunFileException(settings.out().resolve(RunFiles.MODEL)
                 + ": its checkpoint does not fit the run's model: " + e.getMessage());
           }
+        } else {
+          initial.ifPresent(federated::startFrom);
         }
         RunLoop.Finished done = run.rounds(federated.loop(), federated.state(),
             settings.rounds(), federated);

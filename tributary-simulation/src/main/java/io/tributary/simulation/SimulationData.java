@@ -1,15 +1,20 @@
 package io.tributary.simulation;
 
+import io.tributary.data.CsvClients;
 import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.FashionMnist;
 import io.tributary.data.FederatedDataset;
+import io.tributary.data.FederatedSource;
 import io.tributary.data.GeneratedPopulation;
+import io.tributary.data.NpzClients;
 import io.tributary.data.Partition;
 import io.tributary.data.Partitioner;
 import io.tributary.data.Synthetic;
 import io.tributary.data.TrainTestSplit;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.List;
 import java.util.Objects;
@@ -33,8 +38,8 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
    * @throws IllegalArgumentException when {@code clientTrain} is empty
    */
   public SimulationData {
-    clientTrain = clientTrain instanceof GeneratedClients ? clientTrain
-        : List.copyOf(clientTrain);
+    clientTrain = clientTrain instanceof GeneratedClients || clientTrain instanceof SourceClients
+        ? clientTrain : List.copyOf(clientTrain);
     if (clientTrain.isEmpty()) {
       throw new IllegalArgumentException(name + ": no clients");
     }
@@ -62,9 +67,111 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
         : clientTrain.get(k).size();
   }
 
-  /** Whether the clients' data are made when asked for rather than held. */
+  /**
+   * The data of {@code source}'s clients, each read (and checked, {@link
+   * FederatedSource#checked}) when asked for and never stored.
+   *
+   * @throws IllegalArgumentException when the source has another number of clients than {@code
+   *     clients}
+   */
+  public static SimulationData of(FederatedSource source, int clients, ModelKind model) {
+    if (source.clients() != clients) {
+      throw new SettingException("clients", "{clients} must be the " + source.clients()
+          + " clients of " + source.name() + ", got " + clients);
+    }
+    return new SimulationData(source.name(), new SourceClients(source, model),
+        forModel(source.test(), model));
+  }
+
+  /**
+   * Whether the clients' data are made or read when asked for rather than held (a generated
+   * population, or the user's data).
+   */
   public boolean generated() {
-    return clientTrain instanceof GeneratedClients;
+    return clientTrain instanceof GeneratedClients || clientTrain instanceof SourceClients;
+  }
+
+  /** A source's clients read on demand; an element is never stored. */
+  private static final class SourceClients extends AbstractList<Dataset>
+      implements RandomAccess {
+    private final FederatedSource source;
+    private final ModelKind model;
+
+    SourceClients(FederatedSource source, ModelKind model) {
+      this.source = source;
+      this.model = model;
+    }
+
+    @Override
+    public Dataset get(int index) {
+      try {
+        return forModel(source.checked(index), model);
+      } catch (IOException e) {
+        throw new UncheckedIOException(source.name() + ": client " + index + ": "
+            + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public int size() {
+      return source.clients();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof SourceClients c && c.source.equals(source) && c.model == model;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(source, model);
+    }
+
+    @Override
+    public String toString() {
+      return "[" + source.clients() + " clients of " + source.name() + ", read on demand]";
+    }
+  }
+
+  /** Where the settings' data are read from, as a failure to read them names it. */
+  public static Path location(SimulationSettings c) {
+    return switch (c.dataset()) {
+      case DatasetSpec.Csv s -> s.file();
+      case DatasetSpec.NpzDir n -> n.dir();
+      case DatasetSpec.FashionMnist f -> c.dataDir() != null ? c.dataDir()
+          : FashionMnist.DEBIAN_DIR;
+      default -> Path.of(c.dataset().toString());
+    };
+  }
+
+  /**
+   * Opens the settings' user data: reads and checks a file or directory once (the per-client
+   * reads come later), or takes the source given in code.
+   *
+   * @throws IOException naming the file, row or field that is wrong
+   * @throws IllegalStateException when the settings' data are not the user's
+   */
+  public static FederatedSource source(SimulationSettings c) throws IOException {
+    return source(c.dataset(), c.seed());
+  }
+
+  /**
+   * Opens the user's data {@code spec} names, the held-out test examples chosen from {@code
+   * seed}; see {@link #source(SimulationSettings)}.
+   *
+   * @throws IOException naming the file, row or field that is wrong
+   * @throws IllegalStateException when {@code spec} is not the user's data
+   */
+  public static FederatedSource source(DatasetSpec spec, long seed) throws IOException {
+    return switch (spec) {
+      case DatasetSpec.Csv s -> CsvClients.builder(s.file()).clientColumn(s.clientColumn())
+          .labelColumn(s.labelColumn()).featureColumns(s.featureColumns())
+          .testFraction(s.testFraction()).seed(seed)
+          .maxClients(SimulationSettings.MAX_CLIENTS).open();
+      case DatasetSpec.NpzDir n -> NpzClients.open(n.dir(), 0, n.testFraction(), seed);
+      case DatasetSpec.Provided p -> p.source();
+      default -> throw new IllegalStateException(spec + " is not the user's data");
+    };
   }
 
   /** Client k's data made on demand; an element is never stored. */
@@ -137,6 +244,9 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
           Synthetic.fedProx(s.alpha(), s.beta(), seed, syntheticConfig(c)), c);
       case DatasetSpec.SyntheticIid s -> byDevice(Synthetic.iid(seed, syntheticConfig(c)), c);
       case DatasetSpec.Generated g -> generated(population(g, seed), c.clients(), c.model());
+      case DatasetSpec.Csv s -> of(source(c), c.clients(), c.model());
+      case DatasetSpec.NpzDir n -> of(source(c), c.clients(), c.model());
+      case DatasetSpec.Provided p -> of(p.source(), c.clients(), c.model());
     };
   }
 

@@ -1,5 +1,10 @@
 package io.tributary.simulation;
 
+import io.tributary.data.CsvClients;
+import io.tributary.data.DatasetFormatException;
+import io.tributary.data.FederatedSource;
+import io.tributary.data.GzipLimits;
+import io.tributary.data.NpzClients;
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.rounds.output.RunFileException;
@@ -109,6 +114,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       }
     }
     others = Collections.unmodifiableSequencedMap(given);
+    if (others.containsKey(SettingsSchema.MODEL_FILE.name())
+        && others.containsKey(SettingsSchema.MODEL_CODE.name())) {
+      throw new SettingException("model", "{model} is a file and a model built in code at once");
+    }
     for (String name : clientMetrics.keySet()) {
       if (!CLIENT_METRICS.contains(name)) {
         throw new SettingException("clientMetrics", "{clientMetrics}: the clients report "
@@ -116,6 +125,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       }
     }
     range("clients", clients, 1, dataset.generated() ? MAX_GENERATED_CLIENTS : MAX_CLIENTS);
+    if (dataset instanceof DatasetSpec.Provided p && p.source().clients() != clients) {
+      throw new SettingException("clients", "{clients} must be the " + p.source().clients()
+          + " clients of the data given in code (" + p.source().name() + "), got " + clients);
+    }
     range("clientsPerRound", clientsPerRound, 1, clients);
     range("rounds", rounds, 1, MAX_ROUNDS);
     range("localEpochs", localEpochs, 1, MAX_EPOCHS);
@@ -165,6 +178,20 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     this(algorithm, dataset, dataDir, partition, model, clients, clientsPerRound, rounds,
         localEpochs, batchSize, learningRate, mu, byzantine, seed, threads, checkpointEvery, out,
         dp, clientOptimizer, clientMetrics, engine, new TreeMap<>());
+  }
+
+  /** Whether the clients train the user's model (a model file or one built in code). */
+  public boolean userModel() {
+    return !get(SettingsSchema.MODEL_FILE).isEmpty() || get(SettingsSchema.MODEL_CODE) != null;
+  }
+
+  /** The model as the command line and the report name it: a built-in's name, a file, code. */
+  public String modelName() {
+    if (!get(SettingsSchema.MODEL_FILE).isEmpty()) {
+      return get(SettingsSchema.MODEL_FILE);
+    }
+    UserModel code = get(SettingsSchema.MODEL_CODE);
+    return code != null ? "code:" + code.model().name() : model.cliName();
   }
 
   /**
@@ -261,11 +288,12 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     m.put("algorithm", algorithm.cliName());
     algorithm.hyperparameters().forEach((k, v) -> m.put(k, number(v)));
     m.put("dataset", dataset.toString());
+    datasetOptions().forEach((k, v) -> m.put(k.replace('_', ' '), v));
     if (dataDir != null) {
       m.put("data directory", dataDir.toString());
     }
     m.put("partition", partition);
-    m.put("model", model.cliName());
+    m.put("model", modelName());
     m.put("clients", Integer.toString(clients));
     m.put("clients per round", Integer.toString(clientsPerRound));
     m.put("rounds", Integer.toString(rounds));
@@ -293,7 +321,9 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     dp.ifPresent(d -> d.describe().forEach((k, v) -> m.put(k.replace('_', ' '), v)));
     for (SettingsSchema.Setting<?> o : SettingsSchema.others()) {
-      m.put(o.name().replace('_', ' '), o.text(this));
+      if (o != SettingsSchema.MODEL_FILE && o != SettingsSchema.MODEL_CODE) {
+        m.put(o.name().replace('_', ' '), o.text(this));
+      }
     }
     m.put("command", shellCommand());
     return m;
@@ -307,13 +337,14 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public List<String> commandLine() {
     List<String> c = new ArrayList<>(List.of("tributary", "simulate",
         "--algorithm", algorithm.cliName(), "--dataset", dataset.toString()));
+    datasetOptions().forEach((k, v) -> c.addAll(List.of("--" + k.replace('_', '-'), v)));
     if (dataDir != null) {
       c.addAll(List.of("--data-dir", dataDir.toString()));
     }
     if (!dataset.naturallyPartitioned()) {
       c.addAll(List.of("--partition", partition));
     }
-    c.addAll(List.of("--model", model.cliName(), "--clients", Integer.toString(clients),
+    c.addAll(List.of("--model", modelName(), "--clients", Integer.toString(clients),
         "--clients-per-round", Integer.toString(clientsPerRound), "--rounds",
         Integer.toString(rounds), "--local-epochs", Integer.toString(localEpochs),
         "--batch-size", Integer.toString(batchSize), "--lr", number(learningRate)));
@@ -350,7 +381,31 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     return c;
   }
 
-  /** {@link #commandLine()} as one line a POSIX shell reads back into the same words. */
+  /**
+   * The options of the user's file data, by {@code config.json} key ({@code client_column},
+   * {@code label_column}, {@code feature_columns} as a comma-separated list, {@code
+   * test_fraction}); empty for other data.
+   */
+  public SequencedMap<String, String> datasetOptions() {
+    SequencedMap<String, String> m = new LinkedHashMap<>();
+    if (dataset instanceof DatasetSpec.Csv csv) {
+      m.put("client_column", csv.clientColumn());
+      m.put("label_column", csv.labelColumn());
+      if (!csv.featureColumns().isEmpty()) {
+        m.put("feature_columns", String.join(",", csv.featureColumns()));
+      }
+      m.put("test_fraction", number(csv.testFraction()));
+    } else if (dataset instanceof DatasetSpec.NpzDir npz) {
+      m.put("test_fraction", number(npz.testFraction()));
+    }
+    return m;
+  }
+
+  /**
+   * {@link #commandLine()} as one line a POSIX shell reads back into the same words; settings
+   * that exist only in code (an algorithm composed in code, data or a model given in code) are
+   * named in a comment at its end, since the command cannot repeat them.
+   */
   public String shellCommand() {
     StringBuilder s = new StringBuilder();
     for (String w : commandLine()) {
@@ -359,7 +414,27 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       }
       s.append(w.matches("[A-Za-z0-9_./:,=+-]+") ? w : "'" + w.replace("'", "'\\''") + "'");
     }
+    List<String> codeOnly = codeOnly();
+    if (!codeOnly.isEmpty()) {
+      s.append("  # not repeatable from the command line, given in code: ")
+          .append(String.join(", ", codeOnly));
+    }
     return s.toString();
+  }
+
+  /** The settings that exist only in code, which no command line can repeat. */
+  public List<String> codeOnly() {
+    List<String> out = new ArrayList<>();
+    if (algorithm.custom().isPresent()) {
+      out.add("the algorithm " + algorithm.cliName() + " (Algorithm.custom)");
+    }
+    if (dataset instanceof DatasetSpec.Provided) {
+      out.add("the data " + dataset + " (Builder.data)");
+    }
+    if (get(SettingsSchema.MODEL_CODE) != null) {
+      out.add("the model " + modelName() + " (Builder.model)");
+    }
+    return out;
   }
 
   /**
@@ -431,7 +506,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private Path dataDir;
     private String partition;
     private ModelKind model;
-    private int clients = DEFAULT_CLIENTS;
+    private Integer clients;
     private Integer clientsPerRound;
     private int rounds = DEFAULT_ROUNDS;
     private int localEpochs = DEFAULT_LOCAL_EPOCHS;
@@ -444,6 +519,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     private int checkpointEvery = DEFAULT_CHECKPOINT_EVERY;
     private Path out;
     private DpSettings dp;
+    private Double dpTargetEpsilon;
     private String clientOptimizerName = "sgd";
     private final SequencedMap<String, MetricAggregation> clientMetrics = new TreeMap<>();
     private Map<String, Double> clientHyperparameters = Map.of();
@@ -475,6 +551,16 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
+    /**
+     * The user's data built in code: the clients (held, made or read on demand, see {@link
+     * FederatedSource}) and the test set. The clients default to the source's; the data are
+     * recorded by name only ({@code code:NAME}), so a resumed run must be given them again and a
+     * cluster engine cannot run them (use {@code csv:} or {@code npz-dir:} files there).
+     */
+    public Builder data(FederatedSource source) {
+      return dataset(new DatasetSpec.Provided(source));
+    }
+
     /** Where file-based data are read (default the dataset's own location). */
     public Builder dataDir(Path dir) {
       this.dataDir = dir;
@@ -493,10 +579,41 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     /** The network (default mlp for pooled data, mclr for data split by device). */
     public Builder model(ModelKind m) {
       this.model = m;
+      others.remove(SettingsSchema.MODEL_FILE.name());
+      others.remove(SettingsSchema.MODEL_CODE.name());
       return this;
     }
 
-    /** The population size (default 10). */
+    /**
+     * The user's model file: an ADR-0001 {@code model.zip} whose newest tag holds the graph and
+     * the parameters training starts from (such as a run's own {@code model.zip}); see {@link
+     * UserModel#read}. Recorded as the path.
+     */
+    public Builder model(Path modelFile) {
+      this.model = null;
+      others.remove(SettingsSchema.MODEL_CODE.name());
+      return set(SettingsSchema.MODEL_FILE, modelFile.toString());
+    }
+
+    /**
+     * The user's classifier graph, starting from the seeded initial parameters every model gets;
+     * recorded by name only, so a resumed run must be given it again.
+     */
+    public Builder model(io.tributary.graph.models.Model graph) {
+      return model(UserModel.of(graph));
+    }
+
+    /** The user's model, with the parameters training starts from if it brings them. */
+    public Builder model(UserModel userModel) {
+      this.model = null;
+      others.remove(SettingsSchema.MODEL_FILE.name());
+      return set(SettingsSchema.MODEL_CODE, Objects.requireNonNull(userModel, "userModel"));
+    }
+
+    /**
+     * The population size (default 10; for the user's data, the data's own number of clients,
+     * which a given value must equal).
+     */
     public Builder clients(int n) {
       this.clients = n;
       return this;
@@ -580,9 +697,23 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
-    /** Differentially private aggregation (default none). */
+    /**
+     * Differentially private aggregation (default none); {@link DpSettings#builder} names its
+     * parts.
+     */
     public Builder dp(DpSettings settings) {
       this.dp = settings;
+      return this;
+    }
+
+    /**
+     * Aims the differential privacy at {@code epsilon}: {@link #build} replaces the noise
+     * multiplier of {@link #dp} with the smallest that spends at most {@code epsilon} at its delta
+     * over the run's rounds at its sampling rate q = clientsPerRound / clients ({@link
+     * DpSettings#calibrated}); the settings record the calibrated multiplier.
+     */
+    public Builder dpTargetEpsilon(double epsilon) {
+      this.dpTargetEpsilon = epsilon;
       return this;
     }
 
@@ -650,13 +781,46 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         throw noProximalTerm(algorithm);
       }
       double proximal = !algorithm.proximal() ? 0 : mu == null ? DEFAULT_MU : mu;
+      int population = clients != null ? clients
+          : dataset.userData() ? countClients(dataset) : DEFAULT_CLIENTS;
       int perRound = clientsPerRound != null ? clientsPerRound
-          : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(clients, 1));
+          : Math.min(DEFAULT_CLIENTS_PER_ROUND, Math.max(population, 1));
       int workers = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-      return new SimulationSettings(algorithm, dataset, dataDir, split, net, clients, perRound,
+      DpSettings privacy = dp;
+      if (dpTargetEpsilon != null) {
+        if (dp == null) {
+          throw new SettingException("dpTargetEpsilon", "{dpTargetEpsilon} applies only with "
+              + "{dp}");
+        }
+        try {
+          privacy = dp.calibrated(dpTargetEpsilon, (double) perRound / Math.max(population, 1),
+              rounds);
+        } catch (IllegalArgumentException e) {
+          throw new SettingException("dpTargetEpsilon", "{dpTargetEpsilon}: " + e.getMessage());
+        }
+      }
+      return new SimulationSettings(algorithm, dataset, dataDir, split, net, population, perRound,
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
-          checkpointEvery, out, Optional.ofNullable(dp), clientOptimizer(), clientMetrics,
+          checkpointEvery, out, Optional.ofNullable(privacy), clientOptimizer(), clientMetrics,
           engine, others);
+    }
+
+    /** The clients of the user's data; a CSV file is read once for its client column. */
+    private static int countClients(DatasetSpec d) {
+      try {
+        return switch (d) {
+          case DatasetSpec.Provided p -> p.source().clients();
+          case DatasetSpec.NpzDir n -> NpzClients.clientFiles(n.dir()).size();
+          case DatasetSpec.Csv c -> CsvClients.countClients(c.file(), c.clientColumn(), ',',
+              GzipLimits.defaults());
+          default -> throw new IllegalStateException(d + " is not the user's data");
+        };
+      } catch (IOException e) {
+        throw new SettingException("dataset", "{dataset} " + (e instanceof DatasetFormatException
+            ? e.getMessage() : d + ": cannot be read ("
+                + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e.toString()) + ")"));
+      }
     }
 
     private ClientOptimizer clientOptimizer() {

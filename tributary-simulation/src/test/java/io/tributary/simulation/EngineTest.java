@@ -94,7 +94,8 @@ class EngineTest {
       Path dir) {
     SimulationSettings s = SimulationSettings.builder().model(ModelKind.MCLR).clients(4)
         .clientsPerRound(2).rounds(1).threads(1)
-        .algorithm(Algorithm.custom(Algorithm.FEDAVG.federated(0))).out(dir.resolve("run"))
+        .algorithm(Algorithm.custom(Algorithm.FEDAVG.federated(0).withName("mine")))
+        .out(dir.resolve("run"))
         .engine(new Engine.Cluster("local[2]", Map.of(), 0)).build();
     assertThatThrownBy(() -> Simulation.builder(s).writeFiles().build().run())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Algorithm.custom");

@@ -40,7 +40,8 @@ class SparkEngineProviderTest {
   @Test
   void aCustomAlgorithm_isRefusedOnSpark() {
     SimulationSettings withCustom = SimulationSettings.builder()
-        .algorithm(Algorithm.custom(Algorithm.FEDAVG.federated(0))).model(ModelKind.MCLR)
+        .algorithm(Algorithm.custom(Algorithm.FEDAVG.federated(0).withName("mine")))
+        .model(ModelKind.MCLR)
         .clients(4).clientsPerRound(2).rounds(1).threads(1)
         .engine(new Engine.Cluster("local[2]", Map.of(), 0)).build();
     assertThatThrownBy(() -> new SparkEngineProvider().start(

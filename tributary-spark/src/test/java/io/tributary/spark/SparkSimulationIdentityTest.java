@@ -119,4 +119,37 @@ class SparkSimulationIdentityTest {
     assertThat(java.nio.file.Files.readString(spark.resolve("config.json")))
         .contains("\"algorithm\": \"trimmedstep\"").contains("{\"step\": 0.75}");
   }
+
+  /**
+   * The user's CSV file and model file: every executor reads and indexes the CSV and reads the
+   * model file itself, from the paths config.json records; nothing but the settings travels.
+   */
+  @Test
+  void usersCsvAndModelFileOnSparkLocalTwoCores_givesTheLocalRunsFiles() throws Exception {
+    StringBuilder rows = new StringBuilder("user,a,b,y,c\n");
+    java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+    for (int k = 0; k < 8; k++) {
+      for (int i = 0; i < 30; i++) {
+        double a = r.nextGaussian();
+        double b = r.nextGaussian();
+        rows.append("u").append(k).append(',').append(a).append(',').append(b).append(',')
+            .append(a > 0.2 ? 0 : b > 0 ? 1 : 2).append(',').append(r.nextGaussian())
+            .append('\n');
+      }
+    }
+    Path csv = dir.resolve("mine.csv");
+    java.nio.file.Files.writeString(csv, rows);
+    Path model = dir.resolve("mine.zip");
+    io.tributary.graph.models.Model mine = io.tributary.graph.models.Models.mlp("mine", 3, 8, 3,
+        io.tributary.tensor.DType.FLOAT32);
+    io.tributary.simulation.UserModel.write(model, "start", mine, mine.initialParameters(3));
+    SimulationSettings.Builder users = SimulationSettings.builder()
+        .dataset(new DatasetSpec.Csv(csv).withColumns("user", "y", java.util.List.of()))
+        .model(model).clientsPerRound(4).rounds(ROUNDS).localEpochs(1).threads(2).seed(5);
+    Path local = run("users-local", users.engine(Engine.LOCAL));
+    Path spark = run("users-spark", users.engine(new Engine.Cluster("local[2]", Map.of(), 3)));
+    RunBits.assertSameBits(local, spark, ROUNDS);
+    assertThat(java.nio.file.Files.readString(spark.resolve("config.json")))
+        .contains("\"dataset\": \"csv:" + csv + "\"").contains("\"model_file\": \"" + model);
+  }
 }

@@ -122,6 +122,12 @@ public record RoundRecord(int round, EvaluationKind evaluation, double trainLoss
     }
   }
 
+  /**
+   * The algorithm metric of a differentially private run: the epsilon spent so far, at the
+   * run's delta (the RDP accountant's).
+   */
+  public static final String EPSILON = "epsilon";
+
   /** The algorithm's metric {@code name}, or NaN when it reported none of that name. */
   public double algorithmMetric(String name) {
     return algorithmMetrics.getOrDefault(name, Double.NaN);

@@ -75,8 +75,12 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
     DpNoise noise, OptionalInt secureBits, boolean reportedNormBits) implements Aggregator {
   private static final TensorType INT64 = TensorType.of(DType.INT64);
   private static final TensorType FLOAT64 = TensorType.of(DType.FLOAT64);
-  private static final StructType METRICS = StructType.named("clip_norm", FLOAT64,
-      "noise_stddev", FLOAT64);
+  /** The metric of the clipping norm a round used (its state's norm too). */
+  public static final String CLIP_NORM = "clip_norm";
+  /** The metric of the standard deviation of the noise a round added to the mean. */
+  public static final String NOISE_STDDEV = "noise_stddev";
+  private static final StructType METRICS = StructType.named(CLIP_NORM, FLOAT64,
+      NOISE_STDDEV, FLOAT64);
   /** A, the aggregator's state. */
   public static final StructType STATE = StructType.named("round", INT64, "clip_norm", FLOAT64,
       "metrics", METRICS);
@@ -312,6 +316,6 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
       double stddev) {
     return StructValue.named("round", Tensor.ofLongs(Shape.scalar(), round),
         "clip_norm", Tensor.scalar(clipNorm), "metrics", StructValue.named(
-            "clip_norm", Tensor.scalar(usedClipNorm), "noise_stddev", Tensor.scalar(stddev)));
+            CLIP_NORM, Tensor.scalar(usedClipNorm), NOISE_STDDEV, Tensor.scalar(stddev)));
   }
 }

@@ -84,6 +84,114 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
         insecureSeededNoise, Optional.of(s));
   }
 
+  /** The same settings at noise multiplier {@code z}. */
+  public DpSettings withNoiseMultiplier(double z) {
+    return new DpSettings(mode, z, clip, adaptive, localNoiseStddev, delta, insecureSeededNoise,
+        secure);
+  }
+
+  /**
+   * The same settings with the noise multiplier that spends at most {@code targetEpsilon} at
+   * {@link #delta} over {@code rounds} rounds that each sample a fixed-size cohort, a fraction
+   * {@code q} of the population: the {@link RdpAccountant}'s calibration ({@link
+   * RdpAccountant#noiseMultiplierFor}), so that {@link #spent spent(q, rounds)} is at most the
+   * target.
+   *
+   * @throws IllegalArgumentException when the target is out of range or cannot be reached
+   */
+  public DpSettings calibrated(double targetEpsilon, double q, long rounds) {
+    return withNoiseMultiplier(RdpAccountant.noiseMultiplierFor(Sampling.FIXED_SIZE, q, rounds,
+        delta, targetEpsilon));
+  }
+
+  /** The delta reported when none is given, as {@code --delta}'s default. */
+  public static final double DEFAULT_DELTA = 1e-5;
+
+  /**
+   * A builder of settings in {@code mode}: noise multiplier 1 (or calibrated to a target epsilon
+   * by the run, {@link #calibrated}), clipping norm 1, fixed clipping, no local noise, delta
+   * {@link #DEFAULT_DELTA}, secure noise, updates summed in the clear.
+   */
+  public static Builder builder(DpMode mode) {
+    return new Builder(mode);
+  }
+
+  /** Collects {@link DpSettings} by name instead of position; {@link #build} checks them. */
+  public static final class Builder {
+    private final DpMode mode;
+    private double noiseMultiplier = 1;
+    private double clip = 1;
+    private Optional<Adaptive> adaptive = Optional.empty();
+    private double localNoiseStddev;
+    private double delta = DEFAULT_DELTA;
+    private boolean insecureSeededNoise;
+    private Optional<Secure> secure = Optional.empty();
+
+    private Builder(DpMode mode) {
+      this.mode = Objects.requireNonNull(mode, "mode");
+    }
+
+    /** The noise's standard deviation over the clipping norm, z (default 1). */
+    public Builder noiseMultiplier(double z) {
+      this.noiseMultiplier = z;
+      return this;
+    }
+
+    /** The L2 clipping norm C, or the initial norm with adaptive clipping (default 1). */
+    public Builder clip(double c) {
+      this.clip = c;
+      return this;
+    }
+
+    /** Adaptive clipping with {@code a}'s settings (default fixed clipping). */
+    public Builder adaptive(Adaptive a) {
+      this.adaptive = Optional.of(a);
+      return this;
+    }
+
+    /** Adaptive clipping with Flower's defaults. */
+    public Builder adaptive() {
+      return adaptive(Adaptive.defaults());
+    }
+
+    /** The noise each client adds to its clipped update ({@link DpMode#CLIENT}; default 0). */
+    public Builder localNoiseStddev(double s) {
+      this.localNoiseStddev = s;
+      return this;
+    }
+
+    /** The delta of the (epsilon, delta) guarantee (default 1e-5). */
+    public Builder delta(double d) {
+      this.delta = d;
+      return this;
+    }
+
+    /**
+     * Noise drawn from the run's seed, so that a run repeats bit for bit: for experiments only,
+     * such a run has no privacy (default: a cryptographically secure generator).
+     */
+    public Builder insecureSeededNoise(boolean seeded) {
+      this.insecureSeededNoise = seeded;
+      return this;
+    }
+
+    /** The clipped updates summed by SecAgg+ ({@link DpMode#CLIENT} only; default in clear). */
+    public Builder secure(Secure s) {
+      this.secure = Optional.of(s);
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws IllegalArgumentException naming the first value out of range
+     */
+    public DpSettings build() {
+      return new DpSettings(mode, noiseMultiplier, clip, adaptive, localNoiseStddev, delta,
+          insecureSeededNoise, secure);
+    }
+  }
+
   /** Flower's defaults: target quantile 0.5, learning rate 0.2. */
   public static final double DEFAULT_TARGET_QUANTILE = 0.5;
   /** Flower's default {@code clip_norm_lr}. */

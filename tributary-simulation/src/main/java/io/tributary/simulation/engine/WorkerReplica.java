@@ -6,6 +6,7 @@ import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.PassPart;
 import io.tributary.simulation.SimulationData;
 import io.tributary.simulation.SimulationSettings;
+import io.tributary.simulation.UserModel;
 import io.tributary.simulation.internal.RunParts;
 import java.io.IOException;
 
@@ -32,7 +33,7 @@ public final class WorkerReplica implements AutoCloseable {
   public static WorkerReplica rebuild(SimulationSettings settings)
       throws IOException, GraphBindingException {
     SimulationData data = SimulationData.load(settings);
-    Model model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
+    Model model = UserModel.forRun(settings, data).model();
     RunParts parts = new RunParts(settings, data, model);
     return new WorkerReplica(parts, ExecutionContext.create(parts.options()));
   }

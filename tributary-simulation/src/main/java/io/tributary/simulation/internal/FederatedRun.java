@@ -129,7 +129,7 @@ public final class FederatedRun implements AutoCloseable, RoundRecorder {
     TreeMap<String, Double> algorithmMetrics = new TreeMap<>(m.others());
     // The privacy spent after this round: every round so far sampled a fixed-size cohort of
     // K of N clients and added noise of the same multiplier (a failed client does not lower it).
-    config.dp().ifPresent(dp -> algorithmMetrics.put("epsilon",
+    config.dp().ifPresent(dp -> algorithmMetrics.put(RoundRecord.EPSILON,
         dp.spent(config.samplingRate(), round).epsilon()));
     return new RoundRecord(round, scores[0], scores[1], scores[2], scores[3],
         printable(m.trainLoss()), clients, m.numExamples(), failed, report.seconds(),
@@ -186,6 +186,19 @@ public final class FederatedRun implements AutoCloseable, RoundRecorder {
       throw new IllegalArgumentException("resume: the checkpoint holds no state of "
           + config.algorithm().cliName() + "'s server optimizer or aggregator");
     }
+  }
+
+  /**
+   * Starts from {@code parameters} (a user's model brings them) instead of the seeded initial
+   * model; the rest of the state stays as the algorithm initialised it.
+   *
+   * @throws IllegalArgumentException when the parameters are not the model's
+   */
+  public void startFrom(Map<String, Tensor> parameters) {
+    List<Object> values = new ArrayList<>(state.values());
+    values.set(state.names().indexOf(Optional.of("model")),
+        ModelStructs.toValue(parts.modelType(), parameters));
+    state = StructValue.of(state.names(), values);
   }
 
   /** The global model of {@code serverState} by parameter name. */

@@ -10,6 +10,7 @@ import io.tributary.simulation.SettingsSchema;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationListener;
 import io.tributary.simulation.SimulationSettings;
+import io.tributary.simulation.UserModel;
 import io.tributary.simulation.SimulationStart;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -41,6 +42,8 @@ import java.util.concurrent.Future;
 public final class CheckpointListener implements SimulationListener {
   private final Path file;
   private ByteBuffer graph;
+  /** The graph's roles, so that a checkpoint reads back as a model ({@link UserModel#read}). */
+  private SequencedMap<String, String> roles;
   private SimulationSettings config;
   private RoundCheckpoints checkpoints;
   private ExecutorService writer;
@@ -65,6 +68,7 @@ public final class CheckpointListener implements SimulationListener {
 
   private void setUp(Model model, SimulationSettings settings) {
     this.graph = ByteBuffer.wrap(GraphFb.toBytes(model.graph())).asReadOnlyBuffer();
+    this.roles = UserModel.roles(model);
     this.config = settings;
     this.checkpoints = new RoundCheckpoints(file, settings.rounds());
     this.writer = Executors.newSingleThreadExecutor(
@@ -193,6 +197,7 @@ public final class CheckpointListener implements SimulationListener {
     props.put("algorithm", config.algorithm().cliName());
     props.put("dataset", config.dataset().toString());
     props.put("command", config.shellCommand());
+    props.putAll(roles);
     props.putAll(SettingsSchema.identity(config).properties());
     checkpoints.write(round, parameters, updater,
         TrainingConfig.of(config.clientOptimizer().name(), hyper).withProperties(props), graph);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `tributary simulate --dataset csv:PATH` on a CSV much larger than the heap, for docs/benchmarks.md
+# (issue 31, item 1): the file is read once to index the clients and spill their rows as float32,
+# then client by client, so the heap holds the index, the test set and a round's clients only.
+# Makes MEGABYTES of CSV (csv_clients_make.py: 1000 clients, 32 features, 10 classes), then runs
+#   TRIBUTARY_JAVA_OPTS=-XmxHEAP ./tributary simulate --dataset csv:FILE --label-column label ...
+# under /usr/bin/time -v, and, as the anchor in the same run, `./tributary --version` (the JVM's own
+# footprint). Prints the file size, peak RSS, wall time and the load average.
+#
+# Usage: tributary-benchmarks/scripts/run-csv-stream.sh [MEGABYTES] [HEAP]   (defaults 2048, 256m)
+#   Needs python3 with numpy, GNU time at /usr/bin/time and about 1.6 x MEGABYTES of disk under
+#   tributary-benchmarks/target/csv-bench (the CSV and the spill file in the same directory); the
+#   files are deleted afterwards.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=bench-env.sh
+source "$here/bench-env.sh"
+mb=${1:-2048}
+heap=${2:-256m}
+dir=$root/tributary-benchmarks/target/csv-bench
+mkdir -p "$dir"
+trap 'rm -rf "$dir"/data.csv "$dir"/run "$dir"/tmp' EXIT
+[[ -x /usr/bin/time ]] || { echo "run-csv-stream.sh: needs GNU time at /usr/bin/time" >&2; exit 1; }
+echo "building the CLI if needed..." >&2
+"$root/tributary" --version >/dev/null
+python3 "$here/csv_clients_make.py" "$dir/data.csv" --megabytes "$mb" >&2
+mkdir -p "$dir/tmp"
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1e6}' /proc/meminfo) memory," \
+  "$("$JAVA_HOME/bin/java" -version 2>&1 | head -1), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "file: $(du -m "$dir/data.csv" | cut -f1) MB"
+/usr/bin/time -v -o "$dir/time.txt" "$root/tributary" --version >/dev/null
+echo "anchor (tributary --version): max RSS $(awk -F': ' '/Maximum resident/ {print $2}' "$dir/time.txt") KB"
+TRIBUTARY_JAVA_OPTS="-Xmx$heap -Djava.io.tmpdir=$dir/tmp" /usr/bin/time -v -o "$dir/time.txt" \
+  "$root/tributary" simulate --dataset "csv:$dir/data.csv" --label-column label --clients 1000 \
+  --clients-per-round 20 --rounds 3 --local-epochs 1 --batch-size 64 --test-fraction 0.01 \
+  --set train_eval_every=1000 --threads 2 --out "$dir/run" | tail -2
+echo "simulate -Xmx$heap: max RSS $(awk -F': ' '/Maximum resident/ {print $2}' "$dir/time.txt") KB," \
+  "wall $(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$dir/time.txt")," \
+  "load average at end $(cut -d' ' -f1-3 /proc/loadavg)"
