@@ -134,6 +134,46 @@ public record FleetApi(FleetTransport transport, String host, int port, FlowerAp
       return this;
     }
 
+    /**
+     * One run config entry written as Flower's {@code --run-config} writes it: a TOML value
+     * ({@code 5}, {@code 0.1}, {@code true}, {@code "text"}); a bare word is taken as a string.
+     *
+     * @throws IllegalArgumentException if the key is empty or the value is a malformed number
+     *     or string
+     */
+    public Builder runConfig(String key, String tomlValue) {
+      if (key.isBlank()) {
+        throw new IllegalArgumentException("a run config key is empty");
+      }
+      this.runConfig.put(key.strip(), value(tomlValue.strip()));
+      return this;
+    }
+
+    private static Object value(String v) {
+      if (v.equals("true") || v.equals("false")) {
+        return Boolean.parseBoolean(v);
+      }
+      if (v.length() >= 2 && (v.startsWith("\"") && v.endsWith("\"")
+          || v.startsWith("'") && v.endsWith("'"))) {
+        return v.substring(1, v.length() - 1);
+      }
+      String n = v.replace("_", "");
+      if (n.matches("[+-]?\\d+")) {
+        try {
+          return Long.parseLong(n);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("run config value " + v + " is out of range");
+        }
+      }
+      if (n.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+        return Double.parseDouble(n);
+      }
+      if (v.startsWith("\"") || v.startsWith("'")) {
+        throw new IllegalArgumentException("run config value " + v + " is an unclosed string");
+      }
+      return v;
+    }
+
     /** Turns SuperNode authentication on: only nodes with these keys may join. */
     public Builder authorizedKeys(List<PublicKey> keys) {
       if (keys.isEmpty()) {

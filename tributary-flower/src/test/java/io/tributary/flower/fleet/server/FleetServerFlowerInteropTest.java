@@ -147,4 +147,120 @@ class FleetServerFlowerInteropTest {
       }
     }
   }
+
+  @Test
+  void run_restSuperNodes_overHttpEachRoundIsTheWeightedMeanOfTheReplies() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .transport(FleetTransport.HTTP).serveJoin(false).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(1, 2, Duration.ofSeconds(120)), fleet)) {
+      double[] u21 = nodes.rand(21, 3);
+      double[] u22 = nodes.rand(22, 3);
+      String at = "http://127.0.0.1:" + server.fleetPort();
+      nodes.start("rest-a", at, 21, "--rest");
+      nodes.start("rest-b", at, 22, "--rest");
+      RunResult r;
+      try {
+        r = server.run();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        throw new AssertionError(e + "\n--- rest-a:\n" + nodes.tail("rest-a"), e);
+      }
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u21[i] + u22[i]) / 2.0;
+      }
+      assertThat(r.rounds().getFirst().failureReasons()).isEmpty();
+      assertThat(r.rounds().getFirst().clients()).isEqualTo(2);
+      assertModel(r, expected);
+    }
+  }
+
+  private Path sshKey(String name) throws Exception {
+    Path key = dir.resolve(name);
+    Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ecdsa", "-b", "384", "-N", "",
+        "-f", key.toString()).redirectErrorStream(true).start();
+    if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+      return PythonEnv.unavailable("ssh-keygen failed: " + new String(
+          p.getInputStream().readAllBytes()));
+    }
+    return key;
+  }
+
+  @Test
+  void run_supernodeAuth_onlyNodesWithRegisteredKeysJoin() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    Path a = sshKey("a");
+    Path b = sshKey("b");
+    Path stranger = sshKey("stranger");
+    Path authorized = dir.resolve("authorized.pub");
+    Files.writeString(authorized, Files.readString(Path.of(a + ".pub"))
+        + Files.readString(Path.of(b + ".pub")));
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .authorizedKeys(FleetApi.readAuthorizedKeys(authorized)).serveJoin(false).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(1, 2, Duration.ofSeconds(120)), fleet)) {
+      double[] u31 = nodes.rand(31, 3);
+      double[] u32 = nodes.rand(32, 3);
+      String at = "127.0.0.1:" + server.fleetPort();
+      nodes.start("stranger", at, 33, "--auth-supernode-private-key", stranger.toString());
+      nodes.start("auth-a", at, 31, "--auth-supernode-private-key", a.toString());
+      nodes.start("auth-b", at, 32, "--auth-supernode-private-key", b.toString());
+      RunResult r;
+      try {
+        r = server.run();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        throw new AssertionError(e + "\n--- auth-a:\n" + nodes.tail("auth-a"), e);
+      }
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u31[i] + u32[i]) / 2.0;
+      }
+      assertThat(r.rounds().getFirst().clients()).isEqualTo(2);
+      assertThat(r.rounds().getFirst().failureReasons()).isEmpty();
+      assertModel(r, expected);
+      assertThat(server.connectedClients()).hasSize(2);
+      assertThat(nodes.tail("stranger")).containsIgnoringCase("No SuperNode found");
+    }
+  }
+
+  @Test
+  void run_nodeKilledMidRun_failsOnlyItsOwnReplyAndTheRoundUsesTheOthers() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .serveJoin(false).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(2, 3, Duration.ofSeconds(20)), fleet)) {
+      double[] u41 = nodes.rand(41, 3);
+      double[] u42 = nodes.rand(42, 3);
+      double[] u43 = nodes.rand(43, 3);
+      String at = "127.0.0.1:" + server.fleetPort();
+      nodes.start("kill-a", at, 41);
+      nodes.start("kill-b", at, 42);
+      Process victim = nodes.start("kill-c", at, 43);
+      RunResult r = server.run(new io.tributary.learning.rounds.RoundListener() {
+        @Override
+        public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters)
+            throws java.io.IOException {
+          if (metrics.round() == 1) {
+            try {
+              PythonSuperNodes.kill(victim);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        }
+      });
+      // Round 1: all three; round 2: the killed node never answers, the others do.
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u41[i] + u42[i] + u43[i]) / 3.0 + (u41[i] + u42[i]) / 2.0;
+      }
+      assertThat(r.rounds().get(0).failureReasons()).isEmpty();
+      List<String> reasons = r.rounds().get(1).failureReasons();
+      assertThat(reasons).anySatisfy(x -> assertThat(x).startsWith("fit:")
+          .contains("node-"));
+      assertModel(r, expected);
+    }
+  }
 }
