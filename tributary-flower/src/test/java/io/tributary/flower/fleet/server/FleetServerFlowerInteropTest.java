@@ -196,16 +196,25 @@ class FleetServerFlowerInteropTest {
     Path authorized = dir.resolve("authorized.pub");
     Files.writeString(authorized, Files.readString(Path.of(a + ".pub"))
         + Files.readString(Path.of(b + ".pub")));
+    // Flower's SuperNodes sign their calls only over TLS.
+    io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
+        Files.createDirectories(dir.resolve("certs")));
     FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
-        .authorizedKeys(FleetApi.readAuthorizedKeys(authorized)).serveJoin(false).build();
+        .authorizedKeys(FleetApi.readAuthorizedKeys(authorized))
+        .tls(new io.tributary.flower.server.TlsFiles(certs.serverCert, certs.serverKey,
+            java.util.Optional.empty())).serveJoin(false).build();
     try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
         FleetServer server = FleetServer.start(config(1, 2, Duration.ofSeconds(120)), fleet)) {
       double[] u31 = nodes.rand(31, 3);
       double[] u32 = nodes.rand(32, 3);
       String at = "127.0.0.1:" + server.fleetPort();
-      nodes.start("stranger", at, 33, "--auth-supernode-private-key", stranger.toString());
-      nodes.start("auth-a", at, 31, "--auth-supernode-private-key", a.toString());
-      nodes.start("auth-b", at, 32, "--auth-supernode-private-key", b.toString());
+      String ca = certs.caCert.toString();
+      nodes.start("stranger", at, 33, "--root-certificates", ca, "--auth-supernode-private-key",
+          stranger.toString());
+      nodes.start("auth-a", at, 31, "--root-certificates", ca, "--auth-supernode-private-key",
+          a.toString());
+      nodes.start("auth-b", at, 32, "--root-certificates", ca, "--auth-supernode-private-key",
+          b.toString());
       RunResult r;
       try {
         r = server.run();

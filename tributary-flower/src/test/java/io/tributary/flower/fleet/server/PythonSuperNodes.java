@@ -53,13 +53,16 @@ final class PythonSuperNodes implements AutoCloseable {
   }
 
   /**
-   * Starts {@code flower-supernode --insecure} against {@code superlink} ({@code host:port}, or
-   * {@code http://host:port} with {@code --rest}), its ClientApps seeded with {@code seed}.
+   * Starts {@code flower-supernode} against {@code superlink} ({@code host:port}, or
+   * {@code http://host:port} with {@code --rest}), its ClientApps seeded with {@code seed};
+   * {@code --insecure} unless {@code extra} gives {@code --root-certificates}.
    */
   Process start(String name, String superlink, long seed, String... extra) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(dir.resolve("bin/flower-supernode").toString(),
-        "--insecure", "--superlink", superlink, "--clientappio-api-address",
-        "127.0.0.1:" + freePort()));
+        "--superlink", superlink, "--clientappio-api-address", "127.0.0.1:" + freePort()));
+    if (!List.of(extra).contains("--root-certificates")) {
+      cmd.add("--insecure");
+    }
     cmd.addAll(List.of(extra));
     Path home = Files.createDirectories(dir.resolve("home-" + name));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)

@@ -294,7 +294,11 @@ public final class FleetService {
 
   /** Takes offline every node whose heartbeats have stopped; called every second. */
   public void sweep() {
-    long now = System.nanoTime();
+    sweepAt(System.nanoTime());
+  }
+
+  /** {@link #sweep} as of {@code now} ({@link System#nanoTime} units). */
+  void sweepAt(long now) {
     for (NodeRecord n : nodes.values()) {
       FleetNode s;
       synchronized (lock) {

@@ -61,6 +61,18 @@ public final class HttpFleet implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
+  /**
+   * The path a request names. A request target starting {@code //} (what Flower 1.27's REST
+   * SuperNode sends) parses as a network-path reference, its first segment taken for an
+   * authority: put back, it is the path the node meant.
+   */
+  static String path(java.net.URI uri) {
+    if (uri.getScheme() == null && uri.getRawAuthority() != null) {
+      return "//" + uri.getRawAuthority() + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    }
+    return uri.getRawPath() == null ? "" : uri.getRawPath();
+  }
+
   /** The call a path names, if it is a Fleet path. */
   static Optional<FleetCall> route(String path) {
     String p = path;
@@ -80,9 +92,9 @@ public final class HttpFleet implements AutoCloseable {
 
   private void handle(HttpExchange x) throws IOException {
     try (x) {
-      Optional<FleetCall> call = route(x.getRequestURI().getRawPath());
+      Optional<FleetCall> call = route(path(x.getRequestURI()));
       if (call.isEmpty()) {
-        error(x, 404, "NOT_FOUND", "no Fleet call at " + x.getRequestURI().getRawPath());
+        error(x, 404, "NOT_FOUND", "no Fleet call at " + path(x.getRequestURI()));
         return;
       }
       if (!x.getRequestMethod().equals("POST")) {

@@ -1,0 +1,107 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.flower.app.ClientApp;
+import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.records.ArrayRecord;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.MetricRecord;
+import io.tributary.flower.records.RecordDict;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.npy.Npz;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tributary server --fleet-api-address}: SuperNodes join over the Fleet API. */
+class ServerFleetCommandTest {
+  @TempDir Path dir;
+
+  private Path app() throws Exception {
+    Path app = Files.createDirectories(dir.resolve("app"));
+    Files.writeString(app.resolve("pyproject.toml"), """
+        [project]
+        name = "plus-one"
+        version = "1.0.0"
+
+        [tool.flwr.app]
+        publisher = "tributary"
+        """);
+    return app;
+  }
+
+  private static ClientApp plus(float k) {
+    return ClientApp.builder().train((Message m, io.tributary.flower.app.Context c) -> {
+      Tensor t = ((ArrayRecord) m.content().get("arrays")).toTensors().firstEntry().getValue();
+      float[] v = new float[(int) t.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = t.getFloat(i) + k;
+      }
+      Map<String, Object> metrics = new LinkedHashMap<>();
+      metrics.put("num-examples", 1L);
+      return m.reply(RecordDict.of("arrays", ArrayRecord.fromTensors(Map.of("0",
+          Tensor.ofFloats(t.shape(), v))), "metrics", new MetricRecord(metrics)));
+    }).evaluate((Message m, io.tributary.flower.app.Context c) -> m.reply(RecordDict.of(
+        "metrics", new MetricRecord(Map.of("num-examples", 1L, "loss", 2.0))))).build();
+  }
+
+  @Test
+  void server_fleetApiWithTwoSuperNodes_writesTheWeightedMeanAsFinalModel() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path out = dir.resolve("run");
+    Path app = app();
+    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("server",
+        "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--rounds", "1",
+        "--min-clients", "2", "--initial", dir.resolve("init.npz").toString(),
+        "--run-config", "lr=0.1", "--out", out.toString()));
+    try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
+        SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
+      CliRun r = run.get(90, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      assertThat(r.out()).contains("Fleet API, grpc-rere, tributary/plus-one 1.0.0");
+    }
+    assertThat(Npz.read(out.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+  }
+
+  @Test
+  void server_fleetApiWithoutApp_exitsTwoNamingTheOption() {
+    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--fleet-api-address needs --app");
+  }
+
+  @Test
+  void server_noAddressAtAll_exitsTwo() {
+    CliRun r = CliRun.of("server", "--rounds", "1", "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("give --address").contains("--fleet-api-address");
+  }
+
+  @Test
+  void server_appWithoutPyproject_exitsTwoNamingIt() throws Exception {
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--app",
+        empty.toString(), "--rounds", "1", "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--app").contains("pyproject.toml");
+  }
+}
