@@ -52,6 +52,7 @@ public final class FleetNode implements RemoteClient {
   private final ScheduledExecutorService timer;
   private final Traffic traffic;
   private final Consumer<FleetNode> onClose;
+  private final ObjectInterner interner;
   private final Object lock = new Object();
   private Outgoing outgoing;
   private boolean pulled;
@@ -63,7 +64,9 @@ public final class FleetNode implements RemoteClient {
   private boolean closed;
 
   FleetNode(long nodeId, long runId, MessageApi api, FleetLimits limits,
-      ScheduledExecutorService timer, Traffic traffic, Consumer<FleetNode> onClose) {
+      ScheduledExecutorService timer, Traffic traffic, ObjectInterner interner,
+      Consumer<FleetNode> onClose) {
+    this.interner = interner;
     this.nodeId = nodeId;
     this.id = "node-" + Long.toUnsignedString(nodeId);
     this.runId = runId;
@@ -123,7 +126,8 @@ public final class FleetNode implements RemoteClient {
         throw new IllegalStateException("node " + id + " still owes an answer to "
             + pendingKind);
       }
-      outgoing = new Outgoing(d.rootId(), Protos.messageHead(sent), d.tree(), d.objects());
+      outgoing = new Outgoing(d.rootId(), Protos.messageHead(sent), d.tree(),
+          interner.intern(d.objects()));
       pulled = false;
       pending = f;
       pendingKind = message.getMsgCase();

@@ -92,6 +92,7 @@ public final class FleetService {
   private final Map<Long, NodeRecord> nodes = new ConcurrentHashMap<>();
   private final Map<String, Long> byKey = new ConcurrentHashMap<>();
   private final Object lock = new Object();
+  private final ObjectInterner interner = new ObjectInterner();
 
   /**
    * @param authorizedKeys with node auth, the DER SubjectPublicKeyInfo of every node allowed,
@@ -201,7 +202,7 @@ public final class FleetService {
   }
 
   private FleetNode newSession(NodeRecord n) {
-    return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, s -> {
+    return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, interner, s -> {
       manager.unregister(s);
       synchronized (lock) {
         if (n.session == s) {

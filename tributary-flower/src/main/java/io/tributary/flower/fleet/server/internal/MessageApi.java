@@ -64,6 +64,12 @@ public final class MessageApi {
   }
 
   private final SerializerRegistry registry;
+  /** The last model sent and its arrays: every node of a round is sent the same model. */
+  private volatile Cached last;
+  /** The round of the last fit instruction, which an evaluate message reports too. */
+  private volatile long round;
+
+  private record Cached(Parameters model, ArrayRecord arrays) {}
 
   public MessageApi(SerializerRegistry registry) {
     this.registry = registry;
@@ -91,7 +97,7 @@ public final class MessageApi {
       case FIT_INS -> RecordDict.of("arrays", arrays(ins.getFitIns().getParameters()), "config",
           config(ins.getFitIns().getConfigMap()));
       case EVALUATE_INS -> RecordDict.of("arrays", arrays(ins.getEvaluateIns().getParameters()),
-          "config", config(ins.getEvaluateIns().getConfigMap()));
+          "config", evaluateConfig(ins.getEvaluateIns().getConfigMap()));
       case GET_PARAMETERS_INS -> RecordDict.of("config", config(
           ins.getGetParametersIns().getConfigMap()));
       case GET_PROPERTIES_INS -> RecordDict.of("config", config(
@@ -101,7 +107,10 @@ public final class MessageApi {
     };
     String group = "";
     if (ins.hasFitIns() && ins.getFitIns().getConfigMap().containsKey("server_round")) {
-      group = String.valueOf(ins.getFitIns().getConfigMap().get("server_round").getSint64());
+      round = ins.getFitIns().getConfigMap().get("server_round").getSint64();
+    }
+    if (round > 0 && (ins.hasFitIns() || ins.hasEvaluateIns())) {
+      group = String.valueOf(round);
     }
     Instant now = Instant.now();
     double created = now.getEpochSecond() + now.getNano() / 1e9;
@@ -109,7 +118,29 @@ public final class MessageApi {
         messageType(ins), created), content);
   }
 
+  /** The evaluate config, with the round as {@code server-round} as Flower's strategies send it. */
+  private ConfigRecord evaluateConfig(Map<String, io.tributary.flower.internal.proto.Scalar> c)
+      throws BadReply {
+    ConfigRecord r = config(c);
+    if (round <= 0 || r.values().containsKey("server-round")) {
+      return r;
+    }
+    LinkedHashMap<String, Object> out = new LinkedHashMap<>(r.values());
+    out.put("server-round", round);
+    return new ConfigRecord(out);
+  }
+
   private ArrayRecord arrays(Parameters p) throws BadReply {
+    Cached c = last;
+    if (c != null && (c.model() == p || c.model().equals(p))) {
+      return c.arrays();
+    }
+    ArrayRecord made = decodeArrays(p);
+    last = new Cached(p, made);
+    return made;
+  }
+
+  private ArrayRecord decodeArrays(Parameters p) throws BadReply {
     List<Tensor> tensors;
     try {
       tensors = ParametersWire.decode(registry, p);
