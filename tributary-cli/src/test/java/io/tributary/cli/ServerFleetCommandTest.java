@@ -104,4 +104,15 @@ class ServerFleetCommandTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("--app").contains("pyproject.toml");
   }
+
+  @Test
+  void server_httpFleetApiWithTls_exitsTwoNamingTheMissingTls() throws Exception {
+    io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
+        Files.createDirectories(dir.resolve("certs")));
+    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--fleet-api-type",
+        "http", "--app", app().toString(), "--tls-cert", certs.serverCert.toString(),
+        "--tls-key", certs.serverKey.toString(), "--rounds", "1", "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("the HTTP Fleet API has no TLS");
+  }
 }

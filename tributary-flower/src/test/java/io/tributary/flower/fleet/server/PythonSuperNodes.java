@@ -17,12 +17,12 @@ import java.util.concurrent.TimeUnit;
  * process seeds numpy's global generator from {@code TRIBUTARY_TEST_SEED}, so that an unchanged
  * ClientApp drawing {@code np.random.rand} replies with values the test can compute.
  */
-final class PythonSuperNodes implements AutoCloseable {
+public final class PythonSuperNodes implements AutoCloseable {
   private final FlowerPeer flower;
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
 
-  PythonSuperNodes(FlowerPeer flower, Path dir) throws IOException {
+  public PythonSuperNodes(FlowerPeer flower, Path dir) throws IOException {
     this.flower = flower;
     this.dir = dir;
     Path bin = Files.createDirectories(dir.resolve("bin"));
@@ -57,7 +57,8 @@ final class PythonSuperNodes implements AutoCloseable {
    * {@code http://host:port} with {@code --rest}), its ClientApps seeded with {@code seed};
    * {@code --insecure} unless {@code extra} gives {@code --root-certificates}.
    */
-  Process start(String name, String superlink, long seed, String... extra) throws IOException {
+  public Process start(String name, String superlink, long seed, String... extra)
+      throws IOException {
     List<String> cmd = new ArrayList<>(List.of(dir.resolve("bin/flower-supernode").toString(),
         "--superlink", superlink, "--clientappio-api-address", "127.0.0.1:" + freePort()));
     if (!List.of(extra).contains("--root-certificates")) {
@@ -104,7 +105,7 @@ final class PythonSuperNodes implements AutoCloseable {
     p.waitFor(10, TimeUnit.SECONDS);
   }
 
-  String tail(String name) throws IOException {
+  public String tail(String name) throws IOException {
     Path log = log(name);
     if (!Files.exists(log)) {
       return "(none)";
