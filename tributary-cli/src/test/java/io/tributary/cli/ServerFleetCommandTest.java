@@ -115,4 +115,46 @@ class ServerFleetCommandTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("the HTTP Fleet API has no TLS");
   }
+
+  /** One run of the Fleet server with two Java SuperNodes (+1 and +3, one example each). */
+  private CliRun serveFleet(Path app, String... args) throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("server",
+        "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--min-clients",
+        "2"));
+    all.addAll(java.util.List.of(args));
+    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(
+        all.toArray(String[]::new)));
+    try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
+        SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
+      return run.get(90, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void serverResume_fleetRunAfterOneRound_goesOnWithRoundTwo() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    Path out = dir.resolve("run");
+    Path app = app();
+    CliRun first = serveFleet(app, "--rounds", "1", "--initial",
+        dir.resolve("init.npz").toString(), "--out", out.toString());
+    assertThat(first.exitCode()).as(first.err()).isZero();
+
+    CliRun resumed = serveFleet(app, "--rounds", "2", "--resume", out.toString());
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(resumed.out()).contains("resuming " + out + " after round 1")
+        .contains("round 2/2: 2 clients");
+    assertThat(Files.readAllLines(out.resolve("metrics.jsonl"))).hasSize(2);
+    // Each round moves w by the mean of +1 and +3.
+    assertThat(Npz.read(out.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 4, 4));
+  }
 }
