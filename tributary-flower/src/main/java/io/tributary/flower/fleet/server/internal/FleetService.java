@@ -72,7 +72,7 @@ public final class FleetService {
   private static final class NodeRecord {
     final long nodeId;
     final String key;
-    FleetNode session;
+    FleetNode current;
     long onlineUntilNanos;
 
     NodeRecord(long nodeId, String key) {
@@ -188,9 +188,9 @@ public final class FleetService {
             "No SuperNode found with the given public key.");
       }
       NodeRecord n = nodes.get(id);
-      old = n.session;
-      fresh = newSession(n);
-      n.session = fresh;
+      old = n.current;
+      fresh = newOnlinePeriod(n);
+      n.current = fresh;
       n.onlineUntilNanos = System.nanoTime() + patience(r.getHeartbeatInterval());
     }
     if (old != null) {
@@ -201,12 +201,12 @@ public final class FleetService {
     return ActivateNodeResponse.newBuilder().setNodeId(fresh.nodeId()).build();
   }
 
-  private FleetNode newSession(NodeRecord n) {
+  private FleetNode newOnlinePeriod(NodeRecord n) {
     return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, interner, s -> {
       manager.unregister(s);
       synchronized (lock) {
-        if (n.session == s) {
-          n.session = null;
+        if (n.current == s) {
+          n.current = null;
         }
       }
     });
@@ -236,10 +236,10 @@ public final class FleetService {
         return SendNodeHeartbeatResponse.newBuilder().setSuccess(false).build();
       }
       n.onlineUntilNanos = System.nanoTime() + patience(r.getHeartbeatInterval());
-      if (n.session == null) {
+      if (n.current == null) {
         // Back online after its heartbeats had stopped, as Flower's SuperLink takes it back.
-        fresh = newSession(n);
-        n.session = fresh;
+        fresh = newOnlinePeriod(n);
+        n.current = fresh;
       }
     }
     if (fresh != null) {
@@ -255,8 +255,8 @@ public final class FleetService {
     FleetNode s;
     synchronized (lock) {
       NodeRecord n = known(r.getNodeId());
-      s = n.session;
-      n.session = null;
+      s = n.current;
+      n.current = null;
     }
     if (s != null) {
       s.end("the node deactivated");
@@ -277,8 +277,8 @@ public final class FleetService {
       NodeRecord n = known(r.getNodeId());
       nodes.remove(n.nodeId);
       byKey.remove(n.key);
-      s = n.session;
-      n.session = null;
+      s = n.current;
+      n.current = null;
     }
     if (s != null) {
       s.end("the node unregistered");
@@ -303,11 +303,11 @@ public final class FleetService {
     for (NodeRecord n : nodes.values()) {
       FleetNode s;
       synchronized (lock) {
-        s = n.session;
+        s = n.current;
         if (s == null || now - n.onlineUntilNanos < 0) {
           continue;
         }
-        n.session = null;
+        n.current = null;
       }
       LOG.warn("node {} is offline: no heartbeat in time", s.id());
       s.end("the node went offline: its heartbeats stopped");
@@ -337,7 +337,7 @@ public final class FleetService {
   private FleetNode online(long nodeId) {
     NodeRecord n = nodes.get(nodeId);
     synchronized (lock) {
-      return n == null ? null : n.session;
+      return n == null ? null : n.current;
     }
   }
 
@@ -455,8 +455,8 @@ public final class FleetService {
     for (NodeRecord n : nodes.values()) {
       FleetNode s;
       synchronized (lock) {
-        s = n.session;
-        n.session = null;
+        s = n.current;
+        n.current = null;
       }
       if (s != null) {
         s.end("the server stopped");
