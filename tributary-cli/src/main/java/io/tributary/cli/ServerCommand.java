@@ -1,8 +1,14 @@
 package io.tributary.cli;
 
+import io.tributary.flower.fleet.server.FleetApi;
+import io.tributary.flower.fleet.server.FleetServer;
+import io.tributary.flower.fleet.server.FleetTransport;
+import io.tributary.flower.fleet.server.FlowerApp;
+import io.tributary.flower.fleet.server.FlowerAppException;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.ServerRunFiles;
@@ -16,6 +22,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,6 +42,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Run a Flower-protocol server (flwr.proto.FlowerService/Join): Python Flower clients "
           + "(start_client with the grpc-bidi transport) and Tributary clients join it.",
+      "With --fleet-api-address and --app it also serves Flower's Fleet API: flower-supernode "
+          + "(grpc-rere, or --rest with --fleet-api-type http) and Java SuperNodes join, get the "
+          + "App's FAB and run its ClientApp, in the same rounds as the Join clients.",
       "Each round samples clients, sends FitIns, averages the results weighted by examples "
           + "(FedAvg or FedProx), then sends EvaluateIns and averages the losses.",
       "Writes DIR/metrics.jsonl (one JSON object per round: round, client_loss, eval_loss, "
@@ -50,10 +60,39 @@ final class ServerCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
 
-  @Option(names = "--address", paramLabel = "HOST:PORT", required = true,
-      description = "where to listen, such as 0.0.0.0:8080 ([::]:8080 for IPv6; port 0 picks a "
-          + "free port)")
+  @Option(names = "--address", paramLabel = "HOST:PORT",
+      description = "where to serve the legacy Join protocol, such as 0.0.0.0:8080 ([::]:8080 "
+          + "for IPv6; port 0 picks a free port); needed unless --fleet-api-address is given")
   String address;
+
+  @Option(names = "--fleet-api-address", paramLabel = "HOST:PORT",
+      description = "also (or only) serve Flower's Fleet API here, for flower-supernode and "
+          + "Java SuperNodes; needs --app")
+  String fleetApiAddress;
+
+  @Option(names = "--fleet-api-type", paramLabel = "http|grpc-rere", defaultValue = "grpc-rere",
+      description = "the Fleet API's transport: grpc-rere (default; flower-supernode) or http "
+          + "(flower-supernode --rest)")
+  String fleetApiType;
+
+  @Option(names = "--app", paramLabel = "PATH",
+      description = "the Flower App the SuperNodes run: a directory with pyproject.toml "
+          + "([tool.flwr.app]) or a .fab file")
+  Path app;
+
+  @Option(names = "--run-config", paramLabel = "KEY=VALUE",
+      description = "a run config entry the SuperNodes get on top of the App's own, as TOML "
+          + "values (repeatable)")
+  List<String> runConfig = new java.util.ArrayList<>();
+
+  @Option(names = "--enable-supernode-auth",
+      description = "only SuperNodes whose keys are in --supernode-keys may join (grpc-rere)")
+  boolean supernodeAuth;
+
+  @Option(names = "--supernode-keys", paramLabel = "FILE",
+      description = "the OpenSSH ECDSA public keys (one per line) of the SuperNodes allowed "
+          + "with --enable-supernode-auth")
+  Path supernodeKeys;
 
   @Option(names = "--rounds", paramLabel = "N", required = true,
       description = "the number of rounds")
@@ -164,6 +203,7 @@ final class ServerCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     verbose.configureLogging();
     ServerConfig config;
+    Optional<FleetApi> fleet;
     if (resume != null && out != null && !resume.toAbsolutePath().normalize()
         .equals(out.toAbsolutePath().normalize())) {
       return usage(err, "--resume writes into the run's own directory " + resume
@@ -179,8 +219,14 @@ final class ServerCommand implements Callable<Integer> {
     try {
       ui = uiOptions.builder();
       config = config();
+      fleet = fleet();
       // Last of the checks, so that every other mistake is named even while offline.
-      ServerSettings.requireKnownHost("--address", config.host());
+      if (address != null) {
+        ServerSettings.requireKnownHost("--address", config.host());
+      }
+      if (fleet.isPresent()) {
+        ServerSettings.requireKnownHost("--fleet-api-address", fleet.get().host());
+      }
     } catch (IllegalArgumentException e) {
       int status = usage(err, e.getMessage());
       verbose.trace(err, e);
@@ -202,10 +248,10 @@ final class ServerCommand implements Callable<Integer> {
         return Problems.report(err, "server", dir, e);
       }
     }
-    return run(config, dir, err, ui);
+    return run(config, fleet, dir, err, ui);
   }
 
-  private int run(ServerConfig config, Path dir, PrintWriter err,
+  private int run(ServerConfig config, Optional<FleetApi> fleet, Path dir, PrintWriter err,
       Optional<LiveView.Builder> ui) {
     PrintWriter outw = spec.commandLine().getOut();
     ServerAlgorithm s = config.algorithm();
@@ -213,9 +259,9 @@ final class ServerCommand implements Callable<Integer> {
     Optional<DpSettings> dp = dpOptions.settings(1.0, config.rounds());
     // The server starts before any file is touched, and the files are checked and locked
     // before the first round: a failed start or a refused resume leaves the directory as it was.
-    FlowerServer started;
+    Started started;
     try {
-      started = start(config);
+      started = start(config, fleet);
     } catch (TlsProblem e) {
       // The TLS files passed the PEM check but grpc could not use what they hold.
       int status = usage(err, e.getCause().getMessage().replaceAll("\\R", " "));
@@ -252,11 +298,11 @@ final class ServerCommand implements Callable<Integer> {
     RoundListener listener = view.<RoundListener>map(v -> RoundListeners.of(output, v))
         .orElse(output);
     try (listener;
-        FlowerServer server = started) {
+        Started server = started) {
       if (done > 0) {
         outw.println("resuming " + dir + " after round " + done);
       }
-      outw.println("listening on " + config.host() + ":" + server.port() + ", waiting for "
+      outw.println("listening on " + server.where(config, fleet) + ", waiting for "
           + config.minClients() + " clients");
       outw.flush();
       server.run(listener);
@@ -340,9 +386,38 @@ final class ServerCommand implements Callable<Integer> {
     }
   }
 
-  private static FlowerServer start(ServerConfig config) throws IOException {
+  /** The server started: the legacy one, or one that serves the Fleet API too. */
+  private record Started(FlowerServer legacy, FleetServer fleet) implements AutoCloseable {
+    RunResult run(io.tributary.learning.rounds.RoundListener l) throws FlowerServerException,
+        InterruptedException {
+      return fleet != null ? fleet.run(l) : legacy.run(l);
+    }
+
+    String where(ServerConfig config, Optional<FleetApi> api) {
+      if (fleet == null) {
+        return config.host() + ":" + legacy.port();
+      }
+      String f = api.get().host() + ":" + fleet.fleetPort() + " (Fleet API, "
+          + api.get().transport().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+          + ", " + api.get().app() + ")";
+      return fleet.joinPort().map(p -> config.host() + ":" + p + " (Join) and ").orElse("") + f;
+    }
+
+    @Override
+    public void close() {
+      if (fleet != null) {
+        fleet.close();
+      } else {
+        legacy.close();
+      }
+    }
+  }
+
+  private static Started start(ServerConfig config, Optional<FleetApi> fleet)
+      throws IOException {
     try {
-      return FlowerServer.start(config);
+      return fleet.isPresent() ? new Started(null, FleetServer.start(config, fleet.get()))
+          : new Started(FlowerServer.start(config), null);
     } catch (IOException e) {
       if (config.tls().isPresent() && String.valueOf(e.getMessage()).contains("TLS")) {
         throw new TlsProblem(e);
@@ -351,9 +426,67 @@ final class ServerCommand implements Callable<Integer> {
     }
   }
 
+  /** The Fleet API settings, when --fleet-api-address is given. */
+  Optional<FleetApi> fleet() throws FileProblem {
+    if (fleetApiAddress == null) {
+      for (String[] o : new String[][] {{"--app", app == null ? null : "x"},
+          {"--run-config", runConfig.isEmpty() ? null : "x"},
+          {"--enable-supernode-auth", supernodeAuth ? "x" : null},
+          {"--supernode-keys", supernodeKeys == null ? null : "x"}}) {
+        if (o[1] != null) {
+          throw new IllegalArgumentException(o[0] + " needs --fleet-api-address");
+        }
+      }
+      return Optional.empty();
+    }
+    if (app == null) {
+      throw new IllegalArgumentException("--fleet-api-address needs --app, the Flower App the "
+          + "SuperNodes run");
+    }
+    if (supernodeAuth != (supernodeKeys != null)) {
+      throw new IllegalArgumentException(supernodeAuth
+          ? "--enable-supernode-auth needs --supernode-keys FILE"
+          : "--supernode-keys needs --enable-supernode-auth");
+    }
+    ServerSettings.Address a = ServerSettings.address("--fleet-api-address", fleetApiAddress);
+    FleetTransport transport = FleetTransport.parse(fleetApiType);
+    FlowerApp flowerApp;
+    try {
+      flowerApp = FlowerApp.load(app);
+    } catch (FlowerAppException e) {
+      throw new IllegalArgumentException("--app: " + e.getMessage(), e);
+    }
+    FleetApi.Builder b = FleetApi.builder(flowerApp).address(a.host(), a.port())
+        .transport(transport).serveJoin(address != null);
+    for (Map.Entry<String, String> e : KeyValues.split("--run-config", "KEY=VALUE",
+        runConfig)) {
+      b.runConfig(e.getKey(), e.getValue());
+    }
+    if (supernodeKeys != null) {
+      try {
+        b.authorizedKeys(FleetApi.readAuthorizedKeys(supernodeKeys));
+      } catch (IOException e) {
+        throw new FileProblem(supernodeKeys, e);
+      }
+    }
+    java.util.Optional<io.tributary.flower.server.TlsFiles> tls =
+        ServerSettings.tls(tlsCert, tlsKey, tlsClientCa);
+    if (tls.isPresent() && transport == FleetTransport.HTTP) {
+      throw new IllegalArgumentException("--tls-cert: the HTTP Fleet API has no TLS yet; use "
+          + "--fleet-api-type grpc-rere, or serve it behind a TLS proxy without --tls-cert");
+    }
+    tls.ifPresent(b::tls);
+    return Optional.of(b.build());
+  }
+
   /** The validated settings. */
   ServerConfig config() throws FileProblem {
-    ServerSettings.Address a = ServerSettings.address("--address", address);
+    if (address == null && fleetApiAddress == null) {
+      throw new IllegalArgumentException("give --address (the Join protocol) or "
+          + "--fleet-api-address (Flower's Fleet API), or both");
+    }
+    ServerSettings.Address a = ServerSettings.address("--address",
+        address != null ? address : "0.0.0.0:0");
     ServerAlgorithm algorithm = ServerSettings.algorithm(strategy,
         algorithmOptions.hyperparameters(strategy), mu);
     Optional<DpSettings> dp = dpOptions.settings(1.0, rounds);

@@ -3,7 +3,6 @@ package io.tributary.flower.server;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.tributary.flower.server.internal.ClientManager;
-import io.tributary.flower.server.internal.ClientProxy;
 import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.JoinService;
@@ -106,7 +105,7 @@ public final class FlowerServer implements AutoCloseable {
 
   /** The ids of the connected clients, in the order they joined. */
   public List<String> connectedClients() {
-    return manager.all().stream().map(ClientProxy::id).toList();
+    return manager.all().stream().map(io.tributary.flower.server.internal.RemoteClient::id).toList();
   }
 
   /**

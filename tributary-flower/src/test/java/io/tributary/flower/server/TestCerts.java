@@ -27,14 +27,14 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * A throw-away CA with a server certificate for localhost and a client certificate, written as
  * PEM files; BouncyCastle makes them in-process, so the TLS tests need no tool on the machine.
  */
-final class TestCerts {
-  final Path caCert;
-  final Path serverCert;
-  final Path serverKey;
-  final Path clientCert;
-  final Path clientKey;
+public final class TestCerts {
+  public final Path caCert;
+  public final Path serverCert;
+  public final Path serverKey;
+  public final Path clientCert;
+  public final Path clientKey;
 
-  TestCerts(Path dir) throws IOException, GeneralSecurityException, OperatorCreationException {
+  public TestCerts(Path dir) throws IOException, GeneralSecurityException, OperatorCreationException {
     KeyPair ca = keyPair();
     X500Name caName = new X500Name("CN=Tributary Test CA");
     X509CertificateHolder caHolder = sign(caName, caName, ca, ca, true, null);

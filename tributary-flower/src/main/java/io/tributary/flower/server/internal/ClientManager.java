@@ -9,18 +9,29 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The connected clients: registered when their stream opens, unregistered when it ends.
+ * The connected clients: registered when their stream opens (or a Fleet node activates),
+ * unregistered when it ends (or the node leaves or falls silent).
  *
  * <p>Clients are kept in the order they joined (ids carry a sequence number), so that
  * {@link #sample} picks the same clients for the same seed, round and connected set.
  */
 public final class ClientManager {
   private final Object lock = new Object();
-  private final TreeMap<Long, ClientProxy> bySequence = new TreeMap<>();
+  private final TreeMap<Long, RemoteClient> bySequence = new TreeMap<>();
   private final TreeMap<String, Long> sequenceOf = new TreeMap<>();
+  private final java.util.concurrent.atomic.AtomicLong sequences =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * The next join sequence number: every kind of client (Join streams, Fleet nodes) draws from
+   * this one counter, so that sampling orders them all by when they joined.
+   */
+  public long nextSequence() {
+    return sequences.incrementAndGet();
+  }
 
   /** Adds a client; {@code sequence} orders clients for sampling. */
-  void register(long sequence, ClientProxy client) {
+  public void register(long sequence, RemoteClient client) {
     synchronized (lock) {
       bySequence.put(sequence, client);
       sequenceOf.put(client.id(), sequence);
@@ -29,7 +40,7 @@ public final class ClientManager {
   }
 
   /** Removes a client; removing one that is not there does nothing. */
-  void unregister(ClientProxy client) {
+  public void unregister(RemoteClient client) {
     synchronized (lock) {
       Long seq = sequenceOf.get(client.id());
       if (seq != null && bySequence.get(seq) == client) {
@@ -48,14 +59,14 @@ public final class ClientManager {
   }
 
   /** The connected clients in the order they joined. */
-  public List<ClientProxy> all() {
+  public List<RemoteClient> all() {
     synchronized (lock) {
       return List.copyOf(bySequence.values());
     }
   }
 
   /** The client with this id, if it is connected. */
-  public Optional<ClientProxy> get(String id) {
+  public Optional<RemoteClient> get(String id) {
     synchronized (lock) {
       Long seq = sequenceOf.get(id);
       return seq == null ? Optional.empty() : Optional.of(bySequence.get(seq));
@@ -68,7 +79,7 @@ public final class ClientManager {
    * @throws NotEnoughClientsException if fewer are connected after {@code timeout}
    * @throws InterruptedException if interrupted while waiting
    */
-  public List<ClientProxy> waitFor(int min, Duration timeout)
+  public List<RemoteClient> waitFor(int min, Duration timeout)
       throws NotEnoughClientsException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
@@ -92,11 +103,11 @@ public final class ClientManager {
    *     {@code wait}
    * @throws InterruptedException if interrupted while waiting
    */
-  public List<ClientProxy> sample(double fraction, int minClients, long seed, long round,
+  public List<RemoteClient> sample(double fraction, int minClients, long seed, long round,
       Duration wait) throws NotEnoughClientsException, InterruptedException {
-    List<ClientProxy> available = waitFor(minClients, wait);
+    List<RemoteClient> available = waitFor(minClients, wait);
     int n = sampleSize(available.size(), fraction, minClients);
-    List<ClientProxy> chosen = new ArrayList<>(n);
+    List<RemoteClient> chosen = new ArrayList<>(n);
     for (int i : new ClientSampler(seed).sample(round, available.size(), n)) {
       chosen.add(available.get(i));
     }
@@ -107,10 +118,10 @@ public final class ClientManager {
    * Like {@link #sample}, without waiting: from the clients connected now, at least
    * {@code minClients} of them if there are that many. Empty if none is connected.
    */
-  public List<ClientProxy> sampleNow(double fraction, int minClients, long seed, long round) {
-    List<ClientProxy> available = all();
+  public List<RemoteClient> sampleNow(double fraction, int minClients, long seed, long round) {
+    List<RemoteClient> available = all();
     int n = sampleSize(available.size(), fraction, Math.min(minClients, available.size()));
-    List<ClientProxy> chosen = new ArrayList<>(n);
+    List<RemoteClient> chosen = new ArrayList<>(n);
     for (int i : new ClientSampler(seed).sample(round, available.size(), n)) {
       chosen.add(available.get(i));
     }

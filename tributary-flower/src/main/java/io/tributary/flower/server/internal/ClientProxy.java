@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * InboundBudget} admits it, and holds its share until the round has taken it ({@link
  * #releaseAnswer}); the instruction's timeout runs from the moment its answer may be read.
  */
-public final class ClientProxy {
+public final class ClientProxy implements RemoteClient {
   private static final Logger LOG = LoggerFactory.getLogger(ClientProxy.class);
 
   private final String id;

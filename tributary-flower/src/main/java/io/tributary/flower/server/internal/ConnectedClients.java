@@ -22,8 +22,8 @@ final class ConnectedClients implements Population {
   private final ClientManager manager;
   private final RemoteClientWork work;
   private final Traffic traffic;
-  private List<ClientProxy> fitClients = List.of();
-  private List<ClientProxy> evalClients = List.of();
+  private List<RemoteClient> fitClients = List.of();
+  private List<RemoteClient> evalClients = List.of();
   private long upAtStart;
   private long downAtStart;
 
@@ -106,7 +106,7 @@ final class ConnectedClients implements Population {
   }
 
   /** The clients sampled for this round's fit. */
-  List<ClientProxy> fitClients() {
+  List<RemoteClient> fitClients() {
     return fitClients;
   }
 
@@ -121,7 +121,7 @@ final class ConnectedClients implements Population {
   }
 
   /** Clients named by their index in the cohort and their id, as failure reasons show them. */
-  private static Cohort cohort(String name, List<ClientProxy> clients) {
+  private static Cohort cohort(String name, List<RemoteClient> clients) {
     return new Cohort(name,
         clients.stream().map(c -> RemoteClientWork.clientValue(c.id())).toList(),
         java.util.stream.IntStream.range(0, clients.size())

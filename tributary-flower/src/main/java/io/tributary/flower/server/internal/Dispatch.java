@@ -28,22 +28,22 @@ import java.util.function.BiFunction;
 final class Dispatch implements AutoCloseable {
   /** What one client of the dispatch is told and answers. */
   private static final class Slot {
-    final ClientProxy client;
+    final RemoteClient client;
     final CompletableFuture<ClientMessage> answer = new CompletableFuture<>();
     // Guarded by this.
     CompletableFuture<ClientMessage> sent;
     boolean abandoned;
 
-    Slot(ClientProxy client) {
+    Slot(RemoteClient client) {
       this.client = client;
     }
   }
 
   /** A client's answer, with the client it came from. */
-  record Answer(ClientProxy client, ClientMessage message) {}
+  record Answer(RemoteClient client, ClientMessage message) {}
 
   private final ServerMessage.MsgCase kind;
-  private final BiFunction<ClientProxy, StructValue, ServerMessage> instruction;
+  private final BiFunction<RemoteClient, StructValue, ServerMessage> instruction;
   private final Optional<Duration> timeout;
   private final Map<String, Slot> unclaimed = new ConcurrentHashMap<>();
   private final Slot[] queue;
@@ -56,8 +56,8 @@ final class Dispatch implements AutoCloseable {
    * @param instruction builds a client's instruction for the model; may throw a {@link
    *     RemoteClientException} (such as a model that cannot be encoded for the client)
    */
-  Dispatch(ServerMessage.MsgCase kind, List<ClientProxy> clients,
-      BiFunction<ClientProxy, StructValue, ServerMessage> instruction,
+  Dispatch(ServerMessage.MsgCase kind, List<RemoteClient> clients,
+      BiFunction<RemoteClient, StructValue, ServerMessage> instruction,
       Optional<Duration> timeout) {
     this.kind = kind;
     this.instruction = instruction;

@@ -26,14 +26,24 @@ public final class GrpcServers {
    * @throws IOException if a TLS file cannot be read or holds no usable PEM
    */
   public static ServerBuilder<?> netty(ServerConfig config) throws IOException {
-    ServerCredentials credentials = config.tls().isPresent()
-        ? tls(config.tls().get()) : InsecureServerCredentials.create();
+    return netty(config.host(), config.port(), config.tls());
+  }
+
+  /**
+   * A Netty server builder for {@code host:port}, with TLS (and client certificates) when
+   * {@code tls} is given.
+   *
+   * @throws IOException if a TLS file cannot be read or holds no usable PEM
+   */
+  public static ServerBuilder<?> netty(String host, int port,
+      java.util.Optional<TlsFiles> tls) throws IOException {
+    ServerCredentials credentials = tls.isPresent()
+        ? tls(tls.get()) : InsecureServerCredentials.create();
     try {
-      return NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()),
-          credentials);
+      return NettyServerBuilder.forAddress(new InetSocketAddress(host, port), credentials);
     } catch (IllegalArgumentException | IllegalStateException e) {
       // Such as PEM blocks whose contents do not parse: grpc reads them here.
-      throw new IOException("unusable TLS files " + config.tls().map(t -> t.certChain() + ", "
+      throw new IOException("unusable TLS files " + tls.map(t -> t.certChain() + ", "
           + t.privateKey()).orElse("") + ": " + e.getMessage(), e);
     }
   }

@@ -41,14 +41,14 @@ final class InitialModel {
    * parameters; a client whose parameters fail (do not decode, or are not finite) is skipped.
    */
   private SequencedMap<String, Tensor> fromClient() throws FlowerServerException {
-    List<ClientProxy> clients = new java.util.ArrayList<>(manager.all());
+    List<RemoteClient> clients = new java.util.ArrayList<>(manager.all());
     if (clients.isEmpty()) {
       throw new FlowerServerException("no client is connected to ask for initial parameters");
     }
     SplittableRandom random = new SplittableRandom(config.seed());
     RemoteClientException last = null;
     while (!clients.isEmpty()) {
-      ClientProxy chosen = clients.remove(random.nextInt(clients.size()));
+      RemoteClient chosen = clients.remove(random.nextInt(clients.size()));
       LOG.info("asking client {} for the initial parameters", chosen.id());
       try {
         List<Tensor> tensors = RemoteClientWork.parametersOf(chosen, registry,

@@ -7,7 +7,6 @@ import io.tributary.flower.TensorTypes;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +24,6 @@ public final class JoinService implements ServerCalls.BidiStreamingMethod<Client
   private final int maxMessageSize;
   private final OutboundBudget budget;
   private final InboundBudget inbound;
-  private final AtomicLong sequence = new AtomicLong();
 
   public JoinService(ClientManager manager, ScheduledExecutorService timer, Traffic traffic,
       int maxMessageSize, OutboundBudget budget, InboundBudget inbound) {
@@ -40,7 +38,7 @@ public final class JoinService implements ServerCalls.BidiStreamingMethod<Client
   @Override
   public StreamObserver<ClientMessage> invoke(StreamObserver<ServerMessage> responseObserver) {
     String type = TensorTypeInterceptor.NEGOTIATED.get();
-    long seq = sequence.incrementAndGet();
+    long seq = manager.nextSequence();
     var out = (ServerCallStreamObserver<ServerMessage>) responseObserver;
     // Inbound flow control: a message is read only when the proxy asks for one (see ClientProxy).
     out.disableAutoRequest();

@@ -26,7 +26,7 @@ final class RemoteCall {
    * @throws RemoteClientException if the client disconnects, times out, or answers with another
    *     kind of message
    */
-  static ClientMessage ask(ClientProxy client, ServerMessage message,
+  static ClientMessage ask(RemoteClient client, ServerMessage message,
       ClientMessage.MsgCase expected, Optional<Duration> timeout) {
     CompletableFuture<ClientMessage> f = client.request(message, timeout);
     return await(client, message.getMsgCase(), f, expected, () -> client.abandon(f,
@@ -39,7 +39,7 @@ final class RemoteCall {
    *
    * @throws RemoteClientException if the answer failed or is not of kind {@code expected}
    */
-  static ClientMessage await(ClientProxy client, ServerMessage.MsgCase sent,
+  static ClientMessage await(RemoteClient client, ServerMessage.MsgCase sent,
       CompletableFuture<ClientMessage> f, ClientMessage.MsgCase expected, Runnable abandon) {
     ClientMessage answer;
     // The round waits for this answer now: read it even if the inbound budget is spent.
@@ -70,7 +70,7 @@ final class RemoteCall {
   }
 
   /** Fails unless {@code status} is OK. */
-  static void requireOk(ClientProxy client, Status status, String what) {
+  static void requireOk(RemoteClient client, Status status, String what) {
     if (status.getCode() != Code.OK) {
       throw fail(client, what + " reported " + status.getCode() + ": " + status.getMessage(),
           null);
@@ -78,7 +78,7 @@ final class RemoteCall {
   }
 
   /** Logs why the client's result is refused and returns the exception to throw. */
-  static ClientResultException fail(ClientProxy client, String why, Throwable cause) {
+  static ClientResultException fail(RemoteClient client, String why, Throwable cause) {
     LOG.warn("client {}: result refused: {}", client.id(), why);
     return new ClientResultException(client.id(), why, cause);
   }

@@ -71,7 +71,7 @@ public final class RemoteClientWork {
   /** The secure round, when fit rounds aggregate with SecAgg+. */
   private volatile SecureRound secure;
   /** The clients of the secure round being fitted. */
-  private volatile List<ClientProxy> secureClients = List.of();
+  private volatile List<RemoteClient> secureClients = List.of();
 
   /**
    * The value of D standing for a whole secure round: with secure aggregation the fit cohort is
@@ -204,7 +204,7 @@ public final class RemoteClientWork {
    * Prepares the next {@code next} invocation over {@code clients}: its first client function
    * sends every client's FitIns at once. Close it once the invocation has returned.
    */
-  Dispatch dispatchFit(int round, List<ClientProxy> clients) {
+  Dispatch dispatchFit(int round, List<RemoteClient> clients) {
     this.round = round;
     if (secure != null) {
       // The secure round talks to the clients itself, stage by stage.
@@ -224,7 +224,7 @@ public final class RemoteClientWork {
   }
 
   /** Like {@link #dispatchFit}, for the next {@code evaluate} invocation. */
-  Dispatch dispatchEvaluate(List<ClientProxy> clients) {
+  Dispatch dispatchEvaluate(List<RemoteClient> clients) {
     Dispatch d = new Dispatch(ServerMessage.MsgCase.EVALUATE_INS, clients, this::evaluateIns,
         timeout);
     evaluateDispatch = d;
@@ -277,13 +277,13 @@ public final class RemoteClientWork {
     return c;
   }
 
-  private ServerMessage fitIns(ClientProxy client, StructValue model) {
+  private ServerMessage fitIns(RemoteClient client, StructValue model) {
     return ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns.newBuilder()
         .setParameters(encode(client, model)).putAllConfig(ScalarCodec.toProto(fitConfig(round))))
         .build();
   }
 
-  private ServerMessage evaluateIns(ClientProxy client, StructValue model) {
+  private ServerMessage evaluateIns(RemoteClient client, StructValue model) {
     return ServerMessage.newBuilder().setEvaluateIns(ServerMessage.EvaluateIns.newBuilder()
         .setParameters(encode(client, model)).putAllConfig(ScalarCodec.toProto(evaluateConfig)))
         .build();
@@ -291,7 +291,7 @@ public final class RemoteClientWork {
 
   /** The client's answer: from the invocation's dispatch, or asked for here if not in it. */
   private Dispatch.Answer exchange(Dispatch dispatch, Object argument,
-      ClientMessage.MsgCase expected, BiFunction<ClientProxy, StructValue, ServerMessage> ins) {
+      ClientMessage.MsgCase expected, BiFunction<RemoteClient, StructValue, ServerMessage> ins) {
     StructValue model = (StructValue) ((StructValue) argument).get(0);
     String id = ((Tensor) ((StructValue) argument).get(1)).getString(0);
     if (dispatch != null) {
@@ -300,7 +300,7 @@ public final class RemoteClientWork {
         return answer.get();
       }
     }
-    ClientProxy client = client(id);
+    RemoteClient client = client(id);
     return new Dispatch.Answer(client, RemoteCall.ask(client, ins.apply(client, model), expected,
         timeout));
   }
@@ -332,7 +332,7 @@ public final class RemoteClientWork {
     }
     Dispatch.Answer answer = exchange(fitDispatch, argument, ClientMessage.MsgCase.FIT_RES,
         this::fitIns);
-    ClientProxy client = answer.client();
+    RemoteClient client = answer.client();
     ClientMessage.FitRes res = answer.message().getFitRes();
     RemoteCall.requireOk(client, res.getStatus(), "FitRes");
     List<Tensor> got = decode(client, res.getParameters());
@@ -373,7 +373,7 @@ public final class RemoteClientWork {
   }
 
   /** The FitRes metric {@code norm_bit} as 0 or 1; a client without it fails. */
-  private long normBit(ClientProxy client,
+  private long normBit(RemoteClient client,
       Map<String, io.tributary.flower.internal.proto.Scalar> metrics) {
     io.tributary.flower.internal.proto.Scalar v = metrics.get("norm_bit");
     if (v == null) {
@@ -398,7 +398,7 @@ public final class RemoteClientWork {
   private Object runEvaluate(Object argument) {
     Dispatch.Answer answer = exchange(evaluateDispatch, argument,
         ClientMessage.MsgCase.EVALUATE_RES, this::evaluateIns);
-    ClientProxy client = answer.client();
+    RemoteClient client = answer.client();
     ClientMessage.EvaluateRes res = answer.message().getEvaluateRes();
     RemoteCall.requireOk(client, res.getStatus(), "EvaluateRes");
     if (res.getNumExamples() < 0) {
@@ -423,7 +423,7 @@ public final class RemoteClientWork {
    *
    * @throws io.tributary.flower.server.RemoteClientException if the client fails to give them
    */
-  public static List<Tensor> parametersOf(ClientProxy client, SerializerRegistry registry,
+  public static List<Tensor> parametersOf(RemoteClient client, SerializerRegistry registry,
       Optional<Duration> timeout) {
     ServerMessage ins = ServerMessage.newBuilder().setGetParametersIns(
         ServerMessage.GetParametersIns.getDefaultInstance()).build();
@@ -443,13 +443,13 @@ public final class RemoteClientWork {
     return tensors;
   }
 
-  private ClientProxy client(String clientId) {
+  private RemoteClient client(String clientId) {
     return manager.get(clientId).orElseThrow(() ->
         new io.tributary.flower.server.ClientDisconnectedException(clientId,
             "the client left before the instruction was sent", null));
   }
 
-  private io.tributary.flower.internal.proto.Parameters encode(ClientProxy client,
+  private io.tributary.flower.internal.proto.Parameters encode(RemoteClient client,
       StructValue model) {
     try {
       return encoder.encode(model, client.tensorType());
@@ -459,7 +459,7 @@ public final class RemoteClientWork {
     }
   }
 
-  private List<Tensor> decode(ClientProxy client,
+  private List<Tensor> decode(RemoteClient client,
       io.tributary.flower.internal.proto.Parameters p) {
     List<Tensor> got;
     try {
@@ -475,7 +475,7 @@ public final class RemoteClientWork {
     return got;
   }
 
-  private static Map<String, Scalar> metricsWithout(ClientProxy client,
+  private static Map<String, Scalar> metricsWithout(RemoteClient client,
       Map<String, io.tributary.flower.internal.proto.Scalar> metrics, String left) {
     try {
       Map<String, Scalar> m = new java.util.TreeMap<>(ScalarCodec.fromProto(metrics));
@@ -488,7 +488,7 @@ public final class RemoteClientWork {
     }
   }
 
-  private static OptionalDouble metric(ClientProxy client,
+  private static OptionalDouble metric(RemoteClient client,
       Map<String, io.tributary.flower.internal.proto.Scalar> metrics, String key) {
     try {
       Scalar s = ScalarCodec.fromProto(metrics).get(key);

@@ -36,14 +36,14 @@ final class SecureRound implements SecureFitProtocol.Exchange {
   private final SecureFitProtocol protocol;
   private final SecureAggregation options;
   private final Optional<Duration> timeout;
-  private final BiFunction<ClientProxy, StructValue, Parameters> encoder;
+  private final BiFunction<RemoteClient, StructValue, Parameters> encoder;
   private final List<String> exclusions = new ArrayList<>();
   /** The round under way: its clients and model. */
-  private List<ClientProxy> clients = List.of();
+  private List<RemoteClient> clients = List.of();
   private StructValue model;
 
   SecureRound(SecureFitProtocol protocol, SecureAggregation options, Optional<Duration> timeout,
-      BiFunction<ClientProxy, StructValue, Parameters> encoder) {
+      BiFunction<RemoteClient, StructValue, Parameters> encoder) {
     this.protocol = protocol;
     this.options = options;
     this.timeout = timeout;
@@ -84,7 +84,7 @@ final class SecureRound implements SecureFitProtocol.Exchange {
    *
    * @throws SecureFitProtocol.Failed when the protocol fails the round
    */
-  synchronized SecureFitProtocol.Outcome run(List<ClientProxy> clients, StructValue model,
+  synchronized SecureFitProtocol.Outcome run(List<RemoteClient> clients, StructValue model,
       Map<String, Scalar> fitConfig) {
     reset();
     this.clients = List.copyOf(clients);
@@ -107,7 +107,7 @@ final class SecureRound implements SecureFitProtocol.Exchange {
       Map<Integer, Map<String, Scalar>> configs, boolean withModel) {
     Map<Integer, CompletableFuture<ClientMessage>> pending = new TreeMap<>();
     for (Map.Entry<Integer, Map<String, Scalar>> e : configs.entrySet()) {
-      ClientProxy c = clients.get(e.getKey());
+      RemoteClient c = clients.get(e.getKey());
       ServerMessage.FitIns.Builder ins = ServerMessage.FitIns.newBuilder()
           .putAllConfig(ScalarCodec.toProto(e.getValue()));
       try {
@@ -128,7 +128,7 @@ final class SecureRound implements SecureFitProtocol.Exchange {
     Map<Integer, Map<String, Scalar>> answers = new TreeMap<>();
     for (Map.Entry<Integer, CompletableFuture<ClientMessage>> e : pending.entrySet()) {
       int i = e.getKey();
-      ClientProxy c = clients.get(i);
+      RemoteClient c = clients.get(i);
       ClientMessage answer;
       try {
         answer = RemoteCall.await(c, ServerMessage.MsgCase.FIT_INS, e.getValue(),

@@ -27,9 +27,9 @@ public final class Shutdown {
       throws InterruptedException {
     ServerMessage bye = ServerMessage.newBuilder().setReconnectIns(
         ServerMessage.ReconnectIns.newBuilder().setSeconds(0)).build();
-    List<ClientProxy> clients = manager.all();
+    List<RemoteClient> clients = manager.all();
     List<CompletableFuture<ClientMessage>> answers = new ArrayList<>();
-    for (ClientProxy c : clients) {
+    for (RemoteClient c : clients) {
       try {
         answers.add(c.request(bye, Optional.of(grace.isZero() ? Duration.ofMillis(1) : grace)));
       } catch (IllegalStateException e) {
@@ -44,7 +44,7 @@ public final class Shutdown {
         LOG.debug("a client did not confirm the disconnect", e);
       }
     }
-    for (ClientProxy c : clients) {
+    for (RemoteClient c : clients) {
       c.finish();
     }
     LOG.info("told {} clients to disconnect", clients.size());

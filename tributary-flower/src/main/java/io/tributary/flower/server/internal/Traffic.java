@@ -7,11 +7,11 @@ public final class Traffic {
   private final AtomicLong down = new AtomicLong();
   private final AtomicLong up = new AtomicLong();
 
-  void sent(long bytes) {
+  public void sent(long bytes) {
     down.addAndGet(bytes);
   }
 
-  void received(long bytes) {
+  public void received(long bytes) {
     up.addAndGet(bytes);
   }
 

@@ -25,8 +25,8 @@ class ClientManagerTest {
     return m;
   }
 
-  static List<String> ids(List<ClientProxy> clients) {
-    return clients.stream().map(ClientProxy::id).toList();
+  static List<String> ids(List<? extends RemoteClient> clients) {
+    return clients.stream().map(RemoteClient::id).toList();
   }
 
   @Test

@@ -66,12 +66,13 @@ class InboundFlowControlTest {
     for (int i = 0; i < n; i++) {
       clients.add(new FakeClient(channel, new Metadata(), Behaviours.honest(1, 10)));
     }
-    return manager.waitFor(n, Duration.ofSeconds(10));
+    return manager.waitFor(n, Duration.ofSeconds(10)).stream().map(c -> (ClientProxy) c)
+        .toList();
   }
 
   @AfterEach
   void stop() throws Exception {
-    for (ClientProxy p : manager.all()) {
+    for (RemoteClient p : manager.all()) {
       p.finish();
     }
     if (channel != null) {
@@ -166,9 +167,9 @@ class InboundFlowControlTest {
     startServer();
     // One at a time, so which proxy is which does not depend on the order the streams open in.
     clients.add(new FakeClient(channel, new Metadata(), Behaviours.silent()));
-    ClientProxy silent = manager.waitFor(1, Duration.ofSeconds(10)).get(0);
+    ClientProxy silent = (ClientProxy) manager.waitFor(1, Duration.ofSeconds(10)).get(0);
     clients.add(new FakeClient(channel, new Metadata(), Behaviours.honest(1, 10)));
-    ClientProxy honest = manager.waitFor(2, Duration.ofSeconds(10)).stream()
+    ClientProxy honest = (ClientProxy) manager.waitFor(2, Duration.ofSeconds(10)).stream()
         .filter(c -> c != silent).findFirst().orElseThrow();
 
     CompletableFuture<ClientMessage> lost = silent.request(FIT,

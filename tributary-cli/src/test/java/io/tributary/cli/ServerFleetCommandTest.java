@@ -1,0 +1,160 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.flower.app.ClientApp;
+import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.records.ArrayRecord;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.MetricRecord;
+import io.tributary.flower.records.RecordDict;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.npy.Npz;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tributary server --fleet-api-address}: SuperNodes join over the Fleet API. */
+class ServerFleetCommandTest {
+  @TempDir Path dir;
+
+  private Path app() throws Exception {
+    Path app = Files.createDirectories(dir.resolve("app"));
+    Files.writeString(app.resolve("pyproject.toml"), """
+        [project]
+        name = "plus-one"
+        version = "1.0.0"
+
+        [tool.flwr.app]
+        publisher = "tributary"
+        """);
+    return app;
+  }
+
+  private static ClientApp plus(float k) {
+    return ClientApp.builder().train((Message m, io.tributary.flower.app.Context c) -> {
+      Tensor t = ((ArrayRecord) m.content().get("arrays")).toTensors().firstEntry().getValue();
+      float[] v = new float[(int) t.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = t.getFloat(i) + k;
+      }
+      Map<String, Object> metrics = new LinkedHashMap<>();
+      metrics.put("num-examples", 1L);
+      return m.reply(RecordDict.of("arrays", ArrayRecord.fromTensors(Map.of("0",
+          Tensor.ofFloats(t.shape(), v))), "metrics", new MetricRecord(metrics)));
+    }).evaluate((Message m, io.tributary.flower.app.Context c) -> m.reply(RecordDict.of(
+        "metrics", new MetricRecord(Map.of("num-examples", 1L, "loss", 2.0))))).build();
+  }
+
+  @Test
+  void server_fleetApiWithTwoSuperNodes_writesTheWeightedMeanAsFinalModel() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path out = dir.resolve("run");
+    Path app = app();
+    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("server",
+        "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--rounds", "1",
+        "--min-clients", "2", "--initial", dir.resolve("init.npz").toString(),
+        "--run-config", "lr=0.1", "--out", out.toString()));
+    try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
+        SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
+      CliRun r = run.get(90, TimeUnit.SECONDS);
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      assertThat(r.out()).contains("Fleet API, grpc-rere, tributary/plus-one 1.0.0");
+    }
+    assertThat(Npz.read(out.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+  }
+
+  @Test
+  void server_fleetApiWithoutApp_exitsTwoNamingTheOption() {
+    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--fleet-api-address needs --app");
+  }
+
+  @Test
+  void server_noAddressAtAll_exitsTwo() {
+    CliRun r = CliRun.of("server", "--rounds", "1", "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("give --address").contains("--fleet-api-address");
+  }
+
+  @Test
+  void server_appWithoutPyproject_exitsTwoNamingIt() throws Exception {
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--app",
+        empty.toString(), "--rounds", "1", "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--app").contains("pyproject.toml");
+  }
+
+  @Test
+  void server_httpFleetApiWithTls_exitsTwoNamingTheMissingTls() throws Exception {
+    io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
+        Files.createDirectories(dir.resolve("certs")));
+    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--fleet-api-type",
+        "http", "--app", app().toString(), "--tls-cert", certs.serverCert.toString(),
+        "--tls-key", certs.serverKey.toString(), "--rounds", "1", "--min-clients", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("the HTTP Fleet API has no TLS");
+  }
+
+  /** One run of the Fleet server with two Java SuperNodes (+1 and +3, one example each). */
+  private CliRun serveFleet(Path app, String... args) throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("server",
+        "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--min-clients",
+        "2"));
+    all.addAll(java.util.List.of(args));
+    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(
+        all.toArray(String[]::new)));
+    try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
+        SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
+      return run.get(90, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void serverResume_fleetRunAfterOneRound_goesOnWithRoundTwo() throws Exception {
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    Path out = dir.resolve("run");
+    Path app = app();
+    CliRun first = serveFleet(app, "--rounds", "1", "--initial",
+        dir.resolve("init.npz").toString(), "--out", out.toString());
+    assertThat(first.exitCode()).as(first.err()).isZero();
+
+    CliRun resumed = serveFleet(app, "--rounds", "2", "--resume", out.toString());
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(resumed.out()).contains("resuming " + out + " after round 1")
+        .contains("round 2/2: 2 clients");
+    assertThat(Files.readAllLines(out.resolve("metrics.jsonl"))).hasSize(2);
+    // Each round moves w by the mean of +1 and +3.
+    assertThat(Npz.read(out.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 4, 4));
+  }
+}

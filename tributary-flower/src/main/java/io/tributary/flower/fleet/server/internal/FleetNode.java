@@ -1,0 +1,358 @@
+package io.tributary.flower.fleet.server.internal;
+
+import io.tributary.flower.fleet.server.FleetLimits;
+
+import io.tributary.flower.fleet.internal.ObjectCodec;
+import io.tributary.flower.fleet.internal.Protos;
+import io.tributary.flower.fleet.internal.proto.ObjectTree;
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.Metadata;
+import io.tributary.flower.server.ClientDisconnectedException;
+import io.tributary.flower.server.ClientResultException;
+import io.tributary.flower.server.InstructionTimeoutException;
+import io.tributary.flower.server.internal.RemoteClient;
+import io.tributary.flower.server.internal.Traffic;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One online period of a Fleet node, as a client of the server's rounds: an instruction becomes
+ * a Flower message the node pulls (with its objects), and the node's pushed reply, once all its
+ * objects are there and check out, becomes the answer.
+ *
+ * <p>A node holds at most one instruction, as a Join client does. A reply that breaks the rules
+ * (forged or oversized objects, a tree that does not match, a reply to another message, an
+ * error) fails only this node's answer, with the reason; the node stays online, since Fleet
+ * nodes keep no state between messages. A timeout fails the answer and forgets the message: a
+ * late reply is refused as a reply to a message the node was not sent.
+ */
+public final class FleetNode implements RemoteClient {
+  private static final Logger LOG = LoggerFactory.getLogger(FleetNode.class);
+
+  /** A message waiting for the node, with its objects until the node confirms it. */
+  record Outgoing(String messageId, io.tributary.flower.fleet.internal.proto.Message head,
+      ObjectTree tree, LinkedHashMap<String, byte[]> objects) {}
+
+  private final long nodeId;
+  private final String id;
+  private final long runId;
+  private final MessageApi api;
+  private final FleetLimits limits;
+  private final ScheduledExecutorService timer;
+  private final Traffic traffic;
+  private final Consumer<FleetNode> onClose;
+  private final ObjectInterner interner;
+  private final Object lock = new Object();
+  private Outgoing outgoing;
+  private boolean pulled;
+  private CompletableFuture<ClientMessage> pending;
+  private ServerMessage.MsgCase pendingKind;
+  private Metadata pendingMetadata;
+  private ScheduledFuture<?> pendingTimeout;
+  private ReplyAssembly assembly;
+  private boolean closed;
+
+  FleetNode(long nodeId, long runId, MessageApi api, FleetLimits limits,
+      ScheduledExecutorService timer, Traffic traffic, ObjectInterner interner,
+      Consumer<FleetNode> onClose) {
+    this.interner = interner;
+    this.nodeId = nodeId;
+    this.id = "node-" + Long.toUnsignedString(nodeId);
+    this.runId = runId;
+    this.api = api;
+    this.limits = limits;
+    this.timer = timer;
+    this.traffic = traffic;
+    this.onClose = onClose;
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  /** The node's Fleet id. */
+  public long nodeId() {
+    return nodeId;
+  }
+
+  @Override
+  public String tensorType() {
+    return MessageApi.TENSOR_TYPE;
+  }
+
+  @Override
+  public boolean isClosed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+
+  @Override
+  public CompletableFuture<ClientMessage> request(ServerMessage message,
+      Optional<Duration> timeout) {
+    if (message.hasReconnectIns()) {
+      // The Fleet API has no "go away": the node stays idle until it leaves or the server stops.
+      return CompletableFuture.completedFuture(ClientMessage.newBuilder().setDisconnectRes(
+          ClientMessage.DisconnectRes.getDefaultInstance()).build());
+    }
+    Message m;
+    try {
+      double ttl = timeout.map(t -> t.toMillis() / 1000.0).orElse(MessageApi.DEFAULT_TTL);
+      m = api.instruction(message, runId, nodeId, ttl);
+    } catch (MessageApi.BadReply e) {
+      return CompletableFuture.failedFuture(new ClientResultException(id, e.getMessage(), e));
+    }
+    ObjectCodec.Deflated d = ObjectCodec.deflate(m);
+    Message sent = m.withMessageId(d.rootId());
+    CompletableFuture<ClientMessage> f = new CompletableFuture<>();
+    synchronized (lock) {
+      if (closed) {
+        return CompletableFuture.failedFuture(new ClientDisconnectedException(id,
+            "the node is no longer online", null));
+      }
+      if (pending != null) {
+        throw new IllegalStateException("node " + id + " still owes an answer to "
+            + pendingKind);
+      }
+      outgoing = new Outgoing(d.rootId(), Protos.messageHead(sent), d.tree(),
+          interner.intern(d.objects()));
+      pulled = false;
+      pending = f;
+      pendingKind = message.getMsgCase();
+      pendingMetadata = sent.metadata();
+      assembly = null;
+      timeout.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t), t.toNanos(),
+          TimeUnit.NANOSECONDS));
+    }
+    return f;
+  }
+
+  /** The message waiting for the node, once: its head and object tree. */
+  Optional<Outgoing> pull() {
+    synchronized (lock) {
+      if (outgoing == null || pulled || closed) {
+        return Optional.empty();
+      }
+      pulled = true;
+      return Optional.of(outgoing);
+    }
+  }
+
+  /** The head of a pulled message as PullMessages carries it. */
+  static io.tributary.flower.fleet.internal.proto.Message head(Outgoing o) {
+    return o.head();
+  }
+
+  /** The object tree of a pulled message. */
+  static ObjectTree tree(Outgoing o) {
+    return o.tree();
+  }
+
+  /** An object of the message waiting for the node; empty if it holds no such object. */
+  Optional<byte[]> object(String objectId) {
+    synchronized (lock) {
+      byte[] c = outgoing == null ? null : outgoing.objects().get(objectId);
+      if (c != null) {
+        traffic.sent(c.length);
+      }
+      return Optional.ofNullable(c);
+    }
+  }
+
+  /** The node has all of the message: its objects are let go. */
+  void confirmed(String messageId) {
+    synchronized (lock) {
+      if (outgoing != null && outgoing.messageId().equals(messageId)) {
+        outgoing = new Outgoing(outgoing.messageId(), outgoing.head(), outgoing.tree(),
+            new LinkedHashMap<>());
+      }
+    }
+  }
+
+  /**
+   * The node pushes a reply's head and tree: the ids of the objects to push.
+   *
+   * @throws FleetCallException if the node owes no answer, or the reply breaks the rules (the
+   *     answer then fails with the reason)
+   */
+  List<String> pushReply(io.tributary.flower.fleet.internal.proto.Message head, ObjectTree tree)
+      throws FleetCallException {
+    CompletableFuture<ClientMessage> failed;
+    String why;
+    synchronized (lock) {
+      Metadata md = head.getMetadata() == null ? null : Protos.metadata(head.getMetadata());
+      if (pending == null || md == null
+          || !md.replyToMessageId().equals(pendingMetadata.messageId())) {
+        throw new FleetCallException(FleetCallException.Code.FAILED_PRECONDITION,
+            "node " + id + " replied to a message it was not sent (or no longer waits for)");
+      }
+      why = check(md, tree);
+      if (why == null) {
+        try {
+          assembly = ReplyAssembly.of(tree, limits);
+          return List.copyOf(assembly.needed());
+        } catch (MessageApi.BadReply e) {
+          why = e.getMessage();
+        }
+      }
+      failed = clearLocked();
+    }
+    fail(failed, why);
+    throw new FleetCallException(FleetCallException.Code.INVALID_ARGUMENT, why);
+  }
+
+  private String check(Metadata md, ObjectTree tree) {
+    if (md.srcNodeId() != nodeId) {
+      return "the reply names node " + Long.toUnsignedString(md.srcNodeId()) + " as its source";
+    }
+    if (md.runId() != runId) {
+      return "the reply is for run " + Long.toUnsignedString(md.runId());
+    }
+    if (!md.messageType().equals(pendingMetadata.messageType())) {
+      return "the reply is of type '" + md.messageType() + "' to a '"
+          + pendingMetadata.messageType() + "' message";
+    }
+    if (!md.messageId().isEmpty() && !md.messageId().equals(tree.getObjectId())) {
+      return "the reply's message id is not its object tree's root";
+    }
+    return null;
+  }
+
+  /**
+   * An object of the reply being pushed.
+   *
+   * @return false if the object is not one the reply is waiting for
+   * @throws FleetCallException if the object breaks the rules (the answer then fails)
+   */
+  boolean pushObject(String objectId, byte[] content) throws FleetCallException {
+    ReplyAssembly a;
+    CompletableFuture<ClientMessage> f;
+    ServerMessage.MsgCase kind;
+    String why;
+    synchronized (lock) {
+      a = assembly;
+      if (a == null || !a.wants(objectId)) {
+        return false;
+      }
+      traffic.received(content.length);
+      try {
+        if (!a.add(objectId, content)) {
+          return true;
+        }
+      } catch (MessageApi.BadReply e) {
+        why = e.getMessage();
+        CompletableFuture<ClientMessage> failed = clearLocked();
+        fail(failed, why);
+        throw new FleetCallException(FleetCallException.Code.INVALID_ARGUMENT, why);
+      }
+      f = pending;
+      kind = pendingKind;
+    }
+    // Every object is there: put the reply together outside the lock.
+    ClientMessage answer = null;
+    try {
+      answer = MessageApi.answer(kind, a.message());
+      why = null;
+    } catch (MessageApi.BadReply e) {
+      why = e.getMessage();
+    }
+    synchronized (lock) {
+      if (pending != f) {
+        return true;
+      }
+      clearLocked();
+    }
+    if (why != null) {
+      fail(f, why);
+    } else {
+      f.complete(answer);
+    }
+    return true;
+  }
+
+  private void fail(CompletableFuture<ClientMessage> f, String why) {
+    if (f == null) {
+      return;
+    }
+    LOG.warn("node {}: reply refused: {}", id, why);
+    f.completeExceptionally(new ClientResultException(id, why, null));
+  }
+
+  private CompletableFuture<ClientMessage> clearLocked() {
+    CompletableFuture<ClientMessage> f = pending;
+    if (pendingTimeout != null) {
+      pendingTimeout.cancel(false);
+    }
+    pending = null;
+    pendingKind = null;
+    pendingMetadata = null;
+    pendingTimeout = null;
+    assembly = null;
+    outgoing = null;
+    pulled = false;
+    return f;
+  }
+
+  private void expire(CompletableFuture<ClientMessage> f, Duration t) {
+    ServerMessage.MsgCase kind;
+    synchronized (lock) {
+      if (pending != f) {
+        return;
+      }
+      kind = pendingKind;
+      clearLocked();
+    }
+    LOG.warn("node {} did not answer {} within {}", id, kind, t);
+    f.completeExceptionally(new InstructionTimeoutException(id, "no answer to " + kind
+        + " within " + t));
+  }
+
+  @Override
+  public void abandon(CompletableFuture<ClientMessage> f, String why) {
+    synchronized (lock) {
+      if (pending != f) {
+        return;
+      }
+      clearLocked();
+    }
+    f.completeExceptionally(new InstructionTimeoutException(id, why));
+  }
+
+  @Override
+  public void finish() {
+    end("the node left");
+  }
+
+  /** Ends this online period: an outstanding instruction fails with {@code why}. */
+  void end(String why) {
+    CompletableFuture<ClientMessage> f;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      f = clearLocked();
+    }
+    onClose.accept(this);
+    if (f != null) {
+      f.completeExceptionally(new ClientDisconnectedException(id, why, null));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FleetNode[" + id + "]";
+  }
+}

@@ -1,0 +1,102 @@
+package io.tributary.flower.fleet.server.internal;
+
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.stub.ServerCalls;
+import io.tributary.flower.fleet.internal.FleetRpc;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The Fleet API as the gRPC service {@code flwr.proto.Fleet} (grpc-rere, Flower 1.27-1.42), on
+ * the method descriptors the node side uses, behind the check Flower's SuperLink makes of every
+ * call: the node's signed timestamp ({@link NodeSignatures}); the key it proves is the caller's,
+ * to which the node id every call names must belong.
+ */
+public final class GrpcFleet {
+  private static final Metadata.Key<byte[]> PUBLIC_KEY =
+      Metadata.Key.of("flwr-public-key-bin", Metadata.BINARY_BYTE_MARSHALLER);
+  private static final Metadata.Key<byte[]> SIGNATURE =
+      Metadata.Key.of("flwr-signature-bin", Metadata.BINARY_BYTE_MARSHALLER);
+  private static final Metadata.Key<String> TIMESTAMP =
+      Metadata.Key.of("flwr-timestamp", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Context.Key<byte[]> CALLER_KEY = Context.key("flwr-caller-key");
+
+  private GrpcFleet() {}
+
+  /** The service over {@code service}, behind the signature check. */
+  public static ServerServiceDefinition service(FleetService service) {
+    ServerServiceDefinition def = ServerServiceDefinition.builder(FleetRpc.SERVICE)
+        .addMethod(FleetRpc.REGISTER_NODE, unary(service, FleetCall.REGISTER_NODE))
+        .addMethod(FleetRpc.ACTIVATE_NODE, unary(service, FleetCall.ACTIVATE_NODE))
+        .addMethod(FleetRpc.DEACTIVATE_NODE, unary(service, FleetCall.DEACTIVATE_NODE))
+        .addMethod(FleetRpc.UNREGISTER_NODE, unary(service, FleetCall.UNREGISTER_NODE))
+        .addMethod(FleetRpc.HEARTBEAT, unary(service, FleetCall.SEND_NODE_HEARTBEAT))
+        .addMethod(FleetRpc.PULL_MESSAGES, unary(service, FleetCall.PULL_MESSAGES))
+        .addMethod(FleetRpc.PUSH_MESSAGES, unary(service, FleetCall.PUSH_MESSAGES))
+        .addMethod(FleetRpc.GET_RUN, unary(service, FleetCall.GET_RUN))
+        .addMethod(FleetRpc.GET_FAB, unary(service, FleetCall.GET_FAB))
+        .addMethod(FleetRpc.PUSH_OBJECT, unary(service, FleetCall.PUSH_OBJECT))
+        .addMethod(FleetRpc.PULL_OBJECT, unary(service, FleetCall.PULL_OBJECT))
+        .addMethod(FleetRpc.CONFIRM_MESSAGE_RECEIVED,
+            unary(service, FleetCall.CONFIRM_MESSAGE_RECEIVED))
+        .build();
+    return ServerInterceptors.intercept(def, new Check());
+  }
+
+  private static <Q extends com.google.protobuf.Message, R extends com.google.protobuf.Message>
+      ServerCallHandler<Q, R> unary(FleetService service, FleetCall call) {
+    return ServerCalls.asyncUnaryCall((request, out) -> {
+      byte[] key = CALLER_KEY.get();
+      try {
+        @SuppressWarnings("unchecked")
+        R res = (R) call.invoke(service, request,
+            new FleetService.Caller(Optional.ofNullable(key)));
+        out.onNext(res);
+        out.onCompleted();
+      } catch (FleetCallException e) {
+        out.onError(status(e).asRuntimeException());
+      }
+    });
+  }
+
+  private static Status status(FleetCallException e) {
+    Status s = switch (e.code()) {
+      case INVALID_ARGUMENT -> Status.INVALID_ARGUMENT;
+      case UNAUTHENTICATED -> Status.UNAUTHENTICATED;
+      case PERMISSION_DENIED -> Status.PERMISSION_DENIED;
+      case NOT_FOUND -> Status.NOT_FOUND;
+      case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
+      case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
+    };
+    return s.withDescription(e.getMessage());
+  }
+
+  /** Checks every call's signature before it reaches the service, as Flower's SuperLink. */
+  private static final class Check implements ServerInterceptor {
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+        ServerCallHandler<Q, R> next) {
+      MethodDescriptor<Q, R> m = call.getMethodDescriptor();
+      byte[] key;
+      try {
+        key = NodeSignatures.verify(headers.get(PUBLIC_KEY), headers.get(TIMESTAMP),
+            headers.get(SIGNATURE), Instant.now());
+      } catch (FleetCallException e) {
+        call.close(Status.UNAUTHENTICATED.withDescription(e.getMessage() + " ("
+            + m.getBareMethodName() + ")"), new Metadata());
+        return new ServerCall.Listener<>() { };
+      }
+      return Contexts.interceptCall(Context.current().withValue(CALLER_KEY, key), call, headers,
+          next);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.tributary.flower.server.internal;
+
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.ServerMessage;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One remote client as the server's rounds see it: it is sent one instruction at a time in the
+ * server's terms ({@code FitIns}, {@code EvaluateIns}, {@code GetParametersIns},
+ * {@code ReconnectIns}) and answers with the matching result.
+ *
+ * <p>A legacy {@code Join} stream ({@link ClientProxy}) sends the instruction as it is; a Fleet
+ * node translates it into a Flower Message-API message and its reply back, so that the same
+ * round machinery ({@link RemoteClientWork}, {@link Dispatch}) drives both and both may take part
+ * in one round. Not sealed: the Fleet node lives in its own package and the module has no
+ * {@code module-info} that would let a sealed interface permit it.
+ */
+public interface RemoteClient {
+  /** The server-assigned id, unique among the connected clients. */
+  String id();
+
+  /** The {@code tensor_type} the client's parameters are written in. */
+  String tensorType();
+
+  /** True once the client is gone for good. */
+  boolean isClosed();
+
+  /**
+   * Sends {@code message} and returns the future of the client's answer. The future fails with a
+   * {@link io.tributary.flower.server.RemoteClientException} if the client leaves first or does
+   * not answer within {@code timeout}.
+   *
+   * @throws IllegalStateException if an instruction is already outstanding
+   */
+  CompletableFuture<ClientMessage> request(ServerMessage message, Optional<Duration> timeout);
+
+  /**
+   * Gives up on {@code f} if it is still the outstanding instruction (its caller stopped
+   * waiting): a late answer could not be matched to a later instruction.
+   */
+  void abandon(CompletableFuture<ClientMessage> f, String why);
+
+  /** Reads the pending answer at once if it waits for the server's inbound budget. */
+  default void expedite() {}
+
+  /** The round has taken (or given up on) the last answer; idempotent. */
+  default void releaseAnswer() {}
+
+  /** Ends the connection normally (the client has been told to go, or the server stops). */
+  void finish();
+}

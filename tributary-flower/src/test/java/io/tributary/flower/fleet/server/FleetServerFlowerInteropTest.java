@@ -1,0 +1,275 @@
+package io.tributary.flower.fleet.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.tributary.flower.AbstractFlowerClient;
+import io.tributary.flower.EvaluateIns;
+import io.tributary.flower.EvaluateRes;
+import io.tributary.flower.FitIns;
+import io.tributary.flower.FitRes;
+import io.tributary.flower.FlowerClientRunner;
+import io.tributary.flower.Scalar;
+import io.tributary.flower.fleet.FlowerPeer;
+import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.testing.PythonEnv;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real Flower 1.27 {@code flower-supernode}s running Flower's quickstart-numpy ClientApp
+ * unchanged ({@code ../shared/peers/flower/examples/quickstart-numpy}) on a {@link FleetServer}:
+ * its {@code train} replies with the model plus {@code np.random.rand} and {@code num-examples}
+ * 1; each ClientApp process seeds numpy ({@link PythonSuperNodes}), so each round's aggregate can
+ * be checked against the example-weighted mean of the replies.
+ */
+@Timeout(300)
+class FleetServerFlowerInteropTest {
+  private static final double[] INIT = {1, 2, 3};
+
+  @TempDir Path dir;
+
+  private static Path quickstart() {
+    Path p = PythonEnv.projectRoot().getParent()
+        .resolve("shared/peers/flower/examples/quickstart-numpy");
+    if (!Files.isDirectory(p)) {
+      return PythonEnv.unavailable("Flower's quickstart-numpy not found at " + p);
+    }
+    return p;
+  }
+
+  private static ServerConfig config(int rounds, int minClients, Duration roundTimeout) {
+    SequencedMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofDoubles(Shape.of(3), INIT));
+    return ServerConfig.builder().address("127.0.0.1", 0).rounds(rounds).minClients(minClients)
+        .roundTimeout(roundTimeout).clientWait(Duration.ofSeconds(90))
+        .initial(InitialParameters.given(init)).build();
+  }
+
+  private static void assertModel(RunResult r, double[] expected) {
+    Tensor w = r.finalParameters().get("w");
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(w.getAsDouble(i)).as("w[%d]", i).isCloseTo(expected[i], within(1e-9));
+    }
+  }
+
+  /** Adds {@code k} to every parameter and claims {@code examples}: a legacy Join client. */
+  private static final class PlusClient extends AbstractFlowerClient {
+    private final double k;
+    private final long examples;
+
+    PlusClient(double k, long examples) {
+      this.k = k;
+      this.examples = examples;
+    }
+
+    @Override
+    public List<Tensor> getParameters(Map<String, Scalar> config) {
+      return List.of();
+    }
+
+    @Override
+    public FitRes fit(FitIns ins) {
+      Tensor t = ins.parameters().get(0);
+      double[] v = new double[(int) t.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = t.getAsDouble(i) + k;
+      }
+      return new FitRes(List.of(Tensor.ofDoubles(t.shape(), v)), examples, Map.of());
+    }
+
+    @Override
+    public EvaluateRes evaluate(EvaluateIns ins) {
+      return new EvaluateRes(0.5f, examples, Map.of());
+    }
+  }
+
+  @Test
+  void run_pythonNodesJavaNodeAndJoinClient_eachRoundIsTheWeightedMeanOfTheReplies()
+      throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(2, 4, Duration.ofSeconds(120)), fleet)) {
+      double[] u11 = nodes.rand(11, 3);
+      double[] u12 = nodes.rand(12, 3);
+      String at = "127.0.0.1:" + server.fleetPort();
+      nodes.start("py-a", at, 11);
+      nodes.start("py-b", at, 12);
+      ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1",
+          server.joinPort().orElseThrow()).usePlaintext().build();
+      try (SuperNode java = SuperNode.builder(at).insecure(true)
+              .clientApp(FleetServerJavaNodesTest.plusK(3)).pollInterval(Duration.ofMillis(200))
+              .build().start();
+          FlowerClientRunner legacy = FlowerClientRunner.builder(new PlusClient(2, 2))
+              .channel(channel).build()) {
+        CompletableFuture<FlowerClientRunner.Outcome> unused = legacy.start();
+        RunResult r;
+        try {
+          r = server.run();
+        } catch (RuntimeException | io.tributary.flower.server.FlowerServerException e) {
+          throw new AssertionError(e + "\n--- py-a:\n" + nodes.tail("py-a"), e);
+        }
+        // Replies: w + u11 (1 example), w + u12 (1), w + 3 (3), w + 2 (2); FedAvg moves w by
+        // their example-weighted mean less w, the same in both rounds.
+        double[] expected = INIT.clone();
+        for (int round = 0; round < 2; round++) {
+          for (int i = 0; i < 3; i++) {
+            expected[i] += (u11[i] + u12[i] + 3 * 3 + 2 * 2) / 7.0;
+          }
+        }
+        for (RoundRecord rec : r.rounds()) {
+          assertThat(rec.failureReasons()).as("round %d", rec.round()).isEmpty();
+          assertThat(rec.clients()).isEqualTo(4);
+          assertThat(rec.examples()).isEqualTo(7);
+        }
+        assertModel(r, expected);
+      } finally {
+        channel.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void run_restSuperNodes_overHttpEachRoundIsTheWeightedMeanOfTheReplies() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .transport(FleetTransport.HTTP).serveJoin(false).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(1, 2, Duration.ofSeconds(120)), fleet)) {
+      double[] u21 = nodes.rand(21, 3);
+      double[] u22 = nodes.rand(22, 3);
+      String at = "http://127.0.0.1:" + server.fleetPort();
+      nodes.start("rest-a", at, 21, "--rest");
+      nodes.start("rest-b", at, 22, "--rest");
+      RunResult r;
+      try {
+        r = server.run();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        throw new AssertionError(e + "\n--- rest-a:\n" + nodes.tail("rest-a"), e);
+      }
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u21[i] + u22[i]) / 2.0;
+      }
+      assertThat(r.rounds().getFirst().failureReasons()).isEmpty();
+      assertThat(r.rounds().getFirst().clients()).isEqualTo(2);
+      assertModel(r, expected);
+    }
+  }
+
+  private Path sshKey(String name) throws Exception {
+    Path key = dir.resolve(name);
+    Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ecdsa", "-b", "384", "-N", "",
+        "-f", key.toString()).redirectErrorStream(true).start();
+    if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+      return PythonEnv.unavailable("ssh-keygen failed: " + new String(
+          p.getInputStream().readAllBytes()));
+    }
+    return key;
+  }
+
+  @Test
+  void run_supernodeAuth_onlyNodesWithRegisteredKeysJoin() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    Path a = sshKey("a");
+    Path b = sshKey("b");
+    Path stranger = sshKey("stranger");
+    Path authorized = dir.resolve("authorized.pub");
+    Files.writeString(authorized, Files.readString(Path.of(a + ".pub"))
+        + Files.readString(Path.of(b + ".pub")));
+    // Flower's SuperNodes sign their calls only over TLS.
+    io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
+        Files.createDirectories(dir.resolve("certs")));
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .authorizedKeys(FleetApi.readAuthorizedKeys(authorized))
+        .tls(new io.tributary.flower.server.TlsFiles(certs.serverCert, certs.serverKey,
+            java.util.Optional.empty())).serveJoin(false).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(1, 2, Duration.ofSeconds(120)), fleet)) {
+      double[] u31 = nodes.rand(31, 3);
+      double[] u32 = nodes.rand(32, 3);
+      String at = "127.0.0.1:" + server.fleetPort();
+      String ca = certs.caCert.toString();
+      nodes.start("stranger", at, 33, "--root-certificates", ca, "--auth-supernode-private-key",
+          stranger.toString());
+      nodes.start("auth-a", at, 31, "--root-certificates", ca, "--auth-supernode-private-key",
+          a.toString());
+      nodes.start("auth-b", at, 32, "--root-certificates", ca, "--auth-supernode-private-key",
+          b.toString());
+      RunResult r;
+      try {
+        r = server.run();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        throw new AssertionError(e + "\n--- auth-a:\n" + nodes.tail("auth-a"), e);
+      }
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u31[i] + u32[i]) / 2.0;
+      }
+      assertThat(r.rounds().getFirst().clients()).isEqualTo(2);
+      assertThat(r.rounds().getFirst().failureReasons()).isEmpty();
+      assertModel(r, expected);
+      assertThat(server.connectedClients()).hasSize(2);
+      assertThat(nodes.tail("stranger")).containsIgnoringCase("No SuperNode found");
+    }
+  }
+
+  @Test
+  void run_nodeKilledMidRun_failsOnlyItsOwnReplyAndTheRoundUsesTheOthers() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .serveJoin(false).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(2, 3, Duration.ofSeconds(20)), fleet)) {
+      double[] u41 = nodes.rand(41, 3);
+      double[] u42 = nodes.rand(42, 3);
+      double[] u43 = nodes.rand(43, 3);
+      String at = "127.0.0.1:" + server.fleetPort();
+      nodes.start("kill-a", at, 41);
+      nodes.start("kill-b", at, 42);
+      Process victim = nodes.start("kill-c", at, 43);
+      RunResult r = server.run(new io.tributary.learning.rounds.RoundListener() {
+        @Override
+        public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters)
+            throws java.io.IOException {
+          if (metrics.round() == 1) {
+            try {
+              PythonSuperNodes.kill(victim);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        }
+      });
+      // Round 1: all three; round 2: the killed node never answers, the others do.
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u41[i] + u42[i] + u43[i]) / 3.0 + (u41[i] + u42[i]) / 2.0;
+      }
+      assertThat(r.rounds().get(0).failureReasons()).isEmpty();
+      List<String> reasons = r.rounds().get(1).failureReasons();
+      assertThat(reasons).anySatisfy(x -> assertThat(x).startsWith("fit:")
+          .contains("node-"));
+      assertModel(r, expected);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package io.tributary.flower.fleet.server.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.tributary.flower.fleet.internal.NodeAuth;
+import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetRequest;
+import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetResponse;
+import io.tributary.flower.fleet.server.FleetLimits;
+import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.Traffic;
+import io.tributary.tensor.serialization.SerializerRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The HTTP Fleet API's paths, bodies and refusals. */
+@Timeout(30)
+class HttpFleetTest {
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  private HttpFleet http;
+
+  @BeforeEach
+  void start() throws Exception {
+    FleetService s = new FleetService(new ClientManager(), new FleetService.RunInfo(7, "p/a",
+        "1", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
+        new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(), Optional.empty());
+    http = HttpFleet.start("127.0.0.1", 0, s, new FleetLimits(1 << 20, 4 << 20, 64, 10));
+  }
+
+  @AfterEach
+  void stop() {
+    http.close();
+    timer.shutdownNow();
+  }
+
+  private static byte[] register() {
+    return RegisterNodeFleetRequest.newBuilder().setPublicKey(ByteString.copyFrom(
+        NodeAuth.pem(NodeAuth.generate()))).build().toByteArray();
+  }
+
+  /** A raw POST, so that the request target is sent exactly as given. */
+  private String[] post(String target, byte[] body) throws Exception {
+    try (Socket sock = new Socket("127.0.0.1", http.port())) {
+      sock.setSoTimeout(10_000);
+      OutputStream o = sock.getOutputStream();
+      o.write(("POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/protobuf\r\n"
+          + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      o.write(body);
+      o.flush();
+      InputStream in = sock.getInputStream();
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      in.transferTo(all);
+      byte[] r = all.toByteArray();
+      String text = new String(r, StandardCharsets.ISO_8859_1);
+      int split = text.indexOf("\r\n\r\n");
+      return new String[] {text.substring(0, split), text.substring(split + 4)};
+    }
+  }
+
+  @Test
+  void post_doubleSlashPathOfFlower127RestNodes_registers() throws Exception {
+    String[] r = post("//api/v0/fleet/register-node", register());
+    assertThat(r[0]).startsWith("HTTP/1.1 200").containsIgnoringCase(
+        "content-type: application/protobuf");
+    byte[] body = r[1].getBytes(StandardCharsets.ISO_8859_1);
+    assertThat(RegisterNodeFleetResponse.parseFrom(body).getNodeId()).isGreaterThan(1);
+  }
+
+  @Test
+  void post_v1AndApiV0Paths_areServed() throws Exception {
+    HttpClient c = HttpClient.newHttpClient();
+    for (String path : new String[] {"/v1/fleet/register-node", "/api/v0/fleet/register-node"}) {
+      HttpResponse<byte[]> r = c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + http.port() + path)).POST(HttpRequest.BodyPublishers.ofByteArray(register()))
+          .build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(r.statusCode()).as(path).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void post_unknownCall_404WithJsonError() throws Exception {
+    String[] r = post("/v1/fleet/launch-missiles", new byte[0]);
+    assertThat(r[0]).startsWith("HTTP/1.1 404").containsIgnoringCase("application/json");
+    assertThat(r[1]).contains("\"error\": \"no Fleet call at /v1/fleet/launch-missiles\"");
+  }
+
+  @Test
+  void post_bodyNotTheCallsRequest_400NamingIt() throws Exception {
+    String[] r = post("/v1/fleet/register-node", new byte[] {(byte) 0xff, 1, 2});
+    assertThat(r[0]).startsWith("HTTP/1.1 400");
+    assertThat(r[1]).contains("not a register-node request").contains("INVALID_ARGUMENT");
+  }
+
+  @Test
+  void post_bodyOverTheBound_413BeforeReadingIt() throws Exception {
+    // Declared, not sent: the server answers from the header alone.
+    try (Socket sock = new Socket("127.0.0.1", http.port())) {
+      sock.setSoTimeout(10_000);
+      sock.getOutputStream().write(("POST /v1/fleet/push-object HTTP/1.1\r\nHost: x\r\n"
+          + "Content-Length: " + ((2 << 20) + 1) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      String status = new java.io.BufferedReader(new java.io.InputStreamReader(
+          sock.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+      assertThat(status).startsWith("HTTP/1.1 413");
+    }
+  }
+}
