@@ -28,7 +28,6 @@ final class RowSplit {
     }
     int per = (total + parts - 1) / parts;
     per = (per + align - 1) / align * align;
-    @SuppressWarnings("unchecked")
     ForkJoinTask<?>[] forked = new ForkJoinTask<?>[parts];
     int started = 0;
     for (int from = per; from < total; from += per) {
