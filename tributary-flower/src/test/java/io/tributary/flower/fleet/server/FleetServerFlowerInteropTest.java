@@ -117,6 +117,7 @@ class FleetServerFlowerInteropTest {
       ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1",
           server.joinPort().orElseThrow()).usePlaintext().build();
       try (SuperNode java = SuperNode.builder(at).insecure(true)
+            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
               .clientApp(FleetServerJavaNodesTest.plusK(3)).pollInterval(Duration.ofMillis(200))
               .build().start();
           FlowerClientRunner legacy = FlowerClientRunner.builder(new PlusClient(2, 2))
