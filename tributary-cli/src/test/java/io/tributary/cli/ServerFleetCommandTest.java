@@ -70,8 +70,10 @@ class ServerFleetCommandTest {
         "--min-clients", "2", "--initial", dir.resolve("init.npz").toString(),
         "--run-config", "lr=0.1", "--out", out.toString()));
     try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
             .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
         SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
             .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
       CliRun r = run.get(90, TimeUnit.SECONDS);
       assertThat(r.exitCode()).as(r.err()).isZero();
@@ -129,8 +131,10 @@ class ServerFleetCommandTest {
     CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(
         all.toArray(String[]::new)));
     try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
             .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
         SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
             .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
       return run.get(90, TimeUnit.SECONDS);
     }
