@@ -21,9 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Java SuperNodes joining a {@link FleetServer} over grpc-rere and HTTP... grpc-rere only (the
@@ -85,40 +86,22 @@ class FleetServerJavaNodesTest {
         .initial(InitialParameters.given(init)).build();
   }
 
-  @Test
-  void run_twoJavaSuperNodes_eachRoundIsTheWeightedMeanOfTheirReplies() throws Exception {
+  /** The same two rounds over each transport, the server and the nodes speaking it. */
+  @ParameterizedTest
+  @EnumSource(FleetTransport.class)
+  void run_twoJavaSuperNodes_eachRoundIsTheWeightedMeanOfTheirReplies(FleetTransport transport)
+      throws Exception {
+    io.tributary.flower.fleet.FleetTransport nodes = transport == FleetTransport.HTTP
+        ? io.tributary.flower.fleet.FleetTransport.http()
+        : io.tributary.flower.fleet.FleetTransport.grpcRere();
     FleetApi fleet = FleetApi.builder(FlowerApp.load(app(dir))).address("127.0.0.1", 0)
-        .serveJoin(false).build();
+        .transport(transport).serveJoin(false).build();
     try (FleetServer server = FleetServer.start(config(2, 2), fleet);
         SuperNode a = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
+            .transport(nodes)
             .clientApp(plusK(1)).pollInterval(Duration.ofMillis(100)).build().start();
         SuperNode b = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-            .clientApp(plusK(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
-      RunResult r = server.run();
-      // Each round: w + (1*1 + 3*3) / 4 = w + 2.5; two rounds: w + 5.
-      Tensor w = r.finalParameters().get("w");
-      assertThat(w.getAsDouble(0)).isCloseTo(6, within(1e-9));
-      assertThat(w.getAsDouble(2)).isCloseTo(8, within(1e-9));
-      assertThat(r.rounds()).hasSize(2);
-      assertThat(r.rounds().get(1).failureReasons()).isEmpty();
-      assertThat(r.rounds().get(1).clients()).isEqualTo(2);
-      assertThat(server.connectedClients()).hasSize(2)
-          .allMatch(id -> id.startsWith("node-"));
-    }
-  }
-
-  @Test
-  void run_twoJavaSuperNodesOverHttp_eachRoundIsTheWeightedMeanOfTheirReplies() throws Exception {
-    FleetApi fleet = FleetApi.builder(FlowerApp.load(app(dir))).address("127.0.0.1", 0)
-        .transport(FleetTransport.HTTP).serveJoin(false).build();
-    try (FleetServer server = FleetServer.start(config(2, 2), fleet);
-        SuperNode a = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.http())
-            .clientApp(plusK(1)).pollInterval(Duration.ofMillis(100)).build().start();
-        SuperNode b = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.http())
+            .transport(nodes)
             .clientApp(plusK(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
       RunResult r = server.run();
       // Each round: w + (1*1 + 3*3) / 4 = w + 2.5; two rounds: w + 5.
