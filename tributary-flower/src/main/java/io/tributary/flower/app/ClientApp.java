@@ -16,6 +16,11 @@ import java.util.Set;
  * <p>{@link #handle} never throws: a message of a type without a handler, a handler that throws
  * or returns something other than a reply to the message all become an error reply (Flower's
  * {@code Error} with a code and a reason), and the app goes on serving.
+ *
+ * <p>A {@code train} or {@code evaluate} message whose numpy arrays hold a NaN or infinite
+ * element is answered with an error reply naming the array and the element, before any mod or
+ * handler sees it: a model that is not finite would only spread. An app whose messages may
+ * legitimately carry such values opts out with {@link Builder#acceptNonFinite()}.
  */
 public final class ClientApp {
   public static final String TRAIN = "train";
@@ -24,10 +29,13 @@ public final class ClientApp {
 
   private final Map<String, MessageHandler> handlers;
   private final java.util.List<Mod> mods;
+  private final boolean acceptNonFinite;
 
-  private ClientApp(Map<String, MessageHandler> handlers, java.util.List<Mod> mods) {
+  private ClientApp(Map<String, MessageHandler> handlers, java.util.List<Mod> mods,
+      boolean acceptNonFinite) {
     this.handlers = Map.copyOf(handlers);
     this.mods = java.util.List.copyOf(mods);
+    this.acceptNonFinite = acceptNonFinite;
   }
 
   public static Builder builder() {
@@ -51,6 +59,13 @@ public final class ClientApp {
       return message.replyError(new MessageError(MessageError.LOAD_CLIENT_APP_EXCEPTION,
           "this ClientApp has no handler for message type '" + type + "' (it handles "
               + handlers.keySet() + ")"));
+    }
+    if (!acceptNonFinite && NonFiniteArrays.applies(type)) {
+      java.util.Optional<String> nonFinite = NonFiniteArrays.problem(message);
+      if (nonFinite.isPresent()) {
+        return message.replyError(new MessageError(MessageError.CLIENT_APP_RAISED_EXCEPTION,
+            "the model in the '" + type + "' message is not finite: " + nonFinite.get()));
+      }
     }
     MessageHandler chain = (m, c) -> call(h, m, c);
     for (Mod mod : mods.reversed()) {
@@ -83,8 +98,18 @@ public final class ClientApp {
   public static final class Builder {
     private final Map<String, MessageHandler> handlers = new LinkedHashMap<>();
     private final java.util.List<Mod> mods = new java.util.ArrayList<>();
+    private boolean acceptNonFinite;
 
     private Builder() {}
+
+    /**
+     * Passes {@code train} and {@code evaluate} messages whose arrays hold NaN or infinite
+     * elements to the handlers instead of answering them with an error reply.
+     */
+    public Builder acceptNonFinite() {
+      acceptNonFinite = true;
+      return this;
+    }
 
     /**
      * Wraps every message's handling in {@code mod} (Flower's {@code ClientApp(mods=[...])});
@@ -143,7 +168,7 @@ public final class ClientApp {
     }
 
     public ClientApp build() {
-      return new ClientApp(handlers, mods);
+      return new ClientApp(handlers, mods, acceptNonFinite);
     }
   }
 }
