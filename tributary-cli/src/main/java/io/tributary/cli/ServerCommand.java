@@ -136,6 +136,11 @@ final class ServerCommand implements Callable<Integer> {
           + "1000000000); see --over-max-examples")
   long maxExamplesPerClient = ServerConfig.DEFAULT_MAX_EXAMPLES_PER_CLIENT;
 
+  @Option(names = "--max-examples-over-median", paramLabel = "F",
+      description = "from round 2 on, a client's num_examples above F times the median the "
+          + "previous round's clients reported counts as that bound; 0 for none (default: 10)")
+  double examplesOverMedian = ServerConfig.DEFAULT_EXAMPLES_OVER_MEDIAN;
+
   @Option(names = "--client-metric", paramLabel = "NAME=HOW",
       description = "how the clients' metric NAME (FitRes and EvaluateRes metrics) is "
           + "aggregated into metrics.jsonl (fit_NAME, evaluate_NAME): weighted_mean, mean, sum, "
@@ -502,6 +507,7 @@ final class ServerCommand implements Callable<Integer> {
     secureAggregation.apply(b, dp);
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
         ServerSettings.weightPolicy(overMaxExamples));
+    b.examplesOverMedian(ServerSettings.examplesOverMedian(examplesOverMedian));
     ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);
     if (authTokens != null) {
       try {

@@ -265,6 +265,15 @@ final class ServerSettings {
     return n;
   }
 
+  /** {@code --max-examples-over-median}: 0 (off) or 1 to 1e12. */
+  static double examplesOverMedian(double f) {
+    if (!(f == 0 || (f >= 1 && f <= 1e12))) {
+      throw new IllegalArgumentException("--max-examples-over-median must be 0 (off) or 1 to "
+          + "1e12, got " + f);
+    }
+    return f;
+  }
+
   /** {@code --over-max-examples clip|exclude}. */
   static io.tributary.runtime.RuntimeOptions.WeightPolicy weightPolicy(String text) {
     return switch (text) {

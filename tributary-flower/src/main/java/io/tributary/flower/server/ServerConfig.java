@@ -46,6 +46,10 @@ import java.util.TreeMap;
  *     the weighted means (default {@link #DEFAULT_MAX_EXAMPLES_PER_CLIENT})
  * @param overMaxExamples what a larger count does: {@code CLIP} (default) counts it as the
  *     bound, {@code EXCLUDE} fails that client's result
+ * @param examplesOverMedian the round-relative bound on a client's {@code num_examples}: from
+ *     round 2 on, a count above this multiple of the median count the previous round's
+ *     successful clients reported counts as that multiple (default
+ *     {@link #DEFAULT_EXAMPLES_OVER_MEDIAN}); 0 turns it off
  * @param clientMetrics how a metric the clients report (FitRes or EvaluateRes metrics, by name)
  *     is aggregated; a metric not named here is averaged weighted by examples
  * @param secureAggregation SecAgg+ for every fit round (the server finds the protocol on its
@@ -58,12 +62,17 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
     int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
-    Map<String, MetricAggregation> clientMetrics, Optional<SecureAggregation> secureAggregation) {
+    double examplesOverMedian, Map<String, MetricAggregation> clientMetrics, Optional<SecureAggregation> secureAggregation) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
   public static final long DEFAULT_MAX_EXAMPLES_PER_CLIENT =
       io.tributary.learning.FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT;
+  /**
+   * The default round-relative bound: a client counts with at most 10 times the previous round's
+   * median example count, so that one client claiming a huge count cannot outweigh the rest.
+   */
+  public static final double DEFAULT_EXAMPLES_OVER_MEDIAN = 10;
   /** Flower's default since 1.16: 2 GiB - 1. */
   public static final int DEFAULT_MAX_MESSAGE_SIZE = Integer.MAX_VALUE;
   /** The default read-ahead of fit answers: 256 MiB. */
@@ -108,6 +117,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(maxExamplesPerClient >= 1, "max examples per client must be at least 1, got "
         + maxExamplesPerClient);
     Objects.requireNonNull(overMaxExamples, "overMaxExamples");
+    check(examplesOverMedian == 0 || (examplesOverMedian >= 1
+        && examplesOverMedian <= 1e12), "examplesOverMedian must be 0 (off) or 1 to 1e12, "
+        + "got " + examplesOverMedian);
     clientMetrics = Map.copyOf(clientMetrics);
     Objects.requireNonNull(secureAggregation, "secureAggregation");
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
@@ -144,6 +156,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     m.put("seed", Long.toString(seed));
     m.put("max examples per client", maxExamplesPerClient + " ("
         + overMaxExamples.name().toLowerCase(Locale.ROOT) + " above)");
+    m.put("examples over median", examplesOverMedian == 0 ? "off"
+        : number(examplesOverMedian) + "x the previous round's median");
     new TreeMap<>(clientMetrics).forEach((k, v) -> m.put("client metric " + k,
         v.name().toLowerCase(Locale.ROOT)));
     secureAggregation.ifPresent(s -> m.put("secure aggregation", "SecAgg+, " + s.neighbours()
@@ -172,6 +186,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     m.put("min_success_fraction", Double.toString(minSuccessFraction));
     m.put("max_examples_per_client", maxExamplesPerClient + " "
         + overMaxExamples.name().toLowerCase(Locale.ROOT));
+    m.put("examples_over_median", Double.toString(examplesOverMedian));
     new TreeMap<>(clientMetrics).forEach((k, v) -> m.put("client_metric_" + k.replaceAll(
         "[=\\s]", "_"), v.name().toLowerCase(Locale.ROOT)));
     m.put("secure_aggregation", secureAggregation.map(Object::toString).orElse("off"));
@@ -240,6 +255,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     private int readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
     private long maxExamplesPerClient = DEFAULT_MAX_EXAMPLES_PER_CLIENT;
     private RuntimeOptions.WeightPolicy overMaxExamples = RuntimeOptions.WeightPolicy.CLIP;
+    private double examplesOverMedian = DEFAULT_EXAMPLES_OVER_MEDIAN;
     private final Map<String, MetricAggregation> clientMetrics = new java.util.HashMap<>();
     private Optional<SecureAggregation> secureAggregation = Optional.empty();
 
@@ -293,6 +309,17 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     public Builder maxExamplesPerClient(long max, RuntimeOptions.WeightPolicy policy) {
       this.maxExamplesPerClient = max;
       this.overMaxExamples = policy;
+      return this;
+    }
+
+    /**
+     * Bounds a client's example count relative to the others' (default
+     * {@link #DEFAULT_EXAMPLES_OVER_MEDIAN}): from round 2 on, a count above {@code factor} times
+     * the median count of the previous round's successful clients counts as that bound; 0 turns
+     * the bound off. The absolute bound ({@link #maxExamplesPerClient}) applies as well.
+     */
+    public Builder examplesOverMedian(double factor) {
+      this.examplesOverMedian = factor;
       return this;
     }
 
@@ -358,7 +385,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
       return new ServerConfig(host, port, rounds, minClients, algorithm, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
           tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
-          maxExamplesPerClient, overMaxExamples, clientMetrics, secureAggregation);
+          maxExamplesPerClient, overMaxExamples, examplesOverMedian, clientMetrics,
+          secureAggregation);
     }
 
     /**

@@ -123,6 +123,42 @@ class UntrustedClientsTest {
     }
   }
 
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> overMedian() {
+    // Two honest clients (update 0, 10 examples) and one claiming 1,000 examples (update +3).
+    // Round 1 has no previous median: 3 * 1000 / 1020. Round 2 with the default bound counts the
+    // claim as 10 x median(10, 10, 1000) = 100: 3 * 100 / 120 = 2.5; with the bound off, again
+    // 3 * 1000 / 1020.
+    return java.util.stream.Stream.of(
+        org.junit.jupiter.params.provider.Arguments.of(ServerConfig.DEFAULT_EXAMPLES_OVER_MEDIAN,
+            3000.0 / 1020 + 2.5),
+        org.junit.jupiter.params.provider.Arguments.of(0.0, 2 * 3000.0 / 1020));
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.MethodSource("overMedian")
+  void run_claimFarAboveThePreviousMedian_countsAsTheRoundRelativeBound(double factor,
+      double expected) throws Exception {
+    try (Harness h = new Harness(Harness.config().rounds(2).minClients(3)
+        .examplesOverMedian(factor).build())) {
+      h.client(Behaviours.honest(0, 10));
+      h.client(Behaviours.honest(0, 10));
+      h.client(Behaviours.honest(3, 1000));
+      h.awaitClients(3);
+      RunResult result = h.server.run();
+
+      assertThat(result.rounds()).allSatisfy(r -> assertThat(r.failures()).isZero());
+      assertThat(result.finalParameters().get("w").getFloat(0)).isCloseTo((float) expected,
+          org.assertj.core.data.Offset.offset(1e-5f));
+    }
+  }
+
+  @Test
+  void config_examplesOverMedianBetweenZeroAndOne_isRefusedNamingIt() {
+    assertThatThrownBy(() -> ServerConfig.builder().examplesOverMedian(0.5).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("examplesOverMedian must be 0 (off) or 1 to 1e12, got 0.5");
+  }
+
   @Test
   void run_examplesAboveBoundWithExclude_failsThatClient() throws Exception {
     try (Harness h = new Harness(Harness.config().rounds(1).minClients(2)

@@ -65,6 +65,16 @@ final class ClientReports {
     return out;
   }
 
+  /**
+   * The median example count of the reports of clients not in {@code failed} (the lower middle
+   * of an even count), or -1 when there is none.
+   */
+  synchronized long medianExamples(Set<String> failed) {
+    long[] counts = reports.stream().filter(r -> !failed.contains(r.clientId()))
+        .mapToLong(Report::examples).sorted().toArray();
+    return counts.length == 0 ? -1 : counts[(counts.length - 1) / 2];
+  }
+
   /** The NaN or infinite metrics left out since the last call, and a fresh count. */
   synchronized int drainNonFinite() {
     int n = nonFinite;

@@ -60,6 +60,9 @@ public final class RemoteClientWork {
   private final Map<String, Scalar> evaluateConfig;
   private final ModelEncoder encoder;
   private final long maxExamples;
+  private final double examplesOverMedian;
+  /** This round's round-relative bound on a client's example count, set after each round. */
+  private volatile long relativeMaxExamples = Long.MAX_VALUE;
   private final java.util.concurrent.atomic.AtomicInteger nonFiniteMetrics =
       new java.util.concurrent.atomic.AtomicInteger();
   private final ClientReports fitReports = new ClientReports();
@@ -100,10 +103,13 @@ public final class RemoteClientWork {
   /**
    * @param maxExamples the bound on the example count a client is weighted with (the runtime's
    *     weight bound), which also bounds the weight of its loss
+   * @param examplesOverMedian from the second round on, a client's count above this multiple of
+   *     the previous round's median count counts as that bound; 0 for none
    */
   public RemoteClientWork(ClientManager manager, SerializerRegistry registry, ModelSpec spec,
       Optional<Duration> timeout, Map<String, Scalar> fitConfig,
-      Map<String, Scalar> evaluateConfig, long maxExamples) {
+      Map<String, Scalar> evaluateConfig, long maxExamples, double examplesOverMedian) {
+    this.examplesOverMedian = examplesOverMedian;
     this.manager = manager;
     this.registry = registry;
     this.spec = spec;
@@ -195,6 +201,12 @@ public final class RemoteClientWork {
   public java.util.SortedMap<String, Double> drainClientMetrics(java.util.Set<String> failedFit,
       java.util.Set<String> failedEvaluate,
       Map<String, io.tributary.learning.MetricAggregation> how) {
+    long median = fitReports.medianExamples(failedFit);
+    if (examplesOverMedian > 0 && median >= 0) {
+      // The next round's bound; a median of 0 still lets a client count one example.
+      relativeMaxExamples = (long) Math.min(Math.max(1, Math.ceil(examplesOverMedian * median)),
+          (double) Long.MAX_VALUE);
+    }
     java.util.SortedMap<String, Double> out = fitReports.drain("fit_", failedFit, how);
     out.putAll(evaluateReports.drain("evaluate_", failedEvaluate, how));
     return out;
@@ -341,7 +353,10 @@ public final class RemoteClientWork {
     }
     OptionalDouble reported = metric(client, res.getMetricsMap(), "loss");
     // The loss's weight in the round's train_loss: its (bounded) examples, 0 when not reported.
-    float weight = (float) Math.min(res.getNumExamples(), maxExamples);
+    // What the client counts with: its claim, at most the round-relative bound (the runtime
+    // applies the absolute one).
+    long counted = Math.min(res.getNumExamples(), relativeMaxExamples);
+    float weight = (float) Math.min(counted, maxExamples);
     float loss = reported.isPresent() ? (float) reported.getAsDouble() : 0f;
     if (reported.isPresent() && !(Math.abs((double) loss * weight) <= MAX_WEIGHTED_LOSS)) {
       // Left out of the metrics, as if not reported: a loss that is not finite in float32, or
@@ -363,12 +378,12 @@ public final class RemoteClientWork {
     }
     if (reportsNormBit) {
       return StructValue.named("delta", spec.value(delta), "num_examples",
-          Tensor.ofLongs(Shape.scalar(), res.getNumExamples()), "loss", Tensor.scalar(loss),
+          Tensor.ofLongs(Shape.scalar(), counted), "loss", Tensor.scalar(loss),
           "loss_weight", Tensor.scalar(weight), "norm_bit",
           Tensor.ofLongs(Shape.scalar(), normBit(client, res.getMetricsMap())));
     }
     return StructValue.named("delta", spec.value(delta), "num_examples",
-        Tensor.ofLongs(Shape.scalar(), res.getNumExamples()), "loss", Tensor.scalar(loss),
+        Tensor.ofLongs(Shape.scalar(), counted), "loss", Tensor.scalar(loss),
         "loss_weight", Tensor.scalar(weight));
   }
 

@@ -108,7 +108,8 @@ public final class RoundRunner {
       throw new FlowerServerException(e.getMessage(), e);
     }
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
-        config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient());
+        config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient(),
+        config.examplesOverMedian());
     if (secure != null) {
       work.secureAggregation(config.secureAggregation().get(), secure);
       LOG.info("every fit round aggregates securely with {}", secure.name());

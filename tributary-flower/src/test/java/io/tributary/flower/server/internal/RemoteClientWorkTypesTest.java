@@ -19,7 +19,7 @@ class RemoteClientWorkTypesTest {
   void types_serverComputations_printAsDocumented() {
     ModelSpec spec = ModelSpec.of(List.of(Tensor.ofFloats(Shape.of(2), 0, 0), Tensor.scalar(1f)));
     RemoteClientWork work = new RemoteClientWork(new ClientManager(), null, spec,
-        Optional.empty(), Map.of(), Map.of(), FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT);
+        Optional.empty(), Map.of(), Map.of(), FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT, 0);
     assertThat(work.fit().type().toString()).isEqualTo("(<model=" + M
         + ",data=string> -> <delta=" + M + ",num_examples=int64,loss=float32,"
         + "loss_weight=float32>)");
