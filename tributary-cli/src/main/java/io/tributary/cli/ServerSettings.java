@@ -104,51 +104,16 @@ final class ServerSettings {
     sink.accept(value.substring(0, eq).strip(), m);
   }
 
-  /**
-   * {@code algorithm} with differentially private aggregation: the DP aggregator in place of the
-   * mean, with {@code --min-clients} as the expected clients per round ({@code
-   * num_sampled_clients}); with {@code --dp client} every fit config carries {@code
-   * clipping_norm} for the clients' clipping mod (with {@code --adaptive-clip}, each round's norm
-   * from the aggregator's state, and the clients report {@code norm_bit}), and {@code
-   * local_noise_stddev} when the clients are to add local noise.
-   *
-   * @throws IllegalArgumentException naming the flag when the settings do not fit a server
-   */
+  /** {@code --dp ...}: the algorithm with the DP mean for the server's remote clients. */
   static ServerAlgorithm dp(ServerAlgorithm algorithm, io.tributary.privacy.aggregation.DpSettings
       dp, int minClients, long seed) {
     if (!algorithm.algorithm().aggregator().weightedMean()) {
       throw new IllegalArgumentException("--dp replaces the mean of the updates, so it applies "
           + "only to algorithms that average them, not " + algorithm.name());
     }
-    boolean client = dp.mode() == io.tributary.privacy.aggregation.DpMode.CLIENT;
-    // The clients add their local noise themselves (local_noise_stddev in the fit config); the
-    // server's aggregator must not add it again to what it receives.
-    io.tributary.privacy.aggregation.DpSettings served = client && dp.localNoiseStddev() > 0
-        ? new io.tributary.privacy.aggregation.DpSettings(dp.mode(), dp.noiseMultiplier(),
-            dp.clip(), dp.adaptive(), 0, dp.delta(), dp.insecureSeededNoise(), dp.secure())
-        : dp;
-    io.tributary.privacy.aggregation.DpAggregator aggregator =
-        served.aggregator(minClients, io.tributary.simulation.Seeds.dpNoise(seed));
-    boolean adaptive = client && dp.adaptive().isPresent();
-    if (adaptive) {
-      // The server sees clipped updates only: the clients say whether they were within C.
-      aggregator = aggregator.withReportedNormBits();
-    }
-    ServerAlgorithm s = new ServerAlgorithm(algorithm.algorithm().withAggregator(aggregator),
-        algorithm.extraFitConfig());
-    if (!client) {
-      return s;
-    }
-    Map<String, io.tributary.flower.Scalar> entries = new java.util.LinkedHashMap<>();
-    entries.put("clipping_norm", io.tributary.flower.Scalar.of(dp.clip()));
-    if (dp.localNoiseStddev() > 0) {
-      entries.put("local_noise_stddev", io.tributary.flower.Scalar.of(dp.localNoiseStddev()));
-    }
-    s = s.withFitConfig(entries);
-    // With adaptive clipping each round's clipping_norm is the one the aggregator's state holds.
-    return adaptive ? s.withRoundFitConfig(state -> Map.of("clipping_norm",
-        io.tributary.flower.Scalar.of(state.struct("aggregator").tensor("clip_norm").item())))
-        : s;
+    return new ServerAlgorithm(dp.forRemoteClients(algorithm.algorithm(), minClients,
+        io.tributary.simulation.Seeds.dpNoise(seed)), algorithm.extraFitConfig(),
+        algorithm.roundFitConfig());
   }
 
   /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */

@@ -12,12 +12,13 @@ import java.util.Objects;
  * Algorithms}, or one composed in code). Its round is the algorithm's own federated {@code next},
  * run with CLIENTS bound to the connected clients; the client work is theirs, so the server only
  * tells them what they must do differently, as Flower's FedProx strategy does: {@code
- * proximal_mu} in every fit config when the algorithm has one, and any further entries given
- * (client-side differential privacy's {@code clipping_norm}, which Flower's {@code
- * fixedclipping_mod} reads).
+ * proximal_mu} in every fit config when the algorithm has one; with an aggregator that asks the
+ * clients to clip ({@link io.tributary.learning.aggregation.Aggregator#clientClipping},
+ * client-side differential privacy), {@code clipping_norm}, which Flower's {@code
+ * fixedclipping_mod} reads, and {@code local_noise_stddev}; and any further entries given.
  *
  * <p>Entries that change from round to round come from the server state before the round
- * ({@link #roundFitConfig}): client-side adaptive clipping sends each round's {@code
+ * ({@link #roundConfig}): client-side adaptive clipping sends each round's {@code
  * clipping_norm}, which the aggregator's state holds.
  *
  * @param algorithm the algorithm
@@ -41,6 +42,11 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
       return state -> Map.of();
     }
   }
+
+  /** The fit-config key of the clients' clipping norm, which Flower's clipping mods read. */
+  public static final String CLIPPING_NORM = "clipping_norm";
+  /** The fit-config key of the clients' local noise, which Tributary's clients read. */
+  public static final String LOCAL_NOISE_STDDEV = "local_noise_stddev";
 
   /** Copies the map. */
   public ServerAlgorithm {
@@ -71,6 +77,19 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
     return new ServerAlgorithm(algorithm, extraFitConfig, entries);
   }
 
+  /**
+   * The entries of the fit config of the round that starts from {@code state}, the algorithm's
+   * server state: with client-side adaptive clipping, the round's {@code clipping_norm} (the
+   * aggregator's state holds it), and {@link #roundFitConfig}'s entries, which win.
+   */
+  public Map<String, Scalar> roundConfig(io.tributary.core.values.StructValue state) {
+    Map<String, Scalar> c = new java.util.LinkedHashMap<>();
+    algorithm.aggregator().clientClipping().filter(k -> k.adaptiveNorm().isPresent())
+        .ifPresent(k -> c.put(CLIPPING_NORM, Scalar.of(k.normFor(state.struct("aggregator")))));
+    c.putAll(roundFitConfig.of(state));
+    return Map.copyOf(c);
+  }
+
   /** FedAvg. */
   public static ServerAlgorithm fedAvg() {
     return new ServerAlgorithm(FederatedAlgorithm.fedAvg());
@@ -98,7 +117,14 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
    * entries.
    */
   public Map<String, Scalar> fitConfig() {
-    Map<String, Scalar> c = new java.util.LinkedHashMap<>(extraFitConfig);
+    Map<String, Scalar> c = new java.util.LinkedHashMap<>();
+    algorithm.aggregator().clientClipping().ifPresent(k -> {
+      c.put(CLIPPING_NORM, Scalar.of(k.norm()));
+      if (k.localNoiseStddev() > 0) {
+        c.put(LOCAL_NOISE_STDDEV, Scalar.of(k.localNoiseStddev()));
+      }
+    });
+    c.putAll(extraFitConfig);
     if (algorithm.mu() > 0 || AlgorithmRegistry.installed().proximal(algorithm.name())) {
       c.put("proximal_mu", Scalar.of(algorithm.mu()));
     }

@@ -38,4 +38,13 @@ public interface Aggregator {
   default boolean weightedMean() {
     return false;
   }
+
+  /**
+   * What this aggregator asks of clients that run elsewhere before they report, for bindings
+   * whose clients are remote (a server's): empty unless the aggregator relies on the clients
+   * clipping their own updates.
+   */
+  default java.util.Optional<ClientClipping> clientClipping() {
+    return java.util.Optional.empty();
+  }
 }

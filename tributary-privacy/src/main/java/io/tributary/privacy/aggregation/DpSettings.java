@@ -1,5 +1,7 @@
 package io.tributary.privacy.aggregation;
 
+import io.tributary.learning.aggregation.Aggregator;
+import io.tributary.learning.aggregation.ClientClipping;
 import io.tributary.privacy.AdaptiveClipping;
 import io.tributary.privacy.PrivacySpent;
 import io.tributary.privacy.RdpAccountant;
@@ -304,6 +306,44 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     DpAggregator aggregator = new DpAggregator(mode, noiseMultiplier, clip, numSampledClients, a,
         localNoiseStddev, noise);
     return secure.isPresent() ? aggregator.withSecureSum(secure.get().bits()) : aggregator;
+  }
+
+  /**
+   * {@code algorithm} with its mean replaced by these settings' DP mean, for clients that run
+   * elsewhere (a server's): with client-side DP the clients clip, add their local noise and,
+   * with adaptive clipping, report whether they were within the norm themselves, so the server's
+   * aggregation adds no local noise and counts the clients' norm bits; the aggregator's {@link
+   * Aggregator#clientClipping} says what the clients are told each round.
+   *
+   * @param numSampledClients the clients per round the noise is calibrated for
+   * @param noiseSeed seeds the noise only with {@link #insecureSeededNoise}
+   * @throws IllegalArgumentException when {@code algorithm} does not average the updates (DP
+   *     replaces the mean, not a robust rule), or as {@link #checkFor}
+   */
+  public io.tributary.learning.FederatedAlgorithm forRemoteClients(
+      io.tributary.learning.FederatedAlgorithm algorithm, int numSampledClients, long noiseSeed) {
+    if (!algorithm.aggregator().weightedMean()) {
+      throw new IllegalArgumentException("DP replaces the mean of the updates, so it applies "
+          + "only to algorithms that average them, not " + algorithm.name());
+    }
+    if (mode != DpMode.CLIENT) {
+      return algorithm.withAggregator(aggregator(numSampledClients, noiseSeed));
+    }
+    // The clients add their local noise themselves: the server must not add it again.
+    DpSettings served = localNoiseStddev > 0 ? new DpSettings(mode, noiseMultiplier, clip,
+        adaptive, 0, delta, insecureSeededNoise, secure) : this;
+    DpAggregator aggregator = served.aggregator(numSampledClients, noiseSeed);
+    ClientClipping clients;
+    if (adaptive.isPresent()) {
+      // The server sees clipped updates only: the clients say whether they were within C, and
+      // each round's C is the one the aggregator's state holds.
+      aggregator = aggregator.withReportedNormBits();
+      clients = new ClientClipping(clip, Optional.of(state -> state.tensor(
+          DpAggregator.CLIP_NORM).item()), localNoiseStddev);
+    } else {
+      clients = new ClientClipping(clip, Optional.empty(), localNoiseStddev);
+    }
+    return algorithm.withAggregator(new RemoteClientsDp(aggregator, clients));
   }
 
   /**

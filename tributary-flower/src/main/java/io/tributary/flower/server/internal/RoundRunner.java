@@ -141,12 +141,12 @@ public final class RoundRunner {
           throw new FlowerServerException("resume: " + e.getMessage(), e);
         }
       }
-      work.roundConfig(config.algorithm().roundFitConfig().of(first));
+      work.roundConfig(config.algorithm().roundConfig(first));
       RunLoop.Finished done = run.rounds(loop, first, config.rounds(), new RoundRecorder() {
         @Override
         public RoundRecord record(RoundReport report) {
           // The next round's fit config follows the state this round left.
-          work.roundConfig(config.algorithm().roundFitConfig().of(report.state()));
+          work.roundConfig(config.algorithm().roundConfig(report.state()));
           return metrics(report, population, work, config);
         }
 
