@@ -57,9 +57,10 @@ class RelayRoundTest {
 
   /**
    * Edges across the reduction tree (two of three clients: the simulation adds the second edge's
-   * clients as {@code c3 + (c4 + c5)}, its relay as {@code (c3 + c4) + c5}) give the simulated
-   * model within float rounding; here, where the weighted updates do not add exactly, not to the
-   * bit.
+   * clients as {@code c3 + (c4 + c5)}, its relay as {@code (c3 + c4) + c5}) are only promised
+   * the simulated model within float rounding: the float64 sums may differ in their last bits,
+   * which the float32 mean hides unless the updates cancel (here it hides them, but that is the
+   * data's doing, not a guarantee).
    */
   @org.junit.jupiter.api.Test
   void rounds_edgesAcrossTheReductionTree_equalTheSimulatedRoundsWithinRounding()
