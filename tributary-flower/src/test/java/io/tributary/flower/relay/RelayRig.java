@@ -72,6 +72,11 @@ final class RelayRig implements AutoCloseable {
     });
   }
 
+  /** Closes {@code runner} with the rest. */
+  void closeLater(FlowerClientRunner runner) {
+    runners.add(runner);
+  }
+
   /** Starts a runner for {@code client} joining the relay at {@code name}. */
   FlowerClientRunner join(FlowerClient client, String name) throws Exception {
     ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
