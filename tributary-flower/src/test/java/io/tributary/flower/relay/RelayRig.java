@@ -72,6 +72,11 @@ final class RelayRig implements AutoCloseable {
     });
   }
 
+  /** The clients' runners started so far. */
+  List<FlowerClientRunner> runners() {
+    return List.copyOf(runners);
+  }
+
   /** Closes {@code runner} with the rest. */
   void closeLater(FlowerClientRunner runner) {
     runners.add(runner);
