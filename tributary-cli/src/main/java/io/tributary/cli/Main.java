@@ -32,6 +32,7 @@ public final class Main implements Runnable {
     m.put("server", ServerCommand::new);
     m.put("client", ClientCommand::new);
     m.put("supernode", SupernodeCommand::new);
+    m.put("relay", RelayCommand::new);
     m.put("inspect", InspectCommand::new);
     m.put("convert", ConvertCommand::new);
     m.put("spark-cluster", SparkClusterCommand::new);
