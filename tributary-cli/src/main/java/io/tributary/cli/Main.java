@@ -100,7 +100,8 @@ public final class Main implements Runnable {
       String name = at.getCommand() instanceof SimulateCommand ? "simulate"
           : at.getCommand() instanceof ServerCommand ? "server"
           : at.getCommand() instanceof ClientCommand ? "client"
-          : at.getCommand() instanceof SupernodeCommand ? "supernode" : null;
+          : at.getCommand() instanceof SupernodeCommand ? "supernode"
+          : at.getCommand() instanceof RelayCommand ? "relay" : null;
       if (name == null) {
         return standard.handleParseException(ex, given);
       }
@@ -130,7 +131,7 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing command: choose one of simulate, server, client, supernode, inspect, convert,"
-            + " spark-cluster");
+        "Missing command: choose one of simulate, server, client, supernode, relay, inspect,"
+            + " convert, spark-cluster");
   }
 }
