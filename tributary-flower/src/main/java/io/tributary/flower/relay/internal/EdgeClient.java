@@ -70,6 +70,10 @@ public final class EdgeClient implements FlowerClient {
 
   @Override
   public FitRes fit(FitIns ins) throws FlowerClientException {
+    if (ins.config().keySet().stream().anyMatch(k -> k.startsWith("secagg_"))) {
+      // SecAgg+ stages address each client by its keys: a relay cannot stand in for its clients.
+      throw new FlowerClientException("a relay cannot take part in a secure aggregation round");
+    }
     ModelSpec spec = spec(ins.parameters());
     List<RemoteClient> clients = clients();
     RemoteClientWork work = work(spec, Map.of());
