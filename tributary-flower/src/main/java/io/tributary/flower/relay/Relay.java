@@ -64,6 +64,9 @@ public final class Relay implements AutoCloseable {
   private final FlowerClientRunner upstream;
   private final AtomicInteger losses = new AtomicInteger();
   private volatile String lastLoss = "";
+  /** The thread in {@link #run}, while it runs. */
+  private volatile Thread running;
+  private final java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(1);
   private boolean closed;
 
   private Relay(RelayConfig config, ServerBuilder<?> downstream, ManagedChannel upstreamChannel,
@@ -162,7 +165,7 @@ public final class Relay implements AutoCloseable {
 
   /**
    * Waits for the minimum of clients, then joins the server and answers it until the server
-   * ends the run ({@code ReconnectIns(0)}) or {@link #close()} is called.
+   * ends the run ({@code ReconnectIns(0)}) or {@link #close()} is called. A relay runs once.
    *
    * @throws NotEnoughClientsException if too few clients join within the client wait
    * @throws ConnectionFailedException if the server refuses the relay (a wrong token, say) or
@@ -171,9 +174,15 @@ public final class Relay implements AutoCloseable {
    */
   public FlowerClientRunner.Outcome run() throws NotEnoughClientsException,
       ConnectionFailedException, InterruptedException {
-    manager.waitFor(config.minClients(), config.clientWait());
-    LOG.info("{} clients joined; joining {}", manager.size(), config.upstream());
-    return upstream.run();
+    running = Thread.currentThread();
+    try {
+      manager.waitFor(config.minClients(), config.clientWait());
+      LOG.info("{} clients joined; joining {}", manager.size(), config.upstream());
+      return upstream.run();
+    } finally {
+      running = null;
+      ran.countDown();
+    }
   }
 
   /**
@@ -193,6 +202,13 @@ public final class Relay implements AutoCloseable {
       if (!grpc.awaitTermination(config.shutdownGrace().toMillis() + 100,
           TimeUnit.MILLISECONDS)) {
         grpc.shutdownNow();
+      }
+      // An edge round in progress (waiting for clients, say) ends when its clients have gone;
+      // one that does not is interrupted, so that closing takes the grace, not the client wait.
+      Thread t = running;
+      if (t != null && !ran.await(config.shutdownGrace().toMillis() + 100,
+          TimeUnit.MILLISECONDS)) {
+        t.interrupt();
       }
     } finally {
       timer.shutdownNow();

@@ -75,4 +75,37 @@ class UpstreamLossTest {
       assertThat(relay.connectedClients()).hasSize(2);
     }
   }
+
+  @Test
+  void close_duringAnEdgeRoundWaitingForClients_endsWithinTheGrace() throws Exception {
+    try (RelayRig rig = new RelayRig()) {
+      rig.server(RelayRoundTest.server(1, 1, EdgeClients.initial()));
+      String name = InProcessServerBuilder.generateName();
+      // An edge round waits up to 20 s for its client.
+      Relay relay = rig.relay(RelayRig.config(1).clientWait(java.time.Duration.ofSeconds(20))
+          .build(), name);
+      FlowerClientRunner only = rig.join(new EdgeClients.Trainer(0), name);
+      RelayRig.await(() -> relay.connectedClients().size(), 1, "clients");
+      rig.run(relay);
+      RelayRig.await(() -> rig.server.connectedClients().size(), 1, "relays");
+      // The relay's one client leaves: the edge round will wait for it.
+      only.close();
+      RelayRig.await(() -> 1 - relay.connectedClients().size(), 1, "departures");
+      java.util.concurrent.CompletableFuture<io.tributary.flower.server.RunResult> round =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+              return rig.server.run();
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      Thread.sleep(300);
+      long start = System.nanoTime();
+      relay.close();
+      assertThat((System.nanoTime() - start) / 1e9).isLessThan(10);
+      assertThat(rig.relayRuns.get(0).get(10, TimeUnit.SECONDS))
+          .isEqualTo(FlowerClientRunner.Outcome.STOPPED);
+      round.cancel(true);
+    }
+  }
 }
