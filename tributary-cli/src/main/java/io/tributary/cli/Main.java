@@ -32,6 +32,7 @@ public final class Main implements Runnable {
     m.put("server", ServerCommand::new);
     m.put("client", ClientCommand::new);
     m.put("supernode", SupernodeCommand::new);
+    m.put("relay", RelayCommand::new);
     m.put("inspect", InspectCommand::new);
     m.put("convert", ConvertCommand::new);
     m.put("spark-cluster", SparkClusterCommand::new);
@@ -99,7 +100,8 @@ public final class Main implements Runnable {
       String name = at.getCommand() instanceof SimulateCommand ? "simulate"
           : at.getCommand() instanceof ServerCommand ? "server"
           : at.getCommand() instanceof ClientCommand ? "client"
-          : at.getCommand() instanceof SupernodeCommand ? "supernode" : null;
+          : at.getCommand() instanceof SupernodeCommand ? "supernode"
+          : at.getCommand() instanceof RelayCommand ? "relay" : null;
       if (name == null) {
         return standard.handleParseException(ex, given);
       }
@@ -129,7 +131,7 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing command: choose one of simulate, server, client, supernode, inspect, convert,"
-            + " spark-cluster");
+        "Missing command: choose one of simulate, server, client, supernode, relay, inspect,"
+            + " convert, spark-cluster");
   }
 }

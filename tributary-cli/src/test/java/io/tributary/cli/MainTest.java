@@ -18,8 +18,8 @@ import picocli.CommandLine.Model.OptionSpec;
 class MainTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "simulate", "server", "client", "supernode", "inspect", "convert",
-      "spark-cluster"})
+  @ValueSource(strings = {"", "simulate", "server", "client", "supernode", "relay", "inspect",
+      "convert", "spark-cluster"})
   void help_everyCommand_printsUsageAndExitsZero(String command) {
     CliRun run = command.isEmpty() ? CliRun.of("--help") : CliRun.of(command, "--help");
 
@@ -29,8 +29,8 @@ class MainTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"simulate", "server", "client", "supernode", "inspect", "convert",
-      "spark-cluster"})
+  @ValueSource(strings = {"simulate", "server", "client", "supernode", "relay", "inspect",
+      "convert", "spark-cluster"})
   void commandLine_namedSubcommand_buildsOnlyThatOne(String command) {
     assertThat(Main.commandLine(new String[] {command, "--help"}).getSubcommands().keySet())
         .containsExactly(command);
@@ -41,8 +41,8 @@ class MainTest {
   void commandLine_noSubcommandFirst_buildsAllInHelpOrder(String first) {
     String[] args = first.isEmpty() ? new String[0] : new String[] {first};
     assertThat(Main.commandLine(args).getSubcommands().keySet())
-        .containsExactly("simulate", "server", "client", "supernode", "inspect", "convert",
-            "spark-cluster", "help");
+        .containsExactly("simulate", "server", "client", "supernode", "relay", "inspect",
+            "convert", "spark-cluster", "help");
   }
 
   static Stream<Arguments> sameOutputCases() {

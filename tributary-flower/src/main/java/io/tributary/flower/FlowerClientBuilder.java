@@ -33,6 +33,8 @@ public final class FlowerClientBuilder {
   private SerializerRegistry serializers;
   private int maxMessageSize = Integer.MAX_VALUE;
   private Backoff backoff = Backoff.DEFAULT;
+  private ConnectionListener listener = ConnectionListener.NONE;
+  private boolean relay;
 
   FlowerClientBuilder(FlowerClient client) {
     this.client = Objects.requireNonNull(client, "client");
@@ -93,6 +95,22 @@ public final class FlowerClientBuilder {
     return this;
   }
 
+  /** Tell {@code l} when the connection is lost and when the runner retries. */
+  public FlowerClientBuilder connectionListener(ConnectionListener l) {
+    this.listener = Objects.requireNonNull(l, "listener");
+    return this;
+  }
+
+  /**
+   * Announce a relay: the client's {@code FitRes} carry its edge's aggregate update (the
+   * example-weighted mean of its clients' updates), which a Tributary server takes as the update
+   * as it is. {@link io.tributary.flower.relay.Relay} sets it; an ordinary client must not.
+   */
+  public FlowerClientBuilder relay(boolean announce) {
+    this.relay = announce;
+    return this;
+  }
+
   /** How to retry when the server is unavailable. */
   public FlowerClientBuilder backoff(Backoff b) {
     this.backoff = Objects.requireNonNull(b, "backoff");
@@ -141,8 +159,16 @@ public final class FlowerClientBuilder {
     return backoff;
   }
 
+  ConnectionListener listener() {
+    return listener;
+  }
+
   Metadata headers() {
     Metadata h = new Metadata();
+    if (relay) {
+      h.put(io.tributary.flower.internal.EdgeHeader.KEY,
+          io.tributary.flower.internal.EdgeHeader.PARTIAL);
+    }
     h.put(TensorTypes.HEADER, TensorTypes.format(tensorTypes));
     if (authToken != null) {
       h.put(AUTHORIZATION, "Bearer " + authToken);

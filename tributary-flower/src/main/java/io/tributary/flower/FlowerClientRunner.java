@@ -58,6 +58,7 @@ public final class FlowerClientRunner implements AutoCloseable {
   private final CallOptions callOptions;
   private final Metadata headers;
   private final Backoff backoff;
+  private final ConnectionListener listener;
   private final Conversation conversation;
   private final AtomicBoolean started = new AtomicBoolean();
   private final CountDownLatch stopLatch = new CountDownLatch(1);
@@ -73,6 +74,7 @@ public final class FlowerClientRunner implements AutoCloseable {
         .withMaxOutboundMessageSize(b.maxMessageSize());
     this.headers = b.headers();
     this.backoff = b.backoff();
+    this.listener = b.listener();
     this.conversation = new Conversation(new InstructionHandler(b.client(), b.serializers()),
         b.serializers(), () -> stopping);
   }
@@ -173,6 +175,7 @@ public final class FlowerClientRunner implements AutoCloseable {
         case Conversation.Reconnect r -> {
           failures = 0;
           log.info("the server asked this client to reconnect in {} s", r.seconds());
+          listener.reconnectRequested(r.seconds());
           if (pause(Duration.ofSeconds(r.seconds()))) {
             return Outcome.STOPPED;
           }
@@ -193,6 +196,7 @@ public final class FlowerClientRunner implements AutoCloseable {
           Duration wait = backoff.delay(failures, random);
           log.warn("connection to the server lost or refused ({}); attempt {} of {} in {} ms",
               describe(st), failures + 1, backoff.maxAttempts(), wait.toMillis());
+          listener.lost(describe(st), wait, failures + 1, backoff.maxAttempts());
           if (pause(wait)) {
             return Outcome.STOPPED;
           }

@@ -42,6 +42,7 @@ public final class ClientProxy implements RemoteClient {
 
   private final String id;
   private final String tensorType;
+  private final boolean relay;
   private final ServerCallStreamObserver<ServerMessage> out;
   private final ScheduledExecutorService timer;
   private final Traffic traffic;
@@ -67,6 +68,13 @@ public final class ClientProxy implements RemoteClient {
   ClientProxy(String id, String tensorType, ServerCallStreamObserver<ServerMessage> out,
       ScheduledExecutorService timer, Traffic traffic, Consumer<ClientProxy> onClose,
       int maxMessageSize, OutboundBudget budget, InboundBudget inbound) {
+    this(id, tensorType, out, timer, traffic, onClose, maxMessageSize, budget, inbound, false);
+  }
+
+  ClientProxy(String id, String tensorType, ServerCallStreamObserver<ServerMessage> out,
+      ScheduledExecutorService timer, Traffic traffic, Consumer<ClientProxy> onClose,
+      int maxMessageSize, OutboundBudget budget, InboundBudget inbound, boolean relay) {
+    this.relay = relay;
     this.id = Objects.requireNonNull(id, "id");
     this.tensorType = Objects.requireNonNull(tensorType, "tensorType");
     this.out = out;
@@ -81,6 +89,11 @@ public final class ClientProxy implements RemoteClient {
   /** The server-assigned id, fresh for every stream. */
   public String id() {
     return id;
+  }
+
+  @Override
+  public boolean isRelay() {
+    return relay;
   }
 
   /** The {@code tensor_type} negotiated for this client. */

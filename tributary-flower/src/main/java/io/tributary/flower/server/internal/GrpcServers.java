@@ -69,12 +69,21 @@ public final class GrpcServers {
    */
   public static void configure(ServerBuilder<?> builder, ServerConfig config, JoinService join,
       List<String> tensorTypes) {
-    builder.maxInboundMessageSize(config.maxMessageSize());
+    configure(builder, config.maxMessageSize(), config.tokens(), join, tensorTypes);
+  }
+
+  /**
+   * Like {@link #configure(ServerBuilder, ServerConfig, JoinService, List)}, for a Join service
+   * that is not a server's (a relay's clients' side).
+   */
+  public static void configure(ServerBuilder<?> builder, int maxMessageSize,
+      java.util.Set<String> tokens, JoinService join, List<String> tensorTypes) {
+    builder.maxInboundMessageSize(maxMessageSize);
     List<ServerInterceptor> interceptors = new ArrayList<>();
     interceptors.add(new TensorTypeInterceptor(tensorTypes));
-    if (!config.tokens().isEmpty()) {
+    if (!tokens.isEmpty()) {
       // grpc calls the last interceptor of the list first.
-      interceptors.add(new BearerTokenInterceptor(config.tokens()));
+      interceptors.add(new BearerTokenInterceptor(tokens));
     }
     builder.addService(ServerInterceptors.intercept(FlowerRpc.service(join), interceptors));
   }

@@ -42,11 +42,15 @@ public final class JoinService implements ServerCalls.BidiStreamingMethod<Client
     var out = (ServerCallStreamObserver<ServerMessage>) responseObserver;
     // Inbound flow control: a message is read only when the proxy asks for one (see ClientProxy).
     out.disableAutoRequest();
-    ClientProxy proxy = new ClientProxy("client-" + seq, type == null ? TensorTypes.DEFAULT : type,
-        out, timer, traffic, manager::unregister, maxMessageSize, budget, inbound);
+    boolean relay = Boolean.TRUE.equals(TensorTypeInterceptor.RELAY.get());
+    // A relay's id says so, in the round's failure reasons too.
+    ClientProxy proxy = new ClientProxy((relay ? "relay-" : "client-") + seq,
+        type == null ? TensorTypes.DEFAULT : type, out, timer, traffic, manager::unregister,
+        maxMessageSize, budget, inbound, relay);
     out.setOnReadyHandler(proxy::onReady);
     manager.register(seq, proxy);
-    LOG.info("client {} joined (tensor_type {})", proxy.id(), proxy.tensorType());
+    LOG.info("{} {} joined (tensor_type {})", relay ? "relay" : "client", proxy.id(),
+        proxy.tensorType());
     return new StreamObserver<>() {
       @Override
       public void onNext(ClientMessage value) {

@@ -24,6 +24,14 @@ public interface RemoteClient {
   /** The {@code tensor_type} the client's parameters are written in. */
   String tensorType();
 
+  /**
+   * Whether the client is a relay, whose fit answers are its edge's aggregate update rather than
+   * trained parameters ({@link io.tributary.flower.internal.EdgeHeader}).
+   */
+  default boolean isRelay() {
+    return false;
+  }
+
   /** True once the client is gone for good. */
   boolean isClosed();
 

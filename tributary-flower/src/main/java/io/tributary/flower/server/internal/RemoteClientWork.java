@@ -371,11 +371,7 @@ public final class RemoteClientWork {
     }
     fitReports.record(client.id(), res.getNumExamples(), metricsWithout(client,
         res.getMetricsMap(), "loss"));
-    List<Tensor> sent = ModelSpec.tensors(model);
-    List<Tensor> delta = new ArrayList<>(sent.size());
-    for (int i = 0; i < sent.size(); i++) {
-      delta.add(TensorMath.subtract(got.get(i), sent.get(i)));
-    }
+    List<Tensor> delta = client.isRelay() ? got : delta(got, ModelSpec.tensors(model));
     if (reportsNormBit) {
       return StructValue.named("delta", spec.value(delta), "num_examples",
           Tensor.ofLongs(Shape.scalar(), counted), "loss", Tensor.scalar(loss),
@@ -385,6 +381,15 @@ public final class RemoteClientWork {
     return StructValue.named("delta", spec.value(delta), "num_examples",
         Tensor.ofLongs(Shape.scalar(), counted), "loss", Tensor.scalar(loss),
         "loss_weight", Tensor.scalar(weight));
+  }
+
+  /** The update a client's trained parameters make: {@code got - sent}, in the model's types. */
+  public static List<Tensor> delta(List<Tensor> got, List<Tensor> sent) {
+    List<Tensor> delta = new ArrayList<>(sent.size());
+    for (int i = 0; i < sent.size(); i++) {
+      delta.add(TensorMath.subtract(got.get(i), sent.get(i)));
+    }
+    return delta;
   }
 
   /** The FitRes metric {@code norm_bit} as 0 or 1; a client without it fails. */

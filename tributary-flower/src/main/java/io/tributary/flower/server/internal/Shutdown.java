@@ -25,8 +25,18 @@ public final class Shutdown {
    */
   public static void disconnectAll(ClientManager manager, Duration grace)
       throws InterruptedException {
+    reconnectAll(manager, 0, grace);
+  }
+
+  /**
+   * Tells every connected client to disconnect and come back in {@code seconds} (0: not at
+   * all), waits up to {@code grace} for their {@code DisconnectRes}, then ends every stream. A
+   * client that still owes an answer is closed without the message.
+   */
+  public static void reconnectAll(ClientManager manager, long seconds, Duration grace)
+      throws InterruptedException {
     ServerMessage bye = ServerMessage.newBuilder().setReconnectIns(
-        ServerMessage.ReconnectIns.newBuilder().setSeconds(0)).build();
+        ServerMessage.ReconnectIns.newBuilder().setSeconds(seconds)).build();
     List<RemoteClient> clients = manager.all();
     List<CompletableFuture<ClientMessage>> answers = new ArrayList<>();
     for (RemoteClient c : clients) {
@@ -47,6 +57,7 @@ public final class Shutdown {
     for (RemoteClient c : clients) {
       c.finish();
     }
-    LOG.info("told {} clients to disconnect", clients.size());
+    LOG.info("told {} clients to disconnect{}", clients.size(),
+        seconds == 0 ? "" : " and come back in " + seconds + " s");
   }
 }

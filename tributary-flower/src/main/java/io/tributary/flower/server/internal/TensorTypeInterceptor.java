@@ -24,6 +24,8 @@ public final class TensorTypeInterceptor implements ServerInterceptor {
 
   /** The negotiated type of the current call. */
   static final Context.Key<String> NEGOTIATED = Context.key("flwr-tensor-type");
+  /** Whether the current call is a relay's ({@link io.tributary.flower.internal.EdgeHeader}). */
+  static final Context.Key<Boolean> RELAY = Context.key("tributary-edge");
 
   private final List<String> supported;
 
@@ -50,7 +52,8 @@ public final class TensorTypeInterceptor implements ServerInterceptor {
         super.sendHeaders(responseHeaders);
       }
     };
-    return Contexts.interceptCall(Context.current().withValue(NEGOTIATED, chosen), answering,
-        headers, next);
+    return Contexts.interceptCall(Context.current().withValue(NEGOTIATED, chosen)
+        .withValue(RELAY, io.tributary.flower.internal.EdgeHeader.announcesRelay(headers)),
+        answering, headers, next);
   }
 }

@@ -1,0 +1,61 @@
+package io.tributary.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class RelayCommandTest {
+  @Test
+  void help_listsEveryOption() {
+    CliRun r = CliRun.of("relay", "--help");
+
+    assertThat(r.exitCode()).isZero();
+    for (String flag : List.of("--upstream", "--address", "--min-clients", "--client-wait",
+        "--round-timeout", "--min-success-fraction", "--max-examples-per-client",
+        "--over-max-examples", "--tls-cert", "--tls-key", "--tls-client-ca", "--auth-tokens",
+        "--upstream-tls-ca", "--upstream-tls-cert", "--upstream-tls-key",
+        "--upstream-auth-token", "--tensor-types", "--max-message-size")) {
+      assertThat(r.out()).contains(flag);
+    }
+  }
+
+  static Stream<Arguments> badInput() {
+    return Stream.of(
+        Arguments.of(new String[] {}, "--upstream"),
+        Arguments.of(new String[] {"--upstream", "server"}, "--upstream must be HOST:PORT"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--address", "x:99999"}, "--address"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--min-clients", "0"}, "at least 1"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--client-wait", "-1"}, "--client-wait"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--min-success-fraction", "2"},
+            "success fraction"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--over-max-examples", "drop"},
+            "--over-max-examples"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--tls-cert", "c.pem"}, "--tls-key"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--upstream-tls-cert", "c.pem"},
+            "--upstream-tls-key"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--auth-tokens", "/no/such/tokens"},
+            "/no/such/tokens"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--upstream-auth-token", "a b"},
+            "--upstream-auth-token"),
+        Arguments.of(new String[] {"--upstream", "no-such-host.invalid:1"}, "unknown host"),
+        Arguments.of(new String[] {"--upstream", "localhost:1", "--upstream-tls-ca",
+            "/no/such/ca.pem", "--address", "localhost:0"}, "/no/such/ca.pem"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("badInput")
+  void call_badInput_exitsTwoWithOneLine(String[] args, String named) {
+    String[] all = Stream.concat(Stream.of("relay"), Stream.of(args)).toArray(String[]::new);
+
+    CliRun r = CliRun.of(all);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).hasSize(1);
+    assertThat(r.errLines()[0]).startsWith("tributary relay: ").contains(named);
+  }
+}

@@ -1,0 +1,162 @@
+package io.tributary.flower.relay.internal;
+
+import io.tributary.core.computation.Computation;
+import io.tributary.core.values.StructValue;
+import io.tributary.flower.EvaluateIns;
+import io.tributary.flower.EvaluateRes;
+import io.tributary.flower.FitIns;
+import io.tributary.flower.FitRes;
+import io.tributary.flower.FlowerClient;
+import io.tributary.flower.FlowerClientException;
+import io.tributary.flower.Scalar;
+import io.tributary.flower.relay.RelayConfig;
+import io.tributary.flower.server.NotEnoughClientsException;
+import io.tributary.flower.server.RemoteClientException;
+import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.ModelSpec;
+import io.tributary.flower.server.internal.RemoteClient;
+import io.tributary.flower.server.internal.RemoteClientWork;
+import io.tributary.runtime.ClientFailure;
+import io.tributary.runtime.ExecutionContext;
+import io.tributary.runtime.ExecutionFailedException;
+import io.tributary.runtime.Outcome;
+import io.tributary.runtime.RuntimeOptions;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.serialization.SerializerRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A relay as its server sees it: one Flower client whose fit is an edge round over the relay's
+ * clients, answered with the edge's example-weighted mean update and its total examples, and
+ * whose evaluation is the edge's example-weighted mean loss.
+ *
+ * <p>Each instruction from the server becomes one invocation of an {@link EdgeComputations}
+ * computation on the runtime, over the clients connected when it arrives (in the order they
+ * joined); the instruction's config goes to every client as it came. What goes wrong inside the
+ * edge (too few clients, too many failures) fails the instruction with a
+ * {@link FlowerClientException}, which the server sees as this relay's failure.
+ */
+public final class EdgeClient implements FlowerClient {
+  private static final Logger LOG = LoggerFactory.getLogger(EdgeClient.class);
+  /** The runtime's own limit on a client lies this far behind the instruction timeout. */
+  private static final Duration BACKSTOP = Duration.ofSeconds(1);
+
+  private final ClientManager manager;
+  private final SerializerRegistry registry;
+  private final RelayConfig config;
+
+  public EdgeClient(ClientManager manager, SerializerRegistry registry, RelayConfig config) {
+    this.manager = manager;
+    this.registry = registry;
+    this.config = config;
+  }
+
+  @Override
+  public List<Tensor> getParameters(Map<String, Scalar> ignored) throws FlowerClientException {
+    List<RemoteClient> clients = clients();
+    try {
+      return RemoteClientWork.parametersOf(clients.get(0), registry, config.roundTimeout());
+    } catch (RemoteClientException e) {
+      throw new FlowerClientException("the edge's client " + e.clientId()
+          + " gave no parameters: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public FitRes fit(FitIns ins) throws FlowerClientException {
+    if (ins.config().keySet().stream().anyMatch(k -> k.startsWith("secagg_"))) {
+      // SecAgg+ stages address each client by its keys: a relay cannot stand in for its clients.
+      throw new FlowerClientException("a relay cannot take part in a secure aggregation round");
+    }
+    ModelSpec spec = spec(ins.parameters());
+    List<RemoteClient> clients = clients();
+    RemoteClientWork work = work(spec, Map.of());
+    work.roundConfig(ins.config());
+    Outcome o = invoke(EdgeComputations.fit(work.fit(), spec.type()), spec, ins.parameters(),
+        clients, "fit");
+    StructValue r = (StructValue) o.value();
+    List<Tensor> delta = ModelSpec.tensors((StructValue) r.get(0));
+    long examples = ((Tensor) r.get(1)).getLong(0);
+    if (examples < 0) {
+      throw new FlowerClientException("the edge's example count overflows int64");
+    }
+    double lossSum = ((Tensor) r.get(2)).getAsDouble(0);
+    double lossWeight = ((Tensor) r.get(3)).getAsDouble(0);
+    Map<String, Scalar> metrics = new LinkedHashMap<>();
+    if (lossWeight > 0 && Double.isFinite(lossSum / lossWeight)) {
+      metrics.put("loss", Scalar.of(lossSum / lossWeight));
+    }
+    metrics.put("edge_clients", Scalar.of((long) (o.report().clients()
+        - o.report().failedClients().size())));
+    metrics.put("edge_failures", Scalar.of((long) o.report().failedClients().size()));
+    return new FitRes(delta, examples, metrics);
+  }
+
+  @Override
+  public EvaluateRes evaluate(EvaluateIns ins) throws FlowerClientException {
+    ModelSpec spec = spec(ins.parameters());
+    List<RemoteClient> clients = clients();
+    RemoteClientWork work = work(spec, ins.config());
+    Outcome o = invoke(EdgeComputations.evaluate(work.evaluation(), spec.type()), spec,
+        ins.parameters(), clients, "evaluate");
+    StructValue r = (StructValue) o.value();
+    return new EvaluateRes(((Tensor) r.get(0)).getFloat(0), ((Tensor) r.get(1)).getLong(0),
+        Map.of("edge_clients", Scalar.of((long) (o.report().clients()
+            - o.report().failedClients().size()))));
+  }
+
+  private RemoteClientWork work(ModelSpec spec, Map<String, Scalar> evaluateConfig) {
+    return new RemoteClientWork(manager, registry, spec, config.roundTimeout(), Map.of(),
+        evaluateConfig, config.maxExamplesPerClient());
+  }
+
+  private static ModelSpec spec(List<Tensor> parameters) throws FlowerClientException {
+    try {
+      return ModelSpec.of(parameters);
+    } catch (IllegalArgumentException e) {
+      throw new FlowerClientException("the server's parameters are unusable: " + e.getMessage(),
+          e);
+    }
+  }
+
+  /** The edge's clients now, waiting for the minimum. */
+  private List<RemoteClient> clients() throws FlowerClientException {
+    try {
+      return manager.waitFor(config.minClients(), config.clientWait());
+    } catch (NotEnoughClientsException e) {
+      throw new FlowerClientException("the edge has too few clients: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlowerClientException("interrupted while waiting for the edge's clients", e);
+    }
+  }
+
+  private Outcome invoke(Computation c, ModelSpec spec, List<Tensor> parameters,
+      List<RemoteClient> clients, String what) throws FlowerClientException {
+    List<Tensor> ids = new ArrayList<>(clients.size());
+    clients.forEach(x -> ids.add(RemoteClientWork.clientValue(x.id())));
+    try (ExecutionContext ctx = ExecutionContext.create(options())) {
+      Outcome o = ctx.invokeWithReport(c, spec.value(parameters), ids);
+      for (ClientFailure f : o.report().failures()) {
+        LOG.warn("edge {}: client {} left out: {}", what, clients.get(f.client()).id(),
+            f.describe());
+      }
+      return o;
+    } catch (ExecutionFailedException e) {
+      throw new FlowerClientException("the edge's " + what + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  private RuntimeOptions options() {
+    RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
+        .withMinSuccessFraction(config.minSuccessFraction())
+        .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
+    return config.roundTimeout().map(t -> o.withClientTimeout(t.plus(BACKSTOP))).orElse(o);
+  }
+}
