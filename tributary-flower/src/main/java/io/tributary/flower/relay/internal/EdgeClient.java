@@ -112,8 +112,10 @@ public final class EdgeClient implements FlowerClient {
   }
 
   private RemoteClientWork work(ModelSpec spec, Map<String, Scalar> evaluateConfig) {
+    // A relay answers one round at a time with no memory of the last, so its clients have no
+    // round-relative example bound; the server applies its own to the edge's total.
     return new RemoteClientWork(manager, registry, spec, config.roundTimeout(), Map.of(),
-        evaluateConfig, config.maxExamplesPerClient());
+        evaluateConfig, config.maxExamplesPerClient(), 0);
   }
 
   private static ModelSpec spec(List<Tensor> parameters) throws FlowerClientException {
