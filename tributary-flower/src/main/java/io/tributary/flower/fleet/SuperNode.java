@@ -476,7 +476,8 @@ public final class SuperNode implements AutoCloseable {
     config.putAll(RunConfigs.fromScalars(run.getOverrideConfigMap()));
     ClientApp app = b.apps.getOrDefault(run.getFabId(), b.defaultApp);
     s = new RunState(run, app, new Context(runId, node.getNodeId(), b.nodeConfig, config,
-        RecordDict.empty()));
+        RecordDict.empty(), Protos.newerField(run.getUnknownFields(), Protos.RUN_SERIES_ID),
+        Protos.newerField(run.getUnknownFields(), Protos.RUN_PRIMARY_TASK_ID)));
     LOG.info("run {}: FAB '{}' {} -> {}", Long.toUnsignedString(runId), run.getFabId(),
         run.getFabVersion(), app == null ? "no app" : "Java ClientApp " + app.messageTypes());
     runs.put(runId, s);
