@@ -18,6 +18,7 @@ import io.tributary.flower.fleet.internal.HttpFleetClient;
 import io.tributary.flower.fleet.internal.NodeAuth;
 import io.tributary.flower.fleet.internal.ObjectCodec;
 import io.tributary.flower.fleet.internal.Protos;
+import io.tributary.flower.fleet.internal.TlsProbe;
 import io.tributary.flower.fleet.internal.RootCertificates;
 import io.tributary.flower.fleet.internal.RunConfigs;
 import io.tributary.flower.fleet.internal.proto.ActivateNodeRequest;
@@ -286,6 +287,16 @@ public final class SuperNode implements AutoCloseable {
           if (e.kind() == FleetException.Kind.UNAUTHENTICATED) {
             failure = new IllegalStateException("the SuperLink " + b.address
                 + " refused this node: " + e.getMessage());
+            LOG.error("{}", failure.getMessage());
+            return;
+          }
+          if (b.insecure && !spoke && (e.kind() == FleetException.Kind.UNAVAILABLE
+              || e.kind() == FleetException.Kind.BAD_RESPONSE)
+              && TlsProbe.speaksTls(b.address, Duration.ofSeconds(5))) {
+            // retrying in plain text cannot work: say so once and stop
+            failure = new IllegalStateException("the SuperLink " + b.address + " speaks TLS, "
+                + "but this node connects without TLS (insecure); connect with TLS and the "
+                + "SuperLink's root certificates");
             LOG.error("{}", failure.getMessage());
             return;
           }
