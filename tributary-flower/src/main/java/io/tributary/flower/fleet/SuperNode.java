@@ -267,6 +267,9 @@ public final class SuperNode implements AutoCloseable {
         "flwr-component-name", "supernode");
   }
 
+  /** Whether a probe has told whether the SuperLink speaks TLS (probed until one tells). */
+  private boolean tlsProbed;
+
   private void serve() {
     SplittableRandom jitter = b.backoff.newRandom();
     int failures = 0;
@@ -290,15 +293,18 @@ public final class SuperNode implements AutoCloseable {
             LOG.error("{}", failure.getMessage());
             return;
           }
-          if (b.insecure && !spoke && (e.kind() == FleetException.Kind.UNAVAILABLE
-              || e.kind() == FleetException.Kind.BAD_RESPONSE)
-              && TlsProbe.speaksTls(b.address, Duration.ofSeconds(5))) {
-            // retrying in plain text cannot work: say so once and stop
-            failure = new IllegalStateException("the SuperLink " + b.address + " speaks TLS, "
-                + "but this node connects without TLS (insecure); connect with TLS and the "
-                + "SuperLink's root certificates");
-            LOG.error("{}", failure.getMessage());
-            return;
+          if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
+            // only when nothing answered (a plain-text answer is not TLS), until a probe tells
+            TlsProbe.Result probe = TlsProbe.probe(b.address, Duration.ofSeconds(3));
+            tlsProbed = probe != TlsProbe.Result.UNREACHABLE;
+            if (probe == TlsProbe.Result.TLS) {
+              // retrying in plain text cannot work: say so once and stop
+              failure = new IllegalStateException("the SuperLink " + b.address + " speaks TLS, "
+                  + "but this node connects without TLS (insecure); connect with TLS and the "
+                  + "SuperLink's root certificates");
+              LOG.error("{}", failure.getMessage());
+              return;
+            }
           }
           LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
         } catch (IllegalArgumentException | IllegalStateException e) {

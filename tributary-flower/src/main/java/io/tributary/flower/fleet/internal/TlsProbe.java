@@ -18,23 +18,39 @@ import javax.net.ssl.SSLSocket;
 public final class TlsProbe {
   private TlsProbe() {}
 
+  /** What a probe found. */
+  public enum Result {
+    /** The handshake completed, or failed over the server's certificate. */
+    TLS,
+    /** The server answered, but not with TLS. */
+    NOT_TLS,
+    /** Nothing to tell: no connection, or no answer in time. */
+    UNREACHABLE
+  }
+
   /** Whether {@code address} completes a TLS handshake up to its certificate. */
-  public static boolean speaksTls(HostPort address, Duration timeout) {
+  public static Result probe(HostPort address, Duration timeout) {
     int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
     try (SSLSocket s = (SSLSocket) SSLContext.getDefault().getSocketFactory().createSocket()) {
-      s.connect(new InetSocketAddress(address.host(), address.port()), millis);
+      try {
+        s.connect(new InetSocketAddress(address.host(), address.port()), millis);
+      } catch (IOException e) {
+        return Result.UNREACHABLE;
+      }
       s.setSoTimeout(millis);
       s.startHandshake();
-      return true;
+      return Result.TLS;
     } catch (SSLException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof CertificateException) {
-          return true;
+          return Result.TLS;
         }
       }
-      return false;
+      return Result.NOT_TLS;
+    } catch (java.net.SocketTimeoutException e) {
+      return Result.UNREACHABLE;
     } catch (IOException | java.security.NoSuchAlgorithmException e) {
-      return false;
+      return Result.NOT_TLS;
     }
   }
 }
