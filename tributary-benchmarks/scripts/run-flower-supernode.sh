@@ -4,12 +4,18 @@
 # flower-bench-app/, whose ServerApp times rounds of one float32 model (model + 1 comes back,
 # checked exactly) from before it pushes the train messages until it holds every reply.
 #
+# Two SuperLinks run side by side: one serving the Fleet API over grpc-rere, one over Flower
+# 1.27's REST transport (--fleet-api-type rest, the HTTP design Flower 1.40+ serves under
+# /v1/fleet); 1.27 serves one Fleet transport per SuperLink, and its own flower-supernode --rest
+# cannot join its REST SuperLink (404), so Python nodes join the gRPC one.
 # Part 1, in one run: a Python flower-supernode running the App's numpy ClientApp and one Java
-# SuperNode (io.tributary.bench.FlowerSuperNodes, the same arithmetic), REPS rounds of MB MB to
-# each node alone, then REPS rounds to both at once.
-# Part 2: MANY Java SuperNodes in one JVM (under /usr/bin/time -v) join the same SuperLink; 3
-# rounds of MANY_MB MB to all of them at once; the JVM prints its heap after GC and RSS before the
-# nodes start, once all are active and after the rounds, from which memory per node is computed.
+# SuperNode over gRPC (io.tributary.bench.FlowerSuperNodes, the same arithmetic), REPS rounds of
+# MB MB to each node alone, then REPS rounds to both at once; then one Java SuperNode over HTTP on
+# the REST SuperLink, REPS rounds of MB MB.
+# Part 2: MANY Java SuperNodes over HTTP in one JVM (under /usr/bin/time -v) join the REST
+# SuperLink; 3 rounds of MANY_MB MB to all of them at once; the JVM prints its heap after GC and
+# RSS before the nodes start, once all are active and after the rounds, from which memory per node
+# is computed.
 #
 # Usage: tributary-benchmarks/scripts/run-flower-supernode.sh [MB] [REPS] [MANY] [MANY_MB]
 #        (defaults 100 5 100 1); JAVA_XMX (default 3g) is the Java SuperNodes' heap; PARTS
@@ -50,8 +56,9 @@ done
 export PATH="$run/bin:$venv/bin:$PATH" FLWR_HOME="$run/flwr-home"
 free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 fleet=$(free_port); appio=$(free_port); control=$(free_port)
-printf '[superlink]\ndefault = "bench"\n\n[superlink.bench]\naddress = "127.0.0.1:%s"\ninsecure = true\n' \
-  "$control" > "$run/flwr-home/config.toml"
+rfleet=$(free_port); rappio=$(free_port); rcontrol=$(free_port)
+printf '[superlink]\ndefault = "bench"\n\n[superlink.bench]\naddress = "127.0.0.1:%s"\ninsecure = true\n\n[superlink.rest]\naddress = "127.0.0.1:%s"\ninsecure = true\n' \
+  "$control" "$rcontrol" > "$run/flwr-home/config.toml"
 cp -r "$here/flower-bench-app" "$run/app"
 
 pids=()
@@ -75,8 +82,16 @@ flower-superlink --insecure --fleet-api-address "127.0.0.1:$fleet" \
   --serverappio-api-address "127.0.0.1:$appio" --control-api-address "127.0.0.1:$control" \
   --storage-dir "$run/ffs" > "$run/superlink.log" 2>&1 &
 pids+=($!)
-until "$py" -c "import socket; socket.create_connection(('127.0.0.1', $fleet)).close(); socket.create_connection(('127.0.0.1', $control)).close()" 2> /dev/null; do
-  sleep 0.5
+mkdir -p "$run/ffs-rest"
+flower-superlink --insecure --fleet-api-type rest --fleet-api-address "127.0.0.1:$rfleet" \
+  --serverappio-api-address "127.0.0.1:$rappio" --control-api-address "127.0.0.1:$rcontrol" \
+  --storage-dir "$run/ffs-rest" > "$run/superlink-rest.log" 2>&1 &
+pids+=($!)
+for ports in "$fleet $control" "$rfleet $rcontrol"; do
+  read -r f c <<< "$ports"
+  until "$py" -c "import socket; socket.create_connection(('127.0.0.1', $f)).close(); socket.create_connection(('127.0.0.1', $c)).close()" 2> /dev/null; do
+    sleep 0.5
+  done
 done
 jar="$root/tributary-benchmarks/target/benchmarks.jar"
 
@@ -98,16 +113,27 @@ echo "load after part 1: $(uptime)" | tee -a "$run/uptime.txt" >&2
 pkill -TERM -P "$py_node" 2> /dev/null || true
 kill -TERM "$py_node" "$java_node" 2> /dev/null || true
 wait "$java_node" 2> /dev/null || true
+echo "load before part 1 (HTTP): $(uptime)" | tee -a "$run/uptime.txt" >&2
+"$JAVA_HOME/bin/java" "-Xmx$java_xmx" -cp "$jar" io.tributary.bench.FlowerSuperNodes \
+  "127.0.0.1:$rfleet" 1 -1 http > "$run/java-http-supernode.out" 2> "$run/java-http-supernode.log" &
+pids+=($!); java_node=$!
+flwr run "$run/app" rest --run-config "mode=\"each\"" --run-config "nodes=1" \
+  --run-config "reps=$reps" --run-config "model-mb=$mb" \
+  --run-config "out-file=\"$run/part1-http.json\"" > "$run/flwr-run-1h.log" 2>&1
+await_file "$run/part1-http.json" 1800
+echo "load after part 1 (HTTP): $(uptime)" | tee -a "$run/uptime.txt" >&2
+kill -TERM "$java_node" 2> /dev/null || true
+wait "$java_node" 2> /dev/null || true
 fi
 
 if [[ $parts == *2* ]]; then
 echo "load before part 2: $(uptime)" | tee -a "$run/uptime.txt" >&2
 /usr/bin/time -v -o "$run/java-many-time.txt" "$JAVA_HOME/bin/java" "-Xmx$java_xmx" \
   "-Xlog:gc:file=$run/java-many-gc.log" -cp "$jar" \
-  io.tributary.bench.FlowerSuperNodes "127.0.0.1:$fleet" "$many" $((many * 3)) \
+  io.tributary.bench.FlowerSuperNodes "127.0.0.1:$rfleet" "$many" $((many * 3)) http \
   > "$run/java-many.out" 2> "$run/java-many.log" &
 pids+=($!); many_pid=$!
-flwr run "$run/app" bench --run-config "mode=\"all\"" --run-config "nodes=$many" \
+flwr run "$run/app" rest --run-config "mode=\"all\"" --run-config "nodes=$many" \
   --run-config "reps=3" --run-config "model-mb=$many_mb" \
   --run-config "out-file=\"$run/part2.json\"" > "$run/flwr-run-2.log" 2>&1
 await_file "$run/part2.json" 1800
@@ -130,13 +156,24 @@ med = st.median
 
 def part1(p1):
     print(f"part 1: model {p1['model_bytes'] / 1e6:.0f} MB float32, one Python and one Java "
-          "SuperNode")
+          "SuperNode over gRPC, then one Java SuperNode over HTTP")
     for java in (False, True):
         rs = [r for r in p1["rounds"] if r["nodes"] == 1 and r["replies"][0]["java"] == java]
         assert all(r["replies"][0]["exact"] for r in rs)
         rep = [r["replies"][0] for r in rs]
         print(f"  {'Java  ' if java else 'Python'} node alone: round s "
               f"{[round(r['round_s'], 2) for r in rs]} median {med(r['round_s'] for r in rs):.2f};"
+              f" push {med(r['push_s'] for r in rs):.2f},"
+              f" push->handler {med(x['to_handler_s'] for x in rep):.2f},"
+              f" handler {med(x['handler_s'] for x in rep):.3f},"
+              f" handler->reply held {med(x['from_handler_s'] for x in rep):.2f}")
+    if os.path.exists(f"{run}/part1-http.json"):
+        rs = json.load(open(f"{run}/part1-http.json"))["rounds"]
+        assert all(r["replies"][0]["exact"] and r["replies"][0]["java"] for r in rs)
+        rep = [r["replies"][0] for r in rs if r["nodes"] == 1]
+        rs = [r for r in rs if r["nodes"] == 1]
+        print(f"  Java node over HTTP alone: round s {[round(r['round_s'], 2) for r in rs]} "
+              f"median {med(r['round_s'] for r in rs):.2f};"
               f" push {med(r['push_s'] for r in rs):.2f},"
               f" push->handler {med(x['to_handler_s'] for x in rep):.2f},"
               f" handler {med(x['handler_s'] for x in rep):.3f},"
@@ -151,7 +188,7 @@ def part2(p2):
     rs = p2["rounds"]
     assert all(x["exact"] and x["java"] for r in rs for x in r["replies"])
     n = rs[0]["nodes"]
-    print(f"part 2: {n} Java SuperNodes in one JVM, model {p2['model_bytes'] / 1e6:.0f} MB: "
+    print(f"part 2: {n} Java SuperNodes over HTTP in one JVM, model {p2['model_bytes'] / 1e6:.0f} MB: "
           f"round s {[round(r['round_s'], 2) for r in rs]} median "
           f"{med(r['round_s'] for r in rs):.2f}")
     mem = {}

@@ -36,25 +36,28 @@ import java.util.Map;
  * unregister).
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.tributary.bench.FlowerSuperNodes HOST:PORT N
- * [REPLIES]}.
+ * [REPLIES [TRANSPORT]]}: REPLIES -1 for none; TRANSPORT {@code grpc-rere} (the default) or
+ * {@code http}, which reaches Flower 1.27's REST Fleet transport under {@code /api/v0/fleet}.
  */
 public final class FlowerSuperNodes {
   private FlowerSuperNodes() {}
 
   public static void main(String[] args) throws InterruptedException, IOException {
     if (args.length < 2) {
-      System.err.println("usage: FlowerSuperNodes HOST:PORT N [REPLIES]");
+      System.err.println("usage: FlowerSuperNodes HOST:PORT N [REPLIES [grpc-rere|http]]");
       System.exit(2);
     }
     String superlink = args[0];
     int n = Integer.parseInt(args[1]);
     long replies = args.length > 2 ? Long.parseLong(args[2]) : -1;
+    FleetTransport transport = args.length > 3 && args[3].equals("http")
+        ? FleetTransport.http(FleetTransport.FLEET_REST_V0) : FleetTransport.grpcRere();
     memory("before", 0);
     ClientApp app = ClientApp.builder().train(FlowerSuperNodes::train).build();
     List<SuperNode> nodes = new ArrayList<>(n);
     long t0 = System.nanoTime();
     for (int i = 0; i < n; i++) {
-      nodes.add(SuperNode.builder(superlink).transport(FleetTransport.grpcRere()).insecure(true)
+      nodes.add(SuperNode.builder(superlink).transport(transport).insecure(true)
           .nodeConfig(Map.of("k", 1L))
           .clientApp(app).build().start());
     }

@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.flower.Backoff;
+import io.tributary.flower.app.MetricKey;
 import io.tributary.flower.app.TrainingClientApp;
 import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.NodeConfig;
@@ -122,6 +123,20 @@ final class SupernodeCommand implements Callable<Integer> {
           + "META-INF/services")
   String classpath;
 
+  @Option(names = "--train-metric", paramLabel = "KEY[=SOURCE]",
+      description = "with the built-in trainer, a key of the train reply's metrics, repeated for "
+          + "each: KEY, KEY=SOURCE or KEY=[SOURCE,...] (a list); sources are num-examples, "
+          + "train_loss and the trainer's metrics (loss, accuracy). Given, the reply holds exactly "
+          + "these keys, so that it matches the Python nodes of a mixed round (default: "
+          + "num-examples, train_loss and the trainer's metrics)")
+  java.util.List<String> trainMetrics = new java.util.ArrayList<>();
+
+  @Option(names = "--evaluate-metric", paramLabel = "KEY[=SOURCE]",
+      description = "the same for the evaluate reply; sources are num-examples, loss (or "
+          + "eval_loss) and the trainer's metrics (accuracy). Default: num-examples, eval_loss and "
+          + "the trainer's metrics")
+  java.util.List<String> evaluateMetrics = new java.util.ArrayList<>();
+
   @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
 
   @picocli.CommandLine.Mixin LocalTrainingOptions training = new LocalTrainingOptions();
@@ -163,6 +178,19 @@ final class SupernodeCommand implements Callable<Integer> {
       java.util.Map<String, Object> config = NodeConfig.parse(nodeConfig);
       partitionFromNodeConfig(config);
       io.tributary.flower.app.ClientApp clientApp;
+      java.util.List<MetricKey> trainKeys;
+      java.util.List<MetricKey> evaluateKeys;
+      try {
+        trainKeys = MetricKey.parseAll(trainMetrics);
+        evaluateKeys = MetricKey.parseAll(evaluateMetrics);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--train-metric/--evaluate-metric: " + e.getMessage());
+      }
+      if ((app != null || classpath != null)
+          && (!trainKeys.isEmpty() || !evaluateKeys.isEmpty())) {
+        throw new IllegalArgumentException("--train-metric and --evaluate-metric name the "
+            + "built-in trainer's keys; a --app ClientApp chooses its own");
+      }
       if (app != null || classpath != null) {
         UserApps.Loaded loaded = UserApps.load(app, classpath);
         clientApp = loaded.app();
@@ -170,7 +198,7 @@ final class SupernodeCommand implements Callable<Integer> {
       } else {
         LocalTrainingOptions.Prepared p = training.prepare(() -> { });
         TrainingClient client = p.client();
-        clientApp = TrainingClientApp.of(client);
+        clientApp = TrainingClientApp.of(client, trainKeys, evaluateKeys);
         what = p.description();
       }
       b.insecure(insecure)

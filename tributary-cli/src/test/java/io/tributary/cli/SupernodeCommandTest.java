@@ -24,7 +24,7 @@ class SupernodeCommandTest {
         "--auth-supernode-private-key", "--auth-supernode-public-key", "--node-config",
         "--max-retries", "--model", "--dataset", "--partition", "--transport",
         "--http-path-prefix", "--max-message-bytes", "--max-inflated-bytes", "--max-elements",
-        "--verbose")) {
+        "--train-metric", "--evaluate-metric", "--verbose")) {
       assertThat(r.out()).contains(flag);
     }
   }
@@ -75,7 +75,13 @@ class SupernodeCommandTest {
         Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--partition", "0/2",
             "--node-config", "partition-id=1 num-partitions=2"}, "disagrees"),
         Arguments.of(new String[] {"--superlink", "h:1", "--root-certificates",
-            notPem()}, "holds no PEM certificate"));
+            notPem()}, "holds no PEM certificate"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--train-metric",
+            "m=[loss"}, "--train-metric/--evaluate-metric: metric 'm': a list source ends"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--evaluate-metric",
+            "a", "--evaluate-metric", "a=loss"}, "given twice"),
+        Arguments.of(new String[] {"--superlink", "h:1", "--insecure", "--app", "x.Y",
+            "--train-metric", "a"}, "a --app ClientApp chooses its own"));
   }
 
   static String emptyFile() {
@@ -149,5 +155,25 @@ class SupernodeCommandTest {
 
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.err()).contains("gave up on 127.0.0.1:" + port);
+  }
+
+  @Test
+  void call_insecureAgainstATlsSuperLink_exitsOneSayingSoInOneLine(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws Exception {
+    io.tributary.flower.testing.Certificates.Pem pem = io.tributary.flower.testing.Certificates
+        .authority("test CA").issue(dir, "superlink");
+    io.grpc.Server tls = io.grpc.Grpc.newServerBuilderForPort(0, io.grpc.TlsServerCredentials
+        .create(pem.cert().toFile(), pem.key().toFile())).build().start();
+    try {
+      CliRun r = CliRun.of("supernode", "--superlink", "127.0.0.1:" + tls.getPort(),
+          "--insecure", "--model", "mclr");
+
+      assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+      assertThat(java.util.Arrays.stream(r.errLines()).filter(l -> l.contains("speaks TLS")))
+          .singleElement().asString().startsWith("tributary supernode: the SuperLink 127.0.0.1:"
+              + tls.getPort() + " speaks TLS");
+    } finally {
+      tls.shutdownNow();
+    }
   }
 }

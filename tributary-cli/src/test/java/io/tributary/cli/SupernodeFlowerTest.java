@@ -127,4 +127,64 @@ class SupernodeFlowerTest {
           .as("two nodes deactivated on SIGTERM").hasSize(3);
     }
   }
+
+  /**
+   * A default start ({@code tributary supernode}, HTTP) joining a real SuperLink, and one over
+   * grpc-rere, with the JVM options the launcher and the jar's manifest give ({@code
+   * --sun-misc-unsafe-memory-access=allow} for protobuf's and Netty's {@code sun.misc.Unsafe},
+   * {@code Enable-Native-Access: ALL-UNNAMED} for native libraries): nothing on stderr is a JDK
+   * warning.
+   */
+  @Test
+  void supernode_defaultStartOnARealSuperLink_stderrHasNoJdkWarnings() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    Path root = io.tributary.tensor.testing.PythonEnv.projectRoot();
+    assertThat(Files.readString(root.resolve("tributary")))
+        .contains("--sun-misc-unsafe-memory-access=allow");
+    assertThat(Files.readString(root.resolve("tributary-cli/pom.xml")))
+        .contains("<Enable-Native-Access>ALL-UNNAMED</Enable-Native-Access>");
+    for (String transport : List.of("http", "grpc-rere")) {
+      Path sub = Files.createDirectories(dir.resolve(transport));
+      try (FlowerDeployment d = new FlowerDeployment(flower, sub)) {
+        List<String> args = new ArrayList<>(List.of("--superlink", d.fleetAddress(),
+            "--insecure", "--model", "mclr"));
+        if (transport.equals("http")) {
+          d.superLinkArgs.addAll(List.of("--fleet-api-type", "rest"));
+          args.addAll(List.of("--http-path-prefix", "/api/v0/fleet"));
+        } else {
+          args.addAll(List.of("--transport", "grpc-rere"));
+        }
+        d.startSuperLink();
+        List<String> cmd = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
+            "-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+            "supernode"));
+        cmd.addAll(args);
+        Path err = sub.resolve("stderr.log");
+        Process p = new ProcessBuilder(cmd).redirectError(err.toFile())
+            .redirectOutput(sub.resolve("stdout.log").toFile()).start();
+        try {
+          long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+          while (!activated(d) && System.nanoTime() < end && p.isAlive()) {
+            Thread.sleep(250);
+          }
+          assertThat(activated(d)).as(Files.readString(err)).isTrue();
+          Thread.sleep(2000); // a few pulls and the heartbeat's first round
+        } finally {
+          p.destroy();
+          assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+        List<String> lines = Files.readAllLines(err);
+        assertThat(lines).as(transport).anyMatch(l -> l.contains("joining " + d.fleetAddress()));
+        assertThat(lines).as(transport).noneMatch(l -> l.startsWith("WARNING:"));
+      }
+    }
+  }
+
+  /** Whether the SuperLink logged a node's activation (gRPC's handler, or the REST route). */
+  private static boolean activated(FlowerDeployment d) throws IOException {
+    String log = Files.readString(d.log("superlink"));
+    return log.contains("ActivateNode") || log.contains("/activate-node");
+  }
 }

@@ -1,10 +1,11 @@
-"""ServerApp: Flower's own Message-API FedAvg, unchanged, on every node for 3 rounds."""
+"""ServerApp: Flower's own Message-API FedAvg (or, by the run config's "strategy", FedAdam or
+QFedAvg), unchanged, on every node for 3 rounds."""
 import os
 
 import numpy as np
 from flwr.app import Array, ArrayRecord, ConfigRecord, Context
 from flwr.serverapp import Grid, ServerApp
-from flwr.serverapp.strategy import FedAvg
+from flwr.serverapp.strategy import FedAdam, FedAvg, QFedAvg
 
 app = ServerApp()
 
@@ -25,8 +26,15 @@ def main(grid: Grid, context: Context) -> None:
             "w": Array(np.arange(6, dtype=np.float32).reshape(2, 3)),
             "b": Array(np.array([0.5, -1.0, 2.0], dtype=np.float64)),
         })
-    strategy = FedAvg(fraction_train=1.0, fraction_evaluate=1.0, min_train_nodes=2,
+    every_node = dict(fraction_train=1.0, fraction_evaluate=1.0, min_train_nodes=2,
                       min_evaluate_nodes=2, min_available_nodes=2)
+    name = str(context.run_config.get("strategy", "fedavg"))
+    if name == "fedadam":  # hands back float64 arrays from round 2
+        strategy = FedAdam(**every_node)
+    elif name == "qfedavg":  # reads each reply's train_loss
+        strategy = QFedAvg(client_learning_rate=0.1, **every_node)
+    else:
+        strategy = FedAvg(**every_node)
     result = strategy.start(grid=grid, initial_arrays=initial, num_rounds=rounds,
                             train_config=ConfigRecord({"lr": float(context.run_config["lr"])}))
     lines = ["TRAIN_ROUNDS " + ",".join(str(r) for r in sorted(result.train_metrics_clientapp)),

@@ -3,22 +3,38 @@ package io.tributary.flower.app;
 import io.tributary.flower.records.RecordDict;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Flower's {@code Context}: what a handler knows besides the message. The node config comes from
  * the SuperNode ({@code --node-config}), the run config from the run (the FAB's
  * {@code [tool.flwr.app.config]} with the run's overrides), and {@link #state()} persists across
- * the messages of one run on this node: a handler replaces it with {@link #setState}.
+ * the messages of one run on this node: a handler replaces it with {@link #setState}. A run of a
+ * newer SuperLink (Flower 1.40+) may belong to a series of runs: {@link #seriesId()} and
+ * {@link #primaryTaskId()} carry its {@code Run.series_id} and {@code Run.primary_task_id}.
  */
 public final class Context {
   private final long runId;
   private final long nodeId;
   private final Map<String, Object> nodeConfig;
   private final Map<String, Object> runConfig;
+  private final String seriesId;
+  private final String primaryTaskId;
   private volatile RecordDict state;
 
   public Context(long runId, long nodeId, Map<String, ?> nodeConfig, Map<String, ?> runConfig,
       RecordDict state) {
+    this(runId, nodeId, nodeConfig, runConfig, state, "", "");
+  }
+
+  /**
+   * A context for a run that names its series and primary task ({@code ""} for none, as a
+   * SuperLink before Flower 1.40 sends them).
+   */
+  public Context(long runId, long nodeId, Map<String, ?> nodeConfig, Map<String, ?> runConfig,
+      RecordDict state, String seriesId, String primaryTaskId) {
+    this.seriesId = Objects.requireNonNull(seriesId, "seriesId");
+    this.primaryTaskId = Objects.requireNonNull(primaryTaskId, "primaryTaskId");
     this.runId = runId;
     this.nodeId = nodeId;
     this.nodeConfig = Map.copyOf(nodeConfig);
@@ -32,6 +48,16 @@ public final class Context {
 
   public long nodeId() {
     return nodeId;
+  }
+
+  /** The run's series ({@code Run.series_id} of Flower 1.40+), if the SuperLink names one. */
+  public Optional<String> seriesId() {
+    return seriesId.isEmpty() ? Optional.empty() : Optional.of(seriesId);
+  }
+
+  /** The run's primary task ({@code Run.primary_task_id} of Flower 1.40+), if named. */
+  public Optional<String> primaryTaskId() {
+    return primaryTaskId.isEmpty() ? Optional.empty() : Optional.of(primaryTaskId);
   }
 
   /** The SuperNode's {@code --node-config}: strings, longs, doubles and booleans. */

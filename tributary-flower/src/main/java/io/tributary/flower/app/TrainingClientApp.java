@@ -35,6 +35,10 @@ import java.util.Map;
  *       {@code num-examples}, {@code eval_loss} and the client's metrics.
  * </ul>
  *
+ * <p>Those are the default keys. {@link #of(FlowerClient, List, List)} names the keys instead
+ * ({@link MetricKey}), so that Java nodes reply with exactly the keys the Python nodes of a
+ * mixed round do: Flower's strategies refuse a round whose replies' metric keys differ.
+ *
  * <p>Handlers run one at a time: the client is not thread-safe.
  */
 public final class TrainingClientApp {
@@ -45,24 +49,52 @@ public final class TrainingClientApp {
 
   private TrainingClientApp() {}
 
-  /** The app that trains and evaluates {@code client}. */
+  /** The app that trains and evaluates {@code client}, replying with the default keys. */
   public static ClientApp of(FlowerClient client) {
+    return of(client, List.of(), List.of());
+  }
+
+  /**
+   * The app that trains and evaluates {@code client}, replying with exactly the metric keys
+   * {@code trainKeys} and {@code evaluateKeys}; an empty list keeps that reply's default keys. A
+   * key whose source a reply lacks gets a Flower {@code Error} reply naming it.
+   */
+  public static ClientApp of(FlowerClient client, List<MetricKey> trainKeys,
+      List<MetricKey> evaluateKeys) {
+    List<MetricKey> tk = List.copyOf(trainKeys);
+    List<MetricKey> ek = List.copyOf(evaluateKeys);
     Object lock = new Object();
     return ClientApp.builder()
         .train((m, ctx) -> {
           synchronized (lock) {
-            return train(client, m);
+            return train(client, m, tk);
           }
         })
         .evaluate((m, ctx) -> {
           synchronized (lock) {
-            return evaluate(client, m);
+            return evaluate(client, m, ek);
           }
         })
         .build();
   }
 
-  private static Message train(FlowerClient client, Message m) throws Exception {
+  /** {@code metrics} when no keys are named, else the named keys from them and the extras. */
+  private static MetricRecord select(LinkedHashMap<String, Object> metrics,
+      Map<String, Object> extraSources, List<MetricKey> keys) throws RecordException {
+    if (keys.isEmpty()) {
+      return new MetricRecord(metrics);
+    }
+    LinkedHashMap<String, Object> sources = new LinkedHashMap<>(extraSources);
+    sources.putAll(metrics);
+    LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+    for (MetricKey k : keys) {
+      out.put(k.key(), k.value(sources));
+    }
+    return new MetricRecord(out);
+  }
+
+  private static Message train(FlowerClient client, Message m, List<MetricKey> keys)
+      throws Exception {
     ArrayRecord arrays = arrays(m.content());
     List<String> names = new ArrayList<>(arrays.arrays().keySet());
     FitRes res = client.fit(new FitIns(List.copyOf(arrays.toTensors().values()),
@@ -77,12 +109,15 @@ public final class TrainingClientApp {
     }
     LinkedHashMap<String, Object> metrics = new LinkedHashMap<>();
     metrics.put(NUM_EXAMPLES, res.numExamples());
-    res.metrics().forEach((k, v) -> putMetric(metrics, k.equals("loss") ? "train_loss" : k, v));
+    LinkedHashMap<String, Object> own = new LinkedHashMap<>();
+    res.metrics().forEach((k, v) -> putMetric(own, k, v));
+    own.forEach((k, v) -> metrics.put(k.equals("loss") ? "train_loss" : k, v));
     return m.reply(RecordDict.of(ARRAYS, ArrayRecord.fromTensors(out), METRICS,
-        new MetricRecord(metrics)));
+        select(metrics, own, keys)));
   }
 
-  private static Message evaluate(FlowerClient client, Message m) throws Exception {
+  private static Message evaluate(FlowerClient client, Message m, List<MetricKey> keys)
+      throws Exception {
     ArrayRecord arrays = arrays(m.content());
     EvaluateRes res = client.evaluate(new EvaluateIns(List.copyOf(arrays.toTensors().values()),
         config(m.content())));
@@ -90,7 +125,8 @@ public final class TrainingClientApp {
     metrics.put(NUM_EXAMPLES, res.numExamples());
     metrics.put("eval_loss", (double) res.loss());
     res.metrics().forEach((k, v) -> putMetric(metrics, k, v));
-    return m.reply(RecordDict.of(METRICS, new MetricRecord(metrics)));
+    return m.reply(RecordDict.of(METRICS, select(metrics, Map.of("loss", (double) res.loss()),
+        keys)));
   }
 
   private static void putMetric(Map<String, Object> metrics, String k, Scalar v) {

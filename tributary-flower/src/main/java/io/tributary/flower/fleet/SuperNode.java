@@ -18,6 +18,7 @@ import io.tributary.flower.fleet.internal.HttpFleetClient;
 import io.tributary.flower.fleet.internal.NodeAuth;
 import io.tributary.flower.fleet.internal.ObjectCodec;
 import io.tributary.flower.fleet.internal.Protos;
+import io.tributary.flower.fleet.internal.TlsProbe;
 import io.tributary.flower.fleet.internal.RootCertificates;
 import io.tributary.flower.fleet.internal.RunConfigs;
 import io.tributary.flower.fleet.internal.proto.ActivateNodeRequest;
@@ -266,6 +267,9 @@ public final class SuperNode implements AutoCloseable {
         "flwr-component-name", "supernode");
   }
 
+  /** Whether a probe has told whether the SuperLink speaks TLS (probed until one tells). */
+  private boolean tlsProbed;
+
   private void serve() {
     SplittableRandom jitter = b.backoff.newRandom();
     int failures = 0;
@@ -288,6 +292,19 @@ public final class SuperNode implements AutoCloseable {
                 + " refused this node: " + e.getMessage());
             LOG.error("{}", failure.getMessage());
             return;
+          }
+          if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
+            // only when nothing answered (a plain-text answer is not TLS), until a probe tells
+            TlsProbe.Result probe = TlsProbe.probe(b.address, Duration.ofSeconds(3));
+            tlsProbed = probe != TlsProbe.Result.UNREACHABLE;
+            if (probe == TlsProbe.Result.TLS) {
+              // retrying in plain text cannot work: say so once and stop
+              failure = new IllegalStateException("the SuperLink " + b.address + " speaks TLS, "
+                  + "but this node connects without TLS (insecure); connect with TLS and the "
+                  + "SuperLink's root certificates");
+              LOG.error("{}", failure.getMessage());
+              return;
+            }
           }
           LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -476,7 +493,8 @@ public final class SuperNode implements AutoCloseable {
     config.putAll(RunConfigs.fromScalars(run.getOverrideConfigMap()));
     ClientApp app = b.apps.getOrDefault(run.getFabId(), b.defaultApp);
     s = new RunState(run, app, new Context(runId, node.getNodeId(), b.nodeConfig, config,
-        RecordDict.empty()));
+        RecordDict.empty(), Protos.newerField(run.getUnknownFields(), Protos.RUN_SERIES_ID),
+        Protos.newerField(run.getUnknownFields(), Protos.RUN_PRIMARY_TASK_ID)));
     LOG.info("run {}: FAB '{}' {} -> {}", Long.toUnsignedString(runId), run.getFabId(),
         run.getFabVersion(), app == null ? "no app" : "Java ClientApp " + app.messageTypes());
     runs.put(runId, s);

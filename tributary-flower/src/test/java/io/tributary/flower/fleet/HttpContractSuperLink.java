@@ -86,6 +86,9 @@ final class HttpContractSuperLink implements AutoCloseable {
   final List<PushObjectRequest> pushedObjects = new CopyOnWriteArrayList<>();
   final List<Map<String, String>> versionHeaders = new CopyOnWriteArrayList<>();
   final AtomicInteger unavailableLeft = new AtomicInteger();
+  /** Fields of a newer Flower's {@code Run} (primary_task_id, series_id) that get-run sends. */
+  volatile com.google.protobuf.UnknownFieldSet runExtra =
+      com.google.protobuf.UnknownFieldSet.getDefaultInstance();
   volatile boolean refuseEveryKey;
   volatile boolean answerGarbage;
   volatile int oversizedAnswerBytes;
@@ -331,7 +334,7 @@ final class HttpContractSuperLink implements AutoCloseable {
         GetRunRequest r = GetRunRequest.parseFrom(body);
         bound(key, r.getNode().getNodeId());
         return GetRunResponse.newBuilder().setRun(Run.newBuilder().setRunId(r.getRunId())
-            .setFabId("test/contract")).build().toByteArray();
+            .setFabId("test/contract").setUnknownFields(runExtra)).build().toByteArray();
       }
       case "get-fab" -> {
         GetFabRequest r = GetFabRequest.parseFrom(body);

@@ -35,10 +35,25 @@ public final class FleetException extends RuntimeException {
   }
 
   private final Kind kind;
+  private final boolean unanswered;
 
   public FleetException(Kind kind, String message) {
+    this(kind, message, false);
+  }
+
+  /**
+   * A failure; {@code unanswered} when no Fleet answer came at all (the connection failed, was
+   * closed or timed out), as when plain text meets a TLS server, rather than an error answer.
+   */
+  public FleetException(Kind kind, String message, boolean unanswered) {
     super(message, null, false, false);
     this.kind = kind;
+    this.unanswered = unanswered;
+  }
+
+  /** Whether the call got no answer at all (see the constructor). */
+  public boolean unanswered() {
+    return unanswered;
   }
 
   public Kind kind() {

@@ -38,7 +38,9 @@ public final class GrpcFleetClient implements FleetClient {
       default -> FleetException.Kind.FAILED;
     };
     String why = s.getDescription() == null ? "" : ": " + oneLine(s.getDescription());
-    return new FleetException(kind, "gRPC " + s.getCode() + why);
+    // UNAVAILABLE and DEADLINE_EXCEEDED come from the channel itself when nothing answered
+    return new FleetException(kind, "gRPC " + s.getCode() + why,
+        s.getCode() == Status.Code.UNAVAILABLE || s.getCode() == Status.Code.DEADLINE_EXCEEDED);
   }
 
   static String oneLine(String s) {

@@ -90,13 +90,13 @@ public final class HttpFleetClient implements FleetClient {
       res = http.send(rb.build(), HttpResponse.BodyHandlers.ofInputStream());
     } catch (HttpTimeoutException e) {
       throw new FleetException(FleetException.Kind.UNAVAILABLE, "POST " + url + " timed out after "
-          + timeoutMillis + " ms");
+          + timeoutMillis + " ms", true);
     } catch (SSLException e) {
       throw new FleetException(FleetException.Kind.UNAVAILABLE, "TLS with " + url + " failed: "
           + GrpcFleetClient.oneLine(String.valueOf(e.getMessage())));
     } catch (IOException e) {
       throw new FleetException(FleetException.Kind.UNAVAILABLE, "POST " + url + ": "
-          + describe(e));
+          + describe(e), true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new FleetException(FleetException.Kind.CANCELLED, "POST " + url + " interrupted");

@@ -39,6 +39,37 @@ public final class Protos {
   /** Flower 1.40+'s {@code Metadata.dst_task_id}. */
   public static final int DST_TASK_ID = 11;
 
+  /** Flower 1.40+'s {@code Run.primary_task_id}. */
+  public static final int RUN_PRIMARY_TASK_ID = 17;
+  /** Flower 1.40+'s {@code Run.series_id}. */
+  public static final int RUN_SERIES_ID = 18;
+
+  /**
+   * A field of a newer Flower that the carried 1.27 protos do not declare, read as text whatever
+   * its wire type: a length-delimited value as UTF-8, a varint as an unsigned decimal, fixed
+   * widths likewise; {@code ""} when absent. The last value wins, as protobuf's scalar fields do.
+   * Reading by number keeps a node that guessed a type wrong from dropping the value.
+   */
+  public static String newerField(com.google.protobuf.UnknownFieldSet fields, int number) {
+    if (!fields.hasField(number)) {
+      return "";
+    }
+    com.google.protobuf.UnknownFieldSet.Field f = fields.getField(number);
+    if (!f.getLengthDelimitedList().isEmpty()) {
+      return f.getLengthDelimitedList().getLast().toStringUtf8();
+    }
+    if (!f.getVarintList().isEmpty()) {
+      return Long.toUnsignedString(f.getVarintList().getLast());
+    }
+    if (!f.getFixed64List().isEmpty()) {
+      return Long.toUnsignedString(f.getFixed64List().getLast());
+    }
+    if (!f.getFixed32List().isEmpty()) {
+      return Integer.toUnsignedString(f.getFixed32List().getLast());
+    }
+    return "";
+  }
+
   /**
    * The metadata fields a reply to {@code instruction} carries beyond Flower 1.27's: its
    * {@code src_task_id} and {@code dst_task_id} swapped, as Flower's {@code Message.create_reply}
