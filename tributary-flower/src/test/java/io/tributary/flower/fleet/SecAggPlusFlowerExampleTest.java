@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * stand-in for its torch {@code task.py}) run with {@code flwr run} on a real Flower 1.27
  * SuperLink, with Java nodes serving {@link LegacyClientApp} plus {@link SecAggPlusMod}. The
  * example drops one node in every round; secure aggregation must complete and the dequantized
- * average must equal the model the surviving nodes sent back. The example's timeout (15 s) stays:
- * each Python node starts a ClientApp process per message, which takes seconds on a loaded host.
+ * average must equal the model the surviving nodes sent back. The example's timeout is raised
+ * from 15 s to 30 s (run config): each Python node starts a ClientApp process per message, which
+ * took over 15 s on a loaded host.
  */
 @Timeout(600)
 class SecAggPlusFlowerExampleTest {
@@ -113,7 +114,7 @@ class SecAggPlusFlowerExampleTest {
 
   /**
    * The example's FlowerClient in Java: sends the model back, or drops (sleeps past the
-   * example's 15 s timeout) when told to.
+   * timeout the test sets, 30 s) when told to.
    */
   private static ClientApp javaClientApp() {
     FlowerClient client = new FlowerClient() {
@@ -121,7 +122,7 @@ class SecAggPlusFlowerExampleTest {
       public FitRes fit(FitIns ins) {
         if (ins.config().get("drop") instanceof Scalar.Bool(boolean drop) && drop) {
           try {
-            Thread.sleep(15_500);
+            Thread.sleep(30_500);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
@@ -158,7 +159,7 @@ class SecAggPlusFlowerExampleTest {
           assertThat(n.awaitActive(Duration.ofSeconds(60))).isTrue();
         }
         String out = d.flwr(Duration.ofMinutes(6), "run", app.toString(), "test", "--stream",
-            "--run-config", "num-server-rounds=2");
+            "--run-config", "num-server-rounds=2 timeout=30.0");
         assertThat(out).doesNotContain("Secure aggregation halted");
         assertThat(Pattern.compile("Secure aggregation completed").matcher(out).results()
             .count()).as(out).isEqualTo(2);
