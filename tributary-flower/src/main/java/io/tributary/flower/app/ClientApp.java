@@ -47,6 +47,19 @@ public final class ClientApp {
     return handlers.keySet();
   }
 
+  /**
+   * This app with {@code more} mods inside the ones it has, in the order given: how a mod is
+   * added to an app built elsewhere, e.g. {@code LegacyClientApp.of(client).withMods(new
+   * SecAggPlusMod())}.
+   */
+  public ClientApp withMods(Mod... more) {
+    java.util.List<Mod> all = new java.util.ArrayList<>(mods);
+    for (Mod m : more) {
+      all.add(Objects.requireNonNull(m, "mod"));
+    }
+    return new ClientApp(handlers, all);
+  }
+
   /** The reply to {@code message}: the handler's, or an error reply. */
   public Message handle(Message message, Context context) {
     String type = message.metadata().messageType();

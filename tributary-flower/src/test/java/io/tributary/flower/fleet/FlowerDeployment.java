@@ -169,6 +169,12 @@ public final class FlowerDeployment implements AutoCloseable {
         "--clientappio-api-address", "127.0.0.1:" + freePort(), "--node-config", "k=" + k);
   }
 
+  /** Starts a Python {@code flower-supernode --insecure} with {@code --node-config nodeConfig}. */
+  public Process startPythonSuperNode(String name, String nodeConfig) throws IOException {
+    return start(name, "flower-supernode", "--insecure", "--superlink", fleetAddress(),
+        "--clientappio-api-address", "127.0.0.1:" + freePort(), "--node-config", nodeConfig);
+  }
+
   /**
    * Starts a Python {@code flower-supernode --insecure --rest} with node config {@code k}, for a
    * SuperLink started with {@code --fleet-api-type rest}.
