@@ -18,6 +18,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
@@ -107,6 +108,42 @@ public final class LiveView implements RoundListener {
   @Override
   public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters) {
     state.roundEnded(withEpsilon(metrics));
+    server.changed();
+  }
+
+  @Override
+  public void roundStarted(int round) {
+    state.roundStarted(round);
+    server.changed();
+  }
+
+  @Override
+  public void stage(int round, String stage, int clients) {
+    state.stage(round, stage, clients);
+    server.changed();
+  }
+
+  @Override
+  public void clientReported(int round, String client) {
+    state.clientReported(round);
+    server.changed();
+  }
+
+  @Override
+  public void clientFailed(int round, String client, String reason) {
+    state.clientFailed(round, client, reason);
+    server.changed();
+  }
+
+  @Override
+  public void traffic(int round, long bytesUp, long bytesDown) {
+    state.traffic(round, bytesUp, bytesDown);
+    server.changed();
+  }
+
+  @Override
+  public void stageEnded(int round, String stage, int reported, List<String> failures) {
+    state.stageEnded(round, stage, reported, failures);
     server.changed();
   }
 
