@@ -78,7 +78,11 @@ public final class LiveView implements RoundListener {
    * browser gives once as {@code ?token=TOKEN}.
    */
   public URI uri() {
-    InetSocketAddress a = address();
+    return uri(address());
+  }
+
+  /** The address to open for a page bound to {@code a}. */
+  static URI uri(InetSocketAddress a) {
     String host = a.getAddress().getHostAddress();
     if (a.getAddress().isAnyLocalAddress()) {
       host = "127.0.0.1";
@@ -170,14 +174,14 @@ public final class LiveView implements RoundListener {
 
   /** A view's address, access and bounds; {@link #start} binds it. */
   public static final class Builder {
-    private String host = "127.0.0.1";
-    private int port = DEFAULT_PORT;
-    private Optional<String> token = Optional.empty();
+    String host = "127.0.0.1";
+    int port = DEFAULT_PORT;
+    Optional<String> token = Optional.empty();
     private String title = "Tributary run";
     private EvaluationKind evaluation = EvaluationKind.CENTRAL;
-    private int maxViewers = 16;
+    int maxViewers = 16;
     private int historyBound = 500;
-    private Duration writeTimeout = Duration.ofSeconds(10);
+    Duration writeTimeout = Duration.ofSeconds(10);
     private Optional<IntToDoubleFunction> epsilon = Optional.empty();
 
     private Builder() {}
@@ -304,15 +308,19 @@ public final class LiveView implements RoundListener {
      * @throws IOException when the address cannot be bound (in use, not this machine's)
      */
     public LiveView start() throws IOException {
+      RunState state = new RunState(title, historyBound, evaluation);
+      return new LiveView(this, state, serve(state));
+    }
+
+    /** Binds the address and serves {@code source}, once the address passed the checks. */
+    PageServer serve(io.tributary.ui.internal.PageSource source) throws IOException {
       InetAddress a = InetAddress.getByName(host);
       if (!a.isLoopbackAddress() && token.isEmpty()) {
         throw new IllegalArgumentException("binding " + host + " (not a loopback address) needs"
             + " a token; or bind 127.0.0.1 and reach the page through an SSH tunnel");
       }
-      RunState state = new RunState(title, historyBound, evaluation);
-      PageServer server = new PageServer(new InetSocketAddress(a, port), state,
-          new Access(token), maxViewers, writeTimeout);
-      return new LiveView(this, state, server);
+      return new PageServer(new InetSocketAddress(a, port), source, new Access(token),
+          maxViewers, writeTimeout);
     }
   }
 }

@@ -19,7 +19,7 @@ import java.util.SequencedMap;
  * Adding a round costs O(1) amortized (a thinning pass of O(bound) every time the stride
  * doubles), so the run is never slowed by the page.
  */
-public final class RunState {
+public final class RunState implements PageSource {
   private final String title;
   private final int bound;
   private final List<RoundRecord> kept = new ArrayList<>();
@@ -135,7 +135,7 @@ public final class RunState {
     return current != null && current.round() == round ? current : null;
   }
 
-  /** Changes with every event, so that a page knows when to render again. */
+  @Override
   public synchronized long version() {
     return version;
   }
@@ -208,6 +208,12 @@ public final class RunState {
       b.underWay(current.view());
     }
     return b.build();
+  }
+
+  @Override
+  public synchronized Rendered render(String script) {
+    RunPage p = page();
+    return new Rendered(version, p.html(script), p.main(), outcome != null);
   }
 
   /** The rounds the history holds now, without the latest if it was not kept: for tests. */

@@ -44,7 +44,7 @@
   });
   events.addEventListener("end", function () {
     events.close();
-    live.textContent = "live: the run has ended; this is its final state";
+    live.textContent = "live: ended; this is the final state";
   });
   events.onerror = function () {
     if (events.readyState === EventSource.CLOSED) {

@@ -159,7 +159,7 @@ class LiveViewBrowserTest {
 
       SimulationResult result = run.get(120, TimeUnit.SECONDS);
       PageChecks.await(chromium, "document.getElementById('connection').textContent",
-          s -> s.contains("the run has ended"), Duration.ofSeconds(5));
+          s -> s.contains("ended; this is the final state"), Duration.ofSeconds(5));
       assertThat(chromium.eval("document.getElementById('status').textContent"))
           .isEqualTo(result.outcome());
       // The page's final state is the report: the same markup in <main>.
