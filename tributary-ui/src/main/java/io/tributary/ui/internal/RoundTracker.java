@@ -82,8 +82,10 @@ final class RoundTracker {
     if (s != null) {
       s.failed++;
     }
-    add(new Failure(s == null ? "" : s.name, (s == null ? "" : s.name + ": ") + client + ": "
-        + cut(reason)));
+    String why = cut(reason);
+    // A server's reasons name their client already.
+    String line = why.contains(client) ? why : client + ": " + why;
+    add(new Failure(s == null ? "" : s.name, (s == null ? "" : s.name + ": ") + line));
   }
 
   void traffic(long up, long down, long now) {
