@@ -99,29 +99,44 @@ public final class NodeState implements PageSource {
     return version;
   }
 
+  /** What one rendering shows, copied under the lock and written outside it. */
+  private record Snapshot(String title, String status, long handled, long failed, long bytesIn,
+      long bytesOut, java.util.List<Row> rows, boolean ended, long version) {}
+
+  /**
+   * {@inheritDoc} Only the snapshot is taken under the lock: the HTML is written outside it, so
+   * that the node's threads never wait for a render.
+   */
   @Override
-  public synchronized Rendered render(String script) {
-    String main = main();
+  public Rendered render(String script) {
+    Snapshot n;
+    synchronized (this) {
+      n = new Snapshot(title, status, handled, failed, bytesIn, bytesOut,
+          java.util.List.copyOf(rows), ended, version);
+    }
+    String main = main(n);
     StringBuilder h = new StringBuilder(main.length() + 4096);
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        .append("<title>").append(escape(title)).append("</title>\n")
+        .append("<title>").append(escape(n.title())).append("</title>\n")
         .append("<style>").append(RunPage.style()).append("</style>\n</head>\n<body>\n")
         .append("<main id=\"run\">\n").append(main).append("</main>\n")
         .append("<script>").append(script).append("</script>\n</body>\n</html>\n");
-    return new Rendered(version, h.toString(), main, ended);
+    return new Rendered(n.version(), h.toString(), main, n.ended());
   }
 
-  private String main() {
+  private static String main(Snapshot n) {
+    java.util.List<Row> rows = n.rows();
+    long handled = n.handled();
     StringBuilder h = new StringBuilder(4096 + rows.size() * 256);
-    h.append("<h1>").append(escape(title)).append("</h1>\n")
-        .append("<p class=\"outcome\" id=\"status\" role=\"status\">").append(escape(status))
+    h.append("<h1>").append(escape(n.title())).append("</h1>\n")
+        .append("<p class=\"outcome\" id=\"status\" role=\"status\">").append(escape(n.status()))
         .append("</p>\n<div class=\"figures\">\n");
     figure(h, "messages handled", Long.toString(handled));
-    figure(h, "replied with content", Long.toString(handled - failed));
-    figure(h, "failed", Long.toString(failed));
-    figure(h, "bytes in", bytes(bytesIn));
-    figure(h, "bytes out", bytes(bytesOut));
+    figure(h, "replied with content", Long.toString(handled - n.failed()));
+    figure(h, "failed", Long.toString(n.failed()));
+    figure(h, "bytes in", bytes(n.bytesIn()));
+    figure(h, "bytes out", bytes(n.bytesOut()));
     h.append("</div>\n<h2 id=\"messages-heading\">Messages</h2>\n");
     if (rows.isEmpty()) {
       h.append("<p>No message yet.</p>\n");

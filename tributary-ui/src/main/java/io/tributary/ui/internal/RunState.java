@@ -210,10 +210,21 @@ public final class RunState implements PageSource {
     return b.build();
   }
 
+  /**
+   * {@inheritDoc} Only the snapshot is taken under the lock: the HTML is written outside it, so
+   * that the run's threads never wait for a render.
+   */
   @Override
-  public synchronized Rendered render(String script) {
-    RunPage p = page();
-    return new Rendered(version, p.html(script), p.main(), outcome != null);
+  public Rendered render(String script) {
+    RunPage p;
+    long v;
+    boolean ended;
+    synchronized (this) {
+      p = page();
+      v = version;
+      ended = outcome != null;
+    }
+    return new Rendered(v, p.html(script), p.main(), ended);
   }
 
   /** The rounds the history holds now, without the latest if it was not kept: for tests. */

@@ -253,6 +253,8 @@ class LiveViewBrowserTest {
           .matches("fit\\|3\\|[0-2]\\|1\\|running");
       PageChecks.accessible(chromium);
       chromium.screenshot(PageChecks.SCREENSHOTS.resolve("server-round.png"));
+      // The top of the page, as docs/images/live-view-round.png shows it.
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("server-round-top.png"), 560);
       failing.release.countDown();
 
       RoundRecord r = gate.awaitRound();
