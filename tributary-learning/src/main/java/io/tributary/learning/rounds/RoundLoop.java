@@ -106,12 +106,13 @@ public final class RoundLoop {
     List<RoundReport.Evaluation> evaluations = new ArrayList<>();
     StructValue model = next.struct("model");
     for (Cohort c : population.evaluationCohorts(round)) {
+      String stage = c.name().startsWith("evaluate") ? c.name() : "evaluate " + c.name();
       if (c.size() > 0) {
-        progress.stage(round, "evaluate " + c.name(), c.size());
+        progress.stage(round, stage, c.size());
       }
       RoundReport.Evaluation e = evaluate(round, model, c, progress);
       if (c.size() > 0) {
-        progress.stageEnded(round, "evaluate " + c.name(), e.output().isPresent()
+        progress.stageEnded(round, stage, e.output().isPresent()
             ? c.size() - e.failures().size() : 0, reasons(e.failures(), c));
       }
       evaluations.add(e);
