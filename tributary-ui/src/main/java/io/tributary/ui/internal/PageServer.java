@@ -122,7 +122,9 @@ public final class PageServer implements Closeable {
 
   private Frame render() {
     PageSource.Rendered r = state.render(script);
-    return Frame.of(r.version(), r.document(), r.main(), r.ended());
+    // The document's <main> opens with a line feed before its content: an update brings the
+    // same, so that a page replaced whole is the document's markup exactly.
+    return Frame.of(r.version(), r.document(), "\n" + r.main(), r.ended());
   }
 
   private void acceptLoop() {
