@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code --ui} and {@code --ui-token} on {@code simulate}, {@code server} and {@code supernode}. */
+/** {@code --ui} and {@code --ui-token} on {@code simulate}, {@code server}, {@code supernode}. */
 class UiOptionsTest {
   @TempDir Path dir;
 

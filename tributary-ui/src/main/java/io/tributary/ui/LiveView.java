@@ -37,6 +37,11 @@ import java.util.function.IntToDoubleFunction;
  * ({@link Builder#maxViewers}), and a viewer that stops reading is dropped after {@link
  * Builder#writeTimeout}: the run's thread only records each round, so the page never slows or
  * stops the run.
+ *
+ * <p>While a round goes, the view also shows it from the {@link
+ * io.tributary.learning.rounds.RoundProgress} events: its stages, the clients reporting and
+ * failing in each (with their reasons), and the bytes so far. These may come from any thread;
+ * each is O(1) under one lock, with at most 32 stages and 20 failure lines kept per round.
  */
 public final class LiveView implements RoundListener {
   /** The port a view binds unless told otherwise. */

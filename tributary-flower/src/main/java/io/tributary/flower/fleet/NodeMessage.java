@@ -36,7 +36,10 @@ public record NodeMessage(long runId, String messageId, String messageType, Opti
     REPLIED,
     /** The reply was an error: the app failed, or no app serves the run's FAB. */
     ERROR_REPLIED,
-    /** The message could not be accepted (too large, malformed, objects missing): an error reply says why. */
+    /**
+     * The message could not be accepted (too large, malformed, objects missing): an error reply
+     * says why.
+     */
     REFUSED,
     /** The reply was not accepted by the SuperLink. */
     NOT_SENT,

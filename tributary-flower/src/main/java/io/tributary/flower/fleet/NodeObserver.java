@@ -16,7 +16,10 @@ public interface NodeObserver {
   /** The node is active with the SuperLink at {@code superlink} as node {@code nodeId}. */
   default void active(long nodeId, String superlink) {}
 
-  /** The node lost its session with the SuperLink, for {@code why}; it reconnects unless told to stop. */
+  /**
+   * The node lost its session with the SuperLink, for {@code why}; it reconnects unless told to
+   * stop.
+   */
   default void inactive(String why) {}
 
   /** The node handled a message (replied, refused it or could not). */
