@@ -141,13 +141,18 @@ final class SupernodeCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin LocalTrainingOptions training = new LocalTrainingOptions();
 
+  @picocli.CommandLine.Mixin UiOptions uiOptions = new UiOptions();
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     verbose.configureLogging();
     SuperNode node;
     String what;
+    java.util.Optional<io.tributary.ui.NodeView.Builder> ui;
+    io.tributary.ui.NodeView view = null;
     try {
+      ui = uiOptions.nodeBuilder();
       // flags that need no file or model first, each refused in one line before anything else
       SuperNode.Builder b;
       try {
@@ -214,9 +219,20 @@ final class SupernodeCommand implements Callable<Integer> {
         b.authKeys(authPublicKey == null ? NodeKeys.read(authPrivateKey)
             : NodeKeys.read(authPrivateKey, authPublicKey));
       }
+      if (ui.isPresent()) {
+        ui.get().title("Tributary SuperNode: " + what + ", joining " + superlink);
+        try {
+          view = UiOptions.start(ui.get(), spec.commandLine().getOut());
+        } catch (IOException e) {
+          throw new IOException("--ui " + uiOptions.ui + ": cannot listen there: "
+              + e.getMessage(), e);
+        }
+        b.observer(view);
+      }
       try {
         node = b.build();
       } catch (IllegalArgumentException e) {
+        closeQuietly(view);
         throw new IllegalArgumentException((rootCertificates != null ? "--root-certificates: "
             : "") + e.getMessage());
       }
@@ -242,7 +258,7 @@ final class SupernodeCommand implements Callable<Integer> {
       }
     }, "tributary-supernode-stop");
     Runtime.getRuntime().addShutdownHook(hook);
-    try {
+    try (io.tributary.ui.NodeView unused = view) {
       node.run();
       if (node.failure() != null) {
         err.println("tributary supernode: " + node.failure().getMessage());
@@ -251,12 +267,26 @@ final class SupernodeCommand implements Callable<Integer> {
       }
       spec.commandLine().getOut().println("stopped");
       return 0;
+    } catch (IOException e) {
+      // Closing the page failed after the node stopped; the node's work is done.
+      return 0;
     } finally {
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException e) {
         // The JVM is already shutting down and runs the hook.
       }
+    }
+  }
+
+  private static void closeQuietly(java.io.Closeable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (IOException e) {
+      // Nothing was served yet that a viewer could miss.
     }
   }
 

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code --ui} and {@code --ui-token} on {@code simulate} and {@code server}. */
+/** {@code --ui} and {@code --ui-token} on {@code simulate}, {@code server}, {@code supernode}. */
 class UiOptionsTest {
   @TempDir Path dir;
 
@@ -68,6 +68,34 @@ class UiOptionsTest {
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).singleElement().asString().startsWith("tributary server: --ui ")
+        .contains("needs --ui-token");
+  }
+
+  @Test
+  void supernode_ui_printsTheNodePagesAddressAndServesItUntilTheNodeStops() {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+
+    CliRun r = CliRun.of("supernode", "--superlink", "127.0.0.1:" + port, "--insecure",
+        "--max-retries", "1", "--ui", "127.0.0.1:0");
+
+    // Nothing listens there: the node gives up after one attempt, and its page closes.
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+    assertThat(r.out()).containsPattern("live view: http://127\\.0\\.0\\.1:[0-9]+/");
+    assertThat(r.err()).contains("gave up on 127.0.0.1:" + port);
+  }
+
+  @Test
+  void supernode_uiOnAnotherHostWithoutToken_exitsTwo() {
+    CliRun r = CliRun.of("supernode", "--superlink", "127.0.0.1:1", "--insecure",
+        "--ui", "0.0.0.0:0");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).singleElement().asString().startsWith("tributary supernode: --ui ")
         .contains("needs --ui-token");
   }
 }

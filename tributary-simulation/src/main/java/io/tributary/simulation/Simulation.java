@@ -236,6 +236,38 @@ public final class Simulation {
       }
     }
 
+    // A round's progress goes to every listener, as RoundListeners tells it.
+
+    @Override
+    public void roundStarted(int round) {
+      RoundListeners.of(listeners).roundStarted(round);
+    }
+
+    @Override
+    public void stage(int round, String stage, int clients) {
+      RoundListeners.of(listeners).stage(round, stage, clients);
+    }
+
+    @Override
+    public void clientReported(int round, String client) {
+      RoundListeners.of(listeners).clientReported(round, client);
+    }
+
+    @Override
+    public void clientFailed(int round, String client, String reason) {
+      RoundListeners.of(listeners).clientFailed(round, client, reason);
+    }
+
+    @Override
+    public void traffic(int round, long bytesUp, long bytesDown) {
+      RoundListeners.of(listeners).traffic(round, bytesUp, bytesDown);
+    }
+
+    @Override
+    public void stageEnded(int round, String stage, int reported, List<String> failures) {
+      RoundListeners.of(listeners).stageEnded(round, stage, reported, failures);
+    }
+
     @Override
     public void close() throws IOException {
       RoundListeners.of(listeners).close();
@@ -264,6 +296,36 @@ public final class Simulation {
     @Override
     public void finished(SimulationEnd end) throws IOException {
       listener.finished(end);
+    }
+
+    @Override
+    public void roundStarted(int round) {
+      listener.roundStarted(round);
+    }
+
+    @Override
+    public void stage(int round, String stage, int clients) {
+      listener.stage(round, stage, clients);
+    }
+
+    @Override
+    public void clientReported(int round, String client) {
+      listener.clientReported(round, client);
+    }
+
+    @Override
+    public void clientFailed(int round, String client, String reason) {
+      listener.clientFailed(round, client, reason);
+    }
+
+    @Override
+    public void traffic(int round, long bytesUp, long bytesDown) {
+      listener.traffic(round, bytesUp, bytesDown);
+    }
+
+    @Override
+    public void stageEnded(int round, String stage, int reported, List<String> failures) {
+      listener.stageEnded(round, stage, reported, failures);
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
@@ -36,6 +37,11 @@ import java.util.function.IntToDoubleFunction;
  * ({@link Builder#maxViewers}), and a viewer that stops reading is dropped after {@link
  * Builder#writeTimeout}: the run's thread only records each round, so the page never slows or
  * stops the run.
+ *
+ * <p>While a round goes, the view also shows it from the {@link
+ * io.tributary.learning.rounds.RoundProgress} events: its stages, the clients reporting and
+ * failing in each (with their reasons), and the bytes so far. These may come from any thread;
+ * each is O(1) under one lock, with at most 32 stages and 20 failure lines kept per round.
  */
 public final class LiveView implements RoundListener {
   /** The port a view binds unless told otherwise. */
@@ -77,7 +83,11 @@ public final class LiveView implements RoundListener {
    * browser gives once as {@code ?token=TOKEN}.
    */
   public URI uri() {
-    InetSocketAddress a = address();
+    return uri(address());
+  }
+
+  /** The address to open for a page bound to {@code a}. */
+  static URI uri(InetSocketAddress a) {
     String host = a.getAddress().getHostAddress();
     if (a.getAddress().isAnyLocalAddress()) {
       host = "127.0.0.1";
@@ -111,6 +121,42 @@ public final class LiveView implements RoundListener {
   }
 
   @Override
+  public void roundStarted(int round) {
+    state.roundStarted(round);
+    server.changed();
+  }
+
+  @Override
+  public void stage(int round, String stage, int clients) {
+    state.stage(round, stage, clients);
+    server.changed();
+  }
+
+  @Override
+  public void clientReported(int round, String client) {
+    state.clientReported(round);
+    server.changed();
+  }
+
+  @Override
+  public void clientFailed(int round, String client, String reason) {
+    state.clientFailed(round, client, reason);
+    server.changed();
+  }
+
+  @Override
+  public void traffic(int round, long bytesUp, long bytesDown) {
+    state.traffic(round, bytesUp, bytesDown);
+    server.changed();
+  }
+
+  @Override
+  public void stageEnded(int round, String stage, int reported, List<String> failures) {
+    state.stageEnded(round, stage, reported, failures);
+    server.changed();
+  }
+
+  @Override
   public void finished(RunEnd end) {
     state.finished(end.outcome());
     server.finish();
@@ -133,14 +179,14 @@ public final class LiveView implements RoundListener {
 
   /** A view's address, access and bounds; {@link #start} binds it. */
   public static final class Builder {
-    private String host = "127.0.0.1";
-    private int port = DEFAULT_PORT;
-    private Optional<String> token = Optional.empty();
+    String host = "127.0.0.1";
+    int port = DEFAULT_PORT;
+    Optional<String> token = Optional.empty();
     private String title = "Tributary run";
     private EvaluationKind evaluation = EvaluationKind.CENTRAL;
-    private int maxViewers = 16;
+    int maxViewers = 16;
     private int historyBound = 500;
-    private Duration writeTimeout = Duration.ofSeconds(10);
+    Duration writeTimeout = Duration.ofSeconds(10);
     private Optional<IntToDoubleFunction> epsilon = Optional.empty();
 
     private Builder() {}
@@ -267,15 +313,19 @@ public final class LiveView implements RoundListener {
      * @throws IOException when the address cannot be bound (in use, not this machine's)
      */
     public LiveView start() throws IOException {
+      RunState state = new RunState(title, historyBound, evaluation);
+      return new LiveView(this, state, serve(state));
+    }
+
+    /** Binds the address and serves {@code source}, once the address passed the checks. */
+    PageServer serve(io.tributary.ui.internal.PageSource source) throws IOException {
       InetAddress a = InetAddress.getByName(host);
       if (!a.isLoopbackAddress() && token.isEmpty()) {
         throw new IllegalArgumentException("binding " + host + " (not a loopback address) needs"
             + " a token; or bind 127.0.0.1 and reach the page through an SSH tunnel");
       }
-      RunState state = new RunState(title, historyBound, evaluation);
-      PageServer server = new PageServer(new InetSocketAddress(a, port), state,
-          new Access(token), maxViewers, writeTimeout);
-      return new LiveView(this, state, server);
+      return new PageServer(new InetSocketAddress(a, port), source, new Access(token),
+          maxViewers, writeTimeout);
     }
   }
 }

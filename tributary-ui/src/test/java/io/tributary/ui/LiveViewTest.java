@@ -252,6 +252,43 @@ class LiveViewTest {
   }
 
   @Test
+  void clientEvents_tenThousandFromFourThreadsWithAViewer_areCheapAndTheStreamShowsTheCounts()
+      throws Exception {
+    LiveView v = start(local().evaluation(RoundRecord.EvaluationKind.FEDERATED));
+    v.started(start(3));
+    BufferedReader events = openEvents(v);
+    awaitLine(events, "event: page", Duration.ofSeconds(2));
+    v.roundStarted(1);
+    v.stage(1, "fit", 10_000);
+
+    // A server's clients answer on their own threads; each answer is one event.
+    long t0 = System.nanoTime();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      int from = t * 2500;
+      threads.add(Thread.ofPlatform().start(() -> {
+        for (int i = from; i < from + 2500; i++) {
+          if (i % 100 == 0) {
+            v.clientFailed(1, "c" + i, "timed out");
+          } else {
+            v.clientReported(1, "c" + i);
+          }
+          v.traffic(1, i, i);
+        }
+      }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - t0);
+
+    // 20,000 events: far under a millisecond each, whatever the page does meanwhile.
+    assertThat(took).isLessThan(Duration.ofSeconds(2));
+    awaitLine(events, "data: <tr><td>fit</td><td class=\"n\">10000</td><td class=\"n\">9900</td>"
+        + "<td class=\"n\">100</td><td>running</td></tr>", Duration.ofSeconds(2));
+  }
+
+  @Test
   void events_moreViewersThanTheBound_areAnswered503() throws IOException {
     LiveView v = start(local().maxViewers(2));
     openEvents(v);

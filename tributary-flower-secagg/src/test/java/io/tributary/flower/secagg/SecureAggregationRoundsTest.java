@@ -140,12 +140,41 @@ class SecureAggregationRoundsTest {
     ManagedChannel dying = join(new SecAggClientAdapter(new DiesOnTraining()));
     DiesOnTraining.channel = dying;
     awaitClients(5);
+    List<String> progress = java.util.Collections.synchronizedList(new ArrayList<>());
+    io.tributary.learning.rounds.RoundListener told =
+        new io.tributary.learning.rounds.RoundListener() {
+          @Override
+          public void roundEnded(RoundRecord metrics,
+              java.util.SequencedMap<String, Tensor> parameters) {}
 
-    RunResult result = server.run();
+          @Override
+          public void stage(int round, String stage, int clients) {
+            progress.add(stage + " over " + clients);
+          }
+
+          @Override
+          public void clientFailed(int round, String client, String reason) {
+            progress.add("failed " + reason);
+          }
+
+          @Override
+          public void stageEnded(int round, String stage, int reported,
+              List<String> failures) {
+            progress.add(stage + " ended: " + reported + " reported, " + failures.size()
+                + " dropped");
+          }
+        };
+
+    RunResult result = server.run(told);
 
     RoundRecord r = result.rounds().get(0);
     assertThat(r.failureReasons()).singleElement().asString()
         .contains("excluded at masked_input");
+    // The round's progress tells each SecAgg+ stage and the drop-out as it happens.
+    assertThat(progress).contains("fit (SecAgg+) over 1", "SecAgg+ masked_input over 5",
+        "SecAgg+ masked_input ended: 4 reported, 1 dropped",
+        "fit (SecAgg+) ended: 1 reported, 0 dropped")
+        .anyMatch(l -> l.startsWith("failed dropped out at masked_input: "));
     float mean = expectedMean(shifts, examples);
     assertThat(result.finalParameters().get("w"))
         .isEqualTo(Tensor.ofFloats(Shape.of(2), mean, mean));

@@ -307,6 +307,7 @@ public final class SuperNode implements AutoCloseable {
             }
           }
           LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
+          tell(o -> o.inactive(e.getMessage()));
         } catch (IllegalArgumentException | IllegalStateException e) {
           failure = e;
           LOG.error("cannot connect to {}: {}", b.address, e.getMessage());
@@ -364,6 +365,7 @@ public final class SuperNode implements AutoCloseable {
     nodeId.set(id);
     active = true;
     LOG.info("SuperNode {} active at {}", Long.toUnsignedString(id), b.address);
+    tell(o -> o.active(id, String.valueOf(b.address)));
     return id;
   }
 
@@ -456,16 +458,20 @@ public final class SuperNode implements AutoCloseable {
       }
       LOG.info("run {} is not available ({}); ignoring message {}", Long.toUnsignedString(
           md.runId()), e.getMessage(), md.messageId());
+      observe(md, null, NodeMessage.Outcome.RUN_UNAVAILABLE, e.getMessage(), start, 0, 0);
       return;
     }
     Message message = null;
+    long[] pulled = new long[1];
     try {
-      message = receive(rpc, node, md, tree);
+      message = receive(rpc, node, md, tree, pulled);
     } catch (Refused e) {
       LOG.warn("message {} refused: {}", md.messageId(), e.getMessage());
       reply = instruction.replyError(new MessageError(MessageError.MESSAGE_UNAVAILABLE,
           e.getMessage()));
-      send(rpc, node, reply, 0, replyFields);
+      long out = send(rpc, node, reply, 0, replyFields);
+      observe(md, null, out < 0 ? NodeMessage.Outcome.NOT_SENT : NodeMessage.Outcome.REFUSED,
+          e.getMessage(), start, pulled[0], Math.max(out, 0));
       return;
     }
     if (run.app == null) {
@@ -474,7 +480,50 @@ public final class SuperNode implements AutoCloseable {
     } else {
       reply = run.app.handle(message, run.context);
     }
-    send(rpc, node, reply, (System.nanoTime() - start) / 1e9, replyFields);
+    long out = send(rpc, node, reply, (System.nanoTime() - start) / 1e9, replyFields);
+    observe(md, message, out < 0 ? NodeMessage.Outcome.NOT_SENT : reply.hasContent()
+        ? NodeMessage.Outcome.REPLIED : NodeMessage.Outcome.ERROR_REPLIED,
+        out < 0 ? "the SuperLink did not accept the reply" : reply.error()
+            .map(MessageError::reason).orElse(""), start, pulled[0], Math.max(out, 0));
+  }
+
+  /** Tells the observer an event; what it throws is logged, never stopping the node. */
+  private void tell(java.util.function.Consumer<NodeObserver> event) {
+    try {
+      event.accept(b.observer);
+    } catch (RuntimeException e) {
+      LOG.warn("the node's observer failed: {}", e.toString());
+    }
+  }
+
+  /** Tells the observer, which must never stop the node. */
+  private void observe(Metadata md, Message message, NodeMessage.Outcome outcome, String detail,
+      long start, long bytesIn, long bytesOut) {
+    if (b.observer == NodeObserver.NONE) {
+      return;
+    }
+    NodeMessage m = new NodeMessage(md.runId(), md.messageId(), md.messageType(),
+        round(md, message), outcome, detail == null ? "" : detail,
+        (System.nanoTime() - start) / 1e9, bytesIn, bytesOut);
+    tell(o -> o.messageHandled(m));
+  }
+
+  /** The server round a message is for, when its group id or config says. */
+  private static java.util.OptionalLong round(Metadata md, Message message) {
+    if (md.groupId().matches("[0-9]{1,9}")) {
+      return java.util.OptionalLong.of(Long.parseLong(md.groupId()));
+    }
+    if (message != null && message.hasContent()) {
+      var config = message.content().configRecords().get("config");
+      if (config != null) {
+        for (String key : List.of("server-round", "server_round")) {
+          if (config.get(key) instanceof Long l) {
+            return java.util.OptionalLong.of(l);
+          }
+        }
+      }
+    }
+    return java.util.OptionalLong.empty();
   }
 
   private RunState run(Link rpc, Node node, long runId) {
@@ -508,7 +557,7 @@ public final class SuperNode implements AutoCloseable {
     }
   }
 
-  private Message receive(Link rpc, Node node, Metadata md, ObjectTree tree)
+  private Message receive(Link rpc, Node node, Metadata md, ObjectTree tree, long[] pulled)
       throws Refused, InterruptedException {
     String id = md.messageId();
     if (!tree.getObjectId().equals(id)) {
@@ -530,6 +579,7 @@ public final class SuperNode implements AutoCloseable {
       }
       byte[] c = pull(rpc, node, md.runId(), oid);
       total += c.length;
+      pulled[0] = total;
       if (total > b.maxMessageBytes) {
         throw new Refused("the message exceeds " + b.maxMessageBytes + " bytes");
       }
@@ -586,7 +636,8 @@ public final class SuperNode implements AutoCloseable {
     }
   }
 
-  private void send(Link rpc, Node node, Message reply, double runtime,
+  /** Sends the reply; returns the bytes of the objects pushed, or -1 when not accepted. */
+  private long send(Link rpc, Node node, Message reply, double runtime,
       com.google.protobuf.UnknownFieldSet replyFields) {
     ObjectCodec.Deflated d = ObjectCodec.deflate(reply, replyFields);
     Message sent = reply.withMessageId(d.rootId());
@@ -596,10 +647,12 @@ public final class SuperNode implements AutoCloseable {
           .addMessageObjectTrees(d.tree()).addClientappRuntimeList(runtime).build());
       Set<String> wanted = new HashSet<>(res.getObjectsToPushList());
       String sessionId = res.getSessionId();
+      long pushed = 0;
       for (Map.Entry<String, byte[]> e : d.objects().entrySet()) {
         if (!wanted.contains(e.getKey())) {
           continue;
         }
+        pushed += e.getValue().length;
         boolean stored = rpc.call(FleetRpc.PUSH_OBJECT, PushObjectRequest.newBuilder()
             .setNode(node).setRunId(sent.metadata().runId()).setObjectId(e.getKey())
             .setObjectContent(com.google.protobuf.UnsafeByteOperations.unsafeWrap(e.getValue()))
@@ -611,11 +664,13 @@ public final class SuperNode implements AutoCloseable {
       repliesSent.incrementAndGet();
       LOG.info("sent {} reply {} ({})", sent.metadata().messageType(), d.rootId(),
           sent.hasContent() ? "content" : sent.error().orElseThrow());
+      return pushed;
     } catch (FleetException e) {
       if (e.kind().endsSession()) {
         throw e;
       }
       LOG.warn("reply {} not accepted: {}", d.rootId(), e.getMessage());
+      return -1;
     }
   }
 
@@ -644,6 +699,7 @@ public final class SuperNode implements AutoCloseable {
     private ObjectCodec.Limits limits = ObjectCodec.Limits.fromHeap();
     private long maxResponseBytes = 64 * 1024 * 1024;
     private int maxObjects = 1 << 20;
+    private NodeObserver observer = NodeObserver.NONE;
 
     private Builder(String superlink) {
       this.address = HostPort.parse(superlink);
@@ -769,6 +825,15 @@ public final class SuperNode implements AutoCloseable {
     /** The largest single gRPC response accepted; {@link #maxResponseBytes} for both transports. */
     public Builder maxGrpcMessageBytes(int bytes) {
       return maxResponseBytes(bytes);
+    }
+
+    /**
+     * Tells {@code observer} when the node is active and each message it handles, with its
+     * outcome (a live page of the node is one).
+     */
+    public Builder observer(NodeObserver observer) {
+      this.observer = Objects.requireNonNull(observer, "observer");
+      return this;
     }
 
     /** The deadline of each call. */

@@ -43,4 +43,13 @@ public interface Population {
   default Invocation open(Phase phase, int round, Cohort cohort) {
     return () -> { };
   }
+
+  /**
+   * Like {@link #open(Phase, int, Cohort)}, for a population that tells {@code progress} of each
+   * client as it answers or fails (a server; see {@link RoundProgress}); the round loop calls
+   * this one. By default calls {@link #open(Phase, int, Cohort)} and tells nothing.
+   */
+  default Invocation open(Phase phase, int round, Cohort cohort, RoundProgress progress) {
+    return open(phase, round, cohort);
+  }
 }

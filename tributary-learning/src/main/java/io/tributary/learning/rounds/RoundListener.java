@@ -12,7 +12,9 @@ import java.util.SequencedMap;
  * release what it holds. It is the one listener type of every binding: {@code
  * FlowerServer.run(RoundListener)} and {@code Simulation.Builder.listener(RoundListener)} take
  * the same listener and tell it the same events, in the same order: {@link #started} once,
- * {@link #roundEnded} after each round, {@link #finished} once, {@link #close} last.
+ * {@link #roundEnded} after each round, {@link #finished} once, {@link #close} last. While a
+ * round goes, the {@link RoundProgress} events tell its stages and clients as they happen (from
+ * any thread: see there).
  *
  * <p>Only {@link #roundEnded(RoundRecord, SequencedMap)} must be written; every other method has
  * an empty default, so a lambda is a listener. {@code io.tributary.learning.rounds.RunLoop} is
@@ -20,7 +22,7 @@ import java.util.SequencedMap;
  * run; the listener is closed whatever happened.
  */
 @FunctionalInterface
-public interface RoundListener extends Closeable {
+public interface RoundListener extends Closeable, RoundProgress {
   /**
    * Called once, before the first round, with the first round's number, the rounds a resumed run
    * had finished and the run's settings as its report shows them.

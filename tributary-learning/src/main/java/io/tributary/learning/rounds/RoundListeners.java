@@ -52,6 +52,48 @@ public final class RoundListeners implements RoundListener {
     }
   }
 
+  @Override
+  public void roundStarted(int round) {
+    for (RoundListener l : listeners) {
+      l.roundStarted(round);
+    }
+  }
+
+  @Override
+  public void stage(int round, String stage, int clients) {
+    for (RoundListener l : listeners) {
+      l.stage(round, stage, clients);
+    }
+  }
+
+  @Override
+  public void clientReported(int round, String client) {
+    for (RoundListener l : listeners) {
+      l.clientReported(round, client);
+    }
+  }
+
+  @Override
+  public void clientFailed(int round, String client, String reason) {
+    for (RoundListener l : listeners) {
+      l.clientFailed(round, client, reason);
+    }
+  }
+
+  @Override
+  public void traffic(int round, long bytesUp, long bytesDown) {
+    for (RoundListener l : listeners) {
+      l.traffic(round, bytesUp, bytesDown);
+    }
+  }
+
+  @Override
+  public void stageEnded(int round, String stage, int reported, List<String> failures) {
+    for (RoundListener l : listeners) {
+      l.stageEnded(round, stage, reported, failures);
+    }
+  }
+
   /** The first listener's reason to stop, asking every listener (each sees every round). */
   @Override
   public Optional<String> stopAfter(RoundRecord round) {

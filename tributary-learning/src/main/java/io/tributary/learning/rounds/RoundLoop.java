@@ -48,16 +48,33 @@ public final class RoundLoop {
    * @throws InterruptedException when waiting for clients is interrupted
    */
   public RoundReport round(int round, StructValue state) throws InterruptedException {
+    return round(round, state, RoundProgress.NONE);
+  }
+
+  /**
+   * Runs round {@code round} from {@code state}, telling {@code progress} its start, each
+   * stage's start and end (with the stage's failure reasons), and passing it to the population,
+   * which may tell each client as it answers.
+   *
+   * @throws InterruptedException when waiting for clients is interrupted
+   */
+  public RoundReport round(int round, StructValue state, RoundProgress progress)
+      throws InterruptedException {
     long t0 = System.nanoTime();
+    progress.roundStarted(round);
     Cohort cohort = population.fitCohort(round);
+    progress.stage(round, cohort.name(), cohort.size());
     StructValue next = state;
     Optional<RoundOutput.Metrics> metrics = Optional.empty();
     List<ClientFailure> failures = List.of();
     Optional<String> refused = Optional.empty();
-    try (Population.Invocation unused = population.open(Population.Phase.FIT, round, cohort)) {
+    boolean fitted = false;
+    try (Population.Invocation unused = population.open(Population.Phase.FIT, round, cohort,
+        progress)) {
       Outcome out = context.invokeWithReport(process.next(), state, cohort.argument());
       RoundOutput result = RoundOutput.of(out.value());
       failures = out.report().failures();
+      fitted = true;
       // Each update and their mean were checked finite; model + mean can still overflow.
       Optional<String> bad = Finite.problem(tensors(result.model()), null);
       if (bad.isPresent()) {
@@ -83,20 +100,43 @@ public final class RoundLoop {
       stopIfAsked(e);
       refused = Optional.of("no aggregate: " + e.getMessage());
     }
+    // A fit that failed as a whole (too many failures, no aggregate) took no client's result.
+    progress.stageEnded(round, cohort.name(), fitted ? cohort.size() - failures.size() : 0,
+        reasons(failures, cohort));
     List<RoundReport.Evaluation> evaluations = new ArrayList<>();
     StructValue model = next.struct("model");
     for (Cohort c : population.evaluationCohorts(round)) {
-      evaluations.add(evaluate(round, model, c));
+      String stage = c.name().startsWith("evaluate") ? c.name() : "evaluate " + c.name();
+      if (c.size() > 0) {
+        progress.stage(round, stage, c.size());
+      }
+      RoundReport.Evaluation e = evaluate(round, model, c, progress);
+      if (c.size() > 0) {
+        progress.stageEnded(round, stage, e.output().isPresent()
+            ? c.size() - e.failures().size() : 0, reasons(e.failures(), c));
+      }
+      evaluations.add(e);
     }
     return new RoundReport(round, cohort, next, metrics, failures, refused, evaluations,
         (System.nanoTime() - t0) / 1e9);
   }
 
-  private RoundReport.Evaluation evaluate(int round, StructValue model, Cohort cohort) {
+  /** The failures' reasons, each naming its client as the cohort does. */
+  private static List<String> reasons(List<ClientFailure> failures, Cohort cohort) {
+    List<String> out = new ArrayList<>(failures.size());
+    for (ClientFailure f : failures) {
+      out.add(RoundReport.describe(f, cohort));
+    }
+    return out;
+  }
+
+  private RoundReport.Evaluation evaluate(int round, StructValue model, Cohort cohort,
+      RoundProgress progress) {
     if (cohort.size() == 0) {
       return new RoundReport.Evaluation(cohort, Optional.empty(), List.of());
     }
-    try (Population.Invocation unused = population.open(Population.Phase.EVALUATE, round, cohort)) {
+    try (Population.Invocation unused = population.open(Population.Phase.EVALUATE, round, cohort,
+        progress)) {
       Outcome out = context.invokeWithReport(process.evaluate(), model, cohort.argument());
       return new RoundReport.Evaluation(cohort, Optional.of((StructValue) out.value()),
           out.report().failures());

@@ -97,7 +97,7 @@ public final class RunLoop implements AutoCloseable {
     Optional<String> why = stop.requested();
     for (int r = firstRound; r <= lastRound && why.isEmpty(); r++) {
       running = r;
-      RoundReport report = loop.round(r, s);
+      RoundReport report = loop.round(r, s, listener);
       s = report.state();
       RoundRecord record = recorder.record(report);
       rounds.add(record);

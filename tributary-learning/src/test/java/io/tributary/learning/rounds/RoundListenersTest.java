@@ -75,4 +75,61 @@ class RoundListenersTest {
     stop.request("second");
     assertThat(stop.requested()).contains("first");
   }
+
+  @Test
+  void progress_twoListeners_eachIsToldEveryEventInOrder() {
+    List<String> log = new ArrayList<>();
+    class Progress implements RoundListener {
+      private final String name;
+
+      Progress(String name) {
+        this.name = name;
+      }
+
+      @Override
+      public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters) {}
+
+      @Override
+      public void roundStarted(int round) {
+        log.add(name + " started " + round);
+      }
+
+      @Override
+      public void stage(int round, String stage, int clients) {
+        log.add(name + " " + stage + " " + clients);
+      }
+
+      @Override
+      public void clientReported(int round, String client) {
+        log.add(name + " reported " + client);
+      }
+
+      @Override
+      public void clientFailed(int round, String client, String reason) {
+        log.add(name + " failed " + client + ": " + reason);
+      }
+
+      @Override
+      public void traffic(int round, long up, long down) {
+        log.add(name + " bytes " + up + "/" + down);
+      }
+
+      @Override
+      public void stageEnded(int round, String stage, int reported, List<String> failures) {
+        log.add(name + " " + stage + " ended " + reported + " " + failures);
+      }
+    }
+    RoundListener both = RoundListeners.of(new Progress("a"), new Progress("b"));
+
+    both.roundStarted(1);
+    both.stage(1, "fit", 2);
+    both.clientReported(1, "c1");
+    both.clientFailed(1, "c2", "left");
+    both.traffic(1, 10, 20);
+    both.stageEnded(1, "fit", 1, List.of("c2 left"));
+
+    assertThat(log).containsExactly("a started 1", "b started 1", "a fit 2", "b fit 2",
+        "a reported c1", "b reported c1", "a failed c2: left", "b failed c2: left",
+        "a bytes 10/20", "b bytes 10/20", "a fit ended 1 [c2 left]", "b fit ended 1 [c2 left]");
+  }
 }

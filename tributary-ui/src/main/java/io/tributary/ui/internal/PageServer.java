@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A read-only HTTP/1.1 server of one page and its event stream, on its own threads: the run's
- * thread only updates the {@link RunState}.
+ * thread only updates the {@link PageSource}.
  *
  * <p>Routes: {@code GET /} the page (the run's state now), {@code GET /events} server-sent
  * events, one {@code page} event per new state (the latest only: a viewer that falls behind skips
@@ -53,7 +53,7 @@ public final class PageServer implements Closeable {
 
   private static final byte[] COMMENT = ": still running\n\n".getBytes(StandardCharsets.UTF_8);
 
-  private final RunState state;
+  private final PageSource state;
   private final Access access;
   private final int maxViewers;
   private final Duration writeTimeout;
@@ -75,7 +75,7 @@ public final class PageServer implements Closeable {
    *
    * @throws IOException if the address cannot be bound
    */
-  public PageServer(InetSocketAddress address, RunState state, Access access, int maxViewers,
+  public PageServer(InetSocketAddress address, PageSource state, Access access, int maxViewers,
       Duration writeTimeout) throws IOException {
     this.state = state;
     this.access = access;
@@ -121,9 +121,10 @@ public final class PageServer implements Closeable {
   }
 
   private Frame render() {
-    long version = state.version();
-    RunPage page = state.page();
-    return Frame.of(version, page.html(script), page.main(), state.ended());
+    PageSource.Rendered r = state.render(script);
+    // The document's <main> opens with a line feed before its content: an update brings the
+    // same, so that a page replaced whole is the document's markup exactly.
+    return Frame.of(r.version(), r.document(), "\n" + r.main(), r.ended());
   }
 
   private void acceptLoop() {

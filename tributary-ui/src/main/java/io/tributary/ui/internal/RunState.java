@@ -19,7 +19,7 @@ import java.util.SequencedMap;
  * Adding a round costs O(1) amortized (a thinning pass of O(bound) every time the stride
  * doubles), so the run is never slowed by the page.
  */
-public final class RunState {
+public final class RunState implements PageSource {
   private final String title;
   private final int bound;
   private final List<RoundRecord> kept = new ArrayList<>();
@@ -33,6 +33,8 @@ public final class RunState {
   private long seen;
   private String outcome;
   private long version;
+  /** The round under way, or null between rounds. */
+  private RoundTracker current;
 
   /**
    * An empty state.
@@ -63,16 +65,77 @@ public final class RunState {
   /** A round ended. */
   public synchronized void roundEnded(RoundRecord r) {
     add(r);
+    current = null;
     version++;
   }
 
   /** The run ended as {@code outcome} says. */
   public synchronized void finished(String outcome) {
     this.outcome = outcome;
+    current = null;
     version++;
   }
 
-  /** Changes with every event, so that a page knows when to render again. */
+  /** Round {@code round} started. */
+  public synchronized void roundStarted(int round) {
+    if (outcome == null) {
+      current = new RoundTracker(round, System.nanoTime(), java.time.Instant.now());
+      version++;
+    }
+  }
+
+  /** A stage of round {@code round} started over {@code clients} clients. */
+  public synchronized void stage(int round, String stage, int clients) {
+    RoundTracker t = tracker(round);
+    if (t != null) {
+      t.stage(stage, clients, System.nanoTime());
+      version++;
+    }
+  }
+
+  /** A client of round {@code round}'s current stage reported. */
+  public synchronized void clientReported(int round) {
+    RoundTracker t = tracker(round);
+    if (t != null) {
+      t.reported(System.nanoTime());
+      version++;
+    }
+  }
+
+  /** A client of round {@code round}'s current stage failed. */
+  public synchronized void clientFailed(int round, String client, String reason) {
+    RoundTracker t = tracker(round);
+    if (t != null) {
+      t.failed(client, reason, System.nanoTime());
+      version++;
+    }
+  }
+
+  /** Round {@code round}'s bytes so far. */
+  public synchronized void traffic(int round, long up, long down) {
+    RoundTracker t = tracker(round);
+    if (t != null) {
+      t.traffic(up, down, System.nanoTime());
+      version++;
+    }
+  }
+
+  /** A stage of round {@code round} ended with these final counts. */
+  public synchronized void stageEnded(int round, String stage, int reported,
+      List<String> failures) {
+    RoundTracker t = tracker(round);
+    if (t != null) {
+      t.stageEnded(stage, reported, failures, System.nanoTime());
+      version++;
+    }
+  }
+
+  /** The tracker of {@code round}, or null when another round (or none) is under way. */
+  private RoundTracker tracker(int round) {
+    return current != null && current.round() == round ? current : null;
+  }
+
+  @Override
   public synchronized long version() {
     return version;
   }
@@ -131,14 +194,37 @@ public final class RunState {
     String status;
     if (outcome != null) {
       status = outcome;
+    } else if (current != null) {
+      status = "running: round " + current.round() + " under way";
     } else if (latest == null) {
       status = "running: waiting for the first round to end";
     } else {
       status = "running: round " + latest.round() + " ended";
     }
-    return RunPage.builder(title, kind)
+    RunPage.Builder b = RunPage.builder(title, kind)
         .status(status).running(outcome == null).settings(settings).rounds(rounds)
-        .totals(totals).failures(failures).build();
+        .totals(totals).failures(failures);
+    if (current != null) {
+      b.underWay(current.view());
+    }
+    return b.build();
+  }
+
+  /**
+   * {@inheritDoc} Only the snapshot is taken under the lock: the HTML is written outside it, so
+   * that the run's threads never wait for a render.
+   */
+  @Override
+  public Rendered render(String script) {
+    RunPage p;
+    long v;
+    boolean ended;
+    synchronized (this) {
+      p = page();
+      v = version;
+      ended = outcome != null;
+    }
+    return new Rendered(v, p.html(script), p.main(), ended);
   }
 
   /** The rounds the history holds now, without the latest if it was not kept: for tests. */

@@ -20,7 +20,9 @@
     var fresh = Array.prototype.slice.call(t.content.children);
     var old = Array.prototype.slice.call(main.children);
     if (fresh.length !== old.length) {
-      main.replaceChildren.apply(main, fresh);
+      // A section came or went (the round under way): take the new content whole, text between
+      // the elements included, so that the final page is the report's markup exactly.
+      main.replaceChildren.apply(main, Array.prototype.slice.call(t.content.childNodes));
     } else {
       fresh.forEach(function (n, i) {
         if (!n.isEqualNode(old[i])) {
@@ -44,7 +46,7 @@
   });
   events.addEventListener("end", function () {
     events.close();
-    live.textContent = "live: the run has ended; this is its final state";
+    live.textContent = "live: ended; this is the final state";
   });
   events.onerror = function () {
     if (events.readyState === EventSource.CLOSED) {

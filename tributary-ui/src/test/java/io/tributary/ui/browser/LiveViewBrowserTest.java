@@ -26,7 +26,12 @@ import io.tributary.simulation.SimulationResult;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.fleet.server.FleetApi;
+import io.tributary.flower.fleet.server.FleetServer;
+import io.tributary.flower.fleet.server.FlowerApp;
 import io.tributary.ui.LiveView;
+import io.tributary.ui.NodeView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,6 +114,32 @@ class LiveViewBrowserTest {
     }
   }
 
+  /**
+   * Holds the client that fails in round {@link #WATCHED} on its failure, after the page was
+   * told it, so that the test sees the page while the round is still under way.
+   */
+  private static final class FailureGate implements RoundListener {
+    final CountDownLatch reached = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    final AtomicReference<String> reason = new AtomicReference<>();
+
+    @Override
+    public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters) {}
+
+    @Override
+    public void clientFailed(int round, String client, String why) {
+      if (round != WATCHED || !reason.compareAndSet(null, why)) {
+        return;
+      }
+      reached.countDown();
+      try {
+        release.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   private static String percent(double v) {
     return String.format(Locale.ROOT, "%.2f%%", v * 100);
   }
@@ -159,7 +190,7 @@ class LiveViewBrowserTest {
 
       SimulationResult result = run.get(120, TimeUnit.SECONDS);
       PageChecks.await(chromium, "document.getElementById('connection').textContent",
-          s -> s.contains("the run has ended"), Duration.ofSeconds(5));
+          s -> s.contains("ended; this is the final state"), Duration.ofSeconds(5));
       assertThat(chromium.eval("document.getElementById('status').textContent"))
           .isEqualTo(result.outcome());
       // The page's final state is the report: the same markup in <main>.
@@ -186,6 +217,7 @@ class LiveViewBrowserTest {
         .roundTimeout(Duration.ofSeconds(20)).minSuccessFraction(0.5)
         .shutdownGrace(Duration.ofSeconds(2)).initial(new InitialParameters.Given(init)).build();
     Gate gate = new Gate();
+    FailureGate failing = new FailureGate();
     List<FlowerClientRunner> runners = new ArrayList<>();
     try (FlowerServer server = FlowerServer.start(config);
         LiveView view = LiveView.builder().address("127.0.0.1", 0)
@@ -201,11 +233,30 @@ class LiveViewBrowserTest {
       }
       CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> {
         try {
-          return server.run(RoundListeners.of(view, gate));
+          return server.run(RoundListeners.of(view, failing, gate));
         } catch (io.tributary.flower.server.FlowerServerException | InterruptedException e) {
           throw new IllegalStateException(e);
         }
       });
+      // While round 2 is under way: the failing client's reason, as it happened.
+      assertThat(failing.reached.await(120, TimeUnit.SECONDS)).as("a client failed in round "
+          + WATCHED).isTrue();
+      PageChecks.await(chromium, "document.getElementById('current-failures')?.textContent ?? ''",
+          s -> s.contains("simulated disk failure"), WITHIN);
+      assertThat(chromium.eval("document.getElementById('current-heading').textContent"))
+          .isEqualTo("Round " + WATCHED + " under way");
+      assertThat(chromium.eval("document.getElementById('status').textContent"))
+          .isEqualTo("running: round " + WATCHED + " under way");
+      // The fit stage: 3 clients sampled, 1 failed so far.
+      assertThat(chromium.eval("[...document.querySelectorAll('#stages tr')].slice(1)"
+          + ".map(r => [...r.cells].map(c => c.textContent).join('|')).join(';')"))
+          .matches("fit\\|3\\|[0-2]\\|1\\|running");
+      PageChecks.accessible(chromium);
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("server-round.png"));
+      // The top of the page, as docs/images/live-view-round.png shows it.
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("server-round-top.png"), 560);
+      failing.release.countDown();
+
       RoundRecord r = gate.awaitRound();
       assertThat(r.failureReasons()).as("round " + WATCHED + " had a failed client").isNotEmpty();
 
@@ -223,10 +274,54 @@ class LiveViewBrowserTest {
 
       run.get(60, TimeUnit.SECONDS);
     } finally {
+      failing.release.countDown();
       gate.release.countDown();
       for (FlowerClientRunner runner : runners) {
         runner.close();
       }
+    }
+  }
+
+  @Test
+  void supernode_appFailsInRound2_pageShowsEachMessageAndTheError() throws Exception {
+    SequencedMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofDoubles(Shape.of(3), new double[] {1, 2, 3}));
+    ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(2)
+        .minClients(2).roundTimeout(Duration.ofSeconds(30)).clientWait(Duration.ofSeconds(30))
+        .minSuccessFraction(0.5).initial(InitialParameters.given(init)).build();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(NodeApps.project(dir)))
+        .address("127.0.0.1", 0).transport(io.tributary.flower.fleet.server.FleetTransport.HTTP)
+        .serveJoin(false).build();
+    try (NodeView view = NodeView.builder().address("127.0.0.1", 0)
+            .title("SuperNode with a failing app").start();
+        FleetServer server = FleetServer.start(config, fleet);
+        SuperNode watched = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
+            .clientApp(NodeApps.plusOne(2)).pollInterval(Duration.ofMillis(100))
+            .observer(view).build().start();
+        SuperNode other = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
+            .clientApp(NodeApps.plusOne(0)).pollInterval(Duration.ofMillis(100)).build()
+            .start()) {
+      chromium.navigate(view.uri());
+      PageChecks.await(chromium, "document.getElementById('status').textContent",
+          s -> s.startsWith("active: node "), Duration.ofSeconds(30));
+      RunResult result = server.run();
+      assertThat(result.rounds().get(1).failureReasons()).as("round 2's failure")
+          .anyMatch(f -> f.contains("disk full in round 2"));
+
+      // Round 1's train replied, round 2's failed in the app; both evaluations replied.
+      String rows = "[...document.querySelectorAll('#messages tr')].slice(1).map(r => "
+          + "[...r.cells].slice(2, 6).map(c => c.textContent).join('|')).join(';')";
+      PageChecks.await(chromium, rows, s -> s.contains("train|2|error reply|")
+          && s.contains("train|1|replied|"), Duration.ofSeconds(10));
+      assertThat(chromium.eval(rows)).contains("disk full in round 2")
+          .contains("evaluate|1|replied|");
+      assertThat(PageChecks.figure(chromium, "failed")).isEqualTo("1");
+      assertThat(Long.parseLong(PageChecks.figure(chromium, "messages handled")))
+          .isGreaterThanOrEqualTo(3);
+      assertThat(chromium.eval("[...document.querySelectorAll('#messages tr')].slice(1)"
+          + ".every(r => /^[0-9.]+ (B|KiB)$/.test(r.cells[7].textContent))")).isEqualTo("true");
+      PageChecks.labelledAndLegible(chromium);
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("supernode.png"));
     }
   }
 

@@ -46,6 +46,15 @@ final class PageChecks {
    * toggle, shows where focus is, and opens and closes the table.
    */
   static void accessible(Chromium c) throws IOException {
+    labelledAndLegible(c);
+    keyboard(c);
+  }
+
+  /**
+   * Labels and contrast: the page has a language and a title, every chart and progress bar is
+   * named, every table has a caption, and all text has WCAG AA contrast.
+   */
+  static void labelledAndLegible(Chromium c) throws IOException {
     assertThat(c.eval("document.documentElement.lang")).isEqualTo("en");
     assertThat(c.eval("document.title")).isNotBlank();
     assertThat(c.eval("[...document.querySelectorAll('svg')].filter(s => "
@@ -56,6 +65,10 @@ final class PageChecks {
     assertThat(c.eval("[...document.querySelectorAll('table')].filter(t => !t.caption).length"))
         .as("tables without a caption").isEqualTo("0");
     assertThat(c.eval(CONTRAST)).as("text below the contrast minimum").isEqualTo("[]");
+  }
+
+  /** The keyboard reaches the round table's toggle, shows focus, and opens and closes it. */
+  private static void keyboard(Chromium c) throws IOException {
 
     c.eval("document.activeElement.blur() || 'ok'");
     String reached = "";

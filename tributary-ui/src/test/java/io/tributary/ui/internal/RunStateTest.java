@@ -61,4 +61,53 @@ class RunStateTest {
     assertThat(state.page().html()).contains("aria-label=\"Failures\"")
         .contains("waiting for the first round");
   }
+
+  @Test
+  void clientEvents_tenThousandInARound_showCountsAndBoundedReasons() {
+    RunState state = new RunState("server", 10, EvaluationKind.FEDERATED);
+    state.started(new LinkedHashMap<>(), List.of());
+    state.roundStarted(1);
+    state.stage(1, "fit", 10_000);
+    for (int i = 0; i < 10_000; i++) {
+      if (i % 10 == 0) {
+        state.clientFailed(1, "c" + i, "FitRes status 'boom " + i + "'");
+      } else {
+        state.clientReported(1);
+      }
+      state.traffic(1, 2048L * i, 4096L * i);
+    }
+
+    String html = state.page().html();
+    assertThat(html).contains("Round 1 under way").contains("running: round 1 under way")
+        .contains("<td>fit</td><td class=\"n\">10000</td><td class=\"n\">9000</td>"
+            + "<td class=\"n\">1000</td><td>running</td>")
+        .contains("fit: c9990: FitRes status &#39;boom 9990&#39;")
+        .contains("(980 earlier not shown)").contains(" up, ");
+    assertThat(html.split("<li>", -1).length - 1).isEqualTo(RoundTracker.MAX_FAILURES);
+  }
+
+  @Test
+  void stageEnded_replacesLiveCountsWithFinalOnes_andRoundEndedClearsTheRound() {
+    RunState state = new RunState("server", 10, EvaluationKind.FEDERATED);
+    state.started(new LinkedHashMap<>(), List.of());
+    state.roundStarted(1);
+    state.stage(1, "fit", 3);
+    state.clientFailed(1, "c2", "the client left");
+    state.clientReported(1);
+    state.stageEnded(1, "fit", 1, List.of("client 1 (c1) timed out",
+        "client 2 (c2) failed in flower_fit: the client left"));
+    state.stage(1, "evaluate evaluate", 2);
+    state.clientReported(2); // another round's event: ignored
+
+    String html = state.page().html();
+    assertThat(html).contains("<td>fit</td><td class=\"n\">3</td><td class=\"n\">1</td>"
+            + "<td class=\"n\">2</td><td>done</td>")
+        .contains("fit: client 1 (c1) timed out")
+        .contains("fit: client 2 (c2) failed in flower_fit: the client left")
+        .doesNotContain("fit: c2: the client left")
+        .contains("<td>evaluate evaluate</td><td class=\"n\">2</td><td class=\"n\">0</td>");
+
+    state.roundEnded(round(1, 2));
+    assertThat(state.page().html()).doesNotContain("under way");
+  }
 }

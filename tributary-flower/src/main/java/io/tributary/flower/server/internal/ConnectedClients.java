@@ -4,6 +4,7 @@ import io.tributary.flower.server.NotEnoughClientsException;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.Population;
+import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,7 @@ final class ConnectedClients implements Population {
             + " clients" : "share " + i + " of the secure aggregation over " + fitClients.size()
             + " clients");
       }
-      return new Cohort("fit", List.<Object>copyOf(values), names);
+      return new Cohort("fit (SecAgg+)", List.<Object>copyOf(values), names);
     }
     return cohort("fit", fitClients);
   }
@@ -73,11 +74,18 @@ final class ConnectedClients implements Population {
 
   @Override
   public Invocation open(Phase phase, int round, Cohort cohort) {
+    return open(phase, round, cohort, RoundProgress.NONE);
+  }
+
+  @Override
+  public Invocation open(Phase phase, int round, Cohort cohort, RoundProgress progress) {
+    RoundProgress counted = progress == RoundProgress.NONE ? progress
+        : new WithTraffic(progress);
     Dispatch d;
     if (phase == Phase.FIT) {
-      d = work.dispatchFit(round, fitClients);
+      d = work.dispatchFit(round, fitClients, counted);
     } else {
-      d = work.dispatchEvaluate(evalClients);
+      d = work.dispatchEvaluate(evalClients, counted);
     }
     return () -> {
       try {
@@ -86,6 +94,38 @@ final class ConnectedClients implements Population {
         Thread.currentThread().interrupt();
       }
     };
+  }
+
+  /** Tells the round's bytes so far after each client's answer or failure. */
+  private final class WithTraffic implements RoundProgress {
+    private final RoundProgress inner;
+
+    WithTraffic(RoundProgress inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public void stage(int round, String stage, int clients) {
+      inner.stage(round, stage, clients);
+    }
+
+    @Override
+    public void clientReported(int round, String client) {
+      inner.clientReported(round, client);
+      inner.traffic(round, bytesUp(), bytesDown());
+    }
+
+    @Override
+    public void clientFailed(int round, String client, String reason) {
+      inner.clientFailed(round, client, reason);
+      inner.traffic(round, bytesUp(), bytesDown());
+    }
+
+    @Override
+    public void stageEnded(int round, String stage, int reported, List<String> failures) {
+      inner.stageEnded(round, stage, reported, failures);
+      inner.traffic(round, bytesUp(), bytesDown());
+    }
   }
 
   /**

@@ -16,6 +16,7 @@ import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.SecureFitProtocol;
+import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -71,6 +72,9 @@ public final class RemoteClientWork {
   /** The round being fitted, sent as {@code server_round} in every FitIns config. */
   private volatile int round;
   private volatile Dispatch evaluateDispatch;
+  /** Told of each client's answer or failure in the invocation under way. */
+  private volatile RoundProgress fitProgress = RoundProgress.NONE;
+  private volatile RoundProgress evaluateProgress = RoundProgress.NONE;
   /** The secure round, when fit rounds aggregate with SecAgg+. */
   private volatile SecureRound secure;
   /** The clients of the secure round being fitted. */
@@ -217,11 +221,18 @@ public final class RemoteClientWork {
    * sends every client's FitIns at once. Close it once the invocation has returned.
    */
   Dispatch dispatchFit(int round, List<RemoteClient> clients) {
+    return dispatchFit(round, clients, RoundProgress.NONE);
+  }
+
+  /** Like {@link #dispatchFit(int, List)}, telling {@code progress} of each client. */
+  Dispatch dispatchFit(int round, List<RemoteClient> clients, RoundProgress progress) {
     this.round = round;
+    this.fitProgress = progress;
     if (secure != null) {
       // The secure round talks to the clients itself, stage by stage.
       secureClients = List.copyOf(clients);
       secure.reset();
+      secure.progress(round, progress);
       synchronized (this) {
         sharedRound = -1;
         shared = null;
@@ -237,6 +248,12 @@ public final class RemoteClientWork {
 
   /** Like {@link #dispatchFit}, for the next {@code evaluate} invocation. */
   Dispatch dispatchEvaluate(List<RemoteClient> clients) {
+    return dispatchEvaluate(clients, RoundProgress.NONE);
+  }
+
+  /** Like {@link #dispatchEvaluate(List)}, telling {@code progress} of each client. */
+  Dispatch dispatchEvaluate(List<RemoteClient> clients, RoundProgress progress) {
+    this.evaluateProgress = progress;
     Dispatch d = new Dispatch(ServerMessage.MsgCase.EVALUATE_INS, clients, this::evaluateIns,
         timeout);
     evaluateDispatch = d;
@@ -260,14 +277,38 @@ public final class RemoteClientWork {
         : StructType.named("delta", m, "num_examples", INT64, "loss", FLOAT32, "loss_weight",
             FLOAT32);
     return Federated.local("flower_fit", FunctionType.of(
-        StructType.named("model", m, "data", CLIENT_ID), result), this::runFit);
+        StructType.named("model", m, "data", CLIENT_ID), result),
+        a -> told(a, fitProgress, this::runFit));
   }
 
   /** {@code flower_evaluate: (<model=M,data=string> -> <loss=float32,num_examples=int64>)}. */
   public Computation evaluation() {
     return Federated.local("flower_evaluate", FunctionType.of(
         StructType.named("model", spec.type(), "data", CLIENT_ID),
-        StructType.named("loss", FLOAT32, "num_examples", INT64)), this::runEvaluate);
+        StructType.named("loss", FLOAT32, "num_examples", INT64)),
+        a -> told(a, evaluateProgress, this::runEvaluate));
+  }
+
+  /**
+   * Runs one client's work, telling {@code progress} that the client answered or why it
+   * failed, as it happens; the secure round's pseudo-clients are told by the secure round.
+   */
+  private Object told(Object argument, RoundProgress progress,
+      java.util.function.UnaryOperator<Object> work) {
+    String id = ((Tensor) ((StructValue) argument).get(1)).getString(0);
+    if (progress == RoundProgress.NONE || id.startsWith(SECURE_ROUND_ID)) {
+      return work.apply(argument);
+    }
+    int r = round;
+    Object out;
+    try {
+      out = work.apply(argument);
+    } catch (RuntimeException e) {
+      progress.clientFailed(r, id, String.valueOf(e.getMessage()));
+      throw e;
+    }
+    progress.clientReported(r, id);
+    return out;
   }
 
   /** {@code ( -> <model=M>@SERVER)}, the process's first state: the given tensors. */

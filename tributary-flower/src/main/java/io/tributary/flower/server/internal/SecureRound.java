@@ -12,6 +12,7 @@ import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RemoteClientException;
 import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.SecureFitProtocol;
+import io.tributary.learning.rounds.RoundProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -38,6 +39,9 @@ final class SecureRound implements SecureFitProtocol.Exchange {
   private final Optional<Duration> timeout;
   private final BiFunction<RemoteClient, StructValue, Parameters> encoder;
   private final List<String> exclusions = new ArrayList<>();
+  /** Told of the stages, answers and drop-outs of round {@link #round}. */
+  private volatile RoundProgress progress = RoundProgress.NONE;
+  private volatile int round;
   /** The round under way: its clients and model. */
   private List<RemoteClient> clients = List.of();
   private StructValue model;
@@ -63,6 +67,12 @@ final class SecureRound implements SecureFitProtocol.Exchange {
           + "path: add tributary-flower-secagg (SecAgg+)", null);
     }
     return found.next();
+  }
+
+  /** Tells {@code progress} of round {@code round}'s stages, answers and drop-outs. */
+  void progress(int round, RoundProgress progress) {
+    this.round = round;
+    this.progress = progress;
   }
 
   /** Forgets the last round's exclusions, before a new round. */
@@ -105,6 +115,11 @@ final class SecureRound implements SecureFitProtocol.Exchange {
   @Override
   public Map<Integer, Map<String, Scalar>> fit(String stage,
       Map<Integer, Map<String, Scalar>> configs, boolean withModel) {
+    progress.stage(round, "SecAgg+ " + stage, configs.size());
+    int excludedBefore;
+    synchronized (exclusions) {
+      excludedBefore = exclusions.size();
+    }
     Map<Integer, CompletableFuture<ClientMessage>> pending = new TreeMap<>();
     for (Map.Entry<Integer, Map<String, Scalar>> e : configs.entrySet()) {
       RemoteClient c = clients.get(e.getKey());
@@ -146,10 +161,16 @@ final class SecureRound implements SecureFitProtocol.Exchange {
       }
       try {
         answers.put(i, ScalarCodec.fromProto(res.getMetricsMap()));
+        progress.clientReported(round, c.id());
       } catch (MalformedMessageException ex) {
         exclude(i, stage, "metrics: " + ex.getMessage());
       }
     }
+    List<String> dropped;
+    synchronized (exclusions) {
+      dropped = List.copyOf(exclusions.subList(excludedBefore, exclusions.size()));
+    }
+    progress.stageEnded(round, "SecAgg+ " + stage, answers.size(), dropped);
     return answers;
   }
 
@@ -158,6 +179,8 @@ final class SecureRound implements SecureFitProtocol.Exchange {
     String line = "secure aggregation: client " + client + " (" + clients.get(client).id()
         + ") excluded at " + stage + ": " + why;
     LOG.warn(line);
+    progress.clientFailed(round, clients.get(client).id(), "dropped out at " + stage + ": "
+        + why);
     synchronized (exclusions) {
       exclusions.add(line);
     }

@@ -57,8 +57,10 @@ public final class RunPage {
   private final List<String> failures;
   private final long failuresOmitted;
   private final int plannedRounds;
+  private final RoundUnderWay underWay;
 
   private RunPage(Builder b) {
+    this.underWay = b.underWay;
     this.title = b.title;
     this.status = b.status;
     this.running = b.running;
@@ -139,6 +141,9 @@ public final class RunPage {
     h.append("<p class=\"outcome\" id=\"status\" role=\"status\">").append(Markup.escape(status))
         .append("</p>\n");
     progress(h);
+    if (underWay != null) {
+      underWay(h, underWay);
+    }
     if (kind == EvaluationKind.FEDERATED) {
       FederatedReport.figures(h, this);
       FederatedReport.charts(h, rounds);
@@ -179,6 +184,46 @@ public final class RunPage {
           .append(" s per round");
     }
     h.append("</span></div>\n");
+  }
+
+  private static void underWay(StringBuilder h, RoundUnderWay u) {
+    h.append("<section id=\"current\" aria-labelledby=\"current-heading\">\n")
+        .append("<h2 id=\"current-heading\">Round ").append(u.round()).append(" under way</h2>\n")
+        .append("<p id=\"current-summary\">started ").append(Markup.escape(u.startedAt()))
+        .append(String.format(java.util.Locale.ROOT, ", %.1f s at the latest event", u.seconds()));
+    if (u.bytesUp() >= 0 && u.bytesDown() >= 0) {
+      h.append("; ").append(HtmlReport.bytes(u.bytesUp())).append(" up, ")
+          .append(HtmlReport.bytes(u.bytesDown())).append(" down");
+    }
+    h.append("</p>\n");
+    if (!u.stages().isEmpty()) {
+      h.append("<table id=\"stages\">\n<caption>the stages of round ").append(u.round())
+          .append(" so far</caption>\n<tr><th scope=\"col\">stage</th>")
+          .append("<th scope=\"col\">clients</th><th scope=\"col\">reported</th>")
+          .append("<th scope=\"col\">failed</th><th scope=\"col\">state</th></tr>\n");
+      for (RoundUnderWay.Stage s : u.stages()) {
+        h.append("<tr><td>").append(Markup.escape(s.name())).append("</td><td class=\"n\">")
+            .append(s.clients()).append("</td><td class=\"n\">").append(s.reported())
+            .append("</td><td class=\"n\">").append(s.failed()).append("</td><td>")
+            .append(s.ended() ? "done" : "running").append("</td></tr>\n");
+      }
+      h.append("</table>\n");
+    }
+    if (!u.failures().isEmpty()) {
+      h.append("<p id=\"current-failures-heading\">Failed in round ").append(u.round());
+      if (u.failuresOmitted() > 0) {
+        h.append(" (").append(u.failuresOmitted()).append(" earlier not shown)");
+      }
+      h.append(":</p>\n<ul class=\"failures\" id=\"current-failures\" "
+          + "aria-labelledby=\"current-failures-heading\">\n");
+      for (String line : u.failures()) {
+        String text = line.length() > MAX_FAILURE_CHARS
+            ? line.substring(0, MAX_FAILURE_CHARS - 3) + "..." : line;
+        h.append("<li>").append(Markup.escape(text.replaceAll("\\R", " "))).append("</li>\n");
+      }
+      h.append("</ul>\n");
+    }
+    h.append("</section>\n");
   }
 
   private void failures(StringBuilder h) {
@@ -263,6 +308,7 @@ public final class RunPage {
     private List<String> failures;
     private long failuresOmitted;
     private int plannedRounds;
+    private RoundUnderWay underWay;
 
     private Builder(String title, EvaluationKind kind) {
       this.title = title;
@@ -315,6 +361,15 @@ public final class RunPage {
     /** The rounds the run plans; by default the settings' {@code rounds}, if they have one. */
     public Builder plannedRounds(int rounds) {
       this.plannedRounds = rounds;
+      return this;
+    }
+
+    /**
+     * The round under way, shown below the progress bar; a live page's, while its run goes (a
+     * report has none).
+     */
+    public Builder underWay(RoundUnderWay round) {
+      this.underWay = Objects.requireNonNull(round, "round");
       return this;
     }
 
