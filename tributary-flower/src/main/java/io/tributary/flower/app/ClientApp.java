@@ -57,7 +57,7 @@ public final class ClientApp {
     for (Mod m : more) {
       all.add(Objects.requireNonNull(m, "mod"));
     }
-    return new ClientApp(handlers, all);
+    return new ClientApp(handlers, all, acceptNonFinite);
   }
 
   /** The reply to {@code message}: the handler's, or an error reply. */
