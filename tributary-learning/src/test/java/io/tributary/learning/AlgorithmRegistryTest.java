@@ -16,7 +16,7 @@ class AlgorithmRegistryTest {
   void installed_suiteThenRegistered_inOrder() {
     assertThat(AlgorithmRegistry.installed().descriptions().keySet()).containsExactly("fedavg",
         "fedavgm", "fedprox", "fedadam", "fedyogi", "fedadagrad", "fedmedian", "fedtrimmedavg",
-        "krum", "multikrum", "bulyan", "qfedavg", "scaledmean");
+        "krum", "multikrum", "bulyan", "qfedavg", "hierfavg", "scaledmean");
   }
 
   @Test

@@ -33,7 +33,8 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
       Map.entry("server_momentum", "--server-momentum"), Map.entry("beta_1", "--beta1"),
       Map.entry("beta_2", "--beta2"), Map.entry("tau", "--tau"), Map.entry("beta", "--trim-beta"),
       Map.entry("num_malicious_clients", "--krum-f"), Map.entry("num_clients_to_keep", "--krum-m"),
-      Map.entry("q_param", "--q"), Map.entry("qffl_learning_rate", "--qffl-lr"));
+      Map.entry("q_param", "--q"), Map.entry("qffl_learning_rate", "--qffl-lr"),
+      Map.entry("edges", "--edges"), Map.entry("edge_rounds", "--edge-rounds"));
 
   /** Federated Averaging (McMahan et al. 2017). */
   public static final Algorithm FEDAVG = of("fedavg");
