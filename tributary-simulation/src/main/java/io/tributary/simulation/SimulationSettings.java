@@ -175,7 +175,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     if (dp.isPresent() && topology instanceof Topology.Hierarchical h) {
       try {
-        dp.get().tiered(noiseAt(), h.edgeRounds(), 0);
+        dp.get().tiered(TieredDp.NoiseAt.parse((String) others.getOrDefault(
+            SettingsSchema.DP_AT.name(), "server")), h.edgeRounds(), 0);
       } catch (IllegalArgumentException e) {
         throw new SettingException("dpAt", "{dp} through edges: " + e.getMessage());
       }

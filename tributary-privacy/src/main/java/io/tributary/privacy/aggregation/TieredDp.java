@@ -65,7 +65,9 @@ import java.util.SequencedMap;
  * @param noiseMultiplier z, positive and finite
  * @param clippingNorm C, positive and finite
  * @param edgeRounds k2, edge rounds per cloud round (1 with {@link NoiseAt#SERVER})
- * @param noise where the noise comes from
+ * @param noise where the noise comes from; seeded noise (experiments only) takes an edge's
+ *     stream from the bits of its sum, since an edge's computation does not know its index, so
+ *     two edges with bit-identical sums draw the same noise
  * @param secureBits with a value b, each client quantizes its clipped update to b-bit integers
  *     and the edges sum them with {@code federated_secure_sum_bitwidth_to_edges}
  */
