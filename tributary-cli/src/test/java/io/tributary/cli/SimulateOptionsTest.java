@@ -103,6 +103,18 @@ class SimulateOptionsTest {
   static Stream<Arguments> bad() {
     return Stream.of(
         Arguments.of(new String[] {"--algorithm", "fedsgd"}, "unknown algorithm 'fedsgd'"),
+        Arguments.of(new String[] {"--algorithm", "hierfavg", "--edge-rounds", "0"},
+            "--edge-rounds must be a whole number in [1, 1000], got 0.0"),
+        Arguments.of(new String[] {"--algorithm", "hierfavg", "--edges", "0"},
+            "--edges must be a whole number in [1, 1048576], got 0.0"),
+        Arguments.of(new String[] {"--edges", "3"},
+            "--edges does not apply to --algorithm fedavg"),
+        Arguments.of(new String[] {"--algorithm", "hierfavg", "--edges", "4",
+            "--clients-per-round", "3"}, "--clients-per-round must be at least --edges (4)"),
+        Arguments.of(new String[] {"--algorithm", "hierfavg", "--dp-at", "cloud"},
+            "--dp-at must be server or edges, got 'cloud'"),
+        Arguments.of(new String[] {"--dp-at", "edges"},
+            "--dp-at applies only to --dp with --algorithm hierfavg"),
         Arguments.of(new String[] {"--dataset", "mnist"}, "unknown dataset 'mnist'"),
         Arguments.of(new String[] {"--dataset", "synthetic:1"}, "synthetic:ALPHA,BETA"),
         Arguments.of(new String[] {"--dataset", "synthetic:a,1"}, "'a' is not a number"),
