@@ -35,8 +35,8 @@ class HierarchicalSimulationTest {
 
     SimulationSettings read = SimulationSettings.read(dir.resolve("run"));
 
-    assertThat(read.algorithm().hyperparameters())
-        .containsExactlyEntriesOf(Map.of("edges", 2.0, "edge_rounds", 2.0));
+    assertThat(read.algorithm().hyperparameters()).containsExactly(Map.entry("edges", 2.0),
+        Map.entry("edge_rounds", 2.0));
     assertThat(read).isEqualTo(s);
     assertThat(s.commandLine()).containsSequence("--edges", "2", "--edge-rounds", "2");
   }
