@@ -102,8 +102,8 @@ final class AlgorithmOptions {
 
   /**
    * The library's message about a hyperparameter ({@code hierfavg: edge_rounds must be ...})
-   * with the hyperparameter spelled as its flag ({@code hierfavg: --edge-rounds must be ...}, or
-   * {@code --hp NAME} for one without a flag of its own).
+   * with the hyperparameter spelled as its flag ({@code hierfavg: --edge-rounds must be ...});
+   * one without a flag of its own, set by {@code --hp NAME=VALUE}, keeps its name.
    */
   static String flagged(String algorithm, String message) {
     String prefix = algorithm.strip().toLowerCase(Locale.ROOT) + ": ";
@@ -117,6 +117,7 @@ final class AlgorithmOptions {
     }
     String name = rest.substring(0, space);
     return Algorithms.defaults(algorithm).containsKey(name)
+        && io.tributary.simulation.Algorithm.hasOwnFlag(name)
         ? prefix + io.tributary.simulation.Algorithm.flag(name) + rest.substring(space)
         : message;
   }
