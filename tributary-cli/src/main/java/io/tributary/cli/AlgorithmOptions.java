@@ -100,6 +100,28 @@ final class AlgorithmOptions {
     return h;
   }
 
+  /**
+   * The library's message about a hyperparameter ({@code hierfavg: edge_rounds must be ...})
+   * with the hyperparameter spelled as its flag ({@code hierfavg: --edge-rounds must be ...});
+   * one without a flag of its own, set by {@code --hp NAME=VALUE}, keeps its name.
+   */
+  static String flagged(String algorithm, String message) {
+    String prefix = algorithm.strip().toLowerCase(Locale.ROOT) + ": ";
+    if (!message.startsWith(prefix)) {
+      return message;
+    }
+    String rest = message.substring(prefix.length());
+    int space = rest.indexOf(' ');
+    if (space < 0) {
+      return message;
+    }
+    String name = rest.substring(0, space);
+    return Algorithms.defaults(algorithm).containsKey(name)
+        && io.tributary.simulation.Algorithm.hasOwnFlag(name)
+        ? prefix + io.tributary.simulation.Algorithm.flag(name) + rest.substring(space)
+        : message;
+  }
+
   private static void put(Map<String, Double> h, String name, Double value) {
     if (value != null) {
       h.put(name, value);

@@ -157,12 +157,20 @@ final class DpOptions {
 
   /** The final line on the privacy spent after {@code rounds} rounds at sampling rate q. */
   static String spentLine(DpSettings dp, double q, long rounds) {
-    PrivacySpent s = dp.spent(q, rounds);
+    return spentLine(dp, q, rounds, dp.spent(q, rounds), "");
+  }
+
+  /**
+   * The line of {@link #spentLine(DpSettings, double, long)} for a spending computed elsewhere
+   * ({@code s}), with {@code note} after the noise multiplier (how a run through edges accounts
+   * for it).
+   */
+  static String spentLine(DpSettings dp, double q, long rounds, PrivacySpent s, String note) {
     String sampling = q < 1 ? String.format(Locale.ROOT, "fixed-size sampling q = %.4g", q)
         : "every client in every round, q = 1";
     return String.format(Locale.ROOT, "privacy: epsilon %.4f at delta %s after %d rounds "
         + "(RDP accountant, %s, noise multiplier %s)%s", s.epsilon(),
-        dp.describe().get("delta"), rounds, sampling, dp.describe().get("noise_multiplier"),
+        dp.describe().get("delta"), rounds, sampling, dp.describe().get("noise_multiplier") + note,
         dp.insecureSeededNoise() ? "; NOT private: --insecure-seeded-noise" : "");
   }
 }

@@ -3,6 +3,7 @@ package io.tributary.cli;
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.KernelWarmUp;
 import io.tributary.learning.rounds.RoundRecord;
+import io.tributary.privacy.aggregation.TieredDp;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.DatasetSpec;
@@ -93,6 +94,23 @@ final class SimulateCommand implements Callable<Integer> {
   String algorithm = DEFAULT_ALGORITHM;
 
   @picocli.CommandLine.Mixin AlgorithmOptions algorithmOptions = new AlgorithmOptions();
+
+  @Option(names = "--edges", paramLabel = "E",
+      description = "hierfavg: the edges the clients report to, in contiguous blocks of client "
+          + "ids, each round drawing its share of --clients-per-round from its own clients "
+          + "(default 2)")
+  Integer edges;
+
+  @Option(names = "--edge-rounds", paramLabel = "K2",
+      description = "hierfavg: edge aggregations per cloud aggregation, 1 to 1000 (default 2); "
+          + "a round of --rounds is one cloud round")
+  Integer edgeRounds;
+
+  @Option(names = "--dp-at", paramLabel = "WHERE",
+      description = "hierfavg with --dp: where the noise is added, server (default; the server "
+          + "sees the edges' sums) or edges (each edge noises its own sum, so the server sees "
+          + "only noised sums; accounted per edge, docs/privacy.md)")
+  String dpAt;
 
   @picocli.CommandLine.Mixin DpOptions dpOptions = new DpOptions();
 
@@ -397,8 +415,13 @@ final class SimulateCommand implements Callable<Integer> {
   /** The privacy spent by the rounds run, for a run with {@code --dp}. */
   private static void privacy(PrintWriter out, SimulationSettings settings, History history) {
     if (settings.dp().isPresent() && !history.isEmpty()) {
-      out.println(DpOptions.spentLine(settings.dp().get(), settings.samplingRate(),
-          history.last().round()));
+      long rounds = history.last().round();
+      String note = settings.tieredDp(0).map(t -> t.noiseAt() == TieredDp.NoiseAt.EDGES
+          ? String.format(java.util.Locale.ROOT, " at each edge, accounted as %.4g over its "
+              + "%d edge rounds", t.accountedNoiseMultiplier(), t.edgeRounds())
+          : " at the server, through edges").orElse("");
+      out.println(DpOptions.spentLine(settings.dp().get(), settings.samplingRate(), rounds,
+          settings.privacySpent(rounds), note));
       out.flush();
     }
   }
@@ -480,7 +503,7 @@ final class SimulateCommand implements Callable<Integer> {
    */
   SimulationSettings settings() {
     Builder b = SimulationSettings.builder()
-        .algorithm(Algorithm.of(algorithm, algorithmOptions.hyperparameters(algorithm)))
+        .algorithm(algorithm())
         .dataset(datasetSpec()).dataDir(dataDir).partition(partition)
         .rounds(rounds).localEpochs(localEpochs).batchSize(batchSize)
         .learningRate(lr).seed(seed).checkpointEvery(checkpointEvery)
@@ -523,6 +546,9 @@ final class SimulateCommand implements Callable<Integer> {
     if (clientOptimizer != null || !client.isEmpty()) {
       b.clientOptimizer(clientOptimizer != null ? clientOptimizer : "sgd", client);
     }
+    if (dpAt != null) {
+      b.set(SettingsSchema.DP_AT, dpAt);
+    }
     if (this.kernel != null) {
       GemmKernel k = GemmKernel.parse(this.kernel);
       if (k.unavailableReason().isPresent()) {
@@ -546,6 +572,27 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (SettingException e) {
       // The library names the setting as Java code does; the user typed its flag.
       throw new IllegalArgumentException(e.render(SimulateFlags::flag), e);
+    }
+  }
+
+  /**
+   * The algorithm and its hyperparameters, a problem with one named by its flag ({@code
+   * --edge-rounds must be ...}) where it has one.
+   *
+   * @throws IllegalArgumentException naming the flag or {@code --hp NAME}
+   */
+  private Algorithm algorithm() {
+    Map<String, Double> h = new LinkedHashMap<>(algorithmOptions.hyperparameters(algorithm));
+    for (var e : new Object[][] {{"edges", edges}, {"edge_rounds", edgeRounds}}) {
+      if (e[1] != null && h.put((String) e[0], ((Integer) e[1]).doubleValue()) != null) {
+        throw new IllegalArgumentException("--hp " + e[0] + " is given twice (or also by its "
+            + "own flag)");
+      }
+    }
+    try {
+      return Algorithm.of(algorithm, h);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(AlgorithmOptions.flagged(algorithm, e.getMessage()), e);
     }
   }
 

@@ -23,7 +23,9 @@ final class SimulateFlags {
       Map.entry("out", "--out"), Map.entry("dp", "--dp"),
       Map.entry("dpTargetEpsilon", "--target-epsilon"),
       Map.entry("clientOptimizer", "--client-optimizer"),
-      Map.entry("clientMetrics", "--client-metric"), Map.entry("engine", "--engine"));
+      Map.entry("clientMetrics", "--client-metric"), Map.entry("engine", "--engine"),
+      Map.entry("edges", "--edges"), Map.entry("dpAt", "--dp-at"),
+      Map.entry("dp_at", "--dp-at"), Map.entry("edge_rounds", "--edge-rounds"));
 
   /**
    * The flag of the setting the library calls {@code setting}; a client optimizer's

@@ -97,6 +97,45 @@ class FederatedCoreDocExamplesTest {
     return round;
   }
 
+  static Computation edgeRounds() {
+    Type model = Types.parse("<weights=float32[10,5],bias=float32[5]>");
+    Type examples = Types.parse("<x=float32[10],y=int32>*");
+    Computation clientUpdate = Federated.local("client_update",
+        "(<<weights=float32[10,5],bias=float32[5]>,<x=float32[10],y=int32>*>"
+            + " -> <model=<weights=float32[10,5],bias=float32[5]>,"
+            + "metrics=<loss=float32>,num_examples=float32>)",
+        FederatedCoreDocExamplesTest::notRunHere);
+    // doc:edge-rounds
+    Computation cloudRound = Federated.computation(
+        Types.atServer(model),
+        Types.atClients(examples),
+        (serverModel, clientData) -> {
+          Value edgeModel = Intrinsics.federatedBroadcastToEdges(serverModel);  // T@EDGES
+          Value edgeExamples = null;
+          for (int k = 0; k < 2; k++) {                     // k2 = 2 edge rounds
+            Value clientModel = Intrinsics.federatedBroadcastFromEdges(edgeModel);
+            Value outputs = Intrinsics.federatedMap(
+                clientUpdate, Federated.struct(clientModel, clientData));
+            edgeModel = Intrinsics.federatedWeightedMeanToEdges(         // {T}@EDGES
+                outputs.get("model"), outputs.get("num_examples"));
+            edgeExamples = Intrinsics.federatedSumToEdges(outputs.get("num_examples"));
+          }
+          return Intrinsics.federatedWeightedMeanFromEdges(edgeModel, edgeExamples);
+        });
+    // doc:end
+    return cloudRound;
+  }
+
+  @Test
+  void edgeRounds_asInDoc_hasTheFlatTypeAndPrintedForm() throws Exception {
+    Computation round = edgeRounds();
+    String s = "<weights=float32[10,5],bias=float32[5]>";
+    assertThat(round.type()).isEqualTo(Types.parse(
+        "(<" + s + "@SERVER,{<x=float32[10],y=int32>*}@CLIENTS> -> " + s + "@SERVER)"));
+    assertThat(docText()).contains(round.format());
+    roundTrip(round);
+  }
+
   @Test
   void hierarchicalRound_asInDoc_hasTypeAndPrintedForm() throws Exception {
     Computation round = hierarchicalRound();
@@ -135,7 +174,8 @@ class FederatedCoreDocExamplesTest {
     String doc = docText();
     String source = Files.readString(projectRoot().resolve(
         "tributary-core/src/test/java/io/tributary/examples/FederatedCoreDocExamplesTest.java"));
-    List<String> names = List.of("average-temperature", "fedavg", "hierarchical");
+    List<String> names = List.of("average-temperature", "fedavg", "hierarchical",
+        "edge-rounds");
     for (String name : names) {
       String inTest = between(source, "// doc:" + name + "\n", "// doc:end");
       String inDoc = between(doc, "<!-- doc:" + name + " -->\n```java\n", "```");

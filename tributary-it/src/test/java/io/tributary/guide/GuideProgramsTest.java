@@ -25,7 +25,7 @@ class GuideProgramsTest {
   private static final List<String> PROGRAMS = List.of("ComputeOnValues.java",
       "RunSimulation.java", "CustomModel.java", "CsvLog.java", "TextSerializer.java",
       "FlowerInProcess.java", "SaveLoadResume.java", "AlgorithmsFromParts.java",
-      "OwnDataAndModel.java");
+      "OwnDataAndModel.java", "HierarchicalRounds.java");
   private static final String SERVICE_FILE =
       "META-INF/services/io.tributary.tensor.serialization.Serializer";
 
@@ -164,6 +164,25 @@ class GuideProgramsTest {
     assertThat(figures(out, "epsilon spent: ([0-9.]+)")).singleElement()
         .satisfies(e -> assertThat(e).isLessThanOrEqualTo(8));
     assertQuoted("OwnDataAndModel.java");
+  }
+
+  @Test
+  void hierarchicalRounds_fourEdges_sendsAFifthOfTheBytesAndAccountsTheEdgeNoise()
+      throws Exception {
+    String out = run(HierarchicalRounds::main);
+
+    assertThat(out).contains("cloud round 1: fedavg ").contains("cloud round 4: fedavg ");
+    // 35,880 bytes of mlp parameters: 20 clients' models flat, 4 edges' through the edges.
+    assertThat(out).contains("bytes reaching the server per round: fedavg 717600, hierfavg "
+        + "143520\n");
+    List<Double> flat = figures(out, "cloud round \\d+: fedavg ([0-9.]+)");
+    List<Double> hier = figures(out, "hierfavg k2=2 ([0-9.]+)");
+    assertThat(hier.getLast()).isGreaterThan(flat.getLast());
+    // Two edge rounds at the edges are accounted as one round at z / sqrt(2).
+    assertThat(out).contains("(noise multiplier 0.354 per cloud round)");
+    assertThat(figures(out, "epsilon ([0-9.]+)")).singleElement()
+        .satisfies(e -> assertThat(e).isPositive().isFinite());
+    assertQuoted("HierarchicalRounds.java");
   }
 
   @Test

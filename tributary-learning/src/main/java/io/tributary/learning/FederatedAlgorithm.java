@@ -28,9 +28,11 @@ import java.util.function.UnaryOperator;
  * @param mu the FedProx proximal coefficient the clients train with; 0 for none
  * @param aggregator how the client updates become one
  * @param serverOptimizer how the aggregated update changes the model
+ * @param topology whether the clients report to the server ({@link Topology#FLAT}) or through
+ *     edges ({@link Topology.Hierarchical}, hierarchical FedAvg's tier)
  */
 public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
-    ServerOptimizer serverOptimizer) {
+    ServerOptimizer serverOptimizer, Topology topology) {
   /**
    * Checks the parts.
    *
@@ -40,9 +42,16 @@ public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(aggregator, "aggregator");
     Objects.requireNonNull(serverOptimizer, "serverOptimizer");
+    Objects.requireNonNull(topology, "topology");
     if (!(mu >= 0) || Double.isInfinite(mu)) {
       throw new IllegalArgumentException("mu must be >= 0 and finite, got " + mu);
     }
+  }
+
+  /** A flat algorithm: its clients report to the server. */
+  public FederatedAlgorithm(String name, double mu, Aggregator aggregator,
+      ServerOptimizer serverOptimizer) {
+    this(name, mu, aggregator, serverOptimizer, Topology.FLAT);
   }
 
   /** FedAvg: the example-weighted mean of the updates added to the model. */
@@ -68,17 +77,27 @@ public record FederatedAlgorithm(String name, double mu, Aggregator aggregator,
 
   /** This algorithm under another name. */
   public FederatedAlgorithm withName(String newName) {
-    return new FederatedAlgorithm(newName, mu, aggregator, serverOptimizer);
+    return new FederatedAlgorithm(newName, mu, aggregator, serverOptimizer, topology);
   }
 
   /** This algorithm with another aggregator (a robust rule, a DP wrapper). */
   public FederatedAlgorithm withAggregator(Aggregator newAggregator) {
-    return new FederatedAlgorithm(name, mu, newAggregator, serverOptimizer);
+    return new FederatedAlgorithm(name, mu, newAggregator, serverOptimizer, topology);
   }
 
   /** This algorithm with another server optimizer. */
   public FederatedAlgorithm withServerOptimizer(ServerOptimizer newOptimizer) {
-    return new FederatedAlgorithm(name, mu, aggregator, newOptimizer);
+    return new FederatedAlgorithm(name, mu, aggregator, newOptimizer, topology);
+  }
+
+  /**
+   * This algorithm aggregating through edges as {@code newTopology} says, or flat. A
+   * hierarchical algorithm aggregates by the example-weighted mean at the edges and at the
+   * server (Liu et al.'s HierFAVG), or by a private aggregation per edge that {@code
+   * tributary-privacy} builds; {@link #process} refuses other aggregators.
+   */
+  public FederatedAlgorithm withTopology(Topology newTopology) {
+    return new FederatedAlgorithm(name, mu, aggregator, serverOptimizer, newTopology);
   }
 
   /**

@@ -15,6 +15,7 @@ import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.AggregationProcess;
 import io.tributary.learning.aggregation.ClientSignal;
+import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.serveropt.ServerSgd;
 import io.tributary.learning.serveropt.ServerUpdate;
 import io.tributary.tensor.DType;
@@ -95,6 +96,18 @@ public final class FederatedLearning {
         || !initialize.type().result().equals(modelState)) {
       throw new IllegalArgumentException("initialize must have type ( -> " + modelState
           + "), got " + initialize.type());
+    }
+    if (algorithm.topology() instanceof Topology.Hierarchical h) {
+      // Liu et al.'s HierFAVG: weighted means at the edges and at the server, nothing else.
+      if (!(algorithm.aggregator() instanceof WeightedMean)
+          || !(algorithm.serverOptimizer() instanceof ServerSgd sgd && sgd.isPlainAverage())) {
+        throw new IllegalArgumentException(algorithm.name() + ": aggregation through edges "
+            + "takes the example-weighted mean and the plain server step, got "
+            + algorithm.aggregator().name() + " and " + algorithm.serverOptimizer()
+            + " (a private aggregation per edge is io.tributary.privacy's TieredDp)");
+      }
+      return new LearningProcess(algorithm.name(), initialize,
+          HierarchicalFedAvg.next(clientUpdate, h.edgeRounds()), evaluate(evaluation));
     }
     Parts parts = new Parts(w.model(), algorithm);
     Computation next = next(clientUpdate, parts);

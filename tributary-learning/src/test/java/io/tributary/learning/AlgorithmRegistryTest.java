@@ -16,7 +16,7 @@ class AlgorithmRegistryTest {
   void installed_suiteThenRegistered_inOrder() {
     assertThat(AlgorithmRegistry.installed().descriptions().keySet()).containsExactly("fedavg",
         "fedavgm", "fedprox", "fedadam", "fedyogi", "fedadagrad", "fedmedian", "fedtrimmedavg",
-        "krum", "multikrum", "bulyan", "qfedavg", "scaledmean");
+        "krum", "multikrum", "bulyan", "qfedavg", "hierfavg", "scaledmean");
   }
 
   @Test
@@ -38,6 +38,8 @@ class AlgorithmRegistryTest {
       multikrum  | num_clients_to_keep | 0 | multikrum: num_clients_to_keep must be a whole number >= 1, got 0.0
       fedtrimmedavg | beta | 0.5  | fedtrimmedavg: beta must be in [0, 0.5), got 0.5
       fedadam    | eta   | 0    | fedadam: eta must be in (0, inf), got 0.0
+      hierfavg   | edge_rounds | 0 | hierfavg: edge_rounds must be a whole number in [1, 1000], got 0.0
+      hierfavg   | edges | 1.5  | hierfavg: edges must be a whole number in [1, 1048576], got 1.5
       fedadam    | gamma | 1    | fedadam has no hyperparameter 'gamma'; it takes eta, beta_1, beta_2, tau
       """)
   void build_badValue_namesAlgorithmHyperparameterAndRange(String algorithm, String name,

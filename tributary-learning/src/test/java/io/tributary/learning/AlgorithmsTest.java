@@ -259,7 +259,7 @@ class AlgorithmsTest {
     assertThatThrownBy(() -> Algorithms.named("fedsgd"))
         .hasMessage("unknown algorithm 'fedsgd'; known: fedavg, fedavgm, fedprox, fedadam, "
             + "fedyogi, fedadagrad, fedmedian, fedtrimmedavg, krum, multikrum, bulyan, qfedavg, "
-            + "scaledmean");
+            + "hierfavg, scaledmean");
     assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta", 0.1)))
         .hasMessage("fedadam has no hyperparameter 'beta'; it takes eta, beta_1, beta_2, tau");
     assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta_1", 1.5)))

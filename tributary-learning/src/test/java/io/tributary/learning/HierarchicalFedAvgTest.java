@@ -137,6 +137,32 @@ class HierarchicalFedAvgTest {
   }
 
   @Test
+  void registeredHierfavg_buildsTheSameRoundAsTheLibrary_bitForBit() throws Exception {
+    FederatedAlgorithm registered = Algorithms.named("hierfavg",
+        java.util.Map.of("edges", 2.0, "edge_rounds", 3.0));
+    assertThat(registered.topology()).isEqualTo(new Topology.Hierarchical(2, 3));
+
+    List<Object> viaRegistry = run(registered.build(MODEL, 1, 10, 0.3, 1), twoEdges(), 1,
+        new ArrayList<>());
+    List<Object> direct = run(HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 3, 1), twoEdges(), 1,
+        new ArrayList<>());
+
+    assertThat(leaves(((StructValue) viaRegistry.get(0)).struct("model")))
+        .isEqualTo(leaves(((StructValue) direct.get(0)).struct("model")));
+  }
+
+  @Test
+  void process_hierarchicalWithAnotherAggregator_isRefusedNamingBoth() {
+    FederatedAlgorithm robust = Algorithms.named("fedmedian")
+        .withTopology(new Topology.Hierarchical(2, 2));
+
+    assertThatThrownBy(() -> robust.build(MODEL, 1, 10, 0.3, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("aggregation through edges takes the example-weighted mean")
+        .hasMessageContaining("median");
+  }
+
+  @Test
   void build_edgeRoundsOutOfRange_isRefused() {
     assertThatThrownBy(() -> HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 0, 1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");

@@ -3,6 +3,7 @@ package io.tributary.simulation;
 import io.tributary.learning.AlgorithmRegistry;
 import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.learning.Topology;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,7 +34,8 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
       Map.entry("server_momentum", "--server-momentum"), Map.entry("beta_1", "--beta1"),
       Map.entry("beta_2", "--beta2"), Map.entry("tau", "--tau"), Map.entry("beta", "--trim-beta"),
       Map.entry("num_malicious_clients", "--krum-f"), Map.entry("num_clients_to_keep", "--krum-m"),
-      Map.entry("q_param", "--q"), Map.entry("qffl_learning_rate", "--qffl-lr"));
+      Map.entry("q_param", "--q"), Map.entry("qffl_learning_rate", "--qffl-lr"),
+      Map.entry("edges", "--edges"), Map.entry("edge_rounds", "--edge-rounds"));
 
   /** Federated Averaging (McMahan et al. 2017). */
   public static final Algorithm FEDAVG = of("fedavg");
@@ -215,10 +217,10 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
 
   /**
    * A composed algorithm's parts as text, to record and compare ({@code mu}, {@code aggregator},
-   * {@code server_optimizer}); empty for an algorithm the registry names. A part is its {@code
-   * toString} (a record's lists its values); a part whose class keeps {@link Object}'s shows its
-   * class name only, so that the text stays the same from run to run, and its values go
-   * unrecorded.
+   * {@code server_optimizer}, and {@code topology} for one through edges); empty for an
+   * algorithm the registry names. A part is its {@code toString} (a record's lists its values); a
+   * part whose class keeps {@link Object}'s shows its class name only, so that the text stays
+   * the same from run to run, and its values go unrecorded.
    */
   public SequencedMap<String, String> parts() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
@@ -226,6 +228,10 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
       m.put("mu", SimulationSettings.number(a.mu()));
       m.put("aggregator", describe(a.aggregator()));
       m.put("server_optimizer", describe(a.serverOptimizer()));
+      if (!(a.topology() instanceof Topology.Flat)) {
+        // Only through edges: the files of flat algorithms stay as they were.
+        m.put("topology", describe(a.topology()));
+      }
     });
     return m;
   }

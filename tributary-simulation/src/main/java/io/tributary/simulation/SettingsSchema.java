@@ -192,6 +192,16 @@ public final class SettingsSchema {
       "the matrix kernel: java or openblas");
 
   /**
+   * Where a private hierarchical run adds its noise ({@code --dp-at}, {@link
+   * io.tributary.privacy.aggregation.TieredDp.NoiseAt}): {@code server}, the default, or {@code
+   * edges}; recorded when not the default.
+   */
+  public static final Setting<String> DP_AT = new Setting<>("dp_at", String.class, "server",
+      true, SettingsSchema::text, Json::string, v -> v.equals("server") || v.equals("edges")
+          ? Optional.empty() : Optional.of("must be server or edges, got '" + v + "'"),
+      "where a private hierarchical run adds its noise: server or edges");
+
+  /**
    * The user's model file ({@code --model PATH.zip}, {@link SimulationSettings.Builder#model(
    * Path)}): an ADR-0001 {@code model.zip} whose newest tag holds the graph and the parameters
    * training starts from ({@link UserModel#read}), in place of a built-in model; empty for none.
@@ -214,7 +224,7 @@ public final class SettingsSchema {
       v -> Optional.empty(), "the model built in code the clients train");
 
   private static final List<Setting<?>> OTHERS = List.of(TRAIN_EVAL_EVERY, KERNEL, MODEL_FILE,
-      MODEL_CODE);
+      MODEL_CODE, DP_AT);
 
   /** The settings beyond {@link SimulationSettings}' components, in {@code config.json}'s order. */
   public static List<Setting<?>> others() {
@@ -350,6 +360,7 @@ public final class SettingsSchema {
           b.dp(DpSettings.fromDescription(d));
         }
       }),
+      DP_AT.key(),
       TRAIN_EVAL_EVERY.key(),
       new Key("command", false, s -> Optional.of(Json.string(s.shellCommand())), DERIVED));
 

@@ -7,8 +7,11 @@ import io.tributary.data.GzipLimits;
 import io.tributary.data.NpzClients;
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
+import io.tributary.learning.Topology;
 import io.tributary.learning.rounds.output.RunFileException;
+import io.tributary.privacy.PrivacySpent;
 import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.privacy.aggregation.TieredDp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,7 +161,26 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
           : new SettingException("partition", "{partition} 'natural' applies only to data "
               + "split by device");
     }
+    if (algorithm.federated(mu).topology() instanceof Topology.Hierarchical h
+        && clientsPerRound < h.edges()) {
+      throw new SettingException("clientsPerRound", "{clientsPerRound} must be at least {edges} "
+          + "(" + h.edges() + "): every edge needs a client each round, got " + clientsPerRound);
+    }
     Objects.requireNonNull(dp, "dp");
+    Topology topology = algorithm.federated(mu).topology();
+    if (!others.getOrDefault(SettingsSchema.DP_AT.name(), "server").equals("server")
+        && (dp.isEmpty() || !(topology instanceof Topology.Hierarchical))) {
+      throw new SettingException("dpAt", "{dpAt} applies only to {dp} with {algorithm} "
+          + "hierfavg");
+    }
+    if (dp.isPresent() && topology instanceof Topology.Hierarchical h) {
+      try {
+        dp.get().tiered(TieredDp.NoiseAt.parse((String) others.getOrDefault(
+            SettingsSchema.DP_AT.name(), "server")), h.edgeRounds(), 0);
+      } catch (IllegalArgumentException e) {
+        throw new SettingException("dpAt", "{dp} through edges: " + e.getMessage());
+      }
+    }
     if (dp.isPresent()) {
       dp.get().checkFor(clientsPerRound);
       if (!algorithm.federated(mu).aggregator().weightedMean()) {
@@ -225,9 +247,44 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         out, Optional.empty(), ClientOptimizer.sgd(), new TreeMap<>(), Engine.LOCAL);
   }
 
-  /** The sampling rate q = K / N of the privacy accounting (fixed-size sampling). */
+  /**
+   * The sampling rate of the privacy accounting (fixed-size sampling): q = K / N, or through
+   * edges the largest share of its own clients an edge draws ({@link
+   * Topology.Hierarchical#samplingRate}).
+   */
   public double samplingRate() {
-    return (double) clientsPerRound / clients;
+    return algorithm.federated(mu).topology() instanceof Topology.Hierarchical h
+        ? h.samplingRate(clients, clientsPerRound) : (double) clientsPerRound / clients;
+  }
+
+  /** Where a private hierarchical run adds its noise ({@link SettingsSchema#DP_AT}). */
+  public TieredDp.NoiseAt noiseAt() {
+    return TieredDp.NoiseAt.parse((String) others.getOrDefault(SettingsSchema.DP_AT.name(),
+        "server"));
+  }
+
+  /**
+   * The private aggregation through edges of a private hierarchical run, its seeded noise (if
+   * asked for) drawn from {@code noiseSeed}; empty for a run without {@link #dp} or without
+   * edges.
+   */
+  public Optional<TieredDp> tieredDp(long noiseSeed) {
+    return dp.isPresent() && algorithm.federated(mu).topology() instanceof Topology.Hierarchical h
+        ? Optional.of(dp.get().tiered(noiseAt(), h.edgeRounds(), noiseSeed)) : Optional.empty();
+  }
+
+  /**
+   * The privacy spent after {@code rounds} rounds of a run with {@link #dp}: the RDP
+   * accountant's epsilon at the settings' delta, at the noise multiplier the aggregation
+   * actually gives each client ({@link TieredDp#accountedNoiseMultiplier} through edges).
+   *
+   * @throws java.util.NoSuchElementException without {@link #dp}
+   */
+  public PrivacySpent privacySpent(long rounds) {
+    Optional<TieredDp> tiered = tieredDp(0);
+    return tiered.isPresent()
+        ? tiered.get().spent(samplingRate(), rounds, dp.orElseThrow().delta())
+        : dp.orElseThrow().spent(samplingRate(), rounds);
   }
 
   private static void range(String setting, long v, long lo, long hi) {
@@ -793,8 +850,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
               + "{dp}");
         }
         try {
-          privacy = dp.calibrated(dpTargetEpsilon, (double) perRound / Math.max(population, 1),
-              rounds);
+          privacy = calibrated(dp, perRound, Math.max(population, 1));
         } catch (IllegalArgumentException e) {
           throw new SettingException("dpTargetEpsilon", "{dpTargetEpsilon}: " + e.getMessage());
         }
@@ -803,6 +859,24 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
           rounds, localEpochs, batchSize, learningRate, proximal, byzantine, seed, workers,
           checkpointEvery, out, Optional.ofNullable(privacy), clientOptimizer(), clientMetrics,
           engine, others);
+    }
+
+    /**
+     * {@code dp} at the noise multiplier that spends {@link #dpTargetEpsilon} over the run: at
+     * sampling rate K / N, or through edges at the largest share an edge draws, the noise at
+     * the edges raised by {@code sqrt(k2)} so that the k2 edge rounds of a cloud round
+     * together spend what one round at the calibrated multiplier would.
+     */
+    private DpSettings calibrated(DpSettings dp, int perRound, int population) {
+      if (algorithm.federated(0).topology() instanceof Topology.Hierarchical h
+          && perRound >= h.edges() && perRound <= population) {
+        DpSettings c = dp.calibrated(dpTargetEpsilon, h.samplingRate(population, perRound),
+            rounds);
+        boolean atEdges = "edges".equals(others.get(SettingsSchema.DP_AT.name()));
+        return atEdges ? c.withNoiseMultiplier(c.noiseMultiplier() * Math.sqrt(h.edgeRounds()))
+            : c;
+      }
+      return dp.calibrated(dpTargetEpsilon, (double) perRound / population, rounds);
     }
 
     /** The clients of the user's data; a CSV file is read once for its client column. */

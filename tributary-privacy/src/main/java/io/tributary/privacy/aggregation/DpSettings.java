@@ -347,6 +347,29 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
   }
 
   /**
+   * The private aggregation of these settings through edges ({@link TieredDp}): the clients clip
+   * to {@link #clip}, the edges sum (by SecAgg+ per edge with {@link #secure}), and the noise,
+   * of multiplier {@link #noiseMultiplier}, is added at {@code noiseAt}; {@code seed} seeds the
+   * noise only with {@link #insecureSeededNoise}.
+   *
+   * @throws IllegalArgumentException with adaptive clipping or local noise, which the edges do
+   *     not take, or noise at the server with more than one edge round
+   */
+  public TieredDp tiered(TieredDp.NoiseAt noiseAt, int edgeRounds, long seed) {
+    if (adaptive.isPresent()) {
+      throw new IllegalArgumentException("--adaptive-clip does not apply through edges: use a "
+          + "fixed --clip");
+    }
+    if (localNoiseStddev > 0) {
+      throw new IllegalArgumentException("--local-noise-stddev does not apply through edges");
+    }
+    DpNoise noise = insecureSeededNoise ? DpNoise.seededForExperimentsOnlyNotPrivate(seed)
+        : DpNoise.secure();
+    return new TieredDp(noiseAt, noiseMultiplier, clip, edgeRounds, noise,
+        secure.map(s -> java.util.OptionalInt.of(s.bits())).orElse(java.util.OptionalInt.empty()));
+  }
+
+  /**
    * The privacy spent after {@code rounds} rounds that each sample a fixed-size cohort, a
    * fraction {@code q} of the population, at this noise multiplier: the {@link RdpAccountant}'s
    * (epsilon, delta) at {@link #delta}. Adaptive clipping's count is covered, since the model's

@@ -6,6 +6,7 @@ import io.tributary.graph.local.ModelStructs;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.RoundOutput;
+import io.tributary.learning.Topology;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.Population;
@@ -94,6 +95,14 @@ public final class FederatedRun implements AutoCloseable, RoundRecorder {
   }
 
   /**
+   * The algorithm metric of the bytes the clients sent their edges in a hierarchical round (k2
+   * times their updates); {@code bytes_up} is then what the edges sent the server.
+   */
+  public static final String EDGE_BYTES_UP = "edge_bytes_up";
+  /** The algorithm metric of the bytes the edges sent their clients in a hierarchical round. */
+  public static final String EDGE_BYTES_DOWN = "edge_bytes_down";
+
+  /**
    * A round's figures: the clients' training loss and examples from {@code next}, the new
    * model's scores on every client's training data and on the test data, the privacy spent.
    */
@@ -129,13 +138,24 @@ public final class FederatedRun implements AutoCloseable, RoundRecorder {
     TreeMap<String, Double> algorithmMetrics = new TreeMap<>(m.others());
     // The privacy spent after this round: every round so far sampled a fixed-size cohort of
     // K of N clients and added noise of the same multiplier (a failed client does not lower it).
-    config.dp().ifPresent(dp -> algorithmMetrics.put(RoundRecord.EPSILON,
-        dp.spent(config.samplingRate(), round).epsilon()));
+    if (config.dp().isPresent()) {
+      algorithmMetrics.put(RoundRecord.EPSILON, config.privacySpent(round).epsilon());
+    }
+    long p = parts.parameterBytes();
+    long up = (long) (clients - failed) * p;
+    long down = (long) clients * p;
+    if (config.algorithm().federated(config.mu()).topology()
+        instanceof Topology.Hierarchical h) {
+      // The clients talk to their edges, k2 times a round; only the edges' models reach the
+      // server, and the server's model reaches the edges once.
+      algorithmMetrics.put(EDGE_BYTES_UP, (double) h.edgeRounds() * up);
+      algorithmMetrics.put(EDGE_BYTES_DOWN, (double) h.edgeRounds() * down);
+      up = (long) h.edges() * p;
+      down = (long) h.edges() * p;
+    }
     return new RoundRecord(round, scores[0], scores[1], scores[2], scores[3],
-        printable(m.trainLoss()), clients, m.numExamples(), failed, report.seconds(),
-        (long) (clients - failed) * parts.parameterBytes(),
-        (long) clients * parts.parameterBytes(), reasons,
-        excluded, algorithmMetrics);
+        printable(m.trainLoss()), clients, m.numExamples(), failed, report.seconds(), up, down,
+        reasons, excluded, algorithmMetrics);
   }
 
   /**

@@ -1,9 +1,13 @@
 package io.tributary.simulation.internal;
 
 import io.tributary.core.computation.Computation;
+import io.tributary.core.computation.Federated;
+import io.tributary.core.computation.Intrinsics;
+import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
 import io.tributary.core.values.StructValue;
 import io.tributary.data.Dataset;
+import io.tributary.graph.local.ClientUpdateConfig;
 import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.local.GraphBindingException;
@@ -15,8 +19,10 @@ import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.SequenceValues;
+import io.tributary.learning.Topology;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.privacy.aggregation.DpSettings;
+import io.tributary.privacy.aggregation.TieredDp;
 import io.tributary.privacy.secagg.SecAggPlus;
 import io.tributary.privacy.secagg.SecAggSettings;
 import io.tributary.runtime.RuntimeOptions;
@@ -67,15 +73,19 @@ public final class RunParts {
     this.modelType = LocalTraining.modelType(model);
     long modelSeed = Seeds.model(config.seed());
     FederatedAlgorithm algorithm = config.algorithm().federated(config.mu());
-    if (config.dp().isPresent()) {
+    if (config.dp().isPresent() && algorithm.topology() instanceof Topology.Flat) {
       algorithm = algorithm.withAggregator(config.dp().get().aggregator(config.clientsPerRound(),
           Seeds.dpNoise(config.seed())));
     }
     // Byzantine clients: every client's data carry an attack (honest ones scale 1), applied to
     // its update inside the client computation; without them the update is the plain one.
-    LearningProcess built = algorithm.build(model, config.localEpochs(), config.batchSize(),
-        config.learningRate(), config.clientOptimizer(), modelSeed,
-        config.byzantine().active() ? ByzantineUpdate::wrap : UnaryOperator.identity());
+    UnaryOperator<Computation> wrap = config.byzantine().active() ? ByzantineUpdate::wrap
+        : UnaryOperator.identity();
+    Optional<TieredDp> tiered = config.tieredDp(Seeds.dpNoise(config.seed()));
+    LearningProcess built = tiered.isPresent()
+        ? privateThroughEdges(tiered.get(), model, modelSeed, wrap)
+        : algorithm.build(model, config.localEpochs(), config.batchSize(),
+            config.learningRate(), config.clientOptimizer(), modelSeed, wrap);
     if (!config.clientMetrics().isEmpty()) {
       // The clients' evaluation aggregated per metric as --client-metric says.
       built = new LearningProcess(built.name(), built.initialize(), built.next(),
@@ -102,6 +112,30 @@ public final class RunParts {
   }
 
   /**
+   * The private hierarchical process: the clients' local training of {@code model}, the edges'
+   * and the server's private aggregation of {@code tiered}.
+   */
+  private LearningProcess privateThroughEdges(TieredDp tiered, Model model, long modelSeed,
+      UnaryOperator<Computation> wrap) {
+    ClientUpdateConfig training = new ClientUpdateConfig(config.localEpochs(),
+        config.batchSize(), config.learningRate(), 0, config.clientOptimizer());
+    Computation initialModel = Computation.of(
+        LocalTraining.initialModel("initial_model", model, modelSeed));
+    Computation initialState = Federated.computation(() -> Federated.struct(
+        java.util.Map.of("model", initialModel.call())));
+    Computation initialize = Federated.computation(
+        () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
+    return tiered.process(initialize,
+        wrap.apply(Computation.of(LocalTraining.clientUpdate("client_update", model, training))),
+        Computation.of(LocalTraining.evaluation("evaluate", model)));
+  }
+
+  /** Whether the clients report to the server or through edges. */
+  private Topology topology() {
+    return config.algorithm().federated(config.mu()).topology();
+  }
+
+  /**
    * The runtime's options of a simulation: client results are checked, not trusted (a failed or
    * non-finite one is left out and reported, any one success suffices, as on the server), and
    * example counts are bounded.
@@ -112,6 +146,10 @@ public final class RunParts {
         .withMinSuccessFraction(Double.MIN_VALUE)
         .withMaxWeight(FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
             RuntimeOptions.WeightPolicy.CLIP);
+    if (topology() instanceof Topology.Hierarchical h) {
+      // Every round's cohort lists its clients edge by edge, in the same edge sizes.
+      options = options.withEdges(h.cohortEdges(config.clientsPerRound()));
+    }
     Optional<DpSettings.Secure> secure = config.dp().flatMap(DpSettings::secure);
     if (secure.isPresent()) {
       // The DP aggregator's secure sums run SecAgg+ among the simulated clients; the masks are
@@ -145,7 +183,10 @@ public final class RunParts {
    * each), so a round holds only the clients being trained, whatever its size.
    */
   public Cohort fitCohort(int round) {
-    int[] chosen = sampler.sample(round, data.clientTrain().size(), config.clientsPerRound());
+    int population = data.clientTrain().size();
+    int[] chosen = topology() instanceof Topology.Hierarchical h
+        ? h.sample(sampler, round, population, config.clientsPerRound())
+        : sampler.sample(round, population, config.clientsPerRound());
     Byzantine byzantine = config.byzantine();
     StructValue[] attacks = byzantine.active()
         ? byzantine.attacks(config.seed(), round, chosen.length) : null;
