@@ -1,6 +1,7 @@
 package io.tributary.simulation;
 
 import io.tributary.data.CsvClients;
+import io.tributary.data.ParquetClients;
 import io.tributary.data.DatasetFormatException;
 import io.tributary.data.FederatedSource;
 import io.tributary.data.GzipLimits;
@@ -160,7 +161,12 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     Objects.requireNonNull(dp, "dp");
     if (dp.isPresent()) {
-      dp.get().checkFor(clientsPerRound);
+      try {
+        dp.get().checkFor(clientsPerRound);
+      } catch (IllegalArgumentException e) {
+        // DpSettings names its own components (clippedCountStddev), as its record does.
+        throw new SettingException("dp", e.getMessage());
+      }
       if (!algorithm.federated(mu).aggregator().weightedMean()) {
         throw new SettingException("dp", "{dp} replaces the mean of the updates, so it "
             + "applies only to algorithms that average them, not " + algorithm.cliName());
@@ -388,7 +394,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
    */
   public SequencedMap<String, String> datasetOptions() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
-    if (dataset instanceof DatasetSpec.Csv csv) {
+    if (dataset instanceof DatasetSpec.Table csv) {
       m.put("client_column", csv.clientColumn());
       m.put("label_column", csv.labelColumn());
       if (!csv.featureColumns().isEmpty()) {
@@ -813,6 +819,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
           case DatasetSpec.NpzDir n -> NpzClients.clientFiles(n.dir()).size();
           case DatasetSpec.Csv c -> CsvClients.countClients(c.file(), c.clientColumn(), ',',
               GzipLimits.defaults());
+          case DatasetSpec.Parquet c -> ParquetClients.countClients(c.file(), c.clientColumn());
           default -> throw new IllegalStateException(d + " is not the user's data");
         };
       } catch (IOException e) {
