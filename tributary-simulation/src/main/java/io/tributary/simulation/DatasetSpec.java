@@ -26,6 +26,11 @@ public sealed interface DatasetSpec {
 
   /** FedProx's Synthetic(alpha, beta): one device per client, partitioned by construction. */
   record Synthetic(double alpha, double beta) implements DatasetSpec {
+    /**
+     * Checks the scales.
+     *
+     * @throws IllegalArgumentException when ALPHA or BETA is negative or not finite
+     */
     public Synthetic {
       checkScale("ALPHA", alpha);
       checkScale("BETA", beta);
