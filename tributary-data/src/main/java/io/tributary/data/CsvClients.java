@@ -1,6 +1,5 @@
 package io.tributary.data;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -27,62 +26,14 @@ import java.util.Set;
  * <p>The test set: of each client's n rows, {@code floor(testFraction * n)} chosen from the seed
  * are held out and pooled; the rest are the client's training examples.
  */
-public final class CsvClients implements FederatedSource, Closeable {
-  private final ClientRows rows;
-
+public final class CsvClients extends SpilledClients {
   private CsvClients(ClientRows rows) {
-    this.rows = rows;
+    super(rows);
   }
 
   /** A builder reading {@code file}. */
   public static Builder builder(Path file) {
     return new Builder(file);
-  }
-
-  @Override
-  public String name() {
-    return rows.name();
-  }
-
-  @Override
-  public int clients() {
-    return rows.clients();
-  }
-
-  @Override
-  public Dataset test() {
-    return rows.test();
-  }
-
-  @Override
-  public long[] exampleShape() {
-    return new long[] {rows.features()};
-  }
-
-  @Override
-  public int numClasses() {
-    return rows.numClasses();
-  }
-
-  /** Client {@code k}'s rows in the file, the held-out ones included. */
-  public int rows(int k) {
-    return rows.rows(k);
-  }
-
-  /**
-   * Client {@code k}'s training rows, read from the spill file.
-   *
-   * @throws IOException when the spill file cannot be read
-   */
-  @Override
-  public Dataset client(int k) throws IOException {
-    return rows.client(k);
-  }
-
-  /** Deletes the spill file. */
-  @Override
-  public void close() throws IOException {
-    rows.close();
   }
 
   /**

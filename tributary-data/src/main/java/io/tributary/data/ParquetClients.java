@@ -9,7 +9,6 @@ import dev.hardwood.reader.RowReader;
 import dev.hardwood.schema.ColumnProjection;
 import dev.hardwood.schema.FileSchema;
 import dev.hardwood.schema.SchemaNode;
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,62 +45,14 @@ import java.util.Set;
  * }
  * }</pre>
  */
-public final class ParquetClients implements FederatedSource, Closeable {
-  private final ClientRows rows;
-
+public final class ParquetClients extends SpilledClients {
   private ParquetClients(ClientRows rows) {
-    this.rows = rows;
+    super(rows);
   }
 
   /** A builder reading {@code file}. */
   public static Builder builder(Path file) {
     return new Builder(file);
-  }
-
-  @Override
-  public String name() {
-    return rows.name();
-  }
-
-  @Override
-  public int clients() {
-    return rows.clients();
-  }
-
-  @Override
-  public Dataset test() {
-    return rows.test();
-  }
-
-  @Override
-  public long[] exampleShape() {
-    return new long[] {rows.features()};
-  }
-
-  @Override
-  public int numClasses() {
-    return rows.numClasses();
-  }
-
-  /** Client {@code k}'s rows in the file, the held-out ones included. */
-  public int rows(int k) {
-    return rows.rows(k);
-  }
-
-  /**
-   * Client {@code k}'s training rows, read from the spill file.
-   *
-   * @throws IOException when the spill file cannot be read
-   */
-  @Override
-  public Dataset client(int k) throws IOException {
-    return rows.client(k);
-  }
-
-  /** Deletes the spill file. */
-  @Override
-  public void close() throws IOException {
-    rows.close();
   }
 
   /**
