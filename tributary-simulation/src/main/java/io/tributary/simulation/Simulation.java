@@ -129,9 +129,9 @@ public final class Simulation {
           : settings.algorithm().federated(settings.mu()).aggregator();
       Optional<Type> stateType = aggregator.create(LocalTraining.modelType(model)).initialize()
           .map(c -> ((FederatedType) c.type().result()).member());
-      UpdaterState held = point.updater().orElse(new UpdaterState(0, List.of(), List.of()));
+      UpdaterState saved = point.updater().orElse(new UpdaterState(0, List.of(), List.of()));
       try {
-        held.checkAggregator(stateType);
+        saved.checkAggregator(stateType);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("resume: " + (held != null ? "the checkpoint given"
             : settings.out().resolve(RunFiles.MODEL) + "'s newest checkpoint")
