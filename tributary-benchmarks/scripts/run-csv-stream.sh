@@ -7,31 +7,54 @@
 # under /usr/bin/time -v, and, as the anchor in the same run, `./tributary --version` (the JVM's own
 # footprint). Prints the file size, peak RSS, wall time and the load average.
 #
-# Usage: tributary-benchmarks/scripts/run-csv-stream.sh [MEGABYTES] [HEAP]   (defaults 2048, 256m)
-#   Needs python3 with numpy, GNU time at /usr/bin/time and about 1.6 x MEGABYTES of disk under
-#   tributary-benchmarks/target/csv-bench (the CSV and the spill file in the same directory); the
-#   files are deleted afterwards.
+# With FORMAT parquet the CSV is then converted, batch by batch, to a Snappy Parquet file with
+# pyarrow, and simulate reads --dataset parquet:FILE instead (ParquetClients: row by row, spilled
+# the same way).
+#
+# Usage: tributary-benchmarks/scripts/run-csv-stream.sh [MEGABYTES] [HEAP] [csv|parquet]
+#   (defaults 2048, 256m, csv)
+#   Needs python3 with numpy (and, for parquet, $PYTHON or target/interop-venv/bin/python with
+#   pyarrow: the interop tests make that venv), GNU time at /usr/bin/time and about 1.6 x
+#   MEGABYTES of disk under tributary-benchmarks/target/csv-bench (the data and the spill file in
+#   the same directory); the files are deleted afterwards.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
 mb=${1:-2048}
 heap=${2:-256m}
+format=${3:-csv}
+case $format in csv | parquet) ;; *) echo "run-csv-stream.sh: FORMAT is csv or parquet" >&2; exit 2 ;; esac
 dir=$root/tributary-benchmarks/target/csv-bench
 mkdir -p "$dir"
-trap 'rm -rf "$dir"/data.csv "$dir"/run "$dir"/tmp' EXIT
+trap 'rm -rf "$dir"/data.csv "$dir"/data.parquet "$dir"/run "$dir"/tmp' EXIT
 [[ -x /usr/bin/time ]] || { echo "run-csv-stream.sh: needs GNU time at /usr/bin/time" >&2; exit 1; }
 echo "building the CLI if needed..." >&2
 "$root/tributary" --version >/dev/null
 python3 "$here/csv_clients_make.py" "$dir/data.csv" --megabytes "$mb" >&2
+data="$dir/data.csv"
+if [[ $format == parquet ]]; then
+  py=${PYTHON:-$root/target/interop-venv/bin/python}
+  "$py" - "$dir/data.csv" "$dir/data.parquet" <<'PY'
+import sys
+import pyarrow.csv as csv
+import pyarrow.parquet as pq
+reader = csv.open_csv(sys.argv[1])
+with pq.ParquetWriter(sys.argv[2], reader.schema) as writer:
+    for batch in reader:
+        writer.write_batch(batch)
+PY
+  rm "$dir/data.csv"
+  data="$dir/data.parquet"
+fi
 mkdir -p "$dir/tmp"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1e6}' /proc/meminfo) memory," \
   "$("$JAVA_HOME/bin/java" -version 2>&1 | head -1), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "file: $(du -m "$dir/data.csv" | cut -f1) MB"
+echo "file: $(du -m "$data" | cut -f1) MB of $format ($mb MB as CSV)"
 /usr/bin/time -v -o "$dir/time.txt" "$root/tributary" --version >/dev/null
 echo "anchor (tributary --version): max RSS $(awk -F': ' '/Maximum resident/ {print $2}' "$dir/time.txt") KB"
 TRIBUTARY_JAVA_OPTS="-Xmx$heap -Djava.io.tmpdir=$dir/tmp" /usr/bin/time -v -o "$dir/time.txt" \
-  "$root/tributary" simulate --dataset "csv:$dir/data.csv" --label-column label --clients 1000 \
+  "$root/tributary" simulate --dataset "$format:$data" --label-column label --clients 1000 \
   --clients-per-round 20 --rounds 3 --local-epochs 1 --batch-size 64 --test-fraction 0.01 \
   --set train_eval_every=1000 --threads 2 --out "$dir/run" | tail -2
 echo "simulate -Xmx$heap: max RSS $(awk -F': ' '/Maximum resident/ {print $2}' "$dir/time.txt") KB," \

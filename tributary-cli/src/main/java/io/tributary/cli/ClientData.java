@@ -51,7 +51,7 @@ record ClientData(String name, Dataset train, Dataset test) {
           model);
       case DatasetSpec.Generated g -> generated(SimulationData.generated(
           SimulationData.population(g, seed), count, model), index);
-      case DatasetSpec.Csv c -> user(SimulationData.source(c, seed), index, model);
+      case DatasetSpec.Table c -> user(SimulationData.source(c, seed), index, model);
       case DatasetSpec.NpzDir n -> user(SimulationData.source(n, seed), index, model);
       case DatasetSpec.Provided p -> throw new IllegalArgumentException("data given in code ("
           + p + ") have no command line");

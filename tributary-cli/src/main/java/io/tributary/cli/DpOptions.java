@@ -91,6 +91,15 @@ final class DpOptions {
       }
       return Optional.empty();
     }
+    try {
+      return Optional.of(build());
+    } catch (IllegalArgumentException e) {
+      // DpSettings names its components as Java code does; the user typed flags.
+      throw DpFlags.rendered(e);
+    }
+  }
+
+  private DpSettings build() {
     DpMode mode = DpMode.parse(dp);
     if (noiseMultiplier != null && targetEpsilon != null) {
       throw new IllegalArgumentException("--noise-multiplier and --target-epsilon both set the "
@@ -111,10 +120,9 @@ final class DpOptions {
         clippedCountStddev != null ? OptionalDouble.of(clippedCountStddev)
             : OptionalDouble.empty())) : Optional.empty();
     // With a target epsilon the run calibrates the multiplier; 1 stands in until it does.
-    return Optional.of(new DpSettings(mode, noiseMultiplier != null ? noiseMultiplier : 1, clip,
-        adaptive,
+    return new DpSettings(mode, noiseMultiplier != null ? noiseMultiplier : 1, clip, adaptive,
         localNoiseStddev != null ? localNoiseStddev : 0, delta != null ? delta : DEFAULT_DELTA,
-        insecureSeededNoise));
+        insecureSeededNoise);
   }
 
   /**
@@ -131,7 +139,8 @@ final class DpOptions {
     try {
       return Optional.of(given.get().calibrated(targetEpsilon, q, rounds));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--target-epsilon: " + e.getMessage(), e);
+      throw new IllegalArgumentException("--target-epsilon: " + DpFlags.render(e.getMessage()),
+          e);
     }
   }
 

@@ -28,16 +28,16 @@ final class LocalTrainingOptions {
 
   @Option(names = "--dataset", paramLabel = "NAME",
       description = "digits, synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist, "
-          + "generated:FEATURES,CLASSES,EXAMPLES, csv:PATH or npz-dir:DIR (your data, as in "
+          + "generated:FEATURES,CLASSES,EXAMPLES, csv:PATH, parquet:PATH or npz-dir:DIR (your data, as in "
           + "simulate: --partition I/N holds its client I) (default: digits)")
   String dataset = "digits";
 
   @Option(names = "--client-column", paramLabel = "NAME",
-      description = "csv: the header name of the client column (default: client)")
+      description = "csv and parquet: the client column (default: client)")
   String clientColumn;
 
   @Option(names = "--label-column", paramLabel = "NAME",
-      description = "csv: the header name of the label column (default: label)")
+      description = "csv and parquet: the label column (default: label)")
   String labelColumn;
 
   @Option(names = "--data-dir", paramLabel = "DIR",
@@ -95,12 +95,12 @@ final class LocalTrainingOptions {
 
   private Checked check() {
     DatasetSpec data = DatasetSpec.parse(dataset);
-    if (data instanceof DatasetSpec.Csv csv) {
+    if (data instanceof DatasetSpec.Table csv) {
       data = csv.withColumns(clientColumn != null ? clientColumn : csv.clientColumn(),
           labelColumn != null ? labelColumn : csv.labelColumn(), csv.featureColumns());
     } else if (clientColumn != null || labelColumn != null) {
       throw new IllegalArgumentException((clientColumn != null ? "--client-column"
-          : "--label-column") + " applies only to --dataset csv:PATH");
+          : "--label-column") + " applies only to --dataset csv:PATH and parquet:PATH");
     }
     ModelKind kind = model != null ? ModelKind.parse(model)
         : data.naturallyPartitioned() ? ModelKind.MCLR : ModelKind.MLP;
@@ -125,7 +125,7 @@ final class LocalTrainingOptions {
       cd = ClientData.load(c.data(), dataDir, c.part()[0], c.part()[1], c.split(), c.kind(),
           seed);
     } catch (IOException e) {
-      throw new DataException(c.data() instanceof DatasetSpec.Csv csv ? csv.file()
+      throw new DataException(c.data() instanceof DatasetSpec.Table csv ? csv.file()
           : c.data() instanceof DatasetSpec.NpzDir npz ? npz.dir()
           : dataDir != null ? dataDir : FashionMnist.DEBIAN_DIR, e);
     }

@@ -43,8 +43,17 @@ public final class Main implements Runnable {
   /** The system property that chose the matrix kernel JVM-wide before a run's kernel did. */
   static final String GEMM_PROPERTY = "tributary.gemm";
 
+  /**
+   * The Parquet reader's logger, held so that its level stays set (the logging framework keeps
+   * loggers weakly): it notes at INFO whether it found the Vector API, which a user of the
+   * command line has no use for on stderr; its warnings still show.
+   */
+  private static final java.util.logging.Logger PARQUET_LOG =
+      java.util.logging.Logger.getLogger("dev.hardwood");
+
   /** Runs the command line and ends the JVM with the command's exit status. */
   public static void main(String[] args) {
+    PARQUET_LOG.setLevel(java.util.logging.Level.WARNING);
     CommandLine cli = commandLine(args);
     noteGemmProperty(System.getProperty(GEMM_PROPERTY), cli.getErr());
     System.exit(cli.execute(args));

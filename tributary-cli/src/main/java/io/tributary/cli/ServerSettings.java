@@ -68,7 +68,12 @@ final class ServerSettings {
    * {@code simulate} checks them.
    */
   static ServerAlgorithm algorithm(String name, Map<String, Double> options, Double mu) {
-    Algorithm a = Algorithm.of(name, options);
+    Algorithm a;
+    try {
+      a = Algorithm.of(name, options);
+    } catch (io.tributary.simulation.SettingException e) {
+      throw new IllegalArgumentException(SimulateFlags.render(e), e);
+    }
     if (mu != null && !a.proximal()) {
       throw new IllegalArgumentException("--mu applies only to --algorithm fedprox ("
           + a.cliName() + " has no proximal term)");

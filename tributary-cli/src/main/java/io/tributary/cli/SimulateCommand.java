@@ -124,28 +124,30 @@ final class SimulateCommand implements Callable<Integer> {
           + "files, see --data-dir), generated:FEATURES,CLASSES,EXAMPLES (each client's data "
           + "made from the seed when it is needed, up to 10,000,000 clients), csv:PATH (your CSV "
           + "file with a header, gzip accepted: a client column, a label column and feature "
-          + "columns; read once, then client by client) or npz-dir:DIR (your directory of one "
+          + "columns; read once, then client by client), parquet:PATH (the same as a Parquet "
+          + "file) or npz-dir:DIR (your directory of one "
           + ".npz per client holding x and y, and test.npz as the test set if there) (default: "
           + DEFAULT_DATASET + ")")
   String dataset = DEFAULT_DATASET;
 
   @Option(names = "--client-column", paramLabel = "NAME",
-      description = "csv: the header name of the column naming each row's client "
+      description = "csv and parquet: the column naming each row's client "
           + "(default: client)")
   String clientColumn;
 
   @Option(names = "--label-column", paramLabel = "NAME",
-      description = "csv: the header name of the label column, whole numbers from 0 "
+      description = "csv and parquet: the label column, whole numbers from 0 "
           + "(default: label)")
   String labelColumn;
 
   @Option(names = "--feature-columns", paramLabel = "A,B,...",
-      description = "csv: the feature columns, in order (default: every column but the client "
+      description = "csv and parquet: the feature columns, in order (default: every column "
+          + "but the client "
           + "and label columns)")
   String featureColumns;
 
   @Option(names = "--test-fraction", paramLabel = "F",
-      description = "csv and npz-dir: the share of each client's examples held out, chosen "
+      description = "csv, parquet and npz-dir: the share of each client's examples held out, chosen "
           + "from the seed, as the test set, in (0, 1) (default: 0.2; npz-dir: test.npz when "
           + "there)")
   Double testFraction;
@@ -315,7 +317,7 @@ final class SimulateCommand implements Callable<Integer> {
       ui = uiOptions.builder();
       settings = resume != null ? resumedSettings() : settings();
     } catch (SettingException e) {
-      return usage(err, e.render(SimulateFlags::flag));
+      return usage(err, SimulateFlags.render(e));
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     } catch (IOException e) {
@@ -392,7 +394,7 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (SimulationDataException e) {
       return problem(err, e.location(), e.getCause());
     } catch (SettingException e) {
-      return usage(err, e.render(SimulateFlags::flag));
+      return usage(err, SimulateFlags.render(e));
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     } catch (IOException e) {
@@ -471,27 +473,26 @@ final class SimulateCommand implements Callable<Integer> {
    */
   private DatasetSpec datasetSpec() {
     DatasetSpec spec = DatasetSpec.parse(dataset);
-    if (spec instanceof DatasetSpec.Csv csv) {
-      spec = csv.withColumns(clientColumn != null ? clientColumn : csv.clientColumn(),
+    if (spec instanceof DatasetSpec.Table csv) {
+      DatasetSpec.Table table = csv.withColumns(clientColumn != null ? clientColumn : csv.clientColumn(),
           labelColumn != null ? labelColumn : csv.labelColumn(), featureColumns == null
               ? List.of() : List.of(featureColumns.split(",", -1)).stream().map(String::strip)
                   .toList());
-      return testFraction == null ? spec : ((DatasetSpec.Csv) spec).withTestFraction(
-          testFraction);
+      return testFraction == null ? table : table.withTestFraction(testFraction);
     }
     for (var e : java.util.Map.of("--client-column", Objects.toString(clientColumn, ""),
         "--label-column", Objects.toString(labelColumn, ""), "--feature-columns",
         Objects.toString(featureColumns, "")).entrySet()) {
       if (!e.getValue().isEmpty()) {
-        throw new IllegalArgumentException(e.getKey() + " applies only to --dataset csv:PATH");
+        throw new IllegalArgumentException(e.getKey() + " applies only to --dataset csv:PATH and parquet:PATH");
       }
     }
     if (spec instanceof DatasetSpec.NpzDir npz) {
       return testFraction == null ? npz : new DatasetSpec.NpzDir(npz.dir(), testFraction);
     }
     if (testFraction != null) {
-      throw new IllegalArgumentException("--test-fraction applies only to --dataset csv:PATH "
-          + "and npz-dir:DIR");
+      throw new IllegalArgumentException("--test-fraction applies only to --dataset csv:PATH, "
+          + "parquet:PATH and npz-dir:DIR");
     }
     return spec;
   }
@@ -502,6 +503,15 @@ final class SimulateCommand implements Callable<Integer> {
    * @throws IllegalArgumentException naming the flag whose value is wrong
    */
   SimulationSettings settings() {
+    try {
+      return settingsNamedByTheLibrary();
+    } catch (SettingException e) {
+      // The library names the setting as Java code does; the user typed its flag.
+      throw new IllegalArgumentException(SimulateFlags.render(e), e);
+    }
+  }
+
+  private SimulationSettings settingsNamedByTheLibrary() {
     Builder b = SimulationSettings.builder()
         .algorithm(algorithm())
         .dataset(datasetSpec()).dataDir(dataDir).partition(partition)
@@ -567,12 +577,7 @@ final class SimulateCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--set " + e.getMessage(), e);
       }
     }
-    try {
-      return b.build();
-    } catch (SettingException e) {
-      // The library names the setting as Java code does; the user typed its flag.
-      throw new IllegalArgumentException(e.render(SimulateFlags::flag), e);
-    }
+    return b.build();
   }
 
   /**

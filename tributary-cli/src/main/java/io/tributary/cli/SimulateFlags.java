@@ -1,5 +1,7 @@
 package io.tributary.cli;
 
+import io.tributary.simulation.Algorithm;
+import io.tributary.simulation.SettingException;
 import io.tributary.simulation.SimulationSettings;
 import java.util.Map;
 
@@ -21,17 +23,32 @@ final class SimulateFlags {
       Map.entry("byzantine", "--byzantine"), Map.entry("seed", "--seed"),
       Map.entry("threads", "--threads"), Map.entry("checkpointEvery", "--checkpoint-every"),
       Map.entry("out", "--out"), Map.entry("dp", "--dp"),
+      Map.entry("dp.secure", "--secure-aggregation"),
       Map.entry("dpTargetEpsilon", "--target-epsilon"),
       Map.entry("clientOptimizer", "--client-optimizer"),
       Map.entry("clientMetrics", "--client-metric"), Map.entry("engine", "--engine"),
-      Map.entry("edges", "--edges"), Map.entry("dpAt", "--dp-at"),
-      Map.entry("dp_at", "--dp-at"), Map.entry("edge_rounds", "--edge-rounds"));
+      Map.entry("partitions", "--partitions"), Map.entry("edges", "--edges"),
+      Map.entry("dpAt", "--dp-at"), Map.entry("dp_at", "--dp-at"),
+      Map.entry("edge_rounds", "--edge-rounds"));
+
+  /**
+   * The message of {@code e} in flags: each setting the library names, and for a refused
+   * {@code dp}, its components ({@code noiseMultiplier} is {@code --noise-multiplier}).
+   */
+  static String render(SettingException e) {
+    String text = e.render(SimulateFlags::flag);
+    return e.setting().equals("dp") || e.setting().equals("dpTargetEpsilon")
+        ? DpFlags.render(text) : text;
+  }
 
   /**
    * The flag of the setting the library calls {@code setting}; a client optimizer's
    * hyperparameter ({@code clientOptimizer.beta1}) is {@code --client-beta1}.
    */
   static String flag(String setting) {
+    if (setting.startsWith(Algorithm.HYPERPARAMETER)) {
+      return Algorithm.flag(setting.substring(Algorithm.HYPERPARAMETER.length()));
+    }
     if (setting.startsWith("clientOptimizer.")) {
       return SimulationSettings.clientFlag(setting.substring("clientOptimizer.".length()));
     }

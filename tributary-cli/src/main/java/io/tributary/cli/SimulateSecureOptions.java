@@ -49,8 +49,12 @@ final class SimulateSecureOptions {
           + "client: it sums the clients' clipped updates (plain rounds have no secure sum)");
     }
     DpSettings.Secure d = DpSettings.Secure.defaults();
-    return Optional.of(dp.get().withSecure(new DpSettings.Secure(
-        neighbours != null ? neighbours : d.neighbours(),
-        threshold != null ? threshold : d.threshold(), bits != null ? bits : d.bits())));
+    try {
+      return Optional.of(dp.get().withSecure(new DpSettings.Secure(
+          neighbours != null ? neighbours : d.neighbours(),
+          threshold != null ? threshold : d.threshold(), bits != null ? bits : d.bits())));
+    } catch (IllegalArgumentException e) {
+      throw DpFlags.rendered(e);
+    }
   }
 }

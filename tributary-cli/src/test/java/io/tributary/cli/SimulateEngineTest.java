@@ -16,7 +16,7 @@ class SimulateEngineTest {
         "spark://127.0.0.1:1", "--rounds", "1");
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains("tributary simulate: Could not start the engine "
-        + "spark://127.0.0.1:1: --engine spark://127.0.0.1:1 needs tributary-spark on the class "
+        + "spark://127.0.0.1:1: the engine spark://127.0.0.1:1 needs tributary-spark on the class "
         + "path");
     assertThat(run.err().lines().filter(l -> l.startsWith("tributary simulate:"))).hasSize(1);
   }

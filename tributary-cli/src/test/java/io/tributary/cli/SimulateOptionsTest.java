@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
+import io.tributary.simulation.SettingException;
 import io.tributary.simulation.SimulationSettings;
 import java.nio.file.Path;
 import java.util.Map;
@@ -250,8 +251,9 @@ class SimulateOptionsTest {
     SimulationSettings c = parse("--model", "cnn");
 
     assertThatThrownBy(() -> c.model().build("digits", new long[] {64}, 10))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("cnn takes 28x28").hasMessageContaining("--model mlp");
+        .isInstanceOfSatisfying(SettingException.class, e -> assertThat(
+            SimulateFlags.render(e)).contains("cnn takes 28x28").contains("--model mlp"))
+        .hasMessageContaining("use model mclr or model mlp");
   }
 
   @Test

@@ -6,11 +6,13 @@ import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.simulation.UserModel;
 import io.tributary.tensor.DType;
+import io.tributary.tensor.testing.PythonEnv;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,43 @@ class SimulateUserDataTest {
         .contains("\"dataset_options\": {\"client_column\": \"id\", \"label_column\": "
             + "\"target\", \"test_fraction\": 0.25}")
         .contains("--client-column id --label-column target --test-fraction 0.25");
+  }
+
+  /** The table as a Parquet file that pyarrow writes, with {@code python} run on it first. */
+  private Path parquet(String python) throws Exception {
+    Path csv = dir.resolve("mine.csv");
+    Files.writeString(csv, table());
+    Path p = dir.resolve("mine.parquet");
+    PythonEnv.require("pyarrow").run(dir, Duration.ofMinutes(2), "-c", "import sys, "
+        + "pyarrow.csv as c, pyarrow.parquet as q, pyarrow as pa; t = c.read_csv(sys.argv[1]); "
+        + python + "; q.write_table(t, sys.argv[2])", csv.toString(), p.toString()).assertOk();
+    return p;
+  }
+
+  @Test
+  void simulate_parquetFile_trainsAndRecordsIt() throws Exception {
+    Path data = parquet("pass");
+    Path out = dir.resolve("run");
+    CliRun run = CliRun.of("simulate", "--dataset", "parquet:" + data, "--client-column", "id",
+        "--label-column", "target", "--clients-per-round", "2", "--rounds", "3",
+        "--local-epochs", "1", "--lr", "0.5", "--threads", "1", "--out", out.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(Files.readString(out.resolve("config.json"))).contains("\"clients\": 5")
+        .contains("\"dataset\": \"parquet:" + data + "\"");
+  }
+
+  @Test
+  void simulate_parquetWithNaNFeature_oneLineNamingFileRowAndColumn() throws Exception {
+    Path data = parquet("t = t.set_column(1, 'x0', pa.array([float('nan') if i == 6 else v "
+        + "for i, v in enumerate(t.column('x0').to_pylist())]))");
+    CliRun run = CliRun.of("simulate", "--dataset", "parquet:" + data, "--client-column", "id",
+        "--label-column", "target", "--rounds", "1", "--out", dir.resolve("run").toString());
+
+    assertThat(run.exitCode()).isNotZero();
+    assertThat(run.errLines()).hasSize(1);
+    assertThat(run.err()).contains(data + ": row 7: column 'x0': 'NaN' is not a finite number");
+    assertThat(dir.resolve("run").resolve("metrics.jsonl")).doesNotExist();
   }
 
   @Test
@@ -177,6 +216,6 @@ class SimulateUserDataTest {
 
     assertThat(run.exitCode()).isNotZero();
     assertThat(run.err().strip()).isEqualTo("tributary simulate: --client-column applies only "
-        + "to --dataset csv:PATH");
+        + "to --dataset csv:PATH and parquet:PATH");
   }
 }

@@ -1,25 +1,13 @@
 package io.tributary.data;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.SplittableRandom;
+import java.util.Set;
 
 /**
  * The clients of one CSV file with a header: a client column names each row's client, a label
@@ -32,132 +20,20 @@ import java.util.SplittableRandom;
  * client's rows from it. Only the index (a few numbers per client) and the test set are held.
  * A {@link DatasetFormatException} names the file, the line and what is wrong: a ragged row, a
  * feature that is not a finite number, a missing client or label column, an empty client id, a
- * label that is not a whole number below the class count.
+ * label that is not a whole number below the class count. The CSV reading is {@link
+ * CsvLoader}'s; the spilled rows are {@link ParquetClients}'s too.
  *
  * <p>The test set: of each client's n rows, {@code floor(testFraction * n)} chosen from the seed
  * are held out and pooled; the rest are the client's training examples.
  */
-public final class CsvClients implements FederatedSource, Closeable {
-  /** The buffer of spill reads and writes. */
-  private static final int IO_BUFFER = 1 << 20;
-
-  private final String name;
-  private final int features;
-  private final int numClasses;
-  private final FileChannel spill;
-  private final int rowBytes;
-  private final long[][] runs;
-  private final int[] runCounts;
-  private final int[] sizes;
-  private final int[][] held;
-  private final Dataset test;
-
-  private CsvClients(String name, int features, int numClasses, FileChannel spill,
-      long[][] runs, int[] runCounts, int[] sizes, int[][] held, Dataset test) {
-    this.name = name;
-    this.features = features;
-    this.numClasses = numClasses;
-    this.spill = spill;
-    this.rowBytes = features * Float.BYTES + Integer.BYTES;
-    this.runs = runs;
-    this.runCounts = runCounts;
-    this.sizes = sizes;
-    this.held = held;
-    this.test = test;
+public final class CsvClients extends SpilledClients {
+  private CsvClients(ClientRows rows) {
+    super(rows);
   }
 
   /** A builder reading {@code file}. */
   public static Builder builder(Path file) {
     return new Builder(file);
-  }
-
-  @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public int clients() {
-    return sizes.length;
-  }
-
-  @Override
-  public Dataset test() {
-    return test;
-  }
-
-  @Override
-  public long[] exampleShape() {
-    return new long[] {features};
-  }
-
-  @Override
-  public int numClasses() {
-    return numClasses;
-  }
-
-  /** Client {@code k}'s rows in the file, the held-out ones included. */
-  public int rows(int k) {
-    return sizes[k];
-  }
-
-  /**
-   * Client {@code k}'s training rows, read from the spill file.
-   *
-   * @throws IOException when the spill file cannot be read
-   */
-  @Override
-  public Dataset client(int k) throws IOException {
-    Objects.checkIndex(k, sizes.length);
-    int[] out = held[k];
-    int n = sizes[k] - out.length;
-    float[] x = new float[Math.multiplyExact(n, features)];
-    int[] y = new int[n];
-    int position = 0;
-    int skip = 0;
-    int row = 0;
-    ByteBuffer buf = ByteBuffer.allocate(Math.max(rowBytes, IO_BUFFER / rowBytes * rowBytes))
-        .order(ByteOrder.LITTLE_ENDIAN);
-    for (int r = 0; r < runCounts[k]; r++) {
-      long start = runs[k][2 * r];
-      long count = runs[k][2 * r + 1];
-      long done = 0;
-      while (done < count) {
-        int take = (int) Math.min(count - done, buf.capacity() / rowBytes);
-        buf.clear().limit(take * rowBytes);
-        readFully(buf, (start + done) * rowBytes);
-        buf.flip();
-        for (int i = 0; i < take; i++, position++) {
-          if (skip < out.length && out[skip] == position) {
-            skip++;
-            buf.position(buf.position() + rowBytes);
-            continue;
-          }
-          buf.asFloatBuffer().get(x, row * features, features);
-          buf.position(buf.position() + features * Float.BYTES);
-          y[row++] = buf.getInt();
-        }
-        done += take;
-      }
-    }
-    return Dataset.fromArrays(name + " client " + k, x, new long[] {features}, y, numClasses);
-  }
-
-  private void readFully(ByteBuffer buf, long at) throws IOException {
-    long pos = at;
-    while (buf.hasRemaining()) {
-      int n = spill.read(buf, pos);
-      if (n < 0) {
-        throw new IOException(name + ": the spill file ended early");
-      }
-      pos += n;
-    }
-  }
-
-  /** Deletes the spill file. */
-  @Override
-  public void close() throws IOException {
-    spill.close();
   }
 
   /**
@@ -171,45 +47,25 @@ public final class CsvClients implements FederatedSource, Closeable {
       GzipLimits limits) throws IOException {
     String source = file.toString();
     try (InputStream raw = Files.newInputStream(file)) {
-      LineReader lines = lines(raw, limits, source, 1 << 20);
-      String header = nextNonBlank(lines);
-      if (header == null) {
+      CsvText text = CsvText.open(raw, limits, source, delimiter, 1 << 20);
+      List<String> names = text.next();
+      if (names == null) {
         throw new DatasetFormatException(source, "empty: no header line");
       }
-      List<String> names = CsvLoader.split(header, delimiter, source, lines.lineNumber());
-      int col = column(names, clientColumn, "client", source, lines.lineNumber());
-      java.util.Set<String> ids = new java.util.HashSet<>();
-      String line;
-      while ((line = nextNonBlank(lines)) != null) {
-        List<String> f = CsvLoader.split(line, delimiter, source, lines.lineNumber());
+      int col = column(names, clientColumn, "client", source, text.line());
+      Set<String> ids = new HashSet<>();
+      List<String> f;
+      while ((f = text.next()) != null) {
         if (col < f.size()) {
-          ids.add(f.get(col).strip());
+          ids.add(f.get(col));
         }
       }
       return ids.size();
-    } catch (CharacterCodingException e) {
-      throw new DatasetFormatException(source, "not valid UTF-8");
     }
   }
 
-  private static LineReader lines(InputStream raw, GzipLimits limits, String source,
-      int maxLineLength) throws IOException {
-    return new LineReader(new InputStreamReader(Gzip.maybeDecompress(raw, limits, source),
-        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)), source, maxLineLength);
-  }
-
-  private static String nextNonBlank(LineReader lines) throws IOException {
-    String line;
-    while ((line = lines.next()) != null) {
-      if (!line.isBlank()) {
-        return line;
-      }
-    }
-    return null;
-  }
-
-  private static int column(List<String> names, String wanted, String role, String source,
+  /** The index of column {@code wanted} among {@code names}, or an error listing them. */
+  static int column(List<String> names, String wanted, String role, String source,
       long line) throws DatasetFormatException {
     int i = names.indexOf(wanted);
     if (i < 0) {
@@ -219,7 +75,7 @@ public final class CsvClients implements FederatedSource, Closeable {
     return i;
   }
 
-  private static String clipList(List<String> names) {
+  static String clipList(List<String> names) {
     return names.size() <= 20 ? names.toString()
         : names.subList(0, 20).toString().replace("]", ", ... (" + names.size() + " in all)]");
   }
@@ -341,46 +197,56 @@ public final class CsvClients implements FederatedSource, Closeable {
      * @throws IOException when the file or the spill file cannot be read or written
      */
     public CsvClients open() throws IOException {
-      Path dir = spillDirectory != null ? spillDirectory
-          : Path.of(System.getProperty("java.io.tmpdir"));
-      Path spillFile = Files.createTempFile(dir, "tributary-csv-", ".rows");
-      // Unlinked as soon as it is open (on POSIX), so that no run leaves it behind.
-      FileChannel spill = FileChannel.open(spillFile, StandardOpenOption.READ,
-          StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
-      try {
-        return index(spill);
-      } catch (IOException | RuntimeException e) {
-        spill.close();
-        throw e;
-      }
-    }
-
-    private CsvClients index(FileChannel spill) throws IOException {
       String source = file.toString();
       try (InputStream raw = Files.newInputStream(file)) {
-        LineReader lines = lines(raw, gzipLimits, source, maxLineLength);
-        try {
-          return index(lines, source, spill);
-        } catch (CharacterCodingException e) {
-          throw new DatasetFormatException(source, lines.lineNumber() + 1, "not valid UTF-8");
+        CsvText text = CsvText.open(raw, gzipLimits, source, delimiter, maxLineLength);
+        List<String> names = text.next();
+        if (names == null) {
+          throw new DatasetFormatException(source, "empty: no header line");
+        }
+        long headerLine = text.line();
+        int clientCol = column(names, clientColumn, "client", source, headerLine);
+        int labelCol = column(names, labelColumn, "label", source, headerLine);
+        if (clientCol == labelCol) {
+          throw new DatasetFormatException(source, headerLine, "the client and label columns "
+              + "are both '" + clientColumn + "'");
+        }
+        int[] featureCols = featureColumns(names, clientCol, labelCol, source, headerLine);
+        String[] featureNames = new String[featureCols.length];
+        for (int f = 0; f < featureCols.length; f++) {
+          featureNames[f] = "column '" + ClientRows.clip(names.get(featureCols[f])) + "'";
+        }
+        String labelName = "label column '" + ClientRows.clip(labelColumn) + "'";
+        int limit = numClasses > 0 ? numClasses : maxInferredClasses;
+        float[] x = new float[featureCols.length];
+        try (ClientRows.Writer out = new ClientRows.Writer(source, featureCols.length, maxClients,
+            spillDirectory)) {
+          List<String> fields;
+          while ((fields = text.next()) != null) {
+            long at = text.line();
+            if (fields.size() != names.size()) {
+              throw new DatasetFormatException(source, at, "expected " + names.size()
+                  + " fields as the header has, found " + fields.size());
+            }
+            String id = fields.get(clientCol);
+            if (id.isEmpty()) {
+              throw new DatasetFormatException(source, at, "column '" + clientColumn
+                  + "': the client id is empty");
+            }
+            int label = text.label(fields.get(labelCol), labelName, numClasses, limit);
+            for (int f = 0; f < x.length; f++) {
+              x[f] = text.feature(fields.get(featureCols[f]), featureNames[f], 1);
+            }
+            out.add(id, label, x, at);
+          }
+          return new CsvClients(out.finish(file.getFileName().toString(), numClasses,
+              testFraction, seed));
         }
       }
     }
 
-    private CsvClients index(LineReader lines, String source, FileChannel spill)
-        throws IOException {
-      String header = nextNonBlank(lines);
-      if (header == null) {
-        throw new DatasetFormatException(source, "empty: no header line");
-      }
-      long headerLine = lines.lineNumber();
-      List<String> names = CsvLoader.split(header, delimiter, source, headerLine);
-      int clientCol = column(names, clientColumn, "client", source, headerLine);
-      int labelCol = column(names, labelColumn, "label", source, headerLine);
-      if (clientCol == labelCol) {
-        throw new DatasetFormatException(source, headerLine, "the client and label columns are "
-            + "both '" + clientColumn + "'");
-      }
+    private int[] featureColumns(List<String> names, int clientCol, int labelCol, String source,
+        long headerLine) throws DatasetFormatException {
       int[] featureCols;
       if (featureColumns.isEmpty()) {
         featureCols = new int[names.size() - 2];
@@ -403,202 +269,7 @@ public final class CsvClients implements FederatedSource, Closeable {
         throw new DatasetFormatException(source, headerLine, "no feature columns besides '"
             + clientColumn + "' and '" + labelColumn + "'");
       }
-      int features = featureCols.length;
-      int rowBytes = features * Float.BYTES + Integer.BYTES;
-      ByteBuffer out = ByteBuffer.allocate(Math.max(rowBytes, IO_BUFFER / rowBytes * rowBytes))
-          .order(ByteOrder.LITTLE_ENDIAN);
-      long spillAt = 0;
-      Map<String, Integer> ids = new HashMap<>();
-      List<String> order = new ArrayList<>();
-      long[][] runs = new long[16][];
-      int[] runCounts = new int[16];
-      int[] sizes = new int[16];
-      int last = -1;
-      long rows = 0;
-      int maxLabel = -1;
-      int limit = numClasses > 0 ? numClasses : maxInferredClasses;
-      String line;
-      while ((line = nextNonBlank(lines)) != null) {
-        long at = lines.lineNumber();
-        List<String> fields = CsvLoader.split(line, delimiter, source, at);
-        if (fields.size() != names.size()) {
-          throw new DatasetFormatException(source, at, "expected " + names.size()
-              + " fields as the header has, found " + fields.size());
-        }
-        String id = fields.get(clientCol);
-        if (id.isEmpty()) {
-          throw new DatasetFormatException(source, at, "column '" + clientColumn
-              + "': the client id is empty");
-        }
-        Integer known = ids.get(id);
-        int k;
-        if (known == null) {
-          if (ids.size() == maxClients) {
-            throw new DatasetFormatException(source, at, "more than " + maxClients + " clients");
-          }
-          k = ids.size();
-          ids.put(id, k);
-          order.add(id);
-          if (k == sizes.length) {
-            runs = Arrays.copyOf(runs, k * 2);
-            runCounts = Arrays.copyOf(runCounts, k * 2);
-            sizes = Arrays.copyOf(sizes, k * 2);
-          }
-          runs[k] = new long[2];
-        } else {
-          k = known;
-        }
-        if (sizes[k] == Dataset.MAX_EXAMPLES) {
-          throw new DatasetFormatException(source, at, "client '" + clip(id) + "' has more than "
-              + Dataset.MAX_EXAMPLES + " rows");
-        }
-        int label = label(fields.get(labelCol), source, at, limit);
-        maxLabel = Math.max(maxLabel, label);
-        if (out.remaining() < rowBytes) {
-          spillAt = write(spill, out, spillAt);
-        }
-        for (int f = 0; f < features; f++) {
-          out.putFloat(feature(fields.get(featureCols[f]), names.get(featureCols[f]), source,
-              at));
-        }
-        out.putInt(label);
-        // Adjacent rows of one client extend its last run; a grouped file has one run each.
-        if (k == last) {
-          runs[k][2 * runCounts[k] - 1]++;
-        } else {
-          if (2 * runCounts[k] == runs[k].length) {
-            runs[k] = Arrays.copyOf(runs[k], runs[k].length * 2);
-          }
-          runs[k][2 * runCounts[k]] = rows;
-          runs[k][2 * runCounts[k] + 1] = 1;
-          runCounts[k]++;
-        }
-        sizes[k]++;
-        last = k;
-        rows++;
-      }
-      write(spill, out, spillAt);
-      if (rows == 0) {
-        throw new DatasetFormatException(source, "no data rows after the header");
-      }
-      int clients = ids.size();
-      int classes = numClasses > 0 ? numClasses : maxLabel + 1;
-      int[][] held = new int[clients][];
-      long testRows = 0;
-      for (int k = 0; k < clients; k++) {
-        held[k] = heldOut(sizes[k], testFraction,
-            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (k + 1))));
-        testRows += held[k].length;
-      }
-      if (testRows == 0) {
-        throw new DatasetFormatException(source, "no test rows: a test fraction of " + testFraction
-            + " of each client's rows rounds down to 0; raise the test fraction");
-      }
-      if (testRows * features > Integer.MAX_VALUE - 8) {
-        throw new DatasetFormatException(source, testRows + " test rows of " + features
-            + " features are more than one test set holds; lower the test fraction");
-      }
-      CsvClients partial = new CsvClients(file.getFileName().toString(), features, classes,
-          spill, Arrays.copyOf(runs, clients), Arrays.copyOf(runCounts, clients),
-          Arrays.copyOf(sizes, clients), held, null);
-      Dataset test = partial.heldOutRows((int) testRows);
-      return new CsvClients(partial.name, features, classes, spill, partial.runs,
-          partial.runCounts, partial.sizes, held, test);
+      return featureCols;
     }
-
-    private float feature(String text, String column, String source, long at)
-        throws DatasetFormatException {
-      if (!CsvLoader.isDecimal(text)) {
-        throw new DatasetFormatException(source, at, "column '" + clip(column) + "': '"
-            + clip(text) + "' is not a finite number");
-      }
-      float v = (float) Double.parseDouble(text);
-      if (!Float.isFinite(v)) {
-        throw new DatasetFormatException(source, at, "column '" + clip(column) + "': '"
-            + clip(text) + "' is out of float32 range");
-      }
-      return v;
-    }
-
-    private int label(String text, String source, long at, int limit)
-        throws DatasetFormatException {
-      String where = "label column '" + clip(labelColumn) + "': '" + clip(text) + "' ";
-      if (!CsvLoader.isDecimal(text)) {
-        throw new DatasetFormatException(source, at, where + "is not a number");
-      }
-      double v = Double.parseDouble(text);
-      if (v != Math.rint(v) || v < 0) {
-        throw new DatasetFormatException(source, at, where + "is not a whole number >= 0");
-      }
-      if (v >= limit) {
-        throw new DatasetFormatException(source, at, where + "is not below "
-            + (numClasses > 0 ? "the class count " : "the inferred classes' bound ") + limit);
-      }
-      return (int) v;
-    }
-  }
-
-  /** Pools every client's held-out rows, in the file's order. */
-  private Dataset heldOutRows(int total) throws IOException {
-    long[] at = new long[total];
-    int n = 0;
-    for (int k = 0; k < sizes.length; k++) {
-      int position = 0;
-      int next = 0;
-      for (int r = 0; r < runCounts[k] && next < held[k].length; r++) {
-        long start = runs[k][2 * r];
-        long count = runs[k][2 * r + 1];
-        while (next < held[k].length && held[k][next] < position + count) {
-          at[n++] = start + (held[k][next++] - position);
-        }
-        position += (int) count;
-      }
-    }
-    Arrays.sort(at);
-    float[] x = new float[total * features];
-    int[] y = new int[total];
-    ByteBuffer buf = ByteBuffer.allocate(Math.max(rowBytes, IO_BUFFER / rowBytes * rowBytes))
-        .order(ByteOrder.LITTLE_ENDIAN);
-    long windowStart = -1;
-    long windowRows = 0;
-    for (int i = 0; i < total; i++) {
-      long row = at[i];
-      if (windowStart < 0 || row >= windowStart + windowRows) {
-        windowStart = row;
-        buf.clear();
-        long end = spill.size() / rowBytes;
-        windowRows = Math.min(buf.capacity() / rowBytes, end - row);
-        buf.limit((int) windowRows * rowBytes);
-        readFully(buf, row * rowBytes);
-      }
-      int offset = (int) (row - windowStart) * rowBytes;
-      buf.position(offset);
-      buf.asFloatBuffer().get(x, i * features, features);
-      y[i] = buf.getInt(offset + features * Float.BYTES);
-    }
-    return Dataset.fromArrays(name + " test", x, new long[] {features}, y, numClasses);
-  }
-
-  /** {@code floor(fraction * n)} of {@code 0..n-1} chosen by {@code random}, sorted. */
-  static int[] heldOut(int n, double fraction, SplittableRandom random) {
-    int t = (int) Math.floor(fraction * n);
-    int[] p = Permutations.permutation(n, random);
-    int[] out = Arrays.copyOf(p, t);
-    Arrays.sort(out);
-    return out;
-  }
-
-  private static long write(FileChannel spill, ByteBuffer out, long at) throws IOException {
-    out.flip();
-    long pos = at;
-    while (out.hasRemaining()) {
-      pos += spill.write(out, pos);
-    }
-    out.clear();
-    return pos;
-  }
-
-  private static String clip(String s) {
-    return s.length() <= 40 ? s : s.substring(0, 40) + "...";
   }
 }

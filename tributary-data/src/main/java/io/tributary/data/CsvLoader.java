@@ -2,14 +2,8 @@ package io.tributary.data;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -23,7 +17,7 @@ import java.util.Objects;
  * double quotes (with {@code ""} for a quote inside); values are trimmed inside quotes too.
  * Blank lines are skipped. Features must be
  * finite decimal numbers ({@code 1}, {@code -0.5}, {@code 2.5e-3}); they are multiplied by the
- * feature scale and stored as float32. Labels must be whole non-negative numbers ({@code 3} or
+ * feature scale and stored as float32. The reading is {@link CsvClients}'s too. Labels must be whole non-negative numbers ({@code 3} or
  * {@code 3.0}). Every failure is a {@link DatasetFormatException} naming the source and line.
  *
  * <p>Gzip input may expand only as far as {@link Builder#gzipLimits} allows, counted as it is
@@ -74,39 +68,26 @@ public final class CsvLoader {
    * @throws DatasetFormatException for malformed content, naming the source and line
    */
   public Dataset load(InputStream in, String source) throws IOException {
-    Reader reader = new InputStreamReader(Gzip.maybeDecompress(in, gzipLimits, source),
-        StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT));
-    LineReader lines = new LineReader(reader, source, maxLineLength);
-    try {
-      return parse(lines, source);
-    } catch (CharacterCodingException e) {
-      throw new DatasetFormatException(source, lines.lineNumber() + 1, "not valid UTF-8");
-    }
-  }
-
-  private Dataset parse(LineReader lines, String source) throws IOException {
+    CsvText rows = CsvText.open(in, gzipLimits, source, delimiter, maxLineLength);
     int columns = -1;
     int label = -1;
     if (header) {
-      String line = nextNonBlank(lines);
-      if (line == null) {
+      List<String> names = rows.next();
+      if (names == null) {
         throw new DatasetFormatException(source, "empty: no header line");
       }
-      List<String> names = split(line, source, lines.lineNumber());
-      columns = checkColumns(names.size(), source, lines.lineNumber());
-      label = resolveLabel(names, source, lines.lineNumber());
+      columns = checkColumns(names.size(), source, rows.line());
+      label = resolveLabel(names, source, rows.line());
     }
     float[] values = new float[1024];
     int[] labels = new int[256];
-    int rows = 0;
+    int rowCount = 0;
     long used = 0;
     int maxLabel = -1;
-    String line;
-    while ((line = nextNonBlank(lines)) != null) {
-      long at = lines.lineNumber();
-      List<String> fields = split(line, source, at);
+    int limit = numClasses > 0 ? numClasses : maxInferredClasses;
+    List<String> fields;
+    while ((fields = rows.next()) != null) {
+      long at = rows.line();
       if (columns < 0) {
         columns = checkColumns(fields.size(), source, at);
         label = indexFor(columns, source, at);
@@ -116,7 +97,7 @@ public final class CsvLoader {
             source, at, "expected " + columns + " fields, found " + fields.size());
       }
       int features = columns - 1;
-      if (used + features > maxValues || rows == Dataset.MAX_EXAMPLES) {
+      if (used + features > maxValues || rowCount == Dataset.MAX_EXAMPLES) {
         throw new DatasetFormatException(
             source, at, "more than " + maxValues + " feature values; raise maxValues to load it");
       }
@@ -124,27 +105,27 @@ public final class CsvLoader {
         values = Arrays.copyOf(values, (int) Math.min(Math.max(used + features, values.length * 2L),
             Integer.MAX_VALUE - 8));
       }
-      if (rows == labels.length) {
+      if (rowCount == labels.length) {
         labels = Arrays.copyOf(labels, (int) Math.min(labels.length * 2L, Integer.MAX_VALUE - 8));
       }
       for (int col = 0; col < columns; col++) {
         String f = fields.get(col).strip();
         if (col == label) {
-          labels[rows] = parseLabel(f, source, at, col);
-          maxLabel = Math.max(maxLabel, labels[rows]);
+          labels[rowCount] = rows.label(f, "label column " + col, numClasses, limit);
+          maxLabel = Math.max(maxLabel, labels[rowCount]);
         } else {
-          values[(int) used++] = parseFeature(f, source, at, col);
+          values[(int) used++] = rows.feature(f, "column " + col, featureScale);
         }
       }
-      rows++;
+      rowCount++;
     }
-    if (rows == 0) {
+    if (rowCount == 0) {
       throw new DatasetFormatException(source, "no data rows");
     }
     int classes = numClasses > 0 ? numClasses : maxLabel + 1;
     String datasetName = name != null ? name : source;
     return Dataset.fromArrays(datasetName, Arrays.copyOf(values, (int) used),
-        new long[] {columns - 1}, Arrays.copyOf(labels, rows), classes);
+        new long[] {columns - 1}, Arrays.copyOf(labels, rowCount), classes);
   }
 
   private static int checkColumns(int columns, String source, long line)
@@ -177,143 +158,6 @@ public final class CsvLoader {
           source, line, "label column " + labelIndex + " is outside the " + columns + " columns");
     }
     return i;
-  }
-
-  private String nextNonBlank(LineReader lines) throws IOException {
-    String line;
-    while ((line = lines.next()) != null) {
-      if (!line.isBlank()) {
-        return line;
-      }
-    }
-    return null;
-  }
-
-  private float parseFeature(String f, String source, long line, int col)
-      throws DatasetFormatException {
-    if (!isDecimal(f)) {
-      throw new DatasetFormatException(
-          source, line, "column " + col + ": '" + clip(f) + "' is not a number");
-    }
-    float v = (float) (Double.parseDouble(f) * featureScale);
-    if (!Float.isFinite(v)) {
-      throw new DatasetFormatException(
-          source, line, "column " + col + ": '" + clip(f) + "' is out of float32 range");
-    }
-    return v;
-  }
-
-  private int parseLabel(String f, String source, long line, int col)
-      throws DatasetFormatException {
-    if (!isDecimal(f)) {
-      throw new DatasetFormatException(
-          source, line, "label column " + col + ": '" + clip(f) + "' is not a number");
-    }
-    double v = Double.parseDouble(f);
-    if (v != Math.rint(v) || v < 0) {
-      throw new DatasetFormatException(
-          source, line, "label column " + col + ": '" + clip(f) + "' is not a whole number >= 0");
-    }
-    int limit = numClasses > 0 ? numClasses : maxInferredClasses;
-    if (v >= limit) {
-      throw new DatasetFormatException(source, line, "label " + clip(f) + " is not below "
-          + (numClasses > 0 ? "numClasses " : "maxInferredClasses ") + limit);
-    }
-    return (int) v;
-  }
-
-  private List<String> split(String line, String source, long lineNo)
-      throws DatasetFormatException {
-    return split(line, delimiter, source, lineNo);
-  }
-
-  /** Splits one line at {@code delimiter}, honouring double-quoted fields. */
-  static List<String> split(String line, char delimiter, String source, long lineNo)
-      throws DatasetFormatException {
-    List<String> out = new ArrayList<>();
-    StringBuilder field = new StringBuilder();
-    boolean quoted = false;
-    boolean wasQuoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char ch = line.charAt(i);
-      if (quoted) {
-        if (ch == '"') {
-          if (i + 1 < line.length() && line.charAt(i + 1) == '"') {
-            field.append('"');
-            i++;
-          } else {
-            quoted = false;
-          }
-        } else {
-          field.append(ch);
-        }
-      } else if (ch == delimiter) {
-        out.add(wasQuoted ? field.toString() : field.toString().strip());
-        field.setLength(0);
-        wasQuoted = false;
-      } else if (ch == '"' && field.toString().isBlank() && !wasQuoted) {
-        field.setLength(0);
-        quoted = true;
-        wasQuoted = true;
-      } else if (wasQuoted && !Character.isWhitespace(ch)) {
-        throw new DatasetFormatException(
-            source, lineNo, "field " + out.size() + ": text after a closing quote");
-      } else if (!wasQuoted) {
-        field.append(ch);
-      }
-    }
-    if (quoted) {
-      throw new DatasetFormatException(source, lineNo, "field " + out.size() + ": unclosed quote");
-    }
-    out.add(wasQuoted ? field.toString() : field.toString().strip());
-    return out;
-  }
-
-  /** True for ASCII decimal numbers: optional sign, digits with an optional point, exponent. */
-  static boolean isDecimal(String s) {
-    int n = s.length();
-    int i = 0;
-    if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-      i++;
-    }
-    int digits = 0;
-    while (i < n && isDigit(s.charAt(i))) {
-      i++;
-      digits++;
-    }
-    if (i < n && s.charAt(i) == '.') {
-      i++;
-      while (i < n && isDigit(s.charAt(i))) {
-        i++;
-        digits++;
-      }
-    }
-    if (digits == 0) {
-      return false;
-    }
-    if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
-      i++;
-      if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-        i++;
-      }
-      int exponent = 0;
-      while (i < n && isDigit(s.charAt(i))) {
-        i++;
-        exponent++;
-      }
-      if (exponent == 0) {
-        return false;
-      }
-    }
-    return i == n;
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
-  }
-
-  private static String clip(String s) {
-    return s.length() <= 40 ? s : s.substring(0, 40) + "...";
   }
 
   /** Settings for a {@link CsvLoader}. */

@@ -117,7 +117,7 @@ public final class NpzClients implements FederatedSource {
     } else {
       List<Dataset> parts = new ArrayList<>();
       for (int k = 0; k < held.length; k++) {
-        held[k] = CsvClients.heldOut(raws.get(k).n, testFraction,
+        held[k] = ClientRows.heldOut(raws.get(k).n, testFraction,
             new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (k + 1))));
         if (held[k].length > 0) {
           parts.add(read(files.get(k), shape).dataset(name + " test", classes, held[k], true));

@@ -148,7 +148,7 @@ class CsvClientsTest {
             + "client id is empty"),
         Arguments.of("negative label", h + "a,1,-1,2\n", "'-1' is not a whole number >= 0"),
         Arguments.of("fractional label", h + "a,1,0.5,2\n", "'0.5' is not a whole number"),
-        Arguments.of("no rows", h, "t.csv: no data rows after the header"),
+        Arguments.of("no rows", h, "t.csv: no data rows"),
         Arguments.of("empty file", "", "t.csv: empty: no header line"),
         Arguments.of("too few rows for a test set", h + "a,1,0,2\nb,1,0,2\n", "no test rows"));
   }
@@ -169,7 +169,7 @@ class CsvClientsTest {
     Path p = write("t.csv", "user,f0,y,f1\na,1,3,2\n");
     assertThatThrownBy(() -> columns(p).numClasses(3).open())
         .isInstanceOf(DatasetFormatException.class)
-        .hasMessageContaining("t.csv:2: label column 'y': '3' is not below the class count 3");
+        .hasMessageContaining("t.csv:2: label column 'y': '3' is not below numClasses 3");
   }
 
   @Test

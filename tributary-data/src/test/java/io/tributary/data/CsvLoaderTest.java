@@ -72,16 +72,16 @@ class CsvLoaderTest {
         Arguments.of("\n \n", none, -1, "no data rows"),
         Arguments.of("", op(b -> b.header(true)), -1, "empty: no header line"),
         Arguments.of("1,2,0\n3,0\n", none, 2, "expected 3 fields, found 2"),
-        Arguments.of("1,2,0\n\n3,x,0\n", none, 3, "column 1: 'x' is not a number"),
-        Arguments.of("1,NaN,0\n", none, 1, "'NaN' is not a number"),
-        Arguments.of("1,Infinity,0\n", none, 1, "'Infinity' is not a number"),
-        Arguments.of("1,2f,0\n", none, 1, "'2f' is not a number"),
-        Arguments.of("1,0x10,0\n", none, 1, "'0x10' is not a number"),
+        Arguments.of("1,2,0\n\n3,x,0\n", none, 3, "column 1: 'x' is not a finite number"),
+        Arguments.of("1,NaN,0\n", none, 1, "'NaN' is not a finite number"),
+        Arguments.of("1,Infinity,0\n", none, 1, "'Infinity' is not a finite number"),
+        Arguments.of("1,2f,0\n", none, 1, "'2f' is not a finite number"),
+        Arguments.of("1,0x10,0\n", none, 1, "'0x10' is not a finite number"),
         Arguments.of("1,1e39,0\n", none, 1, "out of float32 range"),
         Arguments.of("1,2,\n", none, 1, "label column 2: '' is not a number"),
         Arguments.of("1,2,1.5\n", none, 1, "is not a whole number >= 0"),
         Arguments.of("1,2,-1\n", none, 1, "is not a whole number >= 0"),
-        Arguments.of("1,2,10\n", op(b -> b.numClasses(10)), 1, "label 10 is not below numClasses 10"),
+        Arguments.of("1,2,10\n", op(b -> b.numClasses(10)), 1, "label column 2: '10' is not below numClasses 10"),
         Arguments.of("1,2,3e9\n", none, 1, "not below maxInferredClasses 65536"),
         Arguments.of("7\n", none, 1, "need a label column and at least one feature column"),
         Arguments.of("1,2\n", op(b -> b.labelColumn(5)), 1, "label column 5 is outside the 2 columns"),
@@ -115,7 +115,7 @@ class CsvLoaderTest {
       "1.2.3|false", "1,5|false", "0x1|false", "1d|false", "NaN|false", "\u0661|false",
       "' 1'|false"})
   void isDecimal_token_acceptsOnlyPlainDecimals(String token, boolean expected) {
-    assertThat(CsvLoader.isDecimal(token)).isEqualTo(expected);
+    assertThat(CsvText.isDecimal(token)).isEqualTo(expected);
   }
 
   @Test

@@ -24,8 +24,8 @@ class GuideProgramsTest {
   private static final String PACKAGE_LINE = "package io.tributary.guide;\n\n";
   private static final List<String> PROGRAMS = List.of("ComputeOnValues.java",
       "RunSimulation.java", "CustomModel.java", "CsvLog.java", "TextSerializer.java",
-      "FlowerInProcess.java", "SaveLoadResume.java", "AlgorithmsFromParts.java",
-      "OwnDataAndModel.java", "HierarchicalRounds.java");
+      "FlowerInProcess.java", "SaveLoadResume.java", "ResumeInMemory.java",
+      "AlgorithmsFromParts.java", "OwnDataAndModel.java", "HierarchicalRounds.java");
   private static final String SERVICE_FILE =
       "META-INF/services/io.tributary.tensor.serialization.Serializer";
 
@@ -183,6 +183,15 @@ class GuideProgramsTest {
     assertThat(figures(out, "epsilon ([0-9.]+)")).singleElement()
         .satisfies(e -> assertThat(e).isPositive().isFinite());
     assertQuoted("HierarchicalRounds.java");
+  }
+
+  @Test
+  void resumeInMemory_pausedAfterRound3_resumesToTheUninterruptedRunsModel() throws Exception {
+    String out = run(ResumeInMemory::main);
+
+    assertThat(out).contains("Stopped after round 3: paused. complete: false\n")
+        .contains("resumed after round 3, 8 rounds; same model as an uninterrupted run: true\n");
+    assertQuoted("ResumeInMemory.java");
   }
 
   @Test

@@ -14,9 +14,9 @@ final class Build {
       "tributary-learning", "tributary-simulation", "tributary-privacy", "tributary-flower",
       "tributary-flower-training", "tributary-flower-secagg", "tributary-ui");
   /**
-   * Optional engines the BOM pins but no module (tributary-it included) depends on, so they are
-   * not installed for these tests: tributary-spark, whose Spark jars stay off every other class
-   * path.
+   * Optional engines the BOM pins but no library module depends on: tributary-spark, whose Spark
+   * jars stay off every other class path (tributary-it's own included); it is installed for
+   * SparkExampleProjectIT alone.
    */
   static final List<String> ENGINE_MODULES = List.of("tributary-spark");
 
@@ -97,5 +97,31 @@ final class Build {
       throw new IllegalStateException(command + " did not finish in " + seconds + " s");
     }
     return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  /** Copies {@code from} to {@code to}, leaving out its {@code target} directory. */
+  static void copyRecursively(Path from, Path to) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(from)) {
+      for (Path p : files.filter(p -> !from.relativize(p).startsWith("target")).toList()) {
+        Path dest = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(dest);
+        } else {
+          Files.copy(p, dest);
+        }
+      }
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it, if it exists. */
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 }

@@ -3,16 +3,12 @@ package io.tributary.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,8 +32,8 @@ class ExampleProjectIT {
   @BeforeAll
   static void buildExample() throws Exception {
     project = Build.workDir().resolve("simple-simulation");
-    deleteRecursively(project);
-    copyRecursively(Build.projectRoot().resolve("examples/simple-simulation"), project);
+    Build.deleteRecursively(project);
+    Build.copyRecursively(Build.projectRoot().resolve("examples/simple-simulation"), project);
     Path cpFile = project.resolve("target/classpath.txt");
     String mvn = Build.mavenHome().resolve("bin/mvn").toString();
     Build.Result r = Build.run(project, List.of(mvn, "-B", "-q", "-o",
@@ -128,33 +124,5 @@ class ExampleProjectIT {
       }
     }
     return out;
-  }
-
-  private static void copyRecursively(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path p : files.filter(p -> !from.relativize(p).startsWith("target")).toList()) {
-        Path dest = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(dest);
-        } else {
-          Files.copy(p, dest);
-        }
-      }
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    }
   }
 }

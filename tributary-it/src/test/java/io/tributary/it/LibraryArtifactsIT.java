@@ -61,7 +61,10 @@ class LibraryArtifactsIT {
     List<String> pinned = new ArrayList<>();
     for (int i = 0; i < deps.getLength(); i++) {
       Element d = (Element) deps.item(i);
-      assertThat(child(d, "groupId")).isEqualTo("io.tributary");
+      if (!child(d, "groupId").equals("io.tributary")) {
+        // A library tributary-spark was tested with: SparkPinsTest holds its version.
+        continue;
+      }
       assertThat(child(d, "version")).isEqualTo(Build.version());
       pinned.add(child(d, "artifactId"));
     }

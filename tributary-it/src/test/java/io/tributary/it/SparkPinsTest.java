@@ -41,6 +41,28 @@ class SparkPinsTest {
     assertThat(direct).contains("com.google.protobuf:protobuf-java");
   }
 
+  @Test
+  void bom_pinsOfThirdPartyLibraries_equalTributarySparksAndTheParents() throws Exception {
+    Element bom = pom("tributary-bom");
+    String hadoop = property(pom("tributary-spark"), "hadoop.version");
+    String protobuf = property(pom(""), "protobuf.version");
+    List<String> pins = new ArrayList<>();
+    Element deps = child(child(bom, "dependencyManagement"), "dependencies");
+    for (Node n = deps.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element d && !child(d, "groupId").getTextContent().equals("io.tributary")) {
+        pins.add(child(d, "artifactId").getTextContent() + ":"
+            + child(d, "version").getTextContent());
+      }
+    }
+
+    assertThat(pins).containsExactly("hadoop-client-api:" + hadoop,
+        "hadoop-client-runtime:" + hadoop, "protobuf-java:" + protobuf);
+  }
+
+  private static String property(Element project, String name) {
+    return child(child(project, "properties"), name).getTextContent().strip();
+  }
+
   private static Element pom(String module) throws Exception {
     String given = System.getProperty("tributary.projectRoot");
     Path root = given != null && !given.isBlank() ? Path.of(given) : Path.of("..");

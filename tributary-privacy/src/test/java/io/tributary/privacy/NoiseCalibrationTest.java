@@ -60,6 +60,6 @@ class NoiseCalibrationTest {
     assertThat(DpSettings.builder(DpMode.CENTRAL).build()).isEqualTo(new DpSettings(
         DpMode.CENTRAL, 1, 1, java.util.Optional.empty(), 0, DpSettings.DEFAULT_DELTA, false));
     assertThatThrownBy(() -> DpSettings.builder(DpMode.CENTRAL).clip(-1).build())
-        .hasMessage("--clip must be positive and finite, got -1.0");
+        .hasMessage("clip must be positive and finite, got -1.0");
   }
 }

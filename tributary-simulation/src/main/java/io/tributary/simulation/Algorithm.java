@@ -37,6 +37,12 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
       Map.entry("q_param", "--q"), Map.entry("qffl_learning_rate", "--qffl-lr"),
       Map.entry("edges", "--edges"), Map.entry("edge_rounds", "--edge-rounds"));
 
+  /**
+   * The prefix of a hyperparameter's name in a {@link SettingException}: {@code
+   * hyperparameters.beta_1} is the map entry {@code beta_1}.
+   */
+  public static final String HYPERPARAMETER = "hyperparameters.";
+
   /** Federated Averaging (McMahan et al. 2017). */
   public static final Algorithm FEDAVG = of("fedavg");
   /** FedProx (Li et al. 2020): FedAvg with a proximal term of weight mu in the client loss. */
@@ -47,7 +53,8 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
    * the algorithm once.
    *
    * @throws IllegalArgumentException naming the unknown algorithm, a hyperparameter it does not
-   *     take (by its flag) or a value out of range
+   *     take (a {@link SettingException} naming it {@code hyperparameters.NAME}) or a value out of
+   *     range
    */
   public Algorithm {
     Objects.requireNonNull(custom, "custom");
@@ -71,10 +78,11 @@ public record Algorithm(String name, SequencedMap<String, Double> hyperparameter
     }
     for (String k : given.keySet()) {
       if (!resolved.containsKey(k)) {
-        throw new IllegalArgumentException(flag(k) + " does not apply to --algorithm " + name
-            + (resolved.isEmpty() ? ", which takes no options"
+        // Named as Java code names them (hyperparameters.beta_1); the CLI renders its flags.
+        throw new SettingException("algorithm", "{" + HYPERPARAMETER + k + "} does not apply to "
+            + "{algorithm} " + name + (resolved.isEmpty() ? ", which takes no options"
                 : "; it takes " + String.join(", ", resolved.sequencedKeySet().stream()
-                    .map(Algorithm::flag).toList())));
+                    .map(h -> "{" + HYPERPARAMETER + h + "}").toList())));
       }
     }
     Algorithms.named(name, resolved);

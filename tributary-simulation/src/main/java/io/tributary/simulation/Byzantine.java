@@ -42,7 +42,7 @@ public record Byzantine(int clients, Mode mode) {
        */
       public Scale {
         if (!Double.isFinite(factor)) {
-          throw new IllegalArgumentException("--byzantine: the scale must be finite, got "
+          throw new SettingException("byzantine", "{byzantine}: the scale must be finite, got "
               + factor);
         }
       }
@@ -90,7 +90,7 @@ public record Byzantine(int clients, Mode mode) {
        */
       public Noise {
         if (!(standardDeviation > 0) || !Double.isFinite(standardDeviation)) {
-          throw new IllegalArgumentException("--byzantine: the noise's SIGMA must be positive "
+          throw new SettingException("byzantine", "{byzantine}: the noise's SIGMA must be positive "
               + "and finite, got " + standardDeviation);
         }
       }
@@ -120,7 +120,7 @@ public record Byzantine(int clients, Mode mode) {
   public Byzantine {
     Objects.requireNonNull(mode, "mode");
     if (clients < 0) {
-      throw new IllegalArgumentException("--byzantine: K must be >= 0, got " + clients);
+      throw new SettingException("byzantine", "{byzantine}: K must be >= 0, got " + clients);
     }
   }
 
@@ -128,32 +128,32 @@ public record Byzantine(int clients, Mode mode) {
    * Reads a {@code --byzantine} value: {@code K:scale:S}, {@code K:signflip} or {@code
    * K:noise:SIGMA}.
    *
-   * @throws IllegalArgumentException naming {@code --byzantine} and what is wrong
+   * @throws IllegalArgumentException naming the setting ({@code byzantine}) and what is wrong
    */
   public static Byzantine parse(String text) {
     String t = text.strip().toLowerCase(Locale.ROOT);
     String[] parts = t.split(":", -1);
-    String usage = "--byzantine must be K:scale:S, K:signflip or K:noise:SIGMA, got '" + text
+    String usage = "{byzantine} must be K:scale:S, K:signflip or K:noise:SIGMA, got '" + text
         + "'";
     if (parts.length < 2) {
-      throw new IllegalArgumentException(usage);
+      throw new SettingException("byzantine", usage);
     }
     int k;
     try {
       k = Integer.parseInt(parts[0]);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(usage, e);
+      throw new SettingException("byzantine", usage, e);
     }
     Mode mode = switch (parts[1]) {
       case "signflip" -> {
         if (parts.length != 2) {
-          throw new IllegalArgumentException(usage);
+          throw new SettingException("byzantine", usage);
         }
         yield new Mode.SignFlip();
       }
       case "scale" -> new Mode.Scale(number(parts, usage));
       case "noise" -> new Mode.Noise(number(parts, usage));
-      default -> throw new IllegalArgumentException("--byzantine: unknown mode '" + parts[1]
+      default -> throw new SettingException("byzantine", "{byzantine}: unknown mode '" + parts[1]
           + "' (scale:S, signflip or noise:SIGMA)");
     };
     return new Byzantine(k, mode);
@@ -161,12 +161,12 @@ public record Byzantine(int clients, Mode mode) {
 
   private static double number(String[] parts, String usage) {
     if (parts.length != 3) {
-      throw new IllegalArgumentException(usage);
+      throw new SettingException("byzantine", usage);
     }
     try {
       return Double.parseDouble(parts[2]);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(usage, e);
+      throw new SettingException("byzantine", usage, e);
     }
   }
 
@@ -183,7 +183,7 @@ public record Byzantine(int clients, Mode mode) {
    */
   public int[] positions(long seed, int round, int cohortSize) {
     if (clients > cohortSize) {
-      throw new IllegalArgumentException("--byzantine: K " + clients + " exceeds the "
+      throw new SettingException("byzantine", "{byzantine}: K " + clients + " exceeds the "
           + cohortSize + " clients of the round");
     }
     int[] order = new int[cohortSize];

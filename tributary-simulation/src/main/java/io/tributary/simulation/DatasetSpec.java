@@ -12,8 +12,8 @@ import java.util.Objects;
  *
  * <p>Short forms: {@code digits}, {@code synthetic:ALPHA,BETA}, {@code synthetic-iid},
  * {@code fashion-mnist}, {@code generated[:FEATURES,CLASSES,EXAMPLES]}, and the user's own data:
- * {@code csv:PATH} (one CSV file, a column naming each row's client) and {@code npz-dir:DIR} (one
- * {@code .npz} per client). Data given in code ({@link Provided}) show as {@code code:NAME}.
+ * {@code csv:PATH} (one CSV file, a column naming each row's client), {@code parquet:PATH} (the
+ * same as one Parquet file) and {@code npz-dir:DIR} (one {@code .npz} per client). Data given in code ({@link Provided}) show as {@code code:NAME}.
  */
 public sealed interface DatasetSpec {
   /** The embedded 8x8 UCI digits, pooled and then partitioned among the clients. */
@@ -26,6 +26,11 @@ public sealed interface DatasetSpec {
 
   /** FedProx's Synthetic(alpha, beta): one device per client, partitioned by construction. */
   record Synthetic(double alpha, double beta) implements DatasetSpec {
+    /**
+     * Checks the scales.
+     *
+     * @throws IllegalArgumentException when ALPHA or BETA is negative or not finite
+     */
     public Synthetic {
       checkScale("ALPHA", alpha);
       checkScale("BETA", beta);
@@ -84,6 +89,33 @@ public sealed interface DatasetSpec {
   double DEFAULT_TEST_FRACTION = 0.2;
 
   /**
+   * A table file of the user's: one row per example, a column naming each row's client, a label
+   * column and feature columns ({@code csv:PATH} or {@code parquet:PATH}).
+   */
+  sealed interface Table extends DatasetSpec permits Csv, Parquet {
+    /** The file. */
+    Path file();
+
+    /** The name of the column that names each row's client. */
+    String clientColumn();
+
+    /** The name of the label column. */
+    String labelColumn();
+
+    /** The feature columns in order, or empty for every other column. */
+    List<String> featureColumns();
+
+    /** The share of each client's rows held out for the test set, in (0, 1). */
+    double testFraction();
+
+    /** This file with other columns. */
+    Table withColumns(String client, String label, List<String> features);
+
+    /** This file with another test fraction. */
+    Table withTestFraction(double fraction);
+  }
+
+  /**
    * The user's CSV file ({@link io.tributary.data.CsvClients}): a header, a column naming each
    * row's client, a label column and feature columns; gzip accepted. One client per client id;
    * {@code testFraction} of each client's rows, chosen from the run's seed, are the test set.
@@ -95,7 +127,7 @@ public sealed interface DatasetSpec {
    * @param testFraction the share of each client's rows held out, in (0, 1)
    */
   record Csv(Path file, String clientColumn, String labelColumn, List<String> featureColumns,
-      double testFraction) implements DatasetSpec {
+      double testFraction) implements Table {
     /** Checks the columns and the fraction. */
     public Csv {
       Objects.requireNonNull(file, "file");
@@ -114,12 +146,12 @@ public sealed interface DatasetSpec {
       this(file, "client", "label", List.of(), DEFAULT_TEST_FRACTION);
     }
 
-    /** This file with other columns. */
+    @Override
     public Csv withColumns(String client, String label, List<String> features) {
       return new Csv(file, client, label, features, testFraction);
     }
 
-    /** This file with another test fraction. */
+    @Override
     public Csv withTestFraction(double fraction) {
       return new Csv(file, clientColumn, labelColumn, featureColumns, fraction);
     }
@@ -127,6 +159,54 @@ public sealed interface DatasetSpec {
     @Override
     public String toString() {
       return "csv:" + file;
+    }
+  }
+
+  /**
+   * The user's Parquet file ({@link io.tributary.data.ParquetClients}), read as a CSV file is:
+   * a column naming each row's client, a label column and numeric feature columns. One client
+   * per client id; {@code testFraction} of each client's rows, chosen from the run's seed, are
+   * the test set.
+   *
+   * @param file the file
+   * @param clientColumn the client column's name
+   * @param labelColumn the label column's name
+   * @param featureColumns the feature columns in order, or empty for every other column
+   * @param testFraction the share of each client's rows held out, in (0, 1)
+   */
+  record Parquet(Path file, String clientColumn, String labelColumn,
+      List<String> featureColumns, double testFraction) implements Table {
+    /** Checks the columns and the fraction. */
+    public Parquet {
+      Objects.requireNonNull(file, "file");
+      Objects.requireNonNull(clientColumn, "clientColumn");
+      Objects.requireNonNull(labelColumn, "labelColumn");
+      featureColumns = List.copyOf(featureColumns);
+      if (clientColumn.equals(labelColumn)) {
+        throw new IllegalArgumentException("dataset parquet: the client and label columns are "
+            + "both '" + clientColumn + "'");
+      }
+      checkFraction(testFraction);
+    }
+
+    /** {@code file} with the columns {@code client} and {@code label}, every other a feature. */
+    public Parquet(Path file) {
+      this(file, "client", "label", List.of(), DEFAULT_TEST_FRACTION);
+    }
+
+    @Override
+    public Parquet withColumns(String client, String label, List<String> features) {
+      return new Parquet(file, client, label, features, testFraction);
+    }
+
+    @Override
+    public Parquet withTestFraction(double fraction) {
+      return new Parquet(file, clientColumn, labelColumn, featureColumns, fraction);
+    }
+
+    @Override
+    public String toString() {
+      return "parquet:" + file;
     }
   }
 
@@ -171,7 +251,7 @@ public sealed interface DatasetSpec {
 
   /** Whether the data are the user's own (a file, a directory, or given in code). */
   default boolean userData() {
-    return this instanceof Csv || this instanceof NpzDir || this instanceof Provided;
+    return this instanceof Table || this instanceof NpzDir || this instanceof Provided;
   }
 
   /** Whether the data come already split by device, so that {@code --partition} does not apply. */
@@ -197,15 +277,16 @@ public sealed interface DatasetSpec {
    */
   static DatasetSpec parse(String text) {
     String lower = text.strip().toLowerCase(Locale.ROOT);
-    for (String prefix : List.of("csv:", "npz-dir:", "code:")) {
+    for (String prefix : List.of("csv:", "parquet:", "npz-dir:", "code:")) {
       if (lower.startsWith(prefix)) {
         String rest = text.strip().substring(prefix.length());
         if (rest.isEmpty()) {
           throw new IllegalArgumentException("dataset '" + text + "': " + prefix
-              + " takes a path, " + prefix + (prefix.equals("csv:") ? "PATH" : "DIR"));
+              + " takes a path, " + prefix + (prefix.equals("npz-dir:") ? "DIR" : "PATH"));
         }
         return switch (prefix) {
           case "csv:" -> new Csv(Path.of(rest));
+          case "parquet:" -> new Parquet(Path.of(rest));
           case "npz-dir:" -> new NpzDir(Path.of(rest), DEFAULT_TEST_FRACTION);
           default -> throw new IllegalArgumentException("dataset '" + text + "' was given in "
               + "code (SimulationSettings.Builder.data), which no file records: give the data "
@@ -244,7 +325,7 @@ public sealed interface DatasetSpec {
     }
     throw new IllegalArgumentException("unknown dataset '" + text + "': use digits, "
         + "synthetic:ALPHA,BETA, synthetic-iid, fashion-mnist, generated:FEATURES,CLASSES,"
-        + "EXAMPLES, csv:PATH or npz-dir:DIR");
+        + "EXAMPLES, csv:PATH, parquet:PATH or npz-dir:DIR");
   }
 
   private static double number(String text, String part) {

@@ -41,17 +41,17 @@ public sealed interface Engine {
     /**
      * Checks the master URL and the partition count.
      *
-     * @throws IllegalArgumentException naming {@code --engine} or {@code --partitions}
+     * @throws IllegalArgumentException naming the setting ({@code engine} or {@code partitions})
      */
     public Cluster {
       Objects.requireNonNull(master, "master");
       if (!MASTER.matcher(master).matches()) {
-        throw new IllegalArgumentException("--engine must be local, local[N] or "
+        throw new SettingException("engine", "{engine} must be local, local[N] or "
             + "spark://HOST:PORT, got '" + master + "'");
       }
       settings = Collections.unmodifiableSortedMap(new TreeMap<>(settings));
       if (partitions < 0 || partitions > SimulationSettings.MAX_CLIENTS) {
-        throw new IllegalArgumentException("--partitions must be in [0, "
+        throw new SettingException("partitions", "{partitions} must be in [0, "
             + SimulationSettings.MAX_CLIENTS + "] (0: the engine's default), got " + partitions);
       }
     }
@@ -70,8 +70,8 @@ public sealed interface Engine {
   static Engine parse(String text, int partitions) {
     if (text.equals("local")) {
       if (partitions != 0) {
-        throw new IllegalArgumentException("--partitions applies only to a cluster engine "
-            + "(--engine local[N] or spark://HOST:PORT)");
+        throw new SettingException("partitions", "{partitions} applies only to a "
+            + "cluster engine ({engine} local[N] or spark://HOST:PORT)");
       }
       return LOCAL;
     }

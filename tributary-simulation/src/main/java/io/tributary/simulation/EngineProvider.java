@@ -36,9 +36,8 @@ public interface EngineProvider {
         return p.start(engine, settings, current);
       }
     }
-    throw new EngineUnavailableException("--engine " + engine.master() + " needs "
-        + "tributary-spark on the class path: build it (./mvnw package -pl tributary-spark -am "
-        + "-DskipTests) and run ./tributary, which adds it, or add it to your application's "
-        + "dependencies");
+    throw new EngineUnavailableException("the engine " + engine.master() + " needs "
+        + "tributary-spark on the class path: add it to the application's dependencies (the "
+        + "./tributary launcher adds it once it is built)");
   }
 }

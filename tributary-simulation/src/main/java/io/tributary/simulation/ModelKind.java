@@ -45,9 +45,9 @@ public enum ModelKind {
           : Models.mlp("mlp", in, SMALL_HIDDEN, classes, DType.FLOAT32);
       case CNN -> {
         if (in != 28 * 28 || classes != 10) {
-          throw new IllegalArgumentException("model cnn takes 28x28 grey images in 10 classes, but "
-              + dataset + " has " + Arrays.toString(exampleShape) + " features per example in "
-              + classes + " classes: use --model mclr or --model mlp");
+          throw new SettingException("model", "{model} cnn takes 28x28 grey images in 10 "
+              + "classes, but " + dataset + " has " + Arrays.toString(exampleShape) + " features "
+              + "per example in " + classes + " classes: use {model} mclr or {model} mlp");
         }
         yield Models.fedAvgCnn();
       }

@@ -16,7 +16,9 @@ import java.util.Optional;
 import java.util.SequencedMap;
 
 /**
- * Where a stopped or killed run goes on from: the newest checkpoint in its {@code model.zip}.
+ * Where a stopped or killed run goes on from: the newest checkpoint in its {@code model.zip}, or
+ * one held in memory ({@link SimulationResult#checkpoint}, {@link
+ * Simulation.Builder#resumeFrom(ResumePoint)}).
  * A checkpoint holds everything a run needs to continue bit for bit: the global model, the round
  * it ended, and the command line of the run's settings. The rest is a function of the seed and
  * the round (each round's clients, each client's shuffling), so no generator position needs
@@ -35,6 +37,7 @@ import java.util.SequencedMap;
  */
 public record ResumePoint(int round, SequencedMap<String, Tensor> parameters, List<String> command,
     Optional<UpdaterState> updater, List<RoundRecord> previous) {
+  /** Keeps a copy of the earlier rounds. */
   public ResumePoint {
     previous = List.copyOf(previous);
   }

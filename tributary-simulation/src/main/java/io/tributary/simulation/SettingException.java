@@ -30,6 +30,15 @@ public final class SettingException extends IllegalArgumentException {
     this.template = template;
   }
 
+  /**
+   * A problem with {@code setting}, described by {@code template} as in {@link
+   * #SettingException(String, String)}, found because of {@code cause}.
+   */
+  public SettingException(String setting, String template, Throwable cause) {
+    this(setting, template);
+    initCause(cause);
+  }
+
   /** The setting at fault, by its library name, such as {@code clientsPerRound}. */
   public String setting() {
     return setting;

@@ -21,25 +21,25 @@ public final class SettingsCodec {
    */
   public static byte[] encode(SimulationSettings s) {
     if (s.algorithm().custom().isPresent()) {
-      throw new IllegalArgumentException("an algorithm composed in code (Algorithm.custom) "
+      throw new SettingException("engine", "an algorithm composed in code (Algorithm.custom) "
           + "cannot run on a cluster engine: its workers rebuild the algorithm from the settings, "
           + "which name registered algorithms only (register it as an AlgorithmSpec); use "
-          + "--engine local");
+          + "{engine} local");
     }
     if (s.dataset() instanceof DatasetSpec.Provided p) {
-      throw new IllegalArgumentException("data given in code (" + p + ") cannot run on a "
+      throw new SettingException("engine", "data given in code (" + p + ") cannot run on a "
           + "cluster engine: its workers read the data themselves, from a file the settings "
-          + "name; write them as csv: or npz-dir: files, or use --engine local");
+          + "name; write them as csv:, parquet: or npz-dir: files, or use {engine} local");
     }
     if (s.get(SettingsSchema.MODEL_CODE) != null) {
-      throw new IllegalArgumentException("a model built in code (" + s.modelName() + ") cannot "
-          + "run on a cluster engine: its workers read the model themselves, from a file the "
-          + "settings name; save it as a model.zip (UserModel.write) and give that, or use "
-          + "--engine local");
+      throw new SettingException("engine", "a model built in code (" + s.modelName() + ") "
+          + "cannot run on a cluster engine: its workers read the model themselves, from a file "
+          + "the settings name; save it as a model.zip (UserModel.write) and give that, or use "
+          + "{engine} local");
     }
     if (s.dp().flatMap(io.tributary.privacy.aggregation.DpSettings::secure).isPresent()) {
-      throw new IllegalArgumentException("--secure-aggregation does not run on a cluster "
-          + "engine: SecAgg+ needs every client of a round in one process; use --engine local");
+      throw new SettingException("dp.secure", "{dp.secure} does not run on a cluster engine: "
+          + "SecAgg+ needs every client of a round in one process; use {engine} local");
     }
     return s.withOut(null).withEngine(Engine.LOCAL).toJson().getBytes(StandardCharsets.UTF_8);
   }

@@ -518,7 +518,7 @@ public final class SettingsSchema {
     object(options, "dataset_options").properties().forEach(e -> given.put(e.getKey(),
         e.getValue()));
     java.util.Set<String> known = switch (spec) {
-      case DatasetSpec.Csv c -> java.util.Set.of("client_column", "label_column",
+      case DatasetSpec.Table c -> java.util.Set.of("client_column", "label_column",
           "feature_columns", "test_fraction");
       case DatasetSpec.NpzDir n -> java.util.Set.of("test_fraction");
       default -> java.util.Set.of();
@@ -533,13 +533,13 @@ public final class SettingsSchema {
       double fraction = given.containsKey("test_fraction") ? real(given.get("test_fraction"))
           : DatasetSpec.DEFAULT_TEST_FRACTION;
       return switch (spec) {
-        case DatasetSpec.Csv c -> new DatasetSpec.Csv(c.file(),
+        case DatasetSpec.Table c -> c.withColumns(
             given.containsKey("client_column") ? text(given.get("client_column"))
                 : c.clientColumn(),
             given.containsKey("label_column") ? text(given.get("label_column"))
                 : c.labelColumn(),
             given.containsKey("feature_columns") ? columns(given.get("feature_columns"))
-                : c.featureColumns(), fraction);
+                : c.featureColumns()).withTestFraction(fraction);
         case DatasetSpec.NpzDir n -> new DatasetSpec.NpzDir(n.dir(), fraction);
         default -> spec;
       };
@@ -607,6 +607,12 @@ public final class SettingsSchema {
 
   static void checkSame(String recorded, SimulationSettings given, Path where)
       throws SettingsFileException {
+    checkSame(recorded, given, "the run in " + where);
+  }
+
+  /** As {@link #checkSame(String, SimulationSettings, Path)}, the run described by {@code run}. */
+  static void checkSame(String recorded, SimulationSettings given, String run)
+      throws SettingsFileException {
     JsonNode theirs = parseObject(recorded);
     for (Key k : KEYS) {
       if (!k.changesResults()) {
@@ -631,7 +637,7 @@ public final class SettingsSchema {
         for (String f : names) {
           if (!java.util.Objects.equals(mine.get(f), old.get(f))) {
             throw new IllegalArgumentException("resume: " + k.name() + "." + f + " "
-                + show(mine.get(f)) + " differs from the run in " + where + ", which has "
+                + show(mine.get(f)) + " differs from " + run + ", which has "
                 + k.name() + "." + f + " " + show(old.get(f)) + " (resume with the run's "
                 + "settings, or start a new run)");
           }
@@ -639,7 +645,7 @@ public final class SettingsSchema {
       }
       if (!java.util.Objects.equals(mine, old)) {
         throw new IllegalArgumentException("resume: " + k.name() + " " + show(mine)
-            + " differs from the run in " + where + ", which has " + k.name() + " " + show(old)
+            + " differs from " + run + ", which has " + k.name() + " " + show(old)
             + " (resume with the run's settings, or start a new run)");
       }
     }

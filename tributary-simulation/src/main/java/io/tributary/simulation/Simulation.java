@@ -51,13 +51,15 @@ public final class Simulation {
   private final SimulationSettings settings;
   private final List<SimulationListener> listeners;
   private final boolean resume;
+  private final ResumePoint held;
   private final RunStop stop = new RunStop();
 
   private Simulation(SimulationSettings settings, List<SimulationListener> listeners,
-      boolean resume) {
+      boolean resume, ResumePoint held) {
     this.settings = settings;
     this.listeners = List.copyOf(listeners);
     this.resume = resume;
+    this.held = held;
   }
 
   /** A builder of a simulation with {@code settings}. */
@@ -91,19 +93,18 @@ public final class Simulation {
     }
     ResumePoint point = null;
     History previous = History.empty();
-    if (resume) {
+    if (held != null) {
+      point = held;
+      previous = new History(point.previous());
+      requireServerState(point);
+    } else if (resume) {
       Path config = settings.out().resolve(RunFiles.CONFIG);
       if (Files.isRegularFile(config)) {
         SettingsSchema.checkSame(Files.readString(config), settings, settings.out());
       }
       point = ResumePoint.read(settings.out(), SettingsSchema.identity(settings));
-      if (point.updater().map(UpdaterState::slots).orElse(List.of()).isEmpty() && !settings.algorithm().federated(settings.mu())
-          .serverOptimizer().stateSlots().isEmpty()) {
-        // Checked before any file is touched: the run's files stay as they are.
-        throw new IllegalArgumentException("resume: the checkpoint holds no state of "
-            + settings.algorithm().cliName() + "'s server optimizer (written by an older "
-            + "version); start a new run");
-      }
+      // Checked before any file is touched: the run's files stay as they are.
+      requireServerState(point);
       previous = new History(point.previous());
     }
     SimulationData data;
@@ -128,13 +129,13 @@ public final class Simulation {
           : settings.algorithm().federated(settings.mu()).aggregator();
       Optional<Type> stateType = aggregator.create(LocalTraining.modelType(model)).initialize()
           .map(c -> ((FederatedType) c.type().result()).member());
-      UpdaterState held = point.updater().orElse(new UpdaterState(0, List.of(), List.of()));
+      UpdaterState saved = point.updater().orElse(new UpdaterState(0, List.of(), List.of()));
       try {
-        held.checkAggregator(stateType);
+        saved.checkAggregator(stateType);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("resume: " + settings.out().resolve(RunFiles.MODEL)
-            + "'s newest checkpoint does not fit the run: " + e.getMessage()
-            + "; start a new run");
+        throw new IllegalArgumentException("resume: " + (held != null ? "the checkpoint given"
+            : settings.out().resolve(RunFiles.MODEL) + "'s newest checkpoint")
+            + " does not fit the run: " + e.getMessage() + "; start a new run");
       }
     }
     int first = point == null ? 1 : point.round() + 1;
@@ -142,10 +143,24 @@ public final class Simulation {
         chosen.initial());
   }
 
+  private void requireServerState(ResumePoint point) {
+    if (point.updater().map(UpdaterState::slots).orElse(List.of()).isEmpty()
+        && !settings.algorithm().federated(settings.mu()).serverOptimizer().stateSlots()
+            .isEmpty()) {
+      throw new IllegalArgumentException("resume: the checkpoint holds no state of "
+          + settings.algorithm().cliName() + "'s server optimizer (written by an older "
+          + "version); start a new run");
+    }
+  }
+
   private SimulationResult rounds(SimulationStart start, ResumePoint point,
       Optional<SequencedMap<String, Tensor>> initial)
       throws IOException, SimulationStoppedException {
-    try (RunLoop run = new RunLoop(new Told(listeners, settings), stop)) {
+    List<SimulationListener> told = new ArrayList<>(listeners);
+    LastRound last = new LastRound(settings.commandLine(), start.previous());
+    // First, so that a listener that fails the round cannot leave it out of the checkpoint.
+    told.addFirst(last);
+    try (RunLoop run = new RunLoop(new Told(told, settings), stop)) {
       run.start(start);
       Throwable failure;
       String outcome;
@@ -164,7 +179,7 @@ public final class Simulation {
             settings.rounds(), federated);
         return new SimulationResult(settings, new History(done.end().rounds()),
             done.end().finalParameters().orElseThrow(), done.seconds(),
-            point == null ? 0 : point.round(), done.end().outcome());
+            point == null ? 0 : point.round(), done.end().outcome(), last.point());
       } catch (ExecutionFailedException e) {
         failure = e;
         outcome = run.stopped(e).map(RunEnd::outcome).orElse(e.getMessage());
@@ -196,6 +211,32 @@ public final class Simulation {
    */
   public void stop(String why) {
     stop.request(why);
+  }
+
+  /** Keeps the newest round's model and state as a {@link ResumePoint}, in memory. */
+  private static final class LastRound implements SimulationListener {
+    private final List<String> command;
+    private final List<RoundRecord> rounds;
+    private SequencedMap<String, Tensor> parameters;
+    private Optional<UpdaterState> updater = Optional.empty();
+
+    LastRound(List<String> command, List<RoundRecord> previous) {
+      this.command = command;
+      this.rounds = new ArrayList<>(previous);
+    }
+
+    @Override
+    public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
+        Optional<UpdaterState> updater) {
+      rounds.add(round);
+      this.parameters = parameters;
+      this.updater = updater;
+    }
+
+    Optional<ResumePoint> point() {
+      return parameters == null ? Optional.empty() : Optional.of(new ResumePoint(
+          rounds.getLast().round(), parameters, command, updater, rounds));
+    }
   }
 
   /** The simulation's listeners told as one {@link RoundListener}, with the simulation's events. */
@@ -339,6 +380,7 @@ public final class Simulation {
     private final SimulationSettings settings;
     private final List<SimulationListener> listeners = new ArrayList<>();
     private boolean resume;
+    private ResumePoint point;
 
     private Builder(SimulationSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -400,9 +442,85 @@ public final class Simulation {
       return settings.out();
     }
 
-    /** The simulation. */
+    /**
+     * Makes the run go on from {@code previous}, a run of the same settings that stopped between
+     * rounds ({@link Simulation#stop}, a listener's {@code stopAfter}), from its checkpoint held
+     * in memory ({@link SimulationResult#checkpoint}): no file is read, and the results equal an
+     * uninterrupted run's bit for bit. The settings may differ from {@code previous}'s only in
+     * what does not change results (threads, output directory).
+     *
+     * @throws IllegalArgumentException when {@code previous} holds no checkpoint or ran other
+     *     settings, naming the first that differs
+     */
+    public Builder resumeFrom(SimulationResult previous) {
+      Objects.requireNonNull(previous, "previous");
+      ResumePoint point = previous.checkpoint().orElseThrow(() -> new IllegalArgumentException(
+          "resumeFrom: the result holds no checkpoint (no round ran)"));
+      try {
+        SettingsSchema.checkSame(previous.settings().toJson(), settings, "the run given");
+      } catch (SettingsFileException e) {
+        throw new IllegalArgumentException("resumeFrom: " + e.getMessage(), e);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(e.getMessage().replaceFirst("^resume:", "resumeFrom:"),
+            e);
+      }
+      return resumeFrom(point);
+    }
+
+    /**
+     * Makes the run go on from {@code point}, a checkpoint held in memory (one of {@link
+     * SimulationResult#checkpoint}, {@link ResumePoint#read}, or one a listener made from a
+     * round's model and state), instead of starting anew: the results equal an uninterrupted
+     * run's bit for bit when the settings are those the checkpoint's run was started with.
+     *
+     * @throws IllegalArgumentException when the checkpoint's command names other settings than
+     *     these (the thread count and output directory aside), naming the first that differs
+     */
+    public Builder resumeFrom(ResumePoint point) {
+      Objects.requireNonNull(point, "point");
+      List<String> theirs = resultWords(point.command());
+      List<String> mine = resultWords(settings.commandLine());
+      if (!theirs.equals(mine)) {
+        int i = 0;
+        while (i < Math.min(theirs.size(), mine.size()) && theirs.get(i).equals(mine.get(i))) {
+          i++;
+        }
+        throw new IllegalArgumentException("resumeFrom: the checkpoint's run has other "
+            + "settings: it reads '" + String.join(" ", theirs.subList(Math.max(0, i - 1),
+                Math.min(theirs.size(), i + 2))) + "' where these settings read '"
+            + String.join(" ", mine.subList(Math.max(0, i - 1), Math.min(mine.size(), i + 2)))
+            + "'");
+      }
+      this.point = point;
+      return this;
+    }
+
+    /** {@code words} without the settings that do not change results: threads, out. */
+    private static List<String> resultWords(List<String> words) {
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < words.size(); i++) {
+        String w = words.get(i);
+        if ((w.equals("--threads") || w.equals("--out")) && i + 1 < words.size()) {
+          i++;
+        } else {
+          out.add(w);
+        }
+      }
+      return out;
+    }
+
+    /**
+     * The simulation.
+     *
+     * @throws IllegalArgumentException when both {@link #resume()} and {@link #resumeFrom} were
+     *     asked for
+     */
     public Simulation build() {
-      return new Simulation(settings, listeners, resume);
+      if (resume && point != null) {
+        throw new IllegalArgumentException("resume() reads the checkpoint from the output "
+            + "directory and resumeFrom(...) takes one in memory: ask for one of them");
+      }
+      return new Simulation(settings, listeners, resume, point);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.tributary.simulation;
 
 import io.tributary.data.CsvClients;
+import io.tributary.data.ParquetClients;
 import io.tributary.data.Dataset;
 import io.tributary.data.Digits;
 import io.tributary.data.FashionMnist;
@@ -136,7 +137,7 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
   /** Where the settings' data are read from, as a failure to read them names it. */
   public static Path location(SimulationSettings c) {
     return switch (c.dataset()) {
-      case DatasetSpec.Csv s -> s.file();
+      case DatasetSpec.Table s -> s.file();
       case DatasetSpec.NpzDir n -> n.dir();
       case DatasetSpec.FashionMnist f -> c.dataDir() != null ? c.dataDir()
           : FashionMnist.DEBIAN_DIR;
@@ -167,6 +168,10 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
       case DatasetSpec.Csv s -> CsvClients.builder(s.file()).clientColumn(s.clientColumn())
           .labelColumn(s.labelColumn()).featureColumns(s.featureColumns())
           .testFraction(s.testFraction()).seed(seed)
+          .maxClients(SimulationSettings.MAX_CLIENTS).open();
+      case DatasetSpec.Parquet s -> ParquetClients.builder(s.file())
+          .clientColumn(s.clientColumn()).labelColumn(s.labelColumn())
+          .featureColumns(s.featureColumns()).testFraction(s.testFraction()).seed(seed)
           .maxClients(SimulationSettings.MAX_CLIENTS).open();
       case DatasetSpec.NpzDir n -> NpzClients.open(n.dir(), 0, n.testFraction(), seed);
       case DatasetSpec.Provided p -> p.source();
@@ -244,7 +249,7 @@ public record SimulationData(String name, List<Dataset> clientTrain, Dataset tes
           Synthetic.fedProx(s.alpha(), s.beta(), seed, syntheticConfig(c)), c);
       case DatasetSpec.SyntheticIid s -> byDevice(Synthetic.iid(seed, syntheticConfig(c)), c);
       case DatasetSpec.Generated g -> generated(population(g, seed), c.clients(), c.model());
-      case DatasetSpec.Csv s -> of(source(c), c.clients(), c.model());
+      case DatasetSpec.Table s -> of(source(c), c.clients(), c.model());
       case DatasetSpec.NpzDir n -> of(source(c), c.clients(), c.model());
       case DatasetSpec.Provided p -> of(p.source(), c.clients(), c.model());
     };

@@ -1,6 +1,7 @@
 package io.tributary.simulation;
 
 import io.tributary.data.CsvClients;
+import io.tributary.data.ParquetClients;
 import io.tributary.data.DatasetFormatException;
 import io.tributary.data.FederatedSource;
 import io.tributary.data.GzipLimits;
@@ -182,7 +183,12 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       }
     }
     if (dp.isPresent()) {
-      dp.get().checkFor(clientsPerRound);
+      try {
+        dp.get().checkFor(clientsPerRound);
+      } catch (IllegalArgumentException e) {
+        // DpSettings names its own components (clippedCountStddev), as its record does.
+        throw new SettingException("dp", e.getMessage());
+      }
       if (!algorithm.federated(mu).aggregator().weightedMean()) {
         throw new SettingException("dp", "{dp} replaces the mean of the updates, so it "
             + "applies only to algorithms that average them, not " + algorithm.cliName());
@@ -445,7 +451,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
    */
   public SequencedMap<String, String> datasetOptions() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
-    if (dataset instanceof DatasetSpec.Csv csv) {
+    if (dataset instanceof DatasetSpec.Table csv) {
       m.put("client_column", csv.clientColumn());
       m.put("label_column", csv.labelColumn());
       if (!csv.featureColumns().isEmpty()) {
@@ -887,6 +893,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
           case DatasetSpec.NpzDir n -> NpzClients.clientFiles(n.dir()).size();
           case DatasetSpec.Csv c -> CsvClients.countClients(c.file(), c.clientColumn(), ',',
               GzipLimits.defaults());
+          case DatasetSpec.Parquet c -> ParquetClients.countClients(c.file(), c.clientColumn());
           default -> throw new IllegalStateException(d + " is not the user's data");
         };
       } catch (IOException e) {

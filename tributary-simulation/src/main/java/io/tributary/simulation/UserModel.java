@@ -153,7 +153,7 @@ public record UserModel(Model model, SequencedMap<String, Tensor> parameters) {
       Optional<ByteBuffer> bytes = tag.graph();
       if (bytes.isEmpty()) {
         throw new IOException(file + ": tag " + tag.name() + " holds no graph (graph.fb), "
-            + "only parameters; a model file for --model needs both");
+            + "only parameters; a model file to train needs both");
       }
       Graph graph;
       try {

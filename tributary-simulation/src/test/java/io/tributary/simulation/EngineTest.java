@@ -22,9 +22,9 @@ class EngineTest {
     assertThat(Engine.parse("local[2]", 4)).isEqualTo(new Engine.Cluster("local[2]", Map.of(), 4));
     assertThat(Engine.parse("spark://127.0.0.1:7077", 0))
         .isInstanceOf(Engine.Cluster.class);
-    assertThatThrownBy(() -> Engine.parse("yarn", 0)).hasMessageContaining("--engine must be");
-    assertThatThrownBy(() -> Engine.parse("local", 3)).hasMessageContaining("--partitions");
-    assertThatThrownBy(() -> Engine.parse("local[2]", -1)).hasMessageContaining("--partitions");
+    assertThatThrownBy(() -> Engine.parse("yarn", 0)).hasMessage("engine must be local, local[N] or spark://HOST:PORT, got 'yarn'");
+    assertThatThrownBy(() -> Engine.parse("local", 3)).hasMessageStartingWith("partitions applies only");
+    assertThatThrownBy(() -> Engine.parse("local[2]", -1)).hasMessageStartingWith("partitions must be");
   }
 
   @Test
@@ -75,12 +75,12 @@ class EngineTest {
   }
 
   @Test
-  void codec_dpOverSecureAggregation_refusedNamingTheFlag() {
+  void codec_dpOverSecureAggregation_refusedNamingTheSetting() {
     SimulationSettings s = SimulationSettings.builder().model(ModelKind.MCLR).clients(20)
         .clientsPerRound(10).rounds(2).dp(new DpSettings(DpMode.CLIENT, 1.1, 1.0,
             Optional.empty(), 0, 1e-5, true).withSecure(DpSettings.Secure.defaults())).build();
     assertThatThrownBy(() -> SettingsCodec.encode(s)).isInstanceOf(
-        IllegalArgumentException.class).hasMessageContaining("--secure-aggregation");
+        SettingException.class).hasMessageStartingWith("dp.secure does not run on a cluster");
   }
 
   @Test
@@ -109,7 +109,7 @@ class EngineTest {
         .engine(new Engine.Cluster("spark://127.0.0.1:1", Map.of(), 0)).build();
     assertThatThrownBy(() -> Simulation.builder(s).build().run())
         .isInstanceOf(SimulationStoppedException.class)
-        .hasMessageStartingWith("Could not start the engine spark://127.0.0.1:1: --engine "
+        .hasMessageStartingWith("Could not start the engine spark://127.0.0.1:1: the engine "
             + "spark://127.0.0.1:1 needs tributary-spark on the class path")
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
   }

@@ -93,6 +93,43 @@ class UserDataSimulationTest {
   }
 
   @Test
+  void run_parquetFileOfTheSameRows_sameBitsAsTheCsvRunAndResumes() throws Exception {
+    Path csv = csv();
+    Path parquet = dir.resolve("mine.parquet");
+    io.tributary.tensor.testing.PythonEnv.require("pyarrow").run(dir,
+        java.time.Duration.ofMinutes(2), "-c", "import sys, pyarrow.csv as c, pyarrow.parquet "
+            + "as q; q.write_table(c.read_csv(sys.argv[1]), sys.argv[2])", csv.toString(),
+        parquet.toString()).assertOk();
+    SimulationResult fromCsv = Simulation.builder(common().dataset(csvSpec()).build()).build()
+        .run();
+    Path out = dir.resolve("run");
+    SimulationSettings s = common().dataset(new DatasetSpec.Parquet(parquet)
+        .withColumns("user", "y", List.of())).out(out).build();
+    assertThat(s.clients()).isEqualTo(CLIENTS);
+
+    Simulation.builder(s).writeFiles().listener(stopAfterRound(3)).build().run();
+    SimulationResult resumed = Simulation.builder(SimulationSettings.read(out)).writeFiles()
+        .resume().build().run();
+
+    assertThat(resumed.finalParameters()).isEqualTo(fromCsv.finalParameters());
+    assertThat(Files.readString(out.resolve(RunFiles.CONFIG)))
+        .contains("\"dataset\": \"parquet:" + parquet + "\"")
+        .contains("\"client_column\": \"user\", \"label_column\": \"y\"");
+    assertThat(s.shellCommand()).contains("--dataset parquet:").contains("--client-column user");
+  }
+
+  private static SimulationListener stopAfterRound(int last) {
+    return new SimulationListener() {
+      @Override
+      public java.util.Optional<String> stopAfter(
+          io.tributary.learning.rounds.RoundRecord round) {
+        return round.round() == last ? java.util.Optional.of("paused")
+            : java.util.Optional.empty();
+      }
+    };
+  }
+
+  @Test
   void run_sameRowsGivenInCode_sameBitsAsTheCsvRun() throws Exception {
     SimulationSettings fromFile = common().dataset(csvSpec()).build();
     SimulationResult file = Simulation.builder(fromFile).build().run();

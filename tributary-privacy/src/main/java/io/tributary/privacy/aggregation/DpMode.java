@@ -23,13 +23,13 @@ public enum DpMode {
   /**
    * The mode named {@code text}.
    *
-   * @throws IllegalArgumentException naming {@code --dp} when it is neither
+   * @throws IllegalArgumentException naming {@code mode} when it is neither
    */
   public static DpMode parse(String text) {
     return switch (text) {
       case "central" -> CENTRAL;
       case "client" -> CLIENT;
-      default -> throw new IllegalArgumentException("--dp must be central or client, got '"
+      default -> throw new IllegalArgumentException("mode must be central or client, got '"
           + text + "'");
     };
   }

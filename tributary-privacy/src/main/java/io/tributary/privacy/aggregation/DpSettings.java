@@ -23,7 +23,9 @@ import java.util.TreeSet;
  * The differential-privacy settings of a run, as {@code tributary simulate} and {@code tributary
  * server} take them ({@code --dp central|client --noise-multiplier Z --clip C [--adaptive-clip
  * --target-quantile Q --clip-lr LR --clipped-count-stddev S] [--local-noise-stddev S] --delta D
- * [--insecure-seeded-noise]}); problems are named by the flag.
+ * [--insecure-seeded-noise]}). A value out of range is refused naming the setting as this record
+ * and its {@link Builder} call it ({@code noiseMultiplier must be positive and finite}); the
+ * command line names its flag instead.
  *
  * @param mode who clips the updates
  * @param noiseMultiplier z, positive and finite
@@ -57,15 +59,15 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     /**
      * Checks the ranges.
      *
-     * @throws IllegalArgumentException naming the flag out of range
+     * @throws IllegalArgumentException naming the setting out of range
      */
     public Secure {
       if (neighbours < 1) {
-        throw new IllegalArgumentException("--secagg-neighbours must be at least 1, got "
+        throw new IllegalArgumentException("neighbours must be at least 1, got "
             + neighbours);
       }
       if (threshold < 1 || threshold > neighbours || 2L * threshold <= neighbours) {
-        throw new IllegalArgumentException("--secagg-threshold must be in (" + neighbours
+        throw new IllegalArgumentException("threshold must be in (" + neighbours
             + "/2, " + neighbours + "], got " + threshold);
       }
       new QuantizedSum(bits, 0);
@@ -211,21 +213,21 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
     /**
      * Checks the settings.
      *
-     * @throws IllegalArgumentException naming the flag of the first out of range
+     * @throws IllegalArgumentException naming the setting of the first out of range (as this record calls it)
      */
     public Adaptive {
       Objects.requireNonNull(clippedCountStddev, "clippedCountStddev");
       if (!(targetQuantile >= 0 && targetQuantile <= 1)) {
-        throw new IllegalArgumentException("--target-quantile must be in [0, 1], got "
+        throw new IllegalArgumentException("targetQuantile must be in [0, 1], got "
             + targetQuantile);
       }
       if (!(clipLr > 0) || Double.isInfinite(clipLr)) {
-        throw new IllegalArgumentException("--clip-lr must be positive and finite, got "
+        throw new IllegalArgumentException("clipLr must be positive and finite, got "
             + clipLr);
       }
       if (clippedCountStddev.isPresent() && (!(clippedCountStddev.getAsDouble() >= 0)
           || Double.isInfinite(clippedCountStddev.getAsDouble()))) {
-        throw new IllegalArgumentException("--clipped-count-stddev must be finite and >= 0, got "
+        throw new IllegalArgumentException("clippedCountStddev must be finite and >= 0, got "
             + clippedCountStddev.getAsDouble());
       }
     }
@@ -244,31 +246,31 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
   /**
    * Checks the settings.
    *
-   * @throws IllegalArgumentException naming the flag of the first out of range
+   * @throws IllegalArgumentException naming the setting of the first out of range (as this record calls it)
    */
   public DpSettings {
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(adaptive, "adaptive");
     if (!(noiseMultiplier > 0) || Double.isInfinite(noiseMultiplier)) {
-      throw new IllegalArgumentException("--noise-multiplier must be positive and finite, got "
+      throw new IllegalArgumentException("noiseMultiplier must be positive and finite, got "
           + noiseMultiplier);
     }
     if (!(clip > 0) || Double.isInfinite(clip)) {
-      throw new IllegalArgumentException("--clip must be positive and finite, got " + clip);
+      throw new IllegalArgumentException("clip must be positive and finite, got " + clip);
     }
     if (!(localNoiseStddev >= 0) || Double.isInfinite(localNoiseStddev)) {
-      throw new IllegalArgumentException("--local-noise-stddev must be finite and >= 0, got "
+      throw new IllegalArgumentException("localNoiseStddev must be finite and >= 0, got "
           + localNoiseStddev);
     }
     if (localNoiseStddev > 0 && mode != DpMode.CLIENT) {
-      throw new IllegalArgumentException("--local-noise-stddev applies only to --dp client");
+      throw new IllegalArgumentException("localNoiseStddev applies only to mode client");
     }
     if (!(delta > 0 && delta < 1)) {
-      throw new IllegalArgumentException("--delta must be in (0, 1), got " + delta);
+      throw new IllegalArgumentException("delta must be in (0, 1), got " + delta);
     }
     Objects.requireNonNull(secure, "secure");
     if (secure.isPresent() && mode != DpMode.CLIENT) {
-      throw new IllegalArgumentException("--secure-aggregation needs --dp client: with --dp "
+      throw new IllegalArgumentException("secure needs mode client: with mode "
           + "central the server clips the updates, so it must see each one");
     }
   }
@@ -277,14 +279,14 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
    * Checks the settings against the clients per round: adaptive clipping needs {@code
    * clipped_count_stddev > noise_multiplier / 2}.
    *
-   * @throws IllegalArgumentException naming {@code --clipped-count-stddev}
+   * @throws IllegalArgumentException naming {@code clippedCountStddev}
    */
   public void checkFor(int numSampledClients) {
     adaptive.ifPresent(a -> {
       double s = a.clippedCountStddev(numSampledClients);
       if (!(noiseMultiplier < 2 * s)) {
-        throw new IllegalArgumentException("--clipped-count-stddev must be above "
-            + "--noise-multiplier / 2 = " + noiseMultiplier / 2 + " for adaptive clipping, got "
+        throw new IllegalArgumentException("clippedCountStddev must be above "
+            + "noiseMultiplier / 2 = " + noiseMultiplier / 2 + " for adaptive clipping, got "
             + s + (a.clippedCountStddev().isEmpty() ? " (the default, clients per round / 20)"
                 : ""));
       }

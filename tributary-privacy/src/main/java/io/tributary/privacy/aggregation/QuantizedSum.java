@@ -31,7 +31,7 @@ record QuantizedSum(int bits, double localStddev) {
 
   QuantizedSum {
     if (bits < 1 || bits > MAX_BITS) {
-      throw new IllegalArgumentException("--secagg-bits must be 1 to " + MAX_BITS + " for a "
+      throw new IllegalArgumentException("bits must be 1 to " + MAX_BITS + " for a "
           + "secure DP sum, got " + bits);
     }
   }

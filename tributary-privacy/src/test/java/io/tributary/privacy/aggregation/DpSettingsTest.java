@@ -12,40 +12,41 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The DP settings name the flag of a bad value and account like the RDP accountant. */
+/** The DP settings name a bad value as the record does and account like the RDP accountant. */
 class DpSettingsTest {
   private static DpSettings fixed(double z, double c, double delta) {
     return new DpSettings(DpMode.CENTRAL, z, c, Optional.empty(), 0, delta, false);
   }
 
   @ParameterizedTest
-  @CsvSource({"0,1,1e-5,--noise-multiplier", "-1,1,1e-5,--noise-multiplier",
-      "1,0,1e-5,--clip", "1,-2,1e-5,--clip", "1,1,0,--delta", "1,1,1,--delta",
-      "NaN,1,1e-5,--noise-multiplier", "1,Infinity,1e-5,--clip"})
-  void constructor_badValue_failsNamingTheFlag(double z, double c, double delta, String flag) {
+  @CsvSource({"0,1,1e-5,noiseMultiplier", "-1,1,1e-5,noiseMultiplier",
+      "1,0,1e-5,clip", "1,-2,1e-5,clip", "1,1,0,delta", "1,1,1,delta",
+      "NaN,1,1e-5,noiseMultiplier", "1,Infinity,1e-5,clip"})
+  void constructor_badValue_failsNamingTheSetting(double z, double c, double delta,
+      String setting) {
     assertThatThrownBy(() -> fixed(z, c, delta)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith(flag + " must be");
+        .hasMessageStartingWith(setting + " must be");
   }
 
   @Test
-  void adaptive_badValues_failNamingTheFlag() {
+  void adaptive_badValues_failNamingTheSetting() {
     assertThatThrownBy(() -> new DpSettings.Adaptive(1.5, 0.2, OptionalDouble.empty()))
-        .hasMessageStartingWith("--target-quantile");
+        .hasMessageStartingWith("targetQuantile");
     assertThatThrownBy(() -> new DpSettings.Adaptive(0.5, 0, OptionalDouble.empty()))
-        .hasMessageStartingWith("--clip-lr");
+        .hasMessageStartingWith("clipLr");
     assertThatThrownBy(() -> new DpSettings.Adaptive(0.5, 0.2, OptionalDouble.of(-1)))
-        .hasMessageStartingWith("--clipped-count-stddev");
+        .hasMessageStartingWith("clippedCountStddev");
     DpSettings s = new DpSettings(DpMode.CENTRAL, 1, 1,
         Optional.of(DpSettings.Adaptive.defaults()), 0, 1e-5, false);
     assertThatThrownBy(() -> s.aggregator(10, 1))
-        .hasMessageStartingWith("--clipped-count-stddev must be above --noise-multiplier / 2");
+        .hasMessageStartingWith("clippedCountStddev must be above noiseMultiplier / 2");
     assertThat(s.aggregator(100, 1).adaptive().orElseThrow().clippedCountStddev()).isEqualTo(5);
   }
 
   @Test
-  void localNoise_withCentralDp_failsNamingTheFlag() {
+  void localNoise_withCentralDp_failsNamingTheSetting() {
     assertThatThrownBy(() -> new DpSettings(DpMode.CENTRAL, 1, 1, Optional.empty(), 0.1, 1e-5,
-        false)).hasMessage("--local-noise-stddev applies only to --dp client");
+        false)).hasMessage("localNoiseStddev applies only to mode client");
   }
 
   @Test

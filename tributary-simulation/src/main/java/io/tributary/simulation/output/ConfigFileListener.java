@@ -35,7 +35,7 @@ public final class ConfigFileListener implements SimulationListener {
     for (String name : RunFiles.ALL) {
       if (Files.exists(dir.resolve(name))) {
         throw new RunFileException(dir + ": already holds a run (" + name
-            + "); choose another --out");
+            + "); choose another output directory");
       }
     }
     Files.writeString(dir.resolve(RunFiles.CONFIG), start.settings().toJson(),

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class PythonEnv {
   private static final List<String> VENV_PACKAGES =
-      List.of("numpy", "protobuf", "grpcio", "grpcio-tools", "flatbuffers");
+      List.of("numpy", "protobuf", "grpcio", "grpcio-tools", "flatbuffers", "pyarrow");
 
   private final Path python;
 
@@ -181,7 +181,10 @@ public final class PythonEnv {
       try (FileChannel ch = FileChannel.open(venv.getParent().resolve("interop-venv.lock"),
               StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock ignored = ch.lock()) {
-        if (Files.exists(venv.resolve(".complete"))) {
+        Path complete = venv.resolve(".complete");
+        // A venv made with fewer packages (before one was added to the list) is made again.
+        if (Files.exists(complete)
+            && Files.readString(complete).equals(String.join(" ", VENV_PACKAGES))) {
           return null;
         }
         Result r = exec(List.of("python3", "-m", "venv", "--clear", venv.toString()), null, Duration.ofMinutes(2));
