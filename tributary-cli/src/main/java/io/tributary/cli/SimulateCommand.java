@@ -596,6 +596,8 @@ final class SimulateCommand implements Callable<Integer> {
     }
     try {
       return Algorithm.of(algorithm, h);
+    } catch (SettingException e) {
+      throw e; // rendered in flags by settings()
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(AlgorithmOptions.flagged(algorithm, e.getMessage()), e);
     }
