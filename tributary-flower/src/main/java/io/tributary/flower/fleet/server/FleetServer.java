@@ -125,7 +125,7 @@ public final class FleetServer implements AutoCloseable {
     try {
       switch (fleet.transport()) {
         case HTTP -> httpFleet = HttpFleet.start(fleet.host(), fleet.port(), service,
-            fleet.limits());
+            fleet.limits(), fleet.tls());
         case GRPC_RERE -> {
           ServerBuilder<?> b = GrpcServers.netty(fleet.host(), fleet.port(), fleet.tls());
           b.maxInboundMessageSize(fleet.limits().maxObjectBytes() + (1 << 20));

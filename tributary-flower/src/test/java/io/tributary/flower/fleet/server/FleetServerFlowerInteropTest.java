@@ -177,6 +177,39 @@ class FleetServerFlowerInteropTest {
     }
   }
 
+  @Test
+  void run_restSuperNodesOverHttps_trustTheServersCertificateAndJoin() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
+        Files.createDirectories(dir.resolve("certs")));
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .transport(FleetTransport.HTTP).serveJoin(false)
+        .tls(new io.tributary.flower.server.TlsFiles(certs.serverCert, certs.serverKey,
+            java.util.Optional.empty())).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(1, 2, Duration.ofSeconds(120)), fleet)) {
+      double[] u25 = nodes.rand(25, 3);
+      double[] u26 = nodes.rand(26, 3);
+      String at = "https://127.0.0.1:" + server.fleetPort();
+      String ca = certs.caCert.toString();
+      nodes.start("tls-a", at, 25, "--rest", "--root-certificates", ca);
+      nodes.start("tls-b", at, 26, "--rest", "--root-certificates", ca);
+      RunResult r;
+      try {
+        r = server.run();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        throw new AssertionError(e + "\n--- tls-a:\n" + nodes.tail("tls-a"), e);
+      }
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u25[i] + u26[i]) / 2.0;
+      }
+      assertThat(r.rounds().getFirst().failureReasons()).isEmpty();
+      assertThat(r.rounds().getFirst().clients()).isEqualTo(2);
+      assertModel(r, expected);
+    }
+  }
+
   private Path sshKey(String name) throws Exception {
     Path key = dir.resolve(name);
     Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ecdsa", "-b", "384", "-N", "",
