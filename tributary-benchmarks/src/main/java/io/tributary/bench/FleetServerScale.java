@@ -29,7 +29,8 @@ import java.util.SequencedMap;
  * evaluation after each round asks one node (Flower's benchmark ServerApp evaluates nothing).
  *
  * <p>Prints {@code MEMORY phase nodes heap_after_gc_bytes} before any node joins and once all N
- * are online, {@code ROUND r seconds clients failures} per round, and {@code PEAK heap_bytes}
+ * are online, {@code ROUND r seconds clients failures} per round (then up to five
+ * {@code FAILURE reason} lines), and {@code PEAK heap_bytes}
  * (the heap pools' peak use over the rounds).
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.tributary.bench.FleetServerScale PORT APP_DIR N
@@ -77,6 +78,7 @@ public final class FleetServerScale {
       RunResult r = server.run((RoundRecord m, SequencedMap<String, Tensor> params) -> {
         System.out.printf(Locale.ROOT, "ROUND %d %.3f %d %d%n", m.round(), m.seconds(),
             m.clients(), m.failures());
+        m.failureReasons().stream().limit(5).forEach(x -> System.out.println("FAILURE " + x));
         System.out.flush();
         Tensor w = params.get(params.firstEntry().getKey());
         for (int i = 0; i < w.size(); i += 997) {
