@@ -25,8 +25,9 @@ import java.util.SequencedMap;
  * The Tributary side of {@code scripts/run-fleet-scale.sh}: a {@link FleetServer} (grpc-rere)
  * serving the benchmark App to N SuperNodes ({@link FlowerSuperNodes}, in other JVMs), R FedAvg
  * rounds of a float32 model of MB MB (the benchmark ServerApp's {@code arange % 1000}); every node
- * replies model + 1, so each round's model must be the last + 1 exactly, which is checked. The
- * evaluation after each round asks one node (Flower's benchmark ServerApp evaluates nothing).
+ * replies model + 1, so each round's model must be the last + 1 exactly, which is checked. Each
+ * round also evaluates: the server samples at least {@code minClients} (all N) for it, so a round
+ * moves the model down twice (Flower's benchmark ServerApp evaluates nothing).
  *
  * <p>Prints {@code MEMORY phase nodes heap_after_gc_bytes} before any node joins and once all N
  * are online, {@code ROUND r seconds clients failures} per round (then up to five
@@ -57,7 +58,7 @@ public final class FleetServerScale {
     init.put("w", b.build());
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(rounds)
         .minClients(n).roundTimeout(Duration.ofMinutes(30)).clientWait(Duration.ofMinutes(30))
-        .maxConcurrentClients(n).fractionEvaluate(1.0 / n)
+        .maxConcurrentClients(n)
         .maxMessageSize(64 << 20).initial(InitialParameters.given(init)).build();
     FleetApi fleet = FleetApi.builder(FlowerApp.load(app)).address("127.0.0.1", port)
         .transport(FleetTransport.GRPC_RERE).serveJoin(false).build();
