@@ -53,7 +53,11 @@ public final class FlowerSuperNodes {
     FleetTransport transport = args.length > 3 && args[3].equals("http")
         ? FleetTransport.http(FleetTransport.FLEET_REST_V0) : FleetTransport.grpcRere();
     memory("before", 0);
-    ClientApp app = ClientApp.builder().train(FlowerSuperNodes::train).build();
+    // evaluate: for a Tributary server, which asks for one after each round; Flower's benchmark
+    // ServerApp sends none.
+    ClientApp app = ClientApp.builder().train(FlowerSuperNodes::train)
+        .evaluate((m, c) -> m.reply(RecordDict.of("metrics", new MetricRecord(Map.of(
+            "num-examples", 1L, "loss", 0.0))))).build();
     List<SuperNode> nodes = new ArrayList<>(n);
     long t0 = System.nanoTime();
     for (int i = 0; i < n; i++) {

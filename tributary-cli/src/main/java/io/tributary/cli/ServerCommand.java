@@ -476,10 +476,6 @@ final class ServerCommand implements Callable<Integer> {
     }
     java.util.Optional<io.tributary.flower.server.TlsFiles> tls =
         ServerSettings.tls(tlsCert, tlsKey, tlsClientCa);
-    if (tls.isPresent() && transport == FleetTransport.HTTP) {
-      throw new IllegalArgumentException("--tls-cert: the HTTP Fleet API has no TLS yet; use "
-          + "--fleet-api-type grpc-rere, or serve it behind a TLS proxy without --tls-cert");
-    }
     tls.ifPresent(b::tls);
     return Optional.of(b.build());
   }

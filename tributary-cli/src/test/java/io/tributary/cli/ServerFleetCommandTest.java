@@ -108,18 +108,55 @@ class ServerFleetCommandTest {
   }
 
   @Test
-  void server_httpFleetApiWithTls_exitsTwoNamingTheMissingTls() throws Exception {
+  void server_httpsFleetApiWithSupernodeAuth_javaNodesWithSshKeygenKeysJoin() throws Exception {
     io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
         Files.createDirectories(dir.resolve("certs")));
-    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--fleet-api-type",
-        "http", "--app", app().toString(), "--tls-cert", certs.serverCert.toString(),
-        "--tls-key", certs.serverKey.toString(), "--rounds", "1", "--min-clients", "1");
-    assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.err()).contains("the HTTP Fleet API has no TLS");
+    Path a = sshKeygen("a");
+    Path b = sshKeygen("b");
+    Path authorized = dir.resolve("authorized.pub");
+    Files.writeString(authorized, Files.readString(Path.of(a + ".pub"))
+        + Files.readString(Path.of(b + ".pub")));
+    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
+    Npz.write(dir.resolve("init.npz"), init, false);
+    Path out = dir.resolve("run");
+    java.util.Iterator<Path> keys = java.util.List.of(a, b).iterator();
+
+    CliRun r = serveFleet(app(), node -> {
+      try {
+        return node.insecure(false).rootCertificates(certs.caCert)
+            .transport(io.tributary.flower.fleet.FleetTransport.http())
+            .authKeys(io.tributary.flower.fleet.NodeKeys.read(keys.next()));
+      } catch (io.tributary.flower.fleet.NodeKeyException e) {
+        throw new AssertionError(e);
+      }
+    }, "--fleet-api-type", "http", "--tls-cert", certs.serverCert.toString(), "--tls-key",
+        certs.serverKey.toString(), "--enable-supernode-auth", "--supernode-keys",
+        authorized.toString(), "--rounds", "1", "--initial", dir.resolve("init.npz").toString(),
+        "--out", out.toString());
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(Npz.read(out.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 2, 2));
+  }
+
+  private Path sshKeygen(String name) throws Exception {
+    Path key = dir.resolve(name);
+    Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ecdsa", "-b", "384", "-N", "",
+        "-f", key.toString()).redirectErrorStream(true).start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor(30, TimeUnit.SECONDS)
+        && p.exitValue() == 0, "ssh-keygen is not usable here");
+    return key;
   }
 
   /** One run of the Fleet server with two Java SuperNodes (+1 and +3, one example each). */
   private CliRun serveFleet(Path app, String... args) throws Exception {
+    return serveFleet(app, node -> node, args);
+  }
+
+  /** {@link #serveFleet(Path, String...)} with the nodes' builders adjusted by {@code nodes}. */
+  private CliRun serveFleet(Path app, java.util.function.UnaryOperator<SuperNode.Builder> nodes,
+      String... args) throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -130,12 +167,12 @@ class ServerFleetCommandTest {
     all.addAll(java.util.List.of(args));
     CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(
         all.toArray(String[]::new)));
-    try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+    try (SuperNode a = nodes.apply(SuperNode.builder("127.0.0.1:" + port).insecure(true)
             .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
-        SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
+            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100))).build().start();
+        SuperNode b = nodes.apply(SuperNode.builder("127.0.0.1:" + port).insecure(true)
             .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
+            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100))).build().start()) {
       return run.get(90, TimeUnit.SECONDS);
     }
   }

@@ -2,23 +2,18 @@ package io.tributary.flower.server;
 
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
-import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.JoinService;
 import io.tributary.flower.server.internal.OutboundBudget;
-import io.tributary.flower.server.internal.RoundRunner;
-import io.tributary.flower.server.internal.Shutdown;
-import io.tributary.flower.server.internal.Traffic;
+import io.tributary.flower.server.internal.RoundHost;
 import io.tributary.learning.rounds.RoundListener;
-import io.tributary.learning.rounds.RunStop;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,13 +35,11 @@ import org.slf4j.LoggerFactory;
  * sends {@code ReconnectIns(0)} to every client before the server stops.
  */
 public final class FlowerServer implements AutoCloseable {
-  private final RunStop stop = new RunStop();
   private static final Logger LOG = LoggerFactory.getLogger(FlowerServer.class);
 
   private final ServerConfig config;
   private final SerializerRegistry registry;
-  private final ClientManager manager = new ClientManager();
-  private final Traffic traffic = new Traffic();
+  private final RoundHost host;
   private final ScheduledExecutorService timer;
   private final Server grpc;
   private boolean closed;
@@ -55,13 +48,14 @@ public final class FlowerServer implements AutoCloseable {
       SerializerRegistry registry) throws IOException {
     this.config = config;
     this.registry = registry;
+    this.host = new RoundHost(config, registry);
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "flower-server-timer");
       t.setDaemon(true);
       return t;
     });
     GrpcServers.configure(transport, config,
-        new JoinService(manager, timer, traffic, config.maxMessageSize(),
+        new JoinService(host.manager(), timer, host.traffic(), config.maxMessageSize(),
             new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
             new InboundBudget(config.readAheadBytes())), registry.available());
     this.grpc = transport.build();
@@ -105,7 +99,7 @@ public final class FlowerServer implements AutoCloseable {
 
   /** The ids of the connected clients, in the order they joined. */
   public List<String> connectedClients() {
-    return manager.all().stream().map(io.tributary.flower.server.internal.RemoteClient::id).toList();
+    return host.connectedClients();
   }
 
   /**
@@ -117,7 +111,7 @@ public final class FlowerServer implements AutoCloseable {
    */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
-    return new RoundRunner(config, manager, traffic, registry).run(listener, stop);
+    return host.run(listener);
   }
 
   /**
@@ -127,7 +121,7 @@ public final class FlowerServer implements AutoCloseable {
    * there.
    */
   public void stop(String why) {
-    stop.request(why);
+    host.stop(why);
   }
 
   /** {@link #run(RoundListener)} without a listener. */
@@ -145,18 +139,6 @@ public final class FlowerServer implements AutoCloseable {
       return;
     }
     closed = true;
-    try {
-      Shutdown.disconnectAll(manager, config.shutdownGrace());
-      grpc.shutdown();
-      if (!grpc.awaitTermination(config.shutdownGrace().toMillis() + 100,
-          TimeUnit.MILLISECONDS)) {
-        grpc.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      grpc.shutdownNow();
-      Thread.currentThread().interrupt();
-    } finally {
-      timer.shutdownNow();
-    }
+    host.shutDown(() -> { }, List.of(grpc), timer::shutdownNow);
   }
 }

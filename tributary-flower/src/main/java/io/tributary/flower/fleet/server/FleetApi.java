@@ -31,7 +31,11 @@ import java.util.SequencedMap;
  *
  * @param authorizedKeys with SuperNode authentication, the public keys of the nodes allowed to
  *     join (registered on the server, as {@code flwr supernode register} does for Flower's
- *     SuperLink); empty without
+ *     SuperLink); empty without. Every call must then be signed: gRPC metadata
+ *     ({@code flwr-public-key-bin}, {@code flwr-timestamp}, {@code flwr-signature-bin}) or HTTP
+ *     headers ({@code flwr-public-key}, {@code flwr-timestamp}, {@code flwr-signature}), so
+ *     Flower 1.27's REST nodes, which do not sign, cannot join such a server
+ * @param tls the server's certificate for either transport (grpc-rere over TLS, or HTTPS)
  * @param serveJoin whether the server's legacy {@code FlowerService.Join} endpoint (at the
  *     {@code ServerConfig}'s address) is served too
  */
@@ -54,14 +58,7 @@ public record FleetApi(FleetTransport transport, String host, int port, FlowerAp
       }
     }
     authorizedKeys = authorizedKeys.map(List::copyOf);
-    if (authorizedKeys.isPresent() && transport == FleetTransport.HTTP) {
-      throw new IllegalArgumentException("SuperNode authentication needs the grpc-rere Fleet "
-          + "API: Flower's REST SuperNodes do not sign their calls");
-    }
-    if (tls.isPresent() && transport == FleetTransport.HTTP) {
-      throw new IllegalArgumentException("TLS on the HTTP Fleet API is not supported; use "
-          + "grpc-rere for TLS");
-    }
+    Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(limits, "limits");
   }
 

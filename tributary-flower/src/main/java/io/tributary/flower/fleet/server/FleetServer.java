@@ -16,15 +16,14 @@ import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.JoinService;
 import io.tributary.flower.server.internal.OutboundBudget;
-import io.tributary.flower.server.internal.RemoteClient;
-import io.tributary.flower.server.internal.RoundRunner;
-import io.tributary.flower.server.internal.Shutdown;
+import io.tributary.flower.server.internal.RoundHost;
 import io.tributary.flower.server.internal.Traffic;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.IOException;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,15 +57,14 @@ import org.slf4j.LoggerFactory;
  * fails its outstanding instruction; a node that breaks the rules fails only its own reply.
  */
 public final class FleetServer implements AutoCloseable {
-  private final io.tributary.learning.rounds.RunStop stop =
-      new io.tributary.learning.rounds.RunStop();
   private static final Logger LOG = LoggerFactory.getLogger(FleetServer.class);
 
   private final ServerConfig config;
   private final FleetApi fleet;
   private final SerializerRegistry registry;
-  private final ClientManager manager = new ClientManager();
-  private final Traffic traffic = new Traffic();
+  private final RoundHost host;
+  private final ClientManager manager;
+  private final Traffic traffic;
   private final ScheduledExecutorService timer;
   private final FleetService service;
   private final long runId;
@@ -80,6 +78,9 @@ public final class FleetServer implements AutoCloseable {
     this.config = config;
     this.fleet = fleet;
     this.registry = registry;
+    this.host = new RoundHost(config, registry);
+    this.manager = host.manager();
+    this.traffic = host.traffic();
     this.timer = Executors.newScheduledThreadPool(2, r -> {
       Thread t = new Thread(r, "fleet-server-timer");
       t.setDaemon(true);
@@ -125,7 +126,7 @@ public final class FleetServer implements AutoCloseable {
     try {
       switch (fleet.transport()) {
         case HTTP -> httpFleet = HttpFleet.start(fleet.host(), fleet.port(), service,
-            fleet.limits());
+            fleet.limits(), fleet.tls());
         case GRPC_RERE -> {
           ServerBuilder<?> b = GrpcServers.netty(fleet.host(), fleet.port(), fleet.tls());
           b.maxInboundMessageSize(fleet.limits().maxObjectBytes() + (1 << 20));
@@ -191,7 +192,7 @@ public final class FleetServer implements AutoCloseable {
 
   /** The ids of the connected clients (Join clients and online nodes), in the order they came. */
   public List<String> connectedClients() {
-    return manager.all().stream().map(RemoteClient::id).toList();
+    return host.connectedClients();
   }
 
   /**
@@ -204,7 +205,7 @@ public final class FleetServer implements AutoCloseable {
    */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
-    return new RoundRunner(config, manager, traffic, registry).run(listener, stop);
+    return host.run(listener);
   }
 
   /**
@@ -212,7 +213,7 @@ public final class FleetServer implements AutoCloseable {
    * {@link io.tributary.flower.server.FlowerServer#stop} does.
    */
   public void stop(String why) {
-    stop.request(why);
+    host.stop(why);
   }
 
   /** {@link #run(RoundListener)} without a listener. */
@@ -230,34 +231,22 @@ public final class FleetServer implements AutoCloseable {
       return;
     }
     closed = true;
-    try {
-      Shutdown.disconnectAll(manager, config.shutdownGrace());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
+    host.shutDown(() -> {
       service.endAll();
-      stopTransports();
-      timer.shutdownNow();
-    }
+      if (httpFleet != null) {
+        httpFleet.close();
+      }
+    }, Arrays.asList(grpcFleet, join), timer::shutdownNow);
   }
 
+  /** Stops what {@link #start()} had started when it failed part way. */
   private void stopTransports() {
     if (httpFleet != null) {
       httpFleet.close();
     }
-    for (Server s : new Server[] {grpcFleet, join}) {
-      if (s == null) {
-        continue;
-      }
-      s.shutdown();
-      try {
-        if (!s.awaitTermination(config.shutdownGrace().toMillis() + 100,
-            TimeUnit.MILLISECONDS)) {
-          s.shutdownNow();
-        }
-      } catch (InterruptedException e) {
+    for (Server s : Arrays.asList(grpcFleet, join)) {
+      if (s != null) {
         s.shutdownNow();
-        Thread.currentThread().interrupt();
       }
     }
   }

@@ -177,6 +177,39 @@ class FleetServerFlowerInteropTest {
     }
   }
 
+  @Test
+  void run_restSuperNodesOverHttps_trustTheServersCertificateAndJoin() throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
+        Files.createDirectories(dir.resolve("certs")));
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .transport(FleetTransport.HTTP).serveJoin(false)
+        .tls(new io.tributary.flower.server.TlsFiles(certs.serverCert, certs.serverKey,
+            java.util.Optional.empty())).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(1, 2, Duration.ofSeconds(120)), fleet)) {
+      double[] u25 = nodes.rand(25, 3);
+      double[] u26 = nodes.rand(26, 3);
+      String at = "https://127.0.0.1:" + server.fleetPort();
+      String ca = certs.caCert.toString();
+      nodes.start("tls-a", at, 25, "--rest", "--root-certificates", ca);
+      nodes.start("tls-b", at, 26, "--rest", "--root-certificates", ca);
+      RunResult r;
+      try {
+        r = server.run();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        throw new AssertionError(e + "\n--- tls-a:\n" + nodes.tail("tls-a"), e);
+      }
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u25[i] + u26[i]) / 2.0;
+      }
+      assertThat(r.rounds().getFirst().failureReasons()).isEmpty();
+      assertThat(r.rounds().getFirst().clients()).isEqualTo(2);
+      assertModel(r, expected);
+    }
+  }
+
   private Path sshKey(String name) throws Exception {
     Path key = dir.resolve(name);
     Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ecdsa", "-b", "384", "-N", "",
@@ -271,6 +304,69 @@ class FleetServerFlowerInteropTest {
       assertThat(reasons).anySatisfy(x -> assertThat(x).startsWith("fit:")
           .contains("node-"));
       assertModel(r, expected);
+    }
+  }
+
+  @Test
+  void run_nodeKilledAndRestartedMidRun_rejoinsAndItsRepliesCountInLaterRounds()
+      throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .serveJoin(false).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config(3, 2, Duration.ofSeconds(40)), fleet)) {
+      double[] u51 = nodes.rand(51, 3);
+      double[] u52 = nodes.rand(52, 3);
+      double[] u53 = nodes.rand(53, 3);
+      String at = "127.0.0.1:" + server.fleetPort();
+      nodes.start("stay", at, 51);
+      Process victim = nodes.start("victim", at, 52);
+      java.util.Set<String> before = new java.util.HashSet<>();
+      java.util.concurrent.atomic.AtomicReference<String> rejoined =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      RunResult r = server.run(new io.tributary.learning.rounds.RoundListener() {
+        @Override
+        public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters)
+            throws java.io.IOException {
+          if (metrics.round() != 1) {
+            return;
+          }
+          // Killed without a goodbye, then started again (its ClientApp now seeded 53, so its
+          // replies can be told from the old ones); round 2 waits until it is back.
+          before.addAll(server.connectedClients());
+          try {
+            PythonSuperNodes.kill(victim);
+            nodes.start("victim-again", at, 53);
+            long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (rejoined.get() == null && System.nanoTime() < until) {
+              server.connectedClients().stream().filter(id -> !before.contains(id)).findFirst()
+                  .ifPresent(rejoined::set);
+              Thread.sleep(200);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          if (rejoined.get() == null) {
+            throw new java.io.IOException("the restarted node did not rejoin:\n"
+                + nodes.tail("victim-again"));
+          }
+        }
+      });
+      // Round 1: stay and victim; rounds 2 and 3: stay and the restarted node (the dead one,
+      // still counted online until its heartbeats are missed, fails only its own reply).
+      double[] expected = INIT.clone();
+      for (int i = 0; i < 3; i++) {
+        expected[i] += (u51[i] + u52[i]) / 2.0 + 2 * (u51[i] + u53[i]) / 2.0;
+      }
+      assertThat(r.rounds()).hasSize(3);
+      assertThat(r.rounds().get(0).failureReasons()).isEmpty();
+      for (int round = 1; round < 3; round++) {
+        assertThat(r.rounds().get(round).examples()).as("round %d", round + 1).isEqualTo(2);
+      }
+      assertThat(r.rounds().get(1).failureReasons()).anySatisfy(x -> assertThat(x)
+          .startsWith("fit:").contains("node-").doesNotContain(rejoined.get()));
+      assertModel(r, expected);
+      assertThat(server.connectedClients()).contains(rejoined.get());
     }
   }
 }

@@ -155,6 +155,11 @@ public final class FleetService {
           "RegisterNode carries no public key");
     }
     String key = keyOf(r.getPublicKey().toByteArray());
+    if (caller.keyDer().isPresent()
+        && !key.equals(HexFormat.of().formatHex(caller.keyDer().get()))) {
+      throw new FleetCallException(FleetCallException.Code.UNAUTHENTICATED,
+          "the public key to register is not the caller's");
+    }
     synchronized (lock) {
       if (byKey.containsKey(key)) {
         throw new FleetCallException(FleetCallException.Code.FAILED_PRECONDITION,
@@ -173,6 +178,7 @@ public final class FleetService {
   public ActivateNodeResponse activateNode(ActivateNodeRequest r, Caller caller)
       throws FleetCallException {
     String key = keyOf(r.getPublicKey().toByteArray());
+    requireSigned(caller);
     if (caller.keyDer().isPresent()
         && !key.equals(HexFormat.of().formatHex(caller.keyDer().get()))) {
       throw new FleetCallException(FleetCallException.Code.UNAUTHENTICATED,
@@ -252,9 +258,13 @@ public final class FleetService {
   public DeactivateNodeResponse deactivateNode(DeactivateNodeRequest r, Caller caller)
       throws FleetCallException {
     checkCaller(r.getNodeId(), caller);
+    return deactivate(r.getNodeId());
+  }
+
+  private DeactivateNodeResponse deactivate(long nodeId) throws FleetCallException {
     FleetNode s;
     synchronized (lock) {
-      NodeRecord n = known(r.getNodeId());
+      NodeRecord n = known(nodeId);
       s = n.current;
       n.current = null;
     }
@@ -270,7 +280,8 @@ public final class FleetService {
     checkCaller(r.getNodeId(), caller);
     if (authEnabled) {
       // Registered on the server, not by the node: it stays registered, as with Flower.
-      return deactivate(r.getNodeId());
+      deactivate(r.getNodeId());
+      return UnregisterNodeFleetResponse.getDefaultInstance();
     }
     FleetNode s;
     synchronized (lock) {
@@ -284,12 +295,6 @@ public final class FleetService {
       s.end("the node unregistered");
     }
     LOG.info("node {} unregistered", Long.toUnsignedString(r.getNodeId()));
-    return UnregisterNodeFleetResponse.getDefaultInstance();
-  }
-
-  private UnregisterNodeFleetResponse deactivate(long nodeId) throws FleetCallException {
-    deactivateNode(DeactivateNodeRequest.newBuilder().setNodeId(nodeId).build(),
-        Caller.ANONYMOUS);
     return UnregisterNodeFleetResponse.getDefaultInstance();
   }
 
@@ -323,14 +328,26 @@ public final class FleetService {
     return n;
   }
 
-  /** With a checked key (gRPC), the node id a call names must be the key's node. */
+  /**
+   * With a checked key, the node id a call names must be the key's node; without one (an
+   * unsigned HTTP call), only a server without SuperNode authentication goes on.
+   */
   private void checkCaller(long nodeId, Caller caller) throws FleetCallException {
+    requireSigned(caller);
     if (caller.keyDer().isEmpty()) {
       return;
     }
     Long id = byKey.get(HexFormat.of().formatHex(caller.keyDer().get()));
     if (id == null || id != nodeId) {
       throw new FleetCallException(FleetCallException.Code.UNAUTHENTICATED, "Invalid node ID");
+    }
+  }
+
+  /** With SuperNode authentication, an unsigned call changes nothing. */
+  private void requireSigned(Caller caller) throws FleetCallException {
+    if (authEnabled && caller.keyDer().isEmpty()) {
+      throw new FleetCallException(FleetCallException.Code.UNAUTHENTICATED,
+          "Missing authentication headers");
     }
   }
 

@@ -2,15 +2,23 @@ package io.tributary.flower.fleet.server.internal;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import io.tributary.flower.server.TlsFiles;
 import io.tributary.flower.fleet.server.FleetLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,12 +28,24 @@ import org.slf4j.LoggerFactory;
  * call at {@code POST /v1/fleet/<call>} (Flower 1.40+), {@code /api/v0/fleet/<call>} (Flower
  * 1.27-1.39's REST SuperNodes) and {@code //api/v0/fleet/<call>} (the path Flower 1.27's REST
  * SuperNode actually posts to). Bodies are {@code application/protobuf}; a refusal is JSON
- * {@code {"error": ..., "code": ...}} with the matching HTTP status. Requests run on virtual
+ * {@code {"detail": ..., "code": ...}} (Starlette's {@code detail}, which Flower's nodes read;
+ * {@code error} carries the same text) with the matching HTTP status. Requests run on virtual
  * threads; a body larger than the largest object plus 1 MiB is refused before it is read.
+ *
+ * <p>With a TLS context it serves HTTPS (requiring a client certificate when the context's files
+ * name a client CA). A call carrying Flower 1.40+'s node authentication headers
+ * ({@code flwr-public-key}: base64 of the PEM public key; {@code flwr-timestamp}; and
+ * {@code flwr-signature}: base64 of the ECDSA-SHA256 signature of the timestamp) is checked as
+ * the gRPC metadata is ({@link NodeSignatures}) and bound to that key; a call without them is
+ * anonymous, which only a server without SuperNode authentication accepts (Flower 1.27's REST
+ * nodes do not sign).
  */
 public final class HttpFleet implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpFleet.class);
   private static final String PROTOBUF = "application/protobuf";
+  private static final String PUBLIC_KEY = "flwr-public-key";
+  private static final String TIMESTAMP = "flwr-timestamp";
+  private static final String SIGNATURE = "flwr-signature";
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -47,7 +67,33 @@ public final class HttpFleet implements AutoCloseable {
    */
   public static HttpFleet start(String host, int port, FleetService service, FleetLimits limits)
       throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+    return start(host, port, service, limits, Optional.empty());
+  }
+
+  /**
+   * Listens on {@code host:port}, over HTTPS with {@code tls}' certificate when given.
+   *
+   * @throws IOException if the address cannot be bound or the TLS files are unusable
+   */
+  public static HttpFleet start(String host, int port, FleetService service, FleetLimits limits,
+      Optional<TlsFiles> tls) throws IOException {
+    HttpServer server;
+    if (tls.isPresent()) {
+      SSLContext ctx = ServerTls.context(tls.get());
+      boolean clientAuth = tls.get().clientCa().isPresent();
+      HttpsServer https = HttpsServer.create(new InetSocketAddress(host, port), 0);
+      https.setHttpsConfigurator(new HttpsConfigurator(ctx) {
+        @Override
+        public void configure(HttpsParameters params) {
+          SSLParameters p = ctx.getDefaultSSLParameters();
+          p.setNeedClientAuth(clientAuth);
+          params.setSSLParameters(p);
+        }
+      });
+      server = https;
+    } else {
+      server = HttpServer.create(new InetSocketAddress(host, port), 0);
+    }
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HttpFleet h = new HttpFleet(server, executor, service, limits.maxObjectBytes() + (1L << 20));
     server.createContext("/", h::handle);
@@ -108,7 +154,7 @@ public final class HttpFleet implements AutoCloseable {
       }
       byte[] out;
       try {
-        out = call.get().invoke(service, body, FleetService.Caller.ANONYMOUS).toByteArray();
+        out = call.get().invoke(service, body, caller(x)).toByteArray();
       } catch (FleetCallException e) {
         error(x, e.code().http(), e.code().name(), e.getMessage());
         return;
@@ -123,6 +169,41 @@ public final class HttpFleet implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       // A node that hangs up mid-call, or a bug: the call is lost, the server goes on.
       LOG.warn("Fleet HTTP call {} failed: {}", x.getRequestURI().getRawPath(), e.toString());
+    }
+  }
+
+  /**
+   * The caller a request's authentication headers prove, or anonymous without any of them.
+   *
+   * @throws FleetCallException (UNAUTHENTICATED) if some are missing or wrong, or none are sent
+   *     to a server with SuperNode authentication
+   */
+  private FleetService.Caller caller(HttpExchange x) throws FleetCallException {
+    String key = x.getRequestHeaders().getFirst(PUBLIC_KEY);
+    String timestamp = x.getRequestHeaders().getFirst(TIMESTAMP);
+    String signature = x.getRequestHeaders().getFirst(SIGNATURE);
+    if (key == null && timestamp == null && signature == null) {
+      if (service.authEnabled()) {
+        throw new FleetCallException(FleetCallException.Code.UNAUTHENTICATED,
+            "Missing authentication headers");
+      }
+      return FleetService.Caller.ANONYMOUS;
+    }
+    byte[] pem = base64(key);
+    byte[] sig = base64(signature);
+    return new FleetService.Caller(Optional.of(NodeSignatures.verify(pem, timestamp, sig,
+        Instant.now())));
+  }
+
+  /** The bytes of a base64 header; null (then refused as missing) when absent or not base64. */
+  private static byte[] base64(String header) {
+    if (header == null) {
+      return null;
+    }
+    try {
+      return Base64.getDecoder().decode(header.strip());
+    } catch (IllegalArgumentException e) {
+      return null;
     }
   }
 
@@ -145,7 +226,9 @@ public final class HttpFleet implements AutoCloseable {
 
   private static void error(HttpExchange x, int status, String code, String message)
       throws IOException {
-    StringBuilder json = new StringBuilder("{\"error\": ");
+    StringBuilder json = new StringBuilder("{\"detail\": ");
+    quote(json, message);
+    json.append(", \"error\": ");
     quote(json, message);
     json.append(", \"code\": ");
     quote(json, code);

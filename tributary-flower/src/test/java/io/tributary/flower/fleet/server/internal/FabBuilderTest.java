@@ -137,4 +137,48 @@ class FabBuilderTest {
     assertThat(p.matches("keep.py")).isFalse();
     assertThat(p.matches("a.pyc")).isFalse();
   }
+
+  @Test
+  void pythonFloat_variousValues_asPythonsStr() {
+    double[] in = {1e-5, 0.0001, 1e16, 1.5e300, 0.1, 2.0, -0.5, 123456789012345.6, 1e15, 5e-324,
+        -0.0, 0.3333333333333333};
+    String[] out = {"1e-05", "0.0001", "1e+16", "1.5e+300", "0.1", "2.0", "-0.5",
+        "123456789012345.6", "1000000000000000.0", "5e-324", "-0.0", "0.3333333333333333"};
+    for (int i = 0; i < in.length; i++) {
+      assertThat(TomlWriter.pythonFloat(in[i])).as("%s", in[i]).isEqualTo(out[i]);
+    }
+  }
+
+  @Test
+  void pyproject_rewrittenAsTomliW_tablesAfterValuesArraysOnePerLine() {
+    String out = FabBuilder.pyproject("""
+        [tool.flwr.app.config]
+        x = 1
+        [project]
+        name = 'n'
+        deps = ["a", 'b']
+        [tool.flwr.federations]
+        default = "local"
+        """, "t");
+    assertThat(out).isEqualTo("""
+        [tool.flwr.app.config]
+        x = 1
+
+        [project]
+        name = "n"
+        deps = [
+            "a",
+            "b",
+        ]
+        """);
+  }
+
+  @Test
+  void pyproject_notToml_refusedWithTheLine() {
+    for (String bad : new String[] {"a = 1\na = 2\n", "[x]\n[x]\n", "a = 'it''s'\n",
+        "a = \"open\n", "a = [1, 2\n", "d = 1979-05-27\n", "= 1\n", "a = 0x\n"}) {
+      assertThatThrownBy(() -> FabBuilder.pyproject(bad, "p.toml")).as(bad)
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("p.toml line ");
+    }
+  }
 }

@@ -97,7 +97,7 @@ class HttpFleetTest {
   void post_unknownCall_404WithJsonError() throws Exception {
     String[] r = post("/v1/fleet/launch-missiles", new byte[0]);
     assertThat(r[0]).startsWith("HTTP/1.1 404").containsIgnoringCase("application/json");
-    assertThat(r[1]).contains("\"error\": \"no Fleet call at /v1/fleet/launch-missiles\"");
+    assertThat(r[1]).contains("\"detail\": \"no Fleet call at /v1/fleet/launch-missiles\"");
   }
 
   @Test
@@ -117,6 +117,136 @@ class HttpFleetTest {
       String status = new java.io.BufferedReader(new java.io.InputStreamReader(
           sock.getInputStream(), StandardCharsets.US_ASCII)).readLine();
       assertThat(status).startsWith("HTTP/1.1 413");
+    }
+  }
+
+  /** A server with SuperNode authentication, {@code allowed} registered. */
+  private HttpFleet authServer(java.security.KeyPair allowed) throws Exception {
+    FleetService s = new FleetService(new ClientManager(), new FleetService.RunInfo(7, "p/a",
+        "1", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
+        new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(),
+        Optional.of(java.util.List.of(allowed.getPublic().getEncoded())));
+    return HttpFleet.start("127.0.0.1", 0, s, new FleetLimits(1 << 20, 4 << 20, 64, 10));
+  }
+
+  private static HttpResponse<byte[]> activate(int port, java.security.KeyPair keys,
+      Map<String, String> headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+        + "/v1/fleet/activate-node")).POST(HttpRequest.BodyPublishers.ofByteArray(
+            io.tributary.flower.fleet.internal.proto.ActivateNodeRequest.newBuilder()
+                .setPublicKey(ByteString.copyFrom(NodeAuth.pem(keys))).setHeartbeatInterval(30)
+                .build().toByteArray()));
+    headers.forEach(b::header);
+    return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static String sign(java.security.KeyPair keys, String timestamp) throws Exception {
+    java.security.Signature s = java.security.Signature.getInstance("SHA256withECDSA");
+    s.initSign(keys.getPrivate());
+    s.update(timestamp.getBytes(StandardCharsets.US_ASCII));
+    return java.util.Base64.getEncoder().encodeToString(s.sign());
+  }
+
+  @Test
+  void post_signedByARegisteredKey_activatesTheNode() throws Exception {
+    java.security.KeyPair keys = NodeAuth.generate();
+    try (HttpFleet auth = authServer(keys)) {
+      HttpResponse<byte[]> r = activate(auth.port(), keys, new NodeAuth(keys).httpHeaders());
+      assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+      assertThat(io.tributary.flower.fleet.internal.proto.ActivateNodeResponse.parseFrom(r.body())
+          .getNodeId()).isGreaterThan(1);
+    }
+  }
+
+  @Test
+  void post_unsignedToAServerWithNodeAuth_401() throws Exception {
+    java.security.KeyPair keys = NodeAuth.generate();
+    try (HttpFleet auth = authServer(keys)) {
+      HttpResponse<byte[]> r = activate(auth.port(), keys, Map.of());
+      assertThat(r.statusCode()).isEqualTo(401);
+      assertThat(new String(r.body(), StandardCharsets.UTF_8))
+          .contains("Missing authentication headers");
+    }
+  }
+
+  @Test
+  void post_signatureOfAnotherKey_401() throws Exception {
+    java.security.KeyPair keys = NodeAuth.generate();
+    java.security.KeyPair other = NodeAuth.generate();
+    try (HttpFleet auth = authServer(keys)) {
+      Map<String, String> h = new java.util.HashMap<>(new NodeAuth(keys).httpHeaders());
+      h.put("flwr-signature", sign(other, h.get("flwr-timestamp")));
+      HttpResponse<byte[]> r = activate(auth.port(), keys, h);
+      assertThat(r.statusCode()).isEqualTo(401);
+      assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("Invalid signature");
+    }
+  }
+
+  @Test
+  void post_timestampOutsideTheWindow_401() throws Exception {
+    java.security.KeyPair keys = NodeAuth.generate();
+    try (HttpFleet auth = authServer(keys)) {
+      for (long offset : new long[] {-306, 6}) {
+        String ts = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(offset)
+            .toString();
+        Map<String, String> h = new java.util.HashMap<>(new NodeAuth(keys).httpHeaders());
+        h.put("flwr-timestamp", ts);
+        h.put("flwr-signature", sign(keys, ts));
+        HttpResponse<byte[]> r = activate(auth.port(), keys, h);
+        assertThat(r.statusCode()).as("offset %d s", offset).isEqualTo(401);
+        assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("Invalid timestamp");
+      }
+    }
+  }
+
+  @Test
+  void post_keyNotRegistered_refusedAndNoNodeMade() throws Exception {
+    java.security.KeyPair keys = NodeAuth.generate();
+    java.security.KeyPair stranger = NodeAuth.generate();
+    try (HttpFleet auth = authServer(keys)) {
+      HttpResponse<byte[]> reg = HttpClient.newHttpClient().send(withHeaders(HttpRequest
+          .newBuilder(URI.create("http://127.0.0.1:" + auth.port() + "/v1/fleet/register-node"))
+          .POST(HttpRequest.BodyPublishers.ofByteArray(RegisterNodeFleetRequest.newBuilder()
+              .setPublicKey(ByteString.copyFrom(NodeAuth.pem(stranger))).build().toByteArray())),
+          new NodeAuth(stranger).httpHeaders()).build(), HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(reg.statusCode()).isEqualTo(409);
+      HttpResponse<byte[]> act = activate(auth.port(), stranger,
+          new NodeAuth(stranger).httpHeaders());
+      assertThat(act.statusCode()).isEqualTo(409);
+      assertThat(new String(act.body(), StandardCharsets.UTF_8))
+          .contains("No SuperNode found with the given public key");
+    }
+  }
+
+  private static HttpRequest.Builder withHeaders(HttpRequest.Builder b, Map<String, String> h) {
+    h.forEach(b::header);
+    return b;
+  }
+
+  @Test
+  void start_withTls_servesHttpsWithTheCertificate() throws Exception {
+    io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(
+        java.nio.file.Files.createTempDirectory("fleet-tls"));
+    FleetService s = new FleetService(new ClientManager(), new FleetService.RunInfo(7, "p/a",
+        "1", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
+        new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(), Optional.empty());
+    try (HttpFleet https = HttpFleet.start("127.0.0.1", 0, s,
+        new FleetLimits(1 << 20, 4 << 20, 64, 10), Optional.of(new io.tributary.flower.server
+            .TlsFiles(certs.serverCert, certs.serverKey, Optional.empty())))) {
+      HttpClient c = HttpClient.newBuilder().sslContext(
+          io.tributary.flower.fleet.internal.RootCertificates.sslContext(certs.caCert)).build();
+      HttpResponse<byte[]> r = c.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
+          + https.port() + "/v1/fleet/register-node"))
+          .POST(HttpRequest.BodyPublishers.ofByteArray(register())).build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(RegisterNodeFleetResponse.parseFrom(r.body()).getNodeId()).isGreaterThan(1);
+      // A plain-text client gets no answer from a TLS port.
+      assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> HttpClient.newHttpClient()
+          .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + https.port()
+              + "/v1/fleet/register-node")).timeout(java.time.Duration.ofSeconds(5))
+              .POST(HttpRequest.BodyPublishers.ofByteArray(register())).build(),
+              HttpResponse.BodyHandlers.ofByteArray()))).isNotNull();
     }
   }
 }
