@@ -253,6 +253,39 @@ public final class ClientPass {
     return new Result(values, List.copyOf(failures));
   }
 
+  /**
+   * One part of consecutive parts, as if one worker had computed their groups: each sink's
+   * subtrees folded into the complete subtrees of the union (the same combinations, so the same
+   * bits, as {@link ReductionTree.Folder} over every group), the failures in client order, the
+   * successes added. Where a part stopped early (failures not tolerated), so does the union.
+   *
+   * @param parts parts in group order, each starting where the one before ends (not empty)
+   */
+  static Part join(List<Sink> sinks, int clients, List<Part> parts) {
+    int from = parts.get(0).fromGroup();
+    int to = parts.get(parts.size() - 1).toGroup();
+    List<ClientFailure> failures = new ArrayList<>();
+    long successes = 0;
+    boolean complete = true;
+    for (Part p : parts) {
+      failures.addAll(p.failures());
+      successes += p.successes();
+      complete &= p.complete();
+    }
+    List<List<ReductionTree.Node<Object>>> subtrees = new ArrayList<>();
+    if (complete) {
+      for (int s = 0; s < sinks.size(); s++) {
+        ReductionTree.Folder<Object> folder =
+            new ReductionTree<>(groups(clients), sinks.get(s)::combine).folder(from, to);
+        for (Part p : parts) {
+          p.subtrees().get(s).forEach(folder::addSubtree);
+        }
+        subtrees.add(folder.subtrees());
+      }
+    }
+    return new Part(from, to, subtrees, failures, successes, complete);
+  }
+
   private static void awaitWorker(Future<?> f) {
     boolean interrupted = false;
     while (true) {

@@ -19,6 +19,8 @@ public final class PassReplay {
   private final byte[] earlier;
   private final long fromGroup;
   private final long toGroup;
+  /** The parts to combine instead of computing the groups, or null. */
+  private final List<PassPart> combine;
   private List<List<Object>> earlierValues;
   private volatile PassPart part;
 
@@ -37,6 +39,11 @@ public final class PassReplay {
    * @throws PassEngineException when the pass or the range is negative
    */
   public PassReplay(int pass, byte[] earlier, long fromGroup, long toGroup) {
+    this(pass, earlier, fromGroup, toGroup, null);
+  }
+
+  private PassReplay(int pass, byte[] earlier, long fromGroup, long toGroup,
+      List<PassPart> combine) {
     if (pass < 0 || fromGroup < 0 || toGroup < fromGroup) {
       throw new PassEngineException("no pass part " + pass + " of groups [" + fromGroup + ", "
           + toGroup + ")", null);
@@ -45,6 +52,27 @@ public final class PassReplay {
     this.earlier = earlier.clone();
     this.fromGroup = fromGroup;
     this.toGroup = toGroup;
+    this.combine = combine;
+  }
+
+  /**
+   * A replay that computes no client but combines {@code parts} (other workers' parts of pass
+   * {@code pass}, consecutive once sorted) into the one part of the groups they cover together:
+   * a second, smaller stage of the reduction tree, so that the driver receives fewer parts.
+   *
+   * @throws PassEngineException when {@code parts} is empty or the pass is negative
+   */
+  public static PassReplay combining(int pass, byte[] earlier, List<PassPart> parts) {
+    if (parts.isEmpty()) {
+      throw new PassEngineException("no pass parts to combine", null);
+    }
+    long from = Long.MAX_VALUE;
+    long to = Long.MIN_VALUE;
+    for (PassPart p : parts) {
+      from = Math.min(from, p.fromGroup());
+      to = Math.max(to, p.toGroup());
+    }
+    return new PassReplay(pass, earlier, from, to, List.copyOf(parts));
   }
 
   /**
@@ -92,8 +120,8 @@ public final class PassReplay {
   }
 
   /**
-   * Computes this replay's groups of the pass with {@code sinks} over {@code clients} clients,
-   * then stops the invocation.
+   * Computes this replay's groups of the pass with {@code sinks} over {@code clients} clients
+   * (or combines the parts it was given), then stops the invocation.
    */
   public RuntimeException compute(int clients, List<Sink> sinks, ClientPass.PassSettings settings,
       long[] cost) {
@@ -102,8 +130,15 @@ public final class PassReplay {
       throw new PassEngineException("groups [" + fromGroup + ", " + toGroup + ") are not inside"
           + " pass " + pass + "'s " + groups + " groups (" + clients + " clients)", null);
     }
-    ClientPass.Part p = new ClientPass(clients, sinks, settings, cost, (int) fromGroup,
-        (int) toGroup).runRange();
+    ClientPass.Part p;
+    if (combine != null) {
+      // The parts come from other workers: checked as the driver checks them.
+      p = ClientPass.join(sinks, clients, PassCodec.decodeRange(combine, sinks, clients,
+          settings.minSuccessFraction() >= 1.0, fromGroup, toGroup));
+    } else {
+      p = new ClientPass(clients, sinks, settings, cost, (int) fromGroup, (int) toGroup)
+          .runRange();
+    }
     part = new PassPart(fromGroup, toGroup, PassCodec.encodePart(p, sinks));
     return new Stop();
   }
