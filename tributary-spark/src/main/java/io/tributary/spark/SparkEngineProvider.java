@@ -46,7 +46,8 @@ public final class SparkEngineProvider implements EngineProvider {
       spark.stop();
       throw e;
     }
-    return new SparkPassEngine(spark, encoded, current, engine.partitions());
+    return new SparkPassEngine(spark, encoded, current, engine.partitions(),
+        conf.combinedParts());
   }
 
   private static JavaSparkContext startContext(String master, SparkConf conf) {
