@@ -16,6 +16,8 @@ import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Tuple2;
 
 /**
@@ -31,6 +33,7 @@ import scala.Tuple2;
  * anyway becomes a {@link PassEngineException} with one line naming the cause.
  */
 public final class SparkPassEngine implements ClusterEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkPassEngine.class);
   private final JavaSparkContext spark;
   private final byte[] settings;
   private final String settingsKey;
@@ -134,6 +137,9 @@ public final class SparkPassEngine implements ClusterEngine {
         bytes += p.payload().length;
       }
       last = new PassTraffic(request.pass(), layout.tasks().size(), out.size(), bytes);
+      // What the benchmarks read for the driver's traffic per pass (run-spark.sh traffic).
+      LOG.debug("pass {} ({}): {} tasks, {} parts to the driver, {} bytes", request.pass(),
+          describe(invocation), layout.tasks().size(), out.size(), bytes);
       return out;
     } catch (SparkException e) {
       throw new PassEngineException("the Spark job of pass " + request.pass() + " ("
