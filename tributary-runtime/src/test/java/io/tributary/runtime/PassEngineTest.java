@@ -538,6 +538,27 @@ class PassEngineTest {
   }
 
   @Test
+  void edgesFollowingTheTree_theRequestCarriesTheirLevel() {
+    // 700 clients: 350 groups of 2; edges of 128 clients are the nodes of level 6 (64 groups).
+    Edges edges = Edges.contiguous(128, 128, 128, 128, 128, 60);
+    assertThat(edges.treeLevel()).hasValue(6);
+    List<PassRequest> seen = new ArrayList<>();
+    ReplayingEngine inner = new ReplayingEngine(3, OPTIONS.withEdges(edges).withThreads(1), 3);
+    PassEngine recording = request -> {
+      seen.add(request);
+      return inner.run(request);
+    };
+    assertThat(onEngine(OPTIONS.withEdges(edges), recording, toEdges()).value())
+        .isEqualTo(local(OPTIONS.withEdges(edges), toEdges()));
+    assertThat(seen).singleElement().satisfies(r -> {
+      assertThat(r.edges()).contains(edges);
+      assertThat(r.edgeLevel()).hasValue(6);
+    });
+    assertThat(Edges.even(CLIENTS, 5).treeLevel()).isEmpty();
+    assertThat(interleavedEdges().treeLevel()).isEmpty();
+  }
+
+  @Test
   void combinePassParts_gapOrOverlap_isRefused() {
     Case c = sum();
     try (ExecutionContext worker = ExecutionContext.create(OPTIONS)) {

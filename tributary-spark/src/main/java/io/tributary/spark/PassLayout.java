@@ -31,12 +31,23 @@ record PassLayout(List<GroupRange> combined, List<GroupRange> tasks, int shift) 
    *     {@code combine} is below 1
    */
   static PassLayout of(long groups, int tasks, int combine) {
-    if (groups < 0 || tasks < 1 || combine < 1) {
+    return of(groups, tasks, combine, 0);
+  }
+
+  /**
+   * Like {@link #of(long, int, int)}, with combined ranges of at least {@code 2^minShift}
+   * groups: with edges that are the nodes of level {@code minShift} of the pass's tree, no edge
+   * is split between combined ranges, so each edge's aggregate is completed on one executor.
+   *
+   * @throws IllegalArgumentException also when {@code minShift} is not in {@code [0, 62]}
+   */
+  static PassLayout of(long groups, int tasks, int combine, int minShift) {
+    if (groups < 0 || tasks < 1 || combine < 1 || minShift < 0 || minShift > 62) {
       throw new IllegalArgumentException("no layout of " + groups + " groups in " + tasks
-          + " tasks combined into " + combine);
+          + " tasks combined into " + combine + " (ranges of 2^" + minShift + " groups at least)");
     }
     int target = Math.min(tasks, combine);
-    int shift = 0;
+    int shift = minShift;
     while (((groups + (1L << shift) - 1) >> shift) > target) {
       shift++;
     }

@@ -117,7 +117,10 @@ public final class SparkPassEngine implements ClusterEngine {
       throw new PassEngineException("a pass was asked for outside a simulation's invocation",
           null);
     }
-    PassLayout layout = PassLayout.of(request.groups(), partitions, combinedParts());
+    // Edges that are nodes of the tree stay whole in one combined range: each edge's aggregate
+    // is then completed on one executor.
+    PassLayout layout = PassLayout.of(request.groups(), partitions, combinedParts(),
+        request.edgeLevel().orElse(0));
     if (layout.tasks().isEmpty()) {
       return List.of();
     }

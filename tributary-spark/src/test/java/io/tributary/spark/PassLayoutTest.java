@@ -42,8 +42,29 @@ class PassLayoutTest {
     }
   }
 
+  @Property
+  void of_edgesOfALevel_neverSplitBetweenCombinedRanges(
+      @ForAll @IntRange(min = 0, max = 3000) int groups,
+      @ForAll @IntRange(min = 1, max = 300) int tasks,
+      @ForAll @IntRange(min = 1, max = 40) int combine,
+      @ForAll @IntRange(min = 0, max = 12) int edgeLevel) {
+    PassLayout layout = PassLayout.of(groups, tasks, combine, edgeLevel);
+    assertThat(layout.shift()).isGreaterThanOrEqualTo(edgeLevel);
+    long edge = 1L << edgeLevel;
+    for (GroupRange c : layout.combined()) {
+      // Each edge [j 2^level, (j+1) 2^level) starts and ends inside one combined range.
+      assertThat(c.from() % edge).isZero();
+      assertThat(c.to() == groups || c.to() % edge == 0).isTrue();
+    }
+  }
+
   @Test
   void of_examples() {
+    PassLayout edges = PassLayout.of(256, 16, 8, 6);
+    assertThat(edges.combined()).containsExactly(new GroupRange(0, 64), new GroupRange(64, 128),
+        new GroupRange(128, 192), new GroupRange(192, 256));
+    assertThat(edges.tasks()).hasSize(16);
+    assertThat(PassLayout.of(256, 16, 2, 6).combined()).hasSize(2);
     PassLayout l = PassLayout.of(256, 16, 2);
     assertThat(l.combined()).containsExactly(new GroupRange(0, 128), new GroupRange(128, 256));
     assertThat(l.tasks()).hasSize(16);
@@ -55,5 +76,7 @@ class PassLayoutTest {
     assertThat(PassLayout.of(0, 4, 2).tasks()).isEmpty();
     assertThatThrownBy(() -> PassLayout.of(3, 0, 1)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> PassLayout.of(3, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PassLayout.of(3, 1, 1, -1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
