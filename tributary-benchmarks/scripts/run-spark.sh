@@ -31,8 +31,9 @@
 #            sampled every 10 s, and on the local engine for the smallest count.
 #
 #  traffic  what the driver receives per pass as the tasks per pass grow (TRAFFIC_TASKS), with
-#            the executors combining each pass into one part per executor (the default) and with
-#            one part per task (tributary.combinedParts = the tasks: no second stage), for
+#            the executors combining each pass into one part per executor (the default) and into
+#            as many parts as tasks (tributary.combinedParts = the tasks, aligned ranges: at most
+#            that many parts, as the driver received one per task before the second stage), for
 #            TRAFFIC_CLIENTS per round of the 1,000,000-parameter model of `million`, one round:
 #            the parts' bytes per pass (the engine's debug line) and the tasks' result bytes
 #            (the event log).

@@ -226,7 +226,7 @@ if traffic:
     print("### What the driver receives per pass as the tasks grow (the engine's debug line: "
           "the parts' payload bytes; the event log: the tasks' result bytes)")
     print()
-    print("| tasks | second stage | parts per pass | `next` pass MB | all passes MB (round) "
+    print("| tasks | combined parts = | parts per pass | `next` pass MB | all passes MB (round) "
           "| event log results MB | round s | final.npz sha256 | load at start |")
     print("|---:|---|---:|---:|---:|---:|---:|---|---|")
     base = None
@@ -241,7 +241,7 @@ if traffic:
         m = metrics(name)
         d = digest(name)
         base = base or d
-        print(f"| {tasks} | {'on the executors' if how == 'combined' else 'none (a part per task)'}"
+        print(f"| {tasks} | {'executors (default)' if how == 'combined' else 'tasks'}"
               f" | {', '.join(map(str, parts)) or '-'} | {sum(nxt) / 1e6:.1f} | "
               f"{sum(every) / 1e6:.1f} | {e['result_bytes'] / 1e6 if e else 0:.1f} | "
               f"{m[0]['seconds'] if m else '-'} | {d[:12] if d else '-'}"
