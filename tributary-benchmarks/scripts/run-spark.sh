@@ -45,7 +45,7 @@
 #   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass),
 #   POPULATION_CLIENTS="1000 10000 100000 1000000", POPULATION_ROUNDS=2,
 #   MILLION_CLIENTS="100000 1000000", MILLION_TIMEOUT=5400,
-#   TRAFFIC_TASKS="2 8 32", TRAFFIC_CLIENTS=10000
+#   TRAFFIC_TASKS="2 8 32", TRAFFIC_CLIENTS=10000, TRAFFIC_ENGINE=cluster|local[N]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -87,11 +87,19 @@ stop_cluster() {
   fi
 }
 trap stop_cluster EXIT
+# traffic on local[2] (TRAFFIC_ENGINE=local[2]) needs no cluster: Spark in the driver's JVM, whose
+# passes are combined into one part.
+if [[ $what == traffic && ${TRAFFIC_ENGINE:-cluster} != cluster ]]; then
+  master=
+  traffic_engine=$TRAFFIC_ENGINE
+else
 echo "starting a loopback cluster: 2 workers x 1 core, 3g each..." >&2
 master=$("$root/tributary" spark-cluster start --workers 2 --cores 1 --memory 3g \
   --dir "$cluster_dir" | grep -o 'spark://[0-9.:]*' | head -n 1)
 [[ -n $master ]] || { echo "the cluster did not start" >&2; exit 1; }
 echo "cluster: $master" >&2
+traffic_engine=$master
+fi
 
 # run NAME ENGINE TIMEOUT ARGS...: one simulate, its wall time, load and (Spark) event log.
 run() {
@@ -234,7 +242,7 @@ if [[ $what == traffic ]]; then
       echo "traffic: generated:99999,10,1 mclr, $k clients, $t tasks, $how..." >&2
       conf=()
       [[ $how == pertask ]] && conf=(--spark-conf "tributary.combinedParts=$t")
-      run_partitions=$t run "traffic-$t-$how" "$master" 1800 ${conf[@]+"${conf[@]}"} \
+      run_partitions=$t run "traffic-$t-$how" "$traffic_engine" 1800 ${conf[@]+"${conf[@]}"} \
         --dataset generated:99999,10,1 --model mclr --clients "$k" --clients-per-round "$k" \
         --local-epochs 1 --batch-size 1 --rounds 1 --seed 1
     done

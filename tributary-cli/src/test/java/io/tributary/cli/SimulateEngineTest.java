@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -82,7 +83,11 @@ class SimulateEngineTest {
       double seconds = (System.nanoTime() - t0) / 1e9;
       String out = Files.readString(dir.resolve("stdout.txt"));
       assertThat(p.exitValue()).as(err).isEqualTo(1);
-      assertThat(err.strip().lines()).as(err).containsExactly("tributary simulate: Could not "
+      List<String> lines = err.strip().lines().toList();
+      // The run's banner, then the failure's one line.
+      assertThat(lines).as(err).hasSize(2);
+      assertThat(lines.get(0)).startsWith("fedavg on digits: ");
+      assertThat(lines.get(1)).as(err).isEqualTo("tributary simulate: Could not "
           + "start the engine " + master + ": the server at 127.0.0.1:" + server.getLocalPort()
           + " does not answer as a Spark master (its answer opens with a frame length of "
           + ByteBuffer.wrap(garbageHead()).getLong() + "); check the URL (spark://HOST:PORT of "
