@@ -140,6 +140,22 @@ public final class ExecutionContext implements AutoCloseable {
     return replay.run(() -> run(computation, args, Optional.of(replay)));
   }
 
+  /**
+   * Like {@link #combinePassParts(Computation, List, int, byte[], List)}, for parts that arrive
+   * one at a time in group order and together cover groups {@code [fromGroup, toGroup)}: only
+   * one part and O(log n) partial results are held at once, however many parts there are.
+   *
+   * @throws PassEngineException as the other form does
+   */
+  public PassPart combinePassParts(Computation computation, List<Object> arguments, int pass,
+      byte[] earlier, long fromGroup, long toGroup, java.util.Iterator<PassPart> parts) {
+    Objects.requireNonNull(computation, "computation");
+    PassReplay replay = PassReplay.combining(pass, Objects.requireNonNull(earlier, "earlier"),
+        fromGroup, toGroup, parts);
+    Object[] args = arguments.toArray();
+    return replay.run(() -> run(computation, args, Optional.of(replay)));
+  }
+
   private Outcome run(Computation computation, Object[] args, Optional<PassReplay> replay) {
     Objects.requireNonNull(computation, "computation");
     long start = System.nanoTime();

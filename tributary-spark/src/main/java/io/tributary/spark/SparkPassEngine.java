@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.spark.HashPartitioner;
+import org.apache.spark.Partitioner;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -159,14 +159,49 @@ public final class SparkPassEngine implements ClusterEngine {
 
   /**
    * The second stage: each task's part goes to the executor task of its combined range (a
-   * shuffle among the executors), which folds them into that range's one part.
+   * shuffle among the executors, sorted by group and spilled to disk where large), which folds
+   * them one at a time into that range's one part.
    */
   private static JavaRDD<PartBytes> combined(JavaRDD<PartBytes> computed, PassLayout layout,
       Broadcast<PassJob> shared) {
     int shift = layout.shift();
-    return computed.mapToPair(p -> new Tuple2<>((int) (p.from() >> shift), p))
-        .groupByKey(new HashPartitioner(layout.combined().size()))
-        .map(g -> WorkerPass.combine(shared.value(), g._2()));
+    List<GroupRange> ranges = layout.combined();
+    return computed.mapToPair(p -> new Tuple2<>(p.from(), p))
+        .repartitionAndSortWithinPartitions(new RangePartitioner(ranges.size(), shift))
+        .mapPartitionsWithIndex((index, parts) -> java.util.List.of(WorkerPass.combine(
+            shared.value(), ranges.get(index), new java.util.Iterator<PartBytes>() {
+              @Override
+              public boolean hasNext() {
+                return parts.hasNext();
+              }
+
+              @Override
+              public PartBytes next() {
+                return parts.next()._2();
+              }
+            })).iterator(), true);
+  }
+
+  /** Sends the part starting at group {@code g} to the combined range {@code g >> shift}. */
+  private static final class RangePartitioner extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int partitions;
+    private final int shift;
+
+    RangePartitioner(int partitions, int shift) {
+      this.partitions = partitions;
+      this.shift = shift;
+    }
+
+    @Override
+    public int numPartitions() {
+      return partitions;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (int) ((Long) key >> shift);
+    }
   }
 
   /** Runs the job; Spark throws SparkException without declaring it (Scala). */

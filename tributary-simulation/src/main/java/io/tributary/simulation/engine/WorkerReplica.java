@@ -9,7 +9,7 @@ import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.UserModel;
 import io.tributary.simulation.internal.RunParts;
 import java.io.IOException;
-import java.util.List;
+import java.util.Iterator;
 
 /**
  * A simulation rebuilt on a cluster engine's worker from the settings the driver sent: the same
@@ -54,16 +54,17 @@ public final class WorkerReplica implements AutoCloseable {
 
   /**
    * Combines parts of pass {@code pass} of {@code invocation} (computed by {@link #computePart}
-   * on any worker) into the one part of the consecutive groups they cover, computing no client:
-   * {@link ExecutionContext#combinePassParts}.
+   * on any worker), arriving in group order, into the one part of groups {@code [from, to)},
+   * computing no client and holding one part at a time: {@link ExecutionContext#combinePassParts}.
    *
    * @throws io.tributary.runtime.PassEngineException when the parts are malformed or not
    *     consecutive
    */
   public PassPart combineParts(Invocation invocation, Object serverArgument, int pass,
-      byte[] earlier, List<PassPart> parts) {
+      byte[] earlier, long from, long to, Iterator<PassPart> parts) {
     RunParts.Call call = this.parts.call(invocation, serverArgument);
-    return context.combinePassParts(call.computation(), call.arguments(), pass, earlier, parts);
+    return context.combinePassParts(call.computation(), call.arguments(), pass, earlier, from,
+        to, parts);
   }
 
   @Override

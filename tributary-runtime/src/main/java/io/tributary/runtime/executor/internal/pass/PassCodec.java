@@ -151,6 +151,18 @@ public final class PassCodec {
     return out;
   }
 
+  /**
+   * Decodes and checks one part of a pass over {@code clients} clients, as {@link #decodeParts}
+   * does each of its parts (what a worker combining a stream of parts needs).
+   */
+  static ClientPass.Part decodeOne(PassPart p, List<Sink> sinks, int clients, boolean strict) {
+    int groups = ClientPass.groups(clients);
+    if (p.toGroup() > groups) {
+      throw malformed("pass part " + range(p) + " is outside the pass's " + groups + " groups");
+    }
+    return decodePart(p, sinks, clients, groups, strict);
+  }
+
   private static ClientPass.Part decodePart(PassPart p, List<Sink> sinks, int clients,
       int groups, boolean strict) {
     String where = "pass part " + range(p);

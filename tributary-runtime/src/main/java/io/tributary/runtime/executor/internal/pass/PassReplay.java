@@ -19,8 +19,8 @@ public final class PassReplay {
   private final byte[] earlier;
   private final long fromGroup;
   private final long toGroup;
-  /** The parts to combine instead of computing the groups, or null. */
-  private final List<PassPart> combine;
+  /** The parts to combine instead of computing the groups, in group order, or null. */
+  private final java.util.Iterator<PassPart> combine;
   private List<List<Object>> earlierValues;
   private volatile PassPart part;
 
@@ -43,7 +43,7 @@ public final class PassReplay {
   }
 
   private PassReplay(int pass, byte[] earlier, long fromGroup, long toGroup,
-      List<PassPart> combine) {
+      java.util.Iterator<PassPart> combine) {
     if (pass < 0 || fromGroup < 0 || toGroup < fromGroup) {
       throw new PassEngineException("no pass part " + pass + " of groups [" + fromGroup + ", "
           + toGroup + ")", null);
@@ -66,13 +66,25 @@ public final class PassReplay {
     if (parts.isEmpty()) {
       throw new PassEngineException("no pass parts to combine", null);
     }
-    long from = Long.MAX_VALUE;
+    List<PassPart> sorted = new java.util.ArrayList<>(parts);
+    sorted.sort(java.util.Comparator.comparingLong(PassPart::fromGroup)
+        .thenComparingLong(PassPart::toGroup));
     long to = Long.MIN_VALUE;
-    for (PassPart p : parts) {
-      from = Math.min(from, p.fromGroup());
+    for (PassPart p : sorted) {
       to = Math.max(to, p.toGroup());
     }
-    return new PassReplay(pass, earlier, from, to, List.copyOf(parts));
+    return new PassReplay(pass, earlier, sorted.get(0).fromGroup(), to, sorted.iterator());
+  }
+
+  /**
+   * Like {@link #combining(int, byte[], List)}, for parts that arrive one at a time in group
+   * order and together cover groups {@code [fromGroup, toGroup)}: only one part and the
+   * reduction tree's O(log n) partials are held at once, however many parts there are.
+   */
+  public static PassReplay combining(int pass, byte[] earlier, long fromGroup, long toGroup,
+      java.util.Iterator<PassPart> parts) {
+    return new PassReplay(pass, earlier, fromGroup, toGroup,
+        java.util.Objects.requireNonNull(parts, "parts"));
   }
 
   /**
@@ -99,6 +111,38 @@ public final class PassReplay {
     }
     throw new PassEngineException("the invocation finished before pass " + pass
         + ": the request does not match the computation and arguments", null);
+  }
+
+  /** The parts to combine, checked as the driver checks parts, folded one at a time. */
+  private ClientPass.Part joinStream(int clients, List<Sink> sinks, boolean strict) {
+    ClientPass.Joiner joiner = new ClientPass.Joiner(sinks, clients, (int) fromGroup,
+        (int) toGroup);
+    long covered = fromGroup;
+    while (combine.hasNext()) {
+      PassPart p = combine.next();
+      if (p == null) {
+        throw PassCodec.malformed("a null part was given to combine");
+      }
+      if (p.fromGroup() < covered) {
+        throw PassCodec.malformed("pass part [" + p.fromGroup() + ", " + p.toGroup()
+            + ") overlaps the parts before it: a group was computed twice");
+      }
+      if (p.fromGroup() > covered) {
+        throw PassCodec.malformed("groups [" + covered + ", " + p.fromGroup()
+            + ") are missing from the pass parts");
+      }
+      if (p.toGroup() > toGroup) {
+        throw PassCodec.malformed("pass part [" + p.fromGroup() + ", " + p.toGroup()
+            + ") is outside groups [" + fromGroup + ", " + toGroup + ")");
+      }
+      joiner.add(PassCodec.decodeOne(p, sinks, clients, strict));
+      covered = p.toGroup();
+    }
+    if (covered != toGroup) {
+      throw PassCodec.malformed("groups [" + covered + ", " + toGroup
+          + ") are missing from the pass parts");
+    }
+    return joiner.finish();
   }
 
   /** The index of the pass this worker computes. */
@@ -132,9 +176,7 @@ public final class PassReplay {
     }
     ClientPass.Part p;
     if (combine != null) {
-      // The parts come from other workers: checked as the driver checks them.
-      p = ClientPass.join(sinks, clients, PassCodec.decodeRange(combine, sinks, clients,
-          settings.minSuccessFraction() >= 1.0, fromGroup, toGroup));
+      p = joinStream(clients, sinks, settings.minSuccessFraction() >= 1.0);
     } else {
       p = new ClientPass(clients, sinks, settings, cost, (int) fromGroup, (int) toGroup)
           .runRange();
