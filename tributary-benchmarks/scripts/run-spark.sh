@@ -30,13 +30,22 @@
 #            mclr: 99,999 x 10 + 10 parameters), one round, on the cluster with the live heaps
 #            sampled every 10 s, and on the local engine for the smallest count.
 #
+#  traffic  what the driver receives per pass as the tasks per pass grow (TRAFFIC_TASKS), with
+#            the executors combining each pass into one part per executor (the default) and into
+#            as many parts as tasks (tributary.combinedParts = the tasks, aligned ranges: at most
+#            that many parts, as the driver received one per task before the second stage), for
+#            TRAFFIC_CLIENTS per round of the 1,000,000-parameter model of `million`, one round:
+#            the parts' bytes per pass (the engine's debug line) and the tasks' result bytes
+#            (the event log).
+#
 # Usage: tributary-benchmarks/scripts/run-spark.sh
-#          [overhead|scale|product|live|population|million|all=all but million]
+#          [overhead|scale|product|live|population|million|traffic|all=all but million, traffic]
 #   ROUNDS=200 (overhead), SCALE_ROUNDS=3, SCALE_CLIENTS="1000 10000 60000",
 #   SCALE_TIMEOUT=300 (seconds per configuration; a run past it is stopped and reported),
 #   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass),
 #   POPULATION_CLIENTS="1000 10000 100000 1000000", POPULATION_ROUNDS=2,
-#   MILLION_CLIENTS="100000 1000000", MILLION_TIMEOUT=5400
+#   MILLION_CLIENTS="100000 1000000", MILLION_TIMEOUT=5400,
+#   TRAFFIC_TASKS="2 8 32", TRAFFIC_CLIENTS=10000, TRAFFIC_ENGINE=cluster|local[N]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -61,7 +70,8 @@ gc="$out/gc"
 mkdir -p "$gc"
 # The driver also logs how long it spends decoding and merging each pass's parts (the runtime's
 # Planner, at debug), which the report adds up.
-gc_opts="-Xlog:gc:file=$gc/driver-%p.log -Dorg.slf4j.simpleLogger.log.io.tributary.runtime.executor.Planner=debug"
+# The Spark engine logs each pass's tasks, parts and the bytes the driver received, at debug.
+gc_opts="-Xlog:gc:file=$gc/driver-%p.log -Dorg.slf4j.simpleLogger.log.io.tributary.runtime.executor.internal.federated.Planner=debug -Dorg.slf4j.simpleLogger.log.io.tributary.spark.SparkPassEngine=debug"
 # Build first (CLI jar, tributary-spark's class path) with one
 # untimed round on each kind of engine, so no timed run includes it.
 JDK_JAVA_OPTIONS=$gc_opts "$root/tributary" simulate --dataset synthetic:1,1 --model mclr \
@@ -77,11 +87,19 @@ stop_cluster() {
   fi
 }
 trap stop_cluster EXIT
+# traffic on local[2] (TRAFFIC_ENGINE=local[2]) needs no cluster: Spark in the driver's JVM, whose
+# passes are combined into one part.
+if [[ $what == traffic && ${TRAFFIC_ENGINE:-cluster} != cluster ]]; then
+  master=
+  traffic_engine=$TRAFFIC_ENGINE
+else
 echo "starting a loopback cluster: 2 workers x 1 core, 3g each..." >&2
 master=$("$root/tributary" spark-cluster start --workers 2 --cores 1 --memory 3g \
   --dir "$cluster_dir" | grep -o 'spark://[0-9.:]*' | head -n 1)
 [[ -n $master ]] || { echo "the cluster did not start" >&2; exit 1; }
 echo "cluster: $master" >&2
+traffic_engine=$master
+fi
 
 # run NAME ENGINE TIMEOUT ARGS...: one simulate, its wall time, load and (Spark) event log.
 run() {
@@ -90,7 +108,7 @@ run() {
   local spark=()
   if [[ $engine != local ]]; then
     mkdir -p "$dir.events"
-    spark=(--partitions "$partitions"
+    spark=(--partitions "${run_partitions:-$partitions}"
       --spark-conf spark.eventLog.enabled=true --spark-conf "spark.eventLog.dir=$dir.events"
       --spark-conf spark.eventLog.compress=false
       --spark-conf spark.eventLog.logStageExecutorMetrics=true
@@ -214,6 +232,20 @@ if [[ $what == million ]]; then
       [[ -z $sampler ]] || wait "$sampler" || true
     done
     first=0
+  done
+fi
+
+if [[ $what == traffic ]]; then
+  k=${TRAFFIC_CLIENTS:-10000}
+  for t in ${TRAFFIC_TASKS:-2 8 32}; do
+    for how in combined pertask; do
+      echo "traffic: generated:99999,10,1 mclr, $k clients, $t tasks, $how..." >&2
+      conf=()
+      [[ $how == pertask ]] && conf=(--spark-conf "tributary.combinedParts=$t")
+      run_partitions=$t run "traffic-$t-$how" "$traffic_engine" 1800 ${conf[@]+"${conf[@]}"} \
+        --dataset generated:99999,10,1 --model mclr --clients "$k" --clients-per-round "$k" \
+        --local-epochs 1 --batch-size 1 --rounds 1 --seed 1
+    done
   done
 fi
 

@@ -217,3 +217,32 @@ if live:
                         if r == "executor") or "-"
         n = sum(len(v) for v in by.values())
         print(f"| {name.rsplit('-', 1)[0]} | {drv} | {exe} | {n} | {load(name)} |")
+
+TRAFFIC = re.compile(r"pass (\d+) \(([^)]*)\): (\d+) tasks, (\d+) parts to the driver, (\d+) bytes")
+traffic = sorted({os.path.basename(f)[:-5] for f in glob.glob(f"{out}/traffic-*.wall")},
+                 key=lambda n: (int(n.split("-")[1]), n))
+if traffic:
+    print()
+    print("### What the driver receives per pass as the tasks grow (the engine's debug line: "
+          "the parts' payload bytes; the event log: the tasks' result bytes)")
+    print()
+    print("| tasks | combined parts = | parts per pass | `next` pass MB | all passes MB (round) "
+          "| event log results MB | round s | final.npz sha256 | load at start |")
+    print("|---:|---|---:|---:|---:|---:|---:|---|---|")
+    base = None
+    for name in traffic:
+        _, tasks, how = name.split("-")
+        path = f"{out}/{name}.stderr"
+        lines = TRAFFIC.findall(open(path, errors="replace").read()) if os.path.exists(path) else []
+        nxt = [int(b) for _, desc, _, _, b in lines if desc.startswith("next")]
+        every = [int(b) for *_, b in lines]
+        parts = sorted({int(p) for _, _, _, p, _ in lines})
+        e = eventlog(name)
+        m = metrics(name)
+        d = digest(name)
+        base = base or d
+        print(f"| {tasks} | {'executors (default)' if how == 'combined' else 'tasks'}"
+              f" | {', '.join(map(str, parts)) or '-'} | {sum(nxt) / 1e6:.1f} | "
+              f"{sum(every) / 1e6:.1f} | {e['result_bytes'] / 1e6 if e else 0:.1f} | "
+              f"{m[0]['seconds'] if m else '-'} | {d[:12] if d else '-'}"
+              f"{' (same)' if d and d == base else ''} | {load(name)} |")

@@ -119,6 +119,17 @@ public final class Edges {
    * {@code max(1, clients / 256)} consecutive clients, a function of the client count only.
    */
   public boolean followsReductionTree() {
+    return treeLevel().isPresent();
+  }
+
+  /**
+   * The level of the client pass's fixed reduction tree whose nodes the edges are, when they
+   * {@link #followsReductionTree follow it}: each edge then covers {@code 2^level} consecutive
+   * groups of the pass (the last edge may cover fewer), starting at a multiple of {@code 2^level}.
+   * A pass engine that never splits such a range between workers computes each edge's aggregate
+   * wholly on one worker.
+   */
+  public java.util.OptionalInt treeLevel() {
     int clients = edgeOf.length;
     int groupSize = io.tributary.runtime.executor.internal.pass.ClientPass.groupSize(clients);
     long groups = clients == 0 ? 0 : (clients + (long) groupSize - 1) / groupSize;
@@ -126,13 +137,13 @@ public final class Edges {
       long span = (long) groupSize << level;
       long nodes = groups == 0 ? 0 : ((groups - 1) >> level) + 1;
       if (nodes == count && contiguousWithSpan(span)) {
-        return true;
+        return java.util.OptionalInt.of(level);
       }
       if (nodes < count) {
-        return false;
+        return java.util.OptionalInt.empty();
       }
     }
-    return false;
+    return java.util.OptionalInt.empty();
   }
 
   private boolean contiguousWithSpan(long span) {

@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * invocations. Close the context to stop them.
  *
  * <p><b>Pass engines.</b> With {@link RuntimeOptions#withPassEngine}, each client pass runs on
- * the engine instead of the pool; {@link #computePassPart} is what the engine's workers call.
+ * the engine instead of the pool; {@link #computePassPart} (and {@link #combinePassParts}) is what
+ * the engine's workers call.
  */
 public final class ExecutionContext implements AutoCloseable {
   private final RuntimeOptions options;
@@ -112,6 +113,45 @@ public final class ExecutionContext implements AutoCloseable {
     Objects.requireNonNull(computation, "computation");
     PassReplay replay = new PassReplay(pass, Objects.requireNonNull(earlier, "earlier"),
         fromGroup, toGroup);
+    Object[] args = arguments.toArray();
+    return replay.run(() -> run(computation, args, Optional.of(replay)));
+  }
+
+  /**
+   * Combines parts of a client pass for a {@link PassEngine} into one, on a worker: the parts
+   * (computed by {@link #computePassPart} anywhere) must cover consecutive groups once sorted;
+   * the result is the part of their union, holding its complete subtrees as one worker's
+   * {@link #computePassPart} over the union would, bit for bit, but computing no client. An
+   * engine uses it as a second, smaller stage of the pass's fixed reduction tree, so that its
+   * driver receives a few parts whatever the number of tasks. It replays the invocation up to
+   * the pass, as {@link #computePassPart} does, to learn the pass's aggregations.
+   *
+   * @throws PassEngineException when {@code parts} is empty, a part is malformed, they overlap
+   *     or leave a gap, or the request does not fit the invocation
+   * @throws ExecutionFailedException when the invocation fails before the pass, as it would
+   *     locally
+   */
+  public PassPart combinePassParts(Computation computation, List<Object> arguments, int pass,
+      byte[] earlier, List<PassPart> parts) {
+    Objects.requireNonNull(computation, "computation");
+    PassReplay replay = PassReplay.combining(pass, Objects.requireNonNull(earlier, "earlier"),
+        Objects.requireNonNull(parts, "parts"));
+    Object[] args = arguments.toArray();
+    return replay.run(() -> run(computation, args, Optional.of(replay)));
+  }
+
+  /**
+   * Like {@link #combinePassParts(Computation, List, int, byte[], List)}, for parts that arrive
+   * one at a time in group order and together cover groups {@code [fromGroup, toGroup)}: only
+   * one part and O(log n) partial results are held at once, however many parts there are.
+   *
+   * @throws PassEngineException as the other form does
+   */
+  public PassPart combinePassParts(Computation computation, List<Object> arguments, int pass,
+      byte[] earlier, long fromGroup, long toGroup, java.util.Iterator<PassPart> parts) {
+    Objects.requireNonNull(computation, "computation");
+    PassReplay replay = PassReplay.combining(pass, Objects.requireNonNull(earlier, "earlier"),
+        fromGroup, toGroup, parts);
     Object[] args = arguments.toArray();
     return replay.run(() -> run(computation, args, Optional.of(replay)));
   }

@@ -15,15 +15,33 @@ import java.util.Objects;
  * @param earlier the results of the invocation's earlier passes, opaque bytes that a worker hands
  *     back to {@link ExecutionContext#computePassPart} so its replay needs no client work before
  *     this pass
+ * @param edges the clients' edges ({@link RuntimeOptions#edges}), so that an engine may keep
+ *     each edge's groups on one worker ({@link Edges#treeLevel}); the results do not depend on it
  */
 public record PassRequest(Computation computation, List<Object> arguments, int pass, int clients,
-    int groups, byte[] earlier) {
+    int groups, byte[] earlier, java.util.Optional<Edges> edges) {
   public PassRequest {
     Objects.requireNonNull(computation, "computation");
     arguments = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(arguments));
     Objects.requireNonNull(earlier, "earlier");
+    Objects.requireNonNull(edges, "edges");
     if (pass < 0 || clients < 0 || groups < 0) {
       throw new IllegalArgumentException("a pass request needs pass, clients and groups >= 0");
     }
+  }
+
+  /** A request of a population without edges. */
+  public PassRequest(Computation computation, List<Object> arguments, int pass, int clients,
+      int groups, byte[] earlier) {
+    this(computation, arguments, pass, clients, groups, earlier, java.util.Optional.empty());
+  }
+
+  /**
+   * The level of the pass's reduction tree whose nodes the edges are, when the request has edges
+   * over exactly its clients that follow the tree ({@link Edges#treeLevel}).
+   */
+  public java.util.OptionalInt edgeLevel() {
+    return edges.filter(e -> e.clients() == clients).map(Edges::treeLevel)
+        .orElse(java.util.OptionalInt.empty());
   }
 }

@@ -165,7 +165,29 @@ public final class ReductionTree<T> {
       if (next >= to) {
         throw new IllegalStateException("leaf " + next + " is past the folder's range");
       }
-      Node<T> top = new Node<>(0, next++, leaf);
+      push(new Node<>(0, next++, leaf));
+    }
+
+    /**
+     * Adds the next {@code 2^level} leaves at once, as the complete subtree another folder
+     * made of them: the subtrees of consecutive ranges, added in order, fold into the subtrees
+     * of their union, with the same combinations (and so the same bits) as adding every leaf.
+     *
+     * @throws IllegalArgumentException when the subtree does not start at {@link #nextLeaf} or
+     *     reaches past the folder's range
+     */
+    public void addSubtree(Node<T> subtree) {
+      long first = subtree.firstLeaf();
+      if (first != next || subtree.level() >= 63 || (1L << subtree.level()) > to - next) {
+        throw new IllegalArgumentException("subtree (" + subtree.level() + ", "
+            + subtree.index() + ") is not the next part of leaves [" + next + ", " + to + ")");
+      }
+      next += 1L << subtree.level();
+      push(subtree);
+    }
+
+    private void push(Node<T> node) {
+      Node<T> top = node;
       while (!stack.isEmpty() && stack.peek().level() == top.level()
           && stack.peek().index() + 1 == top.index() && top.index() % 2 == 1) {
         Node<T> left = stack.pop();

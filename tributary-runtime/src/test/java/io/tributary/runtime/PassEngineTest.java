@@ -42,11 +42,18 @@ class PassEngineTest {
     final RuntimeOptions workerOptions;
     final Random random;
     final AtomicInteger passes = new AtomicInteger();
+    /** Runs of consecutive parts combined on a worker before the driver sees them; 0: none. */
+    final int combineInto;
 
     ReplayingEngine(int parts, RuntimeOptions workerOptions, long seed) {
+      this(parts, workerOptions, seed, 0);
+    }
+
+    ReplayingEngine(int parts, RuntimeOptions workerOptions, long seed, int combineInto) {
       this.parts = parts;
       this.workerOptions = workerOptions;
       this.random = new Random(seed);
+      this.combineInto = combineInto;
     }
 
     @Override
@@ -70,8 +77,28 @@ class PassEngineTest {
               request.pass(), request.earlier(), bounds.get(k), bounds.get(k + 1)));
         }
       }
+      if (combineInto > 0) {
+        out = combine(request, out);
+      }
       Collections.shuffle(out, random);
       return out;
+    }
+
+    /** The parts cut into {@code combineInto} runs, each combined by a fresh worker. */
+    private List<PassPart> combine(PassRequest request, List<PassPart> computed) {
+      List<PassPart> combined = new ArrayList<>();
+      int runs = Math.min(combineInto, computed.size());
+      for (int r = 0; r < runs; r++) {
+        List<PassPart> run = new ArrayList<>(computed.subList(r * computed.size() / runs,
+            (r + 1) * computed.size() / runs));
+        // The worker sorts them itself, as after a shuffle.
+        Collections.shuffle(run, random);
+        try (ExecutionContext worker = ExecutionContext.create(workerOptions)) {
+          combined.add(worker.combinePassParts(request.computation(), request.arguments(),
+              request.pass(), request.earlier(), run));
+        }
+      }
+      return combined;
     }
   }
 
@@ -240,6 +267,15 @@ class PassEngineTest {
         assertThat(outcome.value()).as("%d parts, %d worker threads", parts, threads)
             .isEqualTo(expected);
         assertThat(engine.passes.get()).isEqualTo(passes);
+      }
+    }
+    // A second stage on the workers: runs of parts combined into one or two before the driver.
+    for (int parts : new int[] {3, 8}) {
+      for (int combined : new int[] {1, 2}) {
+        ReplayingEngine engine = new ReplayingEngine(parts, options.withThreads(1),
+            97L * parts + combined, combined);
+        assertThat(onEngine(options.withThreads(2), engine, c).value())
+            .as("%d parts combined into %d", parts, combined).isEqualTo(expected);
       }
     }
   }
@@ -499,6 +535,73 @@ class PassEngineTest {
     Case c = new Case(Federated.computation(Types.parse("{" + VEC + "}@CLIENTS"),
         Intrinsics::federatedSum), updates(clients));
     assertBitIdentical(OPTIONS, c, 1);
+  }
+
+  @Test
+  void edgesFollowingTheTree_theRequestCarriesTheirLevel() {
+    // 700 clients: 350 groups of 2; edges of 128 clients are the nodes of level 6 (64 groups).
+    Edges edges = Edges.contiguous(128, 128, 128, 128, 128, 60);
+    assertThat(edges.treeLevel()).hasValue(6);
+    List<PassRequest> seen = new ArrayList<>();
+    ReplayingEngine inner = new ReplayingEngine(3, OPTIONS.withEdges(edges).withThreads(1), 3);
+    PassEngine recording = request -> {
+      seen.add(request);
+      return inner.run(request);
+    };
+    assertThat(onEngine(OPTIONS.withEdges(edges), recording, toEdges()).value())
+        .isEqualTo(local(OPTIONS.withEdges(edges), toEdges()));
+    assertThat(seen).singleElement().satisfies(r -> {
+      assertThat(r.edges()).contains(edges);
+      assertThat(r.edgeLevel()).hasValue(6);
+    });
+    assertThat(Edges.even(CLIENTS, 5).treeLevel()).isEmpty();
+    assertThat(interleavedEdges().treeLevel()).isEmpty();
+  }
+
+  @Test
+  void combinePassParts_gapOrOverlap_isRefused() {
+    Case c = sum();
+    try (ExecutionContext worker = ExecutionContext.create(OPTIONS)) {
+      List<Object> args = List.of(c.args());
+      byte[] none = new byte[0];
+      PassPart a = worker.computePassPart(c.computation(), args, 0, none, 0, 10);
+      PassPart b = worker.computePassPart(c.computation(), args, 0, none, 12, 20);
+      PassPart overlapping = worker.computePassPart(c.computation(), args, 0, none, 5, 12);
+      assertThatThrownBy(() -> worker.combinePassParts(c.computation(), args, 0, none,
+          List.of(a, b)))
+          .isInstanceOf(PassEngineException.class)
+          .hasMessageContaining("groups [10, 12) are missing");
+      assertThatThrownBy(() -> worker.combinePassParts(c.computation(), args, 0, none,
+          List.of(a, overlapping)))
+          .isInstanceOf(PassEngineException.class)
+          .hasMessageContaining("overlaps");
+      assertThatThrownBy(() -> worker.combinePassParts(c.computation(), args, 0, none,
+          List.of()))
+          .isInstanceOf(PassEngineException.class)
+          .hasMessageContaining("no pass parts");
+      PassPart tampered = new PassPart(10, 12, new byte[] {'T', 'B', 'P', 'P', 1, 0});
+      assertThatThrownBy(() -> worker.combinePassParts(c.computation(), args, 0, none,
+          List.of(a, tampered)))
+          .isInstanceOf(PassEngineException.class)
+          .hasMessageContaining("truncated");
+    }
+  }
+
+  @Test
+  void combinePassParts_ofConsecutiveParts_equalsOnePartOfTheUnion() {
+    Case c = sum();
+    try (ExecutionContext worker = ExecutionContext.create(OPTIONS.withThreads(1))) {
+      List<Object> args = List.of(c.args());
+      byte[] none = new byte[0];
+      PassPart whole = worker.computePassPart(c.computation(), args, 0, none, 3, 21);
+      PassPart combined = worker.combinePassParts(c.computation(), args, 0, none, List.of(
+          worker.computePassPart(c.computation(), args, 0, none, 9, 21),
+          worker.computePassPart(c.computation(), args, 0, none, 3, 4),
+          worker.computePassPart(c.computation(), args, 0, none, 4, 9)));
+      assertThat(combined.fromGroup()).isEqualTo(3);
+      assertThat(combined.toGroup()).isEqualTo(21);
+      assertThat(combined.payload()).isEqualTo(whole.payload());
+    }
   }
 
   @Test

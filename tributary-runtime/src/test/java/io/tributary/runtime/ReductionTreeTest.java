@@ -85,6 +85,44 @@ class ReductionTreeTest {
             org.assertj.core.groups.Tuple.tuple(2, 1L));
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 7, 16, 100, 257})
+  void addSubtree_foldersOfConsecutiveRanges_giveTheUnionsSubtrees(int n) {
+    Random random = new Random(n);
+    ReductionTree<String> tree = tree(n);
+    for (int trial = 0; trial < 20; trial++) {
+      int a = random.nextInt(n);
+      int b = a + random.nextInt(n - a + 1);
+      int c = b + random.nextInt(n - b + 1);
+      ReductionTree.Folder<String> whole = tree.folder(a, c);
+      for (int i = a; i < c; i++) {
+        whole.add(Integer.toString(i));
+      }
+      ReductionTree.Folder<String> joined = tree.folder(a, c);
+      for (int[] range : new int[][] {{a, b}, {b, c}}) {
+        ReductionTree.Folder<String> f = tree.folder(range[0], range[1]);
+        for (int i = range[0]; i < range[1]; i++) {
+          f.add(Integer.toString(i));
+        }
+        f.subtrees().forEach(joined::addSubtree);
+      }
+      assertThat(joined.subtrees()).as("[%d, %d) + [%d, %d)", a, b, b, c)
+          .isEqualTo(whole.subtrees());
+    }
+  }
+
+  @Test
+  void addSubtree_notTheNextLeaves_isRefused() {
+    ReductionTree.Folder<String> f = tree(16).folder(2, 8);
+    assertThatThrownBy(() -> f.addSubtree(new ReductionTree.Node<>(1, 2, "x")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not the next");
+    f.addSubtree(new ReductionTree.Node<>(1, 1, "x"));
+    assertThatThrownBy(() -> f.addSubtree(new ReductionTree.Node<>(3, 0, "y")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not the next");
+    assertThatThrownBy(() -> f.addSubtree(new ReductionTree.Node<>(3, 1, "y")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not the next");
+  }
+
   @Test
   void merge_missingOrOverlappingSubtrees_isRefused() {
     ReductionTree<String> tree = tree(4);

@@ -36,7 +36,7 @@ public final class SparkEngineProvider implements EngineProvider {
       Supplier<Invocation> current) {
     byte[] encoded = SettingsCodec.encode(settings);
     if (engine.master().startsWith("spark://")) {
-      checkReachable(engine.master());
+      checkMaster(engine);
     }
     SparkSettings conf = SparkSettings.of(engine);
     JavaSparkContext spark = startContext(engine.master(), conf.spark());
@@ -46,7 +46,8 @@ public final class SparkEngineProvider implements EngineProvider {
       spark.stop();
       throw e;
     }
-    return new SparkPassEngine(spark, encoded, current, engine.partitions());
+    return new SparkPassEngine(spark, encoded, current, engine.partitions(),
+        conf.combinedParts());
   }
 
   private static JavaSparkContext startContext(String master, SparkConf conf) {
@@ -63,12 +64,28 @@ public final class SparkEngineProvider implements EngineProvider {
     return new JavaSparkContext(conf);
   }
 
-  /** Fails at once, with the address, when no master listens at a standalone URL's first host. */
-  private static void checkReachable(String master) {
-    String hostPort = master.substring("spark://".length()).split(",")[0];
+  /**
+   * Fails at once, with the address, when no Spark master answers at a standalone URL's first
+   * host: nothing listens, or what listens does not speak Spark's RPC ({@link MasterProbe}).
+   * With authentication or encryption on, which the probe does not speak, only the connection is
+   * checked.
+   */
+  private static void checkMaster(Engine.Cluster engine) {
+    String hostPort = engine.master().substring("spark://".length()).split(",")[0];
     int colon = hostPort.lastIndexOf(':');
     String host = hostPort.substring(0, colon);
     int port = Integer.parseInt(hostPort.substring(colon + 1));
+    if (port < 1 || port > 65_535) {
+      throw new EngineUnavailableException("the Spark master's port must be 1 to 65535, got "
+          + port + " in " + engine.master());
+    }
+    boolean secured = java.util.stream.Stream.of("spark.authenticate",
+        "spark.network.crypto.enabled", "spark.ssl.rpc.enabled", "spark.ssl.enabled")
+        .anyMatch(k -> "true".equalsIgnoreCase(engine.settings().getOrDefault(k, "").strip()));
+    if (!secured) {
+      MasterProbe.check(host, port, CONNECT_MILLIS);
+      return;
+    }
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(host, port), CONNECT_MILLIS);
     } catch (IOException e) {

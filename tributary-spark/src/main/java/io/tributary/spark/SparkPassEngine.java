@@ -11,29 +11,50 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.spark.Partitioner;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Tuple2;
 
 /**
  * Computes a simulation's client passes on Spark: each pass is one job whose tasks compute
  * consecutive ranges of its groups on the executors, which rebuild the simulation from its
- * settings ({@link WorkerReplicas}); the parts come back in partition order, and the runtime
- * merges them with the pass's fixed reduction tree, so the result is the local run's bits.
+ * settings ({@link WorkerReplicas}); a second, smaller stage on the executors combines the
+ * tasks' parts into one part per combined range ({@link PassLayout}: ranges aligned with the
+ * pass's fixed reduction tree, as many as the executors unless set), and the runtime merges
+ * those with the same tree on the driver, so the result is the local run's bits and the driver
+ * receives a few parts whatever the number of tasks.
  *
  * <p>A task that fails is retried by Spark ({@code spark.task.maxFailures}); a job that fails
  * anyway becomes a {@link PassEngineException} with one line naming the cause.
  */
 public final class SparkPassEngine implements ClusterEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkPassEngine.class);
   private final JavaSparkContext spark;
   private final byte[] settings;
   private final String settingsKey;
   private final Supplier<Invocation> current;
   private final int partitions;
+  private final int combine;
+  private volatile PassTraffic last;
 
   /**
-   * An engine on {@code spark} for the simulation whose encoded settings are {@code settings}.
+   * What one pass moved: its tasks, the parts the driver received and their bytes.
+   *
+   * @param pass the pass's index within its invocation
+   * @param tasks the first stage's tasks
+   * @param parts the parts the driver received (the combined ranges)
+   * @param driverBytes the bytes of those parts' payloads, what the driver decodes
+   */
+  public record PassTraffic(int pass, int tasks, int parts, long driverBytes) {}
+
+  /**
+   * An engine on {@code spark} for the simulation whose encoded settings are {@code settings},
+   * combining each pass into as many parts as the application has executors.
    *
    * @param spark the context; {@link #close()} stops it
    * @param settings the {@link io.tributary.simulation.SettingsCodec} encoding of the settings
@@ -42,16 +63,51 @@ public final class SparkPassEngine implements ClusterEngine {
    */
   public SparkPassEngine(JavaSparkContext spark, byte[] settings, Supplier<Invocation> current,
       int partitions) {
+    this(spark, settings, current, partitions, 0);
+  }
+
+  /**
+   * Like the other constructor, combining each pass on the executors into at most
+   * {@code combine} parts before the driver receives them.
+   *
+   * @param combine the parts the driver receives per pass at most, or 0 for the application's
+   *     executor count at the time of the pass
+   * @throws IllegalArgumentException when {@code combine} is negative
+   */
+  public SparkPassEngine(JavaSparkContext spark, byte[] settings, Supplier<Invocation> current,
+      int partitions, int combine) {
+    if (combine < 0) {
+      throw new IllegalArgumentException("the combined parts per pass must be >= 0, got "
+          + combine);
+    }
     this.spark = spark;
     this.settings = settings.clone();
     this.settingsKey = sha256(settings);
     this.current = current;
     this.partitions = partitions > 0 ? partitions : Math.max(1, spark.defaultParallelism());
+    this.combine = combine;
   }
 
-  /** The tasks each pass is cut into (at most; fewer when a pass has fewer groups). */
+  /** The tasks each pass is cut into (about; fewer when a pass has fewer groups). */
   public int partitions() {
     return partitions;
+  }
+
+  /** What the last pass moved, if a pass ran. */
+  public java.util.Optional<PassTraffic> lastTraffic() {
+    return java.util.Optional.ofNullable(last);
+  }
+
+  /** The parts a pass is combined into: the setting, or the executors registered now. */
+  private int combinedParts() {
+    if (combine > 0) {
+      return combine;
+    }
+    if (spark.sc().isLocal()) {
+      return 1;
+    }
+    // The driver's block manager is listed with the executors'.
+    return Math.max(1, spark.sc().getExecutorMemoryStatus().size() - 1);
   }
 
   @Override
@@ -61,8 +117,11 @@ public final class SparkPassEngine implements ClusterEngine {
       throw new PassEngineException("a pass was asked for outside a simulation's invocation",
           null);
     }
-    List<GroupRange> ranges = GroupRange.cut(request.groups(), partitions);
-    if (ranges.isEmpty()) {
+    // Edges that are nodes of the tree stay whole in one combined range: each edge's aggregate
+    // is then completed on one executor.
+    PassLayout layout = PassLayout.of(request.groups(), partitions, combinedParts(),
+        request.edgeLevel().orElse(0));
+    if (layout.tasks().isEmpty()) {
       return List.of();
     }
     PassJob job = new PassJob(settings, settingsKey, invocation.kind().ordinal(),
@@ -70,10 +129,20 @@ public final class SparkPassEngine implements ClusterEngine {
         request.earlier());
     Broadcast<PassJob> shared = spark.broadcast(job);
     try {
-      List<PartBytes> parts = collect(spark.parallelize(ranges, ranges.size())
-          .map(r -> WorkerPass.compute(shared.value(), r)));
+      JavaRDD<PartBytes> computed = spark.parallelize(layout.tasks(), layout.tasks().size())
+          .map(r -> WorkerPass.compute(shared.value(), r));
+      List<PartBytes> parts = collect(layout.single() ? computed : combined(computed, layout,
+          shared));
       List<PassPart> out = new ArrayList<>(parts.size());
-      parts.forEach(p -> out.add(p.toPart()));
+      long bytes = 0;
+      for (PartBytes p : parts) {
+        out.add(p.toPart());
+        bytes += p.payload().length;
+      }
+      last = new PassTraffic(request.pass(), layout.tasks().size(), out.size(), bytes);
+      // What the benchmarks read for the driver's traffic per pass (run-spark.sh traffic).
+      LOG.debug("pass {} ({}): {} tasks, {} parts to the driver, {} bytes", request.pass(),
+          describe(invocation), layout.tasks().size(), out.size(), bytes);
       return out;
     } catch (SparkException e) {
       throw new PassEngineException("the Spark job of pass " + request.pass() + " ("
@@ -85,6 +154,53 @@ public final class SparkPassEngine implements ClusterEngine {
           e.getMessage()), e);
     } finally {
       shared.destroy();
+    }
+  }
+
+  /**
+   * The second stage: each task's part goes to the executor task of its combined range (a
+   * shuffle among the executors, sorted by group and spilled to disk where large), which folds
+   * them one at a time into that range's one part.
+   */
+  private static JavaRDD<PartBytes> combined(JavaRDD<PartBytes> computed, PassLayout layout,
+      Broadcast<PassJob> shared) {
+    int shift = layout.shift();
+    List<GroupRange> ranges = layout.combined();
+    return computed.mapToPair(p -> new Tuple2<>(p.from(), p))
+        .repartitionAndSortWithinPartitions(new RangePartitioner(ranges.size(), shift))
+        .mapPartitionsWithIndex((index, parts) -> java.util.List.of(WorkerPass.combine(
+            shared.value(), ranges.get(index), new java.util.Iterator<PartBytes>() {
+              @Override
+              public boolean hasNext() {
+                return parts.hasNext();
+              }
+
+              @Override
+              public PartBytes next() {
+                return parts.next()._2();
+              }
+            })).iterator(), true);
+  }
+
+  /** Sends the part starting at group {@code g} to the combined range {@code g >> shift}. */
+  private static final class RangePartitioner extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int partitions;
+    private final int shift;
+
+    RangePartitioner(int partitions, int shift) {
+      this.partitions = partitions;
+      this.shift = shift;
+    }
+
+    @Override
+    public int numPartitions() {
+      return partitions;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return (int) ((Long) key >> shift);
     }
   }
 

@@ -55,7 +55,11 @@ class SparkPassEngineLocalTest {
 
   static PassRequest fitRequest(SimulationSettings settings) throws Exception {
     RunParts.Call call = fitCall(settings);
-    return new PassRequest(call.computation(), call.arguments(), 0, 4, 4, new byte[0]);
+    int clients = settings.clientsPerRound();
+    // The runtime's groups: clients / 256 clients each (at least 1), the last one shorter.
+    int size = Math.max(1, clients / 256);
+    return new PassRequest(call.computation(), call.arguments(), 0, clients,
+        (clients + size - 1) / size, new byte[0]);
   }
 
   /** Round 1's {@code next} from the simulation's real initial state. */
@@ -102,6 +106,67 @@ class SparkPassEngineLocalTest {
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
   }
 
+  /** 512 clients of a generated population: 256 groups, enough to cut into many tasks. */
+  private static SimulationSettings population() {
+    return SimulationSettings.builder().dataset(new DatasetSpec.Generated(60, 10, 4))
+        .model(ModelKind.MCLR).clients(512).clientsPerRound(512).rounds(1).threads(1).build();
+  }
+
+  private static RuntimeOptions workerOptions(SimulationSettings settings) {
+    return RuntimeOptions.defaults().withThreads(1).withSeed(settings.seed())
+        .withMinSuccessFraction(Double.MIN_VALUE)
+        .withMaxWeight(io.tributary.learning.FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
+            RuntimeOptions.WeightPolicy.CLIP);
+  }
+
+  /**
+   * The executors combine the tasks' parts into one part per combined range, so the driver
+   * receives the same parts, the same bytes, however many tasks computed them; without the
+   * second stage (a part per task) the bytes grow with the tasks.
+   */
+  @Test
+  void driverBytes_combinedOnExecutors_independentOfTheTasks() throws Exception {
+    SimulationSettings settings = population();
+    PassRequest request = fitRequest(settings);
+    assertThat(request.groups()).isEqualTo(256);
+    List<PassPart> first = null;
+    long bytes = -1;
+    for (int tasks : new int[] {2, 4, 16, 64}) {
+      SparkPassEngine engine = new SparkPassEngine(spark, SettingsCodec.encode(settings),
+          () -> new Invocation(Invocation.Kind.FIT, 1), tasks, 2);
+      List<PassPart> parts = engine.run(request);
+      SparkPassEngine.PassTraffic traffic = engine.lastTraffic().orElseThrow();
+      assertThat(traffic.tasks()).isEqualTo(tasks);
+      assertThat(traffic.parts()).isEqualTo(2);
+      assertThat(parts).extracting(PassPart::fromGroup, PassPart::toGroup).containsExactly(
+          org.assertj.core.groups.Tuple.tuple(0L, 128L),
+          org.assertj.core.groups.Tuple.tuple(128L, 256L));
+      if (first == null) {
+        first = parts;
+        bytes = traffic.driverBytes();
+      } else {
+        assertThat(traffic.driverBytes()).as("%d tasks", tasks).isEqualTo(bytes);
+        for (int i = 0; i < parts.size(); i++) {
+          assertThat(parts.get(i).payload()).isEqualTo(first.get(i).payload());
+        }
+      }
+    }
+    // Each combined part is what one worker computing its whole range returns.
+    RunParts.Call call = fitCall(settings);
+    try (ExecutionContext local = ExecutionContext.create(workerOptions(settings))) {
+      for (PassPart p : first) {
+        assertThat(p.payload()).isEqualTo(local.computePassPart(call.computation(),
+            call.arguments(), 0, new byte[0], p.fromGroup(), p.toGroup()).payload());
+      }
+    }
+    // One part per task, as before the second stage: the driver's bytes grow with the tasks.
+    SparkPassEngine perTask = new SparkPassEngine(spark, SettingsCodec.encode(settings),
+        () -> new Invocation(Invocation.Kind.FIT, 1), 64, 64);
+    perTask.run(request);
+    assertThat(perTask.lastTraffic().orElseThrow().parts()).isEqualTo(64);
+    assertThat(perTask.lastTraffic().orElseThrow().driverBytes()).isGreaterThan(8 * bytes);
+  }
+
   /**
    * Each executor rebuilds the simulation and computes its groups of the pass; every part is the
    * one a local replay of the same range computes, byte for byte, and together they cover the
@@ -110,17 +175,14 @@ class SparkPassEngineLocalTest {
   @Test
   void aPass_partsEqualLocalReplaysOfTheSameGroups() throws Exception {
     SparkPassEngine engine = new SparkPassEngine(spark, SettingsCodec.encode(digits()),
-        () -> new Invocation(Invocation.Kind.FIT, 1), 3);
+        () -> new Invocation(Invocation.Kind.FIT, 1), 4, 4);
     PassRequest request = fitRequest(digits());
     List<PassPart> parts = engine.run(request);
-    assertThat(parts).hasSize(3);
+    assertThat(parts).hasSize(4);
     assertThat(parts.getFirst().fromGroup()).isZero();
     assertThat(parts.getLast().toGroup()).isEqualTo(request.groups());
     RunParts.Call call = fitCall(digits());
-    try (ExecutionContext local = ExecutionContext.create(RuntimeOptions.defaults()
-        .withThreads(1).withSeed(digits().seed()).withMinSuccessFraction(Double.MIN_VALUE)
-        .withMaxWeight(io.tributary.learning.FederatedLearning.DEFAULT_MAX_EXAMPLES_PER_CLIENT,
-            RuntimeOptions.WeightPolicy.CLIP))) {
+    try (ExecutionContext local = ExecutionContext.create(workerOptions(digits()))) {
       for (int i = 0; i < parts.size(); i++) {
         PassPart p = parts.get(i);
         if (i > 0) {

@@ -9,6 +9,7 @@ import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.UserModel;
 import io.tributary.simulation.internal.RunParts;
 import java.io.IOException;
+import java.util.Iterator;
 
 /**
  * A simulation rebuilt on a cluster engine's worker from the settings the driver sent: the same
@@ -49,6 +50,21 @@ public final class WorkerReplica implements AutoCloseable {
       byte[] earlier, long from, long to) {
     RunParts.Call call = parts.call(invocation, serverArgument);
     return context.computePassPart(call.computation(), call.arguments(), pass, earlier, from, to);
+  }
+
+  /**
+   * Combines parts of pass {@code pass} of {@code invocation} (computed by {@link #computePart}
+   * on any worker), arriving in group order, into the one part of groups {@code [from, to)},
+   * computing no client and holding one part at a time: {@link ExecutionContext#combinePassParts}.
+   *
+   * @throws io.tributary.runtime.PassEngineException when the parts are malformed or not
+   *     consecutive
+   */
+  public PassPart combineParts(Invocation invocation, Object serverArgument, int pass,
+      byte[] earlier, long from, long to, Iterator<PassPart> parts) {
+    RunParts.Call call = this.parts.call(invocation, serverArgument);
+    return context.combinePassParts(call.computation(), call.arguments(), pass, earlier, from,
+        to, parts);
   }
 
   @Override

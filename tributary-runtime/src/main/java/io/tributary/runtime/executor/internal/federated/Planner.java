@@ -192,7 +192,8 @@ public final class Planner {
         new PassEngineException("a pass engine needs the invocation's computation and "
             + "arguments, which this executor was not given", null));
     PassRequest request = new PassRequest(inv.computation(), inv.arguments(), pass, clients,
-        ClientPass.groups(clients), PassCodec.encodeEarlier(earlier));
+        ClientPass.groups(clients), PassCodec.encodeEarlier(earlier),
+        executor.options().edges());
     List<PassPart> parts;
     try {
       parts = engine.run(request);

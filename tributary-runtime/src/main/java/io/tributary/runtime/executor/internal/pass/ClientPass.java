@@ -253,6 +253,58 @@ public final class ClientPass {
     return new Result(values, List.copyOf(failures));
   }
 
+  /**
+   * One part of consecutive parts, as if one worker had computed their groups: each sink's
+   * subtrees folded into the complete subtrees of the union (the same combinations, so the same
+   * bits, as {@link ReductionTree.Folder} over every group), the failures in client order, the
+   * successes added. Where a part stopped early (failures not tolerated), so does the union. Parts
+   * are added one at a time, so only the folders' O(log n) partials are held.
+   */
+  static final class Joiner {
+    private final List<Sink> sinks;
+    private final int from;
+    private final int to;
+    private final List<ReductionTree.Folder<Object>> folders = new ArrayList<>();
+    private final List<ClientFailure> failures = new ArrayList<>();
+    private long successes;
+    private boolean complete = true;
+
+    /** A joiner of the parts of groups {@code [from, to)} of a pass over {@code clients}. */
+    Joiner(List<Sink> sinks, int clients, int from, int to) {
+      this.sinks = sinks;
+      this.from = from;
+      this.to = to;
+      for (Sink sink : sinks) {
+        folders.add(new ReductionTree<>(groups(clients), sink::combine).folder(from, to));
+      }
+    }
+
+    /** Adds the next part, which must start where the one before ended. */
+    void add(Part p) {
+      failures.addAll(p.failures());
+      successes += p.successes();
+      if (!p.complete()) {
+        complete = false;
+      }
+      if (complete) {
+        for (int s = 0; s < sinks.size(); s++) {
+          p.subtrees().get(s).forEach(folders.get(s)::addSubtree);
+        }
+      }
+    }
+
+    /** The part of the union. */
+    Part finish() {
+      List<List<ReductionTree.Node<Object>>> subtrees = new ArrayList<>();
+      if (complete) {
+        for (ReductionTree.Folder<Object> f : folders) {
+          subtrees.add(f.subtrees());
+        }
+      }
+      return new Part(from, to, subtrees, failures, successes, complete);
+    }
+  }
+
   private static void awaitWorker(Future<?> f) {
     boolean interrupted = false;
     while (true) {

@@ -98,7 +98,20 @@ public final class PassCodec {
    */
   public static List<ClientPass.Part> decodeParts(List<PassPart> parts, List<Sink> sinks,
       int clients, boolean strict) {
+    return decodeRange(parts, sinks, clients, strict, 0, ClientPass.groups(clients));
+  }
+
+  /**
+   * Like {@link #decodeParts}, for parts that together cover groups {@code [from, to)} of the
+   * pass rather than all of them: what a worker combining its neighbours' parts receives.
+   */
+  static List<ClientPass.Part> decodeRange(List<PassPart> parts, List<Sink> sinks, int clients,
+      boolean strict, long from, long to) {
     int groups = ClientPass.groups(clients);
+    if (from < 0 || to < from || to > groups) {
+      throw malformed("groups [" + from + ", " + to + ") are not inside the pass's " + groups
+          + " groups");
+    }
     if (parts == null) {
       throw malformed("the pass engine returned no list of parts");
     }
@@ -111,7 +124,7 @@ public final class PassCodec {
     }
     sorted.sort(Comparator.comparingLong(PassPart::fromGroup)
         .thenComparingLong(PassPart::toGroup));
-    long covered = 0;
+    long covered = from;
     for (int k = 0; k < sorted.size(); k++) {
       PassPart p = sorted.get(k);
       if (p.fromGroup() < covered) {
@@ -122,20 +135,32 @@ public final class PassCodec {
         throw malformed("groups [" + covered + ", " + p.fromGroup()
             + ") are missing from the pass parts");
       }
-      if (p.toGroup() > groups) {
-        throw malformed("pass part " + range(p) + " is outside the pass's " + groups
-            + " groups");
+      if (p.toGroup() > to) {
+        throw malformed("pass part " + range(p) + " is outside " + (to == groups
+            ? "the pass's " + groups + " groups" : "groups " + rangeOf(from, to)));
       }
       covered = p.toGroup();
     }
-    if (covered != groups) {
-      throw malformed("groups [" + covered + ", " + groups + ") are missing from the pass parts");
+    if (covered != to) {
+      throw malformed("groups [" + covered + ", " + to + ") are missing from the pass parts");
     }
     List<ClientPass.Part> out = new ArrayList<>();
     for (PassPart p : sorted) {
       out.add(decodePart(p, sinks, clients, groups, strict));
     }
     return out;
+  }
+
+  /**
+   * Decodes and checks one part of a pass over {@code clients} clients, as {@link #decodeParts}
+   * does each of its parts (what a worker combining a stream of parts needs).
+   */
+  static ClientPass.Part decodeOne(PassPart p, List<Sink> sinks, int clients, boolean strict) {
+    int groups = ClientPass.groups(clients);
+    if (p.toGroup() > groups) {
+      throw malformed("pass part " + range(p) + " is outside the pass's " + groups + " groups");
+    }
+    return decodePart(p, sinks, clients, groups, strict);
   }
 
   private static ClientPass.Part decodePart(PassPart p, List<Sink> sinks, int clients,

@@ -19,6 +19,8 @@ public final class PassReplay {
   private final byte[] earlier;
   private final long fromGroup;
   private final long toGroup;
+  /** The parts to combine instead of computing the groups, in group order, or null. */
+  private final java.util.Iterator<PassPart> combine;
   private List<List<Object>> earlierValues;
   private volatile PassPart part;
 
@@ -37,6 +39,11 @@ public final class PassReplay {
    * @throws PassEngineException when the pass or the range is negative
    */
   public PassReplay(int pass, byte[] earlier, long fromGroup, long toGroup) {
+    this(pass, earlier, fromGroup, toGroup, null);
+  }
+
+  private PassReplay(int pass, byte[] earlier, long fromGroup, long toGroup,
+      java.util.Iterator<PassPart> combine) {
     if (pass < 0 || fromGroup < 0 || toGroup < fromGroup) {
       throw new PassEngineException("no pass part " + pass + " of groups [" + fromGroup + ", "
           + toGroup + ")", null);
@@ -45,6 +52,39 @@ public final class PassReplay {
     this.earlier = earlier.clone();
     this.fromGroup = fromGroup;
     this.toGroup = toGroup;
+    this.combine = combine;
+  }
+
+  /**
+   * A replay that computes no client but combines {@code parts} (other workers' parts of pass
+   * {@code pass}, consecutive once sorted) into the one part of the groups they cover together:
+   * a second, smaller stage of the reduction tree, so that the driver receives fewer parts.
+   *
+   * @throws PassEngineException when {@code parts} is empty or the pass is negative
+   */
+  public static PassReplay combining(int pass, byte[] earlier, List<PassPart> parts) {
+    if (parts.isEmpty()) {
+      throw new PassEngineException("no pass parts to combine", null);
+    }
+    List<PassPart> sorted = new java.util.ArrayList<>(parts);
+    sorted.sort(java.util.Comparator.comparingLong(PassPart::fromGroup)
+        .thenComparingLong(PassPart::toGroup));
+    long to = Long.MIN_VALUE;
+    for (PassPart p : sorted) {
+      to = Math.max(to, p.toGroup());
+    }
+    return new PassReplay(pass, earlier, sorted.get(0).fromGroup(), to, sorted.iterator());
+  }
+
+  /**
+   * Like {@link #combining(int, byte[], List)}, for parts that arrive one at a time in group
+   * order and together cover groups {@code [fromGroup, toGroup)}: only one part and the
+   * reduction tree's O(log n) partials are held at once, however many parts there are.
+   */
+  public static PassReplay combining(int pass, byte[] earlier, long fromGroup, long toGroup,
+      java.util.Iterator<PassPart> parts) {
+    return new PassReplay(pass, earlier, fromGroup, toGroup,
+        java.util.Objects.requireNonNull(parts, "parts"));
   }
 
   /**
@@ -73,6 +113,38 @@ public final class PassReplay {
         + ": the request does not match the computation and arguments", null);
   }
 
+  /** The parts to combine, checked as the driver checks parts, folded one at a time. */
+  private ClientPass.Part joinStream(int clients, List<Sink> sinks, boolean strict) {
+    ClientPass.Joiner joiner = new ClientPass.Joiner(sinks, clients, (int) fromGroup,
+        (int) toGroup);
+    long covered = fromGroup;
+    while (combine.hasNext()) {
+      PassPart p = combine.next();
+      if (p == null) {
+        throw PassCodec.malformed("a null part was given to combine");
+      }
+      if (p.fromGroup() < covered) {
+        throw PassCodec.malformed("pass part [" + p.fromGroup() + ", " + p.toGroup()
+            + ") overlaps the parts before it: a group was computed twice");
+      }
+      if (p.fromGroup() > covered) {
+        throw PassCodec.malformed("groups [" + covered + ", " + p.fromGroup()
+            + ") are missing from the pass parts");
+      }
+      if (p.toGroup() > toGroup) {
+        throw PassCodec.malformed("pass part [" + p.fromGroup() + ", " + p.toGroup()
+            + ") is outside groups [" + fromGroup + ", " + toGroup + ")");
+      }
+      joiner.add(PassCodec.decodeOne(p, sinks, clients, strict));
+      covered = p.toGroup();
+    }
+    if (covered != toGroup) {
+      throw PassCodec.malformed("groups [" + covered + ", " + toGroup
+          + ") are missing from the pass parts");
+    }
+    return joiner.finish();
+  }
+
   /** The index of the pass this worker computes. */
   public int pass() {
     return pass;
@@ -92,8 +164,8 @@ public final class PassReplay {
   }
 
   /**
-   * Computes this replay's groups of the pass with {@code sinks} over {@code clients} clients,
-   * then stops the invocation.
+   * Computes this replay's groups of the pass with {@code sinks} over {@code clients} clients
+   * (or combines the parts it was given), then stops the invocation.
    */
   public RuntimeException compute(int clients, List<Sink> sinks, ClientPass.PassSettings settings,
       long[] cost) {
@@ -102,8 +174,13 @@ public final class PassReplay {
       throw new PassEngineException("groups [" + fromGroup + ", " + toGroup + ") are not inside"
           + " pass " + pass + "'s " + groups + " groups (" + clients + " clients)", null);
     }
-    ClientPass.Part p = new ClientPass(clients, sinks, settings, cost, (int) fromGroup,
-        (int) toGroup).runRange();
+    ClientPass.Part p;
+    if (combine != null) {
+      p = joinStream(clients, sinks, settings.minSuccessFraction() >= 1.0);
+    } else {
+      p = new ClientPass(clients, sinks, settings, cost, (int) fromGroup, (int) toGroup)
+          .runRange();
+    }
     part = new PassPart(fromGroup, toGroup, PassCodec.encodePart(p, sinks));
     return new Stop();
   }
