@@ -136,6 +136,8 @@ class UserFacingErrorsTest {
   void server_badExampleBoundOptions_exitTwoWithOneLine() {
     assertOneLine(server("--max-examples-per-client", "0"), 2,
         "--max-examples-per-client must be at least 1, got 0");
+    assertOneLine(server("--algorithm", "hierfavg"), 2,
+        "hierfavg aggregates through edges, which a server's round does not have");
     assertOneLine(server("--max-examples-over-median", "0.5"), 2,
         "--max-examples-over-median must be 0 (off) or 1 to 1e12, got 0.5");
     assertOneLine(server("--over-max-examples", "drop"), 2,

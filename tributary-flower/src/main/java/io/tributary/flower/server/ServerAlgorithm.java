@@ -48,9 +48,21 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
   /** The fit-config key of the clients' local noise, which Tributary's clients read. */
   public static final String LOCAL_NOISE_STDDEV = "local_noise_stddev";
 
-  /** Copies the map. */
+  /**
+   * Copies the map.
+   *
+   * @throws IllegalArgumentException when the algorithm aggregates through edges (its topology
+   *     is not flat)
+   */
   public ServerAlgorithm {
     Objects.requireNonNull(algorithm, "algorithm");
+    if (!(algorithm.topology() instanceof io.tributary.learning.Topology.Flat)) {
+      // A server's clients report to it directly; a deployment's edges are relays, each of
+      // which answers as one client.
+      throw new IllegalArgumentException(algorithm.name() + " aggregates through edges, which "
+          + "a server's round does not have: simulate it, or put relays (io.tributary.flower.relay) "
+          + "in front of a server running a flat algorithm such as fedavg");
+    }
     extraFitConfig = Map.copyOf(extraFitConfig);
     Objects.requireNonNull(roundFitConfig, "roundFitConfig");
   }
