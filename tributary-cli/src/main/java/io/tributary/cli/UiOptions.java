@@ -33,26 +33,7 @@ final class UiOptions {
    * @throws IllegalArgumentException naming the option whose value is wrong
    */
   Optional<LiveView.Builder> builder() {
-    if (ui == null) {
-      if (token != null) {
-        throw new IllegalArgumentException("--ui-token applies only with --ui");
-      }
-      return Optional.empty();
-    }
-    LiveView.Builder b = LiveView.builder();
-    try {
-      b.listen(ui);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--ui " + e.getMessage(), e);
-    }
-    if (token != null) {
-      try {
-        b.token(token);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--ui-token: " + e.getMessage(), e);
-      }
-    }
-    return Optional.of(b);
+    return configured(LiveView::builder, LiveView.Builder::listen, LiveView.Builder::token);
   }
 
   /**
@@ -61,21 +42,28 @@ final class UiOptions {
    * @throws IllegalArgumentException naming the option whose value is wrong
    */
   Optional<NodeView.Builder> nodeBuilder() {
+    return configured(NodeView::builder, NodeView.Builder::listen, NodeView.Builder::token);
+  }
+
+  /** A page's builder from {@code make} with the address and token given, each checked. */
+  private <B> Optional<B> configured(java.util.function.Supplier<B> make,
+      java.util.function.BiConsumer<B, String> listen,
+      java.util.function.BiConsumer<B, String> setToken) {
     if (ui == null) {
       if (token != null) {
         throw new IllegalArgumentException("--ui-token applies only with --ui");
       }
       return Optional.empty();
     }
-    NodeView.Builder b = NodeView.builder();
+    B b = make.get();
     try {
-      b.listen(ui);
+      listen.accept(b, ui);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--ui " + e.getMessage(), e);
     }
     if (token != null) {
       try {
-        b.token(token);
+        setToken.accept(b, token);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--ui-token: " + e.getMessage(), e);
       }
