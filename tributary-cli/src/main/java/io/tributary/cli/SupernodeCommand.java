@@ -1,8 +1,10 @@
 package io.tributary.cli;
 
 import io.tributary.flower.Backoff;
+import io.tributary.flower.app.DualLayoutClientApp;
 import io.tributary.flower.app.MetricKey;
 import io.tributary.flower.app.TrainingClientApp;
+import io.tributary.flower.app.mod.SecAggPlusMod;
 import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.NodeConfig;
 import io.tributary.flower.fleet.NodeKeys;
@@ -22,7 +24,9 @@ import picocli.CommandLine.Spec;
  * The {@code supernode} command: a Flower SuperNode ({@link SuperNode}) that joins a Flower
  * SuperLink over the Fleet API (HTTP by default, as flower-supernode 1.40+; gRPC-rere for
  * SuperLinks up to 1.42) and answers every run's train and evaluate messages with a
- * {@link TrainingClientApp} training one partition of a dataset. Flag names are
+ * {@link TrainingClientApp} training one partition of a dataset, or, for messages of Flower's
+ * DefaultWorkflow (SecAgg+ among them), the same trainer in that layout wearing
+ * {@link SecAggPlusMod} ({@link DualLayoutClientApp}). Flag names are
  * {@code flower-supernode}'s where they mean the same.
  */
 @Command(
@@ -40,7 +44,9 @@ import picocli.CommandLine.Spec;
           + "'arrays' with the ConfigRecord 'config' (lr, local_epochs, batch_size, "
           + "proximal_mu), replying 'arrays' and 'metrics' (num-examples, train_loss); "
           + "evaluate messages reply 'metrics' (num-examples, eval_loss, accuracy), as Flower's "
-          + "FedAvg and friends expect.",
+          + "FedAvg and friends expect. Messages of Flower's DefaultWorkflow (NumPyClient "
+          + "records, e.g. fitins.parameters; SecAggPlusWorkflow's stages) are answered in that "
+          + "layout, through a secaggplus_mod counterpart, told apart per message.",
       "Reconnects with backoff when the SuperLink goes away; on SIGTERM or Ctrl-C deactivates "
           + "and unregisters, then exits with 0. Exits with 1 when the SuperLink stayed "
           + "unreachable, 2 for a bad option or unreadable file.",
@@ -203,7 +209,9 @@ final class SupernodeCommand implements Callable<Integer> {
       } else {
         LocalTrainingOptions.Prepared p = training.prepare(() -> { });
         TrainingClient client = p.client();
-        clientApp = TrainingClientApp.of(client, trainKeys, evaluateKeys);
+        // Each message is answered in its own layout: Message-API apps (FedAvg of
+        // flwr.serverapp) and DefaultWorkflow apps, SecAgg+ ones included, on the same node.
+        clientApp = DualLayoutClientApp.of(client, trainKeys, evaluateKeys, new SecAggPlusMod());
         what = p.description();
       }
       b.insecure(insecure)

@@ -8,6 +8,7 @@ import io.tributary.flower.FitRes;
 import io.tributary.flower.FlowerClient;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.app.ClientApp;
+import io.tributary.flower.app.DualLayoutClientApp;
 import io.tributary.flower.app.LegacyClientApp;
 import io.tributary.flower.app.mod.SecAggPlusMod;
 import io.tributary.tensor.testing.PythonEnv;
@@ -116,7 +117,7 @@ class SecAggPlusFlowerExampleTest {
    * The example's FlowerClient in Java: sends the model back, or drops (sleeps past the
    * timeout the test sets, 30 s) when told to.
    */
-  private static ClientApp javaClientApp() {
+  private static ClientApp javaClientApp(boolean dualLayout) {
     FlowerClient client = new FlowerClient() {
       @Override
       public FitRes fit(FitIns ins) {
@@ -130,17 +131,19 @@ class SecAggPlusFlowerExampleTest {
         return new FitRes(ins.parameters(), 1, Map.of());
       }
     };
-    return LegacyClientApp.of(client).withMods(new SecAggPlusMod());
+    return dualLayout
+        ? DualLayoutClientApp.of(client, List.of(), List.of(), new SecAggPlusMod())
+        : LegacyClientApp.of(client).withMods(new SecAggPlusMod());
   }
 
-  private SuperNode javaNode(FlowerDeployment d, int partition) {
+  private SuperNode javaNode(FlowerDeployment d, int partition, boolean dualLayout) {
     return SuperNode.builder(d.fleetAddress()).transport(FleetTransport.grpcRere())
         .insecure(true).nodeConfig(Map.of("partition-id", (long) partition,
             "num-partitions", 5L))
-        .clientApp(javaClientApp()).pollInterval(Duration.ofMillis(200)).build().start();
+        .clientApp(javaClientApp(dualLayout)).pollInterval(Duration.ofMillis(200)).build().start();
   }
 
-  private void runExample(int javaNodes) throws Exception {
+  private void runExample(int javaNodes, boolean dualLayout) throws Exception {
     FlowerPeer flower = FlowerPeer.require();
     Path app = exampleApp();
     List<SuperNode> nodes = new ArrayList<>();
@@ -149,7 +152,7 @@ class SecAggPlusFlowerExampleTest {
       try {
         for (int i = 0; i < 5; i++) {
           if (i < javaNodes) {
-            nodes.add(javaNode(d, i));
+            nodes.add(javaNode(d, i, dualLayout));
           } else {
             d.startPythonSuperNode("python-supernode-" + i,
                 "partition-id=" + i + " num-partitions=5");
@@ -186,12 +189,22 @@ class SecAggPlusFlowerExampleTest {
   @Test
   void flwrRun_flowerSecAggExampleOverJavaNodesAlone_completesWithTheSurvivorsAverage()
       throws Exception {
-    runExample(5);
+    runExample(5, false);
+  }
+
+  /**
+   * The CLI's built-in trainer serves both layouts ({@link DualLayoutClientApp} wearing
+   * {@link SecAggPlusMod}): it must take part in the SecAgg+ App as the DefaultWorkflow app does.
+   */
+  @Test
+  void flwrRun_flowerSecAggExampleOverDualLayoutJavaNodes_completesWithTheSurvivorsAverage()
+      throws Exception {
+    runExample(5, true);
   }
 
   @Test
   void flwrRun_flowerSecAggExampleOverJavaAndPythonNodes_completesWithTheSurvivorsAverage()
       throws Exception {
-    runExample(3);
+    runExample(3, false);
   }
 }

@@ -138,4 +138,90 @@ class ClippingModTest {
     assertThat(order).containsExactly("a-in", "b-in", "app", "b-out", "a-out");
     assertThat(reply.error().orElseThrow().reason()).contains("boom");
   }
+
+  /** A DefaultWorkflow train message: compat arrays, {@code fitins.config}, and another config. */
+  static Message legacyMessage(double norm) throws Exception {
+    java.util.LinkedHashMap<String, io.tributary.flower.records.Array> arrays =
+        new java.util.LinkedHashMap<>();
+    arrays.put("0", compat(Tensor.ofFloats(Shape.of(2), 1, 1)));
+    arrays.put("1", compat(Tensor.ofDoubles(Shape.of(2), 0, 0)));
+    java.util.LinkedHashMap<String, io.tributary.flower.records.Record> content =
+        new java.util.LinkedHashMap<>();
+    content.put("fitins.parameters", new ArrayRecord(arrays));
+    content.put("fitins.config", new ConfigRecord(Map.of("clipping_norm", norm)));
+    content.put("secaggplus_configs", new ConfigRecord(Map.of("stage", "other")));
+    return Message.ofContent(new Metadata(5, "abc", 1, 9, "", "", 60, "train", 1.0),
+        new RecordDict(content));
+  }
+
+  static io.tributary.flower.records.Array compat(Tensor t) throws Exception {
+    return new io.tributary.flower.records.Array("", new int[0],
+        io.tributary.flower.records.Array.NUMPY, io.tributary.tensor.npy.Npy.toBytes(t));
+  }
+
+  /** A FlowerClient moving the first array by (3, 0) and the second by (0, 4), in float32. */
+  static ClientApp legacyApp(io.tributary.flower.app.Mod mod) {
+    io.tributary.flower.FlowerClient client = new io.tributary.flower.FlowerClient() {
+      @Override
+      public io.tributary.flower.FitRes fit(io.tributary.flower.FitIns ins) {
+        return new io.tributary.flower.FitRes(List.of(Tensor.ofFloats(Shape.of(2), 4, 1),
+            Tensor.ofFloats(Shape.of(2), 0, 4)), 3, Map.of());
+      }
+    };
+    return io.tributary.flower.app.LegacyClientApp.of(client).withMods(mod);
+  }
+
+  static List<Tensor> fitresParameters(Message reply) throws Exception {
+    assertThat(reply.hasContent()).as(String.valueOf(reply.error())).isTrue();
+    return ((ArrayRecord) reply.content().get("fitres.parameters")).arrays().values().stream()
+        .map(a -> {
+          try {
+            return io.tributary.tensor.npy.Npy.fromBytes(a.data());
+          } catch (io.tributary.tensor.npy.NpyException e) {
+            throw new AssertionError(e);
+          }
+        }).toList();
+  }
+
+  @Test
+  void fixedClipping_defaultWorkflowLayout_clipsFitresParametersWideningToTheReceivedDtype()
+      throws Exception {
+    Message reply = legacyApp(new FixedClippingMod()).handle(legacyMessage(1.0), CTX);
+
+    List<Tensor> p = fitresParameters(reply);
+    assertThat(p.get(0).dtype()).isEqualTo(io.tributary.tensor.DType.FLOAT32);
+    assertThat(p.get(0).getFloat(0)).isCloseTo(1.6f, within(1e-6f));
+    assertThat(p.get(0).getFloat(1)).isEqualTo(1f);
+    assertThat(p.get(1).dtype()).isEqualTo(io.tributary.tensor.DType.FLOAT64);
+    assertThat(p.get(1).getDouble(1)).isCloseTo(0.8, within(1e-6));
+    assertThat(((ConfigRecord) reply.content().get("fitres.status")).get("code")).isEqualTo(0L);
+  }
+
+  @Test
+  void adaptiveClipping_defaultWorkflowLayout_normBitInFitresMetrics() throws Exception {
+    Message clipped = legacyApp(new AdaptiveClippingMod()).handle(legacyMessage(1.0), CTX);
+    Message kept = legacyApp(new AdaptiveClippingMod()).handle(legacyMessage(10.0), CTX);
+
+    assertThat(((ConfigRecord) clipped.content().get("fitres.metrics")).get("norm_bit"))
+        .isEqualTo(true);
+    assertThat(((ConfigRecord) kept.content().get("fitres.metrics")).get("norm_bit"))
+        .isEqualTo(false);
+    assertThat(fitresParameters(kept).get(1).getDouble(1)).isEqualTo(4.0);
+  }
+
+  @Test
+  void fixedClipping_defaultWorkflowLayoutWithoutTheNorm_modFailedPrecondition()
+      throws Exception {
+    Message m = legacyMessage(1.0);
+    java.util.LinkedHashMap<String, io.tributary.flower.records.Record> content =
+        new java.util.LinkedHashMap<>(m.content().records());
+    content.put("fitins.config", new ConfigRecord(Map.of()));
+    Message reply = legacyApp(new FixedClippingMod()).handle(Message.ofContent(m.metadata(),
+        new RecordDict(content)), CTX);
+
+    assertThat(reply.hasContent()).isFalse();
+    assertThat(reply.error().orElseThrow().code())
+        .isEqualTo(MessageError.MOD_FAILED_PRECONDITION);
+    assertThat(reply.error().orElseThrow().reason()).contains("fitins.config");
+  }
 }
