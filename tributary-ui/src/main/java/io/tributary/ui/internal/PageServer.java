@@ -62,7 +62,15 @@ public final class PageServer implements Closeable {
   private final Semaphore viewerSlots;
   private final Set<Viewer> viewers = ConcurrentHashMap.newKeySet();
   private final ReentrantLock lock = new ReentrantLock();
+  /** Viewers wait on it for a new frame. */
   private final Condition newFrame = lock.newCondition();
+  /** The renderer waits on it for a change of the state. */
+  private final Condition stateChanged = lock.newCondition();
+  /**
+   * Whether the renderer is waiting for a change: only then does {@link #changed} take the lock,
+   * so that the run's events (one per client) neither contend for it nor wake the viewers.
+   */
+  private volatile boolean rendererWaiting;
   private final String script;
   private final String pageCsp;
   private final Thread acceptor;
@@ -112,8 +120,24 @@ public final class PageServer implements Closeable {
    * lock, so the renderer may read the state while it holds this server's lock.
    */
   public void changed() {
+    // The state's version was raised before this call; the renderer raises its flag before it
+    // reads the version, so either it sees the change or this call sees it waiting.
+    if (!rendererWaiting) {
+      return;
+    }
     lock.lock();
     try {
+      stateChanged.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Wakes the renderer and every viewer, as closing does. */
+  private void wakeAll() {
+    lock.lock();
+    try {
+      stateChanged.signalAll();
       newFrame.signalAll();
     } finally {
       lock.unlock();
@@ -290,12 +314,14 @@ public final class PageServer implements Closeable {
       try {
         // Woken by changed(), unless a change came while rendering; the wait also paces the
         // stuck-viewer check.
+        rendererWaiting = true;
         if (state.version() == frame.version() && !closed) {
-          newFrame.await(MIN_RENDER_INTERVAL.toMillis() * 5, TimeUnit.MILLISECONDS);
+          stateChanged.await(MIN_RENDER_INTERVAL.toMillis() * 5, TimeUnit.MILLISECONDS);
         }
       } catch (InterruptedException e) {
         return;
       } finally {
+        rendererWaiting = false;
         lock.unlock();
       }
       try {
@@ -332,7 +358,7 @@ public final class PageServer implements Closeable {
     }
     closed = true;
     publisher.interrupt();
-    changed();
+    wakeAll();
     try {
       socket.close();
     } finally {
