@@ -6,6 +6,9 @@ import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.tensor.Tensor;
 import io.tributary.ui.LiveView;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * In one JVM, what a simulation's per-client events cost apart from the page's rendering: rounds
  * of CLIENTS generated clients without a listener (the anchor), with a listener that counts the
- * client events, and with a LiveView (no viewer), in turn, REPEATS times after a warm-up run; each
- * run's first round left out. Prints the median seconds per round of each and the events counted.
+ * client events, with a LiveView and no viewer, and with a LiveView and a viewer reading its event
+ * stream (the page rendered at most every 100 ms), in turn, REPEATS times after a warm-up run;
+ * each run's first round left out. Prints the median seconds per round of each and the events counted.
  *
  * <p>Run by run-live-counts.sh: {@code java -cp tributary.jar LiveCountsBench.java CLIENTS
  * ROUNDS REPEATS}.
@@ -51,11 +55,18 @@ public class LiveCountsBench {
     LiveView view = null;
     switch (with) {
       case "counting" -> b.listener(counting());
-      case "liveview" -> {
+      case "liveview", "viewer" -> {
         view = LiveView.builder().address("127.0.0.1", 0).start();
         b.listener(view);
       }
       default -> { }
+    }
+    HttpClient http = HttpClient.newHttpClient();
+    if (with.equals("viewer")) {
+      // A viewer reading the page's event stream, as a browser does: the page renders for it.
+      http.sendAsync(HttpRequest.newBuilder(view.uri().resolve("/events")).build(),
+          HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(l -> { }));
+      Thread.sleep(200);
     }
     try {
       List<RoundRecord> r = b.build().run().history().rounds();
@@ -68,6 +79,7 @@ public class LiveCountsBench {
       if (view != null) {
         view.close();
       }
+      http.close();
     }
   }
 
@@ -83,15 +95,17 @@ public class LiveCountsBench {
     int rounds = Integer.parseInt(args[1]);
     int repeats = Integer.parseInt(args[2]);
     Path dir = Files.createTempDirectory("live-counts");
-    String[] kinds = {"none", "counting", "liveview"};
+    String[] kinds = {"none", "counting", "liveview", "viewer"};
     run(clients, rounds, "none", dir);
-    List<List<Double>> seconds = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    List<List<Double>> seconds = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+        new ArrayList<>());
     for (int i = 0; i < repeats; i++) {
       for (int k = 0; k < kinds.length; k++) {
         seconds.get(k).addAll(run(clients, rounds, kinds[k], dir));
       }
     }
     long perRound = EVENTS.sum() / ((long) repeats * rounds);
+    System.out.printf("load average %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
     System.out.printf("in one JVM, %d clients a round, %d rounds each, %d client events a round:%n",
         clients, seconds.get(0).size(), perRound);
     for (int k = 0; k < kinds.length; k++) {

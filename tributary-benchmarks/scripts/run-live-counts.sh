@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What a simulation's per-client events cost: rounds of 10,000 generated clients (fit and both
-# evaluations, so 30,000 client events a round) run by `tributary simulate` without a listener
+# What a simulation's per-client events cost: rounds of 10,000 generated clients (fit and
+# evaluation, about 20,000 client events a round) run by `tributary simulate` without a listener
 # (the anchor), then with `--ui` and a viewer reading the page's event stream (every client told
 # to the LiveView, which counts it and re-renders the page at most every 100 ms), alternating so a
 # drift in machine speed shows on both. Prints the median seconds per round of each, from
@@ -59,3 +59,8 @@ echo "| clients per round | rounds | without a listener (s/round) | with --ui an
 echo "|---|---|---|---|---|"
 echo "| $clients | $(((rounds - 1) * repeats)) each | $(median "$dir/plain.txt") | $(median "$dir/ui.txt") | $(cut -d' ' -f1-3 /proc/loadavg) |"
 echo "results: $dir" >&2
+
+# The same in one JVM, apart from start-up: no listener, a counting listener, a LiveView without
+# and with a viewer (LiveCountsBench.java, beside this script).
+"$JAVA_HOME/bin/java" ${TRIBUTARY_JAVA_OPTS:-} -cp "$root/tributary-cli/target/tributary.jar" \
+  "$here/LiveCountsBench.java" "$clients" "$rounds" "$repeats"
