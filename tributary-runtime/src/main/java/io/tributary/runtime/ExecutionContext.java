@@ -89,7 +89,18 @@ public final class ExecutionContext implements AutoCloseable {
 
   /** Like {@link #invoke}, and also says how many clients ran, which failed, and how long. */
   public Outcome invokeWithReport(Computation computation, Object... args) {
-    return run(computation, args, Optional.empty());
+    return run(computation, args, Optional.empty(), ClientObserver.NONE);
+  }
+
+  /**
+   * Like {@link #invokeWithReport}, and tells {@code observer} of each client as its work in a
+   * client pass ends or fails, while the pass goes (see {@link ClientObserver}). The result is
+   * bit-identical to {@link #invokeWithReport}'s; what the observer throws is logged and
+   * ignored. Passes on a {@link RuntimeOptions#passEngine()} tell nothing per client.
+   */
+  public Outcome invokeObserved(Computation computation, ClientObserver observer,
+      Object... args) {
+    return run(computation, args, Optional.empty(), Objects.requireNonNull(observer, "observer"));
   }
 
   /**
@@ -114,7 +125,7 @@ public final class ExecutionContext implements AutoCloseable {
     PassReplay replay = new PassReplay(pass, Objects.requireNonNull(earlier, "earlier"),
         fromGroup, toGroup);
     Object[] args = arguments.toArray();
-    return replay.run(() -> run(computation, args, Optional.of(replay)));
+    return replay.run(() -> run(computation, args, Optional.of(replay), ClientObserver.NONE));
   }
 
   /**
@@ -137,7 +148,7 @@ public final class ExecutionContext implements AutoCloseable {
     PassReplay replay = PassReplay.combining(pass, Objects.requireNonNull(earlier, "earlier"),
         Objects.requireNonNull(parts, "parts"));
     Object[] args = arguments.toArray();
-    return replay.run(() -> run(computation, args, Optional.of(replay)));
+    return replay.run(() -> run(computation, args, Optional.of(replay), ClientObserver.NONE));
   }
 
   /**
@@ -153,17 +164,18 @@ public final class ExecutionContext implements AutoCloseable {
     PassReplay replay = PassReplay.combining(pass, Objects.requireNonNull(earlier, "earlier"),
         fromGroup, toGroup, parts);
     Object[] args = arguments.toArray();
-    return replay.run(() -> run(computation, args, Optional.of(replay)));
+    return replay.run(() -> run(computation, args, Optional.of(replay), ClientObserver.NONE));
   }
 
-  private Outcome run(Computation computation, Object[] args, Optional<PassReplay> replay) {
+  private Outcome run(Computation computation, Object[] args, Optional<PassReplay> replay,
+      ClientObserver observer) {
     Objects.requireNonNull(computation, "computation");
     long start = System.nanoTime();
     FunctionType type = computation.type();
     Optional<Object> argument = argument(type, args);
     FederatingExecutor federating = new FederatingExecutor(
         replay.isPresent() ? options.withoutPassEngine() : options, pool, coordinator,
-        computation, Arrays.asList(args), replay);
+        computation, Arrays.asList(args), replay, observer);
     try (Executor stack = new ReferenceResolvingExecutor(federating)) {
       ExecutorValue fn = join(stack.createValue(computation.block(), type));
       Optional<ExecutorValue> arg = Optional.empty();

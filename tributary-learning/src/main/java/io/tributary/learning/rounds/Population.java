@@ -52,4 +52,14 @@ public interface Population {
   default Invocation open(Phase phase, int round, Cohort cohort, RoundProgress progress) {
     return open(phase, round, cohort);
   }
+
+  /**
+   * Whether this population tells {@link RoundProgress} of each client itself, in {@link
+   * #open(Phase, int, Cohort, RoundProgress)} (a server, which sees the answers arrive). When it
+   * does not (the default, as for simulated datasets), the round loop tells each client as the
+   * runtime's pass finishes or fails its work.
+   */
+  default boolean tellsEachClient() {
+    return false;
+  }
 }

@@ -53,8 +53,9 @@ public final class RoundLoop {
 
   /**
    * Runs round {@code round} from {@code state}, telling {@code progress} its start, each
-   * stage's start and end (with the stage's failure reasons), and passing it to the population,
-   * which may tell each client as it answers.
+   * stage's start and end (with the stage's failure reasons), and each client as it answers or
+   * fails: the population tells them if it {@linkplain Population#tellsEachClient can} (a
+   * server), the runtime's passes otherwise (a simulation).
    *
    * @throws InterruptedException when waiting for clients is interrupted
    */
@@ -71,7 +72,8 @@ public final class RoundLoop {
     boolean fitted = false;
     try (Population.Invocation unused = population.open(Population.Phase.FIT, round, cohort,
         progress)) {
-      Outcome out = context.invokeWithReport(process.next(), state, cohort.argument());
+      Outcome out = context.invokeObserved(process.next(),
+          ClientEvents.of(round, cohort, progress, population), state, cohort.argument());
       RoundOutput result = RoundOutput.of(out.value());
       failures = out.report().failures();
       fitted = true;
@@ -137,7 +139,8 @@ public final class RoundLoop {
     }
     try (Population.Invocation unused = population.open(Population.Phase.EVALUATE, round, cohort,
         progress)) {
-      Outcome out = context.invokeWithReport(process.evaluate(), model, cohort.argument());
+      Outcome out = context.invokeObserved(process.evaluate(),
+          ClientEvents.of(round, cohort, progress, population), model, cohort.argument());
       return new RoundReport.Evaluation(cohort, Optional.of((StructValue) out.value()),
           out.report().failures());
     } catch (TooManyClientFailuresException e) {

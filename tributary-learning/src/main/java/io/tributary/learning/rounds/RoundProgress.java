@@ -11,11 +11,13 @@ package io.tributary.learning.rounds;
  * listener that writes files ignores them.
  *
  * <p>The live events ({@link #clientReported}, {@link #clientFailed}, {@link #traffic}) come
- * from whoever sees the clients answer: a server's client work tells each one. A simulation's
- * clients run inside the runtime's passes, which tell nothing per client; there only {@link
- * #stageEnded} gives the counts, once each stage is over. {@link #stageEnded} is authoritative
- * everywhere: it counts every client of the stage once, with the reasons of those that failed,
- * including failures only the runtime saw (a timeout, an update that is not finite).
+ * from whoever sees the clients answer: a server's client work tells each one; in a simulation,
+ * the runtime's passes tell each client as its work ends or fails (through an {@link
+ * io.tributary.runtime.ClientObserver}), except on a pass engine such as Spark, where only
+ * {@link #stageEnded} gives the counts. {@link #stageEnded} is authoritative everywhere: it counts
+ * every client of the stage once, with the reasons of those that failed, including failures only
+ * the runtime saw on a server (a timeout, an update that is not finite) or an aggregate refused
+ * after its clients reported.
  */
 public interface RoundProgress {
   /** Tells nothing. */

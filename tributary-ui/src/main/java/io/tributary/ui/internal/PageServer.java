@@ -62,7 +62,15 @@ public final class PageServer implements Closeable {
   private final Semaphore viewerSlots;
   private final Set<Viewer> viewers = ConcurrentHashMap.newKeySet();
   private final ReentrantLock lock = new ReentrantLock();
+  /** Viewers wait on it for a new frame. */
   private final Condition newFrame = lock.newCondition();
+  /** The renderer waits on it for a change of the state. */
+  private final Condition stateChanged = lock.newCondition();
+  /**
+   * Whether the renderer is waiting for a change: only then does {@link #changed} take the lock,
+   * so that the run's events (one per client) neither contend for it nor wake the viewers.
+   */
+  private volatile boolean rendererWaiting;
   private final String script;
   private final String pageCsp;
   private final Thread acceptor;
@@ -112,8 +120,24 @@ public final class PageServer implements Closeable {
    * lock, so the renderer may read the state while it holds this server's lock.
    */
   public void changed() {
+    // The state's version was raised before this call; the renderer raises its flag before it
+    // reads the version, so either it sees the change or this call sees it waiting.
+    if (!rendererWaiting) {
+      return;
+    }
     lock.lock();
     try {
+      stateChanged.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Wakes the renderer and every viewer, as closing does. */
+  private void wakeAll() {
+    lock.lock();
+    try {
+      stateChanged.signalAll();
       newFrame.signalAll();
     } finally {
       lock.unlock();
@@ -198,7 +222,7 @@ public final class PageServer implements Closeable {
       throws IOException {
     switch (head.path()) {
       case "/" -> {
-        byte[] page = frame.document();
+        byte[] page = current().document();
         out.write(Responses.head(200, "text/html; charset=utf-8", page.length, pageCsp));
         if (body) {
           out.write(page);
@@ -228,6 +252,8 @@ public final class PageServer implements Closeable {
   private void stream(Socket s, OutputStream out) throws IOException {
     Viewer v = new Viewer(s);
     viewers.add(v);
+    // Without viewers the renderer rests: ask it for the state as it is now.
+    wakeRenderer();
     try {
       v.write(out, Responses.head(200, "text/event-stream; charset=utf-8", -1,
           "default-src 'none'"));
@@ -270,18 +296,51 @@ public final class PageServer implements Closeable {
     }
   }
 
-  /** Renders each new state (at most every {@link #MIN_RENDER_INTERVAL}) and drops stuck viewers. */
+  /**
+   * The page as it is now: the latest frame, or a new one when the state has changed since (as
+   * it may without viewers, for whom alone the renderer works).
+   */
+  private Frame current() {
+    Frame f = frame;
+    if (state.version() == f.version()) {
+      return f;
+    }
+    Frame rendered = render();
+    publish(rendered);
+    return rendered;
+  }
+
+  /** Makes {@code f} the latest frame, unless a newer one is already. */
+  private void publish(Frame f) {
+    lock.lock();
+    try {
+      if (f.version() > frame.version() || f.ended()) {
+        frame = f;
+        newFrame.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void wakeRenderer() {
+    lock.lock();
+    try {
+      stateChanged.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Renders each new state (at most every {@link #MIN_RENDER_INTERVAL}) while there are viewers,
+   * and drops stuck viewers. Without viewers it renders nothing: a run's events then cost no
+   * rendering, and a request for the page renders it ({@link #current}).
+   */
   private void publishLoop() {
     while (!closed) {
-      if (state.version() != frame.version()) {
-        Frame f = render();
-        lock.lock();
-        try {
-          frame = f;
-          newFrame.signalAll();
-        } finally {
-          lock.unlock();
-        }
+      if (!viewers.isEmpty() && state.version() != frame.version()) {
+        publish(render());
       }
       for (Viewer v : viewers) {
         v.dropIfStuck(writeTimeout);
@@ -290,12 +349,15 @@ public final class PageServer implements Closeable {
       try {
         // Woken by changed(), unless a change came while rendering; the wait also paces the
         // stuck-viewer check.
-        if (state.version() == frame.version() && !closed) {
-          newFrame.await(MIN_RENDER_INTERVAL.toMillis() * 5, TimeUnit.MILLISECONDS);
+        // Without viewers, only a viewer's arrival (or the timeout) wakes it, not each change.
+        rendererWaiting = !viewers.isEmpty();
+        if ((viewers.isEmpty() || state.version() == frame.version()) && !closed) {
+          stateChanged.await(MIN_RENDER_INTERVAL.toMillis() * 5, TimeUnit.MILLISECONDS);
         }
       } catch (InterruptedException e) {
         return;
       } finally {
+        rendererWaiting = false;
         lock.unlock();
       }
       try {
@@ -332,7 +394,7 @@ public final class PageServer implements Closeable {
     }
     closed = true;
     publisher.interrupt();
-    changed();
+    wakeAll();
     try {
       socket.close();
     } finally {

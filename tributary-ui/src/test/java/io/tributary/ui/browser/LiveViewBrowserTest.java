@@ -208,6 +208,89 @@ class LiveViewBrowserTest {
     }
   }
 
+  /**
+   * Holds the client thread that tells the last of round 1's first {@code cohort} client events
+   * (its fit stage's), after the page was told it: the page has no earlier frame that could
+   * show the same counts.
+   */
+  private static final class LastClientGate implements RoundListener {
+    final int cohort;
+    final java.util.concurrent.atomic.AtomicInteger told =
+        new java.util.concurrent.atomic.AtomicInteger();
+    final CountDownLatch reached = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    LastClientGate(int cohort) {
+      this.cohort = cohort;
+    }
+
+    @Override
+    public void roundEnded(RoundRecord metrics, SequencedMap<String, Tensor> parameters) {}
+
+    @Override
+    public void clientReported(int round, String client) {
+      told(round);
+    }
+
+    @Override
+    public void clientFailed(int round, String client, String reason) {
+      told(round);
+    }
+
+    private void told(int round) {
+      if (round != 1 || told.incrementAndGet() != cohort) {
+        return;
+      }
+      reached.countDown();
+      try {
+        release.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Test
+  void simulate_fitStageUnderWay_showsItsClientsCountedAndTheFailureReasonLive()
+      throws Exception {
+    // One client a round scales its update by 1e300: infinite, so the runtime refuses it.
+    SimulationSettings settings = SimulationSettings.builder().clients(6).clientsPerRound(4)
+        .rounds(2).localEpochs(1).batchSize(16).learningRate(0.1).seed(3)
+        .model(ModelKind.parse("mclr")).threads(2)
+        .byzantine(io.tributary.simulation.Byzantine.parse("1:scale:1e300"))
+        .out(dir.resolve("run")).build();
+    LastClientGate gate = new LastClientGate(4);
+    try (LiveView view = LiveView.builder().address("127.0.0.1", 0)
+        .title("fedavg with an overflowing client").start()) {
+      chromium.navigate(view.uri());
+      CompletableFuture<SimulationResult> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return Simulation.builder(settings).listener(view).listener(gate).build().run();
+        } catch (IOException | io.tributary.simulation.SimulationStoppedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      assertThat(gate.reached.await(120, TimeUnit.SECONDS)).as("round 1's fit clients ran")
+          .isTrue();
+
+      // The fit stage is still running: every client counted, the failure with its reason.
+      PageChecks.await(chromium, "[...document.querySelectorAll('#stages tr')].slice(1)"
+          + ".map(r => [...r.cells].map(c => c.textContent).join('|')).join(';')",
+          "fit|4|3|1|running"::equals, WITHIN);
+      assertThat(chromium.eval("document.getElementById('current-heading').textContent"))
+          .isEqualTo("Round 1 under way");
+      assertThat(chromium.eval("document.getElementById('current-failures')?.textContent ?? ''"))
+          .contains("not finite");
+      PageChecks.accessible(chromium);
+      chromium.screenshot(PageChecks.SCREENSHOTS.resolve("simulate-round.png"));
+      gate.release.countDown();
+
+      assertThat(run.get(120, TimeUnit.SECONDS).history().rounds()).hasSize(2);
+    } finally {
+      gate.release.countDown();
+    }
+  }
+
   @Test
   void server_runWithAFailingClient_showsAccuracyAndTheFailureReasonLive() throws Exception {
     LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();

@@ -73,6 +73,11 @@ final class ConnectedClients implements Population {
   }
 
   @Override
+  public boolean tellsEachClient() {
+    return true;
+  }
+
+  @Override
   public Invocation open(Phase phase, int round, Cohort cohort) {
     return open(phase, round, cohort, RoundProgress.NONE);
   }

@@ -13,6 +13,7 @@ import io.tributary.core.types.Types;
 import io.tributary.core.values.StructValue;
 import io.tributary.runtime.CardinalityException;
 import io.tributary.runtime.ClientFailure;
+import io.tributary.runtime.ClientObserver;
 import io.tributary.runtime.ClientValues;
 import io.tributary.runtime.Edges;
 import io.tributary.runtime.ExecutionFailedException;
@@ -60,6 +61,7 @@ public final class FederatingExecutor implements Executor {
   private final Planner planner;
   private final Optional<Invocation> invocation;
   private final Optional<PassReplay> replay;
+  private final ClientObserver observer;
   private OptionalInt cardinality = OptionalInt.empty();
   private ClientNode edgeOf;
 
@@ -75,7 +77,8 @@ public final class FederatingExecutor implements Executor {
    */
   public FederatingExecutor(RuntimeOptions options, ExecutorService pool,
       ExecutorService coordinator) {
-    this(options.withoutPassEngine(), pool, coordinator, Optional.empty(), Optional.empty());
+    this(options.withoutPassEngine(), pool, coordinator, Optional.empty(), Optional.empty(),
+        ClientObserver.NONE);
   }
 
   /**
@@ -84,18 +87,20 @@ public final class FederatingExecutor implements Executor {
    * {@code replay}, this executor is such a worker's.
    *
    * @param replay the worker's replay, or empty on the driver (or without an engine)
+   * @param observer told of each client as its work in a local pass ends
    */
   public FederatingExecutor(RuntimeOptions options, ExecutorService pool,
       ExecutorService coordinator, Computation computation, List<Object> arguments,
-      Optional<PassReplay> replay) {
+      Optional<PassReplay> replay, ClientObserver observer) {
     this(options, pool, coordinator,
         Optional.of(new Invocation(computation, java.util.Collections.unmodifiableList(
-            new ArrayList<>(arguments)))), replay);
+            new ArrayList<>(arguments)))), replay, observer);
   }
 
   private FederatingExecutor(RuntimeOptions options, ExecutorService pool,
       ExecutorService coordinator, Optional<Invocation> invocation,
-      Optional<PassReplay> replay) {
+      Optional<PassReplay> replay, ClientObserver observer) {
+    this.observer = observer;
     this.options = options;
     this.pool = pool;
     this.coordinator = coordinator;
@@ -115,6 +120,10 @@ public final class FederatingExecutor implements Executor {
 
   RuntimeOptions options() {
     return options;
+  }
+
+  ClientObserver observer() {
+    return observer;
   }
 
   ExecutorService pool() {

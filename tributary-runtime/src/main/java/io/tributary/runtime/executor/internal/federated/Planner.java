@@ -3,6 +3,7 @@ package io.tributary.runtime.executor.internal.federated;
 import io.tributary.core.types.FederatedType;
 import io.tributary.core.values.StructValue;
 import io.tributary.runtime.ClientFailure;
+import io.tributary.runtime.ClientObserver;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.PassEngine;
@@ -157,7 +158,8 @@ public final class Planner {
     ClientPass.PassSettings settings = new ClientPass.PassSettings(
         executor.options().threads(), executor.pool(), executor.coordinator(),
         executor.options().clientTimeout(), executor.options().minSuccessFraction(),
-        executor.evaluator());
+        executor.evaluator(), pass,
+        replay.isPresent() ? ClientObserver.NONE : executor.observer());
     try {
       if (replay.isPresent()) {
         throw replay.get().compute(clients, sinks, settings, ClientCosts.of(sinks, clients));

@@ -2,6 +2,7 @@ package io.tributary.runtime.executor.internal.pass;
 
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ClientFailureException;
+import io.tributary.runtime.ClientObserver;
 import io.tributary.runtime.ReductionTree;
 import io.tributary.runtime.TooManyClientFailuresException;
 import io.tributary.runtime.executor.internal.aggregation.Sink;
@@ -21,7 +22,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One pass over the clients that feeds several aggregations at once.
@@ -46,6 +50,7 @@ import java.util.stream.IntStream;
  * workers).
  */
 public final class ClientPass {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientPass.class);
   /** Groups per pass at most (about): enough for parallelism, few enough to combine cheaply. */
   static final int TARGET_GROUPS = 256;
 
@@ -76,15 +81,21 @@ public final class ClientPass {
   private long successes;
   private boolean aborted;
   private Throwable fatal;
+  private final AtomicBoolean observerWarned = new AtomicBoolean();
 
-  /** What a pass needs from its executor. */
+  /**
+   * What a pass needs from its executor: its threads and pools, the failure policy, and the
+   * pass's index and the observer told of each client as its work ends.
+   */
   public record PassSettings(
       int threads,
       ExecutorService pool,
       ExecutorService clientRunner,
       Optional<Duration> timeout,
       double minSuccessFraction,
-      LocalEvaluator evaluator) {}
+      LocalEvaluator evaluator,
+      int pass,
+      ClientObserver observer) {}
 
   /** The results of a pass, one per sink, and the clients that failed. */
   public record Result(Object[] values, List<ClientFailure> failures) {}
@@ -481,11 +492,46 @@ public final class ClientPass {
           ? withTimeout(scope, partials, settings.timeout().get())
           : prepare(scope, partials);
     } catch (ClientWorkException e) {
-      fail(e.failureIn(sinks.get(0).intrinsic()));
+      ClientFailure failure = e.failureIn(sinks.get(0).intrinsic());
+      fail(failure);
+      tellFailed(failure);
       return false;
     }
     batch.add(prepared, scope.bytes);
+    tellDone(client);
     return true;
+  }
+
+  // The observer sees the pass, never changes it: what it throws is logged and dropped.
+
+  private void tellDone(int client) {
+    ClientObserver observer = settings.observer();
+    if (observer == ClientObserver.NONE) {
+      return;
+    }
+    try {
+      observer.clientDone(settings.pass(), client);
+    } catch (RuntimeException e) {
+      observerThrew(e);
+    }
+  }
+
+  private void tellFailed(ClientFailure failure) {
+    ClientObserver observer = settings.observer();
+    if (observer == ClientObserver.NONE) {
+      return;
+    }
+    try {
+      observer.clientFailed(settings.pass(), failure);
+    } catch (RuntimeException e) {
+      observerThrew(e);
+    }
+  }
+
+  private void observerThrew(RuntimeException e) {
+    if (observerWarned.compareAndSet(false, true)) {
+      LOG.warn("a client observer threw (ignored, as are its later throws): {}", e.toString());
+    }
   }
 
   private Object[] prepare(ClientScope scope, Object[] partials) {
