@@ -50,7 +50,13 @@ import org.slf4j.LoggerFactory;
  * workers).
  */
 public final class ClientPass {
-  private static final Logger LOG = LoggerFactory.getLogger(ClientPass.class);
+  /**
+   * The logger, made on first use: a plain simulation never logs here, and SLF4J without a
+   * provider would otherwise print its warning in every program that runs one.
+   */
+  private static final class Log {
+    static final Logger LOG = LoggerFactory.getLogger(ClientPass.class);
+  }
   /** Groups per pass at most (about): enough for parallelism, few enough to combine cheaply. */
   static final int TARGET_GROUPS = 256;
 
@@ -530,7 +536,7 @@ public final class ClientPass {
 
   private void observerThrew(RuntimeException e) {
     if (observerWarned.compareAndSet(false, true)) {
-      LOG.warn("a client observer threw (ignored, as are its later throws): {}", e.toString());
+      Log.LOG.warn("a client observer threw (ignored, as are its later throws): {}", e.toString());
     }
   }
 
