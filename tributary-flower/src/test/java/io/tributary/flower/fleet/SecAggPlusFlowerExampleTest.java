@@ -136,23 +136,33 @@ class SecAggPlusFlowerExampleTest {
         : LegacyClientApp.of(client).withMods(new SecAggPlusMod());
   }
 
-  private SuperNode javaNode(FlowerDeployment d, int partition, boolean dualLayout) {
-    return SuperNode.builder(d.fleetAddress()).transport(FleetTransport.grpcRere())
+  private SuperNode javaNode(FlowerDeployment d, int partition, boolean dualLayout,
+      boolean http) {
+    return SuperNode.builder(d.fleetAddress()).transport(http
+            ? FleetTransport.http(FleetTransport.FLEET_REST_V0) : FleetTransport.grpcRere())
         .insecure(true).nodeConfig(Map.of("partition-id", (long) partition,
             "num-partitions", 5L))
         .clientApp(javaClientApp(dualLayout)).pollInterval(Duration.ofMillis(200)).build().start();
   }
 
-  private void runExample(int javaNodes, boolean dualLayout) throws Exception {
+  /**
+   * Flower's App over {@code javaNodes} Java nodes and Python nodes for the rest of five; over
+   * {@code http}, Flower 1.27's REST Fleet transport, which its own Python nodes cannot join, so
+   * then every node is Java.
+   */
+  private void runExample(int javaNodes, boolean dualLayout, boolean http) throws Exception {
     FlowerPeer flower = FlowerPeer.require();
     Path app = exampleApp();
     List<SuperNode> nodes = new ArrayList<>();
     try (FlowerDeployment d = new FlowerDeployment(flower, dir)) {
+      if (http) {
+        d.superLinkArgs.addAll(List.of("--fleet-api-type", "rest"));
+      }
       d.startSuperLink();
       try {
         for (int i = 0; i < 5; i++) {
           if (i < javaNodes) {
-            nodes.add(javaNode(d, i, dualLayout));
+            nodes.add(javaNode(d, i, dualLayout, http));
           } else {
             d.startPythonSuperNode("python-supernode-" + i,
                 "partition-id=" + i + " num-partitions=5");
@@ -189,22 +199,23 @@ class SecAggPlusFlowerExampleTest {
   @Test
   void flwrRun_flowerSecAggExampleOverJavaNodesAlone_completesWithTheSurvivorsAverage()
       throws Exception {
-    runExample(5, false);
+    runExample(5, false, false);
   }
 
   /**
    * The CLI's built-in trainer serves both layouts ({@link DualLayoutClientApp} wearing
-   * {@link SecAggPlusMod}): it must take part in the SecAgg+ App as the DefaultWorkflow app does.
+   * {@link SecAggPlusMod}): it must take part in the SecAgg+ App as the DefaultWorkflow app does,
+   * here over HTTP (Flower 1.27's REST Fleet transport, the design of 1.40+'s default).
    */
   @Test
-  void flwrRun_flowerSecAggExampleOverDualLayoutJavaNodes_completesWithTheSurvivorsAverage()
+  void flwrRun_secAggExampleOverDualLayoutJavaNodesOverHttp_completesWithTheSurvivorsAverage()
       throws Exception {
-    runExample(5, true);
+    runExample(5, true, true);
   }
 
   @Test
   void flwrRun_flowerSecAggExampleOverJavaAndPythonNodes_completesWithTheSurvivorsAverage()
       throws Exception {
-    runExample(3, false);
+    runExample(3, false, false);
   }
 }
