@@ -95,7 +95,10 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#clientApp(String, ClientApp)} runs that app; any other run runs the default
  * {@link Builder#clientApp(ClientApp)}; without either, its messages get an error reply. The
  * run's config given to the app's {@link Context} is the FAB's {@code [tool.flwr.app.config]} with
- * the run's overrides on top.
+ * the run's overrides on top. The node keeps one context state per run, or per series for the runs
+ * of a newer SuperLink (Flower 1.40+) that name one, as Flower's SuperNode keeps its run-series
+ * context; it stores the state after each handler call and counts the stores in
+ * {@link Context#version()}.
  *
  * <p><b>Bad input.</b> A message that is too large, an object whose content does not hash to its
  * id, a malformed object or tree, an array record that does not convert or a message type the app
@@ -126,7 +129,22 @@ public final class SuperNode implements AutoCloseable {
   private volatile Thread thread;
   private volatile Throwable failure;
 
-  private record RunState(Run run, ClientApp app, Context context) {}
+  /** A run as fetched: its app, its run config and where its context is kept. */
+  private record RunState(Run run, ClientApp app, Map<String, Object> runConfig, String seriesId,
+      String primaryTaskId) {
+    /** One context per series, as Flower 1.40+'s SuperNode keeps it; per run without one. */
+    String contextKey() {
+      return seriesId.isEmpty() ? "run " + Long.toUnsignedString(run.getRunId())
+          : "series " + seriesId;
+    }
+  }
+
+  /** A context's state as the node stored it after a handler, and how many times it did. */
+  private record StoredContext(RecordDict state, long version) {
+    static final StoredContext FRESH = new StoredContext(RecordDict.empty(), 0);
+  }
+
+  private final Map<String, StoredContext> contexts = new ConcurrentHashMap<>();
 
   /** A connection and the deadline of its calls. */
   private record Link(FleetClient client, long timeoutMillis) {
@@ -478,13 +496,31 @@ public final class SuperNode implements AutoCloseable {
       reply = message.replyError(new MessageError(MessageError.LOAD_CLIENT_APP_EXCEPTION,
           "no Java ClientApp for FAB '" + run.run.getFabId() + "'"));
     } else {
-      reply = run.app.handle(message, run.context);
+      reply = runApp(run, node.getNodeId(), message);
     }
     long out = send(rpc, node, reply, (System.nanoTime() - start) / 1e9, replyFields);
     observe(md, message, out < 0 ? NodeMessage.Outcome.NOT_SENT : reply.hasContent()
         ? NodeMessage.Outcome.REPLIED : NodeMessage.Outcome.ERROR_REPLIED,
         out < 0 ? "the SuperLink did not accept the reply" : reply.error()
             .map(MessageError::reason).orElse(""), start, pulled[0], Math.max(out, 0));
+  }
+
+  /**
+   * Runs the app on {@code message} with the stored context, then stores the context again with
+   * its version one higher, whatever the reply: Flower's SuperNode takes back the context of a
+   * finished ClientApp the same way. Messages are handled one at a time, so the check Flower's
+   * SuperNode makes against a concurrent execution's stale context cannot fail here.
+   */
+  private Message runApp(RunState run, long node, Message message) {
+    String key = run.contextKey();
+    StoredContext stored = contexts.getOrDefault(key, StoredContext.FRESH);
+    Context context = new Context(run.run.getRunId(), node, b.nodeConfig, run.runConfig,
+        stored.state, run.seriesId, run.primaryTaskId, stored.version);
+    try {
+      return run.app.handle(message, context);
+    } finally {
+      contexts.put(key, new StoredContext(context.state(), stored.version + 1));
+    }
   }
 
   /** Tells the observer an event; what it throws is logged, never stopping the node. */
@@ -541,9 +577,9 @@ public final class SuperNode implements AutoCloseable {
     }
     config.putAll(RunConfigs.fromScalars(run.getOverrideConfigMap()));
     ClientApp app = b.apps.getOrDefault(run.getFabId(), b.defaultApp);
-    s = new RunState(run, app, new Context(runId, node.getNodeId(), b.nodeConfig, config,
-        RecordDict.empty(), Protos.newerField(run.getUnknownFields(), Protos.RUN_SERIES_ID),
-        Protos.newerField(run.getUnknownFields(), Protos.RUN_PRIMARY_TASK_ID)));
+    s = new RunState(run, app, Map.copyOf(config),
+        Protos.newerField(run.getUnknownFields(), Protos.RUN_SERIES_ID),
+        Protos.newerField(run.getUnknownFields(), Protos.RUN_PRIMARY_TASK_ID));
     LOG.info("run {}: FAB '{}' {} -> {}", Long.toUnsignedString(runId), run.getFabId(),
         run.getFabVersion(), app == null ? "no app" : "Java ClientApp " + app.messageTypes());
     runs.put(runId, s);

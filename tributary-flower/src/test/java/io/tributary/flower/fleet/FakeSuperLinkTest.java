@@ -62,6 +62,9 @@ class FakeSuperLinkTest {
       new java.util.concurrent.atomic.AtomicInteger();
   final java.util.concurrent.atomic.AtomicInteger activations =
       new java.util.concurrent.atomic.AtomicInteger();
+  /** Fields of a newer Flower's {@code Run} (series_id, primary_task_id) that GetRun sends. */
+  volatile com.google.protobuf.UnknownFieldSet runExtra =
+      com.google.protobuf.UnknownFieldSet.getDefaultInstance();
 
   private static <Q, R> void add(ServerServiceDefinition.Builder b, MethodDescriptor<Q, R> m,
       Function<Q, R> f) {
@@ -90,7 +93,7 @@ class FakeSuperLinkTest {
     add(b, FleetRpc.HEARTBEAT, r -> SendNodeHeartbeatResponse.newBuilder().setSuccess(true)
         .build());
     add(b, FleetRpc.GET_RUN, r -> GetRunResponse.newBuilder().setRun(Run.newBuilder()
-        .setRunId(r.getRunId()).setFabId("test/hostile")).build());
+        .setRunId(r.getRunId()).setFabId("test/hostile").setUnknownFields(runExtra)).build());
     add(b, FleetRpc.GET_FAB, r -> GetFabResponse.getDefaultInstance());
     add(b, FleetRpc.PULL_MESSAGES, r -> {
       Message m;
@@ -120,9 +123,18 @@ class FakeSuperLinkTest {
         .addService(b.build()).build().start();
   }
 
+  /** Offers {@code content} as a message of {@code type} for run {@code run}. */
+  String offer(long run, String type, RecordDict content) {
+    return offer(run, type, content, false);
+  }
+
   /** Offers {@code content} as a message of {@code type}; {@code tamper} may spoil its objects. */
   String offer(String type, RecordDict content, boolean tamperAChunk) {
-    Metadata md = new Metadata(1, "", 0, NODE, "", "", 3600, type,
+    return offer(1, type, content, tamperAChunk);
+  }
+
+  private String offer(long run, String type, RecordDict content, boolean tamperAChunk) {
+    Metadata md = new Metadata(run, "", 0, NODE, "", "", 3600, type,
         System.currentTimeMillis() / 1000.0);
     Message m = Message.ofContent(md, content);
     ObjectCodec.Deflated d = ObjectCodec.deflate(m);

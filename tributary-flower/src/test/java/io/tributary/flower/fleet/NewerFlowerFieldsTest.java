@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * Fields Flower added after 1.27, which Flower 1.27 cannot produce: a message id computed from
  * the documented hashing of Flower's serialization when the metadata carries
  * {@code src_task_id}/{@code dst_task_id}; {@code Run.series_id}/{@code primary_task_id} handed to
- * the app's {@link Context}; and an array of a serialization type the node does not know, which
+ * the app's {@link Context}, which the node keeps per series and whose {@link Context#version()}
+ * counts its stores, over HTTP and grpc-rere; and an array of a serialization type the node does not know, which
  * gets a Flower {@code Error} reply while the node serves on. The ids without the new fields are
  * checked against Flower 1.27 itself in {@link ObjectCodecFlowerTest}.
  */
@@ -133,6 +134,88 @@ class NewerFlowerFieldsTest {
       assertThat(seen.getFirst().seriesId()).isEmpty();
       assertThat(seen.getFirst().primaryTaskId()).isEmpty();
     }
+  }
+
+  /** A train message of run {@code run}. */
+  private static Message trainOfRun(long run, long round) {
+    Message m = train(round);
+    return Message.ofContent(new Metadata(run, "", 0, 0, "", "", 3600, "train",
+        m.metadata().createdAt()), m.content());
+  }
+
+  /**
+   * An app that counts its calls in the context's state and notes, per call, "run/version/count
+   * before the call".
+   */
+  private static ClientApp counting(List<String> seen) {
+    return ClientApp.builder().train((msg, ctx) -> {
+      ConfigRecord counter = ctx.state().configRecords().get("counter");
+      long n = counter == null ? 0 : (Long) counter.get("n");
+      seen.add(ctx.runId() + "/" + ctx.version() + "/" + n);
+      ctx.setState(RecordDict.of("counter", new ConfigRecord(Map.of("n", n + 1))));
+      return msg.reply(RecordDict.empty());
+    }).build();
+  }
+
+  private static final UnknownFieldSet SERIES = UnknownFieldSet.newBuilder()
+      .addField(Protos.RUN_SERIES_ID, varint(9)).build();
+
+  @Test
+  void serve_runsOfOneSeriesOverHttp_oneContextWhoseVersionCountsTheStores() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    try (HttpContractSuperLink link = new HttpContractSuperLink(FleetTransport.FLEET_V1)) {
+      link.runExtra = SERIES;
+      List<String> ids = List.of(link.offer(trainOfRun(7, 1)), link.offer(trainOfRun(8, 1)),
+          link.offer(trainOfRun(7, 2)));
+      try (SuperNode node = node(link, new PlusKApp()).clientApp(counting(seen)).build()
+          .start()) {
+        await(() -> link.pushed.size() >= 3, Duration.ofSeconds(20));
+      }
+      // one context for the series: each handler sees the stores before it, whichever run
+      assertThat(seen).containsExactly("7/0/0", "8/1/1", "7/2/2");
+      assertThat(link.pushed).extracting(r -> r.getMessagesList(0).getMetadata()
+          .getReplyToMessageId()).containsExactlyElementsOf(ids);
+      assertThat(link.refusals).isEmpty();
+    }
+  }
+
+  @Test
+  void serve_runsWithoutASeries_aContextPerRun() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    try (HttpContractSuperLink link = new HttpContractSuperLink(FleetTransport.FLEET_V1)) {
+      link.offer(trainOfRun(7, 1));
+      link.offer(trainOfRun(8, 1));
+      link.offer(trainOfRun(7, 2));
+      try (SuperNode node = node(link, new PlusKApp()).clientApp(counting(seen)).build()
+          .start()) {
+        await(() -> link.pushed.size() >= 3, Duration.ofSeconds(20));
+      }
+      assertThat(seen).containsExactly("7/0/0", "8/0/0", "7/1/1");
+    }
+  }
+
+  @Test
+  void serve_runsOfOneSeriesOverGrpcRere_oneContextWhoseVersionCountsTheStores()
+      throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    FakeSuperLinkTest link = new FakeSuperLinkTest();
+    link.runExtra = SERIES;
+    io.grpc.Server server = link.start();
+    RecordDict model = FakeSuperLinkTest.model(Array.fromTensor(io.tributary.tensor.Tensor
+        .ofFloats(io.tributary.tensor.Shape.of(2), 1, 2)));
+    link.offer(7, "train", model);
+    link.offer(8, "train", model);
+    link.offer(7, "train", model);
+    try (SuperNode node = SuperNode.builder("127.0.0.1:" + server.getPort())
+        .transport(FleetTransport.grpcRere()).insecure(true).clientApp(counting(seen))
+        .pollInterval(Duration.ofMillis(50)).build().start()) {
+      await(() -> link.pushed.size() >= 3, Duration.ofSeconds(20));
+    } finally {
+      server.shutdownNow();
+    }
+    assertThat(seen).containsExactly("7/0/0", "8/1/1", "7/2/2");
+    assertThat(link.pushed).allSatisfy(r -> assertThat(r.getMessagesList(0).hasError())
+        .isFalse());
   }
 
   @Test
