@@ -71,7 +71,7 @@ final class ServerSettings {
     Algorithm a;
     try {
       a = Algorithm.of(name, options);
-    } catch (io.tributary.simulation.SettingException e) {
+    } catch (io.tributary.learning.SettingException e) {
       throw new IllegalArgumentException(SimulateFlags.render(e), e);
     }
     if (mu != null && !a.proximal()) {
@@ -109,16 +109,21 @@ final class ServerSettings {
     sink.accept(value.substring(0, eq).strip(), m);
   }
 
-  /** {@code --dp ...}: the algorithm with the DP mean for the server's remote clients. */
+  /**
+   * {@code --dp ...}: the algorithm with the DP mean for the server's remote clients.
+   *
+   * @throws IllegalArgumentException in flags ({@code --dp replaces the mean ...}) when the
+   *     library refuses the algorithm
+   */
   static ServerAlgorithm dp(ServerAlgorithm algorithm, io.tributary.privacy.aggregation.DpSettings
       dp, int minClients, long seed) {
-    if (!algorithm.algorithm().aggregator().weightedMean()) {
-      throw new IllegalArgumentException("--dp replaces the mean of the updates, so it applies "
-          + "only to algorithms that average them, not " + algorithm.name());
+    try {
+      return new ServerAlgorithm(dp.forRemoteClients(algorithm.algorithm(), minClients,
+          io.tributary.simulation.Seeds.dpNoise(seed)), algorithm.extraFitConfig(),
+          algorithm.roundFitConfig());
+    } catch (io.tributary.learning.SettingException e) {
+      throw new IllegalArgumentException(SimulateFlags.render(e), e);
     }
-    return new ServerAlgorithm(dp.forRemoteClients(algorithm.algorithm(), minClients,
-        io.tributary.simulation.Seeds.dpNoise(seed)), algorithm.extraFitConfig(),
-        algorithm.roundFitConfig());
   }
 
   /** {@code --read-ahead-mb} in bytes: 1 to 2047 MiB. */

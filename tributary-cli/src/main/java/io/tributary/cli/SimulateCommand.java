@@ -2,6 +2,7 @@ package io.tributary.cli;
 
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.KernelWarmUp;
+import io.tributary.learning.SettingException;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.aggregation.TieredDp;
 import io.tributary.simulation.Algorithm;
@@ -13,7 +14,6 @@ import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.ResumePoint;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.SettingsSchema;
-import io.tributary.simulation.SettingException;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationDataException;
 import io.tributary.simulation.SimulationEnd;

@@ -1,7 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.simulation.Algorithm;
-import io.tributary.simulation.SettingException;
+import io.tributary.learning.SettingException;
 import io.tributary.simulation.SimulationSettings;
 import java.util.Map;
 

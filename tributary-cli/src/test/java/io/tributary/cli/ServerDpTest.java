@@ -83,7 +83,8 @@ class ServerDpTest {
       "--dp central --noise-multiplier 1 --clip 0|--clip must be positive",
       "--dp central --noise-multiplier 0 --clip 1|--noise-multiplier must be positive",
       "--dp central --noise-multiplier 1 --clip 1 --delta 2|--delta must be in (0, 1)",
-      "--dp central --noise-multiplier 1 --clip 1 --algorithm krum|--dp replaces the mean"})
+      "--dp central --noise-multiplier 1 --clip 1 --algorithm krum|--dp replaces the mean of the "
+          + "updates, so it applies only to algorithms that average them, not krum"})
   void server_badDpValue_exitsTwoWithOneLine(String args, String message) {
     CliRun r = CliRun.of(("server --address localhost:0 --rounds 1 --min-clients 2 " + args)
         .split(" "));

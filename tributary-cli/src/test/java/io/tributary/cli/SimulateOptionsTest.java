@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
-import io.tributary.simulation.SettingException;
+import io.tributary.learning.SettingException;
 import io.tributary.simulation.SimulationSettings;
 import java.nio.file.Path;
 import java.util.Map;

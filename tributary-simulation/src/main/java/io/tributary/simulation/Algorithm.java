@@ -3,6 +3,7 @@ package io.tributary.simulation;
 import io.tributary.learning.AlgorithmRegistry;
 import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.learning.SettingException;
 import io.tributary.learning.Topology;
 import java.util.ArrayList;
 import java.util.Collections;

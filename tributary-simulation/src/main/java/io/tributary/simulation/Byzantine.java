@@ -2,6 +2,7 @@ package io.tributary.simulation;
 
 import io.tributary.core.values.StructValue;
 import io.tributary.learning.ByzantineUpdate;
+import io.tributary.learning.SettingException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;

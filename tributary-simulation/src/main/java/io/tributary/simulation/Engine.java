@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.SettingException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;

@@ -2,6 +2,7 @@ package io.tributary.simulation;
 
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
+import io.tributary.learning.SettingException;
 import io.tributary.tensor.DType;
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,5 +1,6 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.SettingException;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.learning.MetricAggregation;
+import io.tributary.learning.SettingException;
 import io.tributary.learning.json.Json;
 import io.tributary.privacy.aggregation.DpSettings;
 import io.tributary.learning.rounds.output.RunIdentity;

@@ -13,6 +13,7 @@ import io.tributary.data.Partition;
 import io.tributary.data.Partitioner;
 import io.tributary.data.Synthetic;
 import io.tributary.data.TrainTestSplit;
+import io.tributary.learning.SettingException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -8,6 +8,7 @@ import io.tributary.data.GzipLimits;
 import io.tributary.data.NpzClients;
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
+import io.tributary.learning.SettingException;
 import io.tributary.learning.Topology;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.privacy.PrivacySpent;
@@ -189,10 +190,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         // DpSettings names its own components (clippedCountStddev), as its record does.
         throw new SettingException("dp", e.getMessage());
       }
-      if (!algorithm.federated(mu).aggregator().weightedMean()) {
-        throw new SettingException("dp", "{dp} replaces the mean of the updates, so it "
-            + "applies only to algorithms that average them, not " + algorithm.cliName());
-      }
+      DpSettings.requireAveraging(algorithm.federated(mu));
     }
   }
 

@@ -12,6 +12,7 @@ import io.tributary.graph.Op;
 import io.tributary.graph.Variable;
 import io.tributary.graph.VariableKind;
 import io.tributary.graph.models.Model;
+import io.tributary.learning.SettingException;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -8,6 +8,7 @@ import io.tributary.format.ModelTag;
 import io.tributary.format.ModelWriter;
 import io.tributary.format.TagContents;
 import io.tributary.format.TrainingConfig;
+import io.tributary.learning.SettingException;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.RdpAccountant;
 import io.tributary.privacy.Sampling;

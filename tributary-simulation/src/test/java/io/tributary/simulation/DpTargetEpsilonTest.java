@@ -3,6 +3,7 @@ package io.tributary.simulation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.learning.SettingException;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.aggregation.DpMode;
 import io.tributary.privacy.aggregation.DpSettings;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.tributary.data.GeneratedPopulation;
+import io.tributary.learning.SettingException;
 import io.tributary.learning.rounds.RoundRecord;
 import java.time.Duration;
 import java.util.List;

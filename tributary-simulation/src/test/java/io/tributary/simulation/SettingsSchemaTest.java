@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.graph.local.ClientOptimizer;
 import io.tributary.learning.MetricAggregation;
+import io.tributary.learning.SettingException;
 import io.tributary.privacy.aggregation.DpMode;
 import io.tributary.privacy.aggregation.DpSettings;
 import java.nio.file.Files;

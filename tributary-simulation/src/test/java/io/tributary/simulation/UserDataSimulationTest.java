@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.data.CsvClients;
 import io.tributary.data.Dataset;
 import io.tributary.data.FederatedSource;
+import io.tributary.learning.SettingException;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;

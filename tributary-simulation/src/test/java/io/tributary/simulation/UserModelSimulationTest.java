@@ -9,6 +9,7 @@ import io.tributary.format.ModelWriter;
 import io.tributary.format.TagContents;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
+import io.tributary.learning.SettingException;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
 import java.nio.file.Files;

@@ -311,6 +311,21 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
   }
 
   /**
+   * Refuses an {@code algorithm} that does not average the updates: DP replaces the mean, not a
+   * robust rule such as a median.
+   *
+   * @throws io.tributary.learning.SettingException for the setting {@code dp}, naming the
+   *     algorithm ({@code dp replaces the mean of the updates, ..., not krum})
+   */
+  public static void requireAveraging(io.tributary.learning.FederatedAlgorithm algorithm) {
+    if (!algorithm.aggregator().weightedMean()) {
+      throw new io.tributary.learning.SettingException("dp", "{dp} replaces the mean of the "
+          + "updates, so it applies only to algorithms that average them, not "
+          + algorithm.name());
+    }
+  }
+
+  /**
    * {@code algorithm} with its mean replaced by these settings' DP mean, for clients that run
    * elsewhere (a server's): with client-side DP the clients clip, add their local noise and,
    * with adaptive clipping, report whether they were within the norm themselves, so the server's
@@ -319,15 +334,13 @@ public record DpSettings(DpMode mode, double noiseMultiplier, double clip,
    *
    * @param numSampledClients the clients per round the noise is calibrated for
    * @param noiseSeed seeds the noise only with {@link #insecureSeededNoise}
-   * @throws IllegalArgumentException when {@code algorithm} does not average the updates (DP
-   *     replaces the mean, not a robust rule), or as {@link #checkFor}
+   * @throws io.tributary.learning.SettingException for the setting {@code dp} when {@code
+   *     algorithm} does not average the updates, as {@link #requireAveraging}
+   * @throws IllegalArgumentException as {@link #checkFor}
    */
   public io.tributary.learning.FederatedAlgorithm forRemoteClients(
       io.tributary.learning.FederatedAlgorithm algorithm, int numSampledClients, long noiseSeed) {
-    if (!algorithm.aggregator().weightedMean()) {
-      throw new IllegalArgumentException("DP replaces the mean of the updates, so it applies "
-          + "only to algorithms that average them, not " + algorithm.name());
-    }
+    requireAveraging(algorithm);
     if (mode != DpMode.CLIENT) {
       return algorithm.withAggregator(aggregator(numSampledClients, noiseSeed));
     }

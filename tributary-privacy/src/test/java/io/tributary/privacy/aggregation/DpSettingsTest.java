@@ -29,6 +29,19 @@ class DpSettingsTest {
   }
 
   @Test
+  void forRemoteClients_medianAlgorithm_settingExceptionNamingDpAndTheAlgorithm() {
+    io.tributary.learning.FederatedAlgorithm median = io.tributary.learning.FederatedAlgorithm
+        .of("fedmedian", new io.tributary.learning.aggregation.CoordinateMedian());
+    assertThatThrownBy(() -> fixed(1, 1, 1e-5).forRemoteClients(median, 4, 1))
+        .isInstanceOfSatisfying(io.tributary.learning.SettingException.class,
+            e -> assertThat(e.setting()).isEqualTo("dp"))
+        .hasMessage("dp replaces the mean of the updates, so it applies only to algorithms that "
+            + "average them, not fedmedian");
+    assertThat(fixed(1, 1, 1e-5).forRemoteClients(io.tributary.learning.FederatedAlgorithm
+        .fedAvg(), 4, 1).aggregator()).isInstanceOf(DpAggregator.class);
+  }
+
+  @Test
   void adaptive_badValues_failNamingTheSetting() {
     assertThatThrownBy(() -> new DpSettings.Adaptive(1.5, 0.2, OptionalDouble.empty()))
         .hasMessageStartingWith("targetQuantile");

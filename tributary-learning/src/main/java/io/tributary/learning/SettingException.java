@@ -1,4 +1,4 @@
-package io.tributary.simulation;
+package io.tributary.learning;
 
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  * A setting out of range or not applicable, named as the caller knows it: by the library
  * ({@code clientsPerRound must be in [1, 10], got 50}), by {@code config.json}'s key ({@code
  * clients_per_round}) or by the command line's flag ({@code --clients-per-round}). The message is
- * a template whose setting names stand in braces; {@link #render} spells them.
+ * a template whose setting names stand in braces; {@link #render} spells them. The simulation's
+ * settings and the libraries they build (differential privacy's {@code DpSettings}) throw it.
  */
 public final class SettingException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
