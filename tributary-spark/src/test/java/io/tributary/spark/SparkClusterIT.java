@@ -110,9 +110,9 @@ class SparkClusterIT {
   /**
    * Hierarchical FedAvg, 8 clients a round in 2 edges of 4 (nodes of the pass's tree), with k2 = 1
    * and 2 edge rounds a cloud round, and DP with the noise at the edges: the local run's files;
-   * each client pass's result stage is one task per edge (each edge's clients one partition of
-   * the second stage, its aggregate completed on an executor), so the driver receives one edge
-   * partial per edge and pass, whatever the tasks.
+   * with the executors combining each pass into 2 parts, each client pass's result stage is one
+   * task per edge (each edge's clients one partition of the second stage, its aggregate completed
+   * on an executor), so the driver receives one partial per edge and pass, whatever the tasks.
    */
   @ParameterizedTest(name = "k2 = {0}, dp at the edges {1}")
   @CsvSource({"1, false", "2, false", "2, true"})
@@ -124,6 +124,9 @@ class SparkClusterIT {
     Path events = dir.resolve(name + "-events");
     Map<String, String> conf = new java.util.HashMap<>(DriverTraffic.eventLogSettings(events));
     conf.putAll(onCluster(3).settings());
+    // Two combined parts from the first pass on (by default the executors registered at the
+    // pass, which may be one at the first).
+    conf.put(SparkSettings.COMBINED_PARTS, "2");
     Path clusterRun = runHierarchical(name + "-cluster", new Engine.Cluster(cluster.masterUrl(),
         conf, 3), edgeRounds, dp);
     RunBits.assertSameBits(localRun, clusterRun, HIERARCHICAL_ROUNDS);
@@ -131,7 +134,8 @@ class SparkClusterIT {
     jobs.forEach(j -> System.out.println(name + " " + j));
     assertThat(jobs).allSatisfy(j -> assertThat(j.tasks()).isBetween(1, 2));
     // The k2 client passes of each cloud round are its largest jobs: two results of at least
-    // one MCLR model each (650 float32 parameters), one per edge.
+    // one MCLR model each (650 float32 parameters), one per edge; an evaluation's are about
+    // 2 KB, Spark's own envelope.
     List<DriverTraffic.Job> fit = jobs.stream()
         .sorted(java.util.Comparator.comparingLong(DriverTraffic.Job::bytes).reversed())
         .limit((long) edgeRounds * HIERARCHICAL_ROUNDS).toList();
