@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A 20-round FedAvg simulation (digits, MCLR, 10 clients a round) on a standalone loopback
  * cluster of two one-core workers gives the local run's {@code final.npz} and {@code
  * metrics.jsonl} ({@code seconds} blanked) whatever the partitions, and still does when a worker
- * dies during the run; every process the cluster started is gone afterwards.
+ * dies during the run; so do hierarchical FedAvg runs through two edges; every process the
+ * cluster started is gone afterwards.
  */
 @Timeout(300)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
