@@ -80,41 +80,19 @@ public final class CsvClients extends SpilledClients {
         : names.subList(0, 20).toString().replace("]", ", ... (" + names.size() + " in all)]");
   }
 
-  /** Settings of the reader; {@link #open} reads the file. */
-  public static final class Builder {
+  /** Settings of the reader: the CSV ones and {@link ClientTableOptions}; {@link #open} reads. */
+  public static final class Builder extends ClientTableOptions.Builder<Builder> {
     private final Path file;
-    private String clientColumn = "client";
-    private String labelColumn = "label";
-    private List<String> featureColumns = List.of();
     private char delimiter = ',';
-    private int numClasses;
-    private int maxInferredClasses = 1 << 16;
-    private double testFraction = 0.2;
-    private long seed;
-    private int maxClients = 100_000;
     private int maxLineLength = 1 << 20;
     private GzipLimits gzipLimits = GzipLimits.defaults();
-    private Path spillDirectory;
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
     }
 
-    /** The header name of the column that names each row's client; default {@code client}. */
-    public Builder clientColumn(String column) {
-      this.clientColumn = Objects.requireNonNull(column, "column");
-      return this;
-    }
-
-    /** The header name of the label column; default {@code label}. */
-    public Builder labelColumn(String column) {
-      this.labelColumn = Objects.requireNonNull(column, "column");
-      return this;
-    }
-
-    /** The feature columns, in this order; default (empty) every column but client and label. */
-    public Builder featureColumns(List<String> columns) {
-      this.featureColumns = List.copyOf(columns);
+    @Override
+    protected Builder self() {
       return this;
     }
 
@@ -124,48 +102,6 @@ public final class CsvClients extends SpilledClients {
         throw new IllegalArgumentException("delimiter cannot be a quote or line break");
       }
       this.delimiter = value;
-      return this;
-    }
-
-    /** The class count, labels below it; 0 (the default) infers the largest label plus one. */
-    public Builder numClasses(int value) {
-      if (value < 0) {
-        throw new IllegalArgumentException("numClasses must be >= 0, got " + value);
-      }
-      this.numClasses = value;
-      return this;
-    }
-
-    /** The bound on labels when the class count is inferred; default 65536. */
-    public Builder maxInferredClasses(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxInferredClasses must be >= 1, got " + value);
-      }
-      this.maxInferredClasses = value;
-      return this;
-    }
-
-    /** The share of each client's rows held out for the test set, in (0, 1); default 0.2. */
-    public Builder testFraction(double value) {
-      if (!(value > 0 && value < 1)) {
-        throw new IllegalArgumentException("testFraction must be in (0, 1), got " + value);
-      }
-      this.testFraction = value;
-      return this;
-    }
-
-    /** The seed of the held-out rows; default 0. */
-    public Builder seed(long value) {
-      this.seed = value;
-      return this;
-    }
-
-    /** The most clients accepted; default 100,000. */
-    public Builder maxClients(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxClients must be >= 1, got " + value);
-      }
-      this.maxClients = value;
       return this;
     }
 
@@ -184,12 +120,6 @@ public final class CsvClients extends SpilledClients {
       return this;
     }
 
-    /** Where the spill file goes; default the JVM's temporary directory. */
-    public Builder spillDirectory(Path dir) {
-      this.spillDirectory = dir;
-      return this;
-    }
-
     /**
      * Reads and checks the whole file once, writing its rows to the spill file.
      *
@@ -197,6 +127,9 @@ public final class CsvClients extends SpilledClients {
      * @throws IOException when the file or the spill file cannot be read or written
      */
     public CsvClients open() throws IOException {
+      ClientTableOptions o = options();
+      String clientColumn = o.clientColumn();
+      String labelColumn = o.labelColumn();
       String source = file.toString();
       try (InputStream raw = Files.newInputStream(file)) {
         CsvText text = CsvText.open(raw, gzipLimits, source, delimiter, maxLineLength);
@@ -211,16 +144,16 @@ public final class CsvClients extends SpilledClients {
           throw new DatasetFormatException(source, headerLine, "the client and label columns "
               + "are both '" + clientColumn + "'");
         }
-        int[] featureCols = featureColumns(names, clientCol, labelCol, source, headerLine);
+        int[] featureCols = featureColumns(o, names, clientCol, labelCol, source, headerLine);
         String[] featureNames = new String[featureCols.length];
         for (int f = 0; f < featureCols.length; f++) {
           featureNames[f] = "column '" + ClientRows.clip(names.get(featureCols[f])) + "'";
         }
         String labelName = "label column '" + ClientRows.clip(labelColumn) + "'";
-        int limit = numClasses > 0 ? numClasses : maxInferredClasses;
+        int limit = o.labelLimit();
         float[] x = new float[featureCols.length];
-        try (ClientRows.Writer out = new ClientRows.Writer(source, featureCols.length, maxClients,
-            spillDirectory)) {
+        try (ClientRows.Writer out = new ClientRows.Writer(source, featureCols.length,
+            o.maxClients(), o.spillDirectoryOrNull())) {
           List<String> fields;
           while ((fields = text.next()) != null) {
             long at = text.line();
@@ -233,20 +166,21 @@ public final class CsvClients extends SpilledClients {
               throw new DatasetFormatException(source, at, "column '" + clientColumn
                   + "': the client id is empty");
             }
-            int label = text.label(fields.get(labelCol), labelName, numClasses, limit);
+            int label = text.label(fields.get(labelCol), labelName, o.numClasses(), limit);
             for (int f = 0; f < x.length; f++) {
               x[f] = text.feature(fields.get(featureCols[f]), featureNames[f], 1);
             }
             out.add(id, label, x, at);
           }
-          return new CsvClients(out.finish(file.getFileName().toString(), numClasses,
-              testFraction, seed));
+          return new CsvClients(out.finish(file.getFileName().toString(), o.numClasses(),
+              o.testFraction(), o.seed()));
         }
       }
     }
 
-    private int[] featureColumns(List<String> names, int clientCol, int labelCol, String source,
-        long headerLine) throws DatasetFormatException {
+    private static int[] featureColumns(ClientTableOptions o, List<String> names, int clientCol,
+        int labelCol, String source, long headerLine) throws DatasetFormatException {
+      List<String> featureColumns = o.featureColumns();
       int[] featureCols;
       if (featureColumns.isEmpty()) {
         featureCols = new int[names.size() - 2];
@@ -267,7 +201,7 @@ public final class CsvClients extends SpilledClients {
       }
       if (featureCols.length == 0) {
         throw new DatasetFormatException(source, headerLine, "no feature columns besides '"
-            + clientColumn + "' and '" + labelColumn + "'");
+            + o.clientColumn() + "' and '" + o.labelColumn() + "'");
       }
       return featureCols;
     }

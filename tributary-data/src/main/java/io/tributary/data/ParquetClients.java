@@ -223,86 +223,16 @@ public final class ParquetClients extends SpilledClients {
     }
   }
 
-  /** Settings of the reader; {@link #open} reads the file. */
-  public static final class Builder {
+  /** Settings of the reader (all {@link ClientTableOptions}'s); {@link #open} reads the file. */
+  public static final class Builder extends ClientTableOptions.Builder<Builder> {
     private final Path file;
-    private String clientColumn = "client";
-    private String labelColumn = "label";
-    private List<String> featureColumns = List.of();
-    private int numClasses;
-    private int maxInferredClasses = 1 << 16;
-    private double testFraction = 0.2;
-    private long seed;
-    private int maxClients = 100_000;
-    private Path spillDirectory;
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
     }
 
-    /** The column that names each row's client; default {@code client}. */
-    public Builder clientColumn(String column) {
-      this.clientColumn = Objects.requireNonNull(column, "column");
-      return this;
-    }
-
-    /** The label column; default {@code label}. */
-    public Builder labelColumn(String column) {
-      this.labelColumn = Objects.requireNonNull(column, "column");
-      return this;
-    }
-
-    /** The feature columns, in this order; default (empty) every column but client and label. */
-    public Builder featureColumns(List<String> columns) {
-      this.featureColumns = List.copyOf(columns);
-      return this;
-    }
-
-    /** The class count, labels below it; 0 (the default) infers the largest label plus one. */
-    public Builder numClasses(int value) {
-      if (value < 0) {
-        throw new IllegalArgumentException("numClasses must be >= 0, got " + value);
-      }
-      this.numClasses = value;
-      return this;
-    }
-
-    /** The bound on labels when the class count is inferred; default 65536. */
-    public Builder maxInferredClasses(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxInferredClasses must be >= 1, got " + value);
-      }
-      this.maxInferredClasses = value;
-      return this;
-    }
-
-    /** The share of each client's rows held out for the test set, in (0, 1); default 0.2. */
-    public Builder testFraction(double value) {
-      if (!(value > 0 && value < 1)) {
-        throw new IllegalArgumentException("testFraction must be in (0, 1), got " + value);
-      }
-      this.testFraction = value;
-      return this;
-    }
-
-    /** The seed of the held-out rows; default 0. */
-    public Builder seed(long value) {
-      this.seed = value;
-      return this;
-    }
-
-    /** The most clients accepted; default 100,000. */
-    public Builder maxClients(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxClients must be >= 1, got " + value);
-      }
-      this.maxClients = value;
-      return this;
-    }
-
-    /** Where the spill file goes; default the JVM's temporary directory. */
-    public Builder spillDirectory(Path dir) {
-      this.spillDirectory = dir;
+    @Override
+    protected Builder self() {
       return this;
     }
 
@@ -313,6 +243,9 @@ public final class ParquetClients extends SpilledClients {
      * @throws IOException when the file or the spill file cannot be read or written
      */
     public ParquetClients open() throws IOException {
+      ClientTableOptions o = options();
+      String clientColumn = o.clientColumn();
+      String labelColumn = o.labelColumn();
       String source = file.toString();
       if (clientColumn.equals(labelColumn)) {
         throw new DatasetFormatException(source, "the client and label columns are both '"
@@ -322,15 +255,16 @@ public final class ParquetClients extends SpilledClients {
         Column client = Column.of(r.schema, clientColumn, Role.CLIENT, source);
         Column label = Column.of(r.schema, labelColumn, Role.LABEL, source);
         List<Column> features = new ArrayList<>();
-        for (String name : featureNames(r.schema, source)) {
+        for (String name : featureNames(o, r.schema, source)) {
           features.add(Column.of(r.schema, name, Role.FEATURE, source));
         }
         List<String> read = new ArrayList<>(List.of(clientColumn, labelColumn));
         features.forEach(f -> read.add(f.name()));
-        int limit = numClasses > 0 ? numClasses : maxInferredClasses;
+        int numClasses = o.numClasses();
+        int limit = o.labelLimit();
         float[] x = new float[features.size()];
-        try (ClientRows.Writer out = new ClientRows.Writer(source, x.length, maxClients,
-            spillDirectory)) {
+        try (ClientRows.Writer out = new ClientRows.Writer(source, x.length, o.maxClients(),
+            o.spillDirectoryOrNull())) {
           r.rows(read, (row, at) -> {
             String id = client.id(row, source, at);
             if (id.isEmpty()) {
@@ -353,13 +287,16 @@ public final class ParquetClients extends SpilledClients {
             }
           });
           return new ParquetClients(out.finish(file.getFileName().toString(), numClasses,
-              testFraction, seed));
+              o.testFraction(), o.seed()));
         }
       }
     }
 
-    private List<String> featureNames(FileSchema schema, String source)
-        throws DatasetFormatException {
+    private static List<String> featureNames(ClientTableOptions o, FileSchema schema,
+        String source) throws DatasetFormatException {
+      String clientColumn = o.clientColumn();
+      String labelColumn = o.labelColumn();
+      List<String> featureColumns = o.featureColumns();
       if (!featureColumns.isEmpty()) {
         for (String f : featureColumns) {
           if (f.equals(clientColumn) || f.equals(labelColumn)) {

@@ -8,7 +8,9 @@
  * <p>A federated dataset of the user's is a {@link io.tributary.data.FederatedSource}: clients
  * held, made or read on demand, or read from a file client by client ({@link
  * io.tributary.data.CsvClients}, {@link io.tributary.data.ParquetClients}, {@link
- * io.tributary.data.NpzClients}), every row checked before any training starts.
+ * io.tributary.data.NpzClients}), every row checked before any training starts; the CSV and
+ * Parquet readers' builders share their options as a {@link
+ * io.tributary.data.ClientTableOptions} record.
  *
  * <pre>{@code
  * try (ParquetClients clients = ParquetClients.builder(Path.of("readings.parquet"))
