@@ -1,0 +1,14 @@
+/** The federated computation model: types, values, computations, the compiler and their protos. */
+module io.tributary.core {
+  requires transitive io.tributary.tensor;
+  requires transitive com.google.protobuf;
+
+  exports io.tributary.core.compiler;
+  exports io.tributary.core.computation;
+  exports io.tributary.core.proto;
+  exports io.tributary.core.types;
+  exports io.tributary.core.values;
+
+  // protobuf's field accessors find the generated classes' methods by reflection.
+  opens io.tributary.core.proto.internal to com.google.protobuf;
+}
