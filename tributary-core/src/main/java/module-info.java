@@ -9,6 +9,7 @@ module io.tributary.core {
   exports io.tributary.core.types;
   exports io.tributary.core.values;
 
-  // protobuf's field accessors find the generated classes' methods by reflection.
+  // protobuf's reflective operations (toString, getAllFields) call the generated classes'
+  // methods through its field accessors.
   opens io.tributary.core.proto.internal to com.google.protobuf;
 }

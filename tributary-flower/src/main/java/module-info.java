@@ -25,7 +25,8 @@ module io.tributary.flower {
   exports io.tributary.flower.secaggplus;
   exports io.tributary.flower.server;
 
-  // protobuf's field accessors find the generated classes' methods by reflection.
+  // protobuf's reflective operations (toString, getAllFields) call the generated classes'
+  // methods through its field accessors.
   opens io.tributary.flower.internal.proto to com.google.protobuf;
   opens io.tributary.flower.fleet.internal.proto to com.google.protobuf;
 
