@@ -1,6 +1,6 @@
 package io.tributary.privacy;
 
-import org.apache.commons.math3.special.Erf;
+import org.apache.commons.numbers.gamma.Erfc;
 
 /** Sums, differences and special functions in log space, where the RDP terms live. */
 final class LogMath {
@@ -43,7 +43,7 @@ final class LogMath {
    */
   static double logErfc(double x) {
     if (x < 20) {
-      return Math.log(Erf.erfc(x));
+      return Math.log(Erfc.value(x));
     }
     // erfc(x) = e^{-x^2} / (x sqrt(pi)) * (1 - 1/(2x^2) + 3/(4x^4) - 15/(8x^6) + ...)
     double r = 1 / (x * x);

@@ -1,6 +1,6 @@
 package io.tributary.privacy;
 
-import org.apache.commons.math3.special.Gamma;
+import org.apache.commons.numbers.gamma.LogGamma;
 
 /**
  * The Rényi differential privacy of one step of the sampled Gaussian mechanism: each record (a
@@ -158,6 +158,6 @@ public final class SampledGaussian {
 
   /** log C(n, k) for integers 0 <= k <= n. */
   static double logBinomial(long n, long k) {
-    return Gamma.logGamma(n + 1.0) - Gamma.logGamma(k + 1.0) - Gamma.logGamma(n - k + 1.0);
+    return LogGamma.value(n + 1.0) - LogGamma.value(k + 1.0) - LogGamma.value(n - k + 1.0);
   }
 }

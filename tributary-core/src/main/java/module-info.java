@@ -1,0 +1,15 @@
+/** The federated computation model: types, values, computations, the compiler and their protos. */
+module io.tributary.core {
+  requires transitive io.tributary.tensor;
+  requires transitive com.google.protobuf;
+
+  exports io.tributary.core.compiler;
+  exports io.tributary.core.computation;
+  exports io.tributary.core.proto;
+  exports io.tributary.core.types;
+  exports io.tributary.core.values;
+
+  // protobuf's reflective operations (toString, getAllFields) call the generated classes'
+  // methods through its field accessors.
+  opens io.tributary.core.proto.internal to com.google.protobuf;
+}
