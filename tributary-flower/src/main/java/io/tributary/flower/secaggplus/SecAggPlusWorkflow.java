@@ -57,6 +57,14 @@ public final class SecAggPlusWorkflow {
      * @param stage the stage's wire name, for logs
      */
     Map<Long, RecordDict> train(String stage, Map<Long, RecordDict> contents);
+
+    /**
+     * Told, as it happens, that {@code node} left the round at a stage and why (a missing reply
+     * or one the workflow refused), so that a caller learns of the drop-outs of a round that
+     * then fails too; nothing by default.
+     */
+    default void dropped(long node, String why) {
+    }
   }
 
   private final SecAggPlusSettings settings;
@@ -132,7 +140,7 @@ public final class SecAggPlusWorkflow {
         publicKeys.put(e.getKey(), new byte[][] {pk1, pk2});
         active.add(e.getKey());
       } catch (SecAggPlusException | GeneralSecurityException ex) {
-        failures.put(e.getKey(), "setup: " + ex.getMessage());
+        drop(nodes, failures, e.getKey(), "setup: " + ex.getMessage());
       }
     }
     checkThreshold(Stage.SETUP, active, neighbours, active, threshold);
@@ -175,7 +183,7 @@ public final class SecAggPlusWorkflow {
         }
         shared.add(src);
       } catch (SecAggPlusException ex) {
-        failures.put(src, "share_keys: " + ex.getMessage());
+        drop(nodes, failures, src, "share_keys: " + ex.getMessage());
       }
     }
     active = new LinkedHashSet<>(shared);
@@ -250,7 +258,7 @@ public final class SecAggPlusWorkflow {
         survivorsReplies.put(e.getKey(), e.getValue());
       } catch (SecAggPlusException | NpyException | IllegalArgumentException
           | UnsupportedOperationException ex) {
-        failures.put(e.getKey(), "collect_masked_vectors: " + ex.getMessage());
+        drop(nodes, failures, e.getKey(), "collect_masked_vectors: " + ex.getMessage());
       }
     }
     Set<Long> survivors = survivorsReplies.keySet();
@@ -292,7 +300,7 @@ public final class SecAggPlusWorkflow {
           }
         }
       } catch (SecAggPlusException ex) {
-        failures.put(e.getKey(), "unmask: " + ex.getMessage());
+        drop(nodes, failures, e.getKey(), "unmask: " + ex.getMessage());
       }
     }
     long[] sizes = sum.stream().mapToLong(a -> a.length).toArray();
@@ -342,7 +350,9 @@ public final class SecAggPlusWorkflow {
       }
       mean.add(Tensor.ofDoubles(Shape.of(shapes.get(i)), d));
     }
-    return new SecAggPlusResult(mean, survivors, survivorsReplies, failures);
+    // the summed weights are the survivors' quantized example ratios (count / max weight)
+    double totalWeight = (double) qTotal / settings.quantizationRange() * settings.maxWeight();
+    return new SecAggPlusResult(mean, totalWeight, survivors, survivorsReplies, failures);
   }
 
   private static List<Long> concat(Set<Long> a, Set<Long> b) {
@@ -380,12 +390,19 @@ public final class SecAggPlusWorkflow {
     for (long id : out.keySet()) {
       RecordDict r = in == null ? null : in.get(id);
       if (r == null) {
-        failures.putIfAbsent(id, stage.wire() + ": no reply");
+        if (!failures.containsKey(id)) {
+          drop(nodes, failures, id, stage.wire() + ": no reply");
+        }
       } else {
         kept.put(id, r);
       }
     }
     return kept;
+  }
+
+  private static void drop(Nodes nodes, Map<Long, String> failures, long id, String why) {
+    failures.put(id, why);
+    nodes.dropped(id, why);
   }
 
   private static void checkThreshold(Stage stage, Set<Long> ids,
