@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * drops in the middle of the round. The model must move to the example-weighted mean of the
  * survivors' replies, as Flower's workflow defines it (weights are the example counts).
  */
-@Timeout(300)
+@Timeout(480)
 class FleetServerSecAggPlusTest {
   private static final double[] INIT = {1, 2, 3};
   /** Max weight 10, so that the quantized weights (count / 10 * 2^22) are nearly exact. */
@@ -109,6 +109,7 @@ class FleetServerSecAggPlusTest {
         publisher = "tributary"
 
         [tool.flwr.app.components]
+        serverapp = "secaggnumpy.server_app:app"
         clientapp = "secaggnumpy.client_app:app"
 
         [tool.flwr.app.config]
@@ -116,6 +117,8 @@ class FleetServerSecAggPlusTest {
         """);
     Files.writeString(app.resolve("secaggnumpy/__init__.py"), "");
     Files.writeString(app.resolve("secaggnumpy/client_app.py"), CLIENT_APP);
+    // Flower's SuperNode requires the component; the Tributary server is the server.
+    Files.writeString(app.resolve("secaggnumpy/server_app.py"), "app = None\n");
     return app;
   }
 
