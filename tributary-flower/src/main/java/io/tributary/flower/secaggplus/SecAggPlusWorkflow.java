@@ -86,6 +86,25 @@ public final class SecAggPlusWorkflow {
    */
   public SecAggPlusResult run(List<Long> sampled, Map<Long, RecordDict> fitIns, Nodes nodes)
       throws SecAggPlusRoundException {
+    return run(sampled, fitIns, nodes, null);
+  }
+
+  /**
+   * Like {@link #run(List, Map, Nodes)}, where every survivor's parameters must have
+   * {@code shapes} (the model's): a masked vector of other shapes drops its node. Without them
+   * the first masked vector's shapes are the reference (a node sending other shapes first then
+   * drops the honest nodes instead).
+   */
+  public SecAggPlusResult run(List<Long> sampled, Map<Long, RecordDict> fitIns, Nodes nodes,
+      List<long[]> shapes) throws SecAggPlusRoundException {
+    List<long[]> expected = null;
+    if (shapes != null) {
+      expected = new ArrayList<>();
+      expected.add(new long[] {1});
+      for (long[] d : shapes) {
+        expected.add(d.clone());
+      }
+    }
     List<Long> ids = new ArrayList<>(new LinkedHashSet<>(sampled));
     int n = ids.size();
     if (n < 2) {
@@ -214,7 +233,7 @@ public final class SecAggPlusWorkflow {
       out.put(id, new RecordDict(content));
     }
     List<long[]> sum = null;
-    List<long[]> shapes = null;
+    List<long[]> vectorShapes = expected;
     Map<Long, RecordDict> survivorsReplies = new LinkedHashMap<>();
     for (Map.Entry<Long, RecordDict> e : replies(nodes, Stage.COLLECT_MASKED_VECTORS, out,
         failures).entrySet()) {
@@ -240,12 +259,14 @@ public final class SecAggPlusWorkflow {
         if (values.isEmpty() || values.getFirst().length != 1) {
           throw new SecAggPlusException("a masked vector without its weight first");
         }
-        if (shapes != null && !sameShapes(shapes, dims)) {
-          throw new SecAggPlusException("a masked vector of other shapes than the first");
+        if (vectorShapes != null && !sameShapes(vectorShapes, dims)) {
+          throw new SecAggPlusException(expected != null
+              ? "a masked vector of other shapes than the model's"
+              : "a masked vector of other shapes than the first");
         }
         if (sum == null) {
           sum = values;
-          shapes = dims;
+          vectorShapes = dims;
         } else {
           for (int i = 0; i < sum.size(); i++) {
             long[] s = sum.get(i);
@@ -348,7 +369,7 @@ public final class SecAggPlusWorkflow {
       for (int j = 0; j < d.length; j++) {
         d[j] = (d[j] + offset) * scale;
       }
-      mean.add(Tensor.ofDoubles(Shape.of(shapes.get(i)), d));
+      mean.add(Tensor.ofDoubles(Shape.of(vectorShapes.get(i)), d));
     }
     // the summed weights are the survivors' quantized example ratios (count / max weight)
     double totalWeight = (double) qTotal / settings.quantizationRange() * settings.maxWeight();

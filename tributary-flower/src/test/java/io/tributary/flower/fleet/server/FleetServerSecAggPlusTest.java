@@ -39,6 +39,8 @@ import java.util.SequencedMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A {@link FleetServer} with {@link FleetApi#secAggPlus()}: Flower's SecAgg+ workflow, run in
@@ -224,15 +226,40 @@ class FleetServerSecAggPlusTest {
     }
   }
 
-  @Test
-  void run_javaNodeMisaddressingItsShares_failsOnlyThatNodeNamedInTheReasons()
+  /**
+   * Appends an array to its masked vector: the server refuses the vector, drops the node after
+   * it shared its keys, and recovers its pairwise masks from its neighbours' shares.
+   */
+  static final class ExtraMaskedArray implements Mod {
+    @Override
+    public Message apply(Message message, io.tributary.flower.app.Context context,
+        io.tributary.flower.app.MessageHandler next) throws Exception {
+      Message reply = next.handle(message, context);
+      if (!(reply.content().get("secaggplus_configs") instanceof ConfigRecord c)
+          || c.get("masked_params") == null) {
+        return reply;
+      }
+      List<byte[]> masked = new ArrayList<>(ConfigValues.bytesList(c, "masked_params"));
+      masked.add(masked.getLast());
+      LinkedHashMap<String, Object> values = new LinkedHashMap<>(c.values());
+      values.put("masked_params", masked);
+      LinkedHashMap<String, Record> content = new LinkedHashMap<>(reply.content().records());
+      content.put("secaggplus_configs", new ConfigRecord(values));
+      return message.reply(new RecordDict(content));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"share_keys", "collect_masked_vectors"})
+  void run_javaNodeHostileAtAStage_failsOnlyThatNodeNamedInTheReasons(String stage)
       throws Exception {
     FleetApi fleet = FleetApi.builder(FlowerApp.load(FleetServerJavaNodesTest.app(dir)))
         .address("127.0.0.1", 0).serveJoin(false).secAggPlus(SETTINGS).build();
+    Mod tamper = stage.equals("share_keys") ? new MisaddressedShares() : new ExtraMaskedArray();
     try (FleetServer server = FleetServer.start(config(5, Duration.ofSeconds(30)), fleet)) {
       List<SuperNode> honest = new ArrayList<>();
       try (SuperNode hostile = javaNode(server, DualLayoutClientApp.of(plus(7), List.of(),
-          List.of(), new MisaddressedShares(), new SecAggPlusMod()))) {
+          List.of(), tamper, new SecAggPlusMod()))) {
         for (int k = 1; k <= 4; k++) {
           honest.add(javaNode(server, DualLayoutClientApp.of(plus(k), List.of(), List.of(),
               new SecAggPlusMod())));
@@ -240,7 +267,8 @@ class FleetServerSecAggPlusTest {
         RunResult r = server.run();
         RoundRecord rec = r.rounds().getFirst();
         assertThat(fitReasons(rec)).singleElement().asString().contains(
-            "node-" + Long.toUnsignedString(hostile.nodeId()), "share_keys", "not a neighbour");
+            "node-" + Long.toUnsignedString(hostile.nodeId()), stage,
+            stage.equals("share_keys") ? "not a neighbour" : "other shapes than the model's");
         assertThat(rec.examples()).isEqualTo(10);
         Tensor w = r.finalParameters().get("w");
         for (int i = 0; i < 3; i++) {

@@ -112,7 +112,8 @@ public final class FleetSecureRound implements SecureFit {
     Stages stages = new Stages(nodes, excluded, String.valueOf(round));
     SecAggPlusResult result;
     try {
-      result = workflow.run(List.copyOf(nodes.keySet()), fitIns, stages);
+      result = workflow.run(List.copyOf(nodes.keySet()), fitIns, stages,
+          tensors.stream().map(t -> t.shape().dims()).toList());
     } catch (SecAggPlusRoundException e) {
       throw new SecureFitProtocol.Failed("Flower's SecAgg+ failed at " + e.getMessage(), e);
     }
