@@ -92,15 +92,19 @@ final class SecureAggregationOptions {
    * B bits make the quantization range 2^B (Flower's default 2^22) and the modulus
    * 2^max(32, B + 10), R is Flower's clipping range (default 8.0) and W its max weight.
    *
-   * @throws IllegalArgumentException as {@link #apply} does, or when the settings are out of
-   *     Flower's ranges
+   * @throws IllegalArgumentException when a {@code --secagg-} option comes without it, with
+   *     {@code --dp}, or when the settings are out of Flower's ranges
    */
   Optional<SecAggPlusSettings> flower(Optional<DpSettings> dp) {
     if (!enabled) {
       requireNoSettings();
       return Optional.empty();
     }
-    checkDp(dp);
+    if (dp.isPresent()) {
+      throw new IllegalArgumentException("--dp with --secure-aggregation over the Fleet API: "
+          + "Flower's SecAgg+ weighs each node's update by its example count, so one node could "
+          + "move the noised sum by more than the clipping norm; run without --dp");
+    }
     SecAggPlusSettings d = SecAggPlusSettings.of(
         (neighbours != null ? neighbours : SecureAggregation.DEFAULT_NEIGHBOURS) + 1,
         threshold != null ? threshold : SecureAggregation.DEFAULT_THRESHOLD);

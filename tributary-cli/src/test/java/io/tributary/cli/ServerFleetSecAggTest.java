@@ -128,6 +128,15 @@ class ServerFleetSecAggTest {
   }
 
   @Test
+  void server_fleetSecureAggregationWithDp_usageErrorNamingWhy() throws Exception {
+    CliRun r = CliRun.of("server", "--fleet-api-address", "127.0.0.1:0", "--app",
+        app().toString(), "--rounds", "1", "--min-clients", "3", "--secure-aggregation",
+        "--dp", "client", "--noise-multiplier", "0.1", "--clip", "1");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("--dp with --secure-aggregation over the Fleet API");
+  }
+
+  @Test
   void server_secaggMaxWeightWithoutFleet_usageErrorNamingWhy() {
     CliRun r = CliRun.of("server", "--address", "127.0.0.1:0", "--rounds", "1",
         "--min-clients", "3", "--secure-aggregation", "--secagg-max-weight", "10");

@@ -85,6 +85,12 @@ public final class FleetServer implements AutoCloseable {
           + "SecAgg+ (FleetApi.Builder.secAggPlus), which Flower's secaggplus_mod and "
           + "SecAggPlusMod answer; the ServerConfig's is the Join server's own protocol");
     }
+    if (fleet.secAggPlus().isPresent() && config.algorithm().fitConfig().containsKey(
+        io.tributary.flower.server.ServerAlgorithm.CLIPPING_NORM)) {
+      throw new IllegalArgumentException("client-side DP with Flower's SecAgg+: its workflow "
+          + "weighs each node's update by its example count, so one node could move the noised "
+          + "sum by more than the clipping norm");
+    }
     this.config = config;
     this.fleet = fleet;
     this.registry = registry;
@@ -158,7 +164,8 @@ public final class FleetServer implements AutoCloseable {
    *
    * @throws IOException if an address cannot be bound or a TLS file is unusable
    * @throws IllegalArgumentException if {@code config} asks for the Join server's secure
-   *     aggregation (a Fleet server's is {@link FleetApi#secAggPlus()})
+   *     aggregation (a Fleet server's is {@link FleetApi#secAggPlus()}), or for client-side DP
+   *     with {@link FleetApi#secAggPlus()}
    */
   public static FleetServer start(ServerConfig config, FleetApi fleet) throws IOException {
     return start(config, fleet, SerializerRegistry.load());
