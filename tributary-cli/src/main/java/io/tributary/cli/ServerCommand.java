@@ -463,6 +463,16 @@ final class ServerCommand implements Callable<Integer> {
     }
     FleetApi.Builder b = FleetApi.builder(flowerApp).address(a.host(), a.port())
         .transport(transport).serveJoin(address != null);
+    Optional<io.tributary.flower.secaggplus.SecAggPlusSettings> secAgg =
+        secureAggregation.flower(dpOptions.settings(1.0, rounds));
+    if (secAgg.isPresent()) {
+      if (address != null) {
+        throw new IllegalArgumentException("--secure-aggregation with --fleet-api-address runs "
+            + "Flower's SecAgg+, which legacy Join clients cannot take part in: leave out "
+            + "--address");
+      }
+      b.secAggPlus(secAgg.get());
+    }
     for (Map.Entry<String, String> e : KeyValues.split("--run-config", "KEY=VALUE",
         runConfig)) {
       b.runConfig(e.getKey(), e.getValue());
@@ -500,7 +510,9 @@ final class ServerCommand implements Callable<Integer> {
       ServerSettings.clientMetric(b, m);
     }
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
-    secureAggregation.apply(b, dp);
+    if (fleetApiAddress == null) {
+      secureAggregation.apply(b, dp);
+    }
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
         ServerSettings.weightPolicy(overMaxExamples));
     b.examplesOverMedian(ServerSettings.examplesOverMedian(examplesOverMedian));

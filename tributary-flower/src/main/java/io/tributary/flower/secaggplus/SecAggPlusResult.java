@@ -11,11 +11,14 @@ import java.util.Set;
  *
  * @param mean the example-weighted mean of the survivors' parameters (float64, the shapes they
  *     sent), as Flower's workflow hands it to {@code aggregate_fit}
+ * @param totalWeight the survivors' total example count as the protocol reveals it (the sum of
+ *     their quantized weights, each at most the settings' max weight), to about 1 / 2^22 of the
+ *     max weight with Flower's default quantization
  * @param survivors the nodes whose parameters the mean holds
  * @param replies each survivor's {@code collect_masked_vectors} reply (its arrays emptied)
  * @param failures why each other sampled node left the round, by node
  */
-public record SecAggPlusResult(List<Tensor> mean, Set<Long> survivors,
+public record SecAggPlusResult(List<Tensor> mean, double totalWeight, Set<Long> survivors,
     Map<Long, RecordDict> replies, Map<Long, String> failures) {
   public SecAggPlusResult {
     mean = List.copyOf(mean);

@@ -57,6 +57,14 @@ public final class SecAggPlusWorkflow {
      * @param stage the stage's wire name, for logs
      */
     Map<Long, RecordDict> train(String stage, Map<Long, RecordDict> contents);
+
+    /**
+     * Told, as it happens, that {@code node} left the round at a stage and why (a missing reply
+     * or one the workflow refused), so that a caller learns of the drop-outs of a round that
+     * then fails too; nothing by default.
+     */
+    default void dropped(long node, String why) {
+    }
   }
 
   private final SecAggPlusSettings settings;
@@ -78,6 +86,25 @@ public final class SecAggPlusWorkflow {
    */
   public SecAggPlusResult run(List<Long> sampled, Map<Long, RecordDict> fitIns, Nodes nodes)
       throws SecAggPlusRoundException {
+    return run(sampled, fitIns, nodes, null);
+  }
+
+  /**
+   * Like {@link #run(List, Map, Nodes)}, where every survivor's parameters must have
+   * {@code shapes} (the model's): a masked vector of other shapes drops its node. Without them
+   * the first masked vector's shapes are the reference (a node sending other shapes first then
+   * drops the honest nodes instead).
+   */
+  public SecAggPlusResult run(List<Long> sampled, Map<Long, RecordDict> fitIns, Nodes nodes,
+      List<long[]> shapes) throws SecAggPlusRoundException {
+    List<long[]> expected = null;
+    if (shapes != null) {
+      expected = new ArrayList<>();
+      expected.add(new long[] {1});
+      for (long[] d : shapes) {
+        expected.add(d.clone());
+      }
+    }
     List<Long> ids = new ArrayList<>(new LinkedHashSet<>(sampled));
     int n = ids.size();
     if (n < 2) {
@@ -132,7 +159,7 @@ public final class SecAggPlusWorkflow {
         publicKeys.put(e.getKey(), new byte[][] {pk1, pk2});
         active.add(e.getKey());
       } catch (SecAggPlusException | GeneralSecurityException ex) {
-        failures.put(e.getKey(), "setup: " + ex.getMessage());
+        drop(nodes, failures, e.getKey(), "setup: " + ex.getMessage());
       }
     }
     checkThreshold(Stage.SETUP, active, neighbours, active, threshold);
@@ -175,7 +202,7 @@ public final class SecAggPlusWorkflow {
         }
         shared.add(src);
       } catch (SecAggPlusException ex) {
-        failures.put(src, "share_keys: " + ex.getMessage());
+        drop(nodes, failures, src, "share_keys: " + ex.getMessage());
       }
     }
     active = new LinkedHashSet<>(shared);
@@ -206,7 +233,7 @@ public final class SecAggPlusWorkflow {
       out.put(id, new RecordDict(content));
     }
     List<long[]> sum = null;
-    List<long[]> shapes = null;
+    List<long[]> vectorShapes = expected;
     Map<Long, RecordDict> survivorsReplies = new LinkedHashMap<>();
     for (Map.Entry<Long, RecordDict> e : replies(nodes, Stage.COLLECT_MASKED_VECTORS, out,
         failures).entrySet()) {
@@ -232,12 +259,14 @@ public final class SecAggPlusWorkflow {
         if (values.isEmpty() || values.getFirst().length != 1) {
           throw new SecAggPlusException("a masked vector without its weight first");
         }
-        if (shapes != null && !sameShapes(shapes, dims)) {
-          throw new SecAggPlusException("a masked vector of other shapes than the first");
+        if (vectorShapes != null && !sameShapes(vectorShapes, dims)) {
+          throw new SecAggPlusException(expected != null
+              ? "a masked vector of other shapes than the model's"
+              : "a masked vector of other shapes than the first");
         }
         if (sum == null) {
           sum = values;
-          shapes = dims;
+          vectorShapes = dims;
         } else {
           for (int i = 0; i < sum.size(); i++) {
             long[] s = sum.get(i);
@@ -250,7 +279,7 @@ public final class SecAggPlusWorkflow {
         survivorsReplies.put(e.getKey(), e.getValue());
       } catch (SecAggPlusException | NpyException | IllegalArgumentException
           | UnsupportedOperationException ex) {
-        failures.put(e.getKey(), "collect_masked_vectors: " + ex.getMessage());
+        drop(nodes, failures, e.getKey(), "collect_masked_vectors: " + ex.getMessage());
       }
     }
     Set<Long> survivors = survivorsReplies.keySet();
@@ -292,7 +321,7 @@ public final class SecAggPlusWorkflow {
           }
         }
       } catch (SecAggPlusException ex) {
-        failures.put(e.getKey(), "unmask: " + ex.getMessage());
+        drop(nodes, failures, e.getKey(), "unmask: " + ex.getMessage());
       }
     }
     long[] sizes = sum.stream().mapToLong(a -> a.length).toArray();
@@ -340,9 +369,11 @@ public final class SecAggPlusWorkflow {
       for (int j = 0; j < d.length; j++) {
         d[j] = (d[j] + offset) * scale;
       }
-      mean.add(Tensor.ofDoubles(Shape.of(shapes.get(i)), d));
+      mean.add(Tensor.ofDoubles(Shape.of(vectorShapes.get(i)), d));
     }
-    return new SecAggPlusResult(mean, survivors, survivorsReplies, failures);
+    // the summed weights are the survivors' quantized example ratios (count / max weight)
+    double totalWeight = (double) qTotal / settings.quantizationRange() * settings.maxWeight();
+    return new SecAggPlusResult(mean, totalWeight, survivors, survivorsReplies, failures);
   }
 
   private static List<Long> concat(Set<Long> a, Set<Long> b) {
@@ -380,12 +411,19 @@ public final class SecAggPlusWorkflow {
     for (long id : out.keySet()) {
       RecordDict r = in == null ? null : in.get(id);
       if (r == null) {
-        failures.putIfAbsent(id, stage.wire() + ": no reply");
+        if (!failures.containsKey(id)) {
+          drop(nodes, failures, id, stage.wire() + ": no reply");
+        }
       } else {
         kept.put(id, r);
       }
     }
     return kept;
+  }
+
+  private static void drop(Nodes nodes, Map<Long, String> failures, long id, String why) {
+    failures.put(id, why);
+    nodes.dropped(id, why);
   }
 
   private static void checkThreshold(Stage stage, Set<Long> ids,

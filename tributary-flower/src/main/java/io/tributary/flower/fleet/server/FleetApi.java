@@ -2,6 +2,7 @@ package io.tributary.flower.fleet.server;
 
 import io.tributary.flower.fleet.NodeKeyException;
 import io.tributary.flower.fleet.internal.OpenSshKeys;
+import io.tributary.flower.secaggplus.SecAggPlusSettings;
 import io.tributary.flower.server.TlsFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,10 +39,18 @@ import java.util.SequencedMap;
  * @param tls the server's certificate for either transport (grpc-rere over TLS, or HTTPS)
  * @param serveJoin whether the server's legacy {@code FlowerService.Join} endpoint (at the
  *     {@code ServerConfig}'s address) is served too
+ * @param secAggPlus with it, every fit round runs Flower's {@code SecAggPlusWorkflow} with these
+ *     settings over the round's nodes, which must wear Flower's {@code secaggplus_mod} (Python)
+ *     or {@link io.tributary.flower.app.mod.SecAggPlusMod} (Java); the server learns only the
+ *     example-weighted mean of the survivors' parameters. Every message then takes the layout
+ *     of Flower's {@code DefaultWorkflow} ({@code fitins.*}, {@code evaluateins.*} and their
+ *     {@code fitres.*}, {@code evaluateres.*} replies), which such a ClientApp reads; legacy Join
+ *     clients, which speak another protocol, cannot take part, so Join is not served
  */
 public record FleetApi(FleetTransport transport, String host, int port, FlowerApp app,
     SequencedMap<String, Object> runConfig, Optional<List<PublicKey>> authorizedKeys,
-    Optional<TlsFiles> tls, FleetLimits limits, boolean serveJoin) {
+    Optional<TlsFiles> tls, FleetLimits limits, boolean serveJoin,
+    Optional<SecAggPlusSettings> secAggPlus) {
   public FleetApi {
     Objects.requireNonNull(transport, "transport");
     Objects.requireNonNull(host, "host");
@@ -60,6 +69,11 @@ public record FleetApi(FleetTransport transport, String host, int port, FlowerAp
     authorizedKeys = authorizedKeys.map(List::copyOf);
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(secAggPlus, "secAggPlus");
+    if (secAggPlus.isPresent() && serveJoin) {
+      throw new IllegalArgumentException("Flower's SecAgg+ runs over the Fleet API only: legacy "
+          + "Join clients speak another protocol, so serve Join off (serveJoin(false))");
+    }
   }
 
   /** A builder for serving {@code app}: grpc-rere on 0.0.0.0:9092, no auth, default limits. */
@@ -109,6 +123,7 @@ public record FleetApi(FleetTransport transport, String host, int port, FlowerAp
     private Optional<TlsFiles> tls = Optional.empty();
     private FleetLimits limits = FleetLimits.defaults();
     private boolean serveJoin = true;
+    private Optional<SecAggPlusSettings> secAggPlus = Optional.empty();
 
     private Builder(FlowerApp app) {
       this.app = Objects.requireNonNull(app, "app");
@@ -196,9 +211,18 @@ public record FleetApi(FleetTransport transport, String host, int port, FlowerAp
       return this;
     }
 
+    /**
+     * Runs every fit round as Flower's SecAgg+ with {@code settings} (see {@link
+     * FleetApi#secAggPlus}); needs {@code serveJoin(false)}.
+     */
+    public Builder secAggPlus(SecAggPlusSettings settings) {
+      this.secAggPlus = Optional.of(settings);
+      return this;
+    }
+
     public FleetApi build() {
       return new FleetApi(transport, host, port, app, runConfig, authorizedKeys, tls, limits,
-          serveJoin);
+          serveJoin, secAggPlus);
     }
   }
 }

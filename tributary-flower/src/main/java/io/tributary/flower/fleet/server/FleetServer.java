@@ -2,6 +2,7 @@ package io.tributary.flower.fleet.server;
 
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.tributary.flower.fleet.server.internal.FleetSecureRound;
 import io.tributary.flower.fleet.server.internal.FleetService;
 import io.tributary.flower.fleet.server.internal.GrpcFleet;
 import io.tributary.flower.fleet.server.internal.HttpFleet;
@@ -55,6 +56,10 @@ import org.slf4j.LoggerFactory;
  * {@code server-round}; replies with {@code arrays} and {@code metrics} holding
  * {@code num-examples}). A node whose heartbeats stop for twice its interval is offline and
  * fails its outstanding instruction; a node that breaks the rules fails only its own reply.
+ *
+ * <p>With {@link FleetApi#secAggPlus()} every fit round is Flower's SecAgg+ workflow, run here in
+ * Java, against Flower's {@code secaggplus_mod} on Python nodes and {@code SecAggPlusMod} on Java
+ * ones; the round computation gets the unmasked mean as one aggregated update.
  */
 public final class FleetServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FleetServer.class);
@@ -75,10 +80,22 @@ public final class FleetServer implements AutoCloseable {
 
   private FleetServer(ServerConfig config, FleetApi fleet, SerializerRegistry registry)
       throws IOException {
+    if (config.secureAggregation().isPresent()) {
+      throw new IllegalArgumentException("a Fleet server's secure aggregation is Flower's "
+          + "SecAgg+ (FleetApi.Builder.secAggPlus), which Flower's secaggplus_mod and "
+          + "SecAggPlusMod answer; the ServerConfig's is the Join server's own protocol");
+    }
+    if (fleet.secAggPlus().isPresent() && config.algorithm().fitConfig().containsKey(
+        io.tributary.flower.server.ServerAlgorithm.CLIPPING_NORM)) {
+      throw new IllegalArgumentException("client-side DP with Flower's SecAgg+: its workflow "
+          + "weighs each node's update by its example count, so one node could move the noised "
+          + "sum by more than the clipping norm");
+    }
     this.config = config;
     this.fleet = fleet;
     this.registry = registry;
-    this.host = new RoundHost(config, registry);
+    this.host = new RoundHost(config, registry, fleet.secAggPlus().map(s ->
+        new FleetSecureRound(s, config.roundTimeout())));
     this.manager = host.manager();
     this.traffic = host.traffic();
     this.timer = Executors.newScheduledThreadPool(2, r -> {
@@ -95,7 +112,7 @@ public final class FleetServer implements AutoCloseable {
     FlowerApp app = fleet.app();
     this.service = new FleetService(manager, new FleetService.RunInfo(runId, app.fabId(),
         app.version(), app.hash(), app.fab(), scalars(fleet.runConfig())),
-        new MessageApi(registry), fleet.limits(), timer, traffic,
+        new MessageApi(registry, fleet.secAggPlus().isPresent()), fleet.limits(), timer, traffic,
         fleet.authorizedKeys().map(FleetServer::der));
     try {
       start();
@@ -146,6 +163,9 @@ public final class FleetServer implements AutoCloseable {
    * on the class path.
    *
    * @throws IOException if an address cannot be bound or a TLS file is unusable
+   * @throws IllegalArgumentException if {@code config} asks for the Join server's secure
+   *     aggregation (a Fleet server's is {@link FleetApi#secAggPlus()}), or for client-side DP
+   *     with {@link FleetApi#secAggPlus()}
    */
   public static FleetServer start(ServerConfig config, FleetApi fleet) throws IOException {
     return start(config, fleet, SerializerRegistry.load());

@@ -76,7 +76,7 @@ public final class RemoteClientWork {
   private volatile RoundProgress fitProgress = RoundProgress.NONE;
   private volatile RoundProgress evaluateProgress = RoundProgress.NONE;
   /** The secure round, when fit rounds aggregate with SecAgg+. */
-  private volatile SecureRound secure;
+  private volatile SecureFit secure;
   /** The clients of the secure round being fitted. */
   private volatile List<RemoteClient> secureClients = List.of();
 
@@ -136,6 +136,15 @@ public final class RemoteClientWork {
     this.secure = new SecureRound(protocol, options, timeout, this::encode);
   }
 
+  /**
+   * Aggregates fit rounds securely with {@code round} from now on (a server that runs its own
+   * secure round, such as Flower's SecAgg+ over the Fleet API), as
+   * {@link #secureAggregation(SecureAggregation, SecureFitProtocol)} does.
+   */
+  public void secureAggregation(SecureFit round) {
+    this.secure = java.util.Objects.requireNonNull(round, "round");
+  }
+
   /** Sets the fit-config entries of the next rounds (they win over the fixed ones). */
   public void roundConfig(Map<String, Scalar> entries) {
     this.roundConfig = Map.copyOf(entries);
@@ -184,7 +193,7 @@ public final class RemoteClientWork {
 
   /** Why clients were excluded from the last secure round, one line each; empty if none. */
   public List<String> secureExclusions() {
-    SecureRound s = secure;
+    SecureFit s = secure;
     return s == null ? List.of() : s.exclusions();
   }
 

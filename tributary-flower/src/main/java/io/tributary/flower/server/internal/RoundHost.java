@@ -25,10 +25,21 @@ public final class RoundHost {
   private final ClientManager manager = new ClientManager();
   private final Traffic traffic = new Traffic();
   private final RunStop stop = new RunStop();
+  private final java.util.Optional<SecureFit> secure;
 
   public RoundHost(ServerConfig config, SerializerRegistry registry) {
+    this(config, registry, java.util.Optional.empty());
+  }
+
+  /**
+   * A host whose fit rounds are {@code secure}'s rounds when given, rather than those of the
+   * configuration's {@link io.tributary.flower.server.SecureFitProtocol}.
+   */
+  public RoundHost(ServerConfig config, SerializerRegistry registry,
+      java.util.Optional<SecureFit> secure) {
     this.config = Objects.requireNonNull(config, "config");
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.secure = Objects.requireNonNull(secure, "secure");
   }
 
   public ServerConfig config() {
@@ -55,7 +66,7 @@ public final class RoundHost {
   /** Waits for the clients, gets the initial model and runs every round. */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
-    return new RoundRunner(config, manager, traffic, registry).run(listener, stop);
+    return new RoundRunner(config, manager, traffic, registry, secure).run(listener, stop);
   }
 
   /** Asks the run to stop after the round in progress, for {@code why}, from any thread. */

@@ -47,13 +47,21 @@ public final class RoundRunner {
   private final ClientManager manager;
   private final Traffic traffic;
   private final SerializerRegistry registry;
+  private final Optional<SecureFit> secureFit;
 
   public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
       SerializerRegistry registry) {
+    this(config, manager, traffic, registry, Optional.empty());
+  }
+
+  /** A runner whose fit rounds are {@code secureFit}'s when given. */
+  public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
+      SerializerRegistry registry, Optional<SecureFit> secureFit) {
     this.config = config;
     this.manager = manager;
     this.traffic = traffic;
     this.registry = registry;
+    this.secureFit = secureFit;
   }
 
   /** What a server's listener is told before the first round. */
@@ -90,7 +98,7 @@ public final class RoundRunner {
   private RunResult rounds(RunLoop run)
       throws FlowerServerException, InterruptedException, IOException {
     // Found before any client is waited for, so that a missing protocol fails at once.
-    SecureFitProtocol secure = config.secureAggregation().isPresent()
+    SecureFitProtocol secure = secureFit.isEmpty() && config.secureAggregation().isPresent()
         ? SecureRound.protocol() : null;
     manager.waitFor(config.minClients(), config.clientWait());
     SequencedMap<String, Tensor> initial = new InitialModel(config, manager, registry).fetch();
@@ -110,12 +118,18 @@ public final class RoundRunner {
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
         config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient(),
         config.examplesOverMedian());
-    if (secure != null) {
+    int exchanges = 1;
+    if (secureFit.isPresent()) {
+      work.secureAggregation(secureFit.get());
+      exchanges = secureFit.get().exchanges();
+      LOG.info("every fit round aggregates securely with {}", secureFit.get().name());
+    } else if (secure != null) {
       work.secureAggregation(config.secureAggregation().get(), secure);
+      exchanges = secure.exchanges();
       LOG.info("every fit round aggregates securely with {}", secure.name());
     }
     if (config.algorithm().algorithm().aggregator().create(spec.type()).takesNormBits()) {
-      if (config.secureAggregation().isPresent()) {
+      if (work.isSecure()) {
         throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
             + "secure round does not reveal: use fixed clipping with secure aggregation", null);
       }
@@ -129,8 +143,7 @@ public final class RoundRunner {
     run.start(new Start(config.initial().roundsDone() + 1, config.initial().previous(),
         config.display(), config.algorithm().name() + " server on " + config.host() + ":"
         + config.port()));
-    try (ExecutionContext ctx = ExecutionContext.create(options(config,
-        secure == null ? 1 : secure.exchanges()))) {
+    try (ExecutionContext ctx = ExecutionContext.create(options(config, exchanges))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
       StructValue first = loop.initialize();

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * clients are sent in each exchange and screens their answers; this class sends the FitIns,
  * awaits the FitRes, excludes the clients that fail, and keeps the round's exclusions.
  */
-final class SecureRound implements SecureFitProtocol.Exchange {
+final class SecureRound implements SecureFitProtocol.Exchange, SecureFit {
   private static final Logger LOG = LoggerFactory.getLogger(SecureRound.class);
 
   private final SecureFitProtocol protocol;
@@ -69,21 +69,31 @@ final class SecureRound implements SecureFitProtocol.Exchange {
     return found.next();
   }
 
-  /** Tells {@code progress} of round {@code round}'s stages, answers and drop-outs. */
-  void progress(int round, RoundProgress progress) {
+  @Override
+  public String name() {
+    return protocol.name();
+  }
+
+  @Override
+  public int exchanges() {
+    return protocol.exchanges();
+  }
+
+  @Override
+  public void progress(int round, RoundProgress progress) {
     this.round = round;
     this.progress = progress;
   }
 
-  /** Forgets the last round's exclusions, before a new round. */
-  void reset() {
+  @Override
+  public void reset() {
     synchronized (exclusions) {
       exclusions.clear();
     }
   }
 
-  /** Why clients were excluded from the last round, one line per client. */
-  List<String> exclusions() {
+  @Override
+  public List<String> exclusions() {
     synchronized (exclusions) {
       return List.copyOf(exclusions);
     }
@@ -94,7 +104,9 @@ final class SecureRound implements SecureFitProtocol.Exchange {
    *
    * @throws SecureFitProtocol.Failed when the protocol fails the round
    */
-  synchronized SecureFitProtocol.Outcome run(List<RemoteClient> clients, StructValue model,
+  @Override
+  public synchronized SecureFitProtocol.Outcome run(List<RemoteClient> clients,
+      StructValue model,
       Map<String, Scalar> fitConfig) {
     reset();
     this.clients = List.copyOf(clients);

@@ -9,6 +9,7 @@ import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.flower.records.Message;
 import io.tributary.flower.records.Metadata;
+import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.ClientDisconnectedException;
 import io.tributary.flower.server.ClientResultException;
 import io.tributary.flower.server.InstructionTimeoutException;
@@ -56,8 +57,7 @@ public final class FleetNode implements RemoteClient {
   private final Object lock = new Object();
   private Outgoing outgoing;
   private boolean pulled;
-  private CompletableFuture<ClientMessage> pending;
-  private ServerMessage.MsgCase pendingKind;
+  private Waiting<?> pending;
   private Metadata pendingMetadata;
   private ScheduledFuture<?> pendingTimeout;
   private ReplyAssembly assembly;
@@ -114,9 +114,58 @@ public final class FleetNode implements RemoteClient {
     } catch (MessageApi.BadReply e) {
       return CompletableFuture.failedFuture(new ClientResultException(id, e.getMessage(), e));
     }
+    ServerMessage.MsgCase kind = message.getMsgCase();
+    return send(m, kind.toString(), reply -> api.reply(kind, reply), timeout);
+  }
+
+  /**
+   * Sends the node a {@code train} message with {@code content} as it is (a stage of Flower's
+   * SecAgg+ workflow) in group {@code group}; the future gets the reply's content, or fails
+   * with a {@link io.tributary.flower.server.RemoteClientException} naming why: the node left,
+   * timed out, broke the rules, or replied with an error.
+   *
+   * @throws IllegalStateException if the node still owes an answer
+   */
+  public CompletableFuture<RecordDict> train(RecordDict content, String group,
+      Optional<Duration> timeout) {
+    double ttl = timeout.map(t -> t.toMillis() / 1000.0).orElse(MessageApi.DEFAULT_TTL);
+    Message m = MessageApi.train(content, runId, nodeId, ttl, group);
+    return send(m, "train", reply -> {
+      if (reply.error().isPresent()) {
+        throw new MessageApi.BadReply("the ClientApp replied with error "
+            + reply.error().get().code() + ": " + reply.error().get().reason());
+      }
+      return reply.content();
+    }, timeout);
+  }
+
+  /** Reads the server's answer out of the node's reply. */
+  @FunctionalInterface
+  private interface ReplyReader<T> {
+    T read(Message reply) throws MessageApi.BadReply;
+  }
+
+  /** An outstanding message's answer: the future and how the reply fills it. */
+  private record Waiting<T>(CompletableFuture<T> future, ReplyReader<T> reader, String kind) {
+    /** Completes the future from {@code reply}; the reason it is refused, or null. */
+    String complete(Message reply) {
+      T answer;
+      try {
+        answer = reader.read(reply);
+      } catch (MessageApi.BadReply e) {
+        return e.getMessage();
+      }
+      future.complete(answer);
+      return null;
+    }
+  }
+
+  private <T> CompletableFuture<T> send(Message m, String kind, ReplyReader<T> reader,
+      Optional<Duration> timeout) {
     ObjectCodec.Deflated d = ObjectCodec.deflate(m);
     Message sent = m.withMessageId(d.rootId());
-    CompletableFuture<ClientMessage> f = new CompletableFuture<>();
+    CompletableFuture<T> f = new CompletableFuture<>();
+    Waiting<T> w = new Waiting<>(f, reader, kind);
     synchronized (lock) {
       if (closed) {
         return CompletableFuture.failedFuture(new ClientDisconnectedException(id,
@@ -124,16 +173,15 @@ public final class FleetNode implements RemoteClient {
       }
       if (pending != null) {
         throw new IllegalStateException("node " + id + " still owes an answer to "
-            + pendingKind);
+            + pending.kind());
       }
       outgoing = new Outgoing(d.rootId(), Protos.messageHead(sent), d.tree(),
           interner.intern(d.objects()));
       pulled = false;
-      pending = f;
-      pendingKind = message.getMsgCase();
+      pending = w;
       pendingMetadata = sent.metadata();
       assembly = null;
-      timeout.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(f, t), t.toNanos(),
+      timeout.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(w, t), t.toNanos(),
           TimeUnit.NANOSECONDS));
     }
     return f;
@@ -189,7 +237,7 @@ public final class FleetNode implements RemoteClient {
    */
   List<String> pushReply(io.tributary.flower.fleet.internal.proto.Message head, ObjectTree tree)
       throws FleetCallException {
-    CompletableFuture<ClientMessage> failed;
+    Waiting<?> failed;
     String why;
     synchronized (lock) {
       Metadata md = head.getMetadata() == null ? null : Protos.metadata(head.getMetadata());
@@ -238,8 +286,7 @@ public final class FleetNode implements RemoteClient {
    */
   boolean pushObject(String objectId, byte[] content) throws FleetCallException {
     ReplyAssembly a;
-    CompletableFuture<ClientMessage> f;
-    ServerMessage.MsgCase kind;
+    Waiting<?> w;
     String why;
     synchronized (lock) {
       a = assembly;
@@ -253,81 +300,85 @@ public final class FleetNode implements RemoteClient {
         }
       } catch (MessageApi.BadReply e) {
         why = e.getMessage();
-        CompletableFuture<ClientMessage> failed = clearLocked();
+        Waiting<?> failed = clearLocked();
         fail(failed, why);
         throw new FleetCallException(FleetCallException.Code.INVALID_ARGUMENT, why);
       }
-      f = pending;
-      kind = pendingKind;
+      w = pending;
     }
     // Every object is there: put the reply together outside the lock.
-    ClientMessage answer = null;
+    Message reply;
     try {
-      answer = MessageApi.answer(kind, a.message());
+      reply = a.message();
       why = null;
     } catch (MessageApi.BadReply e) {
+      reply = null;
       why = e.getMessage();
     }
     synchronized (lock) {
-      if (pending != f) {
+      if (pending != w) {
         return true;
       }
       clearLocked();
     }
+    if (why == null) {
+      why = w.complete(reply);
+    }
     if (why != null) {
-      fail(f, why);
-    } else {
-      f.complete(answer);
+      fail(w, why);
     }
     return true;
   }
 
-  private void fail(CompletableFuture<ClientMessage> f, String why) {
-    if (f == null) {
+  private void fail(Waiting<?> w, String why) {
+    if (w == null) {
       return;
     }
     LOG.warn("node {}: reply refused: {}", id, why);
-    f.completeExceptionally(new ClientResultException(id, why, null));
+    w.future().completeExceptionally(new ClientResultException(id, why, null));
   }
 
-  private CompletableFuture<ClientMessage> clearLocked() {
-    CompletableFuture<ClientMessage> f = pending;
+  private Waiting<?> clearLocked() {
+    Waiting<?> w = pending;
     if (pendingTimeout != null) {
       pendingTimeout.cancel(false);
     }
     pending = null;
-    pendingKind = null;
     pendingMetadata = null;
     pendingTimeout = null;
     assembly = null;
     outgoing = null;
     pulled = false;
-    return f;
+    return w;
   }
 
-  private void expire(CompletableFuture<ClientMessage> f, Duration t) {
-    ServerMessage.MsgCase kind;
+  private void expire(Waiting<?> w, Duration t) {
     synchronized (lock) {
-      if (pending != f) {
+      if (pending != w) {
         return;
       }
-      kind = pendingKind;
       clearLocked();
     }
-    LOG.warn("node {} did not answer {} within {}", id, kind, t);
-    f.completeExceptionally(new InstructionTimeoutException(id, "no answer to " + kind
-        + " within " + t));
+    LOG.warn("node {} did not answer {} within {}", id, w.kind(), t);
+    w.future().completeExceptionally(new InstructionTimeoutException(id, "no answer to "
+        + w.kind() + " within " + t));
   }
 
   @Override
   public void abandon(CompletableFuture<ClientMessage> f, String why) {
+    abandonAny(f, why);
+  }
+
+  /** Stops waiting for the answer {@code f}, which fails with {@code why}. */
+  public void abandonAny(CompletableFuture<?> f, String why) {
+    Waiting<?> w;
     synchronized (lock) {
-      if (pending != f) {
+      if (pending == null || pending.future() != f) {
         return;
       }
-      clearLocked();
+      w = clearLocked();
     }
-    f.completeExceptionally(new InstructionTimeoutException(id, why));
+    w.future().completeExceptionally(new InstructionTimeoutException(id, why));
   }
 
   @Override
@@ -337,17 +388,17 @@ public final class FleetNode implements RemoteClient {
 
   /** Ends this online period: an outstanding instruction fails with {@code why}. */
   void end(String why) {
-    CompletableFuture<ClientMessage> f;
+    Waiting<?> w;
     synchronized (lock) {
       if (closed) {
         return;
       }
       closed = true;
-      f = clearLocked();
+      w = clearLocked();
     }
     onClose.accept(this);
-    if (f != null) {
-      f.completeExceptionally(new ClientDisconnectedException(id, why, null));
+    if (w != null) {
+      w.future().completeExceptionally(new ClientDisconnectedException(id, why, null));
     }
   }
 

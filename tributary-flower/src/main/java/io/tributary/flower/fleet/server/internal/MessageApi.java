@@ -64,6 +64,8 @@ public final class MessageApi {
   }
 
   private final SerializerRegistry registry;
+  /** Whether instructions and replies take Flower's DefaultWorkflow layout. */
+  private final boolean defaultWorkflow;
   /** The last model sent and its arrays: every node of a round is sent the same model. */
   private volatile Cached last;
   /** The round of the last fit instruction, which an evaluate message reports too. */
@@ -72,7 +74,34 @@ public final class MessageApi {
   private record Cached(Parameters model, ArrayRecord arrays) {}
 
   public MessageApi(SerializerRegistry registry) {
+    this(registry, false);
+  }
+
+  /**
+   * With {@code defaultWorkflow}, instructions and replies take the layout of Flower's
+   * {@code DefaultWorkflow} and {@code SecAggPlusWorkflow} ({@link DefaultWorkflowLayout}), which
+   * a ClientApp wearing Flower's {@code secaggplus_mod} reads, rather than the Message-API one.
+   */
+  public MessageApi(SerializerRegistry registry, boolean defaultWorkflow) {
     this.registry = registry;
+    this.defaultWorkflow = defaultWorkflow;
+  }
+
+  /** The server's answer made of {@code reply} to an instruction of kind {@code sent}. */
+  public ClientMessage reply(ServerMessage.MsgCase sent, Message reply) throws BadReply {
+    return defaultWorkflow ? DefaultWorkflowLayout.answer(sent, reply) : answer(sent, reply);
+  }
+
+  /**
+   * A {@code train} message carrying {@code content} as it is, for node {@code nodeId} of run
+   * {@code runId}, in group {@code group} (the round).
+   */
+  public static Message train(RecordDict content, long runId, long nodeId, double ttl,
+      String group) {
+    Instant now = Instant.now();
+    double created = now.getEpochSecond() + now.getNano() / 1e9;
+    return Message.ofContent(new Metadata(runId, "", SUPERLINK_NODE_ID, nodeId, "", group, ttl,
+        "train", created), content);
   }
 
   /** Flower's message type for an instruction. */
@@ -93,7 +122,12 @@ public final class MessageApi {
    */
   public Message instruction(ServerMessage ins, long runId, long nodeId, double ttl)
       throws BadReply {
-    RecordDict content = switch (ins.getMsgCase()) {
+    RecordDict content = defaultWorkflow ? DefaultWorkflowLayout.content(ins, switch (
+        ins.getMsgCase()) {
+      case FIT_INS -> arrays(ins.getFitIns().getParameters());
+      case EVALUATE_INS -> arrays(ins.getEvaluateIns().getParameters());
+      default -> null;
+    }) : switch (ins.getMsgCase()) {
       case FIT_INS -> RecordDict.of("arrays", arrays(ins.getFitIns().getParameters()), "config",
           config(ins.getFitIns().getConfigMap()));
       case EVALUATE_INS -> RecordDict.of("arrays", arrays(ins.getEvaluateIns().getParameters()),
@@ -172,7 +206,7 @@ public final class MessageApi {
     return new ConfigRecord(out);
   }
 
-  private static Object value(Scalar s) {
+  static Object value(Scalar s) {
     return switch (s) {
       case Scalar.Double d -> d.value();
       case Scalar.Int i -> i.value();
