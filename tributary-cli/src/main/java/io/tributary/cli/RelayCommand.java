@@ -56,6 +56,12 @@ final class RelayCommand implements Callable<Integer> {
           + "round is refused (default: 1)")
   int minClients = 1;
 
+  @Option(names = "--edge-rounds", paramLabel = "K2",
+      description = "edge rounds per server round, hierarchical FedAvg's k2: the relay trains "
+          + "its clients K2 times from its edge's model and reports the edge's update "
+          + "(default: 1)")
+  int edgeRounds = 1;
+
   @Option(names = "--client-wait", paramLabel = "SEC",
       description = "seconds to wait for --min-clients clients (default: 600)")
   double clientWait = 600;
@@ -170,8 +176,13 @@ final class RelayCommand implements Callable<Integer> {
   RelayConfig config() throws IOException {
     ServerSettings.Address down = ServerSettings.address("--address", address);
     ServerSettings.address("--upstream", upstream);
+    int maxK2 = io.tributary.learning.HierarchicalFedAvg.MAX_EDGE_ROUNDS;
+    if (edgeRounds < 1 || edgeRounds > maxK2) {
+      throw new IllegalArgumentException("--edge-rounds must be 1 to " + maxK2 + ", got "
+          + edgeRounds);
+    }
     RelayConfig.Builder b = RelayConfig.builder().address(down.host(), down.port())
-        .upstream(upstream).minClients(minClients)
+        .upstream(upstream).minClients(minClients).edgeRounds(edgeRounds)
         .clientWait(ServerSettings.seconds("--client-wait", clientWait))
         .minSuccessFraction(minSuccessFraction)
         .maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
