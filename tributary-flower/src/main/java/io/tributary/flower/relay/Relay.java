@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
  * one update, so its robust aggregators count edges, and a relay's bad answer fails that relay
  * only.
  *
- * <p>When the relay loses its server it tells its clients to come back when it next tries to
- * rejoin ({@code ReconnectIns} with that delay), and rejoins with the configured backoff.
+ * <p>When the relay loses its server it tells its clients, once per outage, to come back when it
+ * next tries to rejoin ({@code ReconnectIns} with that delay), and rejoins with the configured
+ * backoff.
  */
 public final class Relay implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
@@ -62,7 +63,11 @@ public final class Relay implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private final Server grpc;
   private final FlowerClientRunner upstream;
+  /** The runner's attempt number of the first retry after a loss. */
+  private static final int FIRST_RETRY = 2;
+
   private final AtomicInteger losses = new AtomicInteger();
+  private final AtomicInteger outages = new AtomicInteger();
   private volatile String lastLoss = "";
   /** The thread in {@link #run}, while it runs. */
   private volatile Thread running;
@@ -153,6 +158,14 @@ public final class Relay implements AutoCloseable {
     return losses.get();
   }
 
+  /**
+   * How many outages of the server the relay has had so far: a loss, and the failed retries
+   * after it until the server next speaks, are one outage. The clients are told once per outage.
+   */
+  public int upstreamOutages() {
+    return outages.get();
+  }
+
   /** Why the server was last lost, in words; empty if never. */
   public String lastUpstreamLoss() {
     return lastLoss;
@@ -217,8 +230,8 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
-   * Tells the clients when the server is lost: they are asked to come back when the relay next
-   * tries to rejoin, so that none waits on a relay that cannot report its round.
+   * Tells the clients when the server is lost, once per outage: they are asked to come back when
+   * the relay next tries to rejoin, so that none waits on a relay that cannot report its round.
    */
   private final class Upstream implements ConnectionListener {
     @Override
@@ -227,7 +240,13 @@ public final class Relay implements AutoCloseable {
       lastLoss = reason;
       LOG.warn("lost the server {} ({}); rejoining in {} ms", config.upstream(), reason,
           retryIn.toMillis());
-      inform(retryIn);
+      // The runner counts attempts from 2 again after a stream on which the server spoke: that
+      // is a new outage. Later failed retries are the same outage, and the clients, told once,
+      // are back and waiting for the relay's next edge round.
+      if (attempt <= FIRST_RETRY) {
+        outages.incrementAndGet();
+        inform(retryIn);
+      }
     }
 
     @Override
