@@ -7,6 +7,7 @@ import io.tributary.flower.ConnectionFailedException;
 import io.tributary.flower.ConnectionListener;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.FlowerClientRunner;
+import io.tributary.flower.fleet.server.internal.FleetEndpoint;
 import io.tributary.flower.relay.internal.EdgeClient;
 import io.tributary.flower.server.NotEnoughClientsException;
 import io.tributary.flower.server.ServerConfig;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An edge server between clients and a {@code tributary server}: clients join it as they join a
- * server (Flower's {@code Join} protocol, TLS and bearer tokens), and it joins the server as one
- * client whose answers are its edge's aggregates.
+ * server (Flower's {@code Join} protocol, TLS and bearer tokens; and, with {@link
+ * RelayConfig.Builder#fleet}, SuperNodes over the Fleet API as they join a {@code FleetServer}),
+ * and it joins the server as one client whose answers are its edge's aggregates.
  *
  * <pre>{@code
  * RelayConfig config = RelayConfig.builder().address("0.0.0.0", 9092)
@@ -62,6 +64,8 @@ public final class Relay implements AutoCloseable {
   private final ClientManager manager = new ClientManager();
   private final ScheduledExecutorService timer;
   private final Server grpc;
+  /** The Fleet API served to SuperNodes; null when not configured. */
+  private FleetEndpoint fleet;
   private final FlowerClientRunner upstream;
   /** The runner's attempt number of the first retry after a loss. */
   private static final int FIRST_RETRY = 2;
@@ -77,7 +81,7 @@ public final class Relay implements AutoCloseable {
   private Relay(RelayConfig config, ServerBuilder<?> downstream, ManagedChannel upstreamChannel,
       SerializerRegistry registry) throws IOException {
     this.config = config;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    this.timer = Executors.newScheduledThreadPool(2, r -> {
       Thread t = new Thread(r, "relay-timer");
       t.setDaemon(true);
       return t;
@@ -111,6 +115,17 @@ public final class Relay implements AutoCloseable {
       upstream.stop();
       throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": "
           + e.getMessage(), e);
+    }
+    if (config.fleet().isPresent()) {
+      try {
+        fleet = FleetEndpoint.start(config.fleet().get(), manager, registry, timer,
+            new Traffic());
+      } catch (IOException | RuntimeException e) {
+        grpc.shutdownNow();
+        timer.shutdownNow();
+        upstream.stop();
+        throw e;
+      }
     }
     LOG.info("relay listening on {}:{}, reporting to {}", config.host(), port(),
         config.upstream());
@@ -148,7 +163,12 @@ public final class Relay implements AutoCloseable {
     return grpc.getPort();
   }
 
-  /** The ids of the connected clients, in the order they joined. */
+  /** The port SuperNodes join over the Fleet API; empty when the relay serves none. */
+  public java.util.Optional<Integer> fleetPort() {
+    return fleet == null ? java.util.Optional.empty() : java.util.Optional.of(fleet.port());
+  }
+
+  /** The ids of the connected clients (Join clients and online nodes), in the order they came. */
   public List<String> connectedClients() {
     return manager.all().stream().map(RemoteClient::id).toList();
   }
@@ -211,6 +231,12 @@ public final class Relay implements AutoCloseable {
     upstream.stop();
     try {
       Shutdown.disconnectAll(manager, config.shutdownGrace());
+      if (fleet != null) {
+        fleet.endNodes();
+        if (fleet.grpcServer() != null) {
+          fleet.grpcServer().shutdownNow();
+        }
+      }
       grpc.shutdown();
       if (!grpc.awaitTermination(config.shutdownGrace().toMillis() + 100,
           TimeUnit.MILLISECONDS)) {
@@ -259,7 +285,9 @@ public final class Relay implements AutoCloseable {
       long seconds = Math.max(1, (in.toMillis() + 999) / 1000);
       timer.execute(() -> {
         try {
-          Shutdown.reconnectAll(manager, seconds, config.shutdownGrace());
+          // SuperNodes have no "come back later": they stay and poll for the next edge round.
+          Shutdown.reconnect(manager.all().stream().filter(RemoteClient::comesBackWhenAsked)
+              .toList(), seconds, config.shutdownGrace());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

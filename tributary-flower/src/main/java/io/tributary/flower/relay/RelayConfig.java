@@ -3,6 +3,7 @@ package io.tributary.flower.relay;
 import io.tributary.flower.Backoff;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.TlsSettings;
+import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.HierarchicalFedAvg;
@@ -41,13 +42,16 @@ import java.util.Set;
  * @param edgeRounds the edge rounds of each of the server's fit instructions (hierarchical
  *     FedAvg's k2, 1 to {@link HierarchicalFedAvg#MAX_EDGE_ROUNDS}): each one sends the edge's
  *     model to its clients and adds their mean update to the edge's
+ * @param fleet the Fleet API served to SuperNodes, which join the edge beside the Join clients;
+ *     empty for none
  */
 public record RelayConfig(String host, int port, String upstream, Optional<TlsFiles> tls,
     Set<String> tokens, Optional<TlsSettings> upstreamTls, Optional<String> upstreamToken,
     int minClients, Duration clientWait, Optional<Duration> roundTimeout,
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
     double minSuccessFraction, int maxConcurrentClients, int maxMessageSize, Backoff backoff,
-    List<String> tensorTypes, Duration shutdownGrace, int edgeRounds) {
+    List<String> tensorTypes, Duration shutdownGrace, int edgeRounds,
+    Optional<FleetApi> fleet) {
   /**
    * 1 s doubling to 30 s, 20 % jitter, and (nearly) no end: a relay keeps trying to reach its
    * server until it is closed.
@@ -67,6 +71,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     Objects.requireNonNull(backoff, "backoff");
     tensorTypes = List.copyOf(tensorTypes);
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    Objects.requireNonNull(fleet, "fleet");
     check(!host.isBlank(), "the relay's host is empty");
     check(port >= 0 && port <= 65535, "the relay's port must be 0 to 65535, got " + port);
     check(!upstream.isBlank(), "the upstream server's address is empty");
@@ -121,6 +126,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     private List<String> tensorTypes = FlowerClientBuilder.DEFAULT_TENSOR_TYPES;
     private Duration shutdownGrace = Duration.ofSeconds(5);
     private int edgeRounds = 1;
+    private Optional<FleetApi> fleet = Optional.empty();
 
     private Builder() {}
 
@@ -229,6 +235,16 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     }
 
     /**
+     * Serves the Fleet API as {@code api} says (its transport, address, TLS, node keys and the
+     * App its SuperNodes run): SuperNodes join the edge there, beside the Join clients at
+     * {@link #address}. The API's own Join setting is not used: the relay always serves Join.
+     */
+    public Builder fleet(FleetApi api) {
+      this.fleet = Optional.of(api);
+      return this;
+    }
+
+    /**
      * The settings.
      *
      * @throws IllegalArgumentException naming the first setting out of range
@@ -236,7 +252,8 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     public RelayConfig build() {
       return new RelayConfig(host, port, upstream, tls, tokens, upstreamTls, upstreamToken,
           minClients, clientWait, roundTimeout, maxExamples, overMax, minSuccessFraction,
-          maxConcurrentClients, maxMessageSize, backoff, tensorTypes, shutdownGrace, edgeRounds);
+          maxConcurrentClients, maxMessageSize, backoff, tensorTypes, shutdownGrace, edgeRounds,
+          fleet);
     }
   }
 }
