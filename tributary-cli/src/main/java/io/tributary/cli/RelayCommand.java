@@ -56,6 +56,8 @@ final class RelayCommand implements Callable<Integer> {
           + "round is refused (default: 1)")
   int minClients = 1;
 
+  @picocli.CommandLine.Mixin FleetApiOptions fleetOptions = new FleetApiOptions();
+
   @Option(names = "--edge-rounds", paramLabel = "K2",
       description = "edge rounds per server round, hierarchical FedAvg's k2: the relay trains "
           + "its clients K2 times from its edge's model and reports the edge's update "
@@ -141,9 +143,14 @@ final class RelayCommand implements Callable<Integer> {
     } catch (IOException e) {
       verbose.trace(err, e);
       return usage(err, "--auth-tokens " + authTokens + ": " + e.getMessage());
+    } catch (ServerCommand.FileProblem p) {
+      verbose.trace(err, p);
+      return usage(err, "--supernode-keys " + p.file + ": " + p.problem.getMessage());
     }
     try (Relay relay = Relay.start(config)) {
       err.println("tributary relay: clients join " + config.host() + ":" + relay.port()
+          + relay.fleetPort().map(p -> ", SuperNodes " + config.fleet().get().host() + ":" + p
+              + " (Fleet API, " + config.fleet().get().transport() + ")").orElse("")
           + "; reporting to " + config.upstream());
       err.flush();
       Thread hook = new Thread(() -> {
@@ -173,7 +180,7 @@ final class RelayCommand implements Callable<Integer> {
   }
 
   /** The options as the library's settings; a bad value throws naming its option. */
-  RelayConfig config() throws IOException {
+  RelayConfig config() throws IOException, ServerCommand.FileProblem {
     ServerSettings.Address down = ServerSettings.address("--address", address);
     ServerSettings.address("--upstream", upstream);
     int maxK2 = io.tributary.learning.HierarchicalFedAvg.MAX_EDGE_ROUNDS;
@@ -191,7 +198,10 @@ final class RelayCommand implements Callable<Integer> {
     if (roundTimeout != 0) {
       b.roundTimeout(ServerSettings.seconds("--round-timeout", roundTimeout));
     }
-    ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);
+    java.util.Optional<io.tributary.flower.server.TlsFiles> tls =
+        ServerSettings.tls(tlsCert, tlsKey, tlsClientCa);
+    tls.ifPresent(b::tls);
+    fleetOptions.api(false, tls).ifPresent(b::fleet);
     if (authTokens != null) {
       b.tokens(ServerSettings.tokens(authTokens));
     }
