@@ -45,13 +45,13 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>For each {@code FitIns} the server sends, the relay sends the model and config to every
- * client connected to it, and answers with the example-weighted mean of their updates and their
- * total examples, computed by the runtime as a simulated round's aggregation to the
- * {@code EDGES} placement computes an edge's: a round over relays equals the simulated round
- * whose edges are the relays' clients (docs/flower.md, "Relays"). The server takes each relay as
- * one update, so its robust aggregators count edges, and a relay's bad answer fails that relay
- * only.
+ * <p>For each {@code FitIns} the server sends, the relay runs {@link RelayConfig#edgeRounds}
+ * edge rounds over the clients connected to it, as one edge of hierarchical FedAvg ({@code
+ * HierarchicalFedAvg.edgeRounds}, on the runtime), and answers with the edge's update and its
+ * clients' examples: a round over relays equals the simulated hierarchical round with the same
+ * k2 whose edges are the relays' clients, bit for bit, for any split (docs/flower.md,
+ * "Relays"). The server takes each relay as one update, so its robust aggregators count edges,
+ * and a relay's bad answer fails that relay only.
  *
  * <p>When the relay loses its server it tells its clients, once per outage, to come back when it
  * next tries to rejoin ({@code ReconnectIns} with that delay), and rejoins with the configured
