@@ -23,10 +23,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Java SuperNodes joining relays over the Fleet API (grpc-rere), beside Join clients: each relay's
+ * Java SuperNodes joining relays over the Fleet API (grpc-rere or HTTP), beside Join clients: each relay's
  * edge is its clients and nodes in the order they came, and the server's model has the simulated
  * hierarchical round's bits.
  */
@@ -72,10 +72,13 @@ class RelayFleetNodesTest {
             (double) EdgeClients.loss(k)))))).build();
   }
 
-  @ParameterizedTest(name = "k2 = {0}")
-  @ValueSource(ints = {1, 2})
+  @ParameterizedTest(name = "k2 = {0}, {1}")
+  @CsvSource({"1, GRPC_RERE", "2, GRPC_RERE", "2, HTTP"})
   void rounds_joinClientsAndSuperNodesBehindRelays_equalTheSimulatedRoundsBitForBit(
-      int edgeRounds) throws Exception {
+      int edgeRounds, FleetTransport transport) throws Exception {
+    io.tributary.flower.fleet.FleetTransport nodeTransport = transport == FleetTransport.HTTP
+        ? io.tributary.flower.fleet.FleetTransport.http()
+        : io.tributary.flower.fleet.FleetTransport.grpcRere();
     FlowerApp flowerApp = FlowerApp.load(app());
     // Relay 0: Join client 0, nodes 1 and 2; relay 1: node 3, Join client 4.
     boolean[][] isNode = {{false, true, true}, {true, false}};
@@ -88,13 +91,13 @@ class RelayFleetNodesTest {
       for (boolean[] members : isNode) {
         String name = io.grpc.inprocess.InProcessServerBuilder.generateName();
         FleetApi fleet = FleetApi.builder(flowerApp).address("127.0.0.1", 0)
-            .transport(FleetTransport.GRPC_RERE).build();
+            .transport(transport).build();
         Relay relay = rig.relay(RelayRig.config(members.length).edgeRounds(edgeRounds)
             .fleet(fleet).build(), name);
         for (int k = 0; k < members.length; k++) {
           if (members[k]) {
             nodes.add(SuperNode.builder("127.0.0.1:" + relay.fleetPort().orElseThrow())
-                .insecure(true).transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
+                .insecure(true).transport(nodeTransport)
                 .clientApp(trainer(client)).pollInterval(Duration.ofMillis(50))
                 .build().start());
           } else {
