@@ -56,6 +56,14 @@ final class RelayCommand implements Callable<Integer> {
           + "round is refused (default: 1)")
   int minClients = 1;
 
+  @picocli.CommandLine.Mixin FleetApiOptions fleetOptions = new FleetApiOptions();
+
+  @Option(names = "--edge-rounds", paramLabel = "K2",
+      description = "edge rounds per server round, hierarchical FedAvg's k2: the relay trains "
+          + "its clients K2 times from its edge's model and reports the edge's update "
+          + "(default: 1)")
+  int edgeRounds = 1;
+
   @Option(names = "--client-wait", paramLabel = "SEC",
       description = "seconds to wait for --min-clients clients (default: 600)")
   double clientWait = 600;
@@ -135,9 +143,14 @@ final class RelayCommand implements Callable<Integer> {
     } catch (IOException e) {
       verbose.trace(err, e);
       return usage(err, "--auth-tokens " + authTokens + ": " + e.getMessage());
+    } catch (ServerCommand.FileProblem p) {
+      verbose.trace(err, p);
+      return usage(err, "--supernode-keys " + p.file + ": " + p.problem.getMessage());
     }
     try (Relay relay = Relay.start(config)) {
       err.println("tributary relay: clients join " + config.host() + ":" + relay.port()
+          + relay.fleetPort().map(p -> ", SuperNodes " + config.fleet().get().host() + ":" + p
+              + " (Fleet API, " + config.fleet().get().transport() + ")").orElse("")
           + "; reporting to " + config.upstream());
       err.flush();
       Thread hook = new Thread(() -> {
@@ -167,11 +180,16 @@ final class RelayCommand implements Callable<Integer> {
   }
 
   /** The options as the library's settings; a bad value throws naming its option. */
-  RelayConfig config() throws IOException {
+  RelayConfig config() throws IOException, ServerCommand.FileProblem {
     ServerSettings.Address down = ServerSettings.address("--address", address);
     ServerSettings.address("--upstream", upstream);
+    int maxK2 = io.tributary.learning.HierarchicalFedAvg.MAX_EDGE_ROUNDS;
+    if (edgeRounds < 1 || edgeRounds > maxK2) {
+      throw new IllegalArgumentException("--edge-rounds must be 1 to " + maxK2 + ", got "
+          + edgeRounds);
+    }
     RelayConfig.Builder b = RelayConfig.builder().address(down.host(), down.port())
-        .upstream(upstream).minClients(minClients)
+        .upstream(upstream).minClients(minClients).edgeRounds(edgeRounds)
         .clientWait(ServerSettings.seconds("--client-wait", clientWait))
         .minSuccessFraction(minSuccessFraction)
         .maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
@@ -180,7 +198,10 @@ final class RelayCommand implements Callable<Integer> {
     if (roundTimeout != 0) {
       b.roundTimeout(ServerSettings.seconds("--round-timeout", roundTimeout));
     }
-    ServerSettings.tls(tlsCert, tlsKey, tlsClientCa).ifPresent(b::tls);
+    java.util.Optional<io.tributary.flower.server.TlsFiles> tls =
+        ServerSettings.tls(tlsCert, tlsKey, tlsClientCa);
+    tls.ifPresent(b::tls);
+    fleetOptions.api(false, tls, java.util.Optional.empty()).ifPresent(b::fleet);
     if (authTokens != null) {
       b.tokens(ServerSettings.tokens(authTokens));
     }

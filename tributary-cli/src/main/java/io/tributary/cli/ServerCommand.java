@@ -2,9 +2,6 @@ package io.tributary.cli;
 
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.fleet.server.FleetServer;
-import io.tributary.flower.fleet.server.FleetTransport;
-import io.tributary.flower.fleet.server.FlowerApp;
-import io.tributary.flower.fleet.server.FlowerAppException;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
@@ -65,34 +62,7 @@ final class ServerCommand implements Callable<Integer> {
           + "for IPv6; port 0 picks a free port); needed unless --fleet-api-address is given")
   String address;
 
-  @Option(names = "--fleet-api-address", paramLabel = "HOST:PORT",
-      description = "also (or only) serve Flower's Fleet API here, for flower-supernode and "
-          + "Java SuperNodes; needs --app")
-  String fleetApiAddress;
-
-  @Option(names = "--fleet-api-type", paramLabel = "http|grpc-rere", defaultValue = "grpc-rere",
-      description = "the Fleet API's transport: grpc-rere (default; flower-supernode) or http "
-          + "(flower-supernode --rest)")
-  String fleetApiType;
-
-  @Option(names = "--app", paramLabel = "PATH",
-      description = "the Flower App the SuperNodes run: a directory with pyproject.toml "
-          + "([tool.flwr.app]) or a .fab file")
-  Path app;
-
-  @Option(names = "--run-config", paramLabel = "KEY=VALUE",
-      description = "a run config entry the SuperNodes get on top of the App's own, as TOML "
-          + "values (repeatable)")
-  List<String> runConfig = new java.util.ArrayList<>();
-
-  @Option(names = "--enable-supernode-auth",
-      description = "only SuperNodes whose keys are in --supernode-keys may join (grpc-rere)")
-  boolean supernodeAuth;
-
-  @Option(names = "--supernode-keys", paramLabel = "FILE",
-      description = "the OpenSSH ECDSA public keys (one per line) of the SuperNodes allowed "
-          + "with --enable-supernode-auth")
-  Path supernodeKeys;
+  @picocli.CommandLine.Mixin FleetApiOptions fleetOptions = new FleetApiOptions();
 
   @Option(names = "--rounds", paramLabel = "N", required = true,
       description = "the number of rounds")
@@ -433,66 +403,21 @@ final class ServerCommand implements Callable<Integer> {
 
   /** The Fleet API settings, when --fleet-api-address is given. */
   Optional<FleetApi> fleet() throws FileProblem {
-    if (fleetApiAddress == null) {
-      for (String[] o : new String[][] {{"--app", app == null ? null : "x"},
-          {"--run-config", runConfig.isEmpty() ? null : "x"},
-          {"--enable-supernode-auth", supernodeAuth ? "x" : null},
-          {"--supernode-keys", supernodeKeys == null ? null : "x"}}) {
-        if (o[1] != null) {
-          throw new IllegalArgumentException(o[0] + " needs --fleet-api-address");
-        }
-      }
-      return Optional.empty();
-    }
-    if (app == null) {
-      throw new IllegalArgumentException("--fleet-api-address needs --app, the Flower App the "
-          + "SuperNodes run");
-    }
-    if (supernodeAuth != (supernodeKeys != null)) {
-      throw new IllegalArgumentException(supernodeAuth
-          ? "--enable-supernode-auth needs --supernode-keys FILE"
-          : "--supernode-keys needs --enable-supernode-auth");
-    }
-    ServerSettings.Address a = ServerSettings.address("--fleet-api-address", fleetApiAddress);
-    FleetTransport transport = FleetTransport.parse(fleetApiType);
-    FlowerApp flowerApp;
-    try {
-      flowerApp = FlowerApp.load(app);
-    } catch (FlowerAppException e) {
-      throw new IllegalArgumentException("--app: " + e.getMessage(), e);
-    }
-    FleetApi.Builder b = FleetApi.builder(flowerApp).address(a.host(), a.port())
-        .transport(transport).serveJoin(address != null);
     Optional<io.tributary.flower.secaggplus.SecAggPlusSettings> secAgg =
-        secureAggregation.flower(dpOptions.settings(1.0, rounds));
-    if (secAgg.isPresent()) {
-      if (address != null) {
-        throw new IllegalArgumentException("--secure-aggregation with --fleet-api-address runs "
-            + "Flower's SecAgg+, which legacy Join clients cannot take part in: leave out "
-            + "--address");
-      }
-      b.secAggPlus(secAgg.get());
+        fleetOptions.fleetApiAddress == null ? Optional.empty()
+            : secureAggregation.flower(dpOptions.settings(1.0, rounds));
+    if (secAgg.isPresent() && address != null) {
+      throw new IllegalArgumentException("--secure-aggregation with --fleet-api-address runs "
+          + "Flower's SecAgg+, which legacy Join clients cannot take part in: leave out "
+          + "--address");
     }
-    for (Map.Entry<String, String> e : KeyValues.split("--run-config", "KEY=VALUE",
-        runConfig)) {
-      b.runConfig(e.getKey(), e.getValue());
-    }
-    if (supernodeKeys != null) {
-      try {
-        b.authorizedKeys(FleetApi.readAuthorizedKeys(supernodeKeys));
-      } catch (IOException e) {
-        throw new FileProblem(supernodeKeys, e);
-      }
-    }
-    java.util.Optional<io.tributary.flower.server.TlsFiles> tls =
-        ServerSettings.tls(tlsCert, tlsKey, tlsClientCa);
-    tls.ifPresent(b::tls);
-    return Optional.of(b.build());
+    return fleetOptions.api(address != null, ServerSettings.tls(tlsCert, tlsKey, tlsClientCa),
+        secAgg);
   }
 
   /** The validated settings. */
   ServerConfig config() throws FileProblem {
-    if (address == null && fleetApiAddress == null) {
+    if (address == null && fleetOptions.fleetApiAddress == null) {
       throw new IllegalArgumentException("give --address (the Join protocol) or "
           + "--fleet-api-address (Flower's Fleet API), or both");
     }
@@ -510,7 +435,7 @@ final class ServerCommand implements Callable<Integer> {
       ServerSettings.clientMetric(b, m);
     }
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
-    if (fleetApiAddress == null) {
+    if (fleetOptions.fleetApiAddress == null) {
       secureAggregation.apply(b, dp);
     }
     b.maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),

@@ -19,7 +19,8 @@ class RelayCommandTest {
         "--round-timeout", "--min-success-fraction", "--max-examples-per-client",
         "--over-max-examples", "--tls-cert", "--tls-key", "--tls-client-ca", "--auth-tokens",
         "--upstream-tls-ca", "--upstream-tls-cert", "--upstream-tls-key",
-        "--upstream-auth-token", "--tensor-types", "--max-message-size")) {
+        "--upstream-auth-token", "--tensor-types", "--max-message-size", "--edge-rounds",
+        "--fleet-api-address", "--fleet-api-type", "--app", "--supernode-keys")) {
       assertThat(r.out()).contains(flag);
     }
   }
@@ -43,6 +44,14 @@ class RelayCommandTest {
         Arguments.of(new String[] {"--upstream", "h:1", "--upstream-auth-token", "a b"},
             "--upstream-auth-token"),
         Arguments.of(new String[] {"--upstream", "no-such-host.invalid:1"}, "unknown host"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--edge-rounds", "0"},
+            "--edge-rounds must be 1 to 1000, got 0"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--fleet-api-address", "localhost:0"},
+            "--fleet-api-address needs --app"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--app", "/no/such/app"},
+            "--app needs --fleet-api-address"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--fleet-api-address", "localhost:0",
+            "--app", "/no/such/app"}, "--app"),
         Arguments.of(new String[] {"--upstream", "localhost:1", "--upstream-tls-ca",
             "/no/such/ca.pem", "--address", "localhost:0"}, "/no/such/ca.pem"));
   }

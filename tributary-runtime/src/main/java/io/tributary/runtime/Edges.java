@@ -11,10 +11,13 @@ import java.util.Arrays;
  * mean, a minimum) then fails naming the edge. Build with {@link #of}, {@link #contiguous} or
  * {@link #even}; set with {@link RuntimeOptions#withEdges}.
  *
- * <p>Edges of consecutive clients whose boundaries fall on the client pass's fixed reduction tree
- * ({@link #followsReductionTree}) give per-edge partial sums that are exactly the tree's subtrees,
- * which is what makes a sum through the edges bit-identical to the flat sum where no rounding
- * happens at the edges (docs/runtime.md).
+ * <p>Each edge's aggregate is reduced by the edge's own fixed tree, one leaf per client of the
+ * edge ({@link #rankInEdge}), so it depends on that edge's clients only: a relay or a partition
+ * holding one edge's clients computes it with the same bits. Edges of consecutive clients whose
+ * boundaries fall on the client pass's fixed reduction tree ({@link #followsReductionTree}), in a
+ * pass whose leaves are single clients (fewer than 512 clients), give per-edge sums that are
+ * exactly the flat tree's subtrees, which makes a sum through the edges bit-identical to the flat
+ * sum where no rounding happens at the edges (docs/runtime.md).
  */
 public final class Edges {
   /** The most edges a population may have: more is a configuration mistake. */
@@ -23,6 +26,8 @@ public final class Edges {
   private final int count;
   private final int[] edgeOf;
   private final int[] sizes;
+  /** Each client's position among its edge's clients, in client order. */
+  private final int[] rank;
 
   private Edges(int count, int[] edgeOf) {
     if (count < 1 || count > MAX_EDGES) {
@@ -32,6 +37,7 @@ public final class Edges {
     this.count = count;
     this.edgeOf = edgeOf;
     this.sizes = new int[count];
+    this.rank = new int[edgeOf.length];
     for (int c = 0; c < edgeOf.length; c++) {
       int e = edgeOf[c];
       if (e < 0) {
@@ -41,7 +47,7 @@ public final class Edges {
         throw new IllegalArgumentException("client " + c + " has edge " + e + ", but there are "
             + count + " edges (0 to " + (count - 1) + ")");
       }
-      sizes[e]++;
+      rank[c] = sizes[e]++;
     }
   }
 
@@ -104,6 +110,14 @@ public final class Edges {
   /** The edge of client {@code client}. */
   public int edgeOf(int client) {
     return edgeOf[client];
+  }
+
+  /**
+   * The position of client {@code client} among its edge's clients, from 0, in client order:
+   * the leaf it is in its edge's own reduction tree.
+   */
+  public int rankInEdge(int client) {
+    return rank[client];
   }
 
   /** The number of clients of edge {@code edge}. */

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Whether a two-tier aggregation run through the edges gives the flat run's bits: it does for
- * sums whose edges follow the pass's reduction tree and whose edge values are not rounded
- * (float64, integers), and equals it within rounding otherwise (docs/runtime.md).
+ * sums whose edges follow the pass's reduction tree of single-client leaves and whose edge values
+ * are not rounded (float64, integers), and equals it within rounding otherwise; and each edge's
+ * aggregate is its clients' alone, bit for bit, for any split (docs/runtime.md).
  */
 class TierBitsTest {
   private static final Computation FLAT_SUM = Federated.computation(
@@ -56,8 +57,8 @@ class TierBitsTest {
   }
 
   @Test
-  void sumThroughEdges_edgesFollowTheReductionTree_isBitIdenticalToTheFlatSum() {
-    int clients = 1024; // 256 groups of 4 clients
+  void sumThroughEdges_edgesFollowTheReductionTreeOfSingleClientLeaves_isBitIdenticalToTheFlatSum() {
+    int clients = 256; // 256 groups of 1 client
     Edges edges = Edges.even(clients, 16); // 16 groups each: nodes of level 4
     assertThat(edges.followsReductionTree()).isTrue();
     List<Tensor> data = sensitive(clients, 7);
@@ -74,6 +75,64 @@ class TierBitsTest {
     RuntimeOptions options = RuntimeOptions.defaults().withThreads(2).withEdges(uneven);
     assertThat(doubles(run(options, TIERED_SUM, ten)))
         .containsExactly(doubles(run(options, FLAT_SUM, ten)));
+  }
+
+  @Test
+  void sumThroughEdges_flatLeavesOfSeveralClients_equalsTheFlatSumWithinRounding() {
+    // 1024 clients: the flat pass folds groups of 4 one client after another, while each edge's
+    // own tree takes every client as a leaf, so the association differs inside the groups.
+    Edges edges = Edges.even(1024, 16);
+    assertThat(edges.followsReductionTree()).isTrue();
+    List<Tensor> data = sensitive(1024, 7);
+    RuntimeOptions options = RuntimeOptions.defaults().withThreads(2).withEdges(edges);
+    double[] a = doubles(run(options, FLAT_SUM, data));
+    double[] b = doubles(run(options, TIERED_SUM, data));
+    for (int i = 0; i < 3; i++) {
+      assertThat(b[i]).isCloseTo(a[i], org.assertj.core.data.Offset.offset(1e16 * 1024 * 1e-15));
+    }
+  }
+
+  /**
+   * The property a deployment relies on: an edge's aggregate is the same aggregation run over
+   * that edge's clients alone (as one edge), bit for bit, whatever the other edges, the
+   * population's size or the thread count.
+   */
+  @Test
+  void sumToEdges_anySplit_eachEdgeEqualsItsClientsAloneBitForBit() {
+    Computation toEdges = Federated.computation(Types.parse("{float64[3]}@CLIENTS"),
+        Intrinsics::federatedSumToEdges);
+    Computation weighted = Federated.computation(Types.parse("{float32[3]}@CLIENTS"),
+        Types.parse("{int64}@CLIENTS"), Intrinsics::federatedWeightedMeanToEdges);
+    for (int[] sizes : new int[][] {{3, 3}, {5, 5, 5}, {1, 6, 2}, {3, 700, 297}}) {
+      int n = java.util.Arrays.stream(sizes).sum();
+      List<Tensor> data = sensitive(n, n);
+      List<Tensor> floats = new ArrayList<>();
+      List<Tensor> weights = new ArrayList<>();
+      Random r = new Random(n);
+      for (Tensor t : data) {
+        floats.add(Tensor.ofFloats(Shape.of(3), (float) t.getAsDouble(0),
+            (float) t.getAsDouble(1), (float) t.getAsDouble(2)));
+        weights.add(Tensor.ofLongs(Shape.scalar(), 1_000_003L + r.nextInt(100_000)));
+      }
+      for (int threads : new int[] {1, 3}) {
+        RuntimeOptions all = RuntimeOptions.defaults().withThreads(threads)
+            .withEdges(Edges.contiguous(sizes));
+        List<?> sums = (List<?>) run(all, toEdges, data);
+        List<?> means = (List<?>) run(all, weighted, floats, weights);
+        int first = 0;
+        for (int e = 0; e < sizes.length; e++) {
+          RuntimeOptions alone = RuntimeOptions.defaults().withThreads(2)
+              .withEdges(Edges.contiguous(sizes[e]));
+          int to = first + sizes[e];
+          String what = java.util.Arrays.toString(sizes) + " edge " + e + " threads " + threads;
+          assertThat(doubles(sums.get(e))).as(what).containsExactly(
+              doubles(((List<?>) run(alone, toEdges, data.subList(first, to))).get(0)));
+          assertThat(means.get(e)).as(what).isEqualTo(((List<?>) run(alone, weighted,
+              floats.subList(first, to), weights.subList(first, to))).get(0));
+          first = to;
+        }
+      }
+    }
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.tributary.flower.ConnectionFailedException;
 import io.tributary.flower.ConnectionListener;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.FlowerClientRunner;
+import io.tributary.flower.fleet.server.internal.FleetEndpoint;
 import io.tributary.flower.relay.internal.EdgeClient;
 import io.tributary.flower.server.NotEnoughClientsException;
 import io.tributary.flower.server.ServerConfig;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An edge server between clients and a {@code tributary server}: clients join it as they join a
- * server (Flower's {@code Join} protocol, TLS and bearer tokens), and it joins the server as one
- * client whose answers are its edge's aggregates.
+ * server (Flower's {@code Join} protocol, TLS and bearer tokens; and, with {@link
+ * RelayConfig.Builder#fleet}, SuperNodes over the Fleet API as they join a {@code FleetServer}),
+ * and it joins the server as one client whose answers are its edge's aggregates.
  *
  * <pre>{@code
  * RelayConfig config = RelayConfig.builder().address("0.0.0.0", 9092)
@@ -43,16 +45,17 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>For each {@code FitIns} the server sends, the relay sends the model and config to every
- * client connected to it, and answers with the example-weighted mean of their updates and their
- * total examples, computed by the runtime as a simulated round's aggregation to the
- * {@code EDGES} placement computes an edge's: a round over relays equals the simulated round
- * whose edges are the relays' clients (docs/flower.md, "Relays"). The server takes each relay as
- * one update, so its robust aggregators count edges, and a relay's bad answer fails that relay
- * only.
+ * <p>For each {@code FitIns} the server sends, the relay runs {@link RelayConfig#edgeRounds}
+ * edge rounds over the clients connected to it, as one edge of hierarchical FedAvg ({@code
+ * HierarchicalFedAvg.edgeRounds}, on the runtime), and answers with the edge's update and its
+ * clients' examples: a round over relays equals the simulated hierarchical round with the same
+ * k2 whose edges are the relays' clients, bit for bit, for any split (docs/flower.md,
+ * "Relays"). The server takes each relay as one update, so its robust aggregators count edges,
+ * and a relay's bad answer fails that relay only.
  *
- * <p>When the relay loses its server it tells its clients to come back when it next tries to
- * rejoin ({@code ReconnectIns} with that delay), and rejoins with the configured backoff.
+ * <p>When the relay loses its server it tells its clients, once per outage, to come back when it
+ * next tries to rejoin ({@code ReconnectIns} with that delay), and rejoins with the configured
+ * backoff.
  */
 public final class Relay implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
@@ -61,8 +64,14 @@ public final class Relay implements AutoCloseable {
   private final ClientManager manager = new ClientManager();
   private final ScheduledExecutorService timer;
   private final Server grpc;
+  /** The Fleet API served to SuperNodes; null when not configured. */
+  private FleetEndpoint fleet;
   private final FlowerClientRunner upstream;
+  /** The runner's attempt number of the first retry after a loss. */
+  private static final int FIRST_RETRY = 2;
+
   private final AtomicInteger losses = new AtomicInteger();
+  private final AtomicInteger outages = new AtomicInteger();
   private volatile String lastLoss = "";
   /** The thread in {@link #run}, while it runs. */
   private volatile Thread running;
@@ -72,7 +81,7 @@ public final class Relay implements AutoCloseable {
   private Relay(RelayConfig config, ServerBuilder<?> downstream, ManagedChannel upstreamChannel,
       SerializerRegistry registry) throws IOException {
     this.config = config;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    this.timer = Executors.newScheduledThreadPool(2, r -> {
       Thread t = new Thread(r, "relay-timer");
       t.setDaemon(true);
       return t;
@@ -106,6 +115,17 @@ public final class Relay implements AutoCloseable {
       upstream.stop();
       throw new IOException("cannot listen on " + config.host() + ":" + config.port() + ": "
           + e.getMessage(), e);
+    }
+    if (config.fleet().isPresent()) {
+      try {
+        fleet = FleetEndpoint.start(config.fleet().get(), manager, registry, timer,
+            new Traffic());
+      } catch (IOException | RuntimeException e) {
+        grpc.shutdownNow();
+        timer.shutdownNow();
+        upstream.stop();
+        throw e;
+      }
     }
     LOG.info("relay listening on {}:{}, reporting to {}", config.host(), port(),
         config.upstream());
@@ -143,7 +163,12 @@ public final class Relay implements AutoCloseable {
     return grpc.getPort();
   }
 
-  /** The ids of the connected clients, in the order they joined. */
+  /** The port SuperNodes join over the Fleet API; empty when the relay serves none. */
+  public java.util.Optional<Integer> fleetPort() {
+    return fleet == null ? java.util.Optional.empty() : java.util.Optional.of(fleet.port());
+  }
+
+  /** The ids of the connected clients (Join clients and online nodes), in the order they came. */
   public List<String> connectedClients() {
     return manager.all().stream().map(RemoteClient::id).toList();
   }
@@ -151,6 +176,14 @@ public final class Relay implements AutoCloseable {
   /** How many times the relay has lost (or failed to reach) its server so far. */
   public int upstreamLosses() {
     return losses.get();
+  }
+
+  /**
+   * How many outages of the server the relay has had so far: a loss, and the failed retries
+   * after it until the server next speaks, are one outage. The clients are told once per outage.
+   */
+  public int upstreamOutages() {
+    return outages.get();
   }
 
   /** Why the server was last lost, in words; empty if never. */
@@ -198,6 +231,12 @@ public final class Relay implements AutoCloseable {
     upstream.stop();
     try {
       Shutdown.disconnectAll(manager, config.shutdownGrace());
+      if (fleet != null) {
+        fleet.endNodes();
+        if (fleet.grpcServer() != null) {
+          fleet.grpcServer().shutdownNow();
+        }
+      }
       grpc.shutdown();
       if (!grpc.awaitTermination(config.shutdownGrace().toMillis() + 100,
           TimeUnit.MILLISECONDS)) {
@@ -217,8 +256,8 @@ public final class Relay implements AutoCloseable {
   }
 
   /**
-   * Tells the clients when the server is lost: they are asked to come back when the relay next
-   * tries to rejoin, so that none waits on a relay that cannot report its round.
+   * Tells the clients when the server is lost, once per outage: they are asked to come back when
+   * the relay next tries to rejoin, so that none waits on a relay that cannot report its round.
    */
   private final class Upstream implements ConnectionListener {
     @Override
@@ -227,7 +266,13 @@ public final class Relay implements AutoCloseable {
       lastLoss = reason;
       LOG.warn("lost the server {} ({}); rejoining in {} ms", config.upstream(), reason,
           retryIn.toMillis());
-      inform(retryIn);
+      // The runner counts attempts from 2 again after a stream on which the server spoke: that
+      // is a new outage. Later failed retries are the same outage, and the clients, told once,
+      // are back and waiting for the relay's next edge round.
+      if (attempt <= FIRST_RETRY) {
+        outages.incrementAndGet();
+        inform(retryIn);
+      }
     }
 
     @Override
@@ -240,7 +285,9 @@ public final class Relay implements AutoCloseable {
       long seconds = Math.max(1, (in.toMillis() + 999) / 1000);
       timer.execute(() -> {
         try {
-          Shutdown.reconnectAll(manager, seconds, config.shutdownGrace());
+          // SuperNodes have no "come back later": they stay and poll for the next edge round.
+          Shutdown.reconnect(manager.all().stream().filter(RemoteClient::comesBackWhenAsked)
+              .toList(), seconds, config.shutdownGrace());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

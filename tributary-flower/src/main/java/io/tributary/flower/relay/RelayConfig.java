@@ -3,8 +3,10 @@ package io.tributary.flower.relay;
 import io.tributary.flower.Backoff;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.TlsSettings;
+import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.learning.FederatedLearning;
+import io.tributary.learning.HierarchicalFedAvg;
 import io.tributary.runtime.RuntimeOptions;
 import java.time.Duration;
 import java.util.List;
@@ -37,13 +39,19 @@ import java.util.Set;
  * @param backoff how the relay rejoins the server after losing it
  * @param tensorTypes the tensor types announced to the server, most preferred first
  * @param shutdownGrace how long clients have to confirm a disconnect
+ * @param edgeRounds the edge rounds of each of the server's fit instructions (hierarchical
+ *     FedAvg's k2, 1 to {@link HierarchicalFedAvg#MAX_EDGE_ROUNDS}): each one sends the edge's
+ *     model to its clients and adds their mean update to the edge's
+ * @param fleet the Fleet API served to SuperNodes, which join the edge beside the Join clients;
+ *     empty for none
  */
 public record RelayConfig(String host, int port, String upstream, Optional<TlsFiles> tls,
     Set<String> tokens, Optional<TlsSettings> upstreamTls, Optional<String> upstreamToken,
     int minClients, Duration clientWait, Optional<Duration> roundTimeout,
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
     double minSuccessFraction, int maxConcurrentClients, int maxMessageSize, Backoff backoff,
-    List<String> tensorTypes, Duration shutdownGrace) {
+    List<String> tensorTypes, Duration shutdownGrace, int edgeRounds,
+    Optional<FleetApi> fleet) {
   /**
    * 1 s doubling to 30 s, 20 % jitter, and (nearly) no end: a relay keeps trying to reach its
    * server until it is closed.
@@ -63,6 +71,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     Objects.requireNonNull(backoff, "backoff");
     tensorTypes = List.copyOf(tensorTypes);
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    Objects.requireNonNull(fleet, "fleet");
     check(!host.isBlank(), "the relay's host is empty");
     check(port >= 0 && port <= 65535, "the relay's port must be 0 to 65535, got " + port);
     check(!upstream.isBlank(), "the upstream server's address is empty");
@@ -79,6 +88,8 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     check(maxMessageSize >= 1, "max message size must be positive, got " + maxMessageSize);
     check(!tensorTypes.isEmpty(), "announce at least one tensor type to the server");
     check(!shutdownGrace.isNegative(), "the shutdown grace is negative: " + shutdownGrace);
+    check(edgeRounds >= 1 && edgeRounds <= HierarchicalFedAvg.MAX_EDGE_ROUNDS, "edge rounds "
+        + "must be 1 to " + HierarchicalFedAvg.MAX_EDGE_ROUNDS + ", got " + edgeRounds);
     tokens.forEach(t -> check(!t.isBlank() && t.strip().equals(t),
         "a bearer token must be non-blank without surrounding spaces"));
   }
@@ -114,6 +125,8 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     private Backoff backoff = DEFAULT_BACKOFF;
     private List<String> tensorTypes = FlowerClientBuilder.DEFAULT_TENSOR_TYPES;
     private Duration shutdownGrace = Duration.ofSeconds(5);
+    private int edgeRounds = 1;
+    private Optional<FleetApi> fleet = Optional.empty();
 
     private Builder() {}
 
@@ -215,6 +228,22 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
       return this;
     }
 
+    /** Edge rounds per fit instruction, hierarchical FedAvg's k2 (default 1). */
+    public Builder edgeRounds(int k2) {
+      this.edgeRounds = k2;
+      return this;
+    }
+
+    /**
+     * Serves the Fleet API as {@code api} says (its transport, address, TLS, node keys and the
+     * App its SuperNodes run): SuperNodes join the edge there, beside the Join clients at
+     * {@link #address}. The API's own Join setting is not used: the relay always serves Join.
+     */
+    public Builder fleet(FleetApi api) {
+      this.fleet = Optional.of(api);
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -223,7 +252,8 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     public RelayConfig build() {
       return new RelayConfig(host, port, upstream, tls, tokens, upstreamTls, upstreamToken,
           minClients, clientWait, roundTimeout, maxExamples, overMax, minSuccessFraction,
-          maxConcurrentClients, maxMessageSize, backoff, tensorTypes, shutdownGrace);
+          maxConcurrentClients, maxMessageSize, backoff, tensorTypes, shutdownGrace, edgeRounds,
+          fleet);
     }
   }
 }

@@ -41,7 +41,9 @@ final class EdgeClients {
    * exact in float64, so that the order of the sums shows in the bits.
    */
   static long examples(int k) {
-    return 1_000_003L + 7919L * k * k;
+    // Clients 3j and 3j + 1 weigh the same, so that their opposite huge values cancel exactly.
+    int j = k % 3 == 2 ? k : k / 3;
+    return 1_000_003L + 7919L * j * j;
   }
 
   /** Client {@code k}'s reported training loss. */
@@ -49,13 +51,23 @@ final class EdgeClients {
     return 0.5f + 0.125f * k;
   }
 
-  /** Client {@code k}'s trained parameters from {@code sent}: {@code 0.9 p + noise_k}. */
+  /**
+   * Client {@code k}'s trained parameters from {@code sent}: {@code 0.9 p + noise_k}. The first
+   * element of each tensor is where the order of the sums shows most: clients 3j and 3j + 1 move
+   * it by +1e20 and -1e20 and client 3j + 2 by a small amount, which survives only when the
+   * edge's sum cancels the huge pair before adding it.
+   */
   static List<Tensor> train(List<Tensor> sent, int k) {
     Random r = new Random(1000 + k);
     List<Tensor> out = new ArrayList<>();
     for (Tensor t : sent) {
       float[] v = new float[(int) t.size()];
-      for (int i = 0; i < v.length; i++) {
+      v[0] = switch (k % 3) {
+        case 0 -> 1e20f;
+        case 1 -> -1e20f;
+        default -> t.getFloat(0) * 0.9f + (float) r.nextGaussian();
+      };
+      for (int i = 1; i < v.length; i++) {
         // Magnitudes from 1e-12 to 1e12: the sums of the weighted updates round, in an order.
         float scale = (float) Math.pow(10, r.nextInt(25) - 12);
         v[i] = t.getFloat(i) * 0.9f + (float) r.nextGaussian() * scale;
@@ -107,6 +119,25 @@ final class EdgeClients {
           return StructValue.named("delta", spec.value(delta), "num_examples",
               Tensor.ofLongs(Shape.scalar(), examples(k)), "loss", Tensor.scalar(loss(k)),
               "loss_weight", Tensor.scalar((float) examples(k)));
+        });
+  }
+
+  /**
+   * The same client as hierarchical FedAvg's client update, {@code (<model=M,data=string> ->
+   * <delta=M,num_examples=int64,loss=float32>)}: the update and examples of {@link #simulatedFit}.
+   */
+  static Computation simulatedUpdate(ModelSpec spec) {
+    StructType m = spec.type();
+    StructType result = StructType.named("delta", m, "num_examples", TensorType.of(DType.INT64),
+        "loss", TensorType.of(DType.FLOAT32));
+    return Federated.local("client_update", FunctionType.of(StructType.named("model", m, "data",
+        RemoteClientWork.CLIENT_ID), result), arg -> {
+          StructValue a = (StructValue) arg;
+          List<Tensor> sent = ModelSpec.tensors((StructValue) a.get(0));
+          int k = Integer.parseInt(((Tensor) a.get(1)).getString(0));
+          List<Tensor> delta = RemoteClientWork.delta(train(sent, k), sent);
+          return StructValue.named("delta", spec.value(delta), "num_examples",
+              Tensor.ofLongs(Shape.scalar(), examples(k)), "loss", Tensor.scalar(loss(k)));
         });
   }
 

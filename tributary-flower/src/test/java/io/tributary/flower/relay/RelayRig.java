@@ -105,14 +105,26 @@ final class RelayRig implements AutoCloseable {
 
   /** Starts the relays' clients in order: relay r's k-th client is client r * perRelay + k. */
   List<Relay> edges(int relayCount, int perRelay) throws Exception {
+    int[] sizes = new int[relayCount];
+    java.util.Arrays.fill(sizes, perRelay);
+    return edges(1, sizes);
+  }
+
+  /**
+   * Starts relays of {@code sizes[r]} clients each, running {@code edgeRounds} edge rounds per
+   * fit, their clients numbered in order across the relays, each joining after the one before.
+   */
+  List<Relay> edges(int edgeRounds, int... sizes) throws Exception {
     List<Relay> out = new ArrayList<>();
-    for (int r = 0; r < relayCount; r++) {
+    int client = 0;
+    for (int r = 0; r < sizes.length; r++) {
       String name = InProcessServerBuilder.generateName();
-      Relay relay = relay(config(perRelay).build(), name);
-      for (int k = 0; k < perRelay; k++) {
-        join(new EdgeClients.Trainer(r * perRelay + k), name);
+      Relay relay = relay(config(sizes[r]).edgeRounds(edgeRounds).build(), name);
+      for (int k = 0; k < sizes[r]; k++) {
+        join(new EdgeClients.Trainer(client++), name);
         int joined = k + 1;
-        await(() -> relay.connectedClients().size(), joined, "clients on relay " + r);
+        int index = r;
+        await(() -> relay.connectedClients().size(), joined, "clients on relay " + index);
       }
       out.add(relay);
     }

@@ -60,6 +60,13 @@ class UpstreamLossTest {
       for (FlowerClientRunner c : clients) {
         RelayRig.await(c::connections, 2, "connections of a client");
       }
+      // The relay keeps retrying (every 200 ms at most), but the outage is told once: the
+      // clients, asked back in 1 s, are not sent away again while the server stays down.
+      RelayRig.await(relay::upstreamLosses, 4, "failed retries");
+      Thread.sleep(1500);
+      assertThat(relay.upstreamLosses()).isGreaterThan(5);
+      assertThat(relay.upstreamOutages()).isEqualTo(1);
+      assertThat(clients).allSatisfy(c -> assertThat(c.connections()).isEqualTo(2));
       gone.close();
 
       // A new server on the same address: the relay rejoins on its own, with backoff.
@@ -73,6 +80,7 @@ class UpstreamLossTest {
       assertThat(result.finalParameters().get("kernel"))
           .isEqualTo(RelayRoundTest.simulate(1, 2, 1, EdgeClients.initial()).get(0));
       assertThat(relay.connectedClients()).hasSize(2);
+      assertThat(relay.upstreamOutages()).isEqualTo(1);
     }
   }
 

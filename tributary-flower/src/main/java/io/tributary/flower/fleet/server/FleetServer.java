@@ -2,13 +2,8 @@ package io.tributary.flower.fleet.server;
 
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.tributary.flower.fleet.server.internal.FleetEndpoint;
 import io.tributary.flower.fleet.server.internal.FleetSecureRound;
-import io.tributary.flower.fleet.server.internal.FleetService;
-import io.tributary.flower.fleet.server.internal.GrpcFleet;
-import io.tributary.flower.fleet.server.internal.HttpFleet;
-import io.tributary.flower.fleet.server.internal.MessageApi;
-import io.tributary.flower.internal.ScalarCodec;
-import io.tributary.flower.Scalar;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
@@ -22,12 +17,8 @@ import io.tributary.flower.server.internal.Traffic;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.IOException;
-import java.security.PublicKey;
-import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -71,11 +62,8 @@ public final class FleetServer implements AutoCloseable {
   private final ClientManager manager;
   private final Traffic traffic;
   private final ScheduledExecutorService timer;
-  private final FleetService service;
-  private final long runId;
+  private FleetEndpoint endpoint;
   private Server join;
-  private Server grpcFleet;
-  private HttpFleet httpFleet;
   private boolean closed;
 
   private FleetServer(ServerConfig config, FleetApi fleet, SerializerRegistry registry)
@@ -103,17 +91,6 @@ public final class FleetServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    long id;
-    SecureRandom random = new SecureRandom();
-    do {
-      id = random.nextLong() & Long.MAX_VALUE;
-    } while (id == 0);
-    this.runId = id;
-    FlowerApp app = fleet.app();
-    this.service = new FleetService(manager, new FleetService.RunInfo(runId, app.fabId(),
-        app.version(), app.hash(), app.fab(), scalars(fleet.runConfig())),
-        new MessageApi(registry, fleet.secAggPlus().isPresent()), fleet.limits(), timer, traffic,
-        fleet.authorizedKeys().map(FleetServer::der));
     try {
       start();
     } catch (IOException | RuntimeException e) {
@@ -121,7 +98,6 @@ public final class FleetServer implements AutoCloseable {
       timer.shutdownNow();
       throw e;
     }
-    timer.scheduleAtFixedRate(service::sweep, 1, 1, TimeUnit.SECONDS);
   }
 
   private void start() throws IOException {
@@ -139,23 +115,7 @@ public final class FleetServer implements AutoCloseable {
       }
       LOG.info("Flower Join endpoint listening on {}:{}", config.host(), join.getPort());
     }
-    String where = fleet.host() + ":" + fleet.port();
-    try {
-      switch (fleet.transport()) {
-        case HTTP -> httpFleet = HttpFleet.start(fleet.host(), fleet.port(), service,
-            fleet.limits(), fleet.tls());
-        case GRPC_RERE -> {
-          ServerBuilder<?> b = GrpcServers.netty(fleet.host(), fleet.port(), fleet.tls());
-          b.maxInboundMessageSize(fleet.limits().maxObjectBytes() + (1 << 20));
-          b.addService(GrpcFleet.service(service));
-          grpcFleet = b.build().start();
-        }
-      }
-    } catch (IOException e) {
-      throw new IOException("cannot serve the Fleet API on " + where + ": " + e.getMessage(), e);
-    }
-    LOG.info("Fleet API ({}) listening on {}:{} serving {}; run {}", fleet.transport(),
-        fleet.host(), fleetPort(), fleet.app(), Long.toUnsignedString(runId));
+    endpoint = FleetEndpoint.start(fleet, manager, registry, timer, traffic);
   }
 
   /**
@@ -178,26 +138,9 @@ public final class FleetServer implements AutoCloseable {
         Objects.requireNonNull(fleet, "fleet"), Objects.requireNonNull(registry, "registry"));
   }
 
-  private static List<byte[]> der(List<PublicKey> keys) {
-    return keys.stream().map(PublicKey::getEncoded).toList();
-  }
-
-  private static Map<String, io.tributary.flower.internal.proto.Scalar> scalars(
-      Map<String, Object> config) {
-    Map<String, Scalar> out = new LinkedHashMap<>();
-    config.forEach((k, v) -> out.put(k, switch (v) {
-      case Long l -> new Scalar.Int(l);
-      case Double d -> new Scalar.Double(d);
-      case Boolean b -> new Scalar.Bool(b);
-      case String s -> new Scalar.Str(s);
-      default -> throw new IllegalArgumentException("run config '" + k + "' is " + v);
-    }));
-    return ScalarCodec.toProto(out);
-  }
-
   /** The port of the Fleet API (useful with port 0). */
   public int fleetPort() {
-    return httpFleet != null ? httpFleet.port() : grpcFleet.getPort();
+    return endpoint.port();
   }
 
   /** The port of the legacy Join endpoint; empty when it is not served. */
@@ -207,7 +150,7 @@ public final class FleetServer implements AutoCloseable {
 
   /** The run id SuperNodes are told. */
   public long runId() {
-    return runId;
+    return endpoint.runId();
   }
 
   /** The ids of the connected clients (Join clients and online nodes), in the order they came. */
@@ -251,23 +194,17 @@ public final class FleetServer implements AutoCloseable {
       return;
     }
     closed = true;
-    host.shutDown(() -> {
-      service.endAll();
-      if (httpFleet != null) {
-        httpFleet.close();
-      }
-    }, Arrays.asList(grpcFleet, join), timer::shutdownNow);
+    host.shutDown(endpoint::endNodes, Arrays.asList(endpoint.grpcServer(), join),
+        timer::shutdownNow);
   }
 
   /** Stops what {@link #start()} had started when it failed part way. */
   private void stopTransports() {
-    if (httpFleet != null) {
-      httpFleet.close();
+    if (endpoint != null) {
+      endpoint.stopNow();
     }
-    for (Server s : Arrays.asList(grpcFleet, join)) {
-      if (s != null) {
-        s.shutdownNow();
-      }
+    if (join != null) {
+      join.shutdownNow();
     }
   }
 }

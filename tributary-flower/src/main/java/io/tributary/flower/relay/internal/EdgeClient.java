@@ -32,8 +32,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A relay as its server sees it: one Flower client whose fit is an edge round over the relay's
- * clients, answered with the edge's example-weighted mean update and its total examples, and
+ * A relay as its server sees it: one Flower client whose fit is k2 edge rounds over the relay's
+ * clients as one edge (hierarchical FedAvg's, {@code HierarchicalFedAvg.edgeRounds}), answered
+ * with the edge's update (with k2 = 1, its clients' example-weighted mean update) and its
+ * clients' examples in the last edge round, and
  * whose evaluation is the edge's example-weighted mean loss.
  *
  * <p>Each instruction from the server becomes one invocation of an {@link EdgeComputations}
@@ -78,11 +80,12 @@ public final class EdgeClient implements FlowerClient {
     List<RemoteClient> clients = clients();
     RemoteClientWork work = work(spec, Map.of());
     work.roundConfig(ins.config());
-    Outcome o = invoke(EdgeComputations.fit(work.fit(), spec.type()), spec, ins.parameters(),
-        clients, "fit");
+    Outcome o = invoke(EdgeComputations.fit(work.fit(), spec.type(), config.edgeRounds()),
+        spec, ins.parameters(), clients, "fit", true);
     StructValue r = (StructValue) o.value();
-    List<Tensor> delta = ModelSpec.tensors((StructValue) r.get(0));
-    long examples = ((Tensor) r.get(1)).getLong(0);
+    // The relay's clients are one edge: its values are the one member of each EDGES list.
+    List<Tensor> delta = ModelSpec.tensors((StructValue) ((List<?>) r.get(0)).get(0));
+    long examples = ((Tensor) ((List<?>) r.get(1)).get(0)).getLong(0);
     if (examples < 0) {
       throw new FlowerClientException("the edge's example count overflows int64");
     }
@@ -104,7 +107,7 @@ public final class EdgeClient implements FlowerClient {
     List<RemoteClient> clients = clients();
     RemoteClientWork work = work(spec, ins.config());
     Outcome o = invoke(EdgeComputations.evaluate(work.evaluation(), spec.type()), spec,
-        ins.parameters(), clients, "evaluate");
+        ins.parameters(), clients, "evaluate", false);
     StructValue r = (StructValue) o.value();
     return new EvaluateRes(((Tensor) r.get(0)).getFloat(0), ((Tensor) r.get(1)).getLong(0),
         Map.of("edge_clients", Scalar.of((long) (o.report().clients()
@@ -140,10 +143,12 @@ public final class EdgeClient implements FlowerClient {
   }
 
   private Outcome invoke(Computation c, ModelSpec spec, List<Tensor> parameters,
-      List<RemoteClient> clients, String what) throws FlowerClientException {
+      List<RemoteClient> clients, String what, boolean asEdge) throws FlowerClientException {
     List<Tensor> ids = new ArrayList<>(clients.size());
     clients.forEach(x -> ids.add(RemoteClientWork.clientValue(x.id())));
-    try (ExecutionContext ctx = ExecutionContext.create(options())) {
+    RuntimeOptions options = asEdge
+        ? options().withEdges(io.tributary.runtime.Edges.contiguous(clients.size())) : options();
+    try (ExecutionContext ctx = ExecutionContext.create(options)) {
       Outcome o = ctx.invokeWithReport(c, spec.value(parameters), ids);
       for (ClientFailure f : o.report().failures()) {
         LOG.warn("edge {}: client {} left out: {}", what, clients.get(f.client()).id(),

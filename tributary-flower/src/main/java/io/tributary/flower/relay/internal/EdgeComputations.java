@@ -8,33 +8,33 @@ import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
 import io.tributary.flower.server.internal.RemoteClientWork;
+import io.tributary.learning.HierarchicalFedAvg;
 
 /**
- * The federated computations of an edge round, over the relay's clients as CLIENTS: the same
- * intrinsics, on the same runtime, as a simulated round's aggregation to the {@code EDGES}
- * placement, so that an edge's aggregate has the bits of the simulated edge's.
+ * The federated computations of an edge round, over the relay's clients as CLIENTS, all of them
+ * one edge: the same intrinsics, on the same runtime, as a simulated hierarchical round's edges
+ * ({@link HierarchicalFedAvg#edgeRounds}), so that the relay's edge has the bits of the simulated
+ * edge of the same clients.
  */
 final class EdgeComputations {
   private EdgeComputations() {}
 
   /**
-   * {@code (<M@SERVER, {string}@CLIENTS> -> <delta=M, num_examples=int64, loss_sum=float32,
-   * loss_weight=float32>@SERVER)} for a client fit {@code (<model=M,data=string> ->
-   * <delta=M,num_examples=int64,loss=float32,loss_weight=float32>)}: the example-weighted mean of
-   * the updates ({@code federated_weighted_mean}, as {@code federated_weighted_mean_to_edges}
-   * computes each edge's), the examples, and the sums that make the edge's training loss.
+   * {@code (<M@SERVER, {string}@CLIENTS> -> <{M}@EDGES, {int64}@EDGES, float32@SERVER,
+   * float32@SERVER>)} for a client fit {@code (<model=M,data=string> ->
+   * <delta=M,num_examples=int64,loss=float32,loss_weight=float32>)}: the edge's update after
+   * {@code edgeRounds} edge rounds and its clients' examples in the last one (each a list of one
+   * value, the relay's edge), and the last edge round's sums that make the edge's training loss.
    */
-  static Computation fit(Computation clientFit, StructType model) {
+  static Computation fit(Computation clientFit, StructType model, int edgeRounds) {
     Computation lossTimesWeight = Federated.computation(clientFit.type().result(),
         x -> Intrinsics.genericMultiply(x.get("loss"), x.get("loss_weight")));
     return Federated.computation(new FederatedType(model, Placement.SERVER, true),
         new FederatedType(RemoteClientWork.CLIENT_ID, Placement.CLIENTS, false), (m, ids) -> {
-          Value out = Intrinsics.federatedMap(clientFit,
-              Federated.struct(Intrinsics.federatedBroadcast(m), ids));
-          Value examples = out.get("num_examples");
-          return Federated.struct(
-              Intrinsics.federatedWeightedMean(out.get("delta"), examples),
-              Intrinsics.federatedSum(examples),
+          HierarchicalFedAvg.EdgeRounds edge = HierarchicalFedAvg.edgeRounds(clientFit, m, ids,
+              edgeRounds);
+          Value out = edge.outputs();
+          return Federated.struct(edge.delta(), edge.examples(),
               Intrinsics.federatedSum(Intrinsics.federatedMap(lossTimesWeight, out)),
               Intrinsics.federatedSum(out.get("loss_weight")));
         });

@@ -32,6 +32,14 @@ public interface RemoteClient {
     return false;
   }
 
+  /**
+   * Whether {@code ReconnectIns} makes the client leave and come back later (a Join client); a
+   * Fleet SuperNode has no such message and stays, polling, until it leaves.
+   */
+  default boolean comesBackWhenAsked() {
+    return true;
+  }
+
   /** True once the client is gone for good. */
   boolean isClosed();
 

@@ -35,9 +35,14 @@ public final class Shutdown {
    */
   public static void reconnectAll(ClientManager manager, long seconds, Duration grace)
       throws InterruptedException {
+    reconnect(manager.all(), seconds, grace);
+  }
+
+  /** Like {@link #reconnectAll}, for {@code clients} only. */
+  public static void reconnect(List<RemoteClient> clients, long seconds, Duration grace)
+      throws InterruptedException {
     ServerMessage bye = ServerMessage.newBuilder().setReconnectIns(
         ServerMessage.ReconnectIns.newBuilder().setSeconds(seconds)).build();
-    List<RemoteClient> clients = manager.all();
     List<CompletableFuture<ClientMessage>> answers = new ArrayList<>();
     for (RemoteClient c : clients) {
       try {

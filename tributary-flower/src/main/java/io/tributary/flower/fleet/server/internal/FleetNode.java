@@ -100,6 +100,11 @@ public final class FleetNode implements RemoteClient {
   }
 
   @Override
+  public boolean comesBackWhenAsked() {
+    return false;
+  }
+
+  @Override
   public CompletableFuture<ClientMessage> request(ServerMessage message,
       Optional<Duration> timeout) {
     if (message.hasReconnectIns()) {

@@ -95,7 +95,7 @@ final class EdgeCalls {
   private static Node toEdges(FederatingExecutor ex, FederatedType result, String uri,
       Sink inner) {
     return new ServerNode.Aggregation(result, uri,
-        new PerEdgeSink(uri, inner, ex.edgeOf(), ex.requireEdges(uri).count()));
+        new PerEdgeSink(uri, inner, ex.edgeOf(), ex.rankInEdge(), ex.requireEdges(uri)));
   }
 
   private static Node fromEdges(FederatingExecutor ex, FederatedType result, String uri,

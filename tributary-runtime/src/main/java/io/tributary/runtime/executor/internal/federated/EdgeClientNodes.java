@@ -56,6 +56,34 @@ final class EdgeClientNodes {
   }
 
   /**
+   * Each client's position among its edge's clients, an {@link Integer}: the leaf it is in its
+   * edge's own reduction tree, the second input of every per-edge sink.
+   */
+  static final class RankInEdge extends ClientNode {
+    private final Edges edges;
+
+    RankInEdge(Edges edges) {
+      super(FederatedType.atClients(TensorType.of(DType.INT32)), false);
+      this.edges = edges;
+    }
+
+    @Override
+    Object compute(ClientScope scope) {
+      return edges.rankInEdge(scope.client);
+    }
+
+    @Override
+    List<ServerNode> serverInputs() {
+      return List.of();
+    }
+
+    @Override
+    public List<ClientNode> clientInputs() {
+      return List.of();
+    }
+  }
+
+  /**
    * {@code federated_broadcast_from_edges}: each client holds its edge's value; the same at
    * every client (computed once) when the edges' value is all-equal.
    */

@@ -64,6 +64,7 @@ public final class FederatingExecutor implements Executor {
   private final ClientObserver observer;
   private OptionalInt cardinality = OptionalInt.empty();
   private ClientNode edgeOf;
+  private ClientNode rankInEdge;
 
   /** What a pass engine's workers replay: the computation invoked and its arguments. */
   record Invocation(Computation computation, List<Object> arguments) {}
@@ -195,6 +196,14 @@ public final class FederatingExecutor implements Executor {
       edgeOf = new EdgeClientNodes.EdgeOf(requireEdges("an aggregation to the edges"));
     }
     return edgeOf;
+  }
+
+  /** The client node that gives each client's position in its edge, shared like {@link #edgeOf}. */
+  synchronized ClientNode rankInEdge() {
+    if (rankInEdge == null) {
+      rankInEdge = new EdgeClientNodes.RankInEdge(requireEdges("an aggregation to the edges"));
+    }
+    return rankInEdge;
   }
 
   private synchronized void bindCardinality(int n, String what) {
