@@ -117,8 +117,8 @@ final class ServerSettings {
   }
 
   /** {@code --dp ...}: the algorithm with the DP mean for the server's remote clients. */
-  static FederatedAlgorithm dp(FederatedAlgorithm algorithm, io.tributary.privacy.aggregation.DpSettings
-      dp, int minClients, long seed) {
+  static FederatedAlgorithm dp(FederatedAlgorithm algorithm,
+      io.tributary.privacy.aggregation.DpSettings dp, int minClients, long seed) {
     if (!algorithm.aggregator().weightedMean()) {
       throw new IllegalArgumentException("--dp replaces the mean of the updates, so it applies "
           + "only to algorithms that average them, not " + algorithm.name());

@@ -59,8 +59,10 @@ class SimulateOptionsTest {
             new String[] {"--algorithm", "fedprox", "--dataset", "synthetic:1,1", "--clients",
                 "30", "--clients-per-round", "10", "--local-epochs", "20", "--batch-size", "10",
                 "--lr", "0.01", "--mu", "1", "--rounds", "200"},
-            Map.of("algorithm", FederatedAlgorithm.named("fedprox"), "dataset", "synthetic:1,1", "model",
-                ModelKind.MCLR, "partition", "natural", "mu", 1.0, "clientsPerRound", 10)),
+            // The settings' algorithm is the one the run trains: FedProx at the run's mu.
+            Map.of("algorithm", FederatedAlgorithm.named("fedprox", Map.of("proximal_mu", 1.0)),
+                "dataset", "synthetic:1,1", "model", ModelKind.MCLR, "partition", "natural",
+                "mu", 1.0, "clientsPerRound", 10)),
         Arguments.of("fedprox default mu", new String[] {"--algorithm", "FedProx"},
             Map.of("mu", SimulateCommand.DEFAULT_MU)),
         Arguments.of("synthetic fractional", new String[] {"--dataset", "synthetic:0.5,0"},
@@ -172,7 +174,8 @@ class SimulateOptionsTest {
         "0.8", "--out", "x");
 
     assertThat(c.algorithm().registration().orElseThrow().hyperparameters())
-        .containsExactly(Map.entry("eta", 0.05), Map.entry("beta_1", 0.8), Map.entry("beta_2", 0.99), Map.entry("tau", 1e-9));
+        .containsExactly(Map.entry("eta", 0.05), Map.entry("beta_1", 0.8),
+            Map.entry("beta_2", 0.99), Map.entry("tau", 1e-9));
     assertThat(c.commandLine()).containsSequence("--server-lr", "0.05", "--beta1", "0.8",
         "--beta2", "0.99", "--tau", "1.0e-9");
     assertThat(parse("--algorithm", "fedavgm", "--server-lr", "0.5", "--out", "x").algorithm()

@@ -36,8 +36,9 @@ import java.util.function.UnaryOperator;
  * server model (server learning rate 1, as in McMahan et al. and Li et al.).
  *
  * <p>The round and evaluation computations take the client's work as an argument, so the same
- * algorithm runs over local graph training (simulation, {@link FederatedAlgorithm#build}) and over remote
- * clients (the Flower server, whose client update sends a {@code FitIns} and waits for the reply).
+ * algorithm runs over local graph training (simulation, {@link FederatedAlgorithm#build}) and
+ * over remote clients (the Flower server, whose client update sends a {@code FitIns} and waits
+ * for the reply).
  * What a client holds, D, is whatever the client computations take: a dataset {@code B*} in a
  * simulation, a connection handle for remote clients.
  */

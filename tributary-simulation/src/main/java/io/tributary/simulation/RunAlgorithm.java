@@ -114,7 +114,7 @@ final class RunAlgorithm {
     return FLAGS.getOrDefault(hyperparameter, "--hp " + hyperparameter);
   }
 
-  /** Whether {@code hyperparameter} has a flag of its own (else {@code --hp NAME=VALUE} sets it). */
+  /** Whether {@code hyperparameter} has a flag of its own (else {@code --hp NAME=VALUE}). */
   static boolean hasOwnFlag(String hyperparameter) {
     return FLAGS.containsKey(hyperparameter);
   }

@@ -69,10 +69,11 @@ import java.util.TreeMap;
  * @param others the values of the schema's other settings ({@link SettingsSchema.Setting}), by
  *     key; a setting left out has its default
  */
-public record SimulationSettings(FederatedAlgorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
-    ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
-    double learningRate, double mu, Byzantine byzantine, long seed, int threads,
-    int checkpointEvery, Path out, Optional<DpSettings> dp, ClientOptimizer clientOptimizer,
+public record SimulationSettings(FederatedAlgorithm algorithm, DatasetSpec dataset, Path dataDir,
+    String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
+    int localEpochs, int batchSize, double learningRate, double mu, Byzantine byzantine,
+    long seed, int threads, int checkpointEvery, Path out, Optional<DpSettings> dp,
+    ClientOptimizer clientOptimizer,
     SequencedMap<String, MetricAggregation> clientMetrics, Engine engine,
     SequencedMap<String, Object> others) {
 

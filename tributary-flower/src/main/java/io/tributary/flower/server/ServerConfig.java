@@ -73,8 +73,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
     int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
-    double examplesOverMedian, Map<String, MetricAggregation> clientMetrics, Optional<SecureAggregation> secureAggregation,
-    Map<String, Scalar> fitConfig, RoundFitConfig roundFitConfig) {
+    double examplesOverMedian, Map<String, MetricAggregation> clientMetrics,
+    Optional<SecureAggregation> secureAggregation, Map<String, Scalar> fitConfig,
+    RoundFitConfig roundFitConfig) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */

@@ -10,9 +10,9 @@ import java.util.Objects;
 
 /**
  * The server binding's view of its {@link FederatedAlgorithm} (the registry's by name, or one
- * composed in code), given by {@code ServerConfig}: its round is the algorithm's own federated {@code next},
- * run with CLIENTS bound to the connected clients; the client work is theirs, so the server only
- * tells them what they must do differently, as Flower's FedProx strategy does: {@code
+ * composed in code), given by {@code ServerConfig}: its round is the algorithm's own federated
+ * {@code next}, run with CLIENTS bound to the connected clients; the client work is theirs, so
+ * the server only tells them what they must do differently, as Flower's FedProx strategy does: {@code
  * proximal_mu} in every fit config when the algorithm has one; with an aggregator that asks the
  * clients to clip ({@link io.tributary.learning.aggregation.Aggregator#clientClipping},
  * client-side differential privacy), {@code clipping_norm}, which Flower's {@code
