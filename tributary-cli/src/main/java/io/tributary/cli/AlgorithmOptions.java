@@ -1,6 +1,6 @@
 package io.tributary.cli;
 
-import io.tributary.learning.Algorithms;
+import io.tributary.learning.AlgorithmRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +72,7 @@ final class AlgorithmOptions {
    * @throws IllegalArgumentException naming the unknown algorithm
    */
   Map<String, Double> hyperparameters(String algorithm) {
-    SequencedMap<String, Double> defaults = Algorithms.defaults(algorithm);
+    SequencedMap<String, Double> defaults = AlgorithmRegistry.installed().defaults(algorithm);
     SequencedMap<String, Double> h = new LinkedHashMap<>();
     put(h, defaults.containsKey("eta") ? "eta" : "server_learning_rate", serverLr);
     put(h, "server_momentum", serverMomentum);
@@ -116,9 +116,10 @@ final class AlgorithmOptions {
       return message;
     }
     String name = rest.substring(0, space);
-    return Algorithms.defaults(algorithm).containsKey(name)
-        && io.tributary.simulation.Algorithm.hasOwnFlag(name)
-        ? prefix + io.tributary.simulation.Algorithm.flag(name) + rest.substring(space)
+    return AlgorithmRegistry.installed().defaults(algorithm).containsKey(name)
+        && io.tributary.simulation.SimulationSettings.hasOwnFlag(name)
+        ? prefix + io.tributary.simulation.SimulationSettings.hyperparameterFlag(name)
+            + rest.substring(space)
         : message;
   }
 
@@ -130,7 +131,7 @@ final class AlgorithmOptions {
 
   /** The help's list of algorithms, one line each, for a command's footer. */
   static String[] footer() {
-    SequencedMap<String, String> d = Algorithms.descriptions();
+    SequencedMap<String, String> d = AlgorithmRegistry.installed().descriptions();
     String[] lines = new String[d.size() + 1];
     lines[0] = "Algorithms (--algorithm NAME):";
     int i = 1;

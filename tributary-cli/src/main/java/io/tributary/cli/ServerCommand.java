@@ -6,8 +6,8 @@ import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.flower.server.ServerRunFiles;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundListeners;
@@ -229,7 +229,7 @@ final class ServerCommand implements Callable<Integer> {
   private int run(ServerConfig config, Optional<FleetApi> fleet, Path dir, PrintWriter err,
       Optional<LiveView.Builder> ui) {
     PrintWriter outw = spec.commandLine().getOut();
-    ServerAlgorithm s = config.algorithm();
+    FederatedAlgorithm s = config.algorithm();
     int done = config.initial().roundsDone();
     Optional<DpSettings> dp = dpOptions.settings(1.0, config.rounds());
     // The server starts before any file is touched, and the files are checked and locked
@@ -423,7 +423,7 @@ final class ServerCommand implements Callable<Integer> {
     }
     ServerSettings.Address a = ServerSettings.address("--address",
         address != null ? address : "0.0.0.0:0");
-    ServerAlgorithm algorithm = ServerSettings.algorithm(strategy,
+    FederatedAlgorithm algorithm = ServerSettings.algorithm(strategy,
         algorithmOptions.hyperparameters(strategy), mu);
     Optional<DpSettings> dp = dpOptions.settings(1.0, rounds);
     if (dp.isPresent()) {

@@ -1,12 +1,12 @@
 package io.tributary.cli;
 
 import io.tributary.flower.server.InitialParameters;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.ServerRunFiles;
+import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.simulation.SimulationSettings;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.learning.MetricAggregation;
-import io.tributary.simulation.Algorithm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,18 +67,25 @@ final class ServerSettings {
    * The algorithm of {@code --algorithm NAME} with its options and {@code --mu}, checked as
    * {@code simulate} checks them.
    */
-  static ServerAlgorithm algorithm(String name, Map<String, Double> options, Double mu) {
-    Algorithm a;
+  static FederatedAlgorithm algorithm(String name, Map<String, Double> options, Double mu) {
+    FederatedAlgorithm a;
     try {
-      a = Algorithm.of(name, options);
+      a = SimulationSettings.namedAlgorithm(name, options);
     } catch (io.tributary.learning.SettingException e) {
       throw new IllegalArgumentException(SimulateFlags.render(e), e);
     }
-    if (mu != null && !a.proximal()) {
+    boolean proximal = SimulationSettings.proximal(a);
+    if (mu != null && !proximal) {
       throw new IllegalArgumentException("--mu applies only to --algorithm fedprox ("
-          + a.cliName() + " has no proximal term)");
+          + a.name() + " has no proximal term)");
     }
-    return new ServerAlgorithm(a.federated(mu == null ? SimulateCommand.DEFAULT_MU : mu));
+    if (proximal) {
+      Map<String, Double> h = new java.util.LinkedHashMap<>(a.registration().orElseThrow()
+          .hyperparameters());
+      h.put("proximal_mu", mu == null ? SimulateCommand.DEFAULT_MU : mu);
+      a = FederatedAlgorithm.named(a.registration().get().spec(), h);
+    }
+    return a;
   }
 
   /**
@@ -109,18 +116,12 @@ final class ServerSettings {
     sink.accept(value.substring(0, eq).strip(), m);
   }
 
-  /**
-   * {@code --dp ...}: the algorithm with the DP mean for the server's remote clients.
-   *
-   * @throws IllegalArgumentException in flags ({@code --dp replaces the mean ...}) when the
-   *     library refuses the algorithm
-   */
-  static ServerAlgorithm dp(ServerAlgorithm algorithm, io.tributary.privacy.aggregation.DpSettings
-      dp, int minClients, long seed) {
+  /** {@code --dp ...}: the algorithm with the DP mean for the server's remote clients. */
+  static FederatedAlgorithm dp(FederatedAlgorithm algorithm,
+      io.tributary.privacy.aggregation.DpSettings dp, int minClients, long seed) {
     try {
-      return new ServerAlgorithm(dp.forRemoteClients(algorithm.algorithm(), minClients,
-          io.tributary.simulation.Seeds.dpNoise(seed)), algorithm.extraFitConfig(),
-          algorithm.roundFitConfig());
+      return dp.forRemoteClients(algorithm, minClients,
+          io.tributary.simulation.Seeds.dpNoise(seed));
     } catch (io.tributary.learning.SettingException e) {
       throw new IllegalArgumentException(SimulateFlags.render(e), e);
     }
@@ -186,7 +187,7 @@ final class ServerSettings {
    * (the server does not know the population, so every round is taken to include every client:
    * an upper bound).
    */
-  static ServerRunFiles.Builder runFiles(Path dir, int rounds, ServerAlgorithm algorithm,
+  static ServerRunFiles.Builder runFiles(Path dir, int rounds, FederatedAlgorithm algorithm,
       String command, Optional<io.tributary.privacy.aggregation.DpSettings> dp) {
     ServerRunFiles.Builder b = ServerRunFiles.builder(dir, rounds).algorithm(algorithm)
         .command(command);
@@ -221,7 +222,7 @@ final class ServerSettings {
   }
 
   /** The builder for the parsed values; {@link ServerConfig.Builder#build} checks the rest. */
-  static ServerConfig.Builder builder(Address a, int rounds, int minClients, ServerAlgorithm s,
+  static ServerConfig.Builder builder(Address a, int rounds, int minClients, FederatedAlgorithm s,
       double fractionFit, double roundTimeout, double minSuccess, double clientWait, long seed) {
     ServerConfig.Builder b = ServerConfig.builder().address(a.host(), a.port()).rounds(rounds)
         .minClients(minClients).algorithm(s).fractionFit(fractionFit).minSuccessFraction(minSuccess)

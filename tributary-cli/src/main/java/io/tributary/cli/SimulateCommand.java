@@ -5,7 +5,6 @@ import io.tributary.graph.ops.KernelWarmUp;
 import io.tributary.learning.SettingException;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.aggregation.TieredDp;
-import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.Byzantine;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.Engine;
@@ -18,10 +17,11 @@ import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationDataException;
 import io.tributary.simulation.SimulationEnd;
 import io.tributary.simulation.SimulationResult;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.SimulationSettings.Builder;
 import io.tributary.simulation.SimulationSettings;
 import io.tributary.simulation.SimulationStoppedException;
-import io.tributary.simulation.output.ProgressListener;
+import io.tributary.learning.rounds.output.ProgressListener;
 import io.tributary.ui.LiveView;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -586,7 +586,7 @@ final class SimulateCommand implements Callable<Integer> {
    *
    * @throws IllegalArgumentException naming the flag or {@code --hp NAME}
    */
-  private Algorithm algorithm() {
+  private FederatedAlgorithm algorithm() {
     Map<String, Double> h = new LinkedHashMap<>(algorithmOptions.hyperparameters(algorithm));
     for (var e : new Object[][] {{"edges", edges}, {"edge_rounds", edgeRounds}}) {
       if (e[1] != null && h.put((String) e[0], ((Integer) e[1]).doubleValue()) != null) {
@@ -595,7 +595,7 @@ final class SimulateCommand implements Callable<Integer> {
       }
     }
     try {
-      return Algorithm.of(algorithm, h);
+      return SimulationSettings.namedAlgorithm(algorithm, h);
     } catch (SettingException e) {
       throw e; // rendered in flags by settings()
     } catch (IllegalArgumentException e) {

@@ -1,6 +1,5 @@
 package io.tributary.cli;
 
-import io.tributary.simulation.Algorithm;
 import io.tributary.learning.SettingException;
 import io.tributary.simulation.SimulationSettings;
 import java.util.Map;
@@ -46,8 +45,9 @@ final class SimulateFlags {
    * hyperparameter ({@code clientOptimizer.beta1}) is {@code --client-beta1}.
    */
   static String flag(String setting) {
-    if (setting.startsWith(Algorithm.HYPERPARAMETER)) {
-      return Algorithm.flag(setting.substring(Algorithm.HYPERPARAMETER.length()));
+    if (setting.startsWith(SimulationSettings.HYPERPARAMETER)) {
+      return SimulationSettings.hyperparameterFlag(setting.substring(
+          SimulationSettings.HYPERPARAMETER.length()));
     }
     if (setting.startsWith("clientOptimizer.")) {
       return SimulationSettings.clientFlag(setting.substring("clientOptimizer.".length()));

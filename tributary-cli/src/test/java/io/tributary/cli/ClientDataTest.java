@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.data.Dataset;
 import io.tributary.data.Partitioner;
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SimulationData;
@@ -45,7 +45,7 @@ class ClientDataTest {
   @ParameterizedTest
   @ValueSource(strings = {"iid", "dirichlet:0.3", "shards:2"})
   void load_pooledDataWithASplit_holdsSimulatesClientData(String split) throws IOException {
-    SimulationSettings config = new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"),
+    SimulationSettings config = new SimulationSettings(FederatedAlgorithm.fedAvg(), DatasetSpec.parse("digits"),
         null, split, ModelKind.MLP, CLIENTS, 2, 1, 1, 16, 0.1, 0, SEED, 1, 1,
         Path.of("unused"));
     SimulationData simulated = SimulationData.load(config);

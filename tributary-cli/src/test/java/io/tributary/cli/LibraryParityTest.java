@@ -2,7 +2,7 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.Simulation;
@@ -35,7 +35,7 @@ class LibraryParityTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
 
     Path lib = dir.resolve("lib");
-    SimulationSettings settings = SimulationSettings.builder().algorithm(Algorithm.FEDPROX)
+    SimulationSettings settings = SimulationSettings.builder().algorithm(FederatedAlgorithm.named("fedprox"))
         .mu(0.05).model(ModelKind.MCLR).clients(6).clientsPerRound(3).rounds(4)
         .partition("dirichlet:0.5").seed(11).threads(1).checkpointEvery(2).out(lib).build();
     SimulationResult result = Simulation.builder(settings).writeFiles().build().run();

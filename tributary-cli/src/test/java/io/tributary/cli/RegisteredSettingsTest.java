@@ -60,6 +60,35 @@ class RegisteredSettingsTest {
         .isEqualTo(Files.readAllBytes(whole.resolve(RunFiles.FINAL)));
   }
 
+  /**
+   * The measure of a new aggregation rule: {@code ClampedMeanSpec} is one class, its
+   * registration one line of the service file; nothing else names it, yet {@code simulate} runs
+   * it by name with {@code --hp}, lists it, records it and its bound refuses values out of range.
+   */
+  @Test
+  void simulate_newRuleOfOneClassAndOneLine_runsByNameWithHp() throws Exception {
+    Path out = dir.resolve("clamped");
+    CliRun run = simulate(out, "--algorithm", "clampedmean", "--hp", "bound=0.05");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(Files.readString(out.resolve(RunFiles.CONFIG)))
+        .contains("\"algorithm\": \"clampedmean\"")
+        .contains("\"algorithm_options\": {\"bound\": 0.05}");
+    assertThat(Files.readAllLines(out.resolve(RunFiles.METRICS))).hasSize(4);
+    CliRun loose = simulate(dir.resolve("loose"), "--algorithm", "clampedmean", "--hp",
+        "bound=1000");
+    assertThat(loose.exitCode()).as(loose.err()).isZero();
+    // A bound that clamps changes the model; one that never binds is the plain mean's.
+    assertThat(Files.readAllBytes(out.resolve(RunFiles.FINAL)))
+        .isNotEqualTo(Files.readAllBytes(dir.resolve("loose").resolve(RunFiles.FINAL)));
+    CliRun help = CliRun.of("simulate", "--help");
+    assertThat(help.out() + help.err()).contains("clampedmean");
+    CliRun bad = simulate(dir.resolve("bad"), "--algorithm", "clampedmean", "--hp", "bound=0");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).isEqualTo("tributary simulate: clampedmean: bound must be in (0, inf), "
+        + "got 0.0" + System.lineSeparator());
+  }
+
   @Test
   void simulate_hpOutOfRange_oneLineNamingAlgorithmAndRange() {
     CliRun run = simulate(dir.resolve("x"), "--algorithm", "stepmedian", "--hp", "step=2");

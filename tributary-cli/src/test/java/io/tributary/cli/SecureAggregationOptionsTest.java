@@ -47,7 +47,7 @@ class SecureAggregationOptionsTest {
         "1", "--clip", "0.25");
 
     assertThat(c.config().secureAggregation().orElseThrow().clippingRange()).isEqualTo(0.25);
-    assertThat(c.config().algorithm().fitConfig()).containsEntry("clipping_norm",
+    assertThat(c.config().fitInsConfig()).containsEntry("clipping_norm",
         io.tributary.flower.Scalar.of(0.25));
   }
 

@@ -1,10 +1,11 @@
 package io.tributary.cli;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.flower.Scalar;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.PrivacySpent;
 import io.tributary.privacy.aggregation.DpAggregator;
@@ -35,38 +36,42 @@ class ServerDpTest {
     return new DpSettings(mode, 1.0, 0.5, Optional.empty(), 0, 1e-5, false);
   }
 
+  private static io.tributary.flower.server.ServerConfig config(FederatedAlgorithm a) {
+    return io.tributary.flower.server.ServerConfig.builder().algorithm(a).build();
+  }
+
   @Test
   void dp_clientSide_sendsClippingNormInEveryFitConfig() {
-    ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedavg", Map.of(), null),
+    FederatedAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedavg", Map.of(), null),
         dp(DpMode.CLIENT), 4, 1);
-    assertThat(s.fitConfig()).containsEntry("clipping_norm", Scalar.of(0.5));
-    assertThat(s.algorithm().aggregator().name()).isEqualTo("dp_client_fixed");
+    assertThat(config(s).fitInsConfig()).containsEntry("clipping_norm", Scalar.of(0.5));
+    assertThat(s.aggregator().name()).isEqualTo("dp_client_fixed");
   }
 
   @Test
   void dp_clientSideWithLocalNoise_clientsAddItAndTheServerDoesNot() {
     DpSettings local = new DpSettings(DpMode.CLIENT, 1.0, 0.5, Optional.empty(), 0.2, 1e-5,
         false);
-    ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedavg", Map.of(), null),
+    FederatedAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedavg", Map.of(), null),
         local, 4, 1);
-    assertThat(s.fitConfig()).containsEntry("clipping_norm", Scalar.of(0.5))
+    assertThat(config(s).fitInsConfig()).containsEntry("clipping_norm", Scalar.of(0.5))
         .containsEntry("local_noise_stddev", Scalar.of(0.2));
   }
 
   @Test
   void dp_central_sendsNoClippingNorm() {
-    ServerAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedprox", Map.of(), 0.1),
+    FederatedAlgorithm s = ServerSettings.dp(ServerSettings.algorithm("fedprox", Map.of(), 0.1),
         dp(DpMode.CENTRAL), 4, 1);
-    assertThat(s.fitConfig()).containsOnlyKeys("proximal_mu");
+    assertThat(config(s).fitInsConfig()).containsOnlyKeys("proximal_mu");
   }
 
   @Test
   void dp_clientAdaptive_sendsEachRoundsNormFromTheStateAndCountsReportedBits() {
-    ServerAlgorithm fedavg = ServerSettings.algorithm("fedavg", Map.of(), null);
+    FederatedAlgorithm fedavg = ServerSettings.algorithm("fedavg", Map.of(), null);
     DpSettings adaptive = new DpSettings(DpMode.CLIENT, 1, 0.5, Optional.of(
         new DpSettings.Adaptive(0.5, 0.2, OptionalDouble.of(5))), 0, 1e-5, false);
-    ServerAlgorithm s = ServerSettings.dp(fedavg, adaptive, 4, 1);
-    assertThat(s.algorithm().aggregator().create(io.tributary.core.types.StructType.named("w",
+    FederatedAlgorithm s = ServerSettings.dp(fedavg, adaptive, 4, 1);
+    assertThat(s.aggregator().create(io.tributary.core.types.StructType.named("w",
         io.tributary.core.types.TensorType.of(io.tributary.tensor.DType.FLOAT32)))
         .takesNormBits()).isTrue();
     io.tributary.core.values.StructValue state = io.tributary.core.values.StructValue.named(
@@ -75,7 +80,7 @@ class ServerDpTest {
         "aggregator", io.tributary.core.values.StructValue.named("round",
             io.tributary.tensor.Tensor.ofLongs(io.tributary.tensor.Shape.scalar(), 3),
             "clip_norm", io.tributary.tensor.Tensor.scalar(0.75)));
-    assertThat(s.roundConfig(state)).containsEntry("clipping_norm", Scalar.of(0.75));
+    assertThat(config(s).fitInsConfig(state)).containsEntry("clipping_norm", Scalar.of(0.75));
   }
 
   @ParameterizedTest

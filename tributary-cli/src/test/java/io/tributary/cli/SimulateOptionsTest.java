@@ -1,9 +1,11 @@
 package io.tributary.cli;
 
+import io.tributary.learning.AlgorithmRegistry;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.learning.SettingException;
@@ -32,7 +34,7 @@ class SimulateOptionsTest {
   void config_noOptions_fedAvgOnDigitsWithMlpAndDocumentedDefaults() {
     SimulationSettings c = parse("--out", "x");
 
-    assertThat(c.algorithm()).isEqualTo(Algorithm.FEDAVG);
+    assertThat(c.algorithm()).isEqualTo(FederatedAlgorithm.fedAvg());
     assertThat(c.dataset()).isEqualTo(new DatasetSpec.Digits());
     assertThat(c.model()).isEqualTo(ModelKind.MLP);
     assertThat(c.partition()).isEqualTo("iid");
@@ -57,8 +59,10 @@ class SimulateOptionsTest {
             new String[] {"--algorithm", "fedprox", "--dataset", "synthetic:1,1", "--clients",
                 "30", "--clients-per-round", "10", "--local-epochs", "20", "--batch-size", "10",
                 "--lr", "0.01", "--mu", "1", "--rounds", "200"},
-            Map.of("algorithm", Algorithm.FEDPROX, "dataset", "synthetic:1,1", "model",
-                ModelKind.MCLR, "partition", "natural", "mu", 1.0, "clientsPerRound", 10)),
+            // The settings' algorithm is the one the run trains: FedProx at the run's mu.
+            Map.of("algorithm", FederatedAlgorithm.named("fedprox", Map.of("proximal_mu", 1.0)),
+                "dataset", "synthetic:1,1", "model", ModelKind.MCLR, "partition", "natural",
+                "mu", 1.0, "clientsPerRound", 10)),
         Arguments.of("fedprox default mu", new String[] {"--algorithm", "FedProx"},
             Map.of("mu", SimulateCommand.DEFAULT_MU)),
         Arguments.of("synthetic fractional", new String[] {"--dataset", "synthetic:0.5,0"},
@@ -169,15 +173,16 @@ class SimulateOptionsTest {
     SimulationSettings c = parse("--algorithm", "fedadam", "--server-lr", "0.05", "--beta1",
         "0.8", "--out", "x");
 
-    assertThat(c.algorithm().hyperparameters()).containsExactly(Map.entry("eta", 0.05),
-        Map.entry("beta_1", 0.8), Map.entry("beta_2", 0.99), Map.entry("tau", 1e-9));
+    assertThat(c.algorithm().registration().orElseThrow().hyperparameters())
+        .containsExactly(Map.entry("eta", 0.05), Map.entry("beta_1", 0.8),
+            Map.entry("beta_2", 0.99), Map.entry("tau", 1e-9));
     assertThat(c.commandLine()).containsSequence("--server-lr", "0.05", "--beta1", "0.8",
         "--beta2", "0.99", "--tau", "1.0e-9");
     assertThat(parse("--algorithm", "fedavgm", "--server-lr", "0.5", "--out", "x").algorithm()
-        .hyperparameters()).containsEntry("server_learning_rate", 0.5);
+        .registration().orElseThrow().hyperparameters()).containsEntry("server_learning_rate", 0.5);
     assertThat(parse("--algorithm", "qfedavg", "--q", "1", "--qffl-lr", "0.05", "--out", "x")
-        .algorithm().hyperparameters()).containsExactly(Map.entry("q_param", 1.0),
-        Map.entry("qffl_learning_rate", 0.05));
+        .algorithm().registration().orElseThrow().hyperparameters())
+        .containsExactly(Map.entry("q_param", 1.0), Map.entry("qffl_learning_rate", 0.05));
   }
 
   @Test
@@ -210,7 +215,7 @@ class SimulateOptionsTest {
   void help_listsEveryAlgorithmOfTheSuite() {
     String help = Main.commandLine(new String[] {"simulate"}).getSubcommands().get("simulate")
         .getUsageMessage();
-    for (String name : io.tributary.learning.Algorithms.descriptions().keySet()) {
+    for (String name : io.tributary.learning.AlgorithmRegistry.installed().descriptions().keySet()) {
       assertThat(help).containsPattern("(?m)^  " + name + " +\\S");
     }
   }

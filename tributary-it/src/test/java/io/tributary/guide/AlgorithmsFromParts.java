@@ -1,13 +1,11 @@
 package io.tributary.guide;
 
 import io.tributary.graph.models.Models;
-import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.aggregation.ClientUpdates;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.aggregation.WholeRoundAggregator;
 import io.tributary.learning.serveropt.AdaptiveServerOptimizer;
-import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationResult;
 import io.tributary.simulation.SimulationSettings;
@@ -53,9 +51,10 @@ public final class AlgorithmsFromParts {
     FederatedAlgorithm fromParts = new FederatedAlgorithm("fedadam", 0, new WeightedMean(),
         new AdaptiveServerOptimizer(AdaptiveServerOptimizer.Kind.ADAM, 0.01, 0.9, 0.99, 1e-3));
     // The same algorithm by Flower's name and hyperparameter names.
-    FederatedAlgorithm byName = Algorithms.named("fedadam", Map.of("eta", 0.01, "tau", 1e-3));
+    FederatedAlgorithm byName = FederatedAlgorithm.named("fedadam",
+        Map.of("eta", 0.01, "tau", 1e-3));
     // FedAvg with the aggregator above in place of the weighted mean.
-    FederatedAlgorithm filtered = Algorithms.named("fedavg")
+    FederatedAlgorithm filtered = FederatedAlgorithm.named("fedavg")
         .withAggregator(new NormFilteredMean(2)).withName("fedavg_norm_filtered");
 
     System.out.println("server state: " + fromParts.build(Models.mclr(), 1, 10, 0.1, 0)
@@ -74,7 +73,7 @@ public final class AlgorithmsFromParts {
 
   private static SimulationResult run(FederatedAlgorithm algorithm) throws Exception {
     SimulationSettings settings = SimulationSettings.builder()
-        .algorithm(Algorithm.custom(algorithm)).rounds(10).seed(3).build();
+        .algorithm(algorithm).rounds(10).seed(3).build();
     return Simulation.builder(settings).build().run();
   }
 }

@@ -8,7 +8,7 @@ import io.tributary.graph.GraphBuilder;
 import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.EvaluationOutput;
-import io.tributary.learning.FedAvg;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
 import io.tributary.learning.SequenceValues;
@@ -49,7 +49,8 @@ public final class CustomModel {
     TrainTestSplit split = Digits.load(0.2, 42);
     FederatedDataset clients = FederatedDataset.partitioned("digits", split.train(),
         Partitioner.parse("iid").partition(split.train(), CLIENTS, 1));
-    LearningProcess fedAvg = FedAvg.build(model, 1, 16, 0.1, 1).bound(GraphBinder.standard());
+    LearningProcess fedAvg = FederatedAlgorithm.fedAvg().build(model, 1, 16, 0.1, 1)
+        .bound(GraphBinder.standard());
     List<Object> test = List.of(SequenceValues.of(split.test(), 100));
 
     try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults().withSeed(1))) {

@@ -1,9 +1,9 @@
 package io.tributary.guide;
 
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.aggregation.DpMode;
 import io.tributary.privacy.aggregation.DpSettings;
-import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.History;
 import io.tributary.simulation.SettingsSchema;
 import io.tributary.simulation.Simulation;
@@ -20,8 +20,9 @@ public final class HierarchicalRounds {
 
   public static void main(String[] args) throws Exception {
     // 20 clients, all in every round: clients 0-4 report to edge 0, 5-9 to edge 1, and so on.
-    Algorithm hierfavg = Algorithm.of("hierfavg", Map.of("edges", 4.0, "edge_rounds", 2.0));
-    History flat = run(settings(Algorithm.FEDAVG).build());
+    FederatedAlgorithm hierfavg = FederatedAlgorithm.named("hierfavg",
+        Map.of("edges", 4.0, "edge_rounds", 2.0));
+    History flat = run(settings(FederatedAlgorithm.fedAvg()).build());
     History edges = run(settings(hierfavg).build());
     for (int r = 0; r < edges.rounds().size(); r++) {
       System.out.printf(Locale.ROOT, "cloud round %d: fedavg %.3f, hierfavg k2=2 %.3f%n", r + 1,
@@ -42,7 +43,7 @@ public final class HierarchicalRounds {
         privateSettings.tieredDp(0).orElseThrow().accountedNoiseMultiplier());
   }
 
-  private static SimulationSettings.Builder settings(Algorithm algorithm) {
+  private static SimulationSettings.Builder settings(FederatedAlgorithm algorithm) {
     return SimulationSettings.builder().algorithm(algorithm).partition("dirichlet:0.1")
         .clients(20).clientsPerRound(20).rounds(4).seed(3);
   }

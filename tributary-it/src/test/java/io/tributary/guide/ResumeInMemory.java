@@ -1,7 +1,7 @@
 package io.tributary.guide;
 
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.rounds.RoundRecord;
-import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationListener;
@@ -14,7 +14,8 @@ public final class ResumeInMemory {
   private ResumeInMemory() {}
 
   public static void main(String[] args) throws Exception {
-    SimulationSettings settings = SimulationSettings.builder().algorithm(Algorithm.of("fedadam"))
+    SimulationSettings settings = SimulationSettings.builder()
+        .algorithm(FederatedAlgorithm.named("fedadam"))
         .model(ModelKind.MCLR).clients(10).clientsPerRound(5).rounds(8).seed(4).build();
 
     // A listener's answer pauses the run after round 3: no file is written or read.

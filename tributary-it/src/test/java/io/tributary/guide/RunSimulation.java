@@ -1,13 +1,13 @@
 package io.tributary.guide;
 
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.rounds.RoundRecord;
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.rounds.output.ProgressListener;
 import io.tributary.simulation.History;
 import io.tributary.simulation.RunFiles;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationResult;
 import io.tributary.simulation.SimulationSettings;
-import io.tributary.simulation.output.ProgressListener;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +20,8 @@ public final class RunSimulation {
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args.length > 0 ? args[0] : "runs/guide-simulation");
     SimulationSettings settings = SimulationSettings.builder()
-        .algorithm(Algorithm.FEDPROX).mu(0.01).clients(10).clientsPerRound(5).rounds(5)
-        .seed(7).out(out).build();
+        .algorithm(FederatedAlgorithm.named("fedprox")).mu(0.01).clients(10).clientsPerRound(5)
+        .rounds(5).seed(7).out(out).build();
     SimulationResult result = Simulation.builder(settings)
         .writeFiles()                                    // config.json ... report.html
         .progress(new PrintWriter(System.err, true), ProgressListener.Style.LINES)

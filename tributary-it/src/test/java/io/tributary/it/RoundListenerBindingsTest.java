@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.server.FlowerServer;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.training.TrainingClient;
 import io.tributary.flower.training.TrainingSettings;
@@ -96,7 +95,7 @@ class RoundListenerBindingsTest {
     Model model = settings.model().build(data.name(), data.exampleShape(), data.numClasses());
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(ROUNDS)
         .minClients(CLIENTS).seed(Seeds.sampler(SEED))
-        .algorithm(new ServerAlgorithm(settings.algorithm().federated(settings.mu()))).build();
+        .algorithm(settings.algorithm()).build();
     Recorder recorder = new Recorder();
     List<CompletableFuture<FlowerClientRunner.Outcome>> runs = new ArrayList<>();
     try (FlowerServer server = FlowerServer.start(config)) {

@@ -6,12 +6,11 @@ import static org.assertj.core.api.Assertions.within;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.RunResult;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.training.TrainingClient;
 import io.tributary.flower.training.TrainingSettings;
 import io.tributary.graph.models.Model;
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.Seeds;
 import io.tributary.simulation.Simulation;
@@ -41,7 +40,7 @@ class SimulatorServerParityTest {
   void run_sameSeedAndClients_simulatorAndServerGiveTheSameModelBitForBit(String algorithm)
       throws Exception {
     SimulationSettings settings = SimulationSettings.builder().model(ModelKind.MCLR)
-        .algorithm(Algorithm.of(algorithm))
+        .algorithm(FederatedAlgorithm.named(algorithm))
         .clients(CLIENTS).clientsPerRound(PER_ROUND).rounds(ROUNDS).seed(SEED).threads(2)
         .localEpochs(2).batchSize(16).learningRate(0.1).build();
     SimulationResult simulated = Simulation.builder(settings).build().run();
@@ -54,7 +53,7 @@ class SimulatorServerParityTest {
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(ROUNDS)
         .minClients(PER_ROUND).fractionFit((double) PER_ROUND / CLIENTS)
         .seed(Seeds.sampler(SEED))
-        .algorithm(new ServerAlgorithm(settings.algorithm().federated(settings.mu()))).build();
+        .algorithm(settings.algorithm()).build();
     List<CompletableFuture<FlowerClientRunner.Outcome>> runs = new ArrayList<>();
     RunResult served;
     try (FlowerServer server = FlowerServer.start(config)) {

@@ -143,7 +143,8 @@ public final class AlgorithmRegistry {
   }
 
   /**
-   * The algorithm {@code name} with {@code given} in place of the defaults.
+   * The algorithm {@code name} with {@code given} in place of the defaults; it remembers the
+   * spec and every value ({@link FederatedAlgorithm#registration}).
    *
    * @throws IllegalArgumentException naming the algorithm and what is wrong: an unknown name, a
    *     hyperparameter it does not take, a value out of range
@@ -168,8 +169,9 @@ public final class AlgorithmRegistry {
           values.put(h.name(), h.check(v));
         }
       }
-      return Objects.requireNonNull(spec.build(Collections.unmodifiableSequencedMap(values)),
-          () -> key + ": its spec built no algorithm");
+      SequencedMap<String, Double> checked = Collections.unmodifiableSequencedMap(values);
+      return Objects.requireNonNull(spec.build(checked),
+          () -> key + ": its spec built no algorithm").registered(key, checked);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
     }

@@ -29,13 +29,16 @@ import java.util.SequencedMap;
 import java.util.function.UnaryOperator;
 
 /**
- * Builds FedAvg-family processes: broadcast the server model, run the client update on every
+ * The computations {@link FederatedAlgorithm#process} builds a {@link LearningProcess} from, for
+ * a binding that builds its own client work (the Flower server, its relays, tiered privacy):
+ * FedAvg-family processes broadcast the server model, run the client update on every
  * participating client, average the deltas weighted by example counts and add the average to the
  * server model (server learning rate 1, as in McMahan et al. and Li et al.).
  *
  * <p>The round and evaluation computations take the client's work as an argument, so the same
- * algorithm runs over local graph training (simulation, {@link FedAvg#build}) and over remote
- * clients (the Flower server, whose client update sends a {@code FitIns} and waits for the reply).
+ * algorithm runs over local graph training (simulation, {@link FederatedAlgorithm#build}) and
+ * over remote clients (the Flower server, whose client update sends a {@code FitIns} and waits
+ * for the reply).
  * What a client holds, D, is whatever the client computations take: a dataset {@code B*} in a
  * simulation, a connection handle for remote clients.
  */

@@ -1,6 +1,5 @@
 package io.tributary.learning;
 
-import io.tributary.core.compiler.GraphComputation;
 import io.tributary.core.computation.Computation;
 import io.tributary.core.computation.Federated;
 import io.tributary.core.computation.Intrinsics;
@@ -9,9 +8,6 @@ import io.tributary.core.types.FederatedType;
 import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.Type;
-import io.tributary.graph.local.ClientUpdateConfig;
-import io.tributary.graph.local.LocalTraining;
-import io.tributary.graph.models.Model;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.LinkedHashMap;
@@ -25,6 +21,11 @@ import java.util.SequencedMap;
  * plus its update); at the end the server adds to its model the edges' updates averaged by the
  * examples each edge saw in its last edge round ({@link #edgeRounds}, which a relay runs too).
  *
+ * <p>This is the tier's round computation; the algorithm is the registry's {@code hierfavg} (or
+ * any flat {@link FederatedAlgorithm} given {@link Topology.Hierarchical} with {@link
+ * FederatedAlgorithm#withTopology}), whose {@link FederatedAlgorithm#process} builds its round
+ * with {@link #next}.
+ *
  * <p>With k2 = 1 a cloud round is FedAvg's round (the weighted mean of the edges' weighted means,
  * weighted by their example counts, is the flat weighted mean, up to rounding). The round runs
  * on any runtime that knows each client's edge ({@code RuntimeOptions.withEdges}); an edge
@@ -35,31 +36,6 @@ public final class HierarchicalFedAvg {
   public static final int MAX_EDGE_ROUNDS = 1000;
 
   private HierarchicalFedAvg() {}
-
-  /**
-   * The hierarchical FedAvg process for {@code model}.
-   *
-   * @param epochs local epochs per edge round (k1, counted in epochs)
-   * @param batchSize local batch size; 0 keeps the clients' batches as given
-   * @param learningRate client SGD step size
-   * @param edgeRounds edge aggregations per cloud aggregation (k2), 1 to
-   *     {@link #MAX_EDGE_ROUNDS}
-   * @param seed seeds the initial model
-   */
-  public static LearningProcess build(Model model, int epochs, int batchSize,
-      double learningRate, int edgeRounds, long seed) {
-    ClientUpdateConfig config = ClientUpdateConfig.fedAvg(epochs, batchSize, learningRate);
-    GraphComputation initial = LocalTraining.initialModel("initial_model", model, seed);
-    GraphComputation update = LocalTraining.clientUpdate("client_update", model, config);
-    GraphComputation eval = LocalTraining.evaluation("evaluate", model);
-    Computation initialState = Federated.computation(
-        () -> FederatedLearning.named("model", Computation.of(initial).call()));
-    Computation initialize = Federated.computation(
-        () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
-    return new LearningProcess("hierarchical_fedavg", initialize,
-        next(Computation.of(update), edgeRounds),
-        FederatedLearning.evaluate(Computation.of(eval)));
-  }
 
   /**
    * One cloud round, {@code (<<model=M>@SERVER,{D}@CLIENTS> -> <<model=M>@SERVER,

@@ -101,7 +101,7 @@ class AlgorithmsTest {
       case "bulyan" -> Map.of("num_malicious_clients", 2.0);
       default -> Map.of();
     };
-    FederatedAlgorithm algorithm = Algorithms.named(name, h);
+    FederatedAlgorithm algorithm = FederatedAlgorithm.named(name, h);
     LearningProcess p = algorithm.process(INIT, CLIENT, EVAL);
     List<Tensor> model = START;
     List<Tensor> optState = algorithm.serverOptimizer().initialState(START);
@@ -170,7 +170,7 @@ class AlgorithmsTest {
 
   @Test
   void fedAdam_state_carriesRoundAndMomentsAndPrintsAsDocumented() {
-    LearningProcess p = Algorithms.named("fedadam").process(INIT, CLIENT, EVAL);
+    LearningProcess p = FederatedAlgorithm.named("fedadam").process(INIT, CLIENT, EVAL);
     String s = "<model=" + M + ",optimizer=<round=int64,m=" + M + ",v=" + M + ">>";
     assertThat(p.initialize().type().toString()).isEqualTo("( -> " + s + "@SERVER)");
     assertThat(p.next().type().toString()).isEqualTo("(<" + s
@@ -191,20 +191,20 @@ class AlgorithmsTest {
     String[] a = algorithm.split(":");
     Map<String, Double> h = a.length > 1 ? Map.of("server_momentum", Double.parseDouble(a[1]))
         : Map.of();
-    LearningProcess p = Algorithms.named(a[0], h).process(INIT, CLIENT, EVAL);
+    LearningProcess p = FederatedAlgorithm.named(a[0], h).process(INIT, CLIENT, EVAL);
     assertThat(p.initialize().type().toString())
         .isEqualTo("( -> " + state.replace("M", M.toString()) + "@SERVER)");
   }
 
   @Test
   void fedAvg_state_isTheModelAlone() {
-    LearningProcess p = Algorithms.named("fedmedian").process(INIT, CLIENT, EVAL);
+    LearningProcess p = FederatedAlgorithm.named("fedmedian").process(INIT, CLIENT, EVAL);
     assertThat(p.initialize().type().toString()).isEqualTo("( -> <model=" + M + ">@SERVER)");
   }
 
   @Test
   void next_krumWithTooFewClients_failsNamingTheRule() {
-    LearningProcess p = Algorithms.named("krum", Map.of("num_malicious_clients", 5.0))
+    LearningProcess p = FederatedAlgorithm.named("krum", Map.of("num_malicious_clients", 5.0))
         .process(INIT, CLIENT, EVAL);
     try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults())) {
       Object state = ctx.invoke(p.initialize());
@@ -232,7 +232,7 @@ class AlgorithmsTest {
           1, Float.NaN, 2), "b", StructValue.named("c", Tensor.ofFloats(Shape.of(2), 0, 0))),
           "num_examples", Tensor.ofLongs(Shape.scalar(), 5), "loss", Tensor.scalar(1f));
     });
-    LearningProcess p = Algorithms.named(name).process(INIT, poisoned, EVAL);
+    LearningProcess p = FederatedAlgorithm.named(name).process(INIT, poisoned, EVAL);
     try (ExecutionContext ctx = ExecutionContext.create(
         RuntimeOptions.defaults().withMinSuccessFraction(0.5))) {
       Object state = ctx.invoke(p.initialize());
@@ -256,15 +256,15 @@ class AlgorithmsTest {
   @Test
   void named_unknownNameOrHyperparameter_throwsNamingTheChoices() {
     // scaledmean is the algorithm this module's tests register (ScaledMeanSpec).
-    assertThatThrownBy(() -> Algorithms.named("fedsgd"))
+    assertThatThrownBy(() -> FederatedAlgorithm.named("fedsgd"))
         .hasMessage("unknown algorithm 'fedsgd'; known: fedavg, fedavgm, fedprox, fedadam, "
             + "fedyogi, fedadagrad, fedmedian, fedtrimmedavg, krum, multikrum, bulyan, qfedavg, "
             + "hierfavg, scaledmean");
-    assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta", 0.1)))
+    assertThatThrownBy(() -> FederatedAlgorithm.named("fedadam", Map.of("beta", 0.1)))
         .hasMessage("fedadam has no hyperparameter 'beta'; it takes eta, beta_1, beta_2, tau");
-    assertThatThrownBy(() -> Algorithms.named("fedadam", Map.of("beta_1", 1.5)))
+    assertThatThrownBy(() -> FederatedAlgorithm.named("fedadam", Map.of("beta_1", 1.5)))
         .hasMessage("fedadam: beta_1 must be in [0, 1), got 1.5");
-    assertThatThrownBy(() -> Algorithms.named("krum", Map.of("num_malicious_clients", 1.5)))
+    assertThatThrownBy(() -> FederatedAlgorithm.named("krum", Map.of("num_malicious_clients", 1.5)))
         .hasMessage("krum: num_malicious_clients must be a whole number >= 0, got 1.5");
   }
 

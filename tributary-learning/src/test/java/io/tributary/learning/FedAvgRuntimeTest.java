@@ -73,7 +73,7 @@ class FedAvgRuntimeTest {
   @Test
   void fedAvg_threeRoundsOnDigitsOverTenClients_accuracyRises() throws Exception {
     Model model = Models.softmaxRegression("digits", 64, 10, DType.FLOAT32);
-    Run r = run(FedAvg.build(model, 2, 10, 0.3, 1), 3, 4);
+    Run r = run(FederatedAlgorithm.fedAvg().build(model, 2, 10, 0.3, 1), 3, 4);
     List<Float> acc = r.accuracies();
     for (int i = 1; i < acc.size(); i++) {
       assertThat(acc.get(i)).as("accuracy after round %d: %s", i, acc)
@@ -87,7 +87,8 @@ class FedAvgRuntimeTest {
   @Test
   void fedProx_sameSeedOneOrEightThreads_bitIdenticalState() throws Exception {
     Model model = Models.softmaxRegression("digits", 64, 10, DType.FLOAT32);
-    LearningProcess p = FedProx.build(model, 1, 10, 0.1, 0.5, 1);
+    LearningProcess p = FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 0.5))
+        .build(model, 1, 10, 0.1, 1);
     Run one = run(p, 2, 1);
     Run eight = run(p, 2, 8);
     assertThat(eight.finalState()).isEqualTo(one.finalState());

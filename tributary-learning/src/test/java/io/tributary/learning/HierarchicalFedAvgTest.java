@@ -72,15 +72,21 @@ class HierarchicalFedAvgTest {
     return EvaluationOutput.of(ctx.invoke(p.evaluate(), model, test)).accuracy();
   }
 
+  /** FedAvg composed in code to aggregate through two edges, {@code k2} edge rounds each. */
+  private static LearningProcess tiered(int k2) {
+    return FederatedAlgorithm.fedAvg().withTopology(new Topology.Hierarchical(2, k2))
+        .build(MODEL, 1, 10, 0.3, 1);
+  }
+
   private static RuntimeOptions twoEdges() {
     return RuntimeOptions.defaults().withThreads(2).withEdges(Edges.even(CLIENTS, 2));
   }
 
   @Test
   void next_oneEdgeRound_equalsFedAvgWithinRounding() throws Exception {
-    List<Object> tiered = run(HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 1, 1), twoEdges(), 2,
+    List<Object> tiered = run(tiered(1), twoEdges(), 2,
         new ArrayList<>());
-    List<Object> flat = run(FedAvg.build(MODEL, 1, 10, 0.3, 1), twoEdges(), 2,
+    List<Object> flat = run(FederatedAlgorithm.fedAvg().build(MODEL, 1, 10, 0.3, 1), twoEdges(), 2,
         new ArrayList<>());
     List<Tensor> a = leaves(((StructValue) tiered.get(1)).struct("model"));
     List<Tensor> b = leaves(((StructValue) flat.get(1)).struct("model"));
@@ -110,7 +116,7 @@ class HierarchicalFedAvgTest {
   @Test
   void next_twoEdgeRoundsPerCloudRound_accuracyRises() throws Exception {
     List<Float> acc = new ArrayList<>();
-    run(HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 2, 1), twoEdges(), 2, acc);
+    run(tiered(2), twoEdges(), 2, acc);
     assertThat(acc.get(0)).as(acc.toString()).isLessThan(0.3f);
     assertThat(acc.get(1)).as(acc.toString()).isGreaterThan(acc.get(0));
     assertThat(acc.get(2)).as(acc.toString()).isGreaterThan(0.8f);
@@ -118,15 +124,15 @@ class HierarchicalFedAvgTest {
 
   @Test
   void next_typeIsFedAvgsRoundType() {
-    LearningProcess h = HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 3, 1);
-    assertThat(h.next().type()).isEqualTo(FedAvg.build(MODEL, 1, 10, 0.3, 1).next().type());
+    LearningProcess h = tiered(3);
+    assertThat(h.next().type()).isEqualTo(FederatedAlgorithm.fedAvg().build(MODEL, 1, 10, 0.3, 1).next().type());
     assertThat(h.next().print()).contains("federated_broadcast_to_edges")
         .contains("federated_weighted_mean_from_edges");
   }
 
   @Test
   void next_withoutEdgesOrWithAnEmptyEdge_isRefused() {
-    LearningProcess p = HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 1, 1);
+    LearningProcess p = tiered(1);
     assertThatThrownBy(() -> run(p, RuntimeOptions.defaults().withThreads(2), 1,
         new ArrayList<>()))
         .isInstanceOf(CardinalityException.class).hasMessageContaining("RuntimeOptions.withEdges");
@@ -137,14 +143,14 @@ class HierarchicalFedAvgTest {
   }
 
   @Test
-  void registeredHierfavg_buildsTheSameRoundAsTheLibrary_bitForBit() throws Exception {
-    FederatedAlgorithm registered = Algorithms.named("hierfavg",
+  void registeredHierfavg_buildsTheSameRoundAsComposedFedAvg_bitForBit() throws Exception {
+    FederatedAlgorithm registered = FederatedAlgorithm.named("hierfavg",
         java.util.Map.of("edges", 2.0, "edge_rounds", 3.0));
     assertThat(registered.topology()).isEqualTo(new Topology.Hierarchical(2, 3));
 
     List<Object> viaRegistry = run(registered.build(MODEL, 1, 10, 0.3, 1), twoEdges(), 1,
         new ArrayList<>());
-    List<Object> direct = run(HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 3, 1), twoEdges(), 1,
+    List<Object> direct = run(tiered(3), twoEdges(), 1,
         new ArrayList<>());
 
     assertThat(leaves(((StructValue) viaRegistry.get(0)).struct("model")))
@@ -153,7 +159,7 @@ class HierarchicalFedAvgTest {
 
   @Test
   void process_hierarchicalWithAnotherAggregator_isRefusedNamingBoth() {
-    FederatedAlgorithm robust = Algorithms.named("fedmedian")
+    FederatedAlgorithm robust = FederatedAlgorithm.named("fedmedian")
         .withTopology(new Topology.Hierarchical(2, 2));
 
     assertThatThrownBy(() -> robust.build(MODEL, 1, 10, 0.3, 1))
@@ -163,8 +169,8 @@ class HierarchicalFedAvgTest {
   }
 
   @Test
-  void build_edgeRoundsOutOfRange_isRefused() {
-    assertThatThrownBy(() -> HierarchicalFedAvg.build(MODEL, 1, 10, 0.3, 0, 1))
+  void tiered_edgeRoundsOutOfRange_isRefused() {
+    assertThatThrownBy(() -> tiered(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");
   }
 }

@@ -24,8 +24,9 @@ class ProcessTypesTest {
 
   @Test
   void types_fedAvgAndFedProx_printAsDocumented() {
-    for (LearningProcess p : List.of(FedAvg.build(Models.mclr(), 20, 10, 0.01, 0),
-        FedProx.build(Models.mclr(), 20, 10, 0.01, 1, 0))) {
+    for (LearningProcess p : List.of(FederatedAlgorithm.fedAvg().build(Models.mclr(), 20, 10, 0.01, 0),
+        FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0))
+        .build(Models.mclr(), 20, 10, 0.01, 0))) {
       assertThat(p.initialize().type().toString()).isEqualTo("( -> " + S + "@SERVER)");
       assertThat(p.next().type().toString()).isEqualTo(
           "(<" + S + "@SERVER,{" + B + "*}@CLIENTS> -> <" + S + "@SERVER," + METRICS
@@ -38,7 +39,8 @@ class ProcessTypesTest {
 
   @Test
   void compactForms_printAsDocumented() {
-    LearningProcess p = FedProx.build(Models.mclr(), 20, 10, 0.01, 1, 0);
+    LearningProcess p = FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0))
+        .build(Models.mclr(), 20, 10, 0.01, 0);
     assertThat(p.initialize().print())
         .isEqualTo("( -> federated_eval_at_server(( -> <model=graph:initial_model()>)))");
     assertThat(p.next().format()).isEqualTo("""
@@ -56,7 +58,8 @@ class ProcessTypesTest {
 
   @Test
   void computations_typeCheckAndSurviveProtoRoundTripUnbound() throws Exception {
-    LearningProcess p = FedProx.build(Models.mclr(), 20, 10, 0.01, 1, 0);
+    LearningProcess p = FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0))
+        .build(Models.mclr(), 20, 10, 0.01, 0);
     for (Computation c : List.of(p.initialize(), p.next(), p.evaluate())) {
       assertThat(TypeChecker.check(c.block()).diagnostics()).isEmpty();
       // Selections by name are written as indices, so compare types and the re-written bytes.
@@ -76,7 +79,7 @@ class ProcessTypesTest {
 
   @Test
   void bound_keepsEveryTypeAndLeavesNoGraphComputation() throws Exception {
-    LearningProcess p = FedAvg.build(Models.mclr(), 1, 10, 0.1, 0);
+    LearningProcess p = FederatedAlgorithm.fedAvg().build(Models.mclr(), 1, 10, 0.1, 0);
     LearningProcess b = p.bound(GraphBinder.standard());
     assertThat(b.next().type()).isEqualTo(p.next().type());
     assertThat(b.initialize().type()).isEqualTo(p.initialize().type());

@@ -16,13 +16,13 @@ public final class SettingsCodec {
    * Encodes {@code s}.
    *
    * @throws IllegalArgumentException when a setting cannot be sent to workers: an algorithm
-   *     composed in code that no registered spec names ({@code Algorithm.custom}), data given
+   *     composed in code that no registered spec built, data given
    *     in code ({@link DatasetSpec.Provided}), or
    *     differential privacy over SecAgg+ (a secure sum runs among the clients of one process)
    */
   public static byte[] encode(SimulationSettings s) {
-    if (s.algorithm().custom().isPresent()) {
-      throw new SettingException("engine", "an algorithm composed in code (Algorithm.custom) "
+    if (!RunAlgorithm.registered(s.algorithm())) {
+      throw new SettingException("engine", "an algorithm composed in code "
           + "cannot run on a cluster engine: its workers rebuild the algorithm from the settings, "
           + "which name registered algorithms only (register it as an AlgorithmSpec); use "
           + "{engine} local");

@@ -250,15 +250,16 @@ public final class SettingsSchema {
               + "Tributary's " + VERSION + ": run it with the Tributary that wrote it");
         }
       }),
-      new Key("algorithm", true, s -> Optional.of(Json.string(s.algorithm().cliName())),
-          (v, c, b) -> b.algorithm(Algorithm.of(text(v), numbers(c.get("algorithm_options"),
-              "algorithm_options")))),
-      new Key("algorithm_options", true, s -> s.algorithm().hyperparameters().isEmpty()
-          ? Optional.empty() : Optional.of(numberObject(s.algorithm().hyperparameters())),
+      new Key("algorithm", true, s -> Optional.of(Json.string(s.algorithm().name())),
+          (v, c, b) -> b.algorithm(RunAlgorithm.named(text(v), numbers(
+              c.get("algorithm_options"), "algorithm_options")))),
+      new Key("algorithm_options", true, s -> RunAlgorithm.options(s.algorithm()).isEmpty()
+          ? Optional.empty() : Optional.of(numberObject(RunAlgorithm.options(s.algorithm()))),
           DERIVED),
-      // A composed algorithm's parts (Algorithm.custom), so that resume can tell another apart.
-      new Key("algorithm_parts", true, s -> s.algorithm().parts().isEmpty() ? Optional.empty()
-          : Optional.of(stringObject(s.algorithm().parts(), x -> x)), DERIVED),
+      // A composed algorithm's parts, so that resume can tell another apart.
+      new Key("algorithm_parts", true, s -> RunAlgorithm.parts(s.algorithm()).isEmpty()
+          ? Optional.empty() : Optional.of(stringObject(RunAlgorithm.parts(s.algorithm()),
+              x -> x)), DERIVED),
       new Key("dataset", true, s -> Optional.of(Json.string(s.dataset().toString())),
           (v, c, b) -> b.dataset(datasetWithOptions(DatasetSpec.parse(text(v)),
               c.get("dataset_options")))),

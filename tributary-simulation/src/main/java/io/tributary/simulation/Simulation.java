@@ -18,7 +18,7 @@ import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.simulation.engine.EngineUnavailableException;
 import io.tributary.simulation.internal.FederatedRun;
-import io.tributary.simulation.output.ProgressListener;
+import io.tributary.learning.rounds.output.ProgressListener;
 import io.tributary.simulation.output.RunDirectory;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -126,7 +126,7 @@ public final class Simulation {
       // adaptive clipping norm) must be in the checkpoint, and be the run's aggregator's.
       Aggregator aggregator = settings.dp().isPresent()
           ? settings.dp().get().aggregator(settings.clientsPerRound(), 0L)
-          : settings.algorithm().federated(settings.mu()).aggregator();
+          : settings.algorithm().aggregator();
       Optional<Type> stateType = aggregator.create(LocalTraining.modelType(model)).initialize()
           .map(c -> ((FederatedType) c.type().result()).member());
       UpdaterState saved = point.updater().orElse(new UpdaterState(0, List.of(), List.of()));
@@ -145,10 +145,10 @@ public final class Simulation {
 
   private void requireServerState(ResumePoint point) {
     if (point.updater().map(UpdaterState::slots).orElse(List.of()).isEmpty()
-        && !settings.algorithm().federated(settings.mu()).serverOptimizer().stateSlots()
+        && !settings.algorithm().serverOptimizer().stateSlots()
             .isEmpty()) {
       throw new IllegalArgumentException("resume: the checkpoint holds no state of "
-          + settings.algorithm().cliName() + "'s server optimizer (written by an older "
+          + settings.algorithm().name() + "'s server optimizer (written by an older "
           + "version); start a new run");
     }
   }

@@ -31,7 +31,7 @@ public record SimulationEnd(SimulationSettings settings, History history,
 
   /** The report's title: the algorithm, the data, the model and the clients. */
   public String title() {
-    return settings.algorithm().cliName() + " on " + settings.dataset() + " ("
+    return settings.algorithm().name() + " on " + settings.dataset() + " ("
         + settings.model().cliName() + ", " + settings.clients() + " clients)";
   }
 }

@@ -7,6 +7,7 @@ import io.tributary.data.FederatedSource;
 import io.tributary.data.GzipLimits;
 import io.tributary.data.NpzClients;
 import io.tributary.graph.local.ClientOptimizer;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.learning.SettingException;
 import io.tributary.learning.Topology;
@@ -37,7 +38,9 @@ import java.util.TreeMap;
  * <p>{@link #builder()} starts from the defaults of {@code tributary simulate} and resolves the
  * defaults that depend on other settings (the model, the partition, the clients per round).
  *
- * @param algorithm the algorithm of the suite and its options
+ * @param algorithm the run's algorithm: one of the registry ({@link FederatedAlgorithm#named},
+ *     recorded by its name and options, its proximal coefficient being {@code mu}) or one
+ *     composed in code (recorded by its parts; only code repeats it)
  * @param dataset the data
  * @param dataDir the directory of file-based data, or null for the dataset's default location
  * @param partition {@code iid}, {@code dirichlet:ALPHA} or {@code shards:K}; {@code natural} for
@@ -67,10 +70,11 @@ import java.util.TreeMap;
  * @param others the values of the schema's other settings ({@link SettingsSchema.Setting}), by
  *     key; a setting left out has its default
  */
-public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir, String partition,
-    ModelKind model, int clients, int clientsPerRound, int rounds, int localEpochs, int batchSize,
-    double learningRate, double mu, Byzantine byzantine, long seed, int threads,
-    int checkpointEvery, Path out, Optional<DpSettings> dp, ClientOptimizer clientOptimizer,
+public record SimulationSettings(FederatedAlgorithm algorithm, DatasetSpec dataset, Path dataDir,
+    String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
+    int localEpochs, int batchSize, double learningRate, double mu, Byzantine byzantine,
+    long seed, int threads, int checkpointEvery, Path out, Optional<DpSettings> dp,
+    ClientOptimizer clientOptimizer,
     SequencedMap<String, MetricAggregation> clientMetrics, Engine engine,
     SequencedMap<String, Object> others) {
 
@@ -104,6 +108,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   public SimulationSettings {
     Objects.requireNonNull(algorithm, "algorithm");
     Objects.requireNonNull(dataset, "dataset");
+    if (RunAlgorithm.proximal(algorithm) && Double.isFinite(mu) && mu >= 0) {
+      // The registry's algorithm with the run's proximal coefficient: what the run trains.
+      algorithm = RunAlgorithm.withMu(algorithm, mu);
+    }
     Objects.requireNonNull(partition, "partition");
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(byzantine, "byzantine");
@@ -151,7 +159,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       throw new SettingException("byzantine", "{byzantine}: K must be at most "
           + "{clientsPerRound} (" + clientsPerRound + "), got " + byzantine.clients());
     }
-    if (!algorithm.proximal() && mu != 0) {
+    if (!RunAlgorithm.proximal(algorithm) && mu != 0) {
       throw noProximalTerm(algorithm);
     }
     if (dataDir != null && !dataset.fileBased()) {
@@ -163,13 +171,13 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
           : new SettingException("partition", "{partition} 'natural' applies only to data "
               + "split by device");
     }
-    if (algorithm.federated(mu).topology() instanceof Topology.Hierarchical h
+    if (algorithm.topology() instanceof Topology.Hierarchical h
         && clientsPerRound < h.edges()) {
       throw new SettingException("clientsPerRound", "{clientsPerRound} must be at least {edges} "
           + "(" + h.edges() + "): every edge needs a client each round, got " + clientsPerRound);
     }
     Objects.requireNonNull(dp, "dp");
-    Topology topology = algorithm.federated(mu).topology();
+    Topology topology = algorithm.topology();
     if (!others.getOrDefault(SettingsSchema.DP_AT.name(), "server").equals("server")
         && (dp.isEmpty() || !(topology instanceof Topology.Hierarchical))) {
       throw new SettingException("dpAt", "{dpAt} applies only to {dp} with {algorithm} "
@@ -190,12 +198,12 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         // DpSettings names its own components (clippedCountStddev), as its record does.
         throw new SettingException("dp", e.getMessage());
       }
-      DpSettings.requireAveraging(algorithm.federated(mu));
+      DpSettings.requireAveraging(algorithm);
     }
   }
 
   /** Settings whose other settings ({@link SettingsSchema.Setting}) all have their defaults. */
-  public SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir,
+  public SimulationSettings(FederatedAlgorithm algorithm, DatasetSpec dataset, Path dataDir,
       String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
       int localEpochs, int batchSize, double learningRate, double mu, Byzantine byzantine,
       long seed, int threads, int checkpointEvery, Path out, Optional<DpSettings> dp,
@@ -231,7 +239,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   }
 
   /** Settings that run on this JVM's threads ({@link Engine#LOCAL}). */
-  public SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir,
+  public SimulationSettings(FederatedAlgorithm algorithm, DatasetSpec dataset, Path dataDir,
       String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
       int localEpochs, int batchSize, double learningRate, double mu, Byzantine byzantine,
       long seed, int threads, int checkpointEvery, Path out, Optional<DpSettings> dp,
@@ -242,7 +250,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   }
 
   /** Settings without differential privacy. */
-  public SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path dataDir,
+  public SimulationSettings(FederatedAlgorithm algorithm, DatasetSpec dataset, Path dataDir,
       String partition, ModelKind model, int clients, int clientsPerRound, int rounds,
       int localEpochs, int batchSize, double learningRate, double mu, long seed, int threads,
       int checkpointEvery, Path out) {
@@ -257,7 +265,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
    * Topology.Hierarchical#samplingRate}).
    */
   public double samplingRate() {
-    return algorithm.federated(mu).topology() instanceof Topology.Hierarchical h
+    return algorithm.topology() instanceof Topology.Hierarchical h
         ? h.samplingRate(clients, clientsPerRound) : (double) clientsPerRound / clients;
   }
 
@@ -273,7 +281,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
    * edges.
    */
   public Optional<TieredDp> tieredDp(long noiseSeed) {
-    return dp.isPresent() && algorithm.federated(mu).topology() instanceof Topology.Hierarchical h
+    return dp.isPresent() && algorithm.topology() instanceof Topology.Hierarchical h
         ? Optional.of(dp.get().tiered(noiseAt(), h.edgeRounds(), noiseSeed)) : Optional.empty();
   }
 
@@ -298,9 +306,48 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
   }
 
-  private static SettingException noProximalTerm(Algorithm algorithm) {
+  /**
+   * The prefix of an algorithm option's name in a {@link SettingException}: {@code
+   * hyperparameters.beta_1} is the option {@code beta_1}.
+   */
+  public static final String HYPERPARAMETER = "hyperparameters.";
+
+  /**
+   * The registry's algorithm {@code name} with {@code options} over its defaults, checked as
+   * {@link Builder#algorithm(String, Map)} checks them; FedProx's {@code proximal_mu} is the
+   * run's {@link #mu}, not an option.
+   *
+   * @throws IllegalArgumentException naming the unknown algorithm, an option it does not take (a
+   *     {@link SettingException} naming it {@code hyperparameters.NAME}) or a value out of range
+   */
+  public static FederatedAlgorithm namedAlgorithm(String name, Map<String, Double> options) {
+    return RunAlgorithm.named(name, options);
+  }
+
+  /**
+   * Whether a run's clients train with a proximal term of its {@link #mu}: {@code algorithm} is
+   * the registry's and its spec takes {@code proximal_mu}, as FedProx's does.
+   */
+  public static boolean proximal(FederatedAlgorithm algorithm) {
+    return RunAlgorithm.proximal(algorithm);
+  }
+
+  /**
+   * The command-line flag of an algorithm option: its own flag, such as {@code --beta1} for
+   * {@code beta_1}, or {@code --hp NAME} for one without (a registered algorithm's).
+   */
+  public static String hyperparameterFlag(String hyperparameter) {
+    return RunAlgorithm.flag(hyperparameter);
+  }
+
+  /** Whether an algorithm option has a flag of its own (else {@code --hp NAME=VALUE} sets it). */
+  public static boolean hasOwnFlag(String hyperparameter) {
+    return RunAlgorithm.hasOwnFlag(hyperparameter);
+  }
+
+  private static SettingException noProximalTerm(FederatedAlgorithm algorithm) {
     return new SettingException("mu", "{mu} applies only to {algorithm} fedprox ("
-        + algorithm.cliName() + " has no proximal term)");
+        + algorithm.name() + " has no proximal term)");
   }
 
   private static SettingException partitionNotApplicable(DatasetSpec dataset) {
@@ -346,8 +393,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   /** The settings for the report's table, in display form. */
   public SequencedMap<String, String> display() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
-    m.put("algorithm", algorithm.cliName());
-    algorithm.hyperparameters().forEach((k, v) -> m.put(k, number(v)));
+    m.put("algorithm", algorithm.name());
+    RunAlgorithm.options(algorithm).forEach((k, v) -> m.put(k, number(v)));
     m.put("dataset", dataset.toString());
     datasetOptions().forEach((k, v) -> m.put(k.replace('_', ' '), v));
     if (dataDir != null) {
@@ -397,7 +444,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
    */
   public List<String> commandLine() {
     List<String> c = new ArrayList<>(List.of("tributary", "simulate",
-        "--algorithm", algorithm.cliName(), "--dataset", dataset.toString()));
+        "--algorithm", algorithm.name(), "--dataset", dataset.toString()));
     datasetOptions().forEach((k, v) -> c.addAll(List.of("--" + k.replace('_', '-'), v)));
     if (dataDir != null) {
       c.addAll(List.of("--data-dir", dataDir.toString()));
@@ -416,10 +463,10 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     }
     clientMetrics.forEach((k, v) -> c.addAll(List.of("--client-metric",
         k + "=" + metricName(v))));
-    if (algorithm.proximal()) {
+    if (RunAlgorithm.proximal(algorithm)) {
       c.addAll(List.of("--mu", number(mu)));
     }
-    c.addAll(algorithm.commandWords());
+    c.addAll(RunAlgorithm.commandWords(algorithm));
     if (byzantine.active()) {
       c.addAll(List.of("--byzantine", byzantine.toString()));
     }
@@ -486,8 +533,8 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
   /** The settings that exist only in code, which no command line can repeat. */
   public List<String> codeOnly() {
     List<String> out = new ArrayList<>();
-    if (algorithm.custom().isPresent()) {
-      out.add("the algorithm " + algorithm.cliName() + " (Algorithm.custom)");
+    if (!RunAlgorithm.registered(algorithm)) {
+      out.add("the algorithm " + algorithm.name() + " (composed in code)");
     }
     if (dataset instanceof DatasetSpec.Provided) {
       out.add("the data " + dataset + " (Builder.data)");
@@ -562,7 +609,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
     /** The default rounds between checkpoints. */
     public static final int DEFAULT_CHECKPOINT_EVERY = 10;
 
-    private Algorithm algorithm = Algorithm.FEDAVG;
+    private FederatedAlgorithm algorithm = FederatedAlgorithm.fedAvg();
     private DatasetSpec dataset = new DatasetSpec.Digits();
     private Path dataDir;
     private String partition;
@@ -600,10 +647,27 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
       return this;
     }
 
-    /** The algorithm (default FedAvg). */
-    public Builder algorithm(Algorithm a) {
+    /**
+     * The algorithm (default FedAvg): one of the registry ({@link FederatedAlgorithm#named}),
+     * whose proximal coefficient, if it takes one, the run's {@link #mu} sets, or one composed
+     * in code.
+     */
+    public Builder algorithm(FederatedAlgorithm a) {
       this.algorithm = Objects.requireNonNull(a, "algorithm");
       return this;
+    }
+
+    /**
+     * The registry's algorithm {@code name} with {@code options} over its defaults, as {@code
+     * --algorithm NAME} and its flags (or {@code --hp NAME=VALUE}) give them; FedProx's {@code
+     * proximal_mu} is {@link #mu}, not an option.
+     *
+     * @throws IllegalArgumentException naming the unknown algorithm, an option it does not take
+     *     (a {@link SettingException} naming it {@code hyperparameters.NAME}) or a value out of
+     *     range
+     */
+    public Builder algorithm(String name, Map<String, Double> options) {
+      return algorithm(RunAlgorithm.named(name, options));
     }
 
     /** The data (default the embedded digits). */
@@ -817,7 +881,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
 
     /** Whether the algorithm set so far trains with a proximal term (and so takes a mu). */
     boolean proximal() {
-      return algorithm.proximal();
+      return RunAlgorithm.proximal(algorithm);
     }
 
     /**
@@ -838,10 +902,11 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
         split = partition == null ? "iid"
             : io.tributary.data.Partitioner.parse(partition).toString();
       }
-      if (mu != null && !algorithm.proximal()) {
+      if (mu != null && !RunAlgorithm.proximal(algorithm)) {
         throw noProximalTerm(algorithm);
       }
-      double proximal = !algorithm.proximal() ? 0 : mu == null ? DEFAULT_MU : mu;
+      double proximal = !RunAlgorithm.proximal(algorithm) ? 0
+          : mu == null ? RunAlgorithm.proximalMu(algorithm).orElse(DEFAULT_MU) : mu;
       int population = clients != null ? clients
           : dataset.userData() ? countClients(dataset) : DEFAULT_CLIENTS;
       int perRound = clientsPerRound != null ? clientsPerRound
@@ -872,7 +937,7 @@ public record SimulationSettings(Algorithm algorithm, DatasetSpec dataset, Path 
      * together spend what one round at the calibrated multiplier would.
      */
     private DpSettings calibrated(DpSettings dp, int perRound, int population) {
-      if (algorithm.federated(0).topology() instanceof Topology.Hierarchical h
+      if (algorithm.topology() instanceof Topology.Hierarchical h
           && perRound >= h.edges() && perRound <= population) {
         DpSettings c = dp.calibrated(dpTargetEpsilon, h.samplingRate(population, perRound),
             rounds);

@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -132,7 +134,7 @@ class ByzantineTest {
   private static double accuracy(String algorithm, Map<String, Double> options,
       Byzantine byzantine) throws Exception {
     SimulationSettings s = SimulationSettings.builder()
-        .algorithm(Algorithm.of(algorithm, options)).clients(10).clientsPerRound(10).rounds(8)
+        .algorithm(FederatedAlgorithm.named(algorithm, options)).clients(10).clientsPerRound(10).rounds(8)
         .localEpochs(1).seed(5).threads(2).byzantine(byzantine).build();
     return Simulation.builder(s).build().run().history().last().testAccuracy();
   }

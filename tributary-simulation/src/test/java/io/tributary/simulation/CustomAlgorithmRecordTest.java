@@ -18,7 +18,7 @@ class CustomAlgorithmRecordTest {
   private static SimulationSettings.Builder settings(double momentum, Path out) {
     FederatedAlgorithm mine = FederatedAlgorithm.of("mine", new ServerSgd(1, momentum))
         .withAggregator(new TrimmedMean(0.2));
-    return SimulationSettings.builder().algorithm(Algorithm.custom(mine)).rounds(2)
+    return SimulationSettings.builder().algorithm(mine).rounds(2)
         .localEpochs(1).threads(1).out(out);
   }
 
@@ -30,7 +30,7 @@ class CustomAlgorithmRecordTest {
         + "\"TrimmedMean[beta=0.2]\", \"server_optimizer\": \"ServerSgd[learningRate=1.0, "
         + "momentum=0.9]\"}");
     assertThat(s.shellCommand()).endsWith("  # not repeatable from the command line, given in "
-        + "code: the algorithm mine (Algorithm.custom)");
+        + "code: the algorithm mine (composed in code)");
     assertThat(SimulationSettings.builder().build().shellCommand()).doesNotContain("#");
   }
 
@@ -49,15 +49,26 @@ class CustomAlgorithmRecordTest {
   }
 
   @Test
-  void custom_builtInAlgorithmBuiltInCode_recognisedWithItsHyperparameters() {
-    Algorithm adam = Algorithm.custom(io.tributary.learning.Algorithms.named("fedadam",
-        java.util.Map.of("eta", 0.05, "beta_1", 0.8)));
-    assertThat(adam.custom()).isEmpty();
-    assertThat(adam).isEqualTo(Algorithm.of("fedadam", java.util.Map.of("eta", 0.05,
-        "beta_1", 0.8)));
-    assertThat(Algorithm.custom(FederatedAlgorithm.fedAvg())).isEqualTo(Algorithm.FEDAVG);
-    // Another aggregator under a registered name stays composed.
-    assertThat(Algorithm.custom(FederatedAlgorithm.fedAvg().withAggregator(
-        new TrimmedMean(0.1))).custom()).isPresent();
+  void toJson_registryAlgorithmBuiltInCode_recordedByNameAndOptions() throws Exception {
+    FederatedAlgorithm adam = FederatedAlgorithm.named("fedadam",
+        java.util.Map.of("eta", 0.05, "beta_1", 0.8));
+    SimulationSettings s = SimulationSettings.builder().algorithm(adam).build();
+
+    assertThat(adam.registration()).isPresent();
+    assertThat(s.toJson()).contains("\"algorithm\": \"fedadam\"")
+        .contains("\"eta\": 0.05").contains("\"beta_1\": 0.8")
+        .doesNotContain("algorithm_parts");
+    assertThat(s.codeOnly()).isEmpty();
+    assertThat(SimulationSettings.fromJson(s.toJson()).algorithm()).isEqualTo(adam);
+  }
+
+  @Test
+  void registration_partChangedAfterTheRegistryBuiltIt_isComposed() {
+    FederatedAlgorithm changed = FederatedAlgorithm.fedAvg().withAggregator(new TrimmedMean(0.1));
+
+    assertThat(FederatedAlgorithm.fedAvg().registration()).isPresent();
+    assertThat(changed.registration()).isEmpty();
+    assertThat(SimulationSettings.builder().algorithm(changed).build().codeOnly())
+        .containsExactly("the algorithm fedavg (composed in code)");
   }
 }

@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -114,7 +116,7 @@ class DpSimulationTest {
 
   @Test
   void settings_dpWithKrum_refusedNamingDp() {
-    assertThatThrownBy(() -> small(dp(true)).algorithm(Algorithm.of("krum")).build())
+    assertThatThrownBy(() -> small(dp(true)).algorithm(FederatedAlgorithm.named("krum")).build())
         .isInstanceOf(SettingException.class).hasMessageStartingWith("dp replaces the mean");
   }
 

@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -41,7 +43,7 @@ class EngineTest {
 
   @Test
   void codec_roundTripsEverySettingAWorkerNeeds() {
-    SimulationSettings s = SimulationSettings.builder().algorithm(Algorithm.of("fedadam"))
+    SimulationSettings s = SimulationSettings.builder().algorithm(FederatedAlgorithm.named("fedadam"))
         .dataset(new DatasetSpec.Synthetic(0.5, 0.25)).clients(12).clientsPerRound(4)
         .rounds(3).localEpochs(2).batchSize(7).learningRate(0.0123456789).seed(-42)
         .threads(3).checkpointEvery(2).byzantine(Byzantine.parse("1:noise:0.5"))
@@ -95,11 +97,11 @@ class EngineTest {
       Path dir) {
     SimulationSettings s = SimulationSettings.builder().model(ModelKind.MCLR).clients(4)
         .clientsPerRound(2).rounds(1).threads(1)
-        .algorithm(Algorithm.custom(Algorithm.FEDAVG.federated(0).withName("mine")))
+        .algorithm(FederatedAlgorithm.fedAvg().withName("mine"))
         .out(dir.resolve("run"))
         .engine(new Engine.Cluster("local[2]", Map.of(), 0)).build();
     assertThatThrownBy(() -> Simulation.builder(s).writeFiles().build().run())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Algorithm.custom");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("composed in code");
     assertThat(dir.resolve("run")).doesNotExist();
   }
 

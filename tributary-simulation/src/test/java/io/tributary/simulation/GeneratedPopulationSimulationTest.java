@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** Simulations over {@code --dataset generated}: clients made on demand, any population size. */
 class GeneratedPopulationSimulationTest {
   private static SimulationSettings.Builder settings() {
-    return SimulationSettings.builder().algorithm(Algorithm.FEDAVG)
+    return SimulationSettings.builder().algorithm(FederatedAlgorithm.fedAvg())
         .dataset(DatasetSpec.parse("generated:40,3,20")).clients(300).clientsPerRound(30)
         .rounds(8).localEpochs(1).batchSize(5).learningRate(0.5).threads(2).seed(3);
   }

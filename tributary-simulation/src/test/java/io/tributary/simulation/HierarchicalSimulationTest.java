@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 class HierarchicalSimulationTest {
   @TempDir Path dir;
 
-  private static final Algorithm TWO_BY_TWO = Algorithm.of("hierfavg",
+  private static final FederatedAlgorithm TWO_BY_TWO = FederatedAlgorithm.named("hierfavg",
       Map.of("edges", 2.0, "edge_rounds", 2.0));
 
-  private static SimulationSettings.Builder small(Algorithm algorithm) {
+  private static SimulationSettings.Builder small(FederatedAlgorithm algorithm) {
     return SimulationSettings.builder().algorithm(algorithm).model(ModelKind.MCLR).clients(6)
         .clientsPerRound(4).rounds(3).seed(3).threads(2).checkpointEvery(1);
   }
@@ -36,7 +38,7 @@ class HierarchicalSimulationTest {
 
     SimulationSettings read = SimulationSettings.read(dir.resolve("run"));
 
-    assertThat(read.algorithm().hyperparameters()).containsExactly(Map.entry("edges", 2.0),
+    assertThat(read.algorithm().registration().orElseThrow().hyperparameters()).containsExactly(Map.entry("edges", 2.0),
         Map.entry("edge_rounds", 2.0));
     assertThat(read).isEqualTo(s);
     assertThat(s.commandLine()).containsSequence("--edges", "2", "--edge-rounds", "2");
@@ -58,10 +60,10 @@ class HierarchicalSimulationTest {
 
   @Test
   void run_oneEdgeRoundEveryClient_isFedAvgWithinRounding() throws Exception {
-    Algorithm oneRound = Algorithm.of("hierfavg", Map.of("edges", 3.0, "edge_rounds", 1.0));
+    FederatedAlgorithm oneRound = FederatedAlgorithm.named("hierfavg", Map.of("edges", 3.0, "edge_rounds", 1.0));
     SimulationResult tiered = Simulation.builder(small(oneRound).clientsPerRound(6).build())
         .build().run();
-    SimulationResult flat = Simulation.builder(small(Algorithm.FEDAVG).clientsPerRound(6)
+    SimulationResult flat = Simulation.builder(small(FederatedAlgorithm.fedAvg()).clientsPerRound(6)
         .build()).build().run();
 
     for (int r = 0; r < 3; r++) {

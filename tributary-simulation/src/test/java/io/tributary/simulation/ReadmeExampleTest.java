@@ -2,6 +2,7 @@ package io.tributary.simulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Tensor;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,8 @@ class ReadmeExampleTest {
   void readmeExample_runs_andTheReadmeQuotesItVerbatim() throws Exception {
     Path runs = dir;
     SimulationSettings settings = SimulationSettings.builder()
-        .algorithm(Algorithm.FEDPROX).mu(0.05).rounds(20).seed(7).out(Path.of("runs/mine"))
+        .algorithm(FederatedAlgorithm.named("fedprox")).mu(0.05).rounds(20).seed(7)
+        .out(Path.of("runs/mine"))
         .build();
     settings = settings.withOut(runs.resolve("mine"));
     SimulationResult result = Simulation.builder(settings)

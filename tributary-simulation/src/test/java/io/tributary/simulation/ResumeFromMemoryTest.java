@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ResumeFromMemoryTest {
   /** FedAdam, whose moments and step count must come back for the same bits. */
   private static SimulationSettings.Builder fedAdam() {
-    return SimulationSettings.builder().algorithm(Algorithm.of("fedadam")).model(ModelKind.MCLR)
+    return SimulationSettings.builder().algorithm(FederatedAlgorithm.named("fedadam")).model(ModelKind.MCLR)
         .clients(6).clientsPerRound(3).rounds(5).seed(11).threads(2);
   }
 

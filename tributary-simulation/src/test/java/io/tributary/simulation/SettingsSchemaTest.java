@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,11 +30,11 @@ class SettingsSchemaTest {
   static Stream<SimulationSettings> everyKindOfSetting() {
     return Stream.of(
         SimulationSettings.builder().threads(2).build(),
-        SimulationSettings.builder().algorithm(Algorithm.of("fedadam", Map.of("eta", 0.0123)))
+        SimulationSettings.builder().algorithm(FederatedAlgorithm.named("fedadam", Map.of("eta", 0.0123)))
             .dataset(new DatasetSpec.Synthetic(0.5, 0.25)).clients(12).clientsPerRound(4)
             .rounds(3).seed(-42).threads(3).checkpointEvery(2)
             .byzantine(Byzantine.parse("1:noise:0.5")).out(Path.of("some where")).build(),
-        SimulationSettings.builder().algorithm(Algorithm.of("fedprox")).mu(0.25)
+        SimulationSettings.builder().algorithm(FederatedAlgorithm.named("fedprox")).mu(0.25)
             .partition("dirichlet:0.3").model(ModelKind.MCLR).learningRate(0.0123456789)
             .clientOptimizer(ClientOptimizer.of("adam", Map.of("beta1", 0.8)))
             .clientMetric("loss", MetricAggregation.MAX).threads(1).build(),

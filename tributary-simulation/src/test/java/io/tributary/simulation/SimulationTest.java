@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -202,7 +204,7 @@ class SimulationTest {
 
   @Test
   void resume_fedAdamStoppedAfterRound3_endsBitIdenticalWithItsOptimizerState() throws Exception {
-    SimulationSettings.Builder adam = small().algorithm(Algorithm.of("fedadam")).rounds(6);
+    SimulationSettings.Builder adam = small().algorithm(FederatedAlgorithm.named("fedadam")).rounds(6);
     Path whole = dir.resolve("whole");
     SimulationResult uninterrupted = Simulation.builder(adam.out(whole).build()).writeFiles()
         .build().run();
@@ -248,7 +250,7 @@ class SimulationTest {
   void run_suiteAlgorithms_learnOnDigits() throws Exception {
     for (String name : List.of("fedavg", "fedavgm", "fedadam", "fedyogi", "fedadagrad",
         "fedmedian", "fedtrimmedavg", "krum", "multikrum", "bulyan", "qfedavg")) {
-      SimulationResult r = Simulation.builder(small().algorithm(Algorithm.of(name)).rounds(12)
+      SimulationResult r = Simulation.builder(small().algorithm(FederatedAlgorithm.named(name)).rounds(12)
           .build()).build().run();
       assertThat(r.history().last().testAccuracy()).as(name).isGreaterThan(0.5);
     }

@@ -1,5 +1,7 @@
 package io.tributary.simulation;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -40,7 +42,7 @@ class ThreadCountDeterminismTest {
   void syntheticTenClientsPerRound_oneTwoEightThreads_byteIdenticalFinalModelAndMetrics()
       throws Exception {
     SimulationSettings.Builder settings = SimulationSettings.builder()
-        .algorithm(Algorithm.FEDPROX).mu(0.1).dataset(DatasetSpec.parse("synthetic:1,1"))
+        .algorithm(FederatedAlgorithm.named("fedprox")).mu(0.1).dataset(DatasetSpec.parse("synthetic:1,1"))
         .model(ModelKind.MCLR).clients(24).clientsPerRound(10).rounds(4).localEpochs(2)
         .batchSize(10).learningRate(0.01).seed(21);
 
@@ -55,7 +57,7 @@ class ThreadCountDeterminismTest {
   void digitsSixHundredClientsPerRound_oneTwoEightThreads_byteIdenticalFinalModelAndMetrics()
       throws Exception {
     SimulationSettings.Builder settings = SimulationSettings.builder()
-        .algorithm(Algorithm.FEDAVG).dataset(DatasetSpec.parse("digits")).partition("iid")
+        .algorithm(FederatedAlgorithm.fedAvg()).dataset(DatasetSpec.parse("digits")).partition("iid")
         .model(ModelKind.MCLR).clients(600).clientsPerRound(600).rounds(3).localEpochs(1)
         .batchSize(4).learningRate(0.1).seed(21);
 
@@ -70,7 +72,7 @@ class ThreadCountDeterminismTest {
   void generatedSevenHundredClientsPerRound_oneTwoEightThreads_byteIdenticalFinalModelAndMetrics()
       throws Exception {
     SimulationSettings.Builder settings = SimulationSettings.builder()
-        .algorithm(Algorithm.FEDAVG).dataset(DatasetSpec.parse("generated:50,4,3"))
+        .algorithm(FederatedAlgorithm.fedAvg()).dataset(DatasetSpec.parse("generated:50,4,3"))
         .clients(1_500).clientsPerRound(700).rounds(2).localEpochs(1).batchSize(3)
         .learningRate(0.1).seed(21);
 

@@ -149,8 +149,8 @@ class SparkClusterIT {
   private static Path runHierarchical(String name, Engine engine, int edgeRounds, boolean dp)
       throws Exception {
     SimulationSettings.Builder b = SimulationSettings.builder()
-        .algorithm(io.tributary.simulation.Algorithm.of("hierfavg", Map.of("edges", 2.0,
-            "edge_rounds", (double) edgeRounds)))
+        .algorithm("hierfavg", Map.of("edges", 2.0,
+            "edge_rounds", (double) edgeRounds))
         .model(ModelKind.MCLR).clients(20).clientsPerRound(8).rounds(HIERARCHICAL_ROUNDS)
         .localEpochs(1).threads(2).seed(21).engine(engine).out(dir.resolve(name));
     if (dp) {

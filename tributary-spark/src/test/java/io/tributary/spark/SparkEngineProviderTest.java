@@ -3,7 +3,7 @@ package io.tributary.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.Engine;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.Simulation;
@@ -123,12 +123,12 @@ class SparkEngineProviderTest {
   @Test
   void aCustomAlgorithm_isRefusedOnSpark() {
     SimulationSettings withCustom = SimulationSettings.builder()
-        .algorithm(Algorithm.custom(Algorithm.FEDAVG.federated(0).withName("mine")))
+        .algorithm(FederatedAlgorithm.fedAvg().withName("mine"))
         .model(ModelKind.MCLR)
         .clients(4).clientsPerRound(2).rounds(1).threads(1)
         .engine(new Engine.Cluster("local[2]", Map.of(), 0)).build();
     assertThatThrownBy(() -> new SparkEngineProvider().start(
         (Engine.Cluster) withCustom.engine(), withCustom, () -> null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Algorithm.custom");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("composed in code");
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.privacy.aggregation.DpMode;
 import io.tributary.privacy.aggregation.DpSettings;
 import io.tributary.runtime.Edges;
-import io.tributary.simulation.Algorithm;
 import io.tributary.simulation.Engine;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SettingsSchema;
@@ -35,8 +34,8 @@ class SparkHierarchicalIdentityTest {
   private static SimulationSettings.Builder settings(int clientsPerRound, int edges,
       int edgeRounds) {
     return SimulationSettings.builder()
-        .algorithm(Algorithm.of("hierfavg", Map.of("edges", (double) edges,
-            "edge_rounds", (double) edgeRounds)))
+        .algorithm("hierfavg", Map.of("edges", (double) edges,
+            "edge_rounds", (double) edgeRounds))
         .model(ModelKind.MLP).clients(12).clientsPerRound(clientsPerRound).rounds(ROUNDS)
         .localEpochs(1).threads(2).seed(7);
   }

@@ -2,7 +2,7 @@ package io.tributary.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.Engine;
 import io.tributary.simulation.ModelKind;
@@ -99,7 +99,7 @@ class SparkSimulationIdentityTest {
 
   @Test
   void fedmedianOnSparkLocalTwoCores_givesTheLocalRunsFiles() throws Exception {
-    Algorithm median = Algorithm.of("fedmedian", Map.of());
+    FederatedAlgorithm median = FederatedAlgorithm.named("fedmedian", Map.of());
     Path local = run("median-local", settings().algorithm(median).engine(Engine.LOCAL));
     Path spark = run("median-spark", settings().algorithm(median)
         .engine(new Engine.Cluster("local[2]", Map.of(), 3)));
@@ -111,7 +111,7 @@ class SparkSimulationIdentityTest {
   @Test
   void registeredAlgorithmOnSparkLocalTwoCores_givesTheLocalRunsFiles() throws Exception {
     // The workers know the algorithm only by the name and options config.json carries.
-    Algorithm mine = Algorithm.of("trimmedstep", Map.of("step", 0.75));
+    FederatedAlgorithm mine = FederatedAlgorithm.named("trimmedstep", Map.of("step", 0.75));
     Path local = run("registered-local", settings().algorithm(mine).engine(Engine.LOCAL));
     Path spark = run("registered-spark", settings().algorithm(mine)
         .engine(new Engine.Cluster("local[2]", Map.of(), 3)));

@@ -64,6 +64,11 @@ class LiveViewTest {
       }
 
       @Override
+      public int lastRound() {
+        return rounds;
+      }
+
+      @Override
       public List<RoundRecord> previous() {
         return List.of();
       }

@@ -13,7 +13,7 @@ import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.learning.ClientSampler;
 import io.tributary.learning.EvaluationOutput;
-import io.tributary.learning.FedAvg;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
 import io.tributary.learning.SequenceValues;
@@ -50,7 +50,8 @@ public final class Main {
       FederatedDataset clients = FederatedDataset.partitioned("digits", split.train(),
           Partitioner.parse("iid").partition(split.train(), CLIENTS, 1));
       Model model = Models.mlp("mlp", Digits.NUM_FEATURES, 32, Digits.NUM_CLASSES, DType.FLOAT32);
-      LearningProcess fedAvg = FedAvg.build(model, 2, 16, 0.3, 1).bound(GraphBinder.standard());
+      LearningProcess fedAvg = FederatedAlgorithm.fedAvg().build(model, 2, 16, 0.3, 1)
+          .bound(GraphBinder.standard());
       List<Object> test = List.of(SequenceValues.of(split.test(), 100));
       ClientSampler sampler = new ClientSampler(7);
 

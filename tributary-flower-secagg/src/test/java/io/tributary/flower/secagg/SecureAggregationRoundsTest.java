@@ -1,5 +1,7 @@
 package io.tributary.flower.secagg;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.ManagedChannel;
@@ -24,7 +26,6 @@ import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.SecureAggregation;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.privacy.aggregation.DpAggregator;
@@ -322,9 +323,9 @@ class SecureAggregationRoundsTest {
     double c = 1.0;
     DpAggregator dp = new DpAggregator(DpMode.CLIENT, 0, c, 4, java.util.Optional.empty(), 0,
         DpNoise.seededForExperimentsOnlyNotPrivate(1));
-    start(new SecureAggregation(3, 2, 16, c, 8), 4, new ServerAlgorithm(
+    start(new SecureAggregation(3, 2, 16, c, 8), 4,
         io.tributary.learning.FederatedAlgorithm.fedAvg().withAggregator(dp),
-        Map.of("clipping_norm", Scalar.of(c))));
+        Map.of("clipping_norm", Scalar.of(c)));
     for (int i = 0; i < 3; i++) {
       join(new SecAggClientAdapter(new Shifting(0.1, 1)));
     }
@@ -383,9 +384,9 @@ class SecureAggregationRoundsTest {
     // four clients, up to 16-bit quantization of each element in [-C, C].
     DpAggregator dp = new DpAggregator(DpMode.CLIENT, 0, c, 4, java.util.Optional.empty(), 0,
         DpNoise.seededForExperimentsOnlyNotPrivate(1));
-    start(new SecureAggregation(3, 2, 16, c, 8), 4, new ServerAlgorithm(
+    start(new SecureAggregation(3, 2, 16, c, 8), 4,
         io.tributary.learning.FederatedAlgorithm.fedAvg().withAggregator(dp),
-        Map.of("clipping_norm", Scalar.of(c))));
+        Map.of("clipping_norm", Scalar.of(c)));
     // Shifts of every parameter (3 of them): the third and fourth are beyond C and get clipped
     // on the client to norm C, whatever their example counts, which no longer weigh.
     double[] shifts = {0.1, -0.2, 3.0, -40.0};
@@ -419,8 +420,13 @@ class SecureAggregationRoundsTest {
     start(secure, minClients, null);
   }
 
-  private void start(SecureAggregation secure, int minClients, ServerAlgorithm algorithm)
+  private void start(SecureAggregation secure, int minClients, FederatedAlgorithm algorithm)
       throws Exception {
+    start(secure, minClients, algorithm, Map.of());
+  }
+
+  private void start(SecureAggregation secure, int minClients, FederatedAlgorithm algorithm,
+      Map<String, Scalar> fitConfig) throws Exception {
     LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
     init.put("b", Tensor.scalar(1f));
@@ -445,7 +451,7 @@ class SecureAggregationRoundsTest {
         .secureAggregation(secure).clientWait(Duration.ofSeconds(20))
         .roundTimeout(Duration.ofSeconds(20)).shutdownGrace(Duration.ofSeconds(2));
     if (algorithm != null) {
-      config.algorithm(algorithm);
+      config.algorithm(algorithm).fitConfig(fitConfig);
     }
     server = FlowerServer.start(config.build(),
         InProcessServerBuilder.forName(name).intercept(recorder), SerializerRegistry.load());

@@ -1,5 +1,8 @@
 package io.tributary.flower.server;
 
+import io.tributary.flower.Scalar;
+import io.tributary.flower.server.internal.ServerAlgorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.MetricAggregation;
 import io.tributary.runtime.RuntimeOptions;
 import java.time.Duration;
@@ -21,7 +24,12 @@ import java.util.TreeMap;
  *     this one)
  * @param minClients clients needed before a round starts, and the least sampled per round
  *     (Flower's {@code min_available_clients} and {@code min_fit_clients})
- * @param algorithm FedAvg or FedProx
+ * @param algorithm the algorithm: the registry's by name ({@link FederatedAlgorithm#named}) or
+ *     one composed in code; flat (a server's clients report to it directly). Its round is the
+ *     algorithm's own federated {@code next} with CLIENTS bound to the connected clients; the
+ *     clients do the client work, told by each fit config what they must do differently:
+ *     {@code proximal_mu} when the algorithm has one, and with client-side clipping {@code
+ *     clipping_norm} (Flower's {@code fixedclipping_mod} reads it) and {@code local_noise_stddev}
  * @param fractionFit the fraction of connected clients sampled for fit (Flower default 1.0)
  * @param fractionEvaluate the fraction sampled for evaluation (Flower default 1.0)
  * @param roundTimeout how long a client may take to answer one instruction; empty for no limit
@@ -55,14 +63,19 @@ import java.util.TreeMap;
  * @param secureAggregation SecAgg+ for every fit round (the server finds the protocol on its
  *     class path, see {@link SecureFitProtocol}; the clients must run
  *     {@code io.tributary.flower.secagg.SecAggClientAdapter}); empty for plain rounds
+ * @param fitConfig further entries of every fit config
+ * @param roundFitConfig entries computed from the server state before each round (they win
+ *     over the others)
  */
 public record ServerConfig(String host, int port, int rounds, int minClients,
-    ServerAlgorithm algorithm, double fractionFit, double fractionEvaluate,
+    FederatedAlgorithm algorithm, double fractionFit, double fractionEvaluate,
     Optional<Duration> roundTimeout, double minSuccessFraction, Duration clientWait,
     InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
     int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
-    double examplesOverMedian, Map<String, MetricAggregation> clientMetrics, Optional<SecureAggregation> secureAggregation) {
+    double examplesOverMedian, Map<String, MetricAggregation> clientMetrics,
+    Optional<SecureAggregation> secureAggregation, Map<String, Scalar> fitConfig,
+    RoundFitConfig roundFitConfig) {
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
@@ -84,6 +97,10 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(algorithm, "algorithm");
     Objects.requireNonNull(initial, "initial");
+    fitConfig = Map.copyOf(fitConfig);
+    Objects.requireNonNull(roundFitConfig, "roundFitConfig");
+    // Refuses an algorithm through edges, naming it.
+    new ServerAlgorithm(algorithm, fitConfig, roundFitConfig);
     Objects.requireNonNull(tls, "tls");
     tokens = Set.copyOf(tokens);
     check(port >= 0 && port <= 65535, "port must be 0 to 65535, got " + port);
@@ -92,7 +109,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
         + " has no rounds left of " + rounds);
     check(!(initial instanceof InitialParameters.Resumed r
         && r.updater().map(u -> u.slots().isEmpty()).orElse(true))
-        || algorithm.algorithm().serverOptimizer().stateSlots().isEmpty(), "resume: the "
+        || algorithm.serverOptimizer().stateSlots().isEmpty(), "resume: the "
         + "checkpoint holds no state of " + algorithm.name() + "'s server optimizer; start a new "
         + "run");
     if (initial instanceof InitialParameters.Resumed r) {
@@ -134,8 +151,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
   public SequencedMap<String, String> display() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
     m.put("algorithm", algorithm.name());
-    if (algorithm.proximalMu() > 0) {
-      m.put("mu", number(algorithm.proximalMu()));
+    if (algorithm.mu() > 0) {
+      m.put("mu", number(algorithm.mu()));
     }
     m.put("rounds", Integer.toString(rounds));
     m.put("min clients", Integer.toString(minClients));
@@ -167,6 +184,24 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     return m;
   }
 
+  /**
+   * The config every FitIns of the run carries besides {@code server_round}: {@code
+   * proximal_mu} when the algorithm has one, {@code clipping_norm} (and {@code
+   * local_noise_stddev}) when its aggregator asks the clients to clip, and {@link #fitConfig}.
+   */
+  public Map<String, Scalar> fitInsConfig() {
+    return new ServerAlgorithm(algorithm, fitConfig, roundFitConfig).fitConfig();
+  }
+
+  /**
+   * The entries the fit config of the round that starts from {@code state} (the algorithm's
+   * server state) adds to {@link #fitInsConfig()}: with client-side adaptive clipping the
+   * round's {@code clipping_norm}, and {@link #roundFitConfig}'s entries.
+   */
+  public Map<String, Scalar> fitInsConfig(io.tributary.core.values.StructValue state) {
+    return new ServerAlgorithm(algorithm, fitConfig, roundFitConfig).roundConfig(state);
+  }
+
   /** The kind of run a server's checkpoints record ({@link io.tributary.learning.rounds.output.RunIdentity#kind}). */
   public static final String RUN_KIND = "server";
 
@@ -180,7 +215,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
   public io.tributary.learning.rounds.output.RunIdentity runIdentity() {
     SequencedMap<String, String> m = new LinkedHashMap<>();
     m.put("algorithm", algorithm.name());
-    m.put("mu", Double.toString(algorithm.proximalMu()));
+    m.put("mu", Double.toString(algorithm.mu()));
     m.put("fraction_fit", Double.toString(fractionFit));
     m.put("fraction_evaluate", Double.toString(fractionEvaluate));
     m.put("min_success_fraction", Double.toString(minSuccessFraction));
@@ -193,6 +228,21 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     return new io.tributary.learning.rounds.output.RunIdentity(RUN_KIND, m, seed);
   }
 
+  /**
+   * The run's checkpoints as its start tells them: one every round, each recording the
+   * algorithm's proximal coefficient as the hyperparameter {@code mu}, its name as the property
+   * {@code algorithm}, and this run's {@link #runIdentity}; a server has no graph to store.
+   */
+  public io.tributary.learning.rounds.Checkpoints checkpoints() {
+    SequencedMap<String, Double> h = new LinkedHashMap<>();
+    h.put("mu", algorithm.mu());
+    SequencedMap<String, String> p = new LinkedHashMap<>();
+    p.put("algorithm", algorithm.name());
+    p.putAll(runIdentity().properties());
+    return new io.tributary.learning.rounds.Checkpoints(1,
+        io.tributary.format.TrainingConfig.of("", h).withProperties(p), Optional.empty());
+  }
+
   private static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
         : Double.toString(v);
@@ -202,7 +252,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
    * Refuses, before any file is touched, a checkpoint whose aggregator state (a private
    * aggregator's round and clipping norm) is not the state of the run's aggregator.
    */
-  private static void checkAggregatorState(ServerAlgorithm algorithm,
+  private static void checkAggregatorState(FederatedAlgorithm algorithm,
       InitialParameters.Resumed r) {
     io.tributary.core.types.StructType model;
     try {
@@ -211,7 +261,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     } catch (IllegalArgumentException e) {
       return; // the run refuses these tensors as its model when it starts, naming them
     }
-    Optional<io.tributary.core.types.Type> stateType = algorithm.algorithm().aggregator()
+    Optional<io.tributary.core.types.Type> stateType = algorithm.aggregator()
         .create(model).initialize().map(c -> ((io.tributary.core.types.FederatedType)
             c.type().result()).member());
     try {
@@ -239,7 +289,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     private int port = 8080;
     private int rounds = 1;
     private int minClients = 2;
-    private ServerAlgorithm algorithm = ServerAlgorithm.fedAvg();
+    private FederatedAlgorithm algorithm = FederatedAlgorithm.fedAvg();
+    private final Map<String, Scalar> fitConfig = new java.util.LinkedHashMap<>();
+    private RoundFitConfig roundFitConfig = RoundFitConfig.none();
     private double fractionFit = 1.0;
     private double fractionEvaluate = 1.0;
     private Optional<Duration> roundTimeout = Optional.of(DEFAULT_ROUND_TIMEOUT);
@@ -277,8 +329,21 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
       return this;
     }
 
-    public Builder algorithm(ServerAlgorithm a) {
+    /** The algorithm (default FedAvg). */
+    public Builder algorithm(FederatedAlgorithm a) {
       this.algorithm = a;
+      return this;
+    }
+
+    /** Sends {@code entries} in every fit config as well (added to those given before). */
+    public Builder fitConfig(Map<String, Scalar> entries) {
+      this.fitConfig.putAll(entries);
+      return this;
+    }
+
+    /** Adds {@code entries}' values for the server state to each round's fit config. */
+    public Builder roundFitConfig(RoundFitConfig entries) {
+      this.roundFitConfig = Objects.requireNonNull(entries, "entries");
       return this;
     }
 
@@ -386,7 +451,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
           tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
           maxExamplesPerClient, overMaxExamples, examplesOverMedian, clientMetrics,
-          secureAggregation);
+          secureAggregation, fitConfig, roundFitConfig);
     }
 
     /**

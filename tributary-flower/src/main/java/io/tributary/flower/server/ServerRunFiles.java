@@ -1,14 +1,17 @@
 package io.tributary.flower.server;
 
 import io.tributary.format.TrainingConfig;
+import io.tributary.learning.rounds.Checkpoints;
 import io.tributary.learning.rounds.RoundJson;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundRecord.EvaluationKind;
 import io.tributary.learning.rounds.RunEnd;
 import io.tributary.learning.rounds.UpdaterState;
+import io.tributary.learning.rounds.output.CheckpointListener;
 import io.tributary.learning.rounds.output.FinalModelListener;
 import io.tributary.learning.rounds.output.MetricsLog;
+import io.tributary.learning.rounds.output.ProgressListener;
 import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.learning.rounds.output.RunIdentity;
@@ -34,7 +37,9 @@ import java.util.function.IntToDoubleFunction;
  * The files a server run writes in its directory as rounds end, as a {@link RoundListener} to
  * pass to {@link FlowerServer#run(RoundListener)}: a line of {@code metrics.jsonl} ({@link
  * MetricsLog}, the simulator's mapping of a round), a {@code round-NNNN} tag in {@code model.zip}
- * ({@link RoundCheckpoints}, the simulator's checkpoints) and, when asked for, a progress line;
+ * (learning's {@link CheckpointListener}, the simulator's checkpoints, with the server
+ * optimizer's and the aggregator's state) and, when asked for, the progress lines of learning's
+ * {@link ProgressListener};
  * {@link #finished} (which the server calls when the run ends) and {@link #finish} write {@code
  * report.html} ({@link HtmlReport}, the simulator's page with a server's charts).
  *
@@ -54,11 +59,9 @@ public final class ServerRunFiles implements RoundListener {
   private final List<RoundRecord> history;
   private final String title;
   private final SequencedMap<String, String> settings;
-  private final RoundCheckpoints checkpoints;
-  private final int rounds;
-  private final Optional<PrintWriter> progress;
+  private final CheckpointListener checkpoints;
+  private final Optional<ProgressListener> progress;
   private final Optional<IntToDoubleFunction> epsilon;
-  private final TrainingConfig training;
   private final RunLock lock;
   private boolean closed;
 
@@ -99,14 +102,16 @@ public final class ServerRunFiles implements RoundListener {
     this.history = new ArrayList<>(earlier);
     this.title = b.title;
     this.settings = new LinkedHashMap<>(b.settings);
-    this.rounds = b.rounds;
-    this.checkpoints = new RoundCheckpoints(b.dir.resolve(RoundCheckpoints.FILE), b.rounds);
-    this.progress = b.progress;
+    this.progress = b.progress.map(out -> new ProgressListener(out,
+        ProgressListener.Style.LINES, b.rounds, b.resumedAfter + 1));
     this.epsilon = b.epsilon;
     SequencedMap<String, String> props = new LinkedHashMap<>(b.properties);
     props.putAll(b.identity.orElse(new RunIdentity(ServerConfig.RUN_KIND,
         new LinkedHashMap<>(), 0)).properties());
-    this.training = TrainingConfig.of("", b.hyperparameters).withProperties(props);
+    // A server's checkpoint every round: its clients may leave at any time.
+    this.checkpoints = new CheckpointListener(b.dir.resolve(RoundCheckpoints.FILE), b.rounds,
+        new Checkpoints(1, TrainingConfig.of("", b.hyperparameters).withProperties(props),
+            Optional.empty()));
   }
 
   /**
@@ -140,7 +145,10 @@ public final class ServerRunFiles implements RoundListener {
       this.rounds = rounds;
     }
 
-    /** Prints a {@link #progressLine} to {@code out} after each round, and the round's failures. */
+    /**
+     * Prints each round's progress line to {@code out} ({@link ProgressListener#federatedLine}),
+     * and the round's failures.
+     */
     public Builder progress(PrintWriter out) {
       this.progress = Optional.of(out);
       return this;
@@ -150,8 +158,8 @@ public final class ServerRunFiles implements RoundListener {
      * Records the algorithm in each checkpoint: its proximal coefficient as the hyperparameter
      * {@code mu} and its name as the property {@code algorithm}.
      */
-    public Builder algorithm(ServerAlgorithm algorithm) {
-      hyperparameters.put("mu", algorithm.proximalMu());
+    public Builder algorithm(io.tributary.learning.FederatedAlgorithm algorithm) {
+      hyperparameters.put("mu", algorithm.mu());
       properties.put("algorithm", algorithm.name());
       return this;
     }
@@ -257,26 +265,6 @@ public final class ServerRunFiles implements RoundListener {
     }
   }
 
-  /**
-   * A round's progress line, {@code round 3/10: 5 clients, 0 failed, client_loss 0.4120,
-   * eval_loss 0.3981, 1.20 s, ...}, with {@code -} for a loss no client reported.
-   */
-  public static String progressLine(RoundRecord m, int rounds) {
-    return String.format(Locale.ROOT, "round %d/%d: %d clients, %d failed, client_loss %s, "
-        + "eval_loss %s, %.2f s, %s up, %s down", m.round(), rounds, m.clients(), m.failures(),
-        loss(m.clientLoss()), loss(m.evalLoss()), m.seconds(), bytes(m.bytesUp()),
-        bytes(m.bytesDown()));
-  }
-
-  private static String loss(double loss) {
-    return Double.isNaN(loss) ? "-" : String.format(Locale.ROOT, "%.4f", loss);
-  }
-
-  private static String bytes(long n) {
-    return n < 1 << 20 ? String.format(Locale.ROOT, "%.1f KB", n / 1024.0)
-        : String.format(Locale.ROOT, "%.1f MB", n / 1048576.0);
-  }
-
   /** Writes the round's files without optimizer state. */
   @Override
   public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters)
@@ -298,15 +286,9 @@ public final class ServerRunFiles implements RoundListener {
     }
     metrics.write(m);
     history.add(m);
-    checkpoints.write(m.round(), parameters, updater, training, null);
+    checkpoints.roundEnded(m, parameters, updater);
     if (progress.isPresent()) {
-      PrintWriter out = progress.get();
-      out.println(progressLine(m, rounds));
-      m.failureReasons().forEach(r -> out.println("  failed: " + r));
-      if (m.nonFiniteMetrics() > 0) {
-        out.println("  left out: " + m.nonFiniteMetrics() + " NaN or infinite client metrics");
-      }
-      out.flush();
+      progress.get().round(m);
     }
   }
 
@@ -334,6 +316,7 @@ public final class ServerRunFiles implements RoundListener {
    */
   @Override
   public void finished(RunEnd end) throws IOException {
+    checkpoints.finished(end);
     finish(end.outcome());
     new FinalModelListener(dir.resolve(FINAL)).finished(end);
   }
@@ -343,15 +326,22 @@ public final class ServerRunFiles implements RoundListener {
     return List.copyOf(history);
   }
 
-  /** Closes {@code metrics.jsonl} and releases the directory's lock; a later call does nothing. */
+  /**
+   * Waits for the last checkpoint, closes {@code metrics.jsonl} and releases the directory's
+   * lock; a later call does nothing.
+   */
   @Override
   public void close() throws IOException {
     if (!closed) {
       closed = true;
       try {
-        metrics.close();
+        checkpoints.close();
       } finally {
-        lock.discard();
+        try {
+          metrics.close();
+        } finally {
+          lock.discard();
+        }
       }
     }
   }

@@ -12,7 +12,6 @@ import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.internal.ModelSpec;
 import io.tributary.learning.FederatedAlgorithm;
@@ -93,7 +92,7 @@ class HostileRelayTest {
     }
   }
 
-  private static ServerConfig server(ServerAlgorithm algorithm) {
+  private static ServerConfig server(FederatedAlgorithm algorithm) {
     List<Tensor> init = EdgeClients.initial();
     LinkedHashMap<String, Tensor> named = new LinkedHashMap<>();
     named.put("kernel", init.get(0));
@@ -121,7 +120,7 @@ class HostileRelayTest {
       throws Exception {
     List<Tensor> honest = RelayRoundTest.simulate(2, 2, 1, EdgeClients.initial());
     try (RelayRig rig = new RelayRig()) {
-      rig.server(server(ServerAlgorithm.fedAvg()));
+      rig.server(server(FederatedAlgorithm.fedAvg()));
       deploy(rig, lie, 1f);
 
       RunResult result = rig.server.run();
@@ -146,8 +145,8 @@ class HostileRelayTest {
     List<List<Tensor>> edges = honestEdgeUpdates();
     List<Tensor> init = EdgeClients.initial();
     try (RelayRig rig = new RelayRig()) {
-      rig.server(server(new ServerAlgorithm(FederatedAlgorithm.fedAvg()
-          .withAggregator(aggregator))));
+      rig.server(server(FederatedAlgorithm.fedAvg()
+          .withAggregator(aggregator)));
       deploy(rig, null, 1e30f);
 
       RunResult result = rig.server.run();

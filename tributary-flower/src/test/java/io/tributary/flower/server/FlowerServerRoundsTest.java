@@ -1,5 +1,7 @@
 package io.tributary.flower.server;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -223,7 +225,7 @@ class FlowerServerRoundsTest {
   @Test
   void run_fedProx_sendsProximalMuInEveryFitConfig() throws Exception {
     try (Harness h = new Harness(Harness.config().rounds(2).minClients(1)
-        .algorithm(ServerAlgorithm.fedProx(0.5)).build())) {
+        .algorithm(FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 0.5))).build())) {
       FakeClient c = h.client(Behaviours.honest(1, 1));
       h.awaitClients(1);
       h.server.run();
@@ -265,14 +267,13 @@ class FlowerServerRoundsTest {
             io.tributary.privacy.aggregation.DpMode.CLIENT, 0, 1.0, 3, Optional.of(ac), 0,
             io.tributary.privacy.aggregation.DpNoise.seededForExperimentsOnlyNotPrivate(1))
             .withReportedNormBits();
-    ServerAlgorithm algorithm = new ServerAlgorithm(io.tributary.learning.FederatedAlgorithm
-        .fedAvg().withAggregator(dp), java.util.Map.of("clipping_norm",
-            io.tributary.flower.Scalar.of(1.0))).withRoundFitConfig(state -> java.util.Map.of(
-                "clipping_norm", io.tributary.flower.Scalar.of(
-                    state.struct("aggregator").tensor("clip_norm").item())));
+    FederatedAlgorithm algorithm = io.tributary.learning.FederatedAlgorithm.fedAvg()
+        .withAggregator(dp);
     List<Double> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
     try (Harness h = new Harness(Harness.config().rounds(2).minClients(3).algorithm(algorithm)
-        .build())) {
+        .fitConfig(java.util.Map.of("clipping_norm", io.tributary.flower.Scalar.of(1.0)))
+        .roundFitConfig(state -> java.util.Map.of("clipping_norm", io.tributary.flower.Scalar.of(
+            state.struct("aggregator").tensor("clip_norm").item()))).build())) {
       // Update norms 0.1 sqrt(3), 0.2 sqrt(3) and 4 sqrt(3): two of three within C = 1.
       h.client(clipping(0.1f, seen));
       h.client(clipping(0.2f, seen));

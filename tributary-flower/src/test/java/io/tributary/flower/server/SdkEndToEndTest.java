@@ -1,5 +1,7 @@
 package io.tributary.flower.server;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ManagedChannel;
@@ -58,7 +60,7 @@ class SdkEndToEndTest {
   void run_fedProx_deliversProximalMuToSdkClients() throws Exception {
     List<Tensor> init = List.of(Tensor.ofFloats(Shape.of(2), 1, 2));
     server = start(ServerConfig.builder().rounds(2).minClients(2)
-        .algorithm(ServerAlgorithm.fedProx(0.25)).initial(named(init)));
+        .algorithm(FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 0.25))).initial(named(init)));
     RecordingClient a = new RecordingClient();
     RecordingClient b = new RecordingClient();
     join(a, List.of("numpy.ndarray"));

@@ -1,5 +1,7 @@
 package io.tributary.flower.server;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,18 +26,18 @@ class ServerConfigTest {
     model.put("w", io.tributary.tensor.Tensor.scalar(1f));
     ServerConfig.Builder b = ServerConfig.builder().rounds(5)
         .initial(new InitialParameters.Resumed(model, 2))
-        .algorithm(new ServerAlgorithm(io.tributary.learning.Algorithms.named("fedyogi")));
+        .algorithm(io.tributary.learning.FederatedAlgorithm.named("fedyogi"));
 
     assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("resume: the checkpoint holds no state of fedyogi's server "
             + "optimizer");
-    assertThat(b.algorithm(ServerAlgorithm.fedAvg()).build().initial().roundsDone()).isEqualTo(2);
+    assertThat(b.algorithm(FederatedAlgorithm.fedAvg()).build().initial().roundsDone()).isEqualTo(2);
   }
 
   @Test
   void display_fedProxWithTokens_showsTheSettingsButNoToken() {
     ServerConfig c = ServerConfig.builder().address("0.0.0.0", 8080).rounds(7).minClients(3)
-        .algorithm(ServerAlgorithm.fedProx(0.25)).tokens(java.util.Set.of("secret-token"))
+        .algorithm(FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 0.25))).tokens(java.util.Set.of("secret-token"))
         .build();
 
     var m = c.display();

@@ -1,5 +1,7 @@
 package io.tributary.flower.server;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.format.ModelFile;
@@ -33,7 +35,7 @@ class ServerRunFilesTest {
     model.put("arr_0", Tensor.scalar(1f));
     StringWriter progress = new StringWriter();
     try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).progress(new PrintWriter(progress))
-        .algorithm(ServerAlgorithm.fedAvg()).command("tributary server").build()) {
+        .algorithm(FederatedAlgorithm.fedAvg()).command("tributary server").build()) {
       out.roundEnded(m, model);
       out.roundEnded(clean, model);
     }
@@ -57,7 +59,7 @@ class ServerRunFilesTest {
     SequencedMap<String, Tensor> model = new LinkedHashMap<>();
     model.put("arr_0", Tensor.scalar(1f));
     try (ServerRunFiles out = ServerRunFiles.builder(dir, 12)
-        .algorithm(ServerAlgorithm.fedProx(0.25)).command("tributary server --x").build()) {
+        .algorithm(FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 0.25))).command("tributary server --x").build()) {
       for (int r = 1; r <= 2; r++) {
         out.roundEnded(RoundRecord.federated(r, 0.5, 0.5, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
             new TreeMap<>()), model);

@@ -17,6 +17,26 @@ public interface RunStart {
    */
   List<RoundRecord> previous();
 
+  /** The run's last round: the rounds it goes to, a resumed run's earlier ones included. */
+  int lastRound();
+
+  /**
+   * How the run's checkpoints are made ({@code output.CheckpointListener} reads it); by default
+   * one every round, recording no settings and no graph.
+   */
+  default Checkpoints checkpoints() {
+    return Checkpoints.everyRound();
+  }
+
+  /**
+   * Lines that introduce the run on a console before its first round ({@code
+   * output.ProgressListener} prints them), such as the algorithm, the data and the model; none by
+   * default.
+   */
+  default List<String> banner() {
+    return List.of();
+  }
+
   /** The run's settings as its report shows them, in order. */
   SequencedMap<String, String> settingsDisplay();
 

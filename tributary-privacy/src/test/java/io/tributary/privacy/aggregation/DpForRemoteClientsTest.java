@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.core.values.StructValue;
-import io.tributary.learning.Algorithms;
+
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.aggregation.Aggregator;
 import io.tributary.learning.aggregation.ClientClipping;
@@ -58,7 +58,7 @@ class DpForRemoteClientsTest {
 
   @Test
   void forRemoteClients_robustAggregator_isRefusedNamingTheAlgorithm() {
-    assertThatThrownBy(() -> client(0, false).forRemoteClients(Algorithms.named("krum",
+    assertThatThrownBy(() -> client(0, false).forRemoteClients(FederatedAlgorithm.named("krum",
         Map.of()), 4, 7)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not krum");
   }

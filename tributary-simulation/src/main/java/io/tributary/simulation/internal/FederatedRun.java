@@ -144,7 +144,7 @@ public final class FederatedRun implements AutoCloseable, RoundRecorder {
     long p = parts.parameterBytes();
     long up = (long) (clients - failed) * p;
     long down = (long) clients * p;
-    if (config.algorithm().federated(config.mu()).topology()
+    if (config.algorithm().topology()
         instanceof Topology.Hierarchical h) {
       // The clients talk to their edges, k2 times a round; only the edges' models reach the
       // server, and the server's model reaches the edges once.
@@ -204,7 +204,7 @@ public final class FederatedRun implements AutoCloseable, RoundRecorder {
       state = updater.get().applyTo(state);
     } else if (UpdaterState.of(state).isPresent()) {
       throw new IllegalArgumentException("resume: the checkpoint holds no state of "
-          + config.algorithm().cliName() + "'s server optimizer or aggregator");
+          + config.algorithm().name() + "'s server optimizer or aggregator");
     }
   }
 

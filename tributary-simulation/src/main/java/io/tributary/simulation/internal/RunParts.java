@@ -72,7 +72,7 @@ public final class RunParts {
     this.data = data;
     this.modelType = LocalTraining.modelType(model);
     long modelSeed = Seeds.model(config.seed());
-    FederatedAlgorithm algorithm = config.algorithm().federated(config.mu());
+    FederatedAlgorithm algorithm = config.algorithm();
     if (config.dp().isPresent() && algorithm.topology() instanceof Topology.Flat) {
       algorithm = algorithm.withAggregator(config.dp().get().aggregator(config.clientsPerRound(),
           Seeds.dpNoise(config.seed())));
@@ -132,7 +132,7 @@ public final class RunParts {
 
   /** Whether the clients report to the server or through edges. */
   private Topology topology() {
-    return config.algorithm().federated(config.mu()).topology();
+    return config.algorithm().topology();
   }
 
   /**

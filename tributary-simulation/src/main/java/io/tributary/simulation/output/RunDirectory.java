@@ -1,6 +1,7 @@
 package io.tributary.simulation.output;
 
 import io.tributary.learning.rounds.RoundListener;
+import io.tributary.learning.rounds.output.CheckpointListener;
 import io.tributary.learning.rounds.output.FinalModelListener;
 import io.tributary.learning.rounds.output.MetricsLogListener;
 import io.tributary.learning.rounds.output.ReportListener;
@@ -10,9 +11,10 @@ import java.util.List;
 
 /**
  * The listeners that write every file of {@code tributary simulate} into one directory: the
- * simulation's own ({@code config.json}, {@code clients.json}, the checkpoints with the model's
- * graph) and the round listeners every binding writes with ({@code tributary-learning}'s
- * {@link MetricsLogListener}, {@link FinalModelListener}, {@link ReportListener}).
+ * simulation's own ({@code config.json}, {@code clients.json}) and the round listeners every
+ * binding writes with ({@code tributary-learning}'s {@link MetricsLogListener}, {@link
+ * CheckpointListener} (the simulation's start gives the model's graph and the settings each
+ * checkpoint records), {@link FinalModelListener}, {@link ReportListener}).
  */
 public final class RunDirectory {
   private RunDirectory() {}

@@ -6,7 +6,7 @@ import io.tributary.data.Dataset;
 import io.tributary.graph.models.Model;
 import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.learning.rounds.RoundReport;
-import io.tributary.simulation.Algorithm;
+import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.simulation.DatasetSpec;
 import io.tributary.simulation.ModelKind;
 import io.tributary.simulation.SimulationData;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** A simulated client whose update is not finite is left out and named in the round's metrics. */
 class FederatedRunUntrustedTest {
   private static SimulationSettings config() {
-    return new SimulationSettings(Algorithm.FEDAVG, DatasetSpec.parse("digits"), null, "iid",
+    return new SimulationSettings(FederatedAlgorithm.fedAvg(), DatasetSpec.parse("digits"), null, "iid",
         ModelKind.MCLR, 4, 4, 1, 1, 16, 0.1, 0, 3, 2, 10, Path.of("unused"));
   }
 

@@ -1,5 +1,7 @@
 package io.tributary.ui.browser;
 
+import io.tributary.learning.FederatedAlgorithm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.flower.AbstractFlowerClient;
@@ -13,7 +15,6 @@ import io.tributary.flower.Scalar;
 import io.tributary.flower.server.FlowerServer;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
-import io.tributary.flower.server.ServerAlgorithm;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.rounds.RoundListener;
 import io.tributary.learning.rounds.RoundListeners;
@@ -296,7 +297,7 @@ class LiveViewBrowserTest {
     LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("kernel", Tensor.ofFloats(Shape.of(2), 1, 2));
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(WATCHED)
-        .minClients(3).algorithm(ServerAlgorithm.fedAvg()).clientWait(Duration.ofSeconds(30))
+        .minClients(3).algorithm(FederatedAlgorithm.fedAvg()).clientWait(Duration.ofSeconds(30))
         .roundTimeout(Duration.ofSeconds(20)).minSuccessFraction(0.5)
         .shutdownGrace(Duration.ofSeconds(2)).initial(new InitialParameters.Given(init)).build();
     Gate gate = new Gate();

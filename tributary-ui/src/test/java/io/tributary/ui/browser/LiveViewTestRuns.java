@@ -23,6 +23,11 @@ final class LiveViewTestRuns {
       }
 
       @Override
+      public int lastRound() {
+        return rounds;
+      }
+
+      @Override
       public List<RoundRecord> previous() {
         return List.of();
       }

@@ -73,8 +73,8 @@ public final class FleetServer implements AutoCloseable {
           + "SecAgg+ (FleetApi.Builder.secAggPlus), which Flower's secaggplus_mod and "
           + "SecAggPlusMod answer; the ServerConfig's is the Join server's own protocol");
     }
-    if (fleet.secAggPlus().isPresent() && config.algorithm().fitConfig().containsKey(
-        io.tributary.flower.server.ServerAlgorithm.CLIPPING_NORM)) {
+    if (fleet.secAggPlus().isPresent() && config.fitInsConfig().containsKey(
+        io.tributary.flower.server.internal.ServerAlgorithm.CLIPPING_NORM)) {
       throw new IllegalArgumentException("client-side DP with Flower's SecAgg+: its workflow "
           + "weighs each node's update by its example count, so one node could move the noised "
           + "sum by more than the clipping norm");

@@ -65,8 +65,9 @@ public final class RoundRunner {
   }
 
   /** What a server's listener is told before the first round. */
-  private record Start(int firstRound, List<RoundRecord> previous,
-      SequencedMap<String, String> settingsDisplay, String title) implements RunStart {}
+  private record Start(int firstRound, int lastRound, List<RoundRecord> previous,
+      SequencedMap<String, String> settingsDisplay, String title,
+      io.tributary.learning.rounds.Checkpoints checkpoints) implements RunStart {}
 
   /**
    * Runs every round through the {@link RunLoop} every binding shares, telling {@code listener}
@@ -115,8 +116,10 @@ public final class RoundRunner {
     } catch (IllegalArgumentException e) {
       throw new FlowerServerException(e.getMessage(), e);
     }
+    ServerAlgorithm server = new ServerAlgorithm(config.algorithm(), config.fitConfig(),
+        config.roundFitConfig());
     RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
-        config.algorithm().fitConfig(), java.util.Map.of(), config.maxExamplesPerClient(),
+        server.fitConfig(), java.util.Map.of(), config.maxExamplesPerClient(),
         config.examplesOverMedian());
     int exchanges = 1;
     if (secureFit.isPresent()) {
@@ -128,21 +131,21 @@ public final class RoundRunner {
       exchanges = secure.exchanges();
       LOG.info("every fit round aggregates securely with {}", secure.name());
     }
-    if (config.algorithm().algorithm().aggregator().create(spec.type()).takesNormBits()) {
+    if (config.algorithm().aggregator().create(spec.type()).takesNormBits()) {
       if (work.isSecure()) {
         throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
             + "secure round does not reveal: use fixed clipping with secure aggregation", null);
       }
       work.reportNormBits();
     }
-    LearningProcess process = config.algorithm().algorithm().process(
+    LearningProcess process = config.algorithm().process(
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
         work.evaluation());
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
-    run.start(new Start(config.initial().roundsDone() + 1, config.initial().previous(),
-        config.display(), config.algorithm().name() + " server on " + config.host() + ":"
-        + config.port()));
+    run.start(new Start(config.initial().roundsDone() + 1, config.rounds(),
+        config.initial().previous(), config.display(), config.algorithm().name() + " server on "
+        + config.host() + ":" + config.port(), config.checkpoints()));
     try (ExecutionContext ctx = ExecutionContext.create(options(config, exchanges))) {
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
@@ -154,12 +157,12 @@ public final class RoundRunner {
           throw new FlowerServerException("resume: " + e.getMessage(), e);
         }
       }
-      work.roundConfig(config.algorithm().roundConfig(first));
+      work.roundConfig(server.roundConfig(first));
       RunLoop.Finished done = run.rounds(loop, first, config.rounds(), new RoundRecorder() {
         @Override
         public RoundRecord record(RoundReport report) {
           // The next round's fit config follows the state this round left.
-          work.roundConfig(config.algorithm().roundConfig(report.state()));
+          work.roundConfig(server.roundConfig(report.state()));
           return metrics(report, population, work, config);
         }
 

@@ -1,4 +1,4 @@
-package io.tributary.simulation.output;
+package io.tributary.learning.rounds.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

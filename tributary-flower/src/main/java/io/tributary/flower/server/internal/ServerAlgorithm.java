@@ -1,17 +1,18 @@
-package io.tributary.flower.server;
+package io.tributary.flower.server.internal;
 
 import io.tributary.flower.Scalar;
+import io.tributary.flower.server.RoundFitConfig;
 import io.tributary.learning.AlgorithmRegistry;
-import io.tributary.learning.Algorithms;
+
 import io.tributary.learning.FederatedAlgorithm;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The server's algorithm: any {@link FederatedAlgorithm} (Flower's suite by name from {@link
- * Algorithms}, or one composed in code). Its round is the algorithm's own federated {@code next},
- * run with CLIENTS bound to the connected clients; the client work is theirs, so the server only
- * tells them what they must do differently, as Flower's FedProx strategy does: {@code
+ * The server binding's view of its {@link FederatedAlgorithm} (the registry's by name, or one
+ * composed in code), given by {@code ServerConfig}: its round is the algorithm's own federated
+ * {@code next}, run with CLIENTS bound to the connected clients; the client work is theirs, so
+ * the server only tells them what they must do differently, as Flower's FedProx strategy does: {@code
  * proximal_mu} in every fit config when the algorithm has one; with an aggregator that asks the
  * clients to clip ({@link io.tributary.learning.aggregation.Aggregator#clientClipping},
  * client-side differential privacy), {@code clipping_norm}, which Flower's {@code
@@ -28,21 +29,6 @@ import java.util.Objects;
  */
 public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> extraFitConfig,
     RoundFitConfig roundFitConfig) {
-  /** Fit-config entries that follow the server state. */
-  @FunctionalInterface
-  public interface RoundFitConfig {
-    /**
-     * The entries for the round that starts from {@code state}, the algorithm's server state
-     * {@code <model=M[,optimizer=O][,aggregator=A]>}.
-     */
-    Map<String, Scalar> of(io.tributary.core.values.StructValue state);
-
-    /** No entries. */
-    static RoundFitConfig none() {
-      return state -> Map.of();
-    }
-  }
-
   /** The fit-config key of the clients' clipping norm, which Flower's clipping mods read. */
   public static final String CLIPPING_NORM = "clipping_norm";
   /** The fit-config key of the clients' local noise, which Tributary's clients read. */
@@ -77,18 +63,6 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
     this(algorithm, Map.of());
   }
 
-  /** The same algorithm sending {@code entries} in every fit config as well. */
-  public ServerAlgorithm withFitConfig(Map<String, Scalar> entries) {
-    Map<String, Scalar> all = new java.util.LinkedHashMap<>(extraFitConfig);
-    all.putAll(entries);
-    return new ServerAlgorithm(algorithm, all, roundFitConfig);
-  }
-
-  /** The same algorithm adding {@code entries}' values for the state to each round's config. */
-  public ServerAlgorithm withRoundFitConfig(RoundFitConfig entries) {
-    return new ServerAlgorithm(algorithm, extraFitConfig, entries);
-  }
-
   /**
    * The entries of the fit config of the round that starts from {@code state}, the algorithm's
    * server state: with client-side adaptive clipping, the round's {@code clipping_norm} (the
@@ -100,16 +74,6 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
         .ifPresent(k -> c.put(CLIPPING_NORM, Scalar.of(k.normFor(state.struct("aggregator")))));
     c.putAll(roundFitConfig.of(state));
     return Map.copyOf(c);
-  }
-
-  /** FedAvg. */
-  public static ServerAlgorithm fedAvg() {
-    return new ServerAlgorithm(FederatedAlgorithm.fedAvg());
-  }
-
-  /** FedProx with proximal coefficient {@code mu}. */
-  public static ServerAlgorithm fedProx(double mu) {
-    return new ServerAlgorithm(Algorithms.named("fedprox", Map.of("proximal_mu", mu)));
   }
 
   /** The algorithm's name, such as {@code fedadam}. */

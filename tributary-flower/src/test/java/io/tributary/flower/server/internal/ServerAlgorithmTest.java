@@ -1,26 +1,30 @@
-package io.tributary.flower.server;
+package io.tributary.flower.server.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.flower.Scalar;
-import io.tributary.learning.Algorithms;
 import io.tributary.learning.FederatedAlgorithm;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The FitIns config: {@code proximal_mu} for algorithms whose spec takes it, even at 0. */
 class ServerAlgorithmTest {
+  private static ServerAlgorithm fedProx(double mu) {
+    return new ServerAlgorithm(FederatedAlgorithm.named("fedprox", Map.of("proximal_mu", mu)));
+  }
+
   @Test
   void fitConfig_fedProxAtZero_sendsProximalMuAsFlowersFedProxDoes() {
-    assertThat(ServerAlgorithm.fedProx(0).fitConfig()).containsEntry("proximal_mu",
+    assertThat(fedProx(0).fitConfig()).containsEntry("proximal_mu",
         Scalar.of(0.0));
-    assertThat(ServerAlgorithm.fedProx(0.25).fitConfig()).containsEntry("proximal_mu",
+    assertThat(fedProx(0.25).fitConfig()).containsEntry("proximal_mu",
         Scalar.of(0.25));
   }
 
   @Test
   void fitConfig_algorithmWithoutProximalTerm_sendsNone() {
-    assertThat(ServerAlgorithm.fedAvg().fitConfig()).doesNotContainKey("proximal_mu");
-    assertThat(new ServerAlgorithm(Algorithms.named("fedadam")).fitConfig())
+    assertThat(new ServerAlgorithm(FederatedAlgorithm.fedAvg()).fitConfig()).doesNotContainKey("proximal_mu");
+    assertThat(new ServerAlgorithm(FederatedAlgorithm.named("fedadam")).fitConfig())
         .doesNotContainKey("proximal_mu");
     // Built in code under a name no spec registers: only a mu above 0 is sent.
     assertThat(new ServerAlgorithm(FederatedAlgorithm.fedAvg().withName("mine")).fitConfig())
