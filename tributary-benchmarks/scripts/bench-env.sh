@@ -17,6 +17,11 @@ out="$root/tributary-benchmarks/target/results"
 mkdir -p "$out"
 
 build_benchmarks() {
+  # SKIP_BUILD=1 runs the jar already built (after a build of one's own, e.g. an offline one).
+  if [[ ${SKIP_BUILD:-0} == 1 && -f $root/tributary-benchmarks/target/benchmarks.jar ]]; then
+    echo "SKIP_BUILD=1: using the benchmarks.jar already built" >&2
+    return
+  fi
   echo "building benchmarks..." >&2
   (cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-benchmarks -am package)
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Tributary against PyTorch (CPU) in one run, for docs/benchmarks.md ("## Local training against
 # PyTorch"): float32 matmul 512^3, one epoch of the FedAvg 2NN and one of its CNN (batch 32, SGD),
-# at each thread count, PyTorch (scripts/torch_anchor.py), then Tributary (LocalTrainingRace, plain
-# `java -cp` as a library user runs it, no options), then PyTorch again; prints medians and ratios.
+# at each thread count, PyTorch (scripts/torch_anchor.py), then Tributary (LocalTrainingRace:
+# `vector`, with `--add-modules jdk.incubator.vector` as the README recommends for training, and
+# `plain`, a `java -cp` with no options), then PyTorch again; prints medians and ratios, by wall
+# clock and by the processes' CPU seconds (what still compares when others share the cores).
 #
 # PyTorch comes from the machine's local wheel folders (`find / -name 'torch-*.whl'`, a +cpu build
 # preferred, or TORCH_WHEEL=path) into a venv under tributary-benchmarks/target/torch-venv (no
@@ -12,7 +14,7 @@
 # thread count asked for.
 #
 # Usage: [THREADS="1 2"] [REPS=5] [SAMPLES=10000] [CNN_SAMPLES=10000] [CASES=matmul,2nn,cnn]
-#        [VARIANTS="plain vector"] tributary-benchmarks/scripts/run-pytorch.sh
+#        [VARIANTS="vector plain"] [SKIP_BUILD=1] tributary-benchmarks/scripts/run-pytorch.sh
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh
@@ -23,7 +25,7 @@ REPS=${REPS:-5}
 SAMPLES=${SAMPLES:-10000}
 CNN_SAMPLES=${CNN_SAMPLES:-10000}
 CASES=${CASES:-matmul,2nn,cnn}
-VARIANTS=${VARIANTS:-plain}
+VARIANTS=${VARIANTS:-vector plain}
 MAX_LOAD=${MAX_LOAD:-1.0}
 venv="$root/tributary-benchmarks/target/torch-venv"
 failed=()

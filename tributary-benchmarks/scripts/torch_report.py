@@ -21,8 +21,9 @@ def main(path):
     if head.get("under_load"):
         print(f"**{head['under_load']}**")
     print()
-    print("| case | threads | PyTorch | Tributary | variant | Tributary / PyTorch |")
-    print("|---|---:|---:|---:|---|---:|")
+    print("| case | threads | PyTorch | Tributary | variant | Tributary / PyTorch |"
+          " CPU s, PyTorch / Tributary | ratio by CPU s |")
+    print("|---|---:|---:|---:|---|---:|---:|---:|")
     threads = sorted({x["threads"] for x in runs})
     problems = []
     for key, label in CASES:
@@ -36,14 +37,21 @@ def main(path):
                 if x["side"] != "tributary" or x["threads"] != t or key not in x:
                     continue
                 mine = x[key]["median"]
+                cpu = ("", "")
                 if key == "matmul_gflops":
                     ratio = f"{100 * mine / anchor:.0f}% of PyTorch's GFLOPS"
                     fig = (f"{anchor:.1f}", f"{mine:.1f}")
                 else:
                     ratio = f"**{mine / anchor:.2f}x** PyTorch's time"
                     fig = (f"{anchor:.3f}", f"{mine:.3f}")
+                    # CPU seconds: what still compares when other processes share the cores.
+                    ckey = key.replace("_epoch_s", "_epoch_cpu_s")
+                    tc = [s for r in torch_runs if ckey in r for s in r[ckey]["samples"]]
+                    if tc and ckey in x:
+                        a, m = statistics.median(tc), x[ckey]["median"]
+                        cpu = (f"{a:.3f} / {m:.3f}", f"{m / a:.2f}x")
                 print(f"| {label} | {t} | {fig[0]} | {fig[1]} | {x.get('variant', 'plain')}"
-                      f" ({x['kernel']}) | {ratio} |")
+                      f" ({x['kernel']}) | {ratio} | {cpu[0]} | {cpu[1]} |")
     for t in threads:
         sides = {x["side"] for x in runs if x["threads"] == t}
         if sides != {"pytorch", "tributary"}:

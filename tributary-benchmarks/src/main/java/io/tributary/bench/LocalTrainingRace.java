@@ -19,7 +19,9 @@ import java.util.SplittableRandom;
  * scripts/torch_anchor.py}): float32 matmul 512³, one epoch of the FedAvg 2NN and one of its CNN
  * (batch 32, SGD lr 0.01, random 28x28 samples), as a library user runs them: a plain {@code java
  * -cp} with no options, {@link GemmKernel#DEFAULT} with {@link GemmKernel#withThreads(int)}.
- * Prints one JSON object with every sample and the medians.
+ * Prints one JSON object with every sample and the medians: wall-clock seconds per epoch and, as
+ * {@code *_cpu_s}, the process's CPU seconds per epoch (all its threads), the figure that still
+ * means something when other processes share the cores.
  *
  * <p>Usage: {@code LocalTrainingRace THREADS REPS SAMPLES CNN_SAMPLES [CASES]}, CASES a comma list
  * of {@code matmul}, {@code 2nn} and {@code cnn} (all three by default).
@@ -52,12 +54,10 @@ public final class LocalTrainingRace {
       json.append(", \"matmul_gflops\": ").append(summary(gflops));
     }
     if (cases.contains("2nn")) {
-      json.append(", \"2nn_epoch_s\": ").append(summary(epochs(Models.fedAvg2nn(), kernel,
-          new int[] {784}, samples, reps)));
+      epochs(json, "2nn", Models.fedAvg2nn(), kernel, new int[] {784}, samples, reps);
     }
     if (cases.contains("cnn")) {
-      json.append(", \"cnn_epoch_s\": ").append(summary(epochs(Models.fedAvgCnn(), kernel,
-          new int[] {28, 28, 1}, cnnSamples, reps)));
+      epochs(json, "cnn", Models.fedAvgCnn(), kernel, new int[] {28, 28, 1}, cnnSamples, reps);
     }
     System.out.println(json.append('}'));
   }
@@ -87,9 +87,12 @@ public final class LocalTrainingRace {
     return gflops;
   }
 
-  /** One warm-up epoch on a tenth of the data, then {@code reps} timed epochs over all of it. */
-  private static double[] epochs(Model model, GemmKernel kernel, int[] sample, int samples,
-      int reps) {
+  /**
+   * One warm-up epoch on a tenth of the data, then {@code reps} timed epochs over all of it,
+   * appended to {@code json} as {@code NAME_epoch_s} (wall clock) and {@code NAME_epoch_cpu_s}.
+   */
+  private static void epochs(StringBuilder json, String name, Model model, GemmKernel kernel,
+      int[] sample, int samples, int reps) {
     Trainer trainer = new Trainer(model.graph(), model.loss(), model.input(), model.labels(),
         model.accuracy(), model.trainableNames(), new Sgd(0.01), model.initialParameters(0),
         kernel);
@@ -118,17 +121,26 @@ public final class LocalTrainingRace {
       loss += trainer.trainBatch(xs.get(i), ys.get(i));
     }
     double[] seconds = new double[reps];
+    double[] cpu = new double[reps];
     for (int r = 0; r < reps; r++) {
+      long c0 = processCpuNanos();
       long t0 = System.nanoTime();
       for (int i = 0; i < xs.size(); i++) {
         loss += trainer.trainBatch(xs.get(i), ys.get(i));
       }
       seconds[r] = (System.nanoTime() - t0) / 1e9;
+      cpu[r] = (processCpuNanos() - c0) / 1e9;
     }
     if (!Double.isFinite(loss)) {
       throw new IllegalStateException("training diverged: loss " + loss);
     }
-    return seconds;
+    json.append(", \"").append(name).append("_epoch_s\": ").append(summary(seconds))
+        .append(", \"").append(name).append("_epoch_cpu_s\": ").append(summary(cpu));
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static String summary(double[] values) {

@@ -126,62 +126,94 @@ final class ConvFloat {
 
   /**
    * Columns {@code [kFrom, kTo)} of one image's im2col rows into {@code cols} from {@code at}: row
-   * (oy, ox) holds the window under that output, (ky, kx, ci) flattened; zeros pad.
+   * (oy, ox) holds the window under that output, (ky, kx, ci) flattened; zeros pad. For one ky, the
+   * window's entries (kx, ci) that fall inside the image are one contiguous run of the input (NHWC
+   * keeps a row's pixels and their channels together), so each (output, ky) is one copy: with one
+   * input channel a copy of kw floats, not kw copies of one.
    */
   private static void im2col(Shape s, float[] x, int base, int kFrom, int kTo, float[] cols,
       int at) {
     ConvGeometry g = s.g();
     int cin = s.cin();
+    int span = g.kw() * cin;
     int kt = kTo - kFrom;
-    int eFrom = kFrom / cin;
-    int eTo = (kTo + cin - 1) / cin;
+    int kyFrom = kFrom / span;
+    int kyTo = (kTo + span - 1) / span;
     for (int oy = 0; oy < s.oh(); oy++) {
       for (int ox = 0; ox < s.ow(); ox++) {
-        int row = at + (oy * s.ow() + ox) * kt;
-        for (int e = eFrom; e < eTo; e++) {
-          int ky = e / g.kw();
-          int kx = e - ky * g.kw();
-          int c0 = Math.max(kFrom, e * cin);
-          int c1 = Math.min(kTo, e * cin + cin);
-          int to = row + c0 - kFrom;
+        // Window entry q of this output lands at cols[row + q].
+        int row = at + (oy * s.ow() + ox) * kt - kFrom;
+        int ix0 = ox * g.sw() - g.pw();
+        int inFrom = Math.max(0, -ix0) * cin;
+        int inTo = Math.min(g.kw(), s.w() - ix0) * cin;
+        for (int ky = kyFrom; ky < kyTo; ky++) {
+          int q0 = ky * span;
+          int from = Math.max(kFrom, q0);
+          int to = Math.min(kTo, q0 + span);
           int iy = oy * g.sh() - g.ph() + ky;
-          int ix = ox * g.sw() - g.pw() + kx;
-          if (iy < 0 || iy >= s.h() || ix < 0 || ix >= s.w()) {
-            java.util.Arrays.fill(cols, to, to + c1 - c0, 0f);
-          } else {
-            System.arraycopy(x, base + (iy * s.w() + ix) * cin + c0 - e * cin, cols, to, c1 - c0);
+          int v0 = Math.max(from, q0 + inFrom);
+          int v1 = Math.min(to, q0 + inTo);
+          if (iy < 0 || iy >= s.h() || v0 >= v1) {
+            java.util.Arrays.fill(cols, row + from, row + to, 0f);
+            continue;
+          }
+          zero(cols, row + from, row + v0);
+          copy(x, base + (iy * s.w() + ix0) * cin + v0 - q0, cols, row + v0, v1 - v0);
+          zero(cols, row + v1, row + to);
+        }
+      }
+    }
+  }
+
+  /**
+   * The adjoint of im2col: adds each window row back onto the input positions it came from, in the
+   * order of the output positions (a window touches each input element at most once), one
+   * contiguous run per (output, ky) as in {@link #im2col}.
+   */
+  private static void col2im(Shape s, float[] cols, int at, float[] dx, int base) {
+    ConvGeometry g = s.g();
+    int cin = s.cin();
+    int span = g.kw() * cin;
+    int k = s.window();
+    for (int oy = 0; oy < s.oh(); oy++) {
+      for (int ox = 0; ox < s.ow(); ox++) {
+        int row = at + (oy * s.ow() + ox) * k;
+        int ix0 = ox * g.sw() - g.pw();
+        int inFrom = Math.max(0, -ix0) * cin;
+        int inTo = Math.min(g.kw(), s.w() - ix0) * cin;
+        if (inFrom >= inTo) {
+          continue;
+        }
+        for (int ky = 0; ky < g.kh(); ky++) {
+          int iy = oy * g.sh() - g.ph() + ky;
+          if (iy < 0 || iy >= s.h()) {
+            continue;
+          }
+          int from = row + ky * span + inFrom;
+          int to = base + (iy * s.w() + ix0) * cin + inFrom;
+          for (int c = 0, e = inTo - inFrom; c < e; c++) {
+            dx[to + c] += cols[from + c];
           }
         }
       }
     }
   }
 
-  /** The adjoint of im2col: adds each window row back onto the input positions it came from. */
-  private static void col2im(Shape s, float[] cols, int at, float[] dx, int base) {
-    ConvGeometry g = s.g();
-    int cin = s.cin();
-    int k = s.window();
-    for (int oy = 0; oy < s.oh(); oy++) {
-      for (int ox = 0; ox < s.ow(); ox++) {
-        int row = at + (oy * s.ow() + ox) * k;
-        for (int ky = 0; ky < g.kh(); ky++) {
-          int iy = oy * g.sh() - g.ph() + ky;
-          if (iy < 0 || iy >= s.h()) {
-            continue;
-          }
-          for (int kx = 0; kx < g.kw(); kx++) {
-            int ix = ox * g.sw() - g.pw() + kx;
-            if (ix < 0 || ix >= s.w()) {
-              continue;
-            }
-            int from = row + (ky * g.kw() + kx) * cin;
-            int to = base + (iy * s.w() + ix) * cin;
-            for (int c = 0; c < cin; c++) {
-              dx[to + c] += cols[from + c];
-            }
-          }
-        }
-      }
+  /** Zeros {@code a[from, to)}, in a loop when short (a call costs more than a few stores). */
+  private static void zero(float[] a, int from, int to) {
+    for (int i = from; i < to; i++) {
+      a[i] = 0f;
+    }
+  }
+
+  /** {@code System.arraycopy}, in a loop for short runs, where the call is most of the cost. */
+  private static void copy(float[] src, int from, float[] dst, int to, int len) {
+    if (len >= 32) {
+      System.arraycopy(src, from, dst, to, len);
+      return;
+    }
+    for (int i = 0; i < len; i++) {
+      dst[to + i] = src[from + i];
     }
   }
 }

@@ -340,6 +340,12 @@ public final class Gemm {
       portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0, alpha, beta, true);
       return;
     }
+    if (k > 0 && k <= VectorGemm.KC) {
+      // One block of k (a training step's weight gradient over a batch): scaled as it is stored.
+      RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) ->
+          VectorGemm.multiplyScaled(ta, tb, m, n, k, a, b, c, from, to, alpha, beta));
+      return;
+    }
     RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) -> {
       float[] block = new float[Math.min(SCALED_BLOCK_ROWS, to - from) * n];
       for (int r0 = from; r0 < to; r0 += SCALED_BLOCK_ROWS) {

@@ -49,6 +49,12 @@ final class MaxPoolOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+    return compute(op, in, previous, GemmKernel.DEFAULT);
+  }
+
+  /** With the Vector API kernel, float32 pools run on {@link VectorPool}: the same bits. */
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
     NdArray x = in[grad ? 1 : 0];
     if (x.rank() != 4) {
       throw new IllegalArgumentException("max_pool needs NHWC input, got " + x);
@@ -69,7 +75,9 @@ final class MaxPoolOp extends BaseOp {
       }
       int[] shape = grad ? x.shapeRef() : new int[] {n, oh, ow, c};
       NdArray out = NdArray.reuseOrZeros(NdArray.previous(previous, 0), DType.FLOAT32, shape);
-      poolFloat(x.floats(), grad ? in[0].floats() : null, out.floats(), n, h, w, c, oh, ow, geo);
+      boolean vector = gemm.implementation() == Gemm.Kernel.VECTOR && gemm.isAvailable();
+      poolFloat(x.floats(), grad ? in[0].floats() : null, out.floats(), n, h, w, c, oh, ow, geo,
+          vector);
       return new NdArray[] {out};
     }
     double[] xd = x.asDoubles();
@@ -113,9 +121,14 @@ final class MaxPoolOp extends BaseOp {
    * window in (ky, kx) order, as the float64 path does; the gradient adds onto that position.
    */
   private static void poolFloat(float[] x, float[] g, float[] out, int n, int h, int w, int c,
-      int oh, int ow, ConvGeometry geo) {
+      int oh, int ow, ConvGeometry geo, boolean vector) {
     if (g != null) {
       java.util.Arrays.fill(out, 0, n * h * w * c, 0f);
+    }
+    // The vector path takes whole vectors of channels; this loop the rest (all, without it).
+    int c0 = vector ? VectorPool.pool(x, g, out, n, h, w, c, oh, ow, geo) : 0;
+    if (c0 == c) {
+      return;
     }
     int[] bestAt = new int[c];
     float[] best = new float[c];
@@ -123,7 +136,7 @@ final class MaxPoolOp extends BaseOp {
       for (int oy = 0; oy < oh; oy++) {
         for (int ox = 0; ox < ow; ox++) {
           int first = ((b * h + oy * geo.sh()) * w + ox * geo.sw()) * c;
-          System.arraycopy(x, first, best, 0, c);
+          System.arraycopy(x, first + c0, best, c0, c - c0);
           java.util.Arrays.fill(bestAt, first);
           for (int ky = 0; ky < geo.kh(); ky++) {
             for (int kx = 0; kx < geo.kw(); kx++) {
@@ -131,7 +144,7 @@ final class MaxPoolOp extends BaseOp {
                 continue;
               }
               int at = ((b * h + oy * geo.sh() + ky) * w + ox * geo.sw() + kx) * c;
-              for (int ch = 0; ch < c; ch++) {
+              for (int ch = c0; ch < c; ch++) {
                 float v = x[at + ch];
                 if (v > best[ch]) {
                   best[ch] = v;
@@ -142,9 +155,9 @@ final class MaxPoolOp extends BaseOp {
           }
           int o = ((b * oh + oy) * ow + ox) * c;
           if (g == null) {
-            System.arraycopy(best, 0, out, o, c);
+            System.arraycopy(best, c0, out, o + c0, c - c0);
           } else {
-            for (int ch = 0; ch < c; ch++) {
+            for (int ch = c0; ch < c; ch++) {
               out[bestAt[ch] + ch] += g[o + ch];
             }
           }

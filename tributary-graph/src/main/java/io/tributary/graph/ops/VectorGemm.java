@@ -21,7 +21,8 @@ final class VectorGemm {
   private static final int L = S.length();
   private static final int NR = 2 * L;
   private static final int MR = 4;
-  private static final int KC = 256;
+  /** Steps of k per block; a product whose k fits one block can be scaled as it is stored. */
+  static final int KC = 256;
   private static final int DIRECT_MAX_ROWS = 64;
   private static final int NC = Integer.getInteger("tributary.gemm.nc", 128);
 
@@ -49,7 +50,27 @@ final class VectorGemm {
    */
   static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, int aOff,
       float[] b, float[] c, int cOff, int from, int to, boolean accumulate) {
-    if (!accumulate) {
+    multiply(ta, tb, m, n, k, a, aOff, b, c, cOff, from, to, accumulate, false, 1f, 0f);
+  }
+
+  /**
+   * Rows {@code [from, to)} of {@code c = alpha op(a) op(b) + beta c} for {@code 0 < k <=} {@link
+   * #KC}: each tile's sums start from zero and each finished element p is stored as {@link
+   * Gemm#combine}(p, alpha, beta, c), in one pass, so the product is never stored and B is packed
+   * once for all the rows. The same bits as computing the product, then combining.
+   */
+  static void multiplyScaled(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b,
+      float[] c, int from, int to, float alpha, float beta) {
+    if (k <= 0 || k > KC) {
+      throw new IllegalArgumentException("a scaled product needs 0 < k <= " + KC + ", got " + k);
+    }
+    multiply(ta, tb, m, n, k, a, 0, b, c, 0, from, to, false, true, alpha, beta);
+  }
+
+  private static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, int aOff,
+      float[] b, float[] c, int cOff, int from, int to, boolean accumulate, boolean scaled,
+      float alpha, float beta) {
+    if (!accumulate && !scaled) {
       java.util.Arrays.fill(c, cOff + from * n, cOff + to * n, 0f);
     }
     if (from >= to || n == 0 || k == 0) {
@@ -78,9 +99,11 @@ final class VectorGemm {
             int jj = j0 + jp * NR;
             int cols = Math.min(NR, j0 + nc - jj);
             if (direct && cols == NR) {
-              kernel(kc, ap, b, p0 * n + jj, n, c, cOff + i0 * n + jj, n, rows, cols, tile);
+              kernel(kc, ap, b, p0 * n + jj, n, c, cOff + i0 * n + jj, n, rows, cols, tile,
+                  scaled, alpha, beta);
             } else {
-              kernel(kc, ap, bp, jp * kc * NR, NR, c, cOff + i0 * n + jj, n, rows, cols, tile);
+              kernel(kc, ap, bp, jp * kc * NR, NR, c, cOff + i0 * n + jj, n, rows, cols, tile,
+                  scaled, alpha, beta);
             }
           }
         }
@@ -128,12 +151,19 @@ final class VectorGemm {
     }
   }
 
-  /** C tile += A strip x B panel, where row p of the panel starts at bOff + p * ldb. */
+  /**
+   * C tile += A strip x B panel, where row p of the panel starts at bOff + p * ldb; with {@code
+   * scaled}, C tile = combine(A strip x B panel, alpha, beta, C tile) instead.
+   */
   private static void kernel(int kc, float[] ap, float[] bp, int bOff, int ldb, float[] c, int cOff,
-      int ldc, int rows, int cols, float[] tile) {
+      int ldc, int rows, int cols, float[] tile, boolean scaled, float alpha, float beta) {
     // Always enter through the tile, as the results leave through it: one path in and out lets C2
     // hold all the accumulators in registers.
-    loadTile(tile, c, cOff, ldc, rows, cols);
+    if (scaled) {
+      java.util.Arrays.fill(tile, 0f);
+    } else {
+      loadTile(tile, c, cOff, ldc, rows, cols);
+    }
     FloatVector c00 = FloatVector.fromArray(S, tile, 0);
     FloatVector c01 = FloatVector.fromArray(S, tile, L);
     FloatVector c10 = FloatVector.fromArray(S, tile, NR);
@@ -170,7 +200,34 @@ final class VectorGemm {
     c21.intoArray(tile, 2 * NR + L);
     c30.intoArray(tile, 3 * NR);
     c31.intoArray(tile, 3 * NR + L);
-    storeTile(tile, c, cOff, ldc, rows, cols);
+    if (scaled) {
+      storeScaled(tile, c, cOff, ldc, rows, cols, alpha, beta);
+    } else {
+      storeTile(tile, c, cOff, ldc, rows, cols);
+    }
+  }
+
+  /**
+   * Writes combine(tile, alpha, beta, C) over the first rows x cols of C: alpha p when beta is 0
+   * (C not read), else fma(p, alpha, beta c), lane by lane as {@link Gemm#combine} rounds it.
+   */
+  private static void storeScaled(float[] tile, float[] c, int cOff, int ldc, int rows, int cols,
+      float alpha, float beta) {
+    FloatVector av = FloatVector.broadcast(S, alpha);
+    for (int r = 0; r < rows; r++) {
+      int at = cOff + r * ldc;
+      int t = r * NR;
+      int j = 0;
+      for (; j + L <= cols; j += L) {
+        FloatVector p = FloatVector.fromArray(S, tile, t + j);
+        FloatVector out = beta == 0f ? p.mul(av)
+            : p.fma(av, FloatVector.fromArray(S, c, at + j).mul(beta));
+        out.intoArray(c, at + j);
+      }
+      for (; j < cols; j++) {
+        c[at + j] = Gemm.combine(tile[t + j], alpha, beta, c[at + j]);
+      }
+    }
   }
 
   /** Copies the first rows x cols of C into the tile, zeros in the rest. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.tributary.graph.ops.Gemm.Kernel;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.assertj.core.data.Offset;
@@ -105,6 +106,39 @@ class GemmScaledTest {
     Gemm.dgemm(kernel, ta, tb, m, n, k, alpha, a, b, beta, c);
     for (int i = 0; i < c.length; i++) {
       assertThat(c[i]).as("c[%d]", i).isCloseTo(ref[i], Offset.offset(1e-12 * (1 + k)));
+    }
+  }
+
+  static Stream<Arguments> scaledShapes() {
+    // k up to VectorGemm.KC takes the one-pass scaled store; 300 the product-then-combine path.
+    Stream.Builder<Arguments> s = Stream.builder();
+    for (int[] d : new int[][] {{784, 200, 32}, {67, 45, 256}, {13, 40, 7}, {64, 96, 300}}) {
+      for (float[] ab : ALPHA_BETA) {
+        for (int t = 0; t < 4; t++) {
+          s.add(Arguments.of(d[0], d[1], d[2], (t & 1) != 0, (t & 2) != 0, ab[0], ab[1]));
+        }
+      }
+    }
+    return s.build();
+  }
+
+  @ParameterizedTest(name = "{0}x{1}x{2} ta={3} tb={4} alpha={5} beta={6}")
+  @MethodSource("scaledShapes")
+  void sgemm_alphaBetaOnEveryJavaKernelAndThreadCount_givesThePortableBits(int m, int n, int k,
+      boolean ta, boolean tb, float alpha, float beta) {
+    SplittableRandom rnd = new SplittableRandom(m * 13 + n * 3 + k);
+    float[] a = narrow(random(rnd, m * k));
+    float[] b = narrow(random(rnd, k * n));
+    float[] c0 = narrow(random(rnd, m * n));
+    float[] portable = c0.clone();
+    Gemm.sgemm(Kernel.PORTABLE, ta, tb, m, n, k, alpha, a, b, beta, portable);
+    for (Kernel impl : List.of(Kernel.VECTOR, Kernel.PORTABLE)) {
+      for (int threads = 1; threads <= 3; threads++) {
+        GemmKernel kernel = GemmKernel.of(impl).withThreads(threads);
+        float[] c = c0.clone();
+        Gemm.sgemm(kernel, ta, tb, m, n, k, alpha, a, b, beta, c);
+        assertThat(c).as("%s", kernel).containsExactly(portable);
+      }
     }
   }
 
