@@ -131,6 +131,7 @@ public final class FleetServer implements AutoCloseable {
           ServerBuilder<?> b = GrpcServers.netty(fleet.host(), fleet.port(), fleet.tls());
           b.maxInboundMessageSize(fleet.limits().maxObjectBytes() + (1 << 20));
           b.addService(GrpcFleet.service(service));
+          b.addTransportFilter(GrpcFleet.transportFilter());
           grpcFleet = b.build().start();
         }
       }

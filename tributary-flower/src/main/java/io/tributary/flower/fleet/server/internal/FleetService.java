@@ -3,6 +3,8 @@ package io.tributary.flower.fleet.server.internal;
 import io.tributary.flower.fleet.server.FleetLimits;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import io.tributary.flower.fleet.internal.ObjectCodec;
 import io.tributary.flower.fleet.internal.proto.ActivateNodeRequest;
 import io.tributary.flower.fleet.internal.proto.ActivateNodeResponse;
 import io.tributary.flower.fleet.internal.proto.ConfirmMessageReceivedRequest;
@@ -93,6 +95,7 @@ public final class FleetService {
   private final Map<String, Long> byKey = new ConcurrentHashMap<>();
   private final Object lock = new Object();
   private final ObjectInterner interner = new ObjectInterner();
+  private final ObjectCodec.Memo memo = new ObjectCodec.Memo();
 
   /**
    * @param authorizedKeys with node auth, the DER SubjectPublicKeyInfo of every node allowed,
@@ -208,7 +211,8 @@ public final class FleetService {
   }
 
   private FleetNode newOnlinePeriod(NodeRecord n) {
-    return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, interner, s -> {
+    return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, interner, memo,
+        s -> {
       manager.unregister(s);
       synchronized (lock) {
         if (n.current == s) {
@@ -409,7 +413,8 @@ public final class FleetService {
           .build();
     }
     return PullObjectResponse.newBuilder().setObjectFound(true).setObjectAvailable(true)
-        .setObjectContent(ByteString.copyFrom(c.get())).build();
+        // Object contents are never written to once made: the reply may share the bytes.
+        .setObjectContent(UnsafeByteOperations.unsafeWrap(c.get())).build();
   }
 
   public PushObjectResponse pushObject(PushObjectRequest r, Caller caller)
