@@ -30,7 +30,8 @@ import java.util.SequencedMap;
  * trains only: a round is one {@code train} message to every node and every reply back.
  *
  * <p>Prints {@code MEMORY phase nodes heap_after_gc_bytes} before any node joins and once all N
- * are online, {@code ROUND r seconds clients failures} per round (then up to five
+ * are online, {@code ROUND r seconds clients failures cpu_seconds} per round (the server
+ * process's CPU time since the last round ended or the run began; then up to five
  * {@code FAILURE reason} lines), and {@code PEAK heap_bytes}
  * (the heap pools' peak use over the rounds).
  *
@@ -76,9 +77,12 @@ public final class FleetServerScale {
       for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
         p.resetPeakUsage();
       }
+      long[] cpu = {cpuNanos()};
       RunResult r = server.run((RoundRecord m, SequencedMap<String, Tensor> params) -> {
-        System.out.printf(Locale.ROOT, "ROUND %d %.3f %d %d%n", m.round(), m.seconds(),
-            m.clients(), m.failures());
+        long now = cpuNanos();
+        System.out.printf(Locale.ROOT, "ROUND %d %.3f %d %d %.2f%n", m.round(), m.seconds(),
+            m.clients(), m.failures(), (now - cpu[0]) / 1e9);
+        cpu[0] = now;
         m.failureReasons().stream().limit(5).forEach(x -> System.out.println("FAILURE " + x));
         System.out.flush();
         Tensor w = params.get(params.firstEntry().getKey());
@@ -98,6 +102,12 @@ public final class FleetServerScale {
       System.out.printf(Locale.ROOT, "PEAK %d%n", peak);
       System.out.println("DONE " + r.rounds().size() + " rounds");
     }
+  }
+
+  /** The CPU time this process has used, all threads: what the round cost the server. */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static void memory(String phase, int nodes) {
