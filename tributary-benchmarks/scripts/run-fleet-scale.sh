@@ -138,7 +138,18 @@ flwr run "$run/app" bench --run-config "mode=\"all\"" --run-config "nodes=$ancho
 end=$((SECONDS + 3600))
 until [[ -f $run/flower.json ]]; do
   ((SECONDS < end)) || { echo "no $run/flower.json; see $run/*.log" >&2; exit 1; }
-  sleep 1
+  sleep 5
+  # a run the SuperLink ended without the ServerApp's result (finished:failed, :stopped)
+  status=$(flwr ls bench --format json 2> /dev/null | "$py" -c \
+    'import json, sys; print(json.load(sys.stdin)["runs"][0]["status"])' 2> /dev/null || true)
+  if [[ $status == finished:* && ! -f $run/flower.json ]]; then
+    sleep 2
+    [[ -f $run/flower.json ]] && break
+    echo "Flower's run ended $status without a result; see $run/superlink.log and" \
+      "flwr log RUN_ID bench --show" >&2
+    echo "load after Flower: $(uptime)" | tee -a "$run/uptime.txt" >&2
+    exit 1
+  fi
 done
 echo "SUPERLINK_RSS_KB after $(rss "$superlink")" >> "$run/superlink-rss.txt"
 echo "SUPERLINK_CPU_S after $(tree_cpu "$superlink")" >> "$run/superlink-cpu.txt"
