@@ -4,11 +4,13 @@
 # Tributary: io.tributary.bench.FleetServerScale, a FleetServer (grpc-rere) serving
 # flower-bench-app/ to N Java SuperNodes (io.tributary.bench.FlowerSuperNodes, N/JVMS per JVM),
 # ROUNDS FedAvg rounds of a MB MB float32 model, every reply model + 1 (checked exactly each
-# round); prints each round's seconds and the server's heap after GC before any node and with
-# all N online (per node: the difference / N), and its peak heap over the rounds.
+# round, no evaluation, as the anchor's ServerApp); prints each round's seconds and the server
+# process's CPU seconds, the server's heap after GC before any node and with all N online (per
+# node: the difference / N), and its peak heap over the rounds.
 # Anchor: Flower 1.27's flower-superlink and the benchmark ServerApp (flwr run, mode "all":
 # ROUNDS rounds to every node at once, timed from before push_messages until every reply is
-# pulled) with ANCHOR_N of the same Java SuperNodes; the SuperLink's RSS is read from /proc.
+# pulled) with ANCHOR_N of the same Java SuperNodes; the SuperLink's RSS is read from /proc, and the
+# CPU time of the SuperLink and what it starts (SuperExec, ServerApp) over the run.
 #
 # Usage: tributary-benchmarks/scripts/run-fleet-scale.sh [N] [ROUNDS] [MB] [JVMS] [ANCHOR_N]
 #        (defaults 1000 3 1 4 N); JAVA_XMX (default 2g) per SuperNode JVM, SERVER_XMX (4g).
@@ -102,40 +104,76 @@ until "$py" -c "import socket; socket.create_connection(('127.0.0.1', $fleet)).c
   sleep 0.5
 done
 rss() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+# CPU seconds of process $1 and every live descendant (the SuperExec, the ServerApp), each with
+# its reaped children's: what the Flower side spent, as the Tributary server's process CPU time.
+tree_cpu() {
+  "$py" - "$1" <<'PYCPU'
+import os, sys
+kids, stat = {}, {}
+for p in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        continue
+    kids.setdefault(f[1], []).append(p)
+    stat[p] = sum(int(x) for x in f[11:15])
+todo, ticks = [sys.argv[1]], 0
+while todo:
+    p = todo.pop()
+    ticks += stat.get(p, 0)
+    todo += kids.get(p, [])
+print(f"{ticks / os.sysconf('SC_CLK_TCK'):.2f}")
+PYCPU
+}
 echo "SUPERLINK_RSS_KB before $(rss "$superlink")" > "$run/superlink-rss.txt"
 start_nodes "127.0.0.1:$fleet" "$anchor_n" flower
 until (( $(cat "$run"/flower-nodes-*.out 2> /dev/null | grep -c '^ACTIVE') == $(ls "$run"/flower-nodes-*.out | wc -l) )); do
   sleep 1
 done
 echo "SUPERLINK_RSS_KB online $(rss "$superlink")" >> "$run/superlink-rss.txt"
+echo "SUPERLINK_CPU_S before $(tree_cpu "$superlink")" > "$run/superlink-cpu.txt"
 flwr run "$run/app" bench --run-config "mode=\"all\"" --run-config "nodes=$anchor_n" \
   --run-config "reps=$rounds" --run-config "model-mb=$mb" \
   --run-config "out-file=\"$run/flower.json\"" > "$run/flwr-run.log" 2>&1
 end=$((SECONDS + 3600))
 until [[ -f $run/flower.json ]]; do
   ((SECONDS < end)) || { echo "no $run/flower.json; see $run/*.log" >&2; exit 1; }
-  sleep 1
+  sleep 5
+  # a run the SuperLink ended without the ServerApp's result (finished:failed, :stopped)
+  status=$(flwr ls bench --format json 2> /dev/null | "$py" -c \
+    'import json, sys; print(json.load(sys.stdin)["runs"][0]["status"])' 2> /dev/null || true)
+  if [[ $status == finished:* && ! -f $run/flower.json ]]; then
+    sleep 2
+    [[ -f $run/flower.json ]] && break
+    echo "Flower's run ended $status without a result; see $run/superlink.log and" \
+      "flwr log RUN_ID bench --show" >&2
+    echo "load after Flower: $(uptime)" | tee -a "$run/uptime.txt" >&2
+    exit 1
+  fi
 done
 echo "SUPERLINK_RSS_KB after $(rss "$superlink")" >> "$run/superlink-rss.txt"
+echo "SUPERLINK_CPU_S after $(tree_cpu "$superlink")" >> "$run/superlink-cpu.txt"
 echo "load after Flower: $(uptime)" | tee -a "$run/uptime.txt" >&2
 
 "$py" - "$run" "$n" "$anchor_n" <<'PY'
 import json, statistics as st, sys
 run, n, anchor_n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-mem, rounds, peak = {}, [], None
+mem, rounds, cpu, peak = {}, [], [], None
 for line in open(f"{run}/tributary-server.out"):
     f = line.split()
     if f[0] == "MEMORY":
         mem[f[1]] = int(f[3])
     elif f[0] == "ROUND":
         rounds.append(float(f[2]))
+        cpu.append(float(f[5]))
         assert f[4] == "0", line
     elif f[0] == "PEAK":
         peak = int(f[1])
     elif f[0] == "ONLINE":
         print("Tributary: " + line.strip())
 print(f"Tributary FleetServer, {n} Java SuperNodes: round s {[round(r, 2) for r in rounds]} "
-      f"median {st.median(rounds):.2f}; heap after GC {mem['before'] / 2**20:.1f} MiB before, "
+      f"median {st.median(rounds):.2f}; server CPU s per round {cpu} (the first from the run's "
+      f"start); heap after GC {mem['before'] / 2**20:.1f} MiB before, "
       f"{mem['online'] / 2**20:.1f} MiB online (+{(mem['online'] - mem['before']) / n / 1024:.1f} "
       f"KiB/node); peak heap over the rounds {peak / 2**20:.0f} MiB")
 fl = json.load(open(f"{run}/flower.json"))
@@ -147,5 +185,8 @@ print(f"Flower SuperLink + ServerApp, {anchor_n} Java SuperNodes: round s "
       f"SuperLink RSS {int(rss['before']) / 1024:.0f} MiB before, {int(rss['online']) / 1024:.0f} "
       f"MiB online (+{(int(rss['online']) - int(rss['before'])) / anchor_n:.0f} KiB/node), "
       f"{int(rss['after']) / 1024:.0f} MiB after the rounds")
+cpu = dict(l.split()[1:] for l in open(f"{run}/superlink-cpu.txt"))
+print(f"Flower SuperLink + SuperExec + ServerApp CPU s over the run (ServerApp start included): "
+      f"{float(cpu['after']) - float(cpu['before']):.2f}")
 PY
 cat "$run/uptime.txt"

@@ -25,12 +25,13 @@ import java.util.SequencedMap;
  * The Tributary side of {@code scripts/run-fleet-scale.sh}: a {@link FleetServer} (grpc-rere)
  * serving the benchmark App to N SuperNodes ({@link FlowerSuperNodes}, in other JVMs), R FedAvg
  * rounds of a float32 model of MB MB (the benchmark ServerApp's {@code arange % 1000}); every node
- * replies model + 1, so each round's model must be the last + 1 exactly, which is checked. Each
- * round also evaluates: the server samples at least {@code minClients} (all N) for it, so a round
- * moves the model down twice (Flower's benchmark ServerApp evaluates nothing).
+ * replies model + 1, so each round's model must be the last + 1 exactly, which is checked. No
+ * round evaluates ({@code fractionEvaluate} 0), as the benchmark ServerApp on Flower's SuperLink
+ * trains only: a round is one {@code train} message to every node and every reply back.
  *
  * <p>Prints {@code MEMORY phase nodes heap_after_gc_bytes} before any node joins and once all N
- * are online, {@code ROUND r seconds clients failures} per round (then up to five
+ * are online, {@code ROUND r seconds clients failures cpu_seconds} per round (the server
+ * process's CPU time since the last round ended or the run began; then up to five
  * {@code FAILURE reason} lines), and {@code PEAK heap_bytes}
  * (the heap pools' peak use over the rounds).
  *
@@ -57,7 +58,7 @@ public final class FleetServerScale {
     SequencedMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("w", b.build());
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(rounds)
-        .minClients(n).roundTimeout(Duration.ofMinutes(30)).clientWait(Duration.ofMinutes(30))
+        .minClients(n).fractionEvaluate(0).roundTimeout(Duration.ofMinutes(30)).clientWait(Duration.ofMinutes(30))
         .maxConcurrentClients(n)
         .maxMessageSize(64 << 20).initial(InitialParameters.given(init)).build();
     FleetApi fleet = FleetApi.builder(FlowerApp.load(app)).address("127.0.0.1", port)
@@ -76,9 +77,12 @@ public final class FleetServerScale {
       for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
         p.resetPeakUsage();
       }
+      long[] cpu = {cpuNanos()};
       RunResult r = server.run((RoundRecord m, SequencedMap<String, Tensor> params) -> {
-        System.out.printf(Locale.ROOT, "ROUND %d %.3f %d %d%n", m.round(), m.seconds(),
-            m.clients(), m.failures());
+        long now = cpuNanos();
+        System.out.printf(Locale.ROOT, "ROUND %d %.3f %d %d %.2f%n", m.round(), m.seconds(),
+            m.clients(), m.failures(), (now - cpu[0]) / 1e9);
+        cpu[0] = now;
         m.failureReasons().stream().limit(5).forEach(x -> System.out.println("FAILURE " + x));
         System.out.flush();
         Tensor w = params.get(params.firstEntry().getKey());
@@ -98,6 +102,12 @@ public final class FleetServerScale {
       System.out.printf(Locale.ROOT, "PEAK %d%n", peak);
       System.out.println("DONE " + r.rounds().size() + " rounds");
     }
+  }
+
+  /** The CPU time this process has used, all threads: what the round cost the server. */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static void memory(String phase, int nodes) {

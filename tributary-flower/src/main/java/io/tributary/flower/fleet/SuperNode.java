@@ -79,7 +79,8 @@ import org.slf4j.LoggerFactory;
  * ({@link NodeAuth}). Without configured keys the node
  * makes a SECP384R1 pair and registers its public key ({@code RegisterNode}); then it activates
  * ({@code ActivateNode}, declaring its heartbeat interval, 30 s by default, within the SuperLink's
- * [10, 1800]) and sends {@code SendNodeHeartbeat} every (interval - 5 s) x 0.8 +- 10 %. It polls
+ * [10, 1800]) and sends {@code SendNodeHeartbeat} every (interval - 5 s) x 0.8 +- 10 % (a failed
+ * one is retried after 1, 2, 4, ... up to 20 s, jittered, as Flower's). It polls
  * {@code PullMessages}; for a message it fetches the run ({@code GetRun}, {@code GetFab}, once per
  * run), pulls every object of the message's {@code ObjectTree} ({@code PullObject}, retried while
  * the SuperLink says it is not yet available), checks each against its id (SHA-256) and the tree
@@ -112,6 +113,8 @@ import org.slf4j.LoggerFactory;
 public final class SuperNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SuperNode.class);
   private static final double HEARTBEAT_CALL_TIMEOUT = 5;
+  /** Flower's {@code HeartbeatSender}: retries back off exponentially up to 20 s. */
+  private static final double HEARTBEAT_MAX_RETRY_DELAY = 20;
 
   private final Builder b;
   private final KeyPair keys;
@@ -433,8 +436,14 @@ public final class SuperNode implements AutoCloseable {
 
   private void heartbeats(Link rpc, Node node) {
     SplittableRandom r = new SplittableRandom();
+    int failed = 0;
     while (!Thread.currentThread().isInterrupted() && !stopping) {
-      double next = (b.heartbeatInterval - HEARTBEAT_CALL_TIMEOUT) * (0.8 + r.nextDouble(-0.1, 0.1));
+      // After a failed heartbeat, retry soon (1, 2, 4, ... up to 20 s, full jitter, as Flower's
+      // HeartbeatSender): waiting the whole interval would let two failures in a row (a busy
+      // SuperLink answering late) take the node offline.
+      double next = failed > 0
+          ? r.nextDouble() * Math.min(HEARTBEAT_MAX_RETRY_DELAY, Math.pow(2, failed - 1))
+          : (b.heartbeatInterval - HEARTBEAT_CALL_TIMEOUT) * (0.8 + r.nextDouble(-0.1, 0.1));
       try {
         if (stopRequested.await((long) (next * 1000), TimeUnit.MILLISECONDS)) {
           return;
@@ -442,6 +451,7 @@ public final class SuperNode implements AutoCloseable {
         boolean ok = rpc.call(FleetRpc.HEARTBEAT, SendNodeHeartbeatRequest.newBuilder()
             .setNode(node).setHeartbeatInterval(b.heartbeatInterval).build(),
             (long) (HEARTBEAT_CALL_TIMEOUT * 1000)).getSuccess();
+        failed = 0;
         if (!ok) {
           LOG.warn("the SuperLink does not recognize node {}; reconnecting", node.getNodeId());
           FleetClient c = client;
@@ -453,6 +463,7 @@ public final class SuperNode implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       } catch (FleetException e) {
+        failed = Math.min(failed + 1, 30);
         LOG.debug("heartbeat failed: {}", e.getMessage());
       }
     }

@@ -31,7 +31,8 @@ import java.util.TreeMap;
  *     {@code proximal_mu} when the algorithm has one, and with client-side clipping {@code
  *     clipping_norm} (Flower's {@code fixedclipping_mod} reads it) and {@code local_noise_stddev}
  * @param fractionFit the fraction of connected clients sampled for fit (Flower default 1.0)
- * @param fractionEvaluate the fraction sampled for evaluation (Flower default 1.0)
+ * @param fractionEvaluate the fraction sampled for evaluation (Flower default 1.0); 0 for no
+ *     federated evaluation, as Flower's {@code FedAvg(fraction_evaluate=0.0)}
  * @param roundTimeout how long a client may take to answer one instruction; empty for no limit
  *     (the builder's default is {@link #DEFAULT_ROUND_TIMEOUT}, so that one silent client cannot
  *     stall a federation)
@@ -118,8 +119,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(minClients >= 1, "min clients must be at least 1, got " + minClients);
     check(fractionFit > 0 && fractionFit <= 1, "fraction fit must be in (0, 1], got "
         + fractionFit);
-    check(fractionEvaluate > 0 && fractionEvaluate <= 1,
-        "fraction evaluate must be in (0, 1], got " + fractionEvaluate);
+    check(fractionEvaluate >= 0 && fractionEvaluate <= 1,
+        "fraction evaluate must be in [0, 1], got " + fractionEvaluate);
     roundTimeout.ifPresent(t -> check(t.isPositive(), "the round timeout must be positive"));
     check(minSuccessFraction > 0 && minSuccessFraction <= 1,
         "min success fraction must be in (0, 1], got " + minSuccessFraction);

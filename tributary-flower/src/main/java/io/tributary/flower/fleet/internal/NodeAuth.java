@@ -22,7 +22,8 @@ import java.util.Base64;
  * What Flower's {@code NodeAuthClientInterceptor} adds to every Fleet call, and what a 1.27
  * SuperLink demands of every one: the node's public key (PEM SubjectPublicKeyInfo, header
  * {@code flwr-public-key-bin}), the current time in ISO format ({@code flwr-timestamp}) and an
- * ECDSA-SHA256 signature of that time's ASCII bytes ({@code flwr-signature-bin}). A SuperNode
+ * ECDSA-SHA256 signature of that time's ASCII bytes ({@code flwr-signature-bin}), the same signed
+ * time for up to 5 seconds ({@link #REUSE_NANOS}). A SuperNode
  * without configured keys uses a fresh SECP384R1 pair, as Flower's does, and registers its public
  * key itself.
  */
@@ -36,8 +37,17 @@ public final class NodeAuth implements ClientInterceptor {
   private static final DateTimeFormatter ISO =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
 
+  /**
+   * How long one signed timestamp is sent again before a new one is signed: a SuperLink accepts a
+   * timestamp up to 305 s old (Flower 1.27), and a signature covers only the time, so signing
+   * each of the many calls of one message (about 1 ms each with SECP384R1) buys nothing.
+   */
+  static final long REUSE_NANOS = 5_000_000_000L;
+
   private final KeyPair keys;
   private final byte[] publicKeyPem;
+  private record Signed(long atNanos, String timestamp, byte[] signature) {}
+  private volatile Signed last;
 
   public NodeAuth(KeyPair keys) {
     this.keys = keys;
@@ -78,11 +88,23 @@ public final class NodeAuth implements ClientInterceptor {
    * {@code flwr-signature} (base64 of the ECDSA-SHA256 DER signature of the timestamp's ASCII).
    */
   public java.util.Map<String, String> httpHeaders() {
-    String now = OffsetDateTime.now(ZoneOffset.UTC).format(ISO);
+    Signed signed = signedNow();
     Base64.Encoder b64 = Base64.getEncoder();
     return java.util.Map.of(HTTP_PUBLIC_KEY, b64.encodeToString(publicKeyPem),
-        HTTP_TIMESTAMP, now,
-        HTTP_SIGNATURE, b64.encodeToString(sign(now.getBytes(StandardCharsets.US_ASCII))));
+        HTTP_TIMESTAMP, signed.timestamp(),
+        HTTP_SIGNATURE, b64.encodeToString(signed.signature()));
+  }
+
+  /** The current time and its signature, signed anew once the last is {@link #REUSE_NANOS} old. */
+  private Signed signedNow() {
+    long t = System.nanoTime();
+    Signed s = last;
+    if (s == null || t - s.atNanos() >= REUSE_NANOS) {
+      String now = OffsetDateTime.now(ZoneOffset.UTC).format(ISO);
+      s = new Signed(t, now, sign(now.getBytes(StandardCharsets.US_ASCII)));
+      last = s;
+    }
+    return s;
   }
 
   @Override
@@ -91,10 +113,10 @@ public final class NodeAuth implements ClientInterceptor {
     return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
       @Override
       public void start(Listener<R> listener, Metadata headers) {
-        String now = OffsetDateTime.now(ZoneOffset.UTC).format(ISO);
+        Signed signed = signedNow();
         headers.put(PUBLIC_KEY, publicKeyPem);
-        headers.put(TIMESTAMP, now);
-        headers.put(SIGNATURE, sign(now.getBytes(StandardCharsets.US_ASCII)));
+        headers.put(TIMESTAMP, signed.timestamp());
+        headers.put(SIGNATURE, signed.signature());
         super.start(listener, headers);
       }
     };

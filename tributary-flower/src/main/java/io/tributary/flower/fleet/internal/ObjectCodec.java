@@ -105,8 +105,39 @@ public final class ObjectCodec {
 
   // ---------------------------------------------------------------- deflating
 
+  /**
+   * The deflated form of the last {@link ArrayRecord} deflated through it, remembered by identity:
+   * a server sends one model to every node of a round, each in its own message, and the model's
+   * objects (its chunks' content and SHA-256 ids) are the same in each, so they are made once, not
+   * once per node. Thread-safe.
+   */
+  public static final class Memo {
+    private ArrayRecord record;
+    private ObjectTree tree;
+    private LinkedHashMap<String, byte[]> objects;
+
+    private synchronized ObjectTree get(ArrayRecord r, Out out) {
+      if (record != r) {
+        return null;
+      }
+      objects.forEach(out.objects::putIfAbsent);
+      return tree;
+    }
+
+    private synchronized void put(ArrayRecord r, ObjectTree t, LinkedHashMap<String, byte[]> o) {
+      record = r;
+      tree = t;
+      objects = o;
+    }
+  }
+
   private static final class Out {
     final LinkedHashMap<String, byte[]> objects = new LinkedHashMap<>();
+    final Memo memo;
+
+    Out(Memo memo) {
+      this.memo = memo;
+    }
 
     ObjectTree add(String type, List<ObjectTree> children, byte[] body) {
       LinkedHashMap<String, ObjectTree> distinct = new LinkedHashMap<>();
@@ -135,7 +166,20 @@ public final class ObjectCodec {
    * {@link Protos#replyFields}), which the message's id covers as Flower's does.
    */
   public static Deflated deflate(Message m, com.google.protobuf.UnknownFieldSet metadataExtra) {
-    Out out = new Out();
+    return deflate(m, metadataExtra, null);
+  }
+
+  /**
+   * {@link #deflate(Message)} taking the objects of an {@link ArrayRecord} from {@code memo} when
+   * it deflated the same instance last (and remembering it otherwise).
+   */
+  public static Deflated deflate(Message m, Memo memo) {
+    return deflate(m, com.google.protobuf.UnknownFieldSet.getDefaultInstance(), memo);
+  }
+
+  private static Deflated deflate(Message m, com.google.protobuf.UnknownFieldSet metadataExtra,
+      Memo memo) {
+    Out out = new Out(memo);
     List<ObjectTree> children = new ArrayList<>();
     if (m.hasContent()) {
       children.add(recordDict(out, m.content()));
@@ -164,6 +208,21 @@ public final class ObjectCodec {
   }
 
   private static ObjectTree arrayRecord(Out out, ArrayRecord r) {
+    if (out.memo == null) {
+      return arrayRecordOnce(out, r);
+    }
+    ObjectTree known = out.memo.get(r, out);
+    if (known != null) {
+      return known;
+    }
+    Out own = new Out(null);
+    ObjectTree t = arrayRecordOnce(own, r);
+    out.memo.put(r, t, own.objects);
+    own.objects.forEach(out.objects::putIfAbsent);
+    return t;
+  }
+
+  private static ObjectTree arrayRecordOnce(Out out, ArrayRecord r) {
     LinkedHashMap<String, String> refs = new LinkedHashMap<>();
     List<ObjectTree> children = new ArrayList<>();
     for (Map.Entry<String, Array> e : r.arrays().entrySet()) {

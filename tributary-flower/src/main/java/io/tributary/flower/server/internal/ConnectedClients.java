@@ -63,6 +63,11 @@ final class ConnectedClients implements Population {
 
   @Override
   public List<Cohort> evaluationCohorts(int round) {
+    if (config.fractionEvaluate() == 0) {
+      // No federated evaluation, as Flower's FedAvg with fraction_evaluate=0.0.
+      evalClients = List.of();
+      return List.of();
+    }
     // Evaluation does not wait: clients lost during fit must not stall the round.
     evalClients = manager.sampleNow(config.fractionEvaluate(), config.minClients(),
         ~config.seed(), round);

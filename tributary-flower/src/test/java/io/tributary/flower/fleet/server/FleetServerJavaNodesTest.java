@@ -115,4 +115,41 @@ class FleetServerJavaNodesTest {
           .allMatch(id -> id.startsWith("node-"));
     }
   }
+
+  /** fractionEvaluate 0: no federated evaluation, as Flower's FedAvg(fraction_evaluate=0.0). */
+  @org.junit.jupiter.api.Test
+  void run_fractionEvaluateZero_nodesAreSentTrainMessagesOnly() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger evaluated =
+        new java.util.concurrent.atomic.AtomicInteger();
+    ClientApp plusOne = plusK(1);
+    ClientApp app = ClientApp.builder().train(plusOne::handle)
+        .evaluate((Message m, io.tributary.flower.app.Context c) -> {
+          evaluated.incrementAndGet();
+          return plusOne.handle(m, c);
+        }).build();
+    SequencedMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofDoubles(Shape.of(3), new double[] {1, 2, 3}));
+    ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(2).minClients(1)
+        .fractionEvaluate(0).roundTimeout(Duration.ofSeconds(30))
+        .clientWait(Duration.ofSeconds(30)).initial(InitialParameters.given(init)).build();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(app(dir))).address("127.0.0.1", 0)
+        .transport(FleetTransport.GRPC_RERE).serveJoin(false).build();
+    try (FleetServer server = FleetServer.start(config, fleet);
+        SuperNode a = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
+            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere()).clientApp(app).pollInterval(Duration.ofMillis(100)).build().start()) {
+      RunResult r = server.run();
+      assertThat(r.finalParameters().get("w").getAsDouble(0)).isCloseTo(3, within(1e-9));
+      assertThat(r.rounds()).hasSize(2).allSatisfy(m -> {
+        assertThat(m.evalLoss()).isNaN();
+        assertThat(m.failureReasons()).isEmpty();
+      });
+      // The node counts a reply once its last push returns, which may be after the round ended.
+      long until = System.nanoTime() + 5_000_000_000L;
+      while (a.repliesSent() < 2 && System.nanoTime() < until) {
+        Thread.sleep(20);
+      }
+      assertThat(a.repliesSent()).isEqualTo(2);
+      assertThat(evaluated).hasValue(0);
+    }
+  }
 }

@@ -74,6 +74,7 @@ public final class FleetEndpoint {
           ServerBuilder<?> b = GrpcServers.netty(fleet.host(), fleet.port(), fleet.tls());
           b.maxInboundMessageSize(fleet.limits().maxObjectBytes() + (1 << 20));
           b.addService(GrpcFleet.service(e.service));
+          b.addTransportFilter(GrpcFleet.transportFilter());
           e.grpc = b.build().start();
         }
       }

@@ -54,6 +54,7 @@ public final class FleetNode implements RemoteClient {
   private final Traffic traffic;
   private final Consumer<FleetNode> onClose;
   private final ObjectInterner interner;
+  private final ObjectCodec.Memo memo;
   private final Object lock = new Object();
   private Outgoing outgoing;
   private boolean pulled;
@@ -65,8 +66,9 @@ public final class FleetNode implements RemoteClient {
 
   FleetNode(long nodeId, long runId, MessageApi api, FleetLimits limits,
       ScheduledExecutorService timer, Traffic traffic, ObjectInterner interner,
-      Consumer<FleetNode> onClose) {
+      ObjectCodec.Memo memo, Consumer<FleetNode> onClose) {
     this.interner = interner;
+    this.memo = memo;
     this.nodeId = nodeId;
     this.id = "node-" + Long.toUnsignedString(nodeId);
     this.runId = runId;
@@ -167,7 +169,8 @@ public final class FleetNode implements RemoteClient {
 
   private <T> CompletableFuture<T> send(Message m, String kind, ReplyReader<T> reader,
       Optional<Duration> timeout) {
-    ObjectCodec.Deflated d = ObjectCodec.deflate(m);
+    // Every node of a round is sent the same model: its objects are made once (the memo).
+    ObjectCodec.Deflated d = ObjectCodec.deflate(m, memo);
     Message sent = m.withMessageId(d.rootId());
     CompletableFuture<T> f = new CompletableFuture<>();
     Waiting<T> w = new Waiting<>(f, reader, kind);

@@ -3,6 +3,8 @@ package io.tributary.flower.fleet.server.internal;
 import io.tributary.flower.fleet.server.FleetLimits;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import io.tributary.flower.fleet.internal.ObjectCodec;
 import io.tributary.flower.fleet.internal.proto.ActivateNodeRequest;
 import io.tributary.flower.fleet.internal.proto.ActivateNodeResponse;
 import io.tributary.flower.fleet.internal.proto.ConfirmMessageReceivedRequest;
@@ -46,9 +48,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Fleet API's calls on the server side, whatever the transport: the node registry (register,
- * activate, heartbeat, deactivate, unregister; a node goes offline when its heartbeats stop for
- * twice its interval, as Flower's {@code HEARTBEAT_PATIENCE} says), the messages and their
- * objects, the run and the FAB.
+ * activate, heartbeat, deactivate, unregister; a node goes offline when its heartbeats and its
+ * message calls stop for twice its interval, as Flower's {@code HEARTBEAT_PATIENCE} says), the
+ * messages and their objects, the run and the FAB.
  *
  * <p>Each online node is a {@link FleetNode} registered with the server's {@link ClientManager},
  * so the rounds sample and instruct it as any other client.
@@ -74,6 +76,7 @@ public final class FleetService {
     final String key;
     FleetNode current;
     long onlineUntilNanos;
+    long patienceNanos;
 
     NodeRecord(long nodeId, String key) {
       this.nodeId = nodeId;
@@ -93,6 +96,7 @@ public final class FleetService {
   private final Map<String, Long> byKey = new ConcurrentHashMap<>();
   private final Object lock = new Object();
   private final ObjectInterner interner = new ObjectInterner();
+  private final ObjectCodec.Memo memo = new ObjectCodec.Memo();
 
   /**
    * @param authorizedKeys with node auth, the DER SubjectPublicKeyInfo of every node allowed,
@@ -197,7 +201,8 @@ public final class FleetService {
       old = n.current;
       fresh = newOnlinePeriod(n);
       n.current = fresh;
-      n.onlineUntilNanos = System.nanoTime() + patience(r.getHeartbeatInterval());
+      n.patienceNanos = patience(r.getHeartbeatInterval());
+      n.onlineUntilNanos = System.nanoTime() + n.patienceNanos;
     }
     if (old != null) {
       old.end("the node activated again");
@@ -208,7 +213,8 @@ public final class FleetService {
   }
 
   private FleetNode newOnlinePeriod(NodeRecord n) {
-    return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, interner, s -> {
+    return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, interner, memo,
+        s -> {
       manager.unregister(s);
       synchronized (lock) {
         if (n.current == s) {
@@ -241,7 +247,8 @@ public final class FleetService {
       if (n == null) {
         return SendNodeHeartbeatResponse.newBuilder().setSuccess(false).build();
       }
-      n.onlineUntilNanos = System.nanoTime() + patience(r.getHeartbeatInterval());
+      n.patienceNanos = patience(r.getHeartbeatInterval());
+      n.onlineUntilNanos = System.nanoTime() + n.patienceNanos;
       if (n.current == null) {
         // Back online after its heartbeats had stopped, as Flower's SuperLink takes it back.
         fresh = newOnlinePeriod(n);
@@ -351,10 +358,26 @@ public final class FleetService {
     }
   }
 
+  /**
+   * The node's online period, if it has one, which this call extends as a heartbeat would: a
+   * node pulling or pushing its messages is alive, and on a busy server (1,000 nodes on two
+   * cores) its heartbeats, each with a 5 s deadline, can all come too late while its other calls
+   * (60 s deadlines) go through. A node whose calls and heartbeats all stop still goes offline
+   * after its patience; one that is offline comes back only by a heartbeat or activation.
+   */
   private FleetNode online(long nodeId) {
     NodeRecord n = nodes.get(nodeId);
+    if (n == null) {
+      return null;
+    }
     synchronized (lock) {
-      return n == null ? null : n.current;
+      if (n.current != null) {
+        long until = System.nanoTime() + n.patienceNanos;
+        if (until - n.onlineUntilNanos > 0) {
+          n.onlineUntilNanos = until;
+        }
+      }
+      return n.current;
     }
   }
 
@@ -409,7 +432,8 @@ public final class FleetService {
           .build();
     }
     return PullObjectResponse.newBuilder().setObjectFound(true).setObjectAvailable(true)
-        .setObjectContent(ByteString.copyFrom(c.get())).build();
+        // Object contents are never written to once made: the reply may share the bytes.
+        .setObjectContent(UnsafeByteOperations.unsafeWrap(c.get())).build();
   }
 
   public PushObjectResponse pushObject(PushObjectRequest r, Caller caller)

@@ -1,5 +1,6 @@
 package io.tributary.flower.fleet.server.internal;
 
+import io.grpc.Attributes;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Metadata;
@@ -9,10 +10,14 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServerTransportFilter;
 import io.grpc.Status;
 import io.grpc.stub.ServerCalls;
 import io.tributary.flower.fleet.internal.FleetRpc;
+import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -29,8 +34,47 @@ public final class GrpcFleet {
   private static final Metadata.Key<String> TIMESTAMP =
       Metadata.Key.of("flwr-timestamp", Metadata.ASCII_STRING_MARSHALLER);
   private static final Context.Key<byte[]> CALLER_KEY = Context.key("flwr-caller-key");
+  private static final Attributes.Key<ProvenKeys> PROVEN =
+      Attributes.Key.create("tributary-fleet-proven-keys");
 
   private GrpcFleet() {}
+
+  /**
+   * The keys whose signature one connection has checked out: later calls on that connection
+   * under the same key skip the ECDSA verification (the time window is still checked). A
+   * signature covers only its timestamp, never the call, so it proves who opened the connection
+   * and nothing per call; on the connection that proved it, checking it again proves nothing
+   * more, while costing the server about a millisecond per call (SECP384R1), most of its work
+   * with many nodes polling. A new connection proves its key anew. Few keys per connection
+   * (a SuperNode has one); beyond {@link #MAX} every call is verified.
+   */
+  private static final class ProvenKeys {
+    static final int MAX = 8;
+    private final Map<ByteBuffer, byte[]> keys = new HashMap<>();
+
+    synchronized byte[] get(byte[] pem) {
+      return keys.get(ByteBuffer.wrap(pem));
+    }
+
+    synchronized void add(byte[] pem, byte[] der) {
+      if (keys.size() < MAX) {
+        keys.put(ByteBuffer.wrap(pem.clone()), der);
+      }
+    }
+  }
+
+  /**
+   * Gives each connection its own record of proven keys; the server builder of
+   * {@link #service} must add it.
+   */
+  public static ServerTransportFilter transportFilter() {
+    return new ServerTransportFilter() {
+      @Override
+      public Attributes transportReady(Attributes attributes) {
+        return attributes.toBuilder().set(PROVEN, new ProvenKeys()).build();
+      }
+    };
+  }
 
   /** The service over {@code service}, behind the signature check. */
   public static ServerServiceDefinition service(FleetService service) {
@@ -80,16 +124,30 @@ public final class GrpcFleet {
     return s.withDescription(e.getMessage());
   }
 
-  /** Checks every call's signature before it reaches the service, as Flower's SuperLink. */
+  /**
+   * Checks every call's signature before it reaches the service, as Flower's SuperLink (once per
+   * connection and key: {@link ProvenKeys}).
+   */
   private static final class Check implements ServerInterceptor {
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
         ServerCallHandler<Q, R> next) {
       MethodDescriptor<Q, R> m = call.getMethodDescriptor();
       byte[] key;
+      byte[] pem = headers.get(PUBLIC_KEY);
+      String timestamp = headers.get(TIMESTAMP);
+      byte[] signature = headers.get(SIGNATURE);
+      ProvenKeys proven = call.getAttributes().get(PROVEN);
       try {
-        key = NodeSignatures.verify(headers.get(PUBLIC_KEY), headers.get(TIMESTAMP),
-            headers.get(SIGNATURE), Instant.now());
+        key = proven == null || pem == null ? null : proven.get(pem);
+        if (key != null) {
+          NodeSignatures.checkProven(pem, timestamp, signature, Instant.now());
+        } else {
+          key = NodeSignatures.verify(pem, timestamp, signature, Instant.now());
+          if (proven != null) {
+            proven.add(pem, key);
+          }
+        }
       } catch (FleetCallException e) {
         call.close(Status.UNAUTHENTICATED.withDescription(e.getMessage() + " ("
             + m.getBareMethodName() + ")"), new Metadata());

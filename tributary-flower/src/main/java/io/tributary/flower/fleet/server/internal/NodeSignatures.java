@@ -40,6 +40,28 @@ public final class NodeSignatures {
       throw unauthenticated("Missing authentication metadata");
     }
     PublicKey key = publicKey(publicKeyPem);
+    checkSignature(key, timestamp, signature);
+    checkTimestamp(timestamp, now);
+    return key.getEncoded();
+  }
+
+  /**
+   * Checks what {@link #verify} checks but the signature itself, for a key the same connection
+   * has already proven (see {@link GrpcFleet}): the headers are there and the time is in the
+   * window.
+   *
+   * @throws FleetCallException (UNAUTHENTICATED) naming what is missing or wrong
+   */
+  static void checkProven(byte[] publicKeyPem, String timestamp, byte[] signature, Instant now)
+      throws FleetCallException {
+    if (publicKeyPem == null || timestamp == null || signature == null) {
+      throw unauthenticated("Missing authentication metadata");
+    }
+    checkTimestamp(timestamp, now);
+  }
+
+  private static void checkSignature(PublicKey key, String timestamp, byte[] signature)
+      throws FleetCallException {
     try {
       Signature v = Signature.getInstance("SHA256withECDSA");
       v.initVerify(key);
@@ -50,6 +72,9 @@ public final class NodeSignatures {
     } catch (GeneralSecurityException e) {
       throw unauthenticated("Invalid signature");
     }
+  }
+
+  private static void checkTimestamp(String timestamp, Instant now) throws FleetCallException {
     Instant at;
     try {
       at = OffsetDateTime.parse(timestamp).toInstant();
@@ -60,7 +85,6 @@ public final class NodeSignatures {
     if (diff.compareTo(AHEAD.negated()) <= 0 || diff.compareTo(BEHIND) >= 0) {
       throw unauthenticated("Invalid timestamp");
     }
-    return key.getEncoded();
   }
 
   /**

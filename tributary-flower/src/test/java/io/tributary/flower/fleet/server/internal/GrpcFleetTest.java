@@ -40,6 +40,7 @@ class GrpcFleetTest {
   private final ClientManager manager = new ClientManager();
   private Server server;
   private ManagedChannel channel;
+  private String name;
 
   @BeforeEach
   void start() throws Exception {
@@ -47,8 +48,9 @@ class GrpcFleetTest {
         new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
         FleetLimits.defaults(), timer, new Traffic(), Optional.empty());
     String name = InProcessServerBuilder.generateName();
-    server = InProcessServerBuilder.forName(name).addService(GrpcFleet.service(s)).build()
-        .start();
+    server = InProcessServerBuilder.forName(name).addService(GrpcFleet.service(s))
+        .addTransportFilter(GrpcFleet.transportFilter()).build().start();
+    this.name = name;
     channel = InProcessChannelBuilder.forName(name).build();
   }
 
@@ -109,5 +111,66 @@ class GrpcFleetTest {
         .newBuilder().setPublicKey(ByteString.copyFrom(NodeAuth.pem(a)))
         .setHeartbeatInterval(30).build())).isInstanceOf(StatusRuntimeException.class)
         .hasMessageContaining("not the caller's");
+  }
+
+  private static final io.grpc.Metadata.Key<byte[]> PUBLIC_KEY =
+      io.grpc.Metadata.Key.of("flwr-public-key-bin", io.grpc.Metadata.BINARY_BYTE_MARSHALLER);
+  private static final io.grpc.Metadata.Key<byte[]> SIGNATURE =
+      io.grpc.Metadata.Key.of("flwr-signature-bin", io.grpc.Metadata.BINARY_BYTE_MARSHALLER);
+  private static final io.grpc.Metadata.Key<String> TIMESTAMP =
+      io.grpc.Metadata.Key.of("flwr-timestamp", io.grpc.Metadata.ASCII_STRING_MARSHALLER);
+
+  /** Calls over {@code on} claiming {@code claimed}'s key, with a time signed by {@code signer}. */
+  private static FleetRpc claiming(io.grpc.Channel on, KeyPair claimed, KeyPair signer,
+      java.time.Instant at) throws Exception {
+    String time = java.time.OffsetDateTime.ofInstant(at, java.time.ZoneOffset.UTC).toString();
+    java.security.Signature sig = java.security.Signature.getInstance("SHA256withECDSA");
+    sig.initSign(signer.getPrivate());
+    sig.update(time.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    io.grpc.Metadata h = new io.grpc.Metadata();
+    h.put(PUBLIC_KEY, NodeAuth.pem(claimed));
+    h.put(TIMESTAMP, time);
+    h.put(SIGNATURE, sig.sign());
+    return new FleetRpc(ClientInterceptors.intercept(on,
+        io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(h)), 5000);
+  }
+
+  private static io.tributary.flower.fleet.internal.proto.SendNodeHeartbeatRequest heartbeat(
+      long node) {
+    return io.tributary.flower.fleet.internal.proto.SendNodeHeartbeatRequest.newBuilder()
+        .setNode(io.tributary.flower.fleet.internal.proto.Node.newBuilder().setNodeId(node))
+        .setHeartbeatInterval(30).build();
+  }
+
+  @Test
+  void call_keyProvenOnAnotherConnection_forgedSignatureUnauthenticated() throws Exception {
+    KeyPair a = NodeAuth.generate();
+    long node = join(signed(a), a);
+    ManagedChannel other = InProcessChannelBuilder.forName(name).build();
+    try {
+      FleetRpc forged = claiming(other, a, NodeAuth.generate(), java.time.Instant.now());
+      assertThatThrownBy(() -> forged.call(FleetRpc.HEARTBEAT, heartbeat(node)))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+            assertThat(e.getStatus().getDescription()).contains("Invalid signature");
+          });
+      // A proper signature on that connection goes through.
+      assertThat(claiming(other, a, a, java.time.Instant.now()).call(FleetRpc.HEARTBEAT,
+          heartbeat(node)).getSuccess()).isTrue();
+    } finally {
+      other.shutdownNow();
+    }
+  }
+
+  @Test
+  void call_keyProvenOnThisConnection_staleTimestampStillUnauthenticated() throws Exception {
+    KeyPair a = NodeAuth.generate();
+    long node = join(signed(a), a);
+    FleetRpc stale = claiming(channel, a, a, java.time.Instant.now().minusSeconds(400));
+    assertThatThrownBy(() -> stale.call(FleetRpc.HEARTBEAT, heartbeat(node)))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
+            assertThat(e.getStatus().getDescription()).contains("Invalid timestamp"));
+    assertThat(claiming(channel, a, a, java.time.Instant.now()).call(FleetRpc.HEARTBEAT,
+        heartbeat(node)).getSuccess()).isTrue();
   }
 }

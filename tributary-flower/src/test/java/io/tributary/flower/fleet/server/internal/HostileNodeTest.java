@@ -330,4 +330,19 @@ class HostileNodeTest {
     assertThat(manager.size()).isZero();
     assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).hasMessageContaining("heartbeats");
   }
+
+  @Test
+  void heartbeatsStop_nodeStillPulling_staysOnlineUntilItsCallsStopToo() throws Exception {
+    FleetService s = service(FleetLimits.defaults());
+    long node = join(s);
+    Thread.sleep(200);
+    long pulled = System.nanoTime();
+    s.pullMessages(io.tributary.flower.fleet.internal.proto.PullMessagesRequest.newBuilder()
+        .setNode(Node.newBuilder().setNodeId(node)).build(), FleetService.Caller.ANONYMOUS);
+    // Past twice the interval after its last heartbeat (at activation), not after its pull.
+    s.sweepAt(pulled + TimeUnit.SECONDS.toNanos(60) - TimeUnit.MILLISECONDS.toNanos(100));
+    assertThat(manager.size()).isEqualTo(1);
+    s.sweepAt(System.nanoTime() + TimeUnit.SECONDS.toNanos(61));
+    assertThat(manager.size()).isZero();
+  }
 }
