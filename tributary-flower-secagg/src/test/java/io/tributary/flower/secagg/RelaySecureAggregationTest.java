@@ -132,6 +132,20 @@ class RelaySecureAggregationTest {
   }
 
   @Test
+  void run_twoEdgeRounds_eachIsOneSecAggRoundAndTheEdgeAddsBothMeans() throws Exception {
+    RunResult result = round(true, false, 2);
+
+    RoundRecord r = result.rounds().get(0);
+    assertThat(r.failureReasons()).isEmpty();
+    assertThat(r.examples()).isEqualTo(10);
+    // Four SecAgg+ stages of four clients, twice.
+    assertThat(atRelay.stream().filter(ClientMessage::hasFitRes)).hasSize(32)
+        .allSatisfy(m -> assertThat(m.getFitRes().getParameters().getTensorsCount()).isZero());
+    // Each client adds its shift to whatever model it gets: the edge's update is twice the mean.
+    assertModel(result, 2 * mean(SHIFTS, EXAMPLES));
+  }
+
+  @Test
   void build_secureAggregationWithFleetApi_refusedNamingBoth(@TempDir Path dir) throws Exception {
     Path app = dir.resolve("app");
     Files.createDirectories(app.resolve("pkg"));
@@ -168,6 +182,11 @@ class RelaySecureAggregationTest {
    * when {@code secure}.
    */
   private RunResult round(boolean secure, boolean dropping) throws Exception {
+    return round(secure, dropping, 1);
+  }
+
+  /** {@link #round(boolean, boolean)} with {@code edgeRounds} edge rounds per fit. */
+  private RunResult round(boolean secure, boolean dropping, int edgeRounds) throws Exception {
     LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
     init.put("b", Tensor.scalar(1f));
@@ -180,7 +199,7 @@ class RelaySecureAggregationTest {
     RelayConfig.Builder config = RelayConfig.builder().address("localhost", 0)
         .upstream("in-process").minClients(SHIFTS.length).clientWait(Duration.ofSeconds(20))
         .backoff(QUICK).roundTimeout(Duration.ofSeconds(20))
-        .shutdownGrace(Duration.ofSeconds(1));
+        .shutdownGrace(Duration.ofSeconds(1)).edgeRounds(edgeRounds);
     if (secure) {
       config.secureAggregation(SECURE);
     }
