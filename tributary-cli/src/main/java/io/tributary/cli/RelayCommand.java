@@ -33,6 +33,9 @@ import picocli.CommandLine.Spec;
           + "its edge's example-weighted mean update and total examples; each evaluate, with "
           + "the edge's weighted mean loss. When the server is lost, the clients are told to "
           + "come back when the relay next tries to rejoin, and the relay rejoins with backoff.",
+      "With --secure-aggregation every edge round is a SecAgg+ round among the Join clients "
+          + "(which run 'tributary client --secure-aggregation'): the relay learns only its "
+          + "edge's example-weighted sum and total examples, not any client's update.",
       "Exits with 0 when the server ended the run, 1 when the server refused the relay or too "
           + "few clients joined, and 2 with one line on stderr for a bad option or unreadable "
           + "file.",
@@ -57,6 +60,9 @@ final class RelayCommand implements Callable<Integer> {
   int minClients = 1;
 
   @picocli.CommandLine.Mixin FleetApiOptions fleetOptions = new FleetApiOptions();
+
+  @picocli.CommandLine.Mixin SecureAggregationOptions secureAggregation =
+      new SecureAggregationOptions();
 
   @Option(names = "--edge-rounds", paramLabel = "K2",
       description = "edge rounds per server round, hierarchical FedAvg's k2: the relay trains "
@@ -201,6 +207,14 @@ final class RelayCommand implements Callable<Integer> {
     java.util.Optional<io.tributary.flower.server.TlsFiles> tls =
         ServerSettings.tls(tlsCert, tlsKey, tlsClientCa);
     tls.ifPresent(b::tls);
+    java.util.Optional<io.tributary.flower.server.SecureAggregation> secure =
+        secureAggregation.settings(java.util.Optional.empty());
+    if (secure.isPresent() && fleetOptions.fleetApiAddress != null) {
+      throw new IllegalArgumentException("--secure-aggregation with --fleet-api-address: a "
+          + "relay runs SecAgg+ among its Join clients only, not Flower's SecAgg+ among "
+          + "SuperNodes; serve one or the other");
+    }
+    secure.ifPresent(b::secureAggregation);
     fleetOptions.api(false, tls, java.util.Optional.empty()).ifPresent(b::fleet);
     if (authTokens != null) {
       b.tokens(ServerSettings.tokens(authTokens));

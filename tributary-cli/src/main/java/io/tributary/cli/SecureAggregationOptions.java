@@ -9,11 +9,12 @@ import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * The server's secure-aggregation options: {@code --secure-aggregation} and the SecAgg+ settings
- * it takes ({@code --secagg-neighbours}, {@code --secagg-threshold}, {@code --secagg-bits},
- * {@code --secagg-clip}, {@code --secagg-max-weight}), parsed here and handed to {@link
- * ServerConfig.Builder} (the Join server's SecAgg+) or, with {@code --fleet-api-address}, as
- * Flower's {@link SecAggPlusSettings} to the Fleet API's settings.
+ * The secure-aggregation options of a server and of a relay: {@code --secure-aggregation} and
+ * the SecAgg+ settings it takes ({@code --secagg-neighbours}, {@code --secagg-threshold},
+ * {@code --secagg-bits}, {@code --secagg-clip}, {@code --secagg-max-weight}), parsed here and
+ * handed to {@link ServerConfig.Builder} or a relay's settings (the Join server's SecAgg+) or,
+ * with a server's {@code --fleet-api-address}, as Flower's {@link SecAggPlusSettings} to the
+ * Fleet API's settings.
  */
 final class SecureAggregationOptions {
   @Option(names = "--secure-aggregation",
@@ -50,18 +51,27 @@ final class SecureAggregationOptions {
   Double maxWeight;
 
   /**
-   * Sets the builder's secure aggregation when {@code --secure-aggregation} is given. With
-   * {@code --dp client} the clients clip their updates to L2 norm C, so every element is within
-   * [-C, C]: the clipping range defaults to C and may not be smaller.
+   * Sets the builder's secure aggregation when {@code --secure-aggregation} is given, as
+   * {@link #settings} says.
+   */
+  void apply(ServerConfig.Builder b, Optional<DpSettings> dp) {
+    settings(dp).ifPresent(b::secureAggregation);
+  }
+
+  /**
+   * The SecAgg+ settings of the Join server's protocol (a server's or a relay's) when
+   * {@code --secure-aggregation} is given; empty without it. With {@code --dp client} the clients
+   * clip their updates to L2 norm C, so every element is within [-C, C]: the clipping range
+   * defaults to C and may not be smaller.
    *
    * @throws IllegalArgumentException when a {@code --secagg-} option comes without it, it comes
    *     with {@code --dp central} (the server would have to see each update to clip it), or the
    *     settings are out of range
    */
-  void apply(ServerConfig.Builder b, Optional<DpSettings> dp) {
+  Optional<SecureAggregation> settings(Optional<DpSettings> dp) {
     if (!enabled) {
       requireNoSettings();
-      return;
+      return Optional.empty();
     }
     if (maxWeight != null) {
       throw new IllegalArgumentException("--secagg-max-weight is a setting of Flower's SecAgg+, "
@@ -77,7 +87,7 @@ final class SecureAggregationOptions {
       }
       range = clip != null ? clip : c;
     }
-    b.secureAggregation(new SecureAggregation(
+    return Optional.of(new SecureAggregation(
         neighbours != null ? neighbours : SecureAggregation.DEFAULT_NEIGHBOURS,
         threshold != null ? threshold : SecureAggregation.DEFAULT_THRESHOLD,
         bits != null ? bits : SecureAggregation.DEFAULT_BITS,

@@ -2,6 +2,7 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.flower.server.SecureAggregation;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,9 @@ class RelayCommandTest {
         "--over-max-examples", "--tls-cert", "--tls-key", "--tls-client-ca", "--auth-tokens",
         "--upstream-tls-ca", "--upstream-tls-cert", "--upstream-tls-key",
         "--upstream-auth-token", "--tensor-types", "--max-message-size", "--edge-rounds",
-        "--fleet-api-address", "--fleet-api-type", "--app", "--supernode-keys")) {
+        "--fleet-api-address", "--fleet-api-type", "--app", "--supernode-keys",
+        "--secure-aggregation", "--secagg-neighbours", "--secagg-threshold", "--secagg-bits",
+        "--secagg-clip")) {
       assertThat(r.out()).contains(flag);
     }
   }
@@ -52,6 +55,15 @@ class RelayCommandTest {
             "--app needs --fleet-api-address"),
         Arguments.of(new String[] {"--upstream", "h:1", "--fleet-api-address", "localhost:0",
             "--app", "/no/such/app"}, "--app"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--secagg-bits", "8"},
+            "the --secagg- options need --secure-aggregation"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--secure-aggregation",
+            "--secagg-neighbours", "4", "--secagg-threshold", "1"}, "threshold"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--secure-aggregation",
+            "--secagg-max-weight", "10"}, "--secagg-max-weight"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--secure-aggregation",
+            "--fleet-api-address", "localhost:0", "--app", "/no/such/app"},
+            "--secure-aggregation with --fleet-api-address"),
         Arguments.of(new String[] {"--upstream", "localhost:1", "--upstream-tls-ca",
             "/no/such/ca.pem", "--address", "localhost:0"}, "/no/such/ca.pem"));
   }
@@ -66,5 +78,24 @@ class RelayCommandTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).hasSize(1);
     assertThat(r.errLines()[0]).startsWith("tributary relay: ").contains(named);
+  }
+
+  @Test
+  void config_secureAggregation_carriesTheServersSecAggSettings() throws Exception {
+    RelayCommand c = new RelayCommand();
+    new picocli.CommandLine(c).parseArgs("--upstream", "localhost:1", "--secure-aggregation",
+        "--secagg-neighbours", "4", "--secagg-threshold", "3", "--secagg-bits", "12",
+        "--secagg-clip", "2.5");
+
+    assertThat(c.config().secureAggregation()).contains(new SecureAggregation(4, 3, 12, 2.5,
+        SecureAggregation.DEFAULT_EXAMPLE_BITS));
+  }
+
+  @Test
+  void config_noSecureAggregation_plainEdgeRounds() throws Exception {
+    RelayCommand c = new RelayCommand();
+    new picocli.CommandLine(c).parseArgs("--upstream", "localhost:1");
+
+    assertThat(c.config().secureAggregation()).isEmpty();
   }
 }

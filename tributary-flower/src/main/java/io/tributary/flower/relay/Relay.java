@@ -86,7 +86,18 @@ public final class Relay implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    FlowerClientBuilder b = FlowerClientRunner.builder(new EdgeClient(manager, registry, config))
+    io.tributary.flower.server.SecureFitProtocol secure = null;
+    if (config.secureAggregation().isPresent()) {
+      // Found before anything listens, so that a missing protocol fails at once.
+      try {
+        secure = io.tributary.flower.server.internal.RemoteClientWork.secureProtocol();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        timer.shutdownNow();
+        throw new IOException(e.getMessage(), e);
+      }
+    }
+    FlowerClientBuilder b = FlowerClientRunner.builder(new EdgeClient(manager, registry, config,
+        secure))
         .relay(true).serializers(registry).tensorTypes(config.tensorTypes())
         .maxMessageSize(config.maxMessageSize()).backoff(config.backoff())
         .connectionListener(new Upstream());
@@ -135,7 +146,8 @@ public final class Relay implements AutoCloseable {
    * Listens for clients on the configured address over Netty, with TLS when configured; the
    * server is reached at {@link RelayConfig#upstream()}, with its TLS and token.
    *
-   * @throws IOException if the address cannot be bound or a TLS file is unusable
+   * @throws IOException if the address cannot be bound, a TLS file is unusable, or secure
+   *     aggregation is asked for and no {@code SecureFitProtocol} is on the class path
    */
   public static Relay start(RelayConfig config) throws IOException {
     Objects.requireNonNull(config, "config");

@@ -4,6 +4,7 @@ import io.tributary.flower.Backoff;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.TlsSettings;
 import io.tributary.flower.fleet.server.FleetApi;
+import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.HierarchicalFedAvg;
@@ -44,6 +45,12 @@ import java.util.Set;
  *     model to its clients and adds their mean update to the edge's
  * @param fleet the Fleet API served to SuperNodes, which join the edge beside the Join clients;
  *     empty for none
+ * @param secureAggregation SecAgg+ among the Join clients in every edge round, so that the relay
+ *     learns only its edge's sum (the relay finds the protocol on its class path as the server
+ *     does, see {@link io.tributary.flower.server.SecureFitProtocol}; the clients must run
+ *     {@code io.tributary.flower.secagg.SecAggClientAdapter}); empty for plain aggregation. Not
+ *     with {@code fleet}: SuperNodes would need Flower's SecAgg+ workflow, which the relay does
+ *     not run
  */
 public record RelayConfig(String host, int port, String upstream, Optional<TlsFiles> tls,
     Set<String> tokens, Optional<TlsSettings> upstreamTls, Optional<String> upstreamToken,
@@ -51,7 +58,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
     double minSuccessFraction, int maxConcurrentClients, int maxMessageSize, Backoff backoff,
     List<String> tensorTypes, Duration shutdownGrace, int edgeRounds,
-    Optional<FleetApi> fleet) {
+    Optional<FleetApi> fleet, Optional<SecureAggregation> secureAggregation) {
   /**
    * 1 s doubling to 30 s, 20 % jitter, and (nearly) no end: a relay keeps trying to reach its
    * server until it is closed.
@@ -72,6 +79,11 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     tensorTypes = List.copyOf(tensorTypes);
     Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     Objects.requireNonNull(fleet, "fleet");
+    Objects.requireNonNull(secureAggregation, "secureAggregation");
+    check(secureAggregation.isEmpty() || fleet.isEmpty(), "secure aggregation on a relay runs "
+        + "SecAgg+ among its Join clients; a relay that also serves the Fleet API would need "
+        + "Flower's SecAgg+ workflow among its SuperNodes, which it does not run: serve one or "
+        + "the other");
     check(!host.isBlank(), "the relay's host is empty");
     check(port >= 0 && port <= 65535, "the relay's port must be 0 to 65535, got " + port);
     check(!upstream.isBlank(), "the upstream server's address is empty");
@@ -127,6 +139,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     private Duration shutdownGrace = Duration.ofSeconds(5);
     private int edgeRounds = 1;
     private Optional<FleetApi> fleet = Optional.empty();
+    private Optional<SecureAggregation> secureAggregation = Optional.empty();
 
     private Builder() {}
 
@@ -245,6 +258,16 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     }
 
     /**
+     * Aggregates every edge round with SecAgg+ among the Join clients, with the settings the
+     * server takes for its own: the relay learns its edge's example-weighted sum of quantized
+     * updates and total examples, not any client's update.
+     */
+    public Builder secureAggregation(SecureAggregation s) {
+      this.secureAggregation = Optional.of(s);
+      return this;
+    }
+
+    /**
      * The settings.
      *
      * @throws IllegalArgumentException naming the first setting out of range
@@ -253,7 +276,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
       return new RelayConfig(host, port, upstream, tls, tokens, upstreamTls, upstreamToken,
           minClients, clientWait, roundTimeout, maxExamples, overMax, minSuccessFraction,
           maxConcurrentClients, maxMessageSize, backoff, tensorTypes, shutdownGrace, edgeRounds,
-          fleet);
+          fleet, secureAggregation);
     }
   }
 }

@@ -12,6 +12,7 @@ import io.tributary.flower.Scalar;
 import io.tributary.flower.relay.RelayConfig;
 import io.tributary.flower.server.NotEnoughClientsException;
 import io.tributary.flower.server.RemoteClientException;
+import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.ModelSpec;
 import io.tributary.flower.server.internal.RemoteClient;
@@ -43,6 +44,12 @@ import org.slf4j.LoggerFactory;
  * joined); the instruction's config goes to every client as it came. What goes wrong inside the
  * edge (too few clients, too many failures) fails the instruction with a
  * {@link FlowerClientException}, which the server sees as this relay's failure.
+ *
+ * <p>With {@link RelayConfig#secureAggregation()}, each edge round's fit is one SecAgg+ round
+ * among the clients, run by the server's secure path ({@link RemoteClientWork#secureAggregation}
+ * with the cohort of one pseudo-client, {@link RemoteClientWork#SECURE_ROUND_ID}): the edge
+ * rounds' weighted mean is then over that one aggregated update, and the relay sees only the
+ * edge's sum and total examples.
  */
 public final class EdgeClient implements FlowerClient {
   private static final Logger LOG = LoggerFactory.getLogger(EdgeClient.class);
@@ -52,11 +59,22 @@ public final class EdgeClient implements FlowerClient {
   private final ClientManager manager;
   private final SerializerRegistry registry;
   private final RelayConfig config;
+  /** The SecAgg+ protocol of every edge round; null for plain aggregation. */
+  private final SecureFitProtocol secure;
 
-  public EdgeClient(ClientManager manager, SerializerRegistry registry, RelayConfig config) {
+  /**
+   * @param secure the protocol for {@link RelayConfig#secureAggregation()}; null when it is
+   *     empty
+   */
+  public EdgeClient(ClientManager manager, SerializerRegistry registry, RelayConfig config,
+      SecureFitProtocol secure) {
+    if ((secure == null) != config.secureAggregation().isEmpty()) {
+      throw new IllegalArgumentException("a secure protocol goes with secure aggregation");
+    }
     this.manager = manager;
     this.registry = registry;
     this.config = config;
+    this.secure = secure;
   }
 
   @Override
@@ -80,8 +98,14 @@ public final class EdgeClient implements FlowerClient {
     List<RemoteClient> clients = clients();
     RemoteClientWork work = work(spec, Map.of());
     work.roundConfig(ins.config());
+    List<Tensor> ids = ids(clients);
+    if (secure != null) {
+      work.secureAggregation(config.secureAggregation().get(), secure);
+      work.secureClients(clients);
+      ids = work.secureCohort(clients.size());
+    }
     Outcome o = invoke(EdgeComputations.fit(work.fit(), spec.type(), config.edgeRounds()),
-        spec, ins.parameters(), clients, "fit", true);
+        spec, ins.parameters(), clients, ids, "fit", true);
     StructValue r = (StructValue) o.value();
     // The relay's clients are one edge: its values are the one member of each EDGES list.
     List<Tensor> delta = ModelSpec.tensors((StructValue) ((List<?>) r.get(0)).get(0));
@@ -95,9 +119,17 @@ public final class EdgeClient implements FlowerClient {
     if (lossWeight > 0 && Double.isFinite(lossSum / lossWeight)) {
       metrics.put("loss", Scalar.of(lossSum / lossWeight));
     }
-    metrics.put("edge_clients", Scalar.of((long) (o.report().clients()
-        - o.report().failedClients().size())));
-    metrics.put("edge_failures", Scalar.of((long) o.report().failedClients().size()));
+    if (secure != null) {
+      // The cohort was one pseudo-client; the clients left out are the last round's exclusions.
+      int excluded = work.secureExclusions().size();
+      work.secureExclusions().forEach(x -> LOG.warn("edge fit: {}", x));
+      metrics.put("edge_clients", Scalar.of((long) (clients.size() - excluded)));
+      metrics.put("edge_failures", Scalar.of((long) excluded));
+    } else {
+      metrics.put("edge_clients", Scalar.of((long) (o.report().clients()
+          - o.report().failedClients().size())));
+      metrics.put("edge_failures", Scalar.of((long) o.report().failedClients().size()));
+    }
     return new FitRes(delta, examples, metrics);
   }
 
@@ -107,7 +139,7 @@ public final class EdgeClient implements FlowerClient {
     List<RemoteClient> clients = clients();
     RemoteClientWork work = work(spec, ins.config());
     Outcome o = invoke(EdgeComputations.evaluate(work.evaluation(), spec.type()), spec,
-        ins.parameters(), clients, "evaluate", false);
+        ins.parameters(), clients, ids(clients), "evaluate", false);
     StructValue r = (StructValue) o.value();
     return new EvaluateRes(((Tensor) r.get(0)).getFloat(0), ((Tensor) r.get(1)).getLong(0),
         Map.of("edge_clients", Scalar.of((long) (o.report().clients()
@@ -143,15 +175,17 @@ public final class EdgeClient implements FlowerClient {
   }
 
   private Outcome invoke(Computation c, ModelSpec spec, List<Tensor> parameters,
-      List<RemoteClient> clients, String what, boolean asEdge) throws FlowerClientException {
-    List<Tensor> ids = new ArrayList<>(clients.size());
-    clients.forEach(x -> ids.add(RemoteClientWork.clientValue(x.id())));
+      List<RemoteClient> clients, List<Tensor> ids, String what, boolean asEdge)
+      throws FlowerClientException {
     RuntimeOptions options = asEdge
-        ? options().withEdges(io.tributary.runtime.Edges.contiguous(clients.size())) : options();
+        ? options(secure == null ? 1 : secure.exchanges())
+            .withEdges(io.tributary.runtime.Edges.contiguous(ids.size()))
+        : options(1);
     try (ExecutionContext ctx = ExecutionContext.create(options)) {
       Outcome o = ctx.invokeWithReport(c, spec.value(parameters), ids);
       for (ClientFailure f : o.report().failures()) {
-        LOG.warn("edge {}: client {} left out: {}", what, clients.get(f.client()).id(),
+        LOG.warn("edge {}: client {} left out: {}", what,
+            asEdge && secure != null ? "of the secure round" : clients.get(f.client()).id(),
             f.describe());
       }
       return o;
@@ -160,10 +194,20 @@ public final class EdgeClient implements FlowerClient {
     }
   }
 
-  private RuntimeOptions options() {
+  private static List<Tensor> ids(List<RemoteClient> clients) {
+    List<Tensor> ids = new ArrayList<>(clients.size());
+    clients.forEach(x -> ids.add(RemoteClientWork.clientValue(x.id())));
+    return ids;
+  }
+
+  /** The edge's runtime options, for {@code exchanges} exchanges with each client. */
+  private RuntimeOptions options(int exchanges) {
     RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
         .withMinSuccessFraction(config.minSuccessFraction())
         .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
-    return config.roundTimeout().map(t -> o.withClientTimeout(t.plus(BACKSTOP))).orElse(o);
+    // A secure edge round is one pseudo-client that runs all the protocol's exchanges, each
+    // allowed the round timeout, as on the server.
+    return config.roundTimeout().map(t -> o.withClientTimeout(t.multipliedBy(exchanges)
+        .plus(BACKSTOP))).orElse(o);
   }
 }

@@ -145,6 +145,33 @@ public final class RemoteClientWork {
     this.secure = java.util.Objects.requireNonNull(round, "round");
   }
 
+  /**
+   * The secure-aggregation protocol on the class path ({@link java.util.ServiceLoader}), the
+   * first found, for a caller outside the server that aggregates its clients securely (a relay).
+   *
+   * @throws io.tributary.flower.server.FlowerServerException when there is none
+   */
+  public static SecureFitProtocol secureProtocol()
+      throws io.tributary.flower.server.FlowerServerException {
+    return SecureRound.protocol();
+  }
+
+  /**
+   * Makes {@code clients} the clients of the next secure fit invocations, for a caller that
+   * invokes {@link #fit} itself rather than through the server's dispatch (a relay, whose edge
+   * rounds each run one secure round over the same clients).
+   *
+   * @throws IllegalStateException when fit rounds do not aggregate securely
+   */
+  public void secureClients(List<RemoteClient> clients) {
+    SecureFit s = secure;
+    if (s == null) {
+      throw new IllegalStateException("fit rounds do not aggregate securely");
+    }
+    secureClients = List.copyOf(clients);
+    s.reset();
+  }
+
   /** Sets the fit-config entries of the next rounds (they win over the fixed ones). */
   public void roundConfig(Map<String, Scalar> entries) {
     this.roundConfig = Map.copyOf(entries);
