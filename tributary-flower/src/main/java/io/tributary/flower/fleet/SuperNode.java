@@ -108,7 +108,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Reconnection.</b> When the SuperLink cannot be reached or goes away, the node retries with
  * {@link Backoff} delays (by default for ever) and activates again (registering again when the
- * SuperLink no longer knows it).
+ * SuperLink no longer knows it). A SuperLink that refuses a node it had been serving (gRPC
+ * {@code UNAUTHENTICATED} or HTTP 401/403, as Flower's SuperLink answers "Invalid node ID" after a
+ * restart without its database, or a Tributary server resumed with {@code --resume}) gets one
+ * warning line, a new registration and activation; a refusal before the node's first pull of a
+ * session stops it. Flower 1.27's {@code flower-supernode} exits there instead and is restarted by
+ * whoever runs it.
  */
 public final class SuperNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SuperNode.class);
@@ -288,6 +293,9 @@ public final class SuperNode implements AutoCloseable {
         "flwr-component-name", "supernode");
   }
 
+  /** Whether the current session has pulled at least once since its activation. */
+  private volatile boolean pulled;
+
   /** Whether a probe has told whether the SuperLink speaks TLS (probed until one tells). */
   private boolean tlsProbed;
 
@@ -297,6 +305,7 @@ public final class SuperNode implements AutoCloseable {
     try {
       while (!stopping) {
         boolean spoke = false;
+        pulled = false;
         try {
           client = open();
           Link rpc = new Link(client, b.callTimeout.toMillis());
@@ -308,13 +317,18 @@ public final class SuperNode implements AutoCloseable {
           if (stopping) {
             break;
           }
-          if (e.kind() == FleetException.Kind.UNAUTHENTICATED) {
+          if (e.kind() == FleetException.Kind.UNAUTHENTICATED && pulled) {
+            // A session that had been served is refused: the SuperLink lost its node records
+            // (restarted, or resumed a run) and answers "Invalid node ID" as Flower's does.
+            // Register and activate again; a refusal right after that still stops the node.
+            LOG.warn("the SuperLink {} no longer knows node {} ({}); registering and activating"
+                + " again", b.address, Long.toUnsignedString(nodeId.get()), e.getMessage());
+          } else if (e.kind() == FleetException.Kind.UNAUTHENTICATED) {
             failure = new IllegalStateException("the SuperLink " + b.address
                 + " refused this node: " + e.getMessage());
             LOG.error("{}", failure.getMessage());
             return;
-          }
-          if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
+          } else if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
             // only when nothing answered (a plain-text answer is not TLS), until a probe tells
             TlsProbe.Result probe = TlsProbe.probe(b.address, Duration.ofSeconds(3));
             tlsProbed = probe != TlsProbe.Result.UNREACHABLE;
@@ -327,7 +341,9 @@ public final class SuperNode implements AutoCloseable {
               return;
             }
           }
-          LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
+          if (e.kind() != FleetException.Kind.UNAUTHENTICATED) {
+            LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
+          }
           tell(o -> o.inactive(e.getMessage()));
         } catch (IllegalArgumentException | IllegalStateException e) {
           failure = e;
@@ -398,6 +414,7 @@ public final class SuperNode implements AutoCloseable {
       while (!stopping) {
         PullMessagesResponse res = rpc.call(FleetRpc.PULL_MESSAGES,
             PullMessagesRequest.newBuilder().setNode(node).build());
+        pulled = true;
         if (res.getMessagesListCount() == 0 || res.getMessageObjectTreesCount() == 0) {
           pause(b.pollInterval.toMillis());
           continue;

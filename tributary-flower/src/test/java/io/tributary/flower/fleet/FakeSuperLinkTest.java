@@ -62,6 +62,9 @@ class FakeSuperLinkTest {
       new java.util.concurrent.atomic.AtomicInteger();
   final java.util.concurrent.atomic.AtomicInteger activations =
       new java.util.concurrent.atomic.AtomicInteger();
+  /** Pulls still to refuse as a SuperLink that lost its node records does ("Invalid node ID"). */
+  final java.util.concurrent.atomic.AtomicInteger refusePulls =
+      new java.util.concurrent.atomic.AtomicInteger();
   /** Fields of a newer Flower's {@code Run} (series_id, primary_task_id) that GetRun sends. */
   volatile com.google.protobuf.UnknownFieldSet runExtra =
       com.google.protobuf.UnknownFieldSet.getDefaultInstance();
@@ -69,7 +72,14 @@ class FakeSuperLinkTest {
   private static <Q, R> void add(ServerServiceDefinition.Builder b, MethodDescriptor<Q, R> m,
       Function<Q, R> f) {
     b.addMethod(m, ServerCalls.asyncUnaryCall((req, out) -> {
-      out.onNext(f.apply(req));
+      R r;
+      try {
+        r = f.apply(req);
+      } catch (io.grpc.StatusRuntimeException e) {
+        out.onError(e);
+        return;
+      }
+      out.onNext(r);
       out.onCompleted();
     }));
   }
@@ -96,6 +106,10 @@ class FakeSuperLinkTest {
         .setRunId(r.getRunId()).setFabId("test/hostile").setUnknownFields(runExtra)).build());
     add(b, FleetRpc.GET_FAB, r -> GetFabResponse.getDefaultInstance());
     add(b, FleetRpc.PULL_MESSAGES, r -> {
+      if (refusePulls.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw io.grpc.Status.UNAUTHENTICATED.withDescription("Invalid node ID")
+            .asRuntimeException();
+      }
       Message m;
       synchronized (queue) {
         m = queue.poll();
@@ -262,6 +276,58 @@ class FakeSuperLinkTest {
       } finally {
         second.shutdownNow();
       }
+    }
+  }
+
+  @Test
+  void serve_superLinkForgetsTheServedNode_registersAndActivatesAgainAndServes()
+      throws Exception {
+    Server server = start();
+    PlusKApp app = new PlusKApp();
+    Array w = Array.fromTensor(Tensor.ofFloats(Shape.of(1), 1));
+    try (SuperNode node = SuperNode.builder("127.0.0.1:" + server.getPort())
+        .transport(FleetTransport.grpcRere()).insecure(true)
+        .nodeConfig(Map.of("k", 1L)).clientApp(app.app()).pollInterval(Duration.ofMillis(50))
+        .backoff(io.tributary.flower.Backoff.DEFAULT.withDelays(Duration.ofMillis(100),
+            Duration.ofMillis(400)).withMaxAttempts(Integer.MAX_VALUE))
+        .build().start()) {
+      assertThat(node.awaitActive(Duration.ofSeconds(10))).isTrue();
+      Thread.sleep(200); // a few answered pulls: the node has been served
+      refusePulls.set(1);
+      String id = offer("train", model(w), false);
+      long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (pushed.isEmpty() && System.nanoTime() < end) {
+        Thread.sleep(50);
+      }
+      assertThat(node.failure()).isNull();
+      assertThat(refusePulls.get()).isZero();
+      assertThat(registrations.get()).isEqualTo(2);
+      assertThat(activations.get()).isEqualTo(2);
+      assertThat(pushed).hasSize(1);
+      assertThat(pushed.getFirst().getMessagesList(0).getMetadata().getReplyToMessageId())
+          .isEqualTo(id);
+    } finally {
+      server.shutdownNow();
+    }
+  }
+
+  @Test
+  void serve_firstPullAfterActivationRefused_stopsWithTheReason() throws Exception {
+    refusePulls.set(Integer.MAX_VALUE);
+    Server server = start();
+    try (SuperNode node = SuperNode.builder("127.0.0.1:" + server.getPort())
+        .transport(FleetTransport.grpcRere()).insecure(true)
+        .clientApp(new PlusKApp().app()).pollInterval(Duration.ofMillis(50))
+        .build().start()) {
+      long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (node.failure() == null && System.nanoTime() < end) {
+        Thread.sleep(20);
+      }
+      assertThat(node.failure()).hasMessageContaining("refused this node")
+          .hasMessageContaining("Invalid node ID");
+      assertThat(activations.get()).isEqualTo(1);
+    } finally {
+      server.shutdownNow();
     }
   }
 }

@@ -128,6 +128,33 @@ class HttpTransportTest {
   }
 
   @Test
+  void serve_superLinkForgetsTheNodeItServed_registersAgainUnderANewIdAndServes()
+      throws Exception {
+    PlusKApp app = new PlusKApp();
+    try (HttpContractSuperLink link = new HttpContractSuperLink(FleetTransport.FLEET_V1)) {
+      try (SuperNode node = node(link, app).build().start()) {
+        assertThat(node.awaitActive(Duration.ofSeconds(20))).isTrue();
+        await(() -> link.count("pull-messages") > 0, Duration.ofSeconds(20));
+        long before = node.nodeId();
+        // What a restarted SuperLink without its database knows: no node at all.
+        link.nodes.clear();
+        link.active.clear();
+        String id = link.offer(train(1));
+        await(() -> !link.pushed.isEmpty(), Duration.ofSeconds(20));
+        assertThat(node.failure()).isNull();
+        assertThat(node.nodeId()).isNotEqualTo(before);
+        assertThat(link.refusals).anySatisfy(r -> assertThat(r).startsWith("401")
+            .contains("Invalid node ID"));
+        assertThat(link.count("register-node")).isEqualTo(2);
+        assertThat(link.pushed).hasSize(1);
+        assertThat(link.pushed.getFirst().getNode().getNodeId()).isEqualTo(node.nodeId());
+        assertThat(link.pushed.getFirst().getMessagesList(0).getMetadata()
+            .getReplyToMessageId()).isEqualTo(id);
+      }
+    }
+  }
+
+  @Test
   void serve_superLinkRefusesTheNode_stopsWithTheDetailInOneLine() throws Exception {
     PlusKApp app = new PlusKApp();
     try (HttpContractSuperLink link = new HttpContractSuperLink(FleetTransport.FLEET_V1)) {
