@@ -12,9 +12,7 @@ import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.RemoteClientException;
 import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.SecureFitProtocol;
-import io.tributary.learning.rounds.RoundProgress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -31,17 +29,13 @@ import org.slf4j.LoggerFactory;
  * clients are sent in each exchange and screens their answers; this class sends the FitIns,
  * awaits the FitRes, excludes the clients that fail, and keeps the round's exclusions.
  */
-final class SecureRound implements SecureFitProtocol.Exchange, SecureFit {
+final class SecureRound extends SecureFitRounds implements SecureFitProtocol.Exchange {
   private static final Logger LOG = LoggerFactory.getLogger(SecureRound.class);
 
   private final SecureFitProtocol protocol;
   private final SecureAggregation options;
   private final Optional<Duration> timeout;
   private final BiFunction<RemoteClient, StructValue, Parameters> encoder;
-  private final List<String> exclusions = new ArrayList<>();
-  /** Told of the stages, answers and drop-outs of round {@link #round}. */
-  private volatile RoundProgress progress = RoundProgress.NONE;
-  private volatile int round;
   /** The round under way: its clients and model. */
   private List<RemoteClient> clients = List.of();
   private StructValue model;
@@ -77,26 +71,6 @@ final class SecureRound implements SecureFitProtocol.Exchange, SecureFit {
   @Override
   public int exchanges() {
     return protocol.exchanges();
-  }
-
-  @Override
-  public void progress(int round, RoundProgress progress) {
-    this.round = round;
-    this.progress = progress;
-  }
-
-  @Override
-  public void reset() {
-    synchronized (exclusions) {
-      exclusions.clear();
-    }
-  }
-
-  @Override
-  public List<String> exclusions() {
-    synchronized (exclusions) {
-      return List.copyOf(exclusions);
-    }
   }
 
   /**

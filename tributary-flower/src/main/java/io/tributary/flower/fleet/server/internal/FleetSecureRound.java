@@ -12,7 +12,7 @@ import io.tributary.flower.secaggplus.SecAggPlusWorkflow;
 import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.internal.ModelSpec;
 import io.tributary.flower.server.internal.RemoteClient;
-import io.tributary.flower.server.internal.SecureFit;
+import io.tributary.flower.server.internal.SecureFitRounds;
 import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;
@@ -43,14 +43,11 @@ import org.slf4j.LoggerFactory;
  * any stage is excluded, named in the round's exclusions; when too few remain the round fails
  * and reveals nothing.
  */
-public final class FleetSecureRound implements SecureFit {
+public final class FleetSecureRound extends SecureFitRounds {
   private static final Logger LOG = LoggerFactory.getLogger(FleetSecureRound.class);
 
   private final SecAggPlusWorkflow workflow;
   private final Optional<Duration> timeout;
-  private final List<String> exclusions = new ArrayList<>();
-  private volatile RoundProgress progress = RoundProgress.NONE;
-  private volatile int round;
 
   /** Rounds with {@code settings}, each stage allowed {@code timeout} (none: no limit). */
   public FleetSecureRound(SecAggPlusSettings settings, Optional<Duration> timeout) {
@@ -66,26 +63,6 @@ public final class FleetSecureRound implements SecureFit {
   @Override
   public int exchanges() {
     return 4;
-  }
-
-  @Override
-  public void progress(int round, RoundProgress progress) {
-    this.round = round;
-    this.progress = progress;
-  }
-
-  @Override
-  public void reset() {
-    synchronized (exclusions) {
-      exclusions.clear();
-    }
-  }
-
-  @Override
-  public List<String> exclusions() {
-    synchronized (exclusions) {
-      return List.copyOf(exclusions);
-    }
   }
 
   @Override

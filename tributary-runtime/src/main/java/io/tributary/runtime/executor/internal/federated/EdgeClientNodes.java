@@ -30,46 +30,33 @@ final class EdgeClientNodes {
     return list;
   }
 
-  /** Each client's edge index, an {@link Integer}; the first input of every per-edge sink. */
-  static final class EdgeOf extends ClientNode {
-    private final Edges edges;
-
-    EdgeOf(Edges edges) {
-      super(FederatedType.atClients(TensorType.of(DType.INT32)), false);
-      this.edges = edges;
-    }
-
-    @Override
-    Object compute(ClientScope scope) {
-      return edges.edgeOf(scope.client);
-    }
-
-    @Override
-    List<ServerNode> serverInputs() {
-      return List.of();
-    }
-
-    @Override
-    public List<ClientNode> clientInputs() {
-      return List.of();
-    }
-  }
-
   /**
-   * Each client's position among its edge's clients, an {@link Integer}: the leaf it is in its
-   * edge's own reduction tree, the second input of every per-edge sink.
+   * A client's place in the tier, an {@link Integer} read from the population's {@link Edges}:
+   * its edge index ({@link #edgeOf}, the first input of every per-edge sink) or its position
+   * among its edge's clients ({@link #rankInEdge}: the leaf it is in its edge's own reduction
+   * tree, the second input).
    */
-  static final class RankInEdge extends ClientNode {
-    private final Edges edges;
+  static final class ClientPlace extends ClientNode {
+    private final java.util.function.IntUnaryOperator place;
 
-    RankInEdge(Edges edges) {
+    private ClientPlace(java.util.function.IntUnaryOperator place) {
       super(FederatedType.atClients(TensorType.of(DType.INT32)), false);
-      this.edges = edges;
+      this.place = place;
+    }
+
+    /** Each client's edge index. */
+    static ClientPlace edgeOf(Edges edges) {
+      return new ClientPlace(edges::edgeOf);
+    }
+
+    /** Each client's position among its edge's clients. */
+    static ClientPlace rankInEdge(Edges edges) {
+      return new ClientPlace(edges::rankInEdge);
     }
 
     @Override
     Object compute(ClientScope scope) {
-      return edges.rankInEdge(scope.client);
+      return place.applyAsInt(scope.client);
     }
 
     @Override

@@ -193,7 +193,7 @@ public final class FederatingExecutor implements Executor {
   /** The client node that gives each client's edge, shared by every per-edge aggregation. */
   synchronized ClientNode edgeOf() {
     if (edgeOf == null) {
-      edgeOf = new EdgeClientNodes.EdgeOf(requireEdges("an aggregation to the edges"));
+      edgeOf = EdgeClientNodes.ClientPlace.edgeOf(requireEdges("an aggregation to the edges"));
     }
     return edgeOf;
   }
@@ -201,7 +201,7 @@ public final class FederatingExecutor implements Executor {
   /** The client node that gives each client's position in its edge, shared like {@link #edgeOf}. */
   synchronized ClientNode rankInEdge() {
     if (rankInEdge == null) {
-      rankInEdge = new EdgeClientNodes.RankInEdge(requireEdges("an aggregation to the edges"));
+      rankInEdge = EdgeClientNodes.ClientPlace.rankInEdge(requireEdges("an aggregation to the edges"));
     }
     return rankInEdge;
   }
