@@ -5,7 +5,7 @@ module io.tributary.flower.training {
   requires transitive io.tributary.core;
   requires transitive io.tributary.data;
   requires transitive io.tributary.graph;
-  requires transitive io.tributary.learning;
+  requires io.tributary.learning.graph;
 
   exports io.tributary.flower.training;
 }

@@ -1,18 +1,10 @@
 /**
  * Federated learning: algorithms and their registry, aggregators, server optimizers, rounds.
  */
-// javac warns (-Xlint:exports) that the graph-backed builders (FedAvg, FedProx,
-// LearningProcess, SequenceValues) name graph and data types in their signatures though both
-// are optional here: a caller of those builders requires graph and data itself (issue 32 moves
-// them beside graph).
 module io.tributary.learning {
   requires transitive io.tributary.tensor;
   requires transitive io.tributary.core;
   requires transitive io.tributary.runtime;
-  // Static: the graph-backed builders need graph and data; privacy, flower and ui use the
-  // graph-free part (Aggregator, rounds) and leave both out (their poms exclude them).
-  requires static io.tributary.graph;
-  requires static io.tributary.data;
   requires transitive io.tributary.format;
 
   exports io.tributary.learning;

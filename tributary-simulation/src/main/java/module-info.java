@@ -7,6 +7,7 @@ module io.tributary.simulation {
   requires transitive io.tributary.format;
   requires transitive io.tributary.runtime;
   requires transitive io.tributary.learning;
+  requires io.tributary.learning.graph;
   requires transitive io.tributary.privacy;
   requires com.fasterxml.jackson.databind;
 

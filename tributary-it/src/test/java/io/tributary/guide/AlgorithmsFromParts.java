@@ -5,6 +5,7 @@ import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.aggregation.ClientUpdates;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.aggregation.WholeRoundAggregator;
+import io.tributary.learning.graph.GraphLearning;
 import io.tributary.learning.serveropt.AdaptiveServerOptimizer;
 import io.tributary.simulation.Simulation;
 import io.tributary.simulation.SimulationResult;
@@ -57,8 +58,8 @@ public final class AlgorithmsFromParts {
     FederatedAlgorithm filtered = FederatedAlgorithm.named("fedavg")
         .withAggregator(new NormFilteredMean(2)).withName("fedavg_norm_filtered");
 
-    System.out.println("server state: " + fromParts.build(Models.mclr(), 1, 10, 0.1, 0)
-        .initialize().type());
+    System.out.println("server state: "
+        + GraphLearning.build(fromParts, Models.mclr(), 1, 10, 0.1, 0).initialize().type());
     SimulationResult a = run(fromParts);
     SimulationResult b = run(byName);
     SimulationResult c = run(filtered);

@@ -11,7 +11,8 @@ import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
-import io.tributary.learning.SequenceValues;
+import io.tributary.learning.graph.GraphLearning;
+import io.tributary.learning.graph.SequenceValues;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.DType;
@@ -49,8 +50,9 @@ public final class CustomModel {
     TrainTestSplit split = Digits.load(0.2, 42);
     FederatedDataset clients = FederatedDataset.partitioned("digits", split.train(),
         Partitioner.parse("iid").partition(split.train(), CLIENTS, 1));
-    LearningProcess fedAvg = FederatedAlgorithm.fedAvg().build(model, 1, 16, 0.1, 1)
-        .bound(GraphBinder.standard());
+    LearningProcess fedAvg = GraphLearning.bound(
+        GraphLearning.build(FederatedAlgorithm.fedAvg(), model, 1, 16, 0.1, 1),
+        GraphBinder.standard());
     List<Object> test = List.of(SequenceValues.of(split.test(), 100));
 
     try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults().withSeed(1))) {

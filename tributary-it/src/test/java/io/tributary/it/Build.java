@@ -11,8 +11,9 @@ final class Build {
   /** The library modules: every module a project may depend on, as the BOM lists them. */
   static final List<String> LIBRARY_MODULES = List.of("tributary-tensor", "tributary-core",
       "tributary-data", "tributary-graph", "tributary-format", "tributary-runtime",
-      "tributary-learning", "tributary-simulation", "tributary-privacy", "tributary-flower",
-      "tributary-flower-training", "tributary-flower-secagg", "tributary-ui");
+      "tributary-learning", "tributary-learning-graph", "tributary-simulation",
+      "tributary-privacy", "tributary-flower", "tributary-flower-training",
+      "tributary-flower-secagg", "tributary-ui");
   /**
    * Optional engines the BOM pins but no library module depends on: tributary-spark, whose Spark
    * jars stay off every other class path (tributary-it's own included); it is installed for

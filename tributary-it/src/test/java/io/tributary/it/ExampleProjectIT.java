@@ -52,7 +52,8 @@ class ExampleProjectIT {
   void exampleBuild_throughTheBom_usesTheModuleJarsNotTheShadedJar() {
     List<String> jars = List.of(classpath.split(File.pathSeparator));
     for (String m : List.of("tributary-core", "tributary-data", "tributary-graph",
-        "tributary-learning", "tributary-runtime", "tributary-tensor")) {
+        "tributary-learning", "tributary-learning-graph", "tributary-runtime",
+        "tributary-tensor")) {
       assertThat(jars).as(m).contains(Build.installed(m, ".jar").toString());
     }
     assertThat(jars).noneMatch(j -> j.contains("tributary-cli") || j.endsWith("tributary.jar"));

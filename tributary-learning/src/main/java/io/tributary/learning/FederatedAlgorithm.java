@@ -1,9 +1,6 @@
 package io.tributary.learning;
 
 import io.tributary.core.computation.Computation;
-import io.tributary.graph.local.ClientOptimizer;
-import io.tributary.graph.local.ClientUpdateConfig;
-import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.Aggregator;
 import io.tributary.learning.aggregation.WeightedMean;
 import io.tributary.learning.serveropt.ServerOptimizer;
@@ -14,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
-import java.util.function.UnaryOperator;
 
 /**
  * A federated algorithm: the one type a run is given its algorithm as, by the simulator, the
@@ -22,9 +18,10 @@ import java.util.function.UnaryOperator;
  * AlgorithmSpec} on the class path: Flower's strategy suite and a user's own) or composed of
  * three parts in code, as TFF's {@code build_weighted_fed_avg(client_optimizer,
  * server_optimizer, model_aggregator)} composes it: the client work (local training, with
- * FedProx's proximal coefficient {@code mu}; the client optimizer is a setting of the client work
- * given to {@link #build(Model, int, int, double, ClientOptimizer, long)}), an {@link Aggregator}
- * and a {@link ServerOptimizer}. {@link #process} makes the {@link LearningProcess}, the
+ * FedProx's proximal coefficient {@code mu}; the client optimizer is a setting of the client work,
+ * which {@code io.tributary.learning.graph.GraphLearning.build} takes for graph models), an
+ * {@link Aggregator} and a {@link ServerOptimizer}. {@link #process} makes the {@link
+ * LearningProcess}, the
  * federated computations a binding runs; its {@code next} is one federated computation of type
  * {@code (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,R@SERVER>)} whose server state S is {@code
  * <model=M>} plus {@code optimizer=O} when the server optimizer keeps state and {@code
@@ -32,7 +29,7 @@ import java.util.function.UnaryOperator;
  *
  * <pre>{@code
  * FederatedAlgorithm adam = FederatedAlgorithm.named("fedadam", Map.of("eta", 0.01));
- * LearningProcess process = adam.build(model, 1, 10, 0.1, seed);
+ * LearningProcess process = GraphLearning.build(adam, model, 1, 10, 0.1, seed);  // learning-graph
  * }</pre>
  *
  * <p>An algorithm the registry built remembers its spec's name and hyperparameter values
@@ -235,52 +232,6 @@ public final class FederatedAlgorithm {
    */
   public FederatedAlgorithm withTopology(Topology newTopology) {
     return new FederatedAlgorithm(name, mu, aggregator, serverOptimizer, newTopology);
-  }
-
-  /**
-   * The process over local graph training of {@code model} (a simulation).
-   *
-   * @param epochs local epochs per round
-   * @param batchSize local batch size; 0 keeps the clients' batches as given
-   * @param learningRate the client optimizer's step size (SGD's learning rate by default)
-   * @param seed seeds the initial model
-   */
-  public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
-      long seed) {
-    return build(model, epochs, batchSize, learningRate, ClientOptimizer.sgd(), seed,
-        UnaryOperator.identity());
-  }
-
-  /**
-   * As {@link #build(Model, int, int, double, long)}, the clients training with {@code
-   * clientOptimizer} at step size {@code learningRate}. The client optimizer is part of the
-   * client work, not of the algorithm: its state starts afresh at every client update (every
-   * round), and on the Flower server the clients choose their own.
-   */
-  public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
-      ClientOptimizer clientOptimizer, long seed) {
-    return build(model, epochs, batchSize, learningRate, clientOptimizer, seed,
-        UnaryOperator.identity());
-  }
-
-  /**
-   * The process over local graph training of {@code model} whose client update is first passed
-   * through {@code wrapUpdate}, such as {@link ByzantineUpdate#wrap}: the wrapped update must
-   * still return {@code <delta=M,num_examples=int64,loss=float32>}, and its data type is the
-   * data every client of {@code next} holds (the evaluation keeps the plain data).
-   *
-   * @param epochs local epochs per round
-   * @param batchSize local batch size; 0 keeps the clients' batches as given
-   * @param learningRate the client optimizer's step size
-   * @param clientOptimizer the clients' optimizer, its state fresh at every client update
-   * @param seed seeds the initial model
-   * @param wrapUpdate makes the client update {@code next} runs from the local training one
-   */
-  public LearningProcess build(Model model, int epochs, int batchSize, double learningRate,
-      ClientOptimizer clientOptimizer, long seed, UnaryOperator<Computation> wrapUpdate) {
-    return FederatedLearning.build(this, model,
-        new ClientUpdateConfig(epochs, batchSize, learningRate, mu, clientOptimizer), seed,
-        wrapUpdate);
   }
 
   /**

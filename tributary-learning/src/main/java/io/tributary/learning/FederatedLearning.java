@@ -1,6 +1,5 @@
 package io.tributary.learning;
 
-import io.tributary.core.compiler.GraphComputation;
 import io.tributary.core.computation.Computation;
 import io.tributary.core.computation.Federated;
 import io.tributary.core.computation.Intrinsics;
@@ -10,9 +9,6 @@ import io.tributary.core.types.Placement;
 import io.tributary.core.types.StructType;
 import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
-import io.tributary.graph.local.ClientUpdateConfig;
-import io.tributary.graph.local.LocalTraining;
-import io.tributary.graph.models.Model;
 import io.tributary.learning.aggregation.AggregationProcess;
 import io.tributary.learning.aggregation.ClientSignal;
 import io.tributary.learning.aggregation.WeightedMean;
@@ -26,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SequencedMap;
-import java.util.function.UnaryOperator;
 
 /**
  * The computations {@link FederatedAlgorithm#process} builds a {@link LearningProcess} from, for
@@ -36,7 +31,8 @@ import java.util.function.UnaryOperator;
  * server model (server learning rate 1, as in McMahan et al. and Li et al.).
  *
  * <p>The round and evaluation computations take the client's work as an argument, so the same
- * algorithm runs over local graph training (simulation, {@link FederatedAlgorithm#build}) and
+ * algorithm runs over local graph training (simulation, {@code
+ * io.tributary.learning.graph.GraphLearning.build}) and
  * over remote clients (the Flower server, whose client update sends a {@code FitIns} and waits
  * for the reply).
  * What a client holds, D, is whatever the client computations take: a dataset {@code B*} in a
@@ -54,29 +50,6 @@ public final class FederatedLearning {
   private static final TensorType FLOAT32 = TensorType.of(DType.FLOAT32);
 
   private FederatedLearning() {}
-
-  static LearningProcess build(String name, Model model, ClientUpdateConfig config, long seed) {
-    FederatedAlgorithm fedAvg = FederatedAlgorithm.fedAvg().withName(name);
-    return build(fedAvg, model, config, seed);
-  }
-
-  static LearningProcess build(FederatedAlgorithm algorithm, Model model,
-      ClientUpdateConfig config, long seed) {
-    return build(algorithm, model, config, seed, UnaryOperator.identity());
-  }
-
-  static LearningProcess build(FederatedAlgorithm algorithm, Model model,
-      ClientUpdateConfig config, long seed, UnaryOperator<Computation> wrapUpdate) {
-    GraphComputation initial = LocalTraining.initialModel("initial_model", model, seed);
-    GraphComputation update = LocalTraining.clientUpdate("client_update", model, config);
-    GraphComputation eval = LocalTraining.evaluation("evaluate", model);
-    Computation initialState = Federated.computation(
-        () -> named("model", Computation.of(initial).call()));
-    Computation initialize = Federated.computation(
-        () -> Intrinsics.federatedEval(initialState, Placement.SERVER));
-    return process(algorithm, initialize, wrapUpdate.apply(Computation.of(update)),
-        Computation.of(eval));
-  }
 
   /**
    * A FedAvg process from its client work; {@code initialize} must give {@code <model=M>@SERVER}.

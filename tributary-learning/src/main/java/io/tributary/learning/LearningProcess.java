@@ -1,8 +1,6 @@
 package io.tributary.learning;
 
 import io.tributary.core.computation.Computation;
-import io.tributary.graph.local.GraphBinder;
-import io.tributary.graph.local.GraphBindingException;
 import java.util.Objects;
 
 /**
@@ -16,8 +14,9 @@ import java.util.Objects;
  *       accuracy on the clients' data.
  * </ul>
  *
- * <p>The computations call graph computations; {@link #bound} gives the form any runtime that
- * runs Java functions can execute.
+ * <p>Over graph-backed local training the computations call graph computations; {@code
+ * io.tributary.learning.graph.GraphLearning.bound} gives the form any runtime that runs Java
+ * functions can execute.
  *
  * @param name the algorithm, such as {@code fedavg}
  */
@@ -28,15 +27,5 @@ public record LearningProcess(
     Objects.requireNonNull(initialize, "initialize");
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(evaluate, "evaluate");
-  }
-
-  /**
-   * The same process with every graph computation bound by {@code binder}.
-   *
-   * @throws GraphBindingException if a graph computation cannot be bound
-   */
-  public LearningProcess bound(GraphBinder binder) throws GraphBindingException {
-    return new LearningProcess(name, binder.bindAll(initialize), binder.bindAll(next),
-        binder.bindAll(evaluate));
   }
 }

@@ -16,7 +16,8 @@ import io.tributary.learning.EvaluationOutput;
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.RoundOutput;
-import io.tributary.learning.SequenceValues;
+import io.tributary.learning.graph.GraphLearning;
+import io.tributary.learning.graph.SequenceValues;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.DType;
@@ -50,8 +51,9 @@ public final class Main {
       FederatedDataset clients = FederatedDataset.partitioned("digits", split.train(),
           Partitioner.parse("iid").partition(split.train(), CLIENTS, 1));
       Model model = Models.mlp("mlp", Digits.NUM_FEATURES, 32, Digits.NUM_CLASSES, DType.FLOAT32);
-      LearningProcess fedAvg = FederatedAlgorithm.fedAvg().build(model, 2, 16, 0.3, 1)
-          .bound(GraphBinder.standard());
+      LearningProcess fedAvg = GraphLearning.bound(
+          GraphLearning.build(FederatedAlgorithm.fedAvg(), model, 2, 16, 0.3, 1),
+          GraphBinder.standard());
       List<Object> test = List.of(SequenceValues.of(split.test(), 100));
       ClientSampler sampler = new ClientSampler(7);
 

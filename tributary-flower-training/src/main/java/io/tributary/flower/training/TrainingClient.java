@@ -19,7 +19,7 @@ import io.tributary.graph.local.LocalRunException;
 import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.local.ModelStructs;
 import io.tributary.graph.models.Model;
-import io.tributary.learning.SequenceValues;
+import io.tributary.learning.graph.SequenceValues;
 import io.tributary.tensor.Tensor;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -18,8 +18,9 @@ import io.tributary.learning.ClientSampler;
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.LearningProcess;
-import io.tributary.learning.SequenceValues;
 import io.tributary.learning.Topology;
+import io.tributary.learning.graph.GraphLearning;
+import io.tributary.learning.graph.SequenceValues;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.privacy.aggregation.DpSettings;
 import io.tributary.privacy.aggregation.TieredDp;
@@ -84,7 +85,7 @@ public final class RunParts {
     Optional<TieredDp> tiered = config.tieredDp(Seeds.dpNoise(config.seed()));
     LearningProcess built = tiered.isPresent()
         ? privateThroughEdges(tiered.get(), model, modelSeed, wrap)
-        : algorithm.build(model, config.localEpochs(), config.batchSize(),
+        : GraphLearning.build(algorithm, model, config.localEpochs(), config.batchSize(),
             config.learningRate(), config.clientOptimizer(), modelSeed, wrap);
     if (!config.clientMetrics().isEmpty()) {
       // The clients' evaluation aggregated per metric as --client-metric says.
@@ -92,7 +93,7 @@ public final class RunParts {
           FederatedLearning.evaluate(Computation.of(LocalTraining.evaluation("evaluate", model)),
               config.clientMetrics()));
     }
-    this.process = built.bound(GraphBinder.standard(
+    this.process = GraphLearning.bound(built, GraphBinder.standard(
         GemmKernel.parse(config.get(SettingsSchema.KERNEL)).requireAvailable()));
     this.sampler = new ClientSampler(Seeds.sampler(config.seed()));
     this.trainCohort = cohort("train", data.clientTrain().size(),

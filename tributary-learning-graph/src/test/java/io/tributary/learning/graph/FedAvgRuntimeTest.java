@@ -1,4 +1,4 @@
-package io.tributary.learning;
+package io.tributary.learning.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,11 @@ import io.tributary.data.TrainTestSplit;
 import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
+import io.tributary.learning.ClientSampler;
+import io.tributary.learning.EvaluationOutput;
+import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.learning.LearningProcess;
+import io.tributary.learning.RoundOutput;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.Outcome;
 import io.tributary.runtime.RuntimeOptions;
@@ -33,7 +38,7 @@ class FedAvgRuntimeTest {
         Partitioner.parse("iid").partition(split.train(), CLIENTS, 3));
     List<Object> test = List.of(SequenceValues.of(split.test(), 100));
     ClientSampler sampler = new ClientSampler(17);
-    LearningProcess bound = process.bound(GraphBinder.standard());
+    LearningProcess bound = GraphLearning.bound(process, GraphBinder.standard());
     List<Float> accuracies = new ArrayList<>();
     List<Float> losses = new ArrayList<>();
     try (ExecutionContext ctx = ExecutionContext.create(
@@ -73,7 +78,7 @@ class FedAvgRuntimeTest {
   @Test
   void fedAvg_threeRoundsOnDigitsOverTenClients_accuracyRises() throws Exception {
     Model model = Models.softmaxRegression("digits", 64, 10, DType.FLOAT32);
-    Run r = run(FederatedAlgorithm.fedAvg().build(model, 2, 10, 0.3, 1), 3, 4);
+    Run r = run(GraphLearning.build(FederatedAlgorithm.fedAvg(), model, 2, 10, 0.3, 1), 3, 4);
     List<Float> acc = r.accuracies();
     for (int i = 1; i < acc.size(); i++) {
       assertThat(acc.get(i)).as("accuracy after round %d: %s", i, acc)
@@ -87,8 +92,9 @@ class FedAvgRuntimeTest {
   @Test
   void fedProx_sameSeedOneOrEightThreads_bitIdenticalState() throws Exception {
     Model model = Models.softmaxRegression("digits", 64, 10, DType.FLOAT32);
-    LearningProcess p = FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 0.5))
-        .build(model, 1, 10, 0.1, 1);
+    LearningProcess p = GraphLearning.build(
+        FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 0.5)), model, 1, 10, 0.1,
+        1);
     Run one = run(p, 2, 1);
     Run eight = run(p, 2, 8);
     assertThat(eight.finalState()).isEqualTo(one.finalState());

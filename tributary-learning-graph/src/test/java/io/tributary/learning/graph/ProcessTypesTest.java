@@ -1,4 +1,4 @@
-package io.tributary.learning;
+package io.tributary.learning.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +12,8 @@ import io.tributary.core.proto.ComputationProtos;
 import io.tributary.core.proto.LocalResolver;
 import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.models.Models;
+import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.learning.LearningProcess;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -24,9 +26,10 @@ class ProcessTypesTest {
 
   @Test
   void types_fedAvgAndFedProx_printAsDocumented() {
-    for (LearningProcess p : List.of(FederatedAlgorithm.fedAvg().build(Models.mclr(), 20, 10, 0.01, 0),
-        FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0))
-        .build(Models.mclr(), 20, 10, 0.01, 0))) {
+    for (LearningProcess p : List.of(
+        GraphLearning.build(FederatedAlgorithm.fedAvg(), Models.mclr(), 20, 10, 0.01, 0),
+        GraphLearning.build(FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0)),
+            Models.mclr(), 20, 10, 0.01, 0))) {
       assertThat(p.initialize().type().toString()).isEqualTo("( -> " + S + "@SERVER)");
       assertThat(p.next().type().toString()).isEqualTo(
           "(<" + S + "@SERVER,{" + B + "*}@CLIENTS> -> <" + S + "@SERVER," + METRICS
@@ -39,8 +42,9 @@ class ProcessTypesTest {
 
   @Test
   void compactForms_printAsDocumented() {
-    LearningProcess p = FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0))
-        .build(Models.mclr(), 20, 10, 0.01, 0);
+    LearningProcess p = GraphLearning.build(
+        FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0)), Models.mclr(), 20,
+        10, 0.01, 0);
     assertThat(p.initialize().print())
         .isEqualTo("( -> federated_eval_at_server(( -> <model=graph:initial_model()>)))");
     assertThat(p.next().format()).isEqualTo("""
@@ -58,8 +62,9 @@ class ProcessTypesTest {
 
   @Test
   void computations_typeCheckAndSurviveProtoRoundTripUnbound() throws Exception {
-    LearningProcess p = FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0))
-        .build(Models.mclr(), 20, 10, 0.01, 0);
+    LearningProcess p = GraphLearning.build(
+        FederatedAlgorithm.named("fedprox", java.util.Map.of("proximal_mu", 1.0)), Models.mclr(), 20,
+        10, 0.01, 0);
     for (Computation c : List.of(p.initialize(), p.next(), p.evaluate())) {
       assertThat(TypeChecker.check(c.block()).diagnostics()).isEmpty();
       // Selections by name are written as indices, so compare types and the re-written bytes.
@@ -79,8 +84,9 @@ class ProcessTypesTest {
 
   @Test
   void bound_keepsEveryTypeAndLeavesNoGraphComputation() throws Exception {
-    LearningProcess p = FederatedAlgorithm.fedAvg().build(Models.mclr(), 1, 10, 0.1, 0);
-    LearningProcess b = p.bound(GraphBinder.standard());
+    LearningProcess p = GraphLearning.build(FederatedAlgorithm.fedAvg(), Models.mclr(), 1, 10, 0.1,
+        0);
+    LearningProcess b = GraphLearning.bound(p, GraphBinder.standard());
     assertThat(b.next().type()).isEqualTo(p.next().type());
     assertThat(b.initialize().type()).isEqualTo(p.initialize().type());
     assertThat(LocalComputations.all(b.next().block()))

@@ -1,4 +1,4 @@
-package io.tributary.learning;
+package io.tributary.learning.graph;
 
 import io.tributary.core.values.StructValue;
 import io.tributary.data.Batch;

@@ -1,4 +1,4 @@
-package io.tributary.learning;
+package io.tributary.learning.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +12,11 @@ import io.tributary.data.TrainTestSplit;
 import io.tributary.graph.local.GraphBinder;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
+import io.tributary.learning.EvaluationOutput;
+import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.learning.LearningProcess;
+import io.tributary.learning.RoundOutput;
+import io.tributary.learning.Topology;
 import io.tributary.runtime.CardinalityException;
 import io.tributary.runtime.Edges;
 import io.tributary.runtime.ExecutionContext;
@@ -51,7 +56,7 @@ class HierarchicalFedAvgTest {
   /** The accuracy before and after each round, and the last state. */
   private static List<Object> run(LearningProcess process, RuntimeOptions options, int rounds,
       List<Float> accuracies) throws Exception {
-    LearningProcess bound = process.bound(GraphBinder.standard());
+    LearningProcess bound = GraphLearning.bound(process, GraphBinder.standard());
     List<Object> states = new ArrayList<>();
     try (ExecutionContext ctx = ExecutionContext.create(options)) {
       Object state = ctx.invoke(bound.initialize());
@@ -74,8 +79,9 @@ class HierarchicalFedAvgTest {
 
   /** FedAvg composed in code to aggregate through two edges, {@code k2} edge rounds each. */
   private static LearningProcess tiered(int k2) {
-    return FederatedAlgorithm.fedAvg().withTopology(new Topology.Hierarchical(2, k2))
-        .build(MODEL, 1, 10, 0.3, 1);
+    return GraphLearning.build(
+        FederatedAlgorithm.fedAvg().withTopology(new Topology.Hierarchical(2, k2)), MODEL, 1, 10,
+        0.3, 1);
   }
 
   private static RuntimeOptions twoEdges() {
@@ -86,7 +92,8 @@ class HierarchicalFedAvgTest {
   void next_oneEdgeRound_equalsFedAvgWithinRounding() throws Exception {
     List<Object> tiered = run(tiered(1), twoEdges(), 2,
         new ArrayList<>());
-    List<Object> flat = run(FederatedAlgorithm.fedAvg().build(MODEL, 1, 10, 0.3, 1), twoEdges(), 2,
+    List<Object> flat = run(GraphLearning.build(FederatedAlgorithm.fedAvg(), MODEL, 1, 10, 0.3, 1),
+        twoEdges(), 2,
         new ArrayList<>());
     List<Tensor> a = leaves(((StructValue) tiered.get(1)).struct("model"));
     List<Tensor> b = leaves(((StructValue) flat.get(1)).struct("model"));
@@ -125,7 +132,8 @@ class HierarchicalFedAvgTest {
   @Test
   void next_typeIsFedAvgsRoundType() {
     LearningProcess h = tiered(3);
-    assertThat(h.next().type()).isEqualTo(FederatedAlgorithm.fedAvg().build(MODEL, 1, 10, 0.3, 1).next().type());
+    assertThat(h.next().type()).isEqualTo(
+        GraphLearning.build(FederatedAlgorithm.fedAvg(), MODEL, 1, 10, 0.3, 1).next().type());
     assertThat(h.next().print()).contains("federated_broadcast_to_edges")
         .contains("federated_weighted_mean_from_edges");
   }
@@ -148,7 +156,7 @@ class HierarchicalFedAvgTest {
         java.util.Map.of("edges", 2.0, "edge_rounds", 3.0));
     assertThat(registered.topology()).isEqualTo(new Topology.Hierarchical(2, 3));
 
-    List<Object> viaRegistry = run(registered.build(MODEL, 1, 10, 0.3, 1), twoEdges(), 1,
+    List<Object> viaRegistry = run(GraphLearning.build(registered, MODEL, 1, 10, 0.3, 1), twoEdges(), 1,
         new ArrayList<>());
     List<Object> direct = run(tiered(3), twoEdges(), 1,
         new ArrayList<>());
@@ -162,7 +170,7 @@ class HierarchicalFedAvgTest {
     FederatedAlgorithm robust = FederatedAlgorithm.named("fedmedian")
         .withTopology(new Topology.Hierarchical(2, 2));
 
-    assertThatThrownBy(() -> robust.build(MODEL, 1, 10, 0.3, 1))
+    assertThatThrownBy(() -> GraphLearning.build(robust, MODEL, 1, 10, 0.3, 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("aggregation through edges takes the example-weighted mean")
         .hasMessageContaining("median");
