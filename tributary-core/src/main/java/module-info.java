@@ -1,4 +1,8 @@
 /** The federated computation model: types, values, computations, the compiler and their protos. */
+// protobuf-java has no descriptor but declares its module name (Automatic-Module-Name), as stable
+// as a descriptor's; javac warns of every automatic module alike. A name derived from a jar's
+// file name still warns, from the compiler plugin (flatbuffers-java: docs/architecture.md).
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.tributary.core {
   requires transitive io.tributary.tensor;
   requires transitive com.google.protobuf;

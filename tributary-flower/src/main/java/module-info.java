@@ -1,4 +1,8 @@
 /** Flower's protocols: the server, the client, the Fleet API, SecAgg+ and the relay. */
+// protobuf-java and gRPC have no descriptors but declare their module names
+// (Automatic-Module-Name), as stable as a descriptor's; javac warns of every automatic module
+// alike. A name derived from a jar's file name still warns, from the compiler plugin.
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.tributary.flower {
   requires transitive io.tributary.tensor;
   requires transitive io.tributary.core;
