@@ -21,11 +21,10 @@ import java.util.SequencedMap;
  * FedProx's proximal coefficient {@code mu}; the client optimizer is a setting of the client work,
  * which {@code io.tributary.learning.graph.GraphLearning.build} takes for graph models), an
  * {@link Aggregator} and a {@link ServerOptimizer}. {@link #process} makes the {@link
- * LearningProcess}, the
- * federated computations a binding runs; its {@code next} is one federated computation of type
- * {@code (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,R@SERVER>)} whose server state S is {@code
- * <model=M>} plus {@code optimizer=O} when the server optimizer keeps state and {@code
- * aggregator=A} when the aggregator does.
+ * LearningProcess}, the federated computations a binding runs; its {@code next} is one federated
+ * computation of type {@code (<S@SERVER,{D}@CLIENTS> -> <S@SERVER,R@SERVER>)} whose server state
+ * S is {@code <model=M>} plus {@code optimizer=O} when the server optimizer keeps state and
+ * {@code aggregator=A} when the aggregator does.
  *
  * <pre>{@code
  * FederatedAlgorithm adam = FederatedAlgorithm.named("fedadam", Map.of("eta", 0.01));
