@@ -111,7 +111,7 @@ public final class EdgeClient implements FlowerClient {
     Optional<SecureFit> secureRound = Optional.ofNullable(secure)
         .map(p -> work.secureRound(config.secureAggregation().get(), p));
     FitRound round = new FitRound(0, clients, fitConfig, Long.MAX_VALUE, RoundProgress.NONE,
-        secureRound.map(s -> new SecureCohort(s, clients, fitConfig, SecureCohort.Form.WHOLE)));
+        secureRound.map(s -> new SecureCohort(s, SecureCohort.Form.WHOLE)));
     Outcome o;
     try (RemoteClientWork.Invocation unused = work.open(round, false)) {
       o = invoke(EdgeComputations.fit(work.fit(), spec.type(), config.edgeRounds()),

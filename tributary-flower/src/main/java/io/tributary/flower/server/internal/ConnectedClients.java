@@ -81,15 +81,14 @@ final class ConnectedClients implements Population {
       throw new TooFewClients(e);
     }
     Map<String, Scalar> c = FitRound.config(fitConfig, next.config(), round);
-    Optional<SecureCohort> cohort = secure.map(s -> new SecureCohort(s, fitClients, c,
-        secureForm));
+    Optional<SecureCohort> cohort = secure.map(s -> new SecureCohort(s, secureForm));
     fitRound = new FitRound(round, fitClients, c, next.relativeMaxExamples(),
         RoundProgress.NONE, cohort);
     if (cohort.isPresent()) {
       // The secure round stands in for the clients: one pseudo-client whose update is the
       // aggregated mean, or under client-side DP one share per sampled client.
-      return new Cohort("fit (SecAgg+)", List.<Object>copyOf(cohort.get().values()),
-          cohort.get().names());
+      return new Cohort("fit (SecAgg+)", List.<Object>copyOf(fitRound.cohort()),
+          cohort.get().names(fitClients.size()));
     }
     return cohort("fit", fitClients);
   }
@@ -131,10 +130,8 @@ final class ConnectedClients implements Population {
     if (r == null || r.round() != round) {
       throw new IllegalStateException("round " + round + "'s fit opened before its cohort");
     }
-    secure.ifPresent(s -> {
-      s.reset();
-      s.progress(round, counted);
-    });
+    // No exclusions of an earlier round are left, should the secure round not run.
+    secure.ifPresent(SecureFit::reset);
     return work.open(new FitRound(r.round(), r.clients(), r.config(), r.relativeMaxExamples(),
         counted, r.secure()), true)::close;
   }

@@ -51,7 +51,7 @@ public record FitRound(int round, List<RemoteClient> clients, Map<String, Scalar
 
   /** The fit cohort's client values: the clients' ids, or the secure round's stand-ins. */
   public List<Tensor> cohort() {
-    return secure.map(SecureCohort::values).orElseGet(() -> clients.stream()
+    return secure.map(s -> s.values(clients.size())).orElseGet(() -> clients.stream()
         .map(c -> RemoteClientWork.clientValue(c.id())).toList());
   }
 }

@@ -213,7 +213,7 @@ public final class RemoteClientWork {
     String id = ((Tensor) argument.get(1)).getString(0);
     if (r.secure().isPresent()) {
       // The secure round tells the progress of its own stages and clients.
-      return r.secure().get().update(id, model, fitResults);
+      return r.secure().get().update(r, id, model, fitResults);
     }
     return told(r.round(), id, r.progress(), () -> {
       Dispatch.Answer answer = exchange(open.dispatch(), model, id,

@@ -1,6 +1,7 @@
 package io.tributary.flower.server.internal;
 
 import io.tributary.core.values.StructValue;
+import io.tributary.flower.Scalar;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
@@ -142,12 +144,15 @@ public final class RoundRunner {
         config.initial().previous(), config.display(), config.algorithm().name() + " server on "
         + config.host() + ":" + config.port(), config.checkpoints()));
     try (ExecutionContext ctx = ExecutionContext.create(options(config, exchanges))) {
-      // Under client-side DP (the clients clip) the secure outcome reaches the aggregator as
-      // one share per client, so that its sum and noise are those of the clipped updates.
-      SecureCohort.Form form = config.algorithm().aggregator().clientClipping().isPresent()
+      // When the clients are told to clip (client-side DP: the aggregator's clientClipping, or
+      // a clipping_norm given with a DP aggregator composed in code) the secure outcome reaches
+      // the aggregator as one share per client, so that its sum and noise are those of the
+      // clipped updates.
+      Map<String, Scalar> fitConfig = server.fitConfig();
+      SecureCohort.Form form = fitConfig.containsKey(ServerAlgorithm.CLIPPING_NORM)
           ? SecureCohort.Form.SHARES : SecureCohort.Form.WHOLE;
       ConnectedClients population = new ConnectedClients(config, manager, work, traffic,
-          server.fitConfig(), secureRound, form);
+          fitConfig, secureRound, form);
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
       StructValue first = loop.initialize();
       if (config.initial() instanceof InitialParameters.Resumed r && r.updater().isPresent()) {

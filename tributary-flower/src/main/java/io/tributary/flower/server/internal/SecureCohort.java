@@ -1,13 +1,11 @@
 package io.tributary.flower.server.internal;
 
 import io.tributary.core.values.StructValue;
-import io.tributary.flower.Scalar;
 import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -43,8 +41,6 @@ public final class SecureCohort {
   public static final String SHARE_PREFIX = WHOLE_ID + "/";
 
   private final SecureFit round;
-  private final List<RemoteClient> clients;
-  private final Map<String, Scalar> config;
   private final Form form;
   // Guarded by this: the shares' outcome and the model it was had for.
   private StructValue sharedModel;
@@ -52,33 +48,32 @@ public final class SecureCohort {
 
   /**
    * @param round runs the secure round
-   * @param clients the sampled clients it runs over
-   * @param config the round's fit config
    * @param form how the outcome reaches the round computation
    */
-  public SecureCohort(SecureFit round, List<RemoteClient> clients, Map<String, Scalar> config,
-      Form form) {
+  public SecureCohort(SecureFit round, Form form) {
     this.round = Objects.requireNonNull(round, "round");
-    this.clients = List.copyOf(clients);
-    this.config = Map.copyOf(config);
     this.form = Objects.requireNonNull(form, "form");
   }
 
-  /** The stand-ins' client values: one, or one per sampled client. */
-  public List<Tensor> values() {
+  /** The secure round, whose exclusions say which clients it left out. */
+  public SecureFit round() {
+    return round;
+  }
+
+  /** The stand-ins' client values for {@code n} sampled clients: one, or one per client. */
+  public List<Tensor> values(int n) {
     if (form == Form.WHOLE) {
       return List.of(RemoteClientWork.clientValue(WHOLE_ID));
     }
-    List<Tensor> out = new ArrayList<>(clients.size());
-    for (int i = 0; i < clients.size(); i++) {
+    List<Tensor> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
       out.add(RemoteClientWork.clientValue(SHARE_PREFIX + i));
     }
     return out;
   }
 
-  /** The stand-ins as failure reasons name them. */
-  public List<String> names() {
-    int n = clients.size();
+  /** The stand-ins for {@code n} sampled clients as failure reasons name them. */
+  public List<String> names(int n) {
     if (form == Form.WHOLE) {
       return List.of("secure aggregation over " + n + " clients");
     }
@@ -90,22 +85,22 @@ public final class SecureCohort {
   }
 
   /**
-   * The update of stand-in {@code id} for {@code model}: the whole secure round's outcome, or
-   * this share of it (the secure round run once for all shares of a model).
+   * The update of stand-in {@code id} for {@code model} in {@code fit}'s round: the whole secure
+   * round's outcome, or this share of it (the secure round run once for all shares of a model).
    *
    * @throws SecureFitProtocol.Failed when the secure round fails
    * @throws IllegalStateException when {@code id} is none of this cohort's stand-ins
    */
-  StructValue update(String id, StructValue model, FitResults results) {
+  StructValue update(FitRound fit, String id, StructValue model, FitResults results) {
     if (form == Form.WHOLE) {
       if (!id.equals(WHOLE_ID)) {
         throw new IllegalStateException("client " + id + " is not the secure round's stand-in");
       }
-      SecureFitProtocol.Outcome o = round.run(clients, model, config);
+      SecureFitProtocol.Outcome o = round.run(fit, model);
       return results.aggregated(o.meanDelta(), o.examples());
     }
-    int share = share(id);
-    SecureFitProtocol.Outcome o = sharedOutcome(model);
+    int share = share(id, fit.clients().size());
+    SecureFitProtocol.Outcome o = sharedOutcome(fit, model);
     List<Tensor> delta = o.meanDelta();
     if (share >= o.survivors()) {
       List<Tensor> zeros = new ArrayList<>(delta.size());
@@ -117,11 +112,11 @@ public final class SecureCohort {
     return results.aggregated(delta, 1);
   }
 
-  private int share(String id) {
+  private static int share(String id, int clients) {
     if (id.startsWith(SHARE_PREFIX)) {
       try {
         int share = Integer.parseInt(id.substring(SHARE_PREFIX.length()));
-        if (share >= 0 && share < clients.size()) {
+        if (share >= 0 && share < clients) {
           return share;
         }
       } catch (NumberFormatException e) {
@@ -129,15 +124,16 @@ public final class SecureCohort {
       }
     }
     throw new IllegalStateException("client " + id + " is not a share of the secure round over "
-        + clients.size() + " clients");
+        + clients + " clients");
   }
 
   /** The secure outcome for {@code model}, had by the first share that asks for it. */
-  private synchronized SecureFitProtocol.Outcome sharedOutcome(StructValue model) {
+  private synchronized SecureFitProtocol.Outcome sharedOutcome(FitRound fit,
+      StructValue model) {
     if (sharedModel != model) {
       sharedModel = model;
       shared = null;
-      shared = round.run(clients, model, config);
+      shared = round.run(fit, model);
     } else if (shared == null) {
       throw new SecureFitProtocol.Failed("the secure round failed for an earlier share", null);
     }

@@ -43,9 +43,9 @@ class SecureCohortTest {
     }
 
     @Override
-    public SecureFitProtocol.Outcome run(List<RemoteClient> clients, StructValue model,
-        Map<String, Scalar> fitConfig) {
-      configs.add(fitConfig);
+    public SecureFitProtocol.Outcome run(FitRound fit, StructValue model) {
+      begin(fit);
+      configs.add(fit.config());
       if (fail) {
         throw new SecureFitProtocol.Failed("too few clients", null);
       }
@@ -56,20 +56,20 @@ class SecureCohortTest {
   @Test
   void update_shares_survivorsHoldTheMeanOthersZeroOneRunPerModel() {
     CountingRound round = new CountingRound();
-    SecureCohort cohort = new SecureCohort(round, clients(3), Map.of("k", Scalar.of(1L)),
-        SecureCohort.Form.SHARES);
+    SecureCohort cohort = new SecureCohort(round, SecureCohort.Form.SHARES);
+    FitRound fit = fit(3, Map.of("k", Scalar.of(1L)), cohort);
     StructValue model = SPEC.value(List.of(Tensor.ofFloats(Shape.of(2), 0, 0)));
 
-    assertThat(cohort.values()).extracting(t -> t.getString(0))
+    assertThat(fit.cohort()).extracting(t -> t.getString(0))
         .containsExactly("secure-aggregation/0", "secure-aggregation/1", "secure-aggregation/2");
-    StructValue first = cohort.update("secure-aggregation/0", model, RESULTS);
-    StructValue last = cohort.update("secure-aggregation/2", model, RESULTS);
+    StructValue first = cohort.update(fit, "secure-aggregation/0", model, RESULTS);
+    StructValue last = cohort.update(fit, "secure-aggregation/2", model, RESULTS);
 
     assertThat(delta(first)).containsExactly(2f, 4f);
     assertThat(first.tensor("num_examples").getLong(0)).isEqualTo(1);
     assertThat(delta(last)).containsExactly(0f, 0f);
     assertThat(round.configs).hasSize(1).first().isEqualTo(Map.of("k", Scalar.of(1L)));
-    cohort.update("secure-aggregation/1", SPEC.value(List.of(Tensor.ofFloats(Shape.of(2), 1, 1))),
+    cohort.update(fit, "secure-aggregation/1", SPEC.value(List.of(Tensor.ofFloats(Shape.of(2), 1, 1))),
         RESULTS);
     assertThat(round.configs).hasSize(2);
   }
@@ -78,25 +78,26 @@ class SecureCohortTest {
   void update_sharesAfterAFailedRound_failWithoutRunningAgain() {
     CountingRound round = new CountingRound();
     round.fail = true;
-    SecureCohort cohort = new SecureCohort(round, clients(2), Map.of(), SecureCohort.Form.SHARES);
+    SecureCohort cohort = new SecureCohort(round, SecureCohort.Form.SHARES);
+    FitRound fit = fit(2, Map.of(), cohort);
     StructValue model = SPEC.value(List.of(Tensor.ofFloats(Shape.of(2), 0, 0)));
 
-    assertThatThrownBy(() -> cohort.update("secure-aggregation/0", model, RESULTS))
+    assertThatThrownBy(() -> cohort.update(fit, "secure-aggregation/0", model, RESULTS))
         .isInstanceOf(SecureFitProtocol.Failed.class).hasMessageContaining("too few");
-    assertThatThrownBy(() -> cohort.update("secure-aggregation/1", model, RESULTS))
+    assertThatThrownBy(() -> cohort.update(fit, "secure-aggregation/1", model, RESULTS))
         .isInstanceOf(SecureFitProtocol.Failed.class).hasMessageContaining("earlier share");
     assertThat(round.configs).hasSize(1);
   }
 
   @Test
   void update_whole_isTheMeanWithTheSurvivorsExamples() {
-    SecureCohort cohort = new SecureCohort(new CountingRound(), clients(3), Map.of(),
-        SecureCohort.Form.WHOLE);
+    SecureCohort cohort = new SecureCohort(new CountingRound(), SecureCohort.Form.WHOLE);
+    FitRound fit = fit(3, Map.of(), cohort);
 
-    StructValue u = cohort.update("secure-aggregation", SPEC.value(List.of(
+    StructValue u = cohort.update(fit, "secure-aggregation", SPEC.value(List.of(
         Tensor.ofFloats(Shape.of(2), 0, 0))), RESULTS);
 
-    assertThat(cohort.values()).hasSize(1);
+    assertThat(fit.cohort()).hasSize(1);
     assertThat(delta(u)).containsExactly(2f, 4f);
     assertThat(u.tensor("num_examples").getLong(0)).isEqualTo(10);
     assertThat(u.tensor("loss_weight").getFloat(0)).isZero();
@@ -104,17 +105,16 @@ class SecureCohortTest {
 
   @Test
   void update_idOfNoStandIn_refused() {
-    SecureCohort shares = new SecureCohort(new CountingRound(), clients(2), Map.of(),
-        SecureCohort.Form.SHARES);
-    SecureCohort whole = new SecureCohort(new CountingRound(), clients(2), Map.of(),
-        SecureCohort.Form.WHOLE);
+    SecureCohort shares = new SecureCohort(new CountingRound(), SecureCohort.Form.SHARES);
+    SecureCohort whole = new SecureCohort(new CountingRound(), SecureCohort.Form.WHOLE);
+    FitRound fit = fit(2, Map.of(), shares);
     StructValue model = SPEC.value(List.of(Tensor.ofFloats(Shape.of(2), 0, 0)));
 
-    assertThatThrownBy(() -> shares.update("secure-aggregation/2", model, RESULTS))
+    assertThatThrownBy(() -> shares.update(fit, "secure-aggregation/2", model, RESULTS))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("not a share");
-    assertThatThrownBy(() -> shares.update("client-a", model, RESULTS))
+    assertThatThrownBy(() -> shares.update(fit, "client-a", model, RESULTS))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("not a share");
-    assertThatThrownBy(() -> whole.update("secure-aggregation/0", model, RESULTS))
+    assertThatThrownBy(() -> whole.update(fit, "secure-aggregation/0", model, RESULTS))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("stand-in");
   }
 
@@ -127,9 +127,8 @@ class SecureCohortTest {
 
     assertThatThrownBy(() -> ((JavaFunction) work.fit().block()).body().apply(arg))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("open invocation");
-    FitRound round = new FitRound(1, clients(2), Map.of(), Long.MAX_VALUE, RoundProgress.NONE,
-        Optional.of(new SecureCohort(new CountingRound(), clients(2), Map.of(),
-            SecureCohort.Form.WHOLE)));
+    FitRound round = fit(2, Map.of(), new SecureCohort(new CountingRound(),
+        SecureCohort.Form.WHOLE));
     try (RemoteClientWork.Invocation unused = work.open(round, true)) {
       assertThat(round.cohort()).extracting(t -> t.getString(0))
           .containsExactly("secure-aggregation");
@@ -138,6 +137,11 @@ class SecureCohortTest {
     try (RemoteClientWork.Invocation unused = work.open(round, true)) {
       assertThat(round.clients()).hasSize(2);
     }
+  }
+
+  private static FitRound fit(int clients, Map<String, Scalar> config, SecureCohort cohort) {
+    return new FitRound(1, clients(clients), config, Long.MAX_VALUE, RoundProgress.NONE,
+        Optional.of(cohort));
   }
 
   private static float[] delta(StructValue update) {
