@@ -16,12 +16,12 @@ import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.EvaluateRound;
 import io.tributary.flower.server.internal.FitRound;
-import io.tributary.flower.server.internal.ParameterCodec;
-import io.tributary.flower.server.internal.SecureCohort;
-import io.tributary.flower.server.internal.SecureFit;
 import io.tributary.flower.server.internal.ModelSpec;
+import io.tributary.flower.server.internal.ParameterCodec;
 import io.tributary.flower.server.internal.RemoteClient;
 import io.tributary.flower.server.internal.RemoteClientWork;
+import io.tributary.flower.server.internal.SecureCohort;
+import io.tributary.flower.server.internal.SecureFit;
 import io.tributary.learning.aggregation.ClientSignals;
 import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.runtime.ClientFailure;
@@ -131,7 +131,7 @@ public final class EdgeClient implements FlowerClient {
       metrics.put("loss", Scalar.of(lossSum / lossWeight));
     }
     if (secure != null) {
-      // The cohort was one pseudo-client; the clients left out are the last round's exclusions.
+      // The cohort was one stand-in; the clients left out are the secure round's exclusions.
       List<String> exclusions = secureRound.get().exclusions();
       int excluded = exclusions.size();
       exclusions.forEach(x -> LOG.warn("edge fit: {}", x));
