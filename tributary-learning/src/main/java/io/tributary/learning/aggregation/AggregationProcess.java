@@ -52,6 +52,10 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
     Objects.requireNonNull(next, "next");
     Objects.requireNonNull(signal, "signal");
     Objects.requireNonNull(inline, "inline");
+    if (signal.equals(Optional.of(ClientSignal.WEIGHT))) {
+      throw new IllegalArgumentException("the example counts are every aggregation's weights, "
+          + "not an extra signal: declare LOSS or NORM_BIT, or none");
+    }
     if (inline.isPresent() && (initialize.isPresent() || signal.isPresent())) {
       throw new IllegalArgumentException("only a stateless aggregation without a client signal "
           + "is inlined");
@@ -111,6 +115,14 @@ public record AggregationProcess(Optional<Computation> initialize, Computation n
    */
   public Value aggregate(Value updates, Value counts) {
     return inline.isPresent() ? inline.get().apply(updates, counts) : next.call(updates, counts);
+  }
+
+  /**
+   * Every signal a round with this aggregation reads from each client: the example count and
+   * the loss, and the aggregation's own signal.
+   */
+  public ClientSignals clientSignals() {
+    return signal.map(ClientSignals.DEFAULT::with).orElse(ClientSignals.DEFAULT);
   }
 
   /** Whether {@code next} takes the clients' losses ({@link ClientSignal#LOSS}). */

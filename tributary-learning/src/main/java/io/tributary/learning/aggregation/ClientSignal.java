@@ -7,12 +7,22 @@ import io.tributary.core.types.Type;
 import io.tributary.tensor.DType;
 
 /**
- * What an aggregator needs from each client besides its update and example count, declared by
- * the aggregator ({@link AggregationProcess#signal}) and supplied by {@code next} from the client
- * update's result: the round's client work reports each, the aggregator says which it takes.
+ * What a round needs from each client besides its update: its example count, which every
+ * aggregation takes as its weights, its training loss, which the round's {@code train_loss}
+ * reads, and what an aggregator declares beyond those ({@link AggregationProcess#signal}),
+ * supplied by {@code next} from the client update's result. A binding whose clients are remote
+ * reads the set ({@link ClientSignals}) to know what each client's result must carry.
  */
 public enum ClientSignal {
-  /** The client's training loss, {@code {float32}@CLIENTS} (q-FedAvg's fairness weights). */
+  /**
+   * The client's example count, {@code {int64}@CLIENTS}: every aggregation's weights, so never
+   * an aggregation's extra signal.
+   */
+  WEIGHT("num_examples", DType.INT64),
+  /**
+   * The client's training loss, {@code {float32}@CLIENTS}: the round's {@code train_loss}, and
+   * q-FedAvg's fairness weights when it declares it.
+   */
   LOSS("loss", DType.FLOAT32),
   /**
    * Whether the client's update was within the clipping norm before it clipped, {@code
@@ -28,13 +38,21 @@ public enum ClientSignal {
     this.dtype = dtype;
   }
 
-  /** The element of the client update's result that supplies it ({@code loss}, {@code norm_bit}). */
+  /**
+   * The element of the client update's result that supplies it ({@code num_examples}, {@code
+   * loss}, {@code norm_bit}).
+   */
   public String field() {
     return field;
   }
 
+  /** The type of one client's value, the element of the client update's result. */
+  public TensorType valueType() {
+    return TensorType.of(dtype);
+  }
+
   /** The type of the aggregation's parameter that takes it. */
   public Type type() {
-    return new FederatedType(TensorType.of(dtype), Placement.CLIENTS, false);
+    return new FederatedType(valueType(), Placement.CLIENTS, false);
   }
 }

@@ -14,9 +14,16 @@ import io.tributary.flower.server.NotEnoughClientsException;
 import io.tributary.flower.server.RemoteClientException;
 import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.EvaluateRound;
+import io.tributary.flower.server.internal.FitRound;
 import io.tributary.flower.server.internal.ModelSpec;
+import io.tributary.flower.server.internal.ParameterCodec;
 import io.tributary.flower.server.internal.RemoteClient;
 import io.tributary.flower.server.internal.RemoteClientWork;
+import io.tributary.flower.server.internal.SecureCohort;
+import io.tributary.flower.server.internal.SecureFit;
+import io.tributary.learning.aggregation.ClientSignals;
+import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ExecutionContext;
 import io.tributary.runtime.ExecutionFailedException;
@@ -29,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +54,8 @@ import org.slf4j.LoggerFactory;
  * {@link FlowerClientException}, which the server sees as this relay's failure.
  *
  * <p>With {@link RelayConfig#secureAggregation()}, each edge round's fit is one SecAgg+ round
- * among the clients, run by the server's secure path ({@link RemoteClientWork#secureAggregation}
- * with the cohort of one pseudo-client, {@link RemoteClientWork#SECURE_ROUND_ID}): the edge
+ * among the clients, run by the server's secure path ({@link RemoteClientWork#secureRound} as a
+ * {@link SecureCohort} of one stand-in, {@link SecureCohort.Form#WHOLE}): the edge
  * rounds' weighted mean is then over that one aggregated update, and the relay sees only the
  * edge's sum and total examples.
  */
@@ -96,16 +104,19 @@ public final class EdgeClient implements FlowerClient {
     }
     ModelSpec spec = spec(ins.parameters());
     List<RemoteClient> clients = clients();
-    RemoteClientWork work = work(spec, Map.of());
-    work.roundConfig(ins.config());
-    List<Tensor> ids = ids(clients);
-    if (secure != null) {
-      work.secureAggregation(config.secureAggregation().get(), secure);
-      work.secureClients(clients);
-      ids = work.secureCohort(clients.size());
+    RemoteClientWork work = work(spec);
+    // The instruction's config goes to the clients as it came (with server_round 0 unless it
+    // has one); each edge round asks each client itself, as its model changes between them.
+    Map<String, Scalar> fitConfig = FitRound.config(Map.of(), ins.config(), 0);
+    Optional<SecureFit> secureRound = Optional.ofNullable(secure)
+        .map(p -> work.secureRound(config.secureAggregation().get(), p));
+    FitRound round = new FitRound(0, clients, fitConfig, Long.MAX_VALUE, RoundProgress.NONE,
+        secureRound.map(s -> new SecureCohort(s, SecureCohort.Form.WHOLE)));
+    Outcome o;
+    try (RemoteClientWork.Invocation unused = work.open(round, false)) {
+      o = invoke(EdgeComputations.fit(work.fit(), spec.type(), config.edgeRounds()),
+          spec, ins.parameters(), clients, round.cohort(), "fit", true);
     }
-    Outcome o = invoke(EdgeComputations.fit(work.fit(), spec.type(), config.edgeRounds()),
-        spec, ins.parameters(), clients, ids, "fit", true);
     StructValue r = (StructValue) o.value();
     // The relay's clients are one edge: its values are the one member of each EDGES list.
     List<Tensor> delta = ModelSpec.tensors((StructValue) ((List<?>) r.get(0)).get(0));
@@ -120,9 +131,10 @@ public final class EdgeClient implements FlowerClient {
       metrics.put("loss", Scalar.of(lossSum / lossWeight));
     }
     if (secure != null) {
-      // The cohort was one pseudo-client; the clients left out are the last round's exclusions.
-      int excluded = work.secureExclusions().size();
-      work.secureExclusions().forEach(x -> LOG.warn("edge fit: {}", x));
+      // The cohort was one stand-in; the clients left out are the secure round's exclusions.
+      List<String> exclusions = secureRound.get().exclusions();
+      int excluded = exclusions.size();
+      exclusions.forEach(x -> LOG.warn("edge fit: {}", x));
       metrics.put("edge_clients", Scalar.of((long) (clients.size() - excluded)));
       metrics.put("edge_failures", Scalar.of((long) excluded));
     } else {
@@ -137,20 +149,25 @@ public final class EdgeClient implements FlowerClient {
   public EvaluateRes evaluate(EvaluateIns ins) throws FlowerClientException {
     ModelSpec spec = spec(ins.parameters());
     List<RemoteClient> clients = clients();
-    RemoteClientWork work = work(spec, ins.config());
-    Outcome o = invoke(EdgeComputations.evaluate(work.evaluation(), spec.type()), spec,
-        ins.parameters(), clients, ids(clients), "evaluate", false);
+    RemoteClientWork work = work(spec);
+    Outcome o;
+    try (RemoteClientWork.Invocation unused = work.open(new EvaluateRound(0, clients,
+        ins.config(), RoundProgress.NONE), false)) {
+      o = invoke(EdgeComputations.evaluate(work.evaluation(), spec.type()), spec,
+          ins.parameters(), clients, ids(clients), "evaluate", false);
+    }
     StructValue r = (StructValue) o.value();
     return new EvaluateRes(((Tensor) r.get(0)).getFloat(0), ((Tensor) r.get(1)).getLong(0),
         Map.of("edge_clients", Scalar.of((long) (o.report().clients()
             - o.report().failedClients().size()))));
   }
 
-  private RemoteClientWork work(ModelSpec spec, Map<String, Scalar> evaluateConfig) {
+  private RemoteClientWork work(ModelSpec spec) {
     // A relay answers one round at a time with no memory of the last, so its clients have no
-    // round-relative example bound; the server applies its own to the edge's total.
-    return new RemoteClientWork(manager, registry, spec, config.roundTimeout(), Map.of(),
-        evaluateConfig, config.maxExamplesPerClient(), 0);
+    // round-relative example bound (the rounds' Long.MAX_VALUE); the server applies its own to
+    // the edge's total. The edge's mean reads each client's weight and loss.
+    return new RemoteClientWork(manager, new ParameterCodec(registry, spec),
+        config.roundTimeout(), config.maxExamplesPerClient(), ClientSignals.DEFAULT);
   }
 
   private static ModelSpec spec(List<Tensor> parameters) throws FlowerClientException {

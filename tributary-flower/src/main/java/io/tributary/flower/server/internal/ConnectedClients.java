@@ -1,13 +1,15 @@
 package io.tributary.flower.server.internal;
 
 import io.tributary.flower.server.NotEnoughClientsException;
+import io.tributary.flower.Scalar;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.Population;
 import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.tensor.Tensor;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,17 +25,49 @@ final class ConnectedClients implements Population {
   private final ClientManager manager;
   private final RemoteClientWork work;
   private final Traffic traffic;
+  private final Map<String, Scalar> fitConfig;
+  private final Optional<SecureFit> secure;
+  private final SecureCohort.Form secureForm;
+  /** What the next round's fit takes from the rounds before it. */
+  private NextRound next = new NextRound(Map.of(), Long.MAX_VALUE);
+  /** The fit round sampled by {@link #fitCohort}, opened by {@link #open}. */
+  private FitRound fitRound;
   private List<RemoteClient> fitClients = List.of();
   private List<RemoteClient> evalClients = List.of();
   private long upAtStart;
   private long downAtStart;
 
+  /** The fit-config entries and example bound the rounds before set for the next. */
+  private record NextRound(Map<String, Scalar> config, long relativeMaxExamples) {}
+
+  /**
+   * @param fitConfig the algorithm's fit config, sent in every round
+   * @param secure the secure round, when fit rounds aggregate securely
+   * @param secureForm how a secure round's outcome reaches the round computation
+   */
   ConnectedClients(ServerConfig config, ClientManager manager, RemoteClientWork work,
-      Traffic traffic) {
+      Traffic traffic, Map<String, Scalar> fitConfig, Optional<SecureFit> secure,
+      SecureCohort.Form secureForm) {
     this.config = config;
     this.manager = manager;
     this.work = work;
     this.traffic = traffic;
+    this.fitConfig = Map.copyOf(fitConfig);
+    this.secure = secure;
+    this.secureForm = secureForm;
+  }
+
+  /**
+   * Sets what the next rounds' fit takes from the state before them: fit-config entries (they
+   * win over the algorithm's) and the round-relative bound on a client's example count.
+   */
+  void nextRound(Map<String, Scalar> config, long relativeMaxExamples) {
+    next = new NextRound(Map.copyOf(config), relativeMaxExamples);
+  }
+
+  /** The round-relative example bound of the next round. */
+  long relativeMaxExamples() {
+    return next.relativeMaxExamples();
   }
 
   @Override
@@ -46,17 +80,15 @@ final class ConnectedClients implements Population {
     } catch (NotEnoughClientsException e) {
       throw new TooFewClients(e);
     }
-    if (work.isSecure()) {
-      // The whole secure round is one pseudo-client, whose update is the aggregated mean (or,
-      // under client-side DP, one share per sampled client).
-      List<Tensor> values = work.secureCohort(fitClients.size());
-      List<String> names = new ArrayList<>();
-      for (int i = 0; i < values.size(); i++) {
-        names.add(values.size() == 1 ? "secure aggregation over " + fitClients.size()
-            + " clients" : "share " + i + " of the secure aggregation over " + fitClients.size()
-            + " clients");
-      }
-      return new Cohort("fit (SecAgg+)", List.<Object>copyOf(values), names);
+    Map<String, Scalar> c = FitRound.config(fitConfig, next.config(), round);
+    Optional<SecureCohort> cohort = secure.map(s -> new SecureCohort(s, secureForm));
+    fitRound = new FitRound(round, fitClients, c, next.relativeMaxExamples(),
+        RoundProgress.NONE, cohort);
+    if (cohort.isPresent()) {
+      // The secure round stands in for the clients: one pseudo-client whose update is the
+      // aggregated mean, or under client-side DP one share per sampled client.
+      return new Cohort("fit (SecAgg+)", List.<Object>copyOf(fitRound.cohort()),
+          cohort.get().names(fitClients.size()));
     }
     return cohort("fit", fitClients);
   }
@@ -91,19 +123,17 @@ final class ConnectedClients implements Population {
   public Invocation open(Phase phase, int round, Cohort cohort, RoundProgress progress) {
     RoundProgress counted = progress == RoundProgress.NONE ? progress
         : new WithTraffic(progress);
-    Dispatch d;
-    if (phase == Phase.FIT) {
-      d = work.dispatchFit(round, fitClients, counted);
-    } else {
-      d = work.dispatchEvaluate(evalClients, counted);
+    if (phase == Phase.EVALUATE) {
+      return work.open(new EvaluateRound(round, evalClients, Map.of(), counted), true)::close;
     }
-    return () -> {
-      try {
-        d.close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    };
+    FitRound r = fitRound;
+    if (r == null || r.round() != round) {
+      throw new IllegalStateException("round " + round + "'s fit opened before its cohort");
+    }
+    // No exclusions of an earlier round are left, should the secure round not run.
+    secure.ifPresent(SecureFit::reset);
+    return work.open(new FitRound(r.round(), r.clients(), r.config(), r.relativeMaxExamples(),
+        counted, r.secure()), true)::close;
   }
 
   /** Tells the round's bytes so far after each client's answer or failure. */

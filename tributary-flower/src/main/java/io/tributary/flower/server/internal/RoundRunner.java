@@ -1,12 +1,15 @@
 package io.tributary.flower.server.internal;
 
 import io.tributary.core.values.StructValue;
+import io.tributary.flower.Scalar;
 import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.LearningProcess;
+import io.tributary.learning.aggregation.ClientSignal;
+import io.tributary.learning.aggregation.ClientSignals;
 import io.tributary.learning.rounds.Cohort;
 import io.tributary.learning.rounds.FailurePolicy;
 import io.tributary.learning.rounds.RoundListener;
@@ -28,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
@@ -118,25 +122,18 @@ public final class RoundRunner {
     }
     ServerAlgorithm server = new ServerAlgorithm(config.algorithm(), config.fitConfig(),
         config.roundFitConfig());
-    RemoteClientWork work = new RemoteClientWork(manager, registry, spec, config.roundTimeout(),
-        server.fitConfig(), java.util.Map.of(), config.maxExamplesPerClient(),
-        config.examplesOverMedian());
-    int exchanges = 1;
-    if (secureFit.isPresent()) {
-      work.secureAggregation(secureFit.get());
-      exchanges = secureFit.get().exchanges();
-      LOG.info("every fit round aggregates securely with {}", secureFit.get().name());
-    } else if (secure != null) {
-      work.secureAggregation(config.secureAggregation().get(), secure);
-      exchanges = secure.exchanges();
-      LOG.info("every fit round aggregates securely with {}", secure.name());
-    }
-    if (config.algorithm().aggregator().create(spec.type()).takesNormBits()) {
-      if (work.isSecure()) {
-        throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
-            + "secure round does not reveal: use fixed clipping with secure aggregation", null);
-      }
-      work.reportNormBits();
+    // What flower_fit returns is what the aggregator declares it reads from each client.
+    ClientSignals signals = config.algorithm().aggregator().create(spec.type()).clientSignals();
+    RemoteClientWork work = new RemoteClientWork(manager, new ParameterCodec(registry, spec),
+        config.roundTimeout(), config.maxExamplesPerClient(), signals);
+    Optional<SecureFit> secureRound = secureFit.or(() -> Optional.ofNullable(secure)
+        .map(p -> work.secureRound(config.secureAggregation().get(), p)));
+    int exchanges = secureRound.map(SecureFit::exchanges).orElse(1);
+    secureRound.ifPresent(s -> LOG.info("every fit round aggregates securely with {}",
+        s.name()));
+    if (signals.contains(ClientSignal.NORM_BIT) && secureRound.isPresent()) {
+      throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
+          + "secure round does not reveal: use fixed clipping with secure aggregation", null);
     }
     LearningProcess process = config.algorithm().process(
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
@@ -147,7 +144,15 @@ public final class RoundRunner {
         config.initial().previous(), config.display(), config.algorithm().name() + " server on "
         + config.host() + ":" + config.port(), config.checkpoints()));
     try (ExecutionContext ctx = ExecutionContext.create(options(config, exchanges))) {
-      ConnectedClients population = new ConnectedClients(config, manager, work, traffic);
+      // When the clients are told to clip (client-side DP: the aggregator's clientClipping, or
+      // a clipping_norm given with a DP aggregator composed in code) the secure outcome reaches
+      // the aggregator as one share per client, so that its sum and noise are those of the
+      // clipped updates.
+      Map<String, Scalar> fitConfig = server.fitConfig();
+      SecureCohort.Form form = fitConfig.containsKey(ServerAlgorithm.CLIPPING_NORM)
+          ? SecureCohort.Form.SHARES : SecureCohort.Form.WHOLE;
+      ConnectedClients population = new ConnectedClients(config, manager, work, traffic,
+          fitConfig, secureRound, form);
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
       StructValue first = loop.initialize();
       if (config.initial() instanceof InitialParameters.Resumed r && r.updater().isPresent()) {
@@ -157,13 +162,18 @@ public final class RoundRunner {
           throw new FlowerServerException("resume: " + e.getMessage(), e);
         }
       }
-      work.roundConfig(server.roundConfig(first));
+      population.nextRound(server.roundConfig(first), Long.MAX_VALUE);
       RunLoop.Finished done = run.rounds(loop, first, config.rounds(), new RoundRecorder() {
         @Override
         public RoundRecord record(RoundReport report) {
-          // The next round's fit config follows the state this round left.
-          work.roundConfig(server.roundConfig(report.state()));
-          return metrics(report, population, work, config);
+          RemoteClientWork.RoundReports reports = reports(report, work, config);
+          // The next round's fit config follows the state this round left, its example bound
+          // this round's median count.
+          population.nextRound(server.roundConfig(report.state()),
+              relativeMaxExamples(config.examplesOverMedian(), reports.medianExamples(),
+                  population.relativeMaxExamples()));
+          return metrics(report, population, work, reports.metrics(),
+              secureRound.map(SecureFit::exclusions).orElse(List.of()));
         }
 
         @Override
@@ -184,10 +194,10 @@ public final class RoundRunner {
    * so absent, when none did).
    */
   private static RoundRecord metrics(RoundReport report, ConnectedClients population,
-      RemoteClientWork work, ServerConfig config) {
+      RemoteClientWork work, java.util.SortedMap<String, Double> clientMetrics,
+      List<String> excluded) {
     int round = report.round();
     List<String> reasons = new ArrayList<>();
-    List<String> excluded = work.secureExclusions();
     excluded.forEach(x -> reasons.add("fit: " + x));
     report.failures().forEach(f -> reasons.add("fit: " + RoundReport.describe(f,
         report.cohort())));
@@ -214,15 +224,33 @@ public final class RoundRunner {
         : m.numExamples()).orElse(0L);
     SequencedMap<String, Double> others = new LinkedHashMap<>(report.metrics()
         .map(m -> m.others()).orElseGet(LinkedHashMap::new));
-    Set<String> failedEvaluate = new HashSet<>();
-    report.evaluations().forEach(e -> failedEvaluate.addAll(ids(e.failures(), e.cohort())));
-    others.putAll(work.drainClientMetrics(ids(report.failures(), report.cohort()),
-        failedEvaluate, config.clientMetrics()));
+    others.putAll(clientMetrics);
     return RoundRecord.federated(round, clientLoss, evalLoss,
         population.fitClients().size(), examples,
         report.failures().size() + excluded.size() + evalFailures,
         report.seconds(), population.bytesUp(), population.bytesDown(), reasons,
         work.drainNonFiniteMetrics(), others);
+  }
+
+  /** The clients' free-form metrics of the round, over the clients whose results it used. */
+  private static RemoteClientWork.RoundReports reports(RoundReport report, RemoteClientWork work,
+      ServerConfig config) {
+    Set<String> failedEvaluate = new HashSet<>();
+    report.evaluations().forEach(e -> failedEvaluate.addAll(ids(e.failures(), e.cohort())));
+    return work.drainClientMetrics(ids(report.failures(), report.cohort()), failedEvaluate,
+        config.clientMetrics());
+  }
+
+  /**
+   * The next round's bound on a client's example count: {@code overMedian} times this round's
+   * median count (a median of 0 still lets a client count one example); none when {@code
+   * overMedian} is 0; {@code previous} when no client reported.
+   */
+  static long relativeMaxExamples(double overMedian, long median, long previous) {
+    if (overMedian <= 0 || median < 0) {
+      return previous;
+    }
+    return (long) Math.min(Math.max(1, Math.ceil(overMedian * median)), (double) Long.MAX_VALUE);
   }
 
   /** The ids of the failed clients of a cohort whose client values are the ids. */

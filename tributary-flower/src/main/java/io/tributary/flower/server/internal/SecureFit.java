@@ -1,11 +1,8 @@
 package io.tributary.flower.server.internal;
 
 import io.tributary.core.values.StructValue;
-import io.tributary.flower.Scalar;
 import io.tributary.flower.server.SecureFitProtocol;
-import io.tributary.learning.rounds.RoundProgress;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A server's secure fit round: it talks to the round's sampled clients itself, stage by stage,
@@ -21,16 +18,13 @@ public interface SecureFit {
   int exchanges();
 
   /**
-   * Runs one round over {@code clients} from {@code model}.
+   * Runs the secure round of {@code fit} from {@code model}: over its clients, with its fit
+   * config, telling its progress of the stages, answers and drop-outs.
    *
    * @return the example-weighted mean update of the clients that took part to the end
    * @throws SecureFitProtocol.Failed when the round cannot finish; no sum is revealed
    */
-  SecureFitProtocol.Outcome run(List<RemoteClient> clients, StructValue model,
-      Map<String, Scalar> fitConfig);
-
-  /** Tells {@code progress} of round {@code round}'s stages, answers and drop-outs. */
-  void progress(int round, RoundProgress progress);
+  SecureFitProtocol.Outcome run(FitRound fit, StructValue model);
 
   /** Forgets the last round's exclusions, before a new round. */
   void reset();

@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What every {@link SecureFit} keeps between its stages: the round under way, who is told of its
- * progress, and why clients were excluded, one line each.
+ * What every {@link SecureFit} keeps between the stages of the round it runs: the round's
+ * number and who is told of its progress (from the {@link FitRound} it runs, {@link #begin}),
+ * and why clients were excluded, one line each.
  */
 public abstract class SecureFitRounds implements SecureFit {
   /** Why clients were excluded from the round under way; guarded by itself. */
@@ -16,10 +17,14 @@ public abstract class SecureFitRounds implements SecureFit {
   /** The round under way, for logs and progress. */
   protected volatile int round;
 
-  @Override
-  public void progress(int round, RoundProgress progress) {
-    this.round = round;
-    this.progress = progress;
+  /**
+   * Starts running {@code fit}'s round: forgets the last round's exclusions and tells {@code
+   * fit}'s progress from now on.
+   */
+  protected final void begin(FitRound fit) {
+    reset();
+    this.round = fit.round();
+    this.progress = fit.progress();
   }
 
   @Override

@@ -74,19 +74,17 @@ final class SecureRound extends SecureFitRounds implements SecureFitProtocol.Exc
   }
 
   /**
-   * Runs the round over {@code clients} from {@code model}.
+   * Runs {@code fit}'s round over its clients from {@code model}.
    *
    * @throws SecureFitProtocol.Failed when the protocol fails the round
    */
   @Override
-  public synchronized SecureFitProtocol.Outcome run(List<RemoteClient> clients,
-      StructValue model,
-      Map<String, Scalar> fitConfig) {
-    reset();
-    this.clients = List.copyOf(clients);
+  public synchronized SecureFitProtocol.Outcome run(FitRound fit, StructValue model) {
+    begin(fit);
+    this.clients = fit.clients();
     this.model = model;
     try {
-      return protocol.run(options, ModelSpec.tensors(model), fitConfig, this);
+      return protocol.run(options, ModelSpec.tensors(model), fit.config(), this);
     } finally {
       this.clients = List.of();
       this.model = null;

@@ -12,6 +12,7 @@ import io.tributary.flower.secaggplus.SecAggPlusWorkflow;
 import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.internal.ModelSpec;
 import io.tributary.flower.server.internal.RemoteClient;
+import io.tributary.flower.server.internal.FitRound;
 import io.tributary.flower.server.internal.SecureFitRounds;
 import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.tensor.Tensor;
@@ -66,9 +67,10 @@ public final class FleetSecureRound extends SecureFitRounds {
   }
 
   @Override
-  public synchronized SecureFitProtocol.Outcome run(List<RemoteClient> clients,
-      StructValue model, Map<String, Scalar> fitConfig) {
-    reset();
+  public synchronized SecureFitProtocol.Outcome run(FitRound fitRound, StructValue model) {
+    begin(fitRound);
+    List<RemoteClient> clients = fitRound.clients();
+    Map<String, Scalar> fitConfig = fitRound.config();
     Map<Long, FleetNode> nodes = new LinkedHashMap<>();
     Set<Long> excluded = new HashSet<>();
     for (RemoteClient c : clients) {
