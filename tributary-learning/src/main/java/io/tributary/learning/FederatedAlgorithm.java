@@ -62,6 +62,8 @@ public final class FederatedAlgorithm {
   private final ServerOptimizer serverOptimizer;
   private final Topology topology;
   private final Optional<Registration> registration;
+  /** Whether the clients train with the proximal term even at mu 0 (FedProx's contract). */
+  private final boolean proximalTerm;
 
   /**
    * An algorithm of these parts, composed in code.
@@ -76,11 +78,12 @@ public final class FederatedAlgorithm {
    */
   public FederatedAlgorithm(String name, double mu, Aggregator aggregator,
       ServerOptimizer serverOptimizer, Topology topology) {
-    this(name, mu, aggregator, serverOptimizer, topology, Optional.empty());
+    this(name, mu, aggregator, serverOptimizer, topology, Optional.empty(), false);
   }
 
   private FederatedAlgorithm(String name, double mu, Aggregator aggregator,
-      ServerOptimizer serverOptimizer, Topology topology, Optional<Registration> registration) {
+      ServerOptimizer serverOptimizer, Topology topology, Optional<Registration> registration,
+      boolean proximalTerm) {
     this.name = Objects.requireNonNull(name, "name");
     this.aggregator = Objects.requireNonNull(aggregator, "aggregator");
     this.serverOptimizer = Objects.requireNonNull(serverOptimizer, "serverOptimizer");
@@ -90,6 +93,7 @@ public final class FederatedAlgorithm {
     }
     this.mu = mu;
     this.registration = registration;
+    this.proximalTerm = proximalTerm;
   }
 
   /** The algorithm {@code name} of the installed registry with its defaults. */
@@ -113,7 +117,8 @@ public final class FederatedAlgorithm {
   /** This algorithm as the registry's spec {@code spec} built it from {@code values}. */
   FederatedAlgorithm registered(String spec, SequencedMap<String, Double> values) {
     return new FederatedAlgorithm(name, mu, aggregator, serverOptimizer, topology,
-        Optional.of(new Registration(spec, values)));
+        Optional.of(new Registration(spec, values)),
+        proximalTerm || values.containsKey("proximal_mu"));
   }
 
   /** The algorithm's name, such as {@code fedadam}. */
@@ -150,24 +155,25 @@ public final class FederatedAlgorithm {
   }
 
   /**
-   * Whether the clients of this algorithm train with a proximal term: its mu is above 0, or its
-   * registered spec takes {@code proximal_mu} (FedProx, whose clients expect the term even at 0).
+   * Whether the clients of this algorithm train with a proximal term: its mu is above 0, or it
+   * was built by a spec that takes {@code proximal_mu} (FedProx, whose clients expect the term
+   * even at 0), which the {@code with...} methods keep.
    */
   public boolean proximal() {
-    return mu > 0 || registration.map(r -> r.hyperparameters().containsKey("proximal_mu"))
-        .orElse(false);
+    return mu > 0 || proximalTerm;
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof FederatedAlgorithm a && name.equals(a.name)
         && Double.compare(mu, a.mu) == 0 && aggregator.equals(a.aggregator)
-        && serverOptimizer.equals(a.serverOptimizer) && topology.equals(a.topology);
+        && serverOptimizer.equals(a.serverOptimizer) && topology.equals(a.topology)
+        && proximalTerm == a.proximalTerm;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, mu, aggregator, serverOptimizer, topology);
+    return Objects.hash(name, mu, aggregator, serverOptimizer, topology, proximalTerm);
   }
 
   @Override
@@ -210,17 +216,20 @@ public final class FederatedAlgorithm {
 
   /** This algorithm under another name. */
   public FederatedAlgorithm withName(String newName) {
-    return new FederatedAlgorithm(newName, mu, aggregator, serverOptimizer, topology);
+    return new FederatedAlgorithm(newName, mu, aggregator, serverOptimizer, topology, Optional.empty(),
+        proximalTerm);
   }
 
   /** This algorithm with another aggregator (a robust rule, a DP wrapper). */
   public FederatedAlgorithm withAggregator(Aggregator newAggregator) {
-    return new FederatedAlgorithm(name, mu, newAggregator, serverOptimizer, topology);
+    return new FederatedAlgorithm(name, mu, newAggregator, serverOptimizer, topology, Optional.empty(),
+        proximalTerm);
   }
 
   /** This algorithm with another server optimizer. */
   public FederatedAlgorithm withServerOptimizer(ServerOptimizer newOptimizer) {
-    return new FederatedAlgorithm(name, mu, aggregator, newOptimizer, topology);
+    return new FederatedAlgorithm(name, mu, aggregator, newOptimizer, topology, Optional.empty(),
+        proximalTerm);
   }
 
   /**
@@ -230,7 +239,8 @@ public final class FederatedAlgorithm {
    * tributary-privacy} builds; {@link #process} refuses other aggregators.
    */
   public FederatedAlgorithm withTopology(Topology newTopology) {
-    return new FederatedAlgorithm(name, mu, aggregator, serverOptimizer, newTopology);
+    return new FederatedAlgorithm(name, mu, aggregator, serverOptimizer, newTopology, Optional.empty(),
+        proximalTerm);
   }
 
   /**

@@ -2,7 +2,6 @@ package io.tributary.flower.server.internal;
 
 import io.tributary.flower.Scalar;
 import io.tributary.flower.server.RoundFitConfig;
-import io.tributary.learning.AlgorithmRegistry;
 
 import io.tributary.learning.FederatedAlgorithm;
 import java.util.Map;
@@ -101,7 +100,7 @@ public record ServerAlgorithm(FederatedAlgorithm algorithm, Map<String, Scalar> 
       }
     });
     c.putAll(extraFitConfig);
-    if (algorithm.mu() > 0 || AlgorithmRegistry.installed().proximal(algorithm.name())) {
+    if (algorithm.proximal()) {
       c.put("proximal_mu", Scalar.of(algorithm.mu()));
     }
     return Map.copyOf(c);

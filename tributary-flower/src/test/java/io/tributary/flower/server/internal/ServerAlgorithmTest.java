@@ -30,4 +30,15 @@ class ServerAlgorithmTest {
     assertThat(new ServerAlgorithm(FederatedAlgorithm.fedAvg().withName("mine")).fitConfig())
         .doesNotContainKey("proximal_mu");
   }
+
+  @Test
+  void fitConfig_fedProxAtZeroComposedFurther_stillSendsProximalMu() {
+    // A DP wrapper or a renamed copy keeps FedProx's contract; the name is not looked up.
+    FederatedAlgorithm composed = FederatedAlgorithm.named("fedprox", Map.of("proximal_mu", 0.0))
+        .withAggregator(new io.tributary.learning.aggregation.WeightedMean())
+        .withName("my-fedprox");
+    assertThat(composed.registration()).isEmpty();
+    assertThat(new ServerAlgorithm(composed).fitConfig()).containsEntry("proximal_mu",
+        Scalar.of(0.0));
+  }
 }
