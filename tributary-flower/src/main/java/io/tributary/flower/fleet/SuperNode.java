@@ -317,31 +317,32 @@ public final class SuperNode implements AutoCloseable {
           if (stopping) {
             break;
           }
-          if (e.kind() == FleetException.Kind.UNAUTHENTICATED && pulled) {
+          if (e.refusesNode()) {
+            if (!pulled) {
+              failure = new IllegalStateException("the SuperLink " + b.address
+                  + " refused this node: " + e.getMessage());
+              LOG.error("{}", failure.getMessage());
+              return;
+            }
             // A session that had been served is refused: the SuperLink lost its node records
             // (restarted, or resumed a run) and answers "Invalid node ID" as Flower's does.
             // Register and activate again; a refusal right after that still stops the node.
             LOG.warn("the SuperLink {} no longer knows node {} ({}); registering and activating"
                 + " again", b.address, Long.toUnsignedString(nodeId.get()), e.getMessage());
-          } else if (e.kind() == FleetException.Kind.UNAUTHENTICATED) {
-            failure = new IllegalStateException("the SuperLink " + b.address
-                + " refused this node: " + e.getMessage());
-            LOG.error("{}", failure.getMessage());
-            return;
-          } else if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
-            // only when nothing answered (a plain-text answer is not TLS), until a probe tells
-            TlsProbe.Result probe = TlsProbe.probe(b.address, Duration.ofSeconds(3));
-            tlsProbed = probe != TlsProbe.Result.UNREACHABLE;
-            if (probe == TlsProbe.Result.TLS) {
-              // retrying in plain text cannot work: say so once and stop
-              failure = new IllegalStateException("the SuperLink " + b.address + " speaks TLS, "
-                  + "but this node connects without TLS (insecure); connect with TLS and the "
-                  + "SuperLink's root certificates");
-              LOG.error("{}", failure.getMessage());
-              return;
+          } else {
+            if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
+              // only when nothing answered (a plain-text answer is not TLS), until a probe tells
+              TlsProbe.Result probe = TlsProbe.probe(b.address, Duration.ofSeconds(3));
+              tlsProbed = probe != TlsProbe.Result.UNREACHABLE;
+              if (probe == TlsProbe.Result.TLS) {
+                // retrying in plain text cannot work: say so once and stop
+                failure = new IllegalStateException("the SuperLink " + b.address + " speaks "
+                    + "TLS, but this node connects without TLS (insecure); connect with TLS and "
+                    + "the SuperLink's root certificates");
+                LOG.error("{}", failure.getMessage());
+                return;
+              }
             }
-          }
-          if (e.kind() != FleetException.Kind.UNAUTHENTICATED) {
             LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
           }
           tell(o -> o.inactive(e.getMessage()));
