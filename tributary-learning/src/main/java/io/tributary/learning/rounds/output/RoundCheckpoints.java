@@ -27,7 +27,7 @@ import java.util.SequencedMap;
  * #AGGREGATOR_PREFIX}) where the algorithm keeps them, and, where there is one, the model's
  * graph. The first checkpoint creates the file; later ones are
  * added as tags without rewriting the earlier ones; every write replaces the file atomically.
- * The simulator (its checkpoint listener, on a thread of its own) and the Flower server write
+ * The simulator and the Flower server (through {@link CheckpointListener}) write
  * their checkpoints through this one class, and read them back ({@link #updaterState}) when a run
  * resumes.
  */
