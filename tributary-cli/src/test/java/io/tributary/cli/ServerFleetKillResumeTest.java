@@ -80,9 +80,8 @@ class ServerFleetKillResumeTest {
     int port = server.port();
     String address = server.address();
     Path app = server.app("plus-k");
-    Path init = server.initial(Tensor.ofFloats(Shape.of(2), 0, 0));
     Path run = dir.resolve("run");
-    Process first = startServer(address, app, init, run, dir.resolve("first.log"));
+    Process first = startServer(server, app, run, dir.resolve("first.log"));
 
     try (SuperNode a = node(server, 1);
         SuperNode b = node(server, 3)) {
@@ -135,13 +134,10 @@ class ServerFleetKillResumeTest {
       int killAfter) throws Exception {
     successorListens.countDown();
     FleetCliServer server = new FleetCliServer(dir);
-    int port = server.port();
-    String address = server.address();
     Path app = server.app("plus-k");
-    Path init = server.initial(Tensor.ofFloats(Shape.of(2), 0, 0));
     Path run = dir.resolve("run");
     Path log = dir.resolve("first.log");
-    Process first = startServer(address, app, init, run, log);
+    Process first = startServer(server, app, run, log);
     try (SuperNode a = node(server, 1);
         SuperNode b = node(server, 3)) {
       int reported;
@@ -166,7 +162,7 @@ class ServerFleetKillResumeTest {
           .isGreaterThanOrEqualTo(reported);
 
       CliRun r = CompletableFuture.supplyAsync(() -> CliRun.of("server",
-          "--fleet-api-address", address, "--app", app.toString(), "--rounds", "4",
+          "--fleet-api-address", server.address(), "--app", app.toString(), "--rounds", "4",
           "--min-clients", "2", "--resume", run.toString())).get(3, TimeUnit.MINUTES);
 
       assertThat(r.exitCode()).as(r.err()).isZero();
@@ -211,17 +207,19 @@ class ServerFleetKillResumeTest {
   }
 
   /**
-   * Starts a 4-round Fleet server of two nodes from {@code init} writing {@code run}, as a real
-   * process, so that it can be killed as kill -9 kills (no shutdown hooks, no goodbye).
+   * Starts {@code server}: 4 rounds of two nodes serving {@code app} from w = [0, 0], writing
+   * {@code run}, as a real process, so that it can be killed as kill -9 kills (no shutdown hooks,
+   * no goodbye).
    */
-  private static Process startServer(String address, Path app, Path init, Path run, Path log)
+  private static Process startServer(FleetCliServer server, Path app, Path run, Path log)
       throws IOException {
+    Path init = server.initial(Tensor.ofFloats(Shape.of(2), 0, 0));
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "server", "--fleet-api-address", address, "--app", app.toString(), "--rounds", "4",
-        "--min-clients", "2", "--initial", init.toString(), "--out", run.toString()));
+        "server", "--fleet-api-address", server.address(), "--app", app.toString(), "--rounds",
+        "4", "--min-clients", "2", "--initial", init.toString(), "--out", run.toString()));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
         .start();
   }
