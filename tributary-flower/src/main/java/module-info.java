@@ -15,7 +15,7 @@ module io.tributary.flower {
   requires io.grpc.protobuf;
   requires io.grpc.stub;
   requires org.slf4j;
-  requires java.net.http;
+  requires transitive java.net.http;
   requires jdk.httpserver;
   requires org.bouncycastle.provider;
 

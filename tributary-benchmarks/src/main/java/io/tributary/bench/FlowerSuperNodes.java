@@ -12,6 +12,7 @@ import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorBuilder;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.http.HttpClient;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,9 @@ import java.util.Map;
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.tributary.bench.FlowerSuperNodes HOST:PORT N
  * [REPLIES [TRANSPORT]]}: REPLIES -1 for none; TRANSPORT {@code grpc-rere} (the default) or
- * {@code http}, which reaches Flower 1.27's REST Fleet transport under {@code /api/v0/fleet}.
+ * {@code http}, which reaches Flower 1.27's REST Fleet transport under {@code /api/v0/fleet};
+ * over HTTP the nodes share one JDK {@link HttpClient} ({@link SuperNode.Builder#httpClient}),
+ * or each has its own with the environment variable {@code SHARED_HTTP=0}.
  */
 public final class FlowerSuperNodes {
   private FlowerSuperNodes() {}
@@ -58,12 +61,20 @@ public final class FlowerSuperNodes {
     ClientApp app = ClientApp.builder().train(FlowerSuperNodes::train)
         .evaluate((m, c) -> m.reply(RecordDict.of("metrics", new MetricRecord(Map.of(
             "num-examples", 1L, "loss", 0.0))))).build();
+    // Over HTTP the nodes share one JDK client (its selector thread, executor and connection
+    // pool) unless SHARED_HTTP=0 asks for one client per node, as a node has on its own.
+    HttpClient shared = transport instanceof FleetTransport.Http
+        && !"0".equals(System.getenv("SHARED_HTTP")) ? SuperNode.newHttpClient() : null;
+    System.out.println("HTTP_CLIENTS " + (shared != null ? "shared" : "per-node"));
     List<SuperNode> nodes = new ArrayList<>(n);
     long t0 = System.nanoTime();
     for (int i = 0; i < n; i++) {
-      nodes.add(SuperNode.builder(superlink).transport(transport).insecure(true)
-          .nodeConfig(Map.of("k", 1L))
-          .clientApp(app).build().start());
+      SuperNode.Builder node = SuperNode.builder(superlink).transport(transport).insecure(true)
+          .nodeConfig(Map.of("k", 1L)).clientApp(app);
+      if (shared != null) {
+        node.httpClient(shared);
+      }
+      nodes.add(node.build().start());
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       for (SuperNode node : nodes) {

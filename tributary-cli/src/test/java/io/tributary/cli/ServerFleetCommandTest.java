@@ -11,10 +11,8 @@ import io.tributary.flower.records.RecordDict;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,19 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code tributary server --fleet-api-address}: SuperNodes join over the Fleet API. */
 class ServerFleetCommandTest {
   @TempDir Path dir;
-
-  private Path app() throws Exception {
-    Path app = Files.createDirectories(dir.resolve("app"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "plus-one"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-        """);
-    return app;
-  }
 
   private static ClientApp plus(float k) {
     return ClientApp.builder().train((Message m, io.tributary.flower.app.Context c) -> {
@@ -56,25 +41,14 @@ class ServerFleetCommandTest {
 
   @Test
   void server_fleetApiWithTwoSuperNodes_writesTheWeightedMeanAsFinalModel() throws Exception {
-    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
-    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
-    Npz.write(dir.resolve("init.npz"), init, false);
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    FleetCliServer server = new FleetCliServer(dir);
+    Path init = server.initial(Tensor.ofFloats(Shape.of(2), 0, 0));
     Path out = dir.resolve("run");
-    Path app = app();
-    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("server",
-        "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--rounds", "1",
-        "--min-clients", "2", "--initial", dir.resolve("init.npz").toString(),
-        "--run-config", "lr=0.1", "--out", out.toString()));
-    try (SuperNode a = SuperNode.builder("127.0.0.1:" + port).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100)).build().start();
-        SuperNode b = SuperNode.builder("127.0.0.1:" + port).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
+    CompletableFuture<CliRun> run = server.start(server.app("plus-one"), "--rounds", "1",
+        "--min-clients", "2", "--initial", init.toString(), "--run-config", "lr=0.1", "--out",
+        out.toString());
+    try (SuperNode a = server.node(plus(1)).build().start();
+        SuperNode b = server.node(plus(3)).build().start()) {
       CliRun r = run.get(90, TimeUnit.SECONDS);
       assertThat(r.exitCode()).as(r.err()).isZero();
       assertThat(r.out()).contains("Fleet API, grpc-rere, tributary/plus-one 1.0.0");
@@ -116,13 +90,12 @@ class ServerFleetCommandTest {
     Path authorized = dir.resolve("authorized.pub");
     Files.writeString(authorized, Files.readString(Path.of(a + ".pub"))
         + Files.readString(Path.of(b + ".pub")));
-    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
-    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
-    Npz.write(dir.resolve("init.npz"), init, false);
+    FleetCliServer server = new FleetCliServer(dir);
+    Path init = server.initial(Tensor.ofFloats(Shape.of(2), 0, 0));
     Path out = dir.resolve("run");
     java.util.Iterator<Path> keys = java.util.List.of(a, b).iterator();
 
-    CliRun r = serveFleet(app(), node -> {
+    CliRun r = serveFleet(server, server.app("plus-one"), node -> {
       try {
         return node.insecure(false).rootCertificates(certs.caCert)
             .transport(io.tributary.flower.fleet.FleetTransport.http())
@@ -132,7 +105,7 @@ class ServerFleetCommandTest {
       }
     }, "--fleet-api-type", "http", "--tls-cert", certs.serverCert.toString(), "--tls-key",
         certs.serverKey.toString(), "--enable-supernode-auth", "--supernode-keys",
-        authorized.toString(), "--rounds", "1", "--initial", dir.resolve("init.npz").toString(),
+        authorized.toString(), "--rounds", "1", "--initial", init.toString(),
         "--out", out.toString());
 
     assertThat(r.exitCode()).as(r.err()).isZero();
@@ -150,45 +123,36 @@ class ServerFleetCommandTest {
   }
 
   /** One run of the Fleet server with two Java SuperNodes (+1 and +3, one example each). */
-  private CliRun serveFleet(Path app, String... args) throws Exception {
-    return serveFleet(app, node -> node, args);
+  private CliRun serveFleet(FleetCliServer server, Path app, String... args) throws Exception {
+    return serveFleet(server, app, node -> node, args);
   }
 
-  /** {@link #serveFleet(Path, String...)} with the nodes' builders adjusted by {@code nodes}. */
-  private CliRun serveFleet(Path app, java.util.function.UnaryOperator<SuperNode.Builder> nodes,
-      String... args) throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("server",
-        "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--min-clients",
+  /** {@link #serveFleet(FleetCliServer, Path, String...)} with the nodes' builders adjusted. */
+  private CliRun serveFleet(FleetCliServer server, Path app,
+      java.util.function.UnaryOperator<SuperNode.Builder> nodes, String... args)
+      throws Exception {
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("--min-clients",
         "2"));
     all.addAll(java.util.List.of(args));
-    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(
-        all.toArray(String[]::new)));
-    try (SuperNode a = nodes.apply(SuperNode.builder("127.0.0.1:" + port).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-            .clientApp(plus(1)).pollInterval(Duration.ofMillis(100))).build().start();
-        SuperNode b = nodes.apply(SuperNode.builder("127.0.0.1:" + port).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-            .clientApp(plus(3)).pollInterval(Duration.ofMillis(100))).build().start()) {
+    CompletableFuture<CliRun> run = server.start(app, all.toArray(String[]::new));
+    try (SuperNode a = nodes.apply(server.node(plus(1))).build().start();
+        SuperNode b = nodes.apply(server.node(plus(3))).build().start()) {
       return run.get(90, TimeUnit.SECONDS);
     }
   }
 
   @Test
   void serverResume_fleetRunAfterOneRound_goesOnWithRoundTwo() throws Exception {
-    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
-    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
-    Npz.write(dir.resolve("init.npz"), init, false);
+    FleetCliServer server = new FleetCliServer(dir);
+    Path init = server.initial(Tensor.ofFloats(Shape.of(2), 0, 0));
     Path out = dir.resolve("run");
-    Path app = app();
-    CliRun first = serveFleet(app, "--rounds", "1", "--initial",
-        dir.resolve("init.npz").toString(), "--out", out.toString());
+    Path app = server.app("plus-one");
+    CliRun first = serveFleet(server, app, "--rounds", "1", "--initial", init.toString(),
+        "--out", out.toString());
     assertThat(first.exitCode()).as(first.err()).isZero();
 
-    CliRun resumed = serveFleet(app, "--rounds", "2", "--resume", out.toString());
+    CliRun resumed = serveFleet(new FleetCliServer(dir), app, "--rounds", "2", "--resume",
+        out.toString());
 
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
     assertThat(resumed.out()).contains("resuming " + out + " after round 1")

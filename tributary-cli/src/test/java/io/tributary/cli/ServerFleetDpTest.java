@@ -8,10 +8,8 @@ import io.tributary.flower.fleet.server.PythonSuperNodes;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -29,21 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ServerFleetDpTest {
   @TempDir Path dir;
 
-  private Path app() throws Exception {
-    Path app = Files.createDirectories(dir.resolve("dpapp"));
+  private Path app(FleetCliServer server) throws Exception {
+    Path app = server.app("dpapp", "dpapp.client_app:app", "dpapp.client_app:app");
     Files.createDirectories(app.resolve("dpapp"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "dpapp"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-
-        [tool.flwr.app.components]
-        serverapp = "dpapp.client_app:app"
-        clientapp = "dpapp.client_app:app"
-        """);
     Files.writeString(app.resolve("dpapp/__init__.py"), "");
     Files.writeString(app.resolve("dpapp/client_app.py"), """
         from flwr.app import ArrayRecord, Message, MetricRecord, RecordDict
@@ -74,25 +60,18 @@ class ServerFleetDpTest {
   void server_dpClientAdaptiveClipWithFlowersMod_updatesClippedToTheSentNorm()
       throws Exception {
     FlowerPeer flower = FlowerPeer.require();
-    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
-    init.put("w", Tensor.ofDoubles(Shape.of(3), 0, 0, 0));
-    Npz.write(dir.resolve("init.npz"), init, false);
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    FleetCliServer server = new FleetCliServer(dir);
+    Path init = server.initial(Tensor.ofDoubles(Shape.of(3), 0, 0, 0));
     Path out = dir.resolve("run");
-    Path app = app();
+    Path app = app(server);
     try (PythonSuperNodes nodes = new PythonSuperNodes(flower, Files.createDirectories(
         dir.resolve("nodes")))) {
-      CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("server",
-          "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--rounds", "1",
-          "--min-clients", "2", "--initial", dir.resolve("init.npz").toString(), "--dp",
-          "client", "--noise-multiplier", "0.01", "--clip", "1", "--adaptive-clip",
-          "--client-wait", "120", "--out", out.toString()));
+      CompletableFuture<CliRun> run = server.start(app, "--rounds", "1", "--min-clients", "2",
+          "--initial", init.toString(), "--dp", "client", "--noise-multiplier", "0.01",
+          "--clip", "1", "--adaptive-clip", "--client-wait", "120", "--out", out.toString());
       Thread.sleep(2000);
-      nodes.start("dp-a", "127.0.0.1:" + port, 1);
-      nodes.start("dp-b", "127.0.0.1:" + port, 2);
+      nodes.start("dp-a", server.address(), 1);
+      nodes.start("dp-b", server.address(), 2);
       CliRun r = run.get(240, TimeUnit.SECONDS);
       assertThat(r.exitCode()).as(r.err() + "\n" + nodes.tail("dp-a")).isZero();
     }

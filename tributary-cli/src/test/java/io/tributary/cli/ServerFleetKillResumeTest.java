@@ -3,7 +3,6 @@ package io.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.flower.app.ClientApp;
-import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.records.ArrayRecord;
 import io.tributary.flower.records.ConfigRecord;
@@ -17,13 +16,10 @@ import io.tributary.tensor.npy.Npz;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code tributary server --fleet-api-address ... --resume}: a Fleet server killed as kill -9
@@ -46,19 +44,6 @@ class ServerFleetKillResumeTest {
   private final CountDownLatch successorListens = new CountDownLatch(1);
   /** Counts the nodes that got round 3 from the first server. */
   private final CountDownLatch inRoundThree = new CountDownLatch(2);
-
-  private Path app() throws IOException {
-    Path app = Files.createDirectories(dir.resolve("app"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "plus-k"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-        """);
-    return app;
-  }
 
   /**
    * Adds {@code k} to every weight; holds round 3 until the successor listens, so that the first
@@ -91,32 +76,18 @@ class ServerFleetKillResumeTest {
   @Test
   void serverResume_fleetServerKilledInRoundThree_sameSuperNodesRejoinAndFinishTheRun()
       throws Exception {
-    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
-    init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
-    Npz.write(dir.resolve("init.npz"), init, false);
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    String address = "127.0.0.1:" + port;
-    Path app = app();
+    FleetCliServer server = new FleetCliServer(dir);
+    int port = server.port();
+    String address = server.address();
+    Path app = server.app("plus-k");
     Path run = dir.resolve("run");
-    // A real process, so that it can be killed as kill -9 kills (no shutdown hooks, no goodbye).
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
-    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "server", "--fleet-api-address", address, "--app", app.toString(), "--rounds", "4",
-        "--min-clients", "2", "--initial", dir.resolve("init.npz").toString(), "--out",
-        run.toString()));
-    Process first = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("first.log").toFile()).start();
+    Process first = startServer(server, app, run, dir.resolve("first.log"));
 
-    try (SuperNode a = node(address, 1);
-        SuperNode b = node(address, 3)) {
+    try (SuperNode a = node(server, 1);
+        SuperNode b = node(server, 3)) {
       try {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while ((inRoundThree.getCount() > 0 || !hasTag(run, "round-0002")) && first.isAlive()
+        while (inRoundThree.getCount() > 0 && first.isAlive()
             && System.nanoTime() < deadline) {
           Thread.sleep(20);
         }
@@ -127,6 +98,8 @@ class ServerFleetKillResumeTest {
       }
       long[] idsBefore = {a.nodeId(), b.nodeId()};
       assertThat(Files.readAllLines(run.resolve("metrics.jsonl"))).hasSize(2);
+      // Round 2 was reported done before round 3 was sent: its checkpoint is on disk.
+      assertThat(hasTag(run, "round-0002")).isTrue();
       assertThat(Files.exists(run.resolve("final.npz"))).isFalse();
 
       CompletableFuture<CliRun> resumed = CompletableFuture.supplyAsync(() -> CliRun.of("server",
@@ -150,9 +123,109 @@ class ServerFleetKillResumeTest {
         .isEqualTo(Tensor.ofFloats(Shape.of(2), 8, 8));
   }
 
-  private SuperNode node(String address, float k) {
-    return SuperNode.builder(address).insecure(true).transport(FleetTransport.grpcRere())
-        .clientApp(plus(k)).pollInterval(Duration.ofMillis(100)).build().start();
+  /**
+   * Killed the moment the server reports round {@code killAfter} done (its progress line or its
+   * line of metrics.jsonl, whichever shows first), wherever it then is: the newest checkpoint is
+   * that round's or a later one, whole, and the resumed run ends as an uninterrupted one.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void serverResume_killedTheMomentARoundIsReported_resumesFromThatRoundsCheckpointOrLater(
+      int killAfter) throws Exception {
+    successorListens.countDown();
+    FleetCliServer server = new FleetCliServer(dir);
+    Path app = server.app("plus-k");
+    Path run = dir.resolve("run");
+    Path log = dir.resolve("first.log");
+    Process first = startServer(server, app, run, log);
+    try (SuperNode a = node(server, 1);
+        SuperNode b = node(server, 3)) {
+      int reported;
+      try {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (reported(run, log) < killAfter && first.isAlive()
+            && System.nanoTime() < deadline) {
+          Thread.sleep(1);
+        }
+      } finally {
+        first.destroyForcibly().waitFor();
+      }
+      reported = reported(run, log);
+      assertThat(reported).as(Files.readString(log)).isGreaterThanOrEqualTo(killAfter);
+      int checkpointed;
+      try (ModelFile m = ModelFile.open(run.resolve("model.zip"))) {
+        checkpointed = (int) m.newest().trainingConfig().round();
+        // Every checkpoint up to the newest is whole: each round has its tag.
+        assertThat(m.tags()).hasSize(checkpointed);
+      }
+      assertThat(checkpointed).as("the newest checkpoint when round %d was reported", reported)
+          .isGreaterThanOrEqualTo(reported);
+
+      CliRun r = CompletableFuture.supplyAsync(() -> CliRun.of("server",
+          "--fleet-api-address", server.address(), "--app", app.toString(), "--rounds", "4",
+          "--min-clients", "2", "--resume", run.toString())).get(3, TimeUnit.MINUTES);
+
+      assertThat(r.exitCode()).as(r.err()).isZero();
+      if (checkpointed < 4) {
+        assertThat(r.out()).contains("resuming " + run + " after round " + checkpointed)
+            .contains("round 4/4: 2 clients");
+      }
+      assertThat(a.failure()).isNull();
+      assertThat(b.failure()).isNull();
+    }
+    List<String> lines = Files.readAllLines(run.resolve("metrics.jsonl"));
+    assertThat(lines).hasSize(4);
+    for (int i = 0; i < 4; i++) {
+      assertThat(lines.get(i)).startsWith("{\"round\": " + (i + 1) + ",");
+    }
+    assertThat(Npz.read(run.resolve("final.npz")).get("w"))
+        .isEqualTo(Tensor.ofFloats(Shape.of(2), 8, 8));
+  }
+
+  /**
+   * The last round the server has said is done: the larger of the complete lines of its
+   * metrics.jsonl and the last progress line it printed.
+   */
+  private static int reported(Path run, Path log) throws IOException {
+    int lines = 0;
+    Path metrics = run.resolve("metrics.jsonl");
+    if (Files.exists(metrics)) {
+      byte[] bytes = Files.readAllBytes(metrics);
+      for (byte c : bytes) {
+        if (c == '\n') {
+          lines++;
+        }
+      }
+    }
+    int printed = 0;
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("round (\\d+)/4:")
+        .matcher(Files.readString(log));
+    while (m.find()) {
+      printed = Math.max(printed, Integer.parseInt(m.group(1)));
+    }
+    return Math.max(lines, printed);
+  }
+
+  /**
+   * Starts {@code server}: 4 rounds of two nodes serving {@code app} from w = [0, 0], writing
+   * {@code run}, as a real process, so that it can be killed as kill -9 kills (no shutdown hooks,
+   * no goodbye).
+   */
+  private static Process startServer(FleetCliServer server, Path app, Path run, Path log)
+      throws IOException {
+    Path init = server.initial(Tensor.ofFloats(Shape.of(2), 0, 0));
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        "server", "--fleet-api-address", server.address(), "--app", app.toString(), "--rounds",
+        "4", "--min-clients", "2", "--initial", init.toString(), "--out", run.toString()));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+        .start();
+  }
+
+  private SuperNode node(FleetCliServer server, float k) {
+    return server.node(plus(k)).build().start();
   }
 
   /** Waits until the resumed server accepts connections on {@code port}. */

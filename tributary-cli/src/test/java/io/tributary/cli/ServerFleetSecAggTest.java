@@ -3,26 +3,15 @@ package io.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tributary.flower.EvaluateIns;
-import io.tributary.flower.EvaluateRes;
-import io.tributary.flower.FitIns;
-import io.tributary.flower.FitRes;
-import io.tributary.flower.FlowerClient;
-import io.tributary.flower.app.DualLayoutClientApp;
-import io.tributary.flower.app.mod.SecAggPlusMod;
-import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.fleet.server.SecAggPlusNodes;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npz;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -31,76 +20,36 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code tributary server --fleet-api-address --secure-aggregation}: Flower's SecAgg+ over Java
- * SuperNodes wearing {@link SecAggPlusMod}; the final model is the example-weighted mean of
- * their replies. (Python nodes with Flower's {@code secaggplus_mod}: FleetServerSecAggPlusTest.)
+ * SuperNodes wearing {@code SecAggPlusMod} ({@link SecAggPlusNodes}); the final model is the
+ * example-weighted mean of their replies. (Python nodes with Flower's {@code secaggplus_mod}:
+ * FleetServerSecAggPlusTest.)
  */
 @Timeout(180)
 class ServerFleetSecAggTest {
   @TempDir Path dir;
 
+  private FleetCliServer server;
+
   private Path app() throws Exception {
-    Path app = Files.createDirectories(dir.resolve("app"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "secagg-java"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-
-        [tool.flwr.app.components]
-        serverapp = "pkg.server_app:app"
-        clientapp = "pkg.client_app:app"
-        """);
-    return app;
-  }
-
-  /** Adds {@code k} to every parameter and claims {@code k} examples. */
-  private static FlowerClient plus(double k) {
-    return new FlowerClient() {
-      @Override
-      public FitRes fit(FitIns ins) {
-        Tensor t = ins.parameters().getFirst();
-        double[] v = new double[(int) t.size()];
-        for (int i = 0; i < v.length; i++) {
-          v[i] = t.getAsDouble(i) + k;
-        }
-        return new FitRes(List.of(Tensor.ofDoubles(t.shape(), v)), (long) k, Map.of());
-      }
-
-      @Override
-      public EvaluateRes evaluate(EvaluateIns ins) {
-        return new EvaluateRes(0.5f, (long) k, Map.of());
-      }
-    };
+    server = new FleetCliServer(dir);
+    return server.app("secagg-java", "pkg.server_app:app", "pkg.client_app:app");
   }
 
   @Test
   void server_fleetSecureAggregationOverJavaNodes_finalModelIsTheWeightedMean()
       throws Exception {
-    LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
-    init.put("w", Tensor.ofDoubles(Shape.of(3), 1, 2, 3));
-    Npz.write(dir.resolve("init.npz"), init, false);
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    Path out = dir.resolve("run");
     Path app = app();
-    CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("server",
-        "--fleet-api-address", "127.0.0.1:" + port, "--app", app.toString(), "--rounds", "1",
-        "--min-clients", "3", "--initial", dir.resolve("init.npz").toString(),
-        "--secure-aggregation", "--secagg-neighbours", "2", "--secagg-threshold", "2",
-        "--secagg-max-weight", "10", "--round-timeout", "30", "--client-wait", "60",
-        "--out", out.toString()));
+    Path init = server.initial(Tensor.ofDoubles(Shape.of(3), 1, 2, 3));
+    Path out = dir.resolve("run");
+    CompletableFuture<CliRun> run = server.start(app, "--rounds", "1", "--min-clients", "3",
+        "--initial", init.toString(), "--secure-aggregation", "--secagg-neighbours", "2",
+        "--secagg-threshold", "2", "--secagg-max-weight", "10", "--round-timeout", "30",
+        "--client-wait", "60", "--out", out.toString());
     List<SuperNode> nodes = new ArrayList<>();
     try {
       Thread.sleep(2000);
       for (int k = 1; k <= 3; k++) {
-        nodes.add(SuperNode.builder("127.0.0.1:" + port).insecure(true)
-            .transport(FleetTransport.grpcRere()).clientApp(DualLayoutClientApp.of(plus(k),
-                List.of(), List.of(), new SecAggPlusMod()))
-            .pollInterval(Duration.ofMillis(100)).build().start());
+        nodes.add(SecAggPlusNodes.start(server.address(), k));
       }
       CliRun r = run.get(150, TimeUnit.SECONDS);
       assertThat(r.exitCode()).as(r.err()).isZero();

@@ -3,12 +3,7 @@ package io.tributary.flower.secagg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.grpc.ForwardingServerCallListener;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.tributary.flower.Backoff;
@@ -60,8 +55,8 @@ class RelaySecureAggregationTest {
 
   private final String serverName = InProcessServerBuilder.generateName();
   private final String relayName = InProcessServerBuilder.generateName();
-  private final List<ManagedChannel> channels = new ArrayList<>();
-  private final List<FlowerClientRunner> runners = new ArrayList<>();
+  private final InProcessClients clientRunners = new InProcessClients(
+      runner -> runner.backoff(QUICK).serializers(REGISTRY));
   private final List<Relay> relays = new ArrayList<>();
   /** Every message the relay received from a client. */
   private final List<ClientMessage> atRelay = new CopyOnWriteArrayList<>();
@@ -69,18 +64,14 @@ class RelaySecureAggregationTest {
 
   @AfterEach
   void tearDown() throws InterruptedException {
-    for (FlowerClientRunner r : runners) {
-      r.close();
-    }
+    clientRunners.stopRunners();
     for (Relay r : relays) {
       r.close();
     }
     if (server != null) {
       server.close();
     }
-    for (ManagedChannel c : channels) {
-      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
+    clientRunners.close();
   }
 
   @Test
@@ -203,10 +194,10 @@ class RelaySecureAggregationTest {
     if (secure) {
       config.secureAggregation(SECURE);
     }
-    ManagedChannel toServer = InProcessChannelBuilder.forName(serverName).build();
-    channels.add(toServer);
-    Relay relay = Relay.start(config.build(),
-        InProcessServerBuilder.forName(relayName).intercept(recorder()), toServer, REGISTRY);
+    ManagedChannel toServer = clientRunners.closeLater(
+        InProcessChannelBuilder.forName(serverName).build());
+    Relay relay = Relay.start(config.build(), InProcessServerBuilder.forName(relayName)
+        .intercept(InProcessClients.recording(atRelay)), toServer, REGISTRY);
     relays.add(relay);
     for (int i = 0; i < SHIFTS.length; i++) {
       Shifting s = new Shifting(SHIFTS[i], EXAMPLES[i]);
@@ -244,32 +235,7 @@ class RelaySecureAggregationTest {
   }
 
   private ManagedChannel join(FlowerClient client) throws Exception {
-    ManagedChannel channel = InProcessChannelBuilder.forName(relayName).build();
-    channels.add(channel);
-    FlowerClientRunner runner = FlowerClientRunner.builder(client).channel(channel)
-        .backoff(QUICK).serializers(REGISTRY).build();
-    runners.add(runner);
-    CompletableFuture<FlowerClientRunner.Outcome> unused = runner.start();
-    return channel;
-  }
-
-  private ServerInterceptor recorder() {
-    return new ServerInterceptor() {
-      @Override
-      public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-          ServerCallHandler<Q, A> next) {
-        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
-            next.startCall(call, headers)) {
-          @Override
-          public void onMessage(Q message) {
-            if (message instanceof ClientMessage m) {
-              atRelay.add(m);
-            }
-            super.onMessage(message);
-          }
-        };
-      }
-    };
+    return clientRunners.join(relayName, client);
   }
 
   /** The example-weighted mean of the shifts (on the quantization grid, so exact). */

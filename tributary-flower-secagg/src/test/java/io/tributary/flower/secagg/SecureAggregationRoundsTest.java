@@ -3,13 +3,7 @@ package io.tributary.flower.secagg;
 import io.tributary.learning.FederatedAlgorithm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import io.grpc.ForwardingServerCallListener;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.tributary.flower.Backoff;
 import io.tributary.flower.EvaluateIns;
@@ -18,7 +12,6 @@ import io.tributary.flower.FitIns;
 import io.tributary.flower.FitRes;
 import io.tributary.flower.FlowerClient;
 import io.tributary.flower.FlowerClientException;
-import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.internal.ScalarCodec;
 import io.tributary.flower.internal.proto.ClientMessage;
@@ -65,8 +58,8 @@ class SecureAggregationRoundsTest {
   private static final double STEP = 1.0 / 16;
 
   private final String name = InProcessServerBuilder.generateName();
-  private final List<ManagedChannel> channels = new ArrayList<>();
-  private final List<FlowerClientRunner> runners = new ArrayList<>();
+  private final InProcessClients clientRunners =
+      new InProcessClients(runner -> runner.backoff(QUICK));
   /** Every message the server received from a client. */
   private final List<ClientMessage> received = new CopyOnWriteArrayList<>();
   private FlowerServer server;
@@ -76,12 +69,7 @@ class SecureAggregationRoundsTest {
     if (server != null) {
       server.close();
     }
-    for (FlowerClientRunner r : runners) {
-      r.close();
-    }
-    for (ManagedChannel c : channels) {
-      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
+    clientRunners.close();
   }
 
   @Test
@@ -430,22 +418,6 @@ class SecureAggregationRoundsTest {
     LinkedHashMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("w", Tensor.ofFloats(Shape.of(2), 0, 0));
     init.put("b", Tensor.scalar(1f));
-    ServerInterceptor recorder = new ServerInterceptor() {
-      @Override
-      public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-          ServerCallHandler<Q, A> next) {
-        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
-            next.startCall(call, headers)) {
-          @Override
-          public void onMessage(Q message) {
-            if (message instanceof ClientMessage m) {
-              received.add(m);
-            }
-            super.onMessage(message);
-          }
-        };
-      }
-    };
     ServerConfig.Builder config = ServerConfig.builder().address("localhost", 0).rounds(1)
         .minClients(minClients).initial(new InitialParameters.Given(init))
         .secureAggregation(secure).clientWait(Duration.ofSeconds(20))
@@ -454,17 +426,12 @@ class SecureAggregationRoundsTest {
       config.algorithm(algorithm).fitConfig(fitConfig);
     }
     server = FlowerServer.start(config.build(),
-        InProcessServerBuilder.forName(name).intercept(recorder), SerializerRegistry.load());
+        InProcessServerBuilder.forName(name).intercept(InProcessClients.recording(received)),
+        SerializerRegistry.load());
   }
 
   private ManagedChannel join(FlowerClient client) throws Exception {
-    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-    channels.add(channel);
-    FlowerClientRunner runner = FlowerClientRunner.builder(client).channel(channel)
-        .backoff(QUICK).build();
-    runners.add(runner);
-    CompletableFuture<FlowerClientRunner.Outcome> unused = runner.start();
-    return channel;
+    return clientRunners.join(name, client);
   }
 
   private void awaitClients(int n) throws InterruptedException {

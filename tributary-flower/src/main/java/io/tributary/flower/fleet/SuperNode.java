@@ -44,6 +44,7 @@ import io.tributary.flower.records.MessageError;
 import io.tributary.flower.records.Metadata;
 import io.tributary.flower.records.RecordDict;
 import java.io.IOException;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -179,6 +180,18 @@ public final class SuperNode implements AutoCloseable {
     return new Builder(superlink);
   }
 
+  /** How long a node's HTTP client waits for a connection to the SuperLink. */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  /**
+   * A JDK HTTP client set up as a node's own (HTTP/1.1, no redirects, a 10 s connect timeout,
+   * the JDK's default trust) for many nodes of one JVM to share ({@link Builder#httpClient});
+   * the caller closes it after the nodes.
+   */
+  public static HttpClient newHttpClient() {
+    return HttpFleetClient.newHttpClient(null, CONNECT_TIMEOUT);
+  }
+
   /** Starts serving on a thread of its own; returns at once. */
   public synchronized SuperNode start() {
     if (thread != null) {
@@ -257,10 +270,14 @@ public final class SuperNode implements AutoCloseable {
 
   private FleetClient open() {
     return switch (b.transport) {
-      case FleetTransport.Http h -> new HttpFleetClient(
-          (b.insecure ? "http://" : "https://") + b.address + h.pathPrefix(),
-          b.rootCertificates == null ? null : RootCertificates.sslContext(b.rootCertificates),
-          auth, versionHeaders(), b.maxResponseBytes, Duration.ofSeconds(10));
+      case FleetTransport.Http h -> {
+        String base = (b.insecure ? "http://" : "https://") + b.address + h.pathPrefix();
+        yield b.httpClient != null
+            ? new HttpFleetClient(b.httpClient, base, auth, versionHeaders(), b.maxResponseBytes)
+            : new HttpFleetClient(base, b.rootCertificates == null ? null
+                : RootCertificates.sslContext(b.rootCertificates), auth, versionHeaders(),
+                b.maxResponseBytes, CONNECT_TIMEOUT);
+      }
       case FleetTransport.GrpcRere g -> {
         ChannelCredentials creds;
         if (b.insecure) {
@@ -317,31 +334,32 @@ public final class SuperNode implements AutoCloseable {
           if (stopping) {
             break;
           }
-          if (e.kind() == FleetException.Kind.UNAUTHENTICATED && pulled) {
+          if (e.refusesNode()) {
+            if (!pulled) {
+              failure = new IllegalStateException("the SuperLink " + b.address
+                  + " refused this node: " + e.getMessage());
+              LOG.error("{}", failure.getMessage());
+              return;
+            }
             // A session that had been served is refused: the SuperLink lost its node records
             // (restarted, or resumed a run) and answers "Invalid node ID" as Flower's does.
             // Register and activate again; a refusal right after that still stops the node.
             LOG.warn("the SuperLink {} no longer knows node {} ({}); registering and activating"
                 + " again", b.address, Long.toUnsignedString(nodeId.get()), e.getMessage());
-          } else if (e.kind() == FleetException.Kind.UNAUTHENTICATED) {
-            failure = new IllegalStateException("the SuperLink " + b.address
-                + " refused this node: " + e.getMessage());
-            LOG.error("{}", failure.getMessage());
-            return;
-          } else if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
-            // only when nothing answered (a plain-text answer is not TLS), until a probe tells
-            TlsProbe.Result probe = TlsProbe.probe(b.address, Duration.ofSeconds(3));
-            tlsProbed = probe != TlsProbe.Result.UNREACHABLE;
-            if (probe == TlsProbe.Result.TLS) {
-              // retrying in plain text cannot work: say so once and stop
-              failure = new IllegalStateException("the SuperLink " + b.address + " speaks TLS, "
-                  + "but this node connects without TLS (insecure); connect with TLS and the "
-                  + "SuperLink's root certificates");
-              LOG.error("{}", failure.getMessage());
-              return;
+          } else {
+            if (b.insecure && !spoke && !tlsProbed && e.unanswered()) {
+              // only when nothing answered (a plain-text answer is not TLS), until a probe tells
+              TlsProbe.Result probe = TlsProbe.probe(b.address, Duration.ofSeconds(3));
+              tlsProbed = probe != TlsProbe.Result.UNREACHABLE;
+              if (probe == TlsProbe.Result.TLS) {
+                // retrying in plain text cannot work: say so once and stop
+                failure = new IllegalStateException("the SuperLink " + b.address + " speaks "
+                    + "TLS, but this node connects without TLS (insecure); connect with TLS and "
+                    + "the SuperLink's root certificates");
+                LOG.error("{}", failure.getMessage());
+                return;
+              }
             }
-          }
-          if (e.kind() != FleetException.Kind.UNAUTHENTICATED) {
             LOG.warn("SuperLink {}: {}; reconnecting", b.address, e.getMessage());
           }
           tell(o -> o.inactive(e.getMessage()));
@@ -764,6 +782,7 @@ public final class SuperNode implements AutoCloseable {
     private long maxResponseBytes = 64 * 1024 * 1024;
     private int maxObjects = 1 << 20;
     private NodeObserver observer = NodeObserver.NONE;
+    private HttpClient httpClient;
 
     private Builder(String superlink) {
       this.address = HostPort.parse(superlink);
@@ -788,6 +807,18 @@ public final class SuperNode implements AutoCloseable {
     /** TLS trusting these PEM root certificates ({@code --root-certificates}). */
     public Builder rootCertificates(Path pem) {
       this.rootCertificates = pem;
+      return this;
+    }
+
+    /**
+     * Calls the HTTP Fleet API through {@code client} ({@link SuperNode#newHttpClient}), which
+     * other nodes of this JVM may share, instead of a JDK client of the node's own with its own
+     * selector thread, executor and connections: for many nodes in one process. The node never
+     * closes it (close it after the nodes). Its TLS trust is the client's, so it excludes {@link
+     * #rootCertificates}; it must not follow redirects. Over gRPC it is not used.
+     */
+    public Builder httpClient(HttpClient client) {
+      this.httpClient = Objects.requireNonNull(client, "client");
       return this;
     }
 
@@ -915,6 +946,14 @@ public final class SuperNode implements AutoCloseable {
     public SuperNode build() {
       if (insecure && rootCertificates != null) {
         throw new IllegalArgumentException("insecure and root certificates exclude each other");
+      }
+      if (httpClient != null && rootCertificates != null) {
+        throw new IllegalArgumentException("a shared HTTP client brings its own TLS trust: give "
+            + "it the root certificates instead of the node");
+      }
+      if (httpClient != null && httpClient.followRedirects() != HttpClient.Redirect.NEVER) {
+        throw new IllegalArgumentException("a shared HTTP client must not follow redirects "
+            + "(HttpClient.Redirect.NEVER): a SuperLink never sends a node elsewhere");
       }
       if (rootCertificates != null) {
         RootCertificates.read(rootCertificates);

@@ -39,7 +39,9 @@ import java.util.function.IntToDoubleFunction;
  * MetricsLog}, the simulator's mapping of a round), a {@code round-NNNN} tag in {@code model.zip}
  * (learning's {@link CheckpointListener}, the simulator's checkpoints, with the server
  * optimizer's and the aggregator's state) and, when asked for, the progress lines of learning's
- * {@link ProgressListener};
+ * {@link ProgressListener}; the checkpoint is on disk (written atomically, fsynced) before the
+ * round's line and progress say the round is done, so a server killed at any point resumes from
+ * the last round they report;
  * {@link #finished} (which the server calls when the run ends) and {@link #finish} write {@code
  * report.html} ({@link HtmlReport}, the simulator's page with a server's charts).
  *
@@ -238,12 +240,19 @@ public final class ServerRunFiles implements RoundListener {
           requireNoRun(dir);
           return new ServerRunFiles(this, new MetricsLog(file), List.of(), lock);
         }
-        if (identity.isPresent()) {
-          try (ModelFile m = ModelFile.open(dir.resolve(RoundCheckpoints.FILE))) {
+        Optional<String> lastLine;
+        try (ModelFile m = ModelFile.open(dir.resolve(RoundCheckpoints.FILE))) {
+          if (identity.isPresent()) {
             identity.get().requireSame(m.newest().name(), m.newest().trainingConfig());
           }
+          // The resumed round's line as its checkpoint holds it: a server killed after the
+          // checkpoint and before the line gets the line back.
+          lastLine = m.newest().trainingConfig().round() == resumedAfter
+              ? Optional.ofNullable(m.newest().trainingConfig().properties()
+                  .get(RoundCheckpoints.METRICS_LINE))
+              : Optional.empty();
         }
-        MetricsLog.Resumed resumed = MetricsLog.resume(file, resumedAfter);
+        MetricsLog.Resumed resumed = MetricsLog.resume(file, resumedAfter, lastLine);
         // The earlier rounds stay in the report; a line that is not a server's round is left
         // out.
         List<RoundRecord> earlier = new ArrayList<>();
@@ -273,8 +282,9 @@ public final class ServerRunFiles implements RoundListener {
   }
 
   /**
-   * Writes the round's line of {@code metrics.jsonl} and its checkpoint (with the server
-   * optimizer's state, if any), then prints its progress.
+   * Writes the round's checkpoint (with the server optimizer's state, if any), on disk before
+   * anything says the round is done, then its line of {@code metrics.jsonl}, then prints its
+   * progress.
    */
   @Override
   public void roundEnded(RoundRecord m, SequencedMap<String, Tensor> parameters,
@@ -284,9 +294,11 @@ public final class ServerRunFiles implements RoundListener {
       figures.put("epsilon", epsilon.get().applyAsDouble(m.round()));
       m = m.withAlgorithmMetrics(figures);
     }
+    // The checkpoint first (on disk when it returns), then the line and the progress that say the
+    // round is done: a server killed after either resumes from this round's checkpoint.
+    checkpoints.roundEnded(m, parameters, updater);
     metrics.write(m);
     history.add(m);
-    checkpoints.roundEnded(m, parameters, updater);
     if (progress.isPresent()) {
       progress.get().round(m);
     }
@@ -327,21 +339,16 @@ public final class ServerRunFiles implements RoundListener {
   }
 
   /**
-   * Waits for the last checkpoint, closes {@code metrics.jsonl} and releases the directory's
-   * lock; a later call does nothing.
+   * Closes {@code metrics.jsonl} and releases the directory's lock; a later call does nothing.
    */
   @Override
   public void close() throws IOException {
     if (!closed) {
       closed = true;
       try {
-        checkpoints.close();
+        metrics.close();
       } finally {
-        try {
-          metrics.close();
-        } finally {
-          lock.discard();
-        }
+        lock.discard();
       }
     }
   }

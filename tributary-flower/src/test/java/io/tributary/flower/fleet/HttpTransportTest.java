@@ -1,6 +1,7 @@
 package io.tributary.flower.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.flower.Backoff;
 import io.tributary.flower.fleet.internal.NodeAuth;
@@ -12,6 +13,10 @@ import io.tributary.flower.records.Metadata;
 import io.tributary.flower.records.RecordDict;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.security.KeyPair;
 import java.time.Duration;
 import java.util.Map;
@@ -77,6 +82,48 @@ class HttpTransportTest {
       assertThat(node.leftCleanly()).isTrue();
       assertThat(link.versionHeaders.getFirst()).containsEntry("flwr-package-name", "tributary")
           .containsEntry("flwr-component-name", "supernode");
+    }
+  }
+
+  @Test
+  void serve_twoNodesSharingOneHttpClient_bothServeAndClosingThemLeavesTheClientOpen()
+      throws Exception {
+    PlusKApp app = new PlusKApp();
+    try (HttpClient shared = SuperNode.newHttpClient();
+        HttpContractSuperLink link = new HttpContractSuperLink(FleetTransport.FLEET_V1)) {
+      link.offer(train(1));
+      link.offer(train(1));
+      SuperNode a = node(link, app).httpClient(shared).build().start();
+      SuperNode b = node(link, app).httpClient(shared).build().start();
+      try {
+        await(() -> link.pushed.size() >= 2, Duration.ofSeconds(20));
+      } finally {
+        a.close();
+        b.close();
+      }
+      assertThat(link.refusals).isEmpty();
+      assertThat(link.pushed).hasSize(2);
+      assertThat(a.leftCleanly()).isTrue();
+      assertThat(b.leftCleanly()).isTrue();
+      // The nodes left the client they shared open for its owner.
+      HttpResponse<String> after = shared.send(HttpRequest.newBuilder(URI.create("http://"
+          + link.address() + FleetTransport.FLEET_V1 + "/get-run")).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(after.statusCode()).isGreaterThanOrEqualTo(400);
+    }
+  }
+
+  @Test
+  void build_sharedHttpClientWithRootCertificatesOrRedirects_refusedNamingWhy() {
+    try (HttpClient shared = SuperNode.newHttpClient();
+        HttpClient redirecting = HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NORMAL).build()) {
+      assertThatThrownBy(() -> SuperNode.builder("127.0.0.1:1").httpClient(shared)
+          .rootCertificates(java.nio.file.Path.of("ca.pem")).build())
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TLS trust");
+      assertThatThrownBy(() -> SuperNode.builder("127.0.0.1:1").insecure(true)
+          .httpClient(redirecting).build())
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("redirects");
     }
   }
 

@@ -91,6 +91,92 @@ class ServerRunFilesTest {
         .contains("\"algorithm_metrics\": {\"clip_norm\": 0.5, \"epsilon\": 1.0}");
   }
 
+  private static RoundRecord round(int r) {
+    return RoundRecord.federated(r, 0.5, 0.5, 1, 10, 0, 1.0, 10, 20, List.of(), 0,
+        new TreeMap<>());
+  }
+
+  /** The newest checkpoint's round and the lines of the log, as a reader would see them now. */
+  private String onDisk() {
+    try (ModelFile m = ModelFile.open(dir.resolve("model.zip"))) {
+      return "checkpoint " + m.newest().trainingConfig().round() + ", lines "
+          + Files.readAllLines(dir.resolve("metrics.jsonl")).size();
+    } catch (java.io.IOException e) {
+      return "no checkpoint, lines ?";
+    }
+  }
+
+  @Test
+  void roundEnded_progressSaysARoundIsDone_itsCheckpointAndLineAreOnDisk() throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    List<String> seen = new java.util.ArrayList<>();
+    // Looks at the files the moment the progress line of a round is printed.
+    java.io.Writer watch = new java.io.Writer() {
+      @Override
+      public void write(char[] buf, int off, int len) {
+        String text = new String(buf, off, len);
+        if (text.startsWith("round ")) {
+          seen.add(text.substring(0, text.indexOf(':')) + ": " + onDisk());
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).progress(new PrintWriter(watch))
+        .build()) {
+      for (int r = 1; r <= 3; r++) {
+        out.roundEnded(round(r), model);
+      }
+    }
+    assertThat(seen).containsExactly("round 1/3: checkpoint 1, lines 1",
+        "round 2/3: checkpoint 2, lines 2", "round 3/3: checkpoint 3, lines 3");
+  }
+
+  @Test
+  void roundEnded_checkpointCannotBeWritten_writesNoLineForTheRound() throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).build()) {
+      out.roundEnded(round(1), model);
+      // model.zip replaced by a folder: round 2's checkpoint fails.
+      Files.delete(dir.resolve("model.zip"));
+      Files.createDirectory(dir.resolve("model.zip"));
+
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> out.roundEnded(round(2), model))
+          .isInstanceOf(java.io.IOException.class);
+    }
+    assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
+  }
+
+  @Test
+  void build_killedAfterACheckpointBeforeItsLine_resumesWithTheLineFromTheCheckpoint()
+      throws Exception {
+    SequencedMap<String, Tensor> model = new LinkedHashMap<>();
+    model.put("arr_0", Tensor.scalar(1f));
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).build()) {
+      for (int r = 1; r <= 2; r++) {
+        out.roundEnded(round(r), model);
+      }
+    }
+    // As a kill between round 2's checkpoint and its line leaves the log.
+    Path log = dir.resolve("metrics.jsonl");
+    List<String> written = Files.readAllLines(log);
+    Files.writeString(log, written.getFirst() + "\n" + written.get(1).substring(0, 9));
+
+    try (ServerRunFiles out = ServerRunFiles.builder(dir, 3).resumedAfter(2).build()) {
+      assertThat(out.rounds()).extracting(RoundRecord::round).containsExactly(1, 2);
+      out.roundEnded(round(3), model);
+    }
+    List<String> lines = Files.readAllLines(log);
+    assertThat(lines).hasSize(3);
+    assertThat(lines.subList(0, 2)).isEqualTo(written);
+  }
+
   @Test
   void build_resumedAfterARound_cutsMetricsBackAndAppends() throws Exception {
     SequencedMap<String, Tensor> model = new LinkedHashMap<>();

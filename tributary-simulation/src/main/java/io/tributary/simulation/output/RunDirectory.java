@@ -22,13 +22,13 @@ public final class RunDirectory {
   /**
    * In the order they are told: the directory's lock ({@link RunLockListener}: a second writer
    * is refused), {@code config.json} and {@code clients.json} (the directory is refused if it
-   * already holds a run), {@code metrics.jsonl}, {@code model.zip},
-   * {@code final.npz}, {@code report.html}.
+   * already holds a run), {@code model.zip}, {@code metrics.jsonl} (a checkpointed round's
+   * line after its checkpoint is on disk), {@code final.npz}, {@code report.html}.
    */
   public static List<RoundListener> listeners(Path dir) {
     return List.of(new RunLockListener(dir), new ConfigFileListener(dir),
-        new MetricsLogListener(dir.resolve(RunFiles.METRICS)),
         new CheckpointListener(dir.resolve(RunFiles.MODEL)),
+        new MetricsLogListener(dir.resolve(RunFiles.METRICS)),
         new FinalModelListener(dir.resolve(RunFiles.FINAL)),
         new ReportListener(dir.resolve(RunFiles.REPORT)));
   }

@@ -59,4 +59,13 @@ public final class FleetException extends RuntimeException {
   public Kind kind() {
     return kind;
   }
+
+  /**
+   * Whether the SuperLink refused the node's identity: {@link Kind#UNAUTHENTICATED}, to which
+   * each transport maps its own answers once (gRPC {@code UNAUTHENTICATED} and {@code
+   * PERMISSION_DENIED}, HTTP 401 and 403).
+   */
+  public boolean refusesNode() {
+    return kind == Kind.UNAUTHENTICATED;
+  }
 }

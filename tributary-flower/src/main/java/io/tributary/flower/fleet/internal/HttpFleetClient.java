@@ -31,6 +31,8 @@ public final class HttpFleetClient implements FleetClient {
   static final int MAX_ERROR_BODY = 4096;
 
   private final HttpClient http;
+  /** Whether this client made {@link #http} and so closes it; a shared one is its owner's. */
+  private final boolean ownsHttp;
   private final String base;
   private final NodeAuth auth;
   private final Map<String, String> versionHeaders;
@@ -44,16 +46,40 @@ public final class HttpFleetClient implements FleetClient {
    */
   public HttpFleetClient(String base, SSLContext tls, NodeAuth auth,
       Map<String, String> versionHeaders, long maxResponseBytes, Duration connectTimeout) {
+    this(newHttpClient(tls, connectTimeout), true, base, auth, versionHeaders,
+        maxResponseBytes);
+  }
+
+  /**
+   * A client calling through {@code shared}, an {@link HttpClient} other nodes may use too
+   * ({@link #newHttpClient}); {@link #close} leaves it open.
+   */
+  public HttpFleetClient(HttpClient shared, String base, NodeAuth auth,
+      Map<String, String> versionHeaders, long maxResponseBytes) {
+    this(shared, false, base, auth, versionHeaders, maxResponseBytes);
+  }
+
+  private HttpFleetClient(HttpClient http, boolean ownsHttp, String base, NodeAuth auth,
+      Map<String, String> versionHeaders, long maxResponseBytes) {
+    this.http = http;
+    this.ownsHttp = ownsHttp;
+    this.base = base;
+    this.auth = auth;
+    this.versionHeaders = Map.copyOf(versionHeaders);
+    this.maxResponseBytes = maxResponseBytes;
+  }
+
+  /**
+   * The JDK client a node calls the Fleet API with: HTTP/1.1, no redirects (a SuperLink's answer
+   * never sends the node elsewhere), {@code tls} for https or the JDK's default trust when null.
+   */
+  public static HttpClient newHttpClient(SSLContext tls, Duration connectTimeout) {
     HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(connectTimeout).followRedirects(HttpClient.Redirect.NEVER);
     if (tls != null) {
       b.sslContext(tls);
     }
-    this.http = b.build();
-    this.base = base;
-    this.auth = auth;
-    this.versionHeaders = Map.copyOf(versionHeaders);
-    this.maxResponseBytes = maxResponseBytes;
+    return b.build();
   }
 
   /** {@code SendNodeHeartbeat} -> {@code send-node-heartbeat}. */
@@ -79,6 +105,7 @@ public final class HttpFleetClient implements FleetClient {
       long timeoutMillis) {
     String url = base + "/" + path(method);
     HttpRequest.Builder rb = HttpRequest.newBuilder(URI.create(url))
+        .version(HttpClient.Version.HTTP_1_1)
         .timeout(Duration.ofMillis(timeoutMillis))
         .header("content-type", PROTOBUF)
         .header("accept", PROTOBUF)
@@ -198,6 +225,8 @@ public final class HttpFleetClient implements FleetClient {
 
   @Override
   public void close() {
-    http.shutdownNow();
+    if (ownsHttp) {
+      http.shutdownNow();
+    }
   }
 }

@@ -5,13 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import io.tributary.flower.AbstractFlowerClient;
-import io.tributary.flower.EvaluateIns;
-import io.tributary.flower.EvaluateRes;
-import io.tributary.flower.FitIns;
-import io.tributary.flower.FitRes;
 import io.tributary.flower.FlowerClientRunner;
-import io.tributary.flower.Scalar;
 import io.tributary.flower.fleet.FlowerPeer;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.server.InitialParameters;
@@ -47,12 +41,7 @@ class FleetServerFlowerInteropTest {
   @TempDir Path dir;
 
   private static Path quickstart() {
-    Path p = PythonEnv.projectRoot().getParent()
-        .resolve("shared/peers/flower/examples/quickstart-numpy");
-    if (!Files.isDirectory(p)) {
-      return PythonEnv.unavailable("Flower's quickstart-numpy not found at " + p);
-    }
-    return p;
+    return PythonSuperNodes.quickstartNumpy();
   }
 
   private static ServerConfig config(int rounds, int minClients, Duration roundTimeout) {
@@ -67,37 +56,6 @@ class FleetServerFlowerInteropTest {
     Tensor w = r.finalParameters().get("w");
     for (int i = 0; i < expected.length; i++) {
       assertThat(w.getAsDouble(i)).as("w[%d]", i).isCloseTo(expected[i], within(1e-9));
-    }
-  }
-
-  /** Adds {@code k} to every parameter and claims {@code examples}: a legacy Join client. */
-  private static final class PlusClient extends AbstractFlowerClient {
-    private final double k;
-    private final long examples;
-
-    PlusClient(double k, long examples) {
-      this.k = k;
-      this.examples = examples;
-    }
-
-    @Override
-    public List<Tensor> getParameters(Map<String, Scalar> config) {
-      return List.of();
-    }
-
-    @Override
-    public FitRes fit(FitIns ins) {
-      Tensor t = ins.parameters().get(0);
-      double[] v = new double[(int) t.size()];
-      for (int i = 0; i < v.length; i++) {
-        v[i] = t.getAsDouble(i) + k;
-      }
-      return new FitRes(List.of(Tensor.ofDoubles(t.shape(), v)), examples, Map.of());
-    }
-
-    @Override
-    public EvaluateRes evaluate(EvaluateIns ins) {
-      return new EvaluateRes(0.5f, examples, Map.of());
     }
   }
 
@@ -120,7 +78,7 @@ class FleetServerFlowerInteropTest {
             .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
               .clientApp(FleetServerJavaNodesTest.plusK(3)).pollInterval(Duration.ofMillis(200))
               .build().start();
-          FlowerClientRunner legacy = FlowerClientRunner.builder(new PlusClient(2, 2))
+          FlowerClientRunner legacy = FlowerClientRunner.builder(new PlusJoinClient(2, 2))
               .channel(channel).build()) {
         CompletableFuture<FlowerClientRunner.Outcome> unused = legacy.start();
         RunResult r;

@@ -4,15 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.tributary.flower.EvaluateIns;
-import io.tributary.flower.EvaluateRes;
-import io.tributary.flower.FitIns;
-import io.tributary.flower.FitRes;
-import io.tributary.flower.FlowerClient;
 import io.tributary.flower.app.ClientApp;
-import io.tributary.flower.app.DualLayoutClientApp;
 import io.tributary.flower.app.Mod;
-import io.tributary.flower.app.mod.SecAggPlusMod;
 import io.tributary.flower.fleet.FlowerPeer;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.records.ConfigRecord;
@@ -34,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SequencedMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,9 +38,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A {@link FleetServer} with {@link FleetApi#secAggPlus()}: Flower's SecAgg+ workflow, run in
  * Java, over real Flower 1.27 {@code flower-supernode}s whose numpy ClientApp (a NumPyClient
  * adding {@code np.random.rand}, as quickstart-numpy does) wears Flower's own
- * {@code secaggplus_mod}, and Java SuperNodes wearing {@link SecAggPlusMod}; one Python node
- * drops in the middle of the round. The model must move to the example-weighted mean of the
- * survivors' replies, as Flower's workflow defines it (weights are the example counts).
+ * {@code secaggplus_mod}, and Java SuperNodes wearing {@code SecAggPlusMod} ({@link
+ * SecAggPlusNodes}); one Python node drops in the middle of the round. The model must move to the
+ * example-weighted mean of the survivors' replies, as Flower's workflow defines it (weights are
+ * the example counts).
  */
 @Timeout(480)
 class FleetServerSecAggPlusTest {
@@ -132,30 +125,8 @@ class FleetServerSecAggPlusTest {
         .initial(InitialParameters.given(init)).build();
   }
 
-  /** A Java client adding {@code k} to every parameter and claiming {@code k} examples. */
-  static FlowerClient plus(double k) {
-    return new FlowerClient() {
-      @Override
-      public FitRes fit(FitIns ins) {
-        Tensor t = ins.parameters().getFirst();
-        double[] v = new double[(int) t.size()];
-        for (int i = 0; i < v.length; i++) {
-          v[i] = t.getAsDouble(i) + k;
-        }
-        return new FitRes(List.of(Tensor.ofDoubles(t.shape(), v)), (long) k, Map.of());
-      }
-
-      @Override
-      public EvaluateRes evaluate(EvaluateIns ins) {
-        return new EvaluateRes(0.5f, (long) k, Map.of());
-      }
-    };
-  }
-
   private static SuperNode javaNode(FleetServer server, ClientApp app) {
-    return SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-        .transport(io.tributary.flower.fleet.FleetTransport.grpcRere()).clientApp(app)
-        .pollInterval(Duration.ofMillis(100)).build().start();
+    return SecAggPlusNodes.start("127.0.0.1:" + server.fleetPort(), app);
   }
 
   private static List<String> fitReasons(RoundRecord r) {
@@ -176,10 +147,8 @@ class FleetServerSecAggPlusTest {
       py.start("py-a", at, 41, "--node-config", "examples=1");
       py.start("py-b", at, 42, "--node-config", "examples=2");
       py.start("py-drop", at, 43, "--node-config", "examples=4 drop=1");
-      try (SuperNode j3 = javaNode(server, DualLayoutClientApp.of(plus(3), List.of(), List.of(),
-              new SecAggPlusMod()));
-          SuperNode j5 = javaNode(server, DualLayoutClientApp.of(plus(5), List.of(), List.of(),
-              new SecAggPlusMod()))) {
+      try (SuperNode j3 = javaNode(server, SecAggPlusNodes.app(3));
+          SuperNode j5 = javaNode(server, SecAggPlusNodes.app(5))) {
         RunResult r;
         try {
           r = server.run();
@@ -258,11 +227,9 @@ class FleetServerSecAggPlusTest {
     Mod tamper = stage.equals("share_keys") ? new MisaddressedShares() : new ExtraMaskedArray();
     try (FleetServer server = FleetServer.start(config(5, Duration.ofSeconds(30)), fleet)) {
       List<SuperNode> honest = new ArrayList<>();
-      try (SuperNode hostile = javaNode(server, DualLayoutClientApp.of(plus(7), List.of(),
-          List.of(), tamper, new SecAggPlusMod()))) {
+      try (SuperNode hostile = javaNode(server, SecAggPlusNodes.app(7, tamper))) {
         for (int k = 1; k <= 4; k++) {
-          honest.add(javaNode(server, DualLayoutClientApp.of(plus(k), List.of(), List.of(),
-              new SecAggPlusMod())));
+          honest.add(javaNode(server, SecAggPlusNodes.app(k)));
         }
         RunResult r = server.run();
         RoundRecord rec = r.rounds().getFirst();

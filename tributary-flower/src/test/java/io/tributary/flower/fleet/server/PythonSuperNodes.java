@@ -1,6 +1,7 @@
 package io.tributary.flower.fleet.server;
 
 import io.tributary.flower.fleet.FlowerPeer;
+import io.tributary.tensor.testing.PythonEnv;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -82,8 +83,21 @@ public final class PythonSuperNodes implements AutoCloseable {
     return p;
   }
 
+  /**
+   * Flower's quickstart-numpy app folder ({@code ../shared/peers/flower/examples}), which the
+   * nodes run unchanged; the test is skipped (or fails where interop is required) without it.
+   */
+  public static Path quickstartNumpy() {
+    Path p = PythonEnv.projectRoot().getParent()
+        .resolve("shared/peers/flower/examples/quickstart-numpy");
+    if (!Files.isDirectory(p)) {
+      return PythonEnv.unavailable("Flower's quickstart-numpy not found at " + p);
+    }
+    return p;
+  }
+
   /** What {@code np.random.seed(seed); np.random.rand(n)} draws. */
-  double[] rand(long seed, int n) throws IOException, InterruptedException {
+  public double[] rand(long seed, int n) throws IOException, InterruptedException {
     String out = flower.run(dir, Duration.ofSeconds(60), "-c",
         "import numpy as np; np.random.seed(" + seed + "); print(','.join(repr(float(x)) for x in "
         + "np.random.rand(" + n + ")))").strip();

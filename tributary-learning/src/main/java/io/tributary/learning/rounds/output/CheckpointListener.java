@@ -8,42 +8,37 @@ import io.tributary.learning.rounds.RunStart;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * A run's checkpoints in {@code model.zip} ({@link RoundCheckpoints}), for any binding: one tag
  * per checkpointed round holding the model, the server optimizer's and the aggregator's state
- * ({@link UpdaterState}), the training settings the run records and, where the binding has one,
- * the model's graph. The run's {@link RunStart#checkpoints} says every how many rounds and what
- * each records; the last round always gets one, and so does the last round of a run stopped
- * between rounds on request, due or not, so that a resume goes on exactly where it stopped.
+ * ({@link UpdaterState}), the training settings the run records, the round's line of {@code
+ * metrics.jsonl} ({@link RoundCheckpoints#METRICS_LINE}) and, where the binding has one, the
+ * model's graph. The run's {@link RunStart#checkpoints} says every how many rounds and what each
+ * records; the last round always gets one, and so does the last round of a run stopped between
+ * rounds on request, due or not, so that a resume goes on exactly where it stopped.
  *
- * <p>Checkpoints are written on a thread of their own, one at a time and in round order, while
- * the next rounds train. Each write replaces the file atomically and waits for the disk (fsync of
- * the file and its folder), which the rounds need not wait for: in the FedProx paper's 200-round
- * protocol the twenty checkpoints held the rounds up by about 0.3 s (docs/benchmarks.md,
- * "Simulation"). A failed write is reported by the next round's checkpoint or by {@link #close},
- * which waits for the last write, so a run ends only once its checkpoints are on disk.
+ * <p>A round's checkpoint is on disk when {@link #roundEnded} returns: the file is replaced
+ * atomically (temporary file, fsync, rename, fsync of the folder), so a run killed at any point
+ * leaves the previous checkpoints or the new one, never a part. Told before the listeners that
+ * report the round ({@code metrics.jsonl}, progress), it makes their "round N done" mean that
+ * round N's checkpoint is on disk; a kill between the checkpoint and the log's line loses
+ * nothing, since a resume restores the line from the checkpoint ({@link MetricsLog#resume}).
+ * Writing takes about 15 ms a checkpoint of a small model, which the next round waits for.
  */
 public final class CheckpointListener implements RoundListener {
   private final Path file;
   private Checkpoints settings;
   private int lastRound;
   private RoundCheckpoints checkpoints;
-  private ExecutorService writer;
-  /** The write in flight, if any; touched only by the thread that runs the rounds. */
-  private Future<?> pending;
   /** The last round told, its model and state, and the last round checkpointed. */
-  private int lastTold;
+  private RoundRecord lastTold;
   private Map<String, Tensor> lastParameters;
   private Optional<UpdaterState> lastUpdater = Optional.empty();
   private int lastSaved;
@@ -71,13 +66,11 @@ public final class CheckpointListener implements RoundListener {
     this.lastRound = rounds;
     this.settings = Objects.requireNonNull(s, "settings");
     this.checkpoints = new RoundCheckpoints(file, rounds);
-    this.writer = Executors.newSingleThreadExecutor(
-        Thread.ofPlatform().name("tributary-checkpoints").daemon(true).factory());
   }
 
   @Override
   public void started(RunStart start) {
-    if (writer == null) {
+    if (checkpoints == null) {
       setUp(start.lastRound(), start.checkpoints());
     }
   }
@@ -88,31 +81,29 @@ public final class CheckpointListener implements RoundListener {
     roundEnded(round, parameters, Optional.empty());
   }
 
+  /** Writes the round's checkpoint when one is due: on disk when this returns. */
   @Override
   public void roundEnded(RoundRecord round, SequencedMap<String, Tensor> parameters,
       Optional<UpdaterState> updater) throws IOException {
     requireSetUp();
-    lastTold = round.round();
+    lastTold = round;
     lastParameters = parameters;
     lastUpdater = updater;
     if (settings.due(round.round(), lastRound)) {
-      save(round.round(), parameters, updater);
+      save(round, parameters, updater);
     }
   }
 
-  /**
-   * Waits for the checkpoints; a run stopped between rounds on request also gets a checkpoint of
-   * its last round, due or not.
-   */
+  /** A run stopped between rounds on request also gets a checkpoint of its last round. */
   @Override
   public void finished(RunEnd end) throws IOException {
-    if (writer == null) {
+    if (checkpoints == null) {
       return;
     }
-    if (end.finalParameters().isPresent() && lastTold > lastSaved) {
+    if (end.finalParameters().isPresent() && lastTold != null
+        && lastTold.round() > lastSaved) {
       save(lastTold, lastParameters, lastUpdater);
     }
-    awaitWritten();
   }
 
   /** The tag of round {@code round}, zero-padded so that tags sort by round. */
@@ -122,69 +113,24 @@ public final class CheckpointListener implements RoundListener {
   }
 
   /**
-   * Starts writing the checkpoint of {@code round} from {@code parameters}, which must not change
-   * afterwards (tensors are immutable), once the previous checkpoint is on disk.
+   * Writes the checkpoint of {@code round} from {@code parameters}, with the round's line of
+   * {@code metrics.jsonl}; on disk when this returns.
    *
-   * @throws IOException if the previous checkpoint could not be written
+   * @throws IOException if the checkpoint could not be written (the earlier ones are intact)
    */
-  public void save(int round, Map<String, Tensor> parameters, Optional<UpdaterState> updater)
-      throws IOException {
+  public void save(RoundRecord round, Map<String, Tensor> parameters,
+      Optional<UpdaterState> updater) throws IOException {
     requireSetUp();
-    awaitWritten();
-    lastSaved = round;
-    pending = writer.submit(() -> {
-      checkpoints.write(round, parameters, updater, settings.record(),
-          settings.graph().map(g -> g.duplicate()).orElse(null));
-      return null;
-    });
-  }
-
-  /**
-   * Waits until every checkpoint asked for is on disk.
-   *
-   * @throws IOException if the last one could not be written
-   */
-  public void awaitWritten() throws IOException {
-    Future<?> last = pending;
-    if (last == null) {
-      return;
-    }
-    pending = null;
-    try {
-      last.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while writing a checkpoint to " + file);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException("writing a checkpoint to " + file, cause);
-    }
-  }
-
-  /** Waits for the last checkpoint (see {@link #awaitWritten}), then stops the writing thread. */
-  @Override
-  public void close() throws IOException {
-    if (writer == null) {
-      return;
-    }
-    try {
-      awaitWritten();
-    } finally {
-      writer.shutdown();
-    }
+    SequencedMap<String, String> props = new LinkedHashMap<>(settings.record().properties());
+    props.put(RoundCheckpoints.METRICS_LINE, MetricsLog.toJson(round));
+    checkpoints.write(round.round(), parameters, updater,
+        settings.record().withProperties(props),
+        settings.graph().map(g -> g.duplicate()).orElse(null));
+    lastSaved = round.round();
   }
 
   private void requireSetUp() {
-    if (writer == null) {
+    if (checkpoints == null) {
       throw new IllegalStateException("checkpoints into " + file + " are set up when the run "
           + "starts: call started first, or give the settings when constructing");
     }

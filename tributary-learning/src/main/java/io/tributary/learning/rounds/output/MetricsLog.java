@@ -7,6 +7,7 @@ import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,6 +24,10 @@ import java.util.regex.Pattern;
  * that a run stopped early still leaves every finished round on disk. The lines are {@link
  * RoundJson}'s, for the simulator's rounds and the server's alike; a resumed simulation reads its
  * earlier rounds back, and a resumed run of either cuts the log back to its checkpoint.
+ *
+ * <p>A checkpointed round's line is written after its checkpoint ({@link CheckpointListener}),
+ * which holds the same line ({@link RoundCheckpoints#METRICS_LINE}): a run killed between the two
+ * resumes with the line taken from the checkpoint ({@link #resume(Path, int, Optional)}).
  */
 public final class MetricsLog implements Closeable {
   /** The log's file name in a run's directory. */
@@ -56,10 +62,30 @@ public final class MetricsLog implements Closeable {
    * @throws IOException when the file holds fewer rounds, or lines this log did not write
    */
   public static Resumed resume(Path file, int rounds) throws IOException {
-    Head head = head(file, rounds);
+    return resume(file, rounds, Optional.empty());
+  }
+
+  /**
+   * Opens the log of a run resumed after round {@code rounds}, as {@link #resume(Path, int)}
+   * does, given that round's line as its checkpoint holds it ({@link
+   * RoundCheckpoints.Checkpoint#metricsLine}): a log that ends one line short, the run having
+   * been killed after the checkpoint and before its line, gets the line back (a half-written one
+   * replaced) and is fsynced before the run goes on.
+   *
+   * @throws IOException when the file holds fewer rounds than that, or lines this log did not
+   *     write, or the given line is not round {@code rounds}'s
+   */
+  public static Resumed resume(Path file, int rounds, Optional<String> lastLine)
+      throws IOException {
+    Head head = head(file, rounds, lastLine);
     // Cut off later rounds and a line half-written when the run was killed.
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
       ch.truncate(head.end());
+      if (head.restored()) {
+        ch.position(head.end());
+        ch.write(ByteBuffer.wrap((head.lines().getLast() + "\n")
+            .getBytes(StandardCharsets.UTF_8)));
+      }
       ch.force(true);
     }
     BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
@@ -73,11 +99,7 @@ public final class MetricsLog implements Closeable {
    * @throws IOException when the file holds fewer rounds, or lines this log did not write
    */
   public static List<RoundRecord> read(Path file, int rounds) throws IOException {
-    List<RoundRecord> out = new ArrayList<>();
-    for (String line : head(file, rounds).lines()) {
-      out.add(parse(line));
-    }
-    return List.copyOf(out);
+    return read(file, rounds, RoundRecord.EvaluationKind.CENTRAL);
   }
 
   /**
@@ -90,11 +112,29 @@ public final class MetricsLog implements Closeable {
    */
   public static List<RoundRecord> read(Path file, int rounds, RoundRecord.EvaluationKind kind)
       throws IOException {
-    if (kind == RoundRecord.EvaluationKind.CENTRAL) {
-      return read(file, rounds);
-    }
+    return read(file, rounds, kind, Optional.empty());
+  }
+
+  /**
+   * The first {@code rounds} rounds of the log in {@code file}, as {@link #read(Path, int,
+   * RoundRecord.EvaluationKind)} reads them, the last one taken from {@code lastLine} (the
+   * checkpoint's, {@link RoundCheckpoints.Checkpoint#metricsLine}) when the log ends one line
+   * short of it; read without changing the file.
+   *
+   * @throws IOException when the file holds fewer rounds than that, lines this log did not
+   *     write, or rounds of the other kind of run
+   */
+  public static List<RoundRecord> read(Path file, int rounds, RoundRecord.EvaluationKind kind,
+      Optional<String> lastLine) throws IOException {
+    List<String> lines = head(file, rounds, lastLine).lines();
     List<RoundRecord> out = new ArrayList<>();
-    for (String line : head(file, rounds).lines()) {
+    if (kind == RoundRecord.EvaluationKind.CENTRAL) {
+      for (String line : lines) {
+        out.add(parse(line));
+      }
+      return List.copyOf(out);
+    }
+    for (String line : lines) {
       RoundRecord r;
       try {
         r = RoundJson.parse(line);
@@ -111,17 +151,27 @@ public final class MetricsLog implements Closeable {
     return List.copyOf(out);
   }
 
-  /** The first lines of a log and the byte offset just after them. */
-  private record Head(List<String> lines, long end) {}
+  /**
+   * The first lines of a log and the byte offset just after those read from the file; {@code
+   * restored} when the last line is not in the file but came from the checkpoint.
+   */
+  private record Head(List<String> lines, long end, boolean restored) {}
+
+  private static Head head(Path file, int rounds) throws IOException {
+    return head(file, rounds, Optional.empty());
+  }
 
   /**
    * The first {@code rounds} lines of {@code file}, each checked to be that round's, reading at
    * most {@link #MAX_LINE} bytes a line so that a hostile file cannot fill the heap.
    *
+   * <p>When the file ends (a half-written line aside) with round {@code rounds - 1}, {@code
+   * lastLine}, if given, is round {@code rounds}'s line.
+   *
    * @throws IOException when the file holds fewer complete rounds, or lines this log did not
    *     write
    */
-  private static Head head(Path file, int rounds) throws IOException {
+  private static Head head(Path file, int rounds, Optional<String> lastLine) throws IOException {
     List<String> kept = new ArrayList<>();
     long end = 0;
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
@@ -137,6 +187,16 @@ public final class MetricsLog implements Closeable {
           }
           line[length++] = (byte) b;
         }
+        if (b < 0 && kept.size() == rounds - 1 && lastLine.isPresent()) {
+          String text = lastLine.get();
+          if (text.indexOf('\n') >= 0 || text.length() > MAX_LINE
+              || !isRound(text, rounds)) {
+            throw new RunFileException("the checkpoint's line of round " + rounds
+                + " is not round " + rounds + " of a run's metrics");
+          }
+          kept.add(text);
+          return new Head(kept, start, true);
+        }
         if (b < 0) {
           throw new RunFileException("holds " + kept.size() + " complete rounds but the"
               + " checkpoint is at round " + rounds);
@@ -151,7 +211,12 @@ public final class MetricsLog implements Closeable {
         kept.add(text);
       }
     }
-    return new Head(kept, end);
+    return new Head(kept, end, false);
+  }
+
+  private static boolean isRound(String line, int round) {
+    Matcher m = ROUND.matcher(line);
+    return m.find() && Integer.parseInt(m.group(1)) == round;
   }
 
   /**

@@ -27,7 +27,7 @@ import java.util.SequencedMap;
  * #AGGREGATOR_PREFIX}) where the algorithm keeps them, and, where there is one, the model's
  * graph. The first checkpoint creates the file; later ones are
  * added as tags without rewriting the earlier ones; every write replaces the file atomically.
- * The simulator (its checkpoint listener, on a thread of its own) and the Flower server write
+ * The simulator and the Flower server (through {@link CheckpointListener}) write
  * their checkpoints through this one class, and read them back ({@link #updaterState}) when a run
  * resumes.
  */
@@ -49,6 +49,13 @@ public final class RoundCheckpoints {
    * little-endian bytes in hex.
    */
   public static final String AGGREGATOR_PREFIX = "aggregator/";
+
+  /**
+   * The training configuration's property holding the checkpointed round's line of {@code
+   * metrics.jsonl}, written with the checkpoint before the log's line: a run killed between the
+   * two gets the line back from here when it resumes ({@link MetricsLog#resume}).
+   */
+  public static final String METRICS_LINE = "metrics_line";
 
   private final Path file;
   private final int digits;
@@ -142,7 +149,15 @@ public final class RoundCheckpoints {
    *     when the tag holds none
    */
   public record Checkpoint(String tag, long round, SequencedMap<String, Tensor> parameters,
-      TrainingConfig training, Optional<UpdaterState> updater) {}
+      TrainingConfig training, Optional<UpdaterState> updater) {
+    /**
+     * The round's line of {@code metrics.jsonl} the checkpoint holds ({@link #METRICS_LINE});
+     * empty for a checkpoint written before checkpoints held it.
+     */
+    public Optional<String> metricsLine() {
+      return Optional.ofNullable(training.properties().get(METRICS_LINE));
+    }
+  }
 
   /** A check of a checkpoint's tag before its tensors are read. */
   @FunctionalInterface

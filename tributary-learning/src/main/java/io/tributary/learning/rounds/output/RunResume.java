@@ -10,7 +10,8 @@ import java.util.List;
  * Where a stopped or killed run goes on from, read the one way every binding reads it: the newest
  * checkpoint of the run folder's {@code model.zip} and the rounds of its {@code metrics.jsonl} up
  * to that checkpoint (a later line, or a half-written one, belongs to rounds the resumed run
- * repeats). Reading changes nothing; the listeners that go on writing the files cut them back.
+ * repeats; the checkpointed round's own line, written after the checkpoint, comes from the
+ * checkpoint when a kill came between the two). Reading changes nothing; the listeners that go on writing the files cut them back.
  *
  * @param checkpoint the newest checkpoint: the model, the round, the optimizer's and the
  *     aggregator's state, the training configuration
@@ -43,7 +44,8 @@ public record RunResume(RoundCheckpoints.Checkpoint checkpoint, List<RoundRecord
       throw new RunFileException("has a checkpoint of round " + c.round() + " but no "
           + MetricsLog.FILE);
     }
-    return new RunResume(c, MetricsLog.read(log, (int) c.round(), kind));
+    return new RunResume(c, MetricsLog.read(log, (int) c.round(), kind,
+        c.metricsLine()));
   }
 
   /** The round the checkpoint covers, after which the run goes on. */

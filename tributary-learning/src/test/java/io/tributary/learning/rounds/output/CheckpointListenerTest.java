@@ -138,26 +138,34 @@ class CheckpointListenerTest {
   }
 
   @Test
-  void save_previousWriteFailed_throwsBeforeStartingAnother() throws IOException {
-    Path notAFolder = Files.writeString(dir.resolve("plain-file"), "x");
-    try (CheckpointListener c =
-        new CheckpointListener(notAFolder.resolve("model.zip"), 20, every(10))) {
-      c.save(10, model(1), Optional.empty());
-
-      assertThatThrownBy(() -> c.save(20, model(2), Optional.empty()))
-          .isInstanceOf(IOException.class);
-      // The failure was reported once; nothing is left in flight.
-      c.awaitWritten();
+  void roundEnded_dueRound_checkpointWithItsMetricsLineOnDiskWhenItReturns() throws IOException {
+    Path file = dir.resolve(RoundCheckpoints.FILE);
+    try (CheckpointListener c = new CheckpointListener(file, 4, every(2))) {
+      for (int r = 1; r <= 4; r++) {
+        c.roundEnded(round(r), model(r));
+        // Read while the listener is still open and before any other call: nothing is left to
+        // a writer in the background.
+        try (ModelFile zip = ModelFile.open(file)) {
+          assertThat(zip.newest().name()).isEqualTo(c.tag(r - r % 2));
+          assertThat(zip.newest().trainingConfig().properties())
+              .containsEntry(RoundCheckpoints.METRICS_LINE,
+                  MetricsLog.toJson(round(r - r % 2)));
+        } catch (IOException e) {
+          assertThat(r).as("only round 1 has no checkpoint yet").isEqualTo(1);
+        }
+      }
     }
   }
 
   @Test
-  void close_writeFailed_throwsTheWritersIoException() throws IOException {
+  void save_folderCannotBeWritten_throwsAtOnce() throws IOException {
     Path notAFolder = Files.writeString(dir.resolve("plain-file"), "x");
-    CheckpointListener c = new CheckpointListener(notAFolder.resolve("model.zip"), 10, every(10));
-    c.save(10, model(1), Optional.empty());
+    CheckpointListener c = new CheckpointListener(notAFolder.resolve("model.zip"), 20, every(10));
 
-    assertThatThrownBy(c::close).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> c.save(round(10), model(1), Optional.empty()))
+        .isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> c.roundEnded(round(20), model(2)))
+        .isInstanceOf(IOException.class);
   }
 
   @Test

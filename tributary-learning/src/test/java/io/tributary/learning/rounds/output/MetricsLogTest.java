@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.learning.rounds.RoundRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -61,5 +66,61 @@ class MetricsLogTest {
     var clean = new RoundRecord(1, 0.5, 0.8, 0.6, 0.875, 0.7, 5, 100,
         0, 1.0, 10, 10);
     assertThat(MetricsLog.toJson(clean)).endsWith("\"bytes_down\": 10}");
+  }
+
+  private static String line(int round) {
+    return MetricsLog.toJson(RoundRecord.federated(round, 0.5, 0.25, 2, 10, 0, 1.0, 1, 2,
+        List.of(), 0, new TreeMap<>()));
+  }
+
+  @Test
+  void resume_killedAfterTheCheckpointBeforeItsLine_restoresTheLineFromTheCheckpoint(
+      @TempDir Path dir) throws IOException {
+    Path file = dir.resolve(MetricsLog.FILE);
+    // Rounds 1-2 written, round 3's line half-written when the run was killed.
+    Files.writeString(file, line(1) + "\n" + line(2) + "\n" + line(3).substring(0, 20));
+
+    MetricsLog.Resumed r = MetricsLog.resume(file, 3, Optional.of(line(3)));
+    try (MetricsLog log = r.log()) {
+      log.write(RoundRecord.federated(4, 0.5, 0.25, 2, 10, 0, 1.0, 1, 2, List.of(), 0,
+          new TreeMap<>()));
+    }
+
+    assertThat(r.kept()).containsExactly(line(1), line(2), line(3));
+    assertThat(Files.readAllLines(file)).containsExactly(line(1), line(2), line(3), line(4));
+  }
+
+  @Test
+  void resume_logHoldsTheCheckpointsRound_keepsTheLogsLine(@TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve(MetricsLog.FILE);
+    Files.writeString(file, line(1) + "\n" + line(2) + "\n" + line(3) + "\n");
+
+    MetricsLog.Resumed r = MetricsLog.resume(file, 2, Optional.of(line(2)));
+    r.log().close();
+
+    assertThat(Files.readAllLines(file)).containsExactly(line(1), line(2));
+  }
+
+  @Test
+  void resume_logTwoLinesShort_isRefusedAndLeftAsItWas(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve(MetricsLog.FILE);
+    Files.writeString(file, line(1) + "\n");
+
+    assertThatThrownBy(() -> MetricsLog.resume(file, 3, Optional.of(line(3))))
+        .isInstanceOf(RunFileException.class).hasMessageContaining("holds 1 complete rounds");
+    assertThat(Files.readAllLines(file)).containsExactly(line(1));
+  }
+
+  @Test
+  void read_checkpointsLineOfAnotherRound_isRefused(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve(MetricsLog.FILE);
+    Files.writeString(file, line(1) + "\n");
+
+    assertThatThrownBy(() -> MetricsLog.read(file, 2, RoundRecord.EvaluationKind.FEDERATED,
+        Optional.of(line(5)))).isInstanceOf(RunFileException.class)
+        .hasMessageContaining("is not round 2");
+    assertThat(MetricsLog.read(file, 2, RoundRecord.EvaluationKind.FEDERATED,
+        Optional.of(line(2)))).extracting(RoundRecord::round).containsExactly(1, 2);
   }
 }
