@@ -77,6 +77,10 @@ final class ArithmeticOp extends BaseOp {
     if (w == 0) {
       return result;
     }
+    if (w == x.length) {
+      sameShape(kind, x, y, r);
+      return result;
+    }
     for (int base = 0; base < x.length; base += w) {
       switch (kind) {
         case ADD -> {
@@ -102,5 +106,36 @@ final class ArithmeticOp extends BaseOp {
       }
     }
     return result;
+  }
+
+  /**
+   * Operands of one shape: each loop indexes all three arrays alike, from 0, which C2 vectorizes
+   * (the row loop's offsets into arrays that may be one array keep it scalar, about 5 times as
+   * slow on a 600-element FedProx difference). The same operation per element, so the same bits.
+   */
+  private static void sameShape(Kind kind, float[] x, float[] y, float[] r) {
+    int n = r.length;
+    switch (kind) {
+      case ADD -> {
+        for (int i = 0; i < n; i++) {
+          r[i] = x[i] + y[i];
+        }
+      }
+      case SUB -> {
+        for (int i = 0; i < n; i++) {
+          r[i] = x[i] - y[i];
+        }
+      }
+      case MUL -> {
+        for (int i = 0; i < n; i++) {
+          r[i] = x[i] * y[i];
+        }
+      }
+      case DIV -> {
+        for (int i = 0; i < n; i++) {
+          r[i] = x[i] / y[i];
+        }
+      }
+    }
   }
 }

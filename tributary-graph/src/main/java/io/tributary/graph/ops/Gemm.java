@@ -461,45 +461,33 @@ public final class Gemm {
    * The portable loop ({@link #scalar}): {@code c = op(a) op(b)} or C's chains continued, A from
    * {@code aOff} and C from {@code cOff}, rows split over {@code threads}. A product of fewer than
    * {@link #NARROW_COLUMNS} columns and at least twice as many rows is computed as its transpose,
-   * c^T = op(b)^T op(a)^T, and transposed back: C2 vectorizes the loop over a row of C, which for
-   * a few dozen columns mostly runs in its scalar remainder. Each element is the same chain either
-   * way (fma(a, b, s) is fma(b, a, s)). With {@code scaled}, each finished element p is written
-   * as {@link #combine}(p, alpha, beta, c) instead, the full BLAS form without a temporary.
+   * c^T = op(b)^T op(a)^T, each finished row of c^T stored as a column of C: C2 vectorizes the
+   * loop over a row of C, which for a few dozen columns mostly runs in its scalar remainder. Each
+   * element is the same chain either way (fma(a, b, s) is fma(b, a, s)). With {@code scaled}, each
+   * finished element p is written as {@link #combine}(p, alpha, beta, c) instead, the full BLAS
+   * form without a temporary. A transposed left operand is read in place, by strides, not copied.
    */
   private static void portable(int threads, boolean accumulate, boolean ta, boolean tb, int m,
       int n, int k, float[] a, int aOff, float[] b, float[] c, int cOff, float alpha, float beta,
       boolean scaled) {
     if (n < NARROW_COLUMNS && m >= 2 * n) {
-      float[] ct = new float[n * m];
-      if (accumulate) {
-        for (int i = 0; i < m; i++) {
-          for (int j = 0; j < n; j++) {
-            ct[j * m + i] = c[cOff + i * n + j];
-          }
-        }
-      }
-      // op(b)^T is b read the other way; op(a)^T likewise, with a as the right operand.
-      float[] bt = tb ? b : transpose(b, k, n);
+      // Row j of c^T is row j of op(b)^T times op(a)^T: op(b)^T is b read by strides; the rows
+      // of op(a)^T are copied, so the inner loop runs over arrays indexed from 0.
+      int bRow = tb ? k : 1;
+      int bStep = tb ? 1 : n;
       float[][] rows = rowsOf(!ta, a, aOff, k, m);
       RowSplit.run(threads, n, PARALLEL_MIN_ROWS, 2,
-          (from, to) -> scalar(m, k, bt, 0, rows, ct, 0, from, to, accumulate, 1f, 0f, false));
-      if (!scaled) {
-        transpose(ct, n, m, c, cOff);
-        return;
-      }
-      for (int i = 0; i < m; i++) {
-        for (int j = 0; j < n; j++) {
-          int at = cOff + i * n + j;
-          c[at] = combine(ct[j * m + i], alpha, beta, c[at]);
-        }
-      }
+          (from, to) -> scalar(m, k, b, 0, bRow, bStep, rows, c, cOff, 1, n, from, to,
+              accumulate, alpha, beta, scaled));
       return;
     }
-    float[] aa = ta ? transposeAt(a, aOff, k, m) : a;
     float[][] rows = rowsOf(tb, b, 0, k, n);
+    // A transposed A, [k, m] from aOff, is row i = column i: stride 1 between rows, m along one.
+    int aRow = ta ? 1 : k;
+    int aStep = ta ? m : 1;
     RowSplit.run(threads, m, PARALLEL_MIN_ROWS, 2,
-        (from, to) -> scalar(n, k, aa, ta ? 0 : aOff, rows, c, cOff, from, to, accumulate, alpha,
-            beta, scaled));
+        (from, to) -> scalar(n, k, a, aOff, aRow, aStep, rows, c, cOff, n, 1, from, to,
+            accumulate, alpha, beta, scaled));
   }
 
   /**
@@ -510,27 +498,33 @@ public final class Gemm {
    * one array (2-4 times faster than the loop over C and B in place). Two rows of C go together
    * over four rows of B at a time, nesting four FMAs per element in k's order: each load of B
    * serves two rows and each buffer element is stored once per four steps, not once per step.
+   *
+   * <p>Element p of row i of A is {@code a[aOff + i * aRow + p * aStep]}, and element j of row i
+   * of C is {@code c[cOff + i * cRow + j * cCol]}: a transposed operand or product is read or
+   * written where it lies, without a transposed copy.
    */
-  private static void scalar(int n, int k, float[] a, int aOff, float[][] rows, float[] c,
-      int cOff, int from, int to, boolean accumulate, float alpha, float beta, boolean scaled) {
+  private static void scalar(int n, int k, float[] a, int aOff, int aRow, int aStep,
+      float[][] rows, float[] c, int cOff, int cRow, int cCol, int from, int to,
+      boolean accumulate, float alpha, float beta, boolean scaled) {
     float[] acc0 = new float[n];
     float[] acc1 = new float[n];
     int i = from;
     for (; i + 2 <= to; i += 2) {
-      start(acc0, c, cOff + i * n, n, accumulate);
-      start(acc1, c, cOff + (i + 1) * n, n, accumulate);
-      int a0 = aOff + i * k;
-      int a1 = a0 + k;
+      start(acc0, c, cOff + i * cRow, cCol, n, accumulate);
+      start(acc1, c, cOff + (i + 1) * cRow, cCol, n, accumulate);
+      int a0 = aOff + i * aRow;
+      int a1 = a0 + aRow;
       int p = 0;
       for (; p + 4 <= k; p += 4) {
-        float x0 = a[a0 + p];
-        float x1 = a[a0 + p + 1];
-        float x2 = a[a0 + p + 2];
-        float x3 = a[a0 + p + 3];
-        float y0 = a[a1 + p];
-        float y1 = a[a1 + p + 1];
-        float y2 = a[a1 + p + 2];
-        float y3 = a[a1 + p + 3];
+        int q = p * aStep;
+        float x0 = a[a0 + q];
+        float x1 = a[a0 + q + aStep];
+        float x2 = a[a0 + q + 2 * aStep];
+        float x3 = a[a0 + q + 3 * aStep];
+        float y0 = a[a1 + q];
+        float y1 = a[a1 + q + aStep];
+        float y2 = a[a1 + q + 2 * aStep];
+        float y3 = a[a1 + q + 3 * aStep];
         float[] r0 = rows[p];
         float[] r1 = rows[p + 1];
         float[] r2 = rows[p + 2];
@@ -545,8 +539,8 @@ public final class Gemm {
         }
       }
       for (; p < k; p++) {
-        float x0 = a[a0 + p];
-        float y0 = a[a1 + p];
+        float x0 = a[a0 + p * aStep];
+        float y0 = a[a1 + p * aStep];
         float[] r0 = rows[p];
         for (int j = 0; j < n; j++) {
           float b0 = r0[j];
@@ -554,20 +548,55 @@ public final class Gemm {
           acc1[j] = Math.fma(y0, b0, acc1[j]);
         }
       }
-      finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
-      finish(acc1, c, cOff + (i + 1) * n, n, alpha, beta, scaled);
+      finish(acc0, c, cOff + i * cRow, cCol, n, alpha, beta, scaled);
+      finish(acc1, c, cOff + (i + 1) * cRow, cCol, n, alpha, beta, scaled);
     }
     for (; i < to; i++) {
-      start(acc0, c, cOff + i * n, n, accumulate);
-      int ai = aOff + i * k;
+      start(acc0, c, cOff + i * cRow, cCol, n, accumulate);
+      int ai = aOff + i * aRow;
       for (int p = 0; p < k; p++) {
-        float av = a[ai + p];
+        float av = a[ai + p * aStep];
         float[] row = rows[p];
         for (int j = 0; j < n; j++) {
           acc0[j] = Math.fma(av, row[j], acc0[j]);
         }
       }
-      finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
+      finish(acc0, c, cOff + i * cRow, cCol, n, alpha, beta, scaled);
+    }
+  }
+
+  /**
+   * Writes a finished row of sums into C, its elements {@code step} apart from {@code at}: as it
+   * is, or combined with alpha and beta.
+   */
+  private static void finish(float[] acc, float[] c, int at, int step, int n, float alpha,
+      float beta, boolean scaled) {
+    if (step == 1) {
+      finish(acc, c, at, n, alpha, beta, scaled);
+      return;
+    }
+    if (!scaled) {
+      for (int j = 0, o = at; j < n; j++, o += step) {
+        c[o] = acc[j];
+      }
+    } else {
+      for (int j = 0, o = at; j < n; j++, o += step) {
+        c[o] = combine(acc[j], alpha, beta, c[o]);
+      }
+    }
+  }
+
+  /** A row's sums start from zero, or from C's row, its elements {@code step} apart. */
+  private static void start(float[] acc, float[] c, int at, int step, int n,
+      boolean accumulate) {
+    if (step == 1) {
+      start(acc, c, at, n, accumulate);
+    } else if (accumulate) {
+      for (int j = 0, o = at; j < n; j++, o += step) {
+        acc[j] = c[o];
+      }
+    } else {
+      java.util.Arrays.fill(acc, 0f);
     }
   }
 
@@ -631,18 +660,6 @@ public final class Gemm {
       case PORTABLE -> portable(1, accumulate, ta, tb, m, n, k, a, aOff, b, c, cOff, 1f, 0f,
           false);
     }
-  }
-
-  /** {@code src} holds [rows, cols] from {@code off}; returns [cols, rows]. */
-  private static float[] transposeAt(float[] src, int off, int rows, int cols) {
-    float[] out = new float[rows * cols];
-    for (int i = 0; i < rows; i++) {
-      int from = off + i * cols;
-      for (int j = 0; j < cols; j++) {
-        out[j * rows + i] = src[from + j];
-      }
-    }
-    return out;
   }
 
   /** {@code src} holds [rows, cols]; returns [cols, rows]. */
