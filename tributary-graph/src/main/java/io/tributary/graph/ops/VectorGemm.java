@@ -26,6 +26,22 @@ final class VectorGemm {
   private static final int DIRECT_MAX_ROWS = 64;
   private static final int NC = Integer.getInteger("tributary.gemm.nc", 128);
 
+  /**
+   * Each thread's packing buffers, sized for the largest block ({@link #NC} x {@link #KC}): a
+   * training step makes several products, and allocating (and zeroing) a block of B per product
+   * cost more than some of the products themselves. They are scratch: every element a product
+   * reads is written by that product first (panels and strips are packed with their padding), so
+   * what a thread's earlier products left there cannot reach a result.
+   */
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  /** One thread's packing buffers. */
+  private static final class Scratch {
+    final float[] bp = new float[((NC + NR - 1) / NR) * KC * NR];
+    final float[] ap = new float[KC * MR];
+    final float[] tile = new float[MR * NR];
+  }
+
   private VectorGemm() {}
 
   /** {@code c = op(a) op(b)}; sizes are checked by the caller. */
@@ -76,11 +92,10 @@ final class VectorGemm {
     if (from >= to || n == 0 || k == 0) {
       return;
     }
-    int ncMax = Math.min(NC, n);
-    int kcMax = Math.min(KC, k);
-    float[] bp = new float[((ncMax + NR - 1) / NR) * kcMax * NR];
-    float[] ap = new float[kcMax * MR];
-    float[] tile = new float[MR * NR];
+    Scratch scratch = SCRATCH.get();
+    float[] bp = scratch.bp;
+    float[] ap = scratch.ap;
+    float[] tile = scratch.tile;
     // Loop order after Goto/BLIS: a KC x NC block of B is packed once and stays in L2 while every
     // MR-row strip of A passes over it; each NR-wide micro-panel of B stays in L1 for one strip.
     for (int j0 = 0; j0 < n; j0 += NC) {
