@@ -14,6 +14,15 @@ package io.tributary.graph.ops;
  * chooses a kernel here.
  */
 public final class Gemm {
+  /**
+   * Whether threads on the Vector API kernel split a product's columns rather than its rows: for
+   * a product of few rows (a batch times a layer's weights), where each thread of a row split
+   * would pack and stream all of B while computing a few rows.
+   */
+  static boolean splitsColumns(int m, int n) {
+    return m <= SPLIT_COLUMNS_MAX_ROWS && n >= 4 * VectorGemm.columnAlign();
+  }
+
   /** The implementations of a product. */
   public enum Kernel {
     /**
@@ -54,6 +63,8 @@ public final class Gemm {
   static final int NARROW_COLUMNS = 128;
   /** Rows of a product the full BLAS form computes at a time before combining them into C. */
   private static final int SCALED_BLOCK_ROWS = 64;
+  /** Products of at most this many rows are split over threads by columns (see splitsColumns). */
+  static final int SPLIT_COLUMNS_MAX_ROWS = 64;
   /** The fewest rows of C a thread is given. */
   static final int PARALLEL_MIN_ROWS = 8;
 
@@ -224,8 +235,16 @@ public final class Gemm {
     int t = (long) m * n * k >= PARALLEL_MIN_MACS ? threads : 1;
     switch (kernel) {
       case OPENBLAS -> OpenBlasGemm.sgemm(ta, tb, m, n, k, a, b, c);
-      case VECTOR -> RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4,
-          (from, to) -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c, from, to));
+      case VECTOR -> {
+        if (t > 1 && splitsColumns(m, n)) {
+          int align = VectorGemm.columnAlign();
+          RowSplit.run(t, n, 2 * align, align, (from, to) ->
+              VectorGemm.multiplyColumns(ta, tb, m, n, k, a, b, c, from, to, false, 1f, 0f));
+        } else {
+          RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4,
+              (from, to) -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c, from, to));
+        }
+      }
       case PORTABLE -> portable(t, false, ta, tb, m, n, k, a, 0, b, c, 0, 1f, 0f, false);
     }
   }
@@ -342,8 +361,14 @@ public final class Gemm {
     }
     if (k > 0 && k <= VectorGemm.KC) {
       // One block of k (a training step's weight gradient over a batch): scaled as it is stored.
-      RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) ->
-          VectorGemm.multiplyScaled(ta, tb, m, n, k, a, b, c, from, to, alpha, beta));
+      if (t > 1 && splitsColumns(m, n)) {
+        int align = VectorGemm.columnAlign();
+        RowSplit.run(t, n, 2 * align, align, (from, to) ->
+            VectorGemm.multiplyColumns(ta, tb, m, n, k, a, b, c, from, to, true, alpha, beta));
+      } else {
+        RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) ->
+            VectorGemm.multiplyScaled(ta, tb, m, n, k, a, b, c, from, to, alpha, beta));
+      }
       return;
     }
     RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) -> {
