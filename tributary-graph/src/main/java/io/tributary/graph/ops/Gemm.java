@@ -532,15 +532,27 @@ public final class Gemm {
    * ascending order, as in the Vector API kernels, so all three give the same bits. B's rows are
    * copied into arrays of their own and each row of C is summed in a buffer, both indexed from 0:
    * C2 then vectorizes the inner loop, which it does not for two offsets into arrays that might be
-   * one array (2-4 times faster than the loop over C and B in place). Two rows of C go together
-   * over four rows of B at a time, nesting four FMAs per element in k's order: each load of B
-   * serves two rows and each buffer element is stored once per four steps, not once per step.
+   * one array (2-4 times faster than the loop over C and B in place). Four rows of C go together
+   * (then two, then one) over four rows of B at a time, nesting four FMAs per element in k's
+   * order: each load of B serves four rows and each buffer element is stored once per four steps,
+   * not once per step (four rows instead of two: a 2NN layer's product 10-25% faster).
    */
   private static void scalar(int n, int k, float[] a, int aOff, float[][] rows, float[] c,
       int cOff, int from, int to, boolean accumulate, float alpha, float beta, boolean scaled) {
     float[] acc0 = new float[n];
     float[] acc1 = new float[n];
     int i = from;
+    if (to - from >= 4) {
+      float[] acc2 = new float[n];
+      float[] acc3 = new float[n];
+      for (; i + 4 <= to; i += 4) {
+        fourRows(n, k, a, aOff + i * k, rows, acc0, acc1, acc2, acc3, c, cOff + i * n, accumulate);
+        finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
+        finish(acc1, c, cOff + (i + 1) * n, n, alpha, beta, scaled);
+        finish(acc2, c, cOff + (i + 2) * n, n, alpha, beta, scaled);
+        finish(acc3, c, cOff + (i + 3) * n, n, alpha, beta, scaled);
+      }
+    }
     for (; i + 2 <= to; i += 2) {
       start(acc0, c, cOff + i * n, n, accumulate);
       start(acc1, c, cOff + (i + 1) * n, n, accumulate);
@@ -593,6 +605,69 @@ public final class Gemm {
         }
       }
       finish(acc0, c, cOff + i * n, n, alpha, beta, scaled);
+    }
+  }
+
+  /**
+   * Sums four rows of C, from {@code a0} in A and {@code c0} in C, into the four buffers over four
+   * rows of B at a time: each load of B serves four rows, so B (a layer's weights, a few hundred
+   * KiB) is streamed half as often as two rows at a time would. The same chains, in k's order.
+   */
+  private static void fourRows(int n, int k, float[] a, int a0, float[][] rows, float[] acc0,
+      float[] acc1, float[] acc2, float[] acc3, float[] c, int c0, boolean accumulate) {
+    start(acc0, c, c0, n, accumulate);
+    start(acc1, c, c0 + n, n, accumulate);
+    start(acc2, c, c0 + 2 * n, n, accumulate);
+    start(acc3, c, c0 + 3 * n, n, accumulate);
+    int a1 = a0 + k;
+    int a2 = a1 + k;
+    int a3 = a2 + k;
+    int p = 0;
+    for (; p + 4 <= k; p += 4) {
+      float x0 = a[a0 + p];
+      float x1 = a[a0 + p + 1];
+      float x2 = a[a0 + p + 2];
+      float x3 = a[a0 + p + 3];
+      float y0 = a[a1 + p];
+      float y1 = a[a1 + p + 1];
+      float y2 = a[a1 + p + 2];
+      float y3 = a[a1 + p + 3];
+      float u0 = a[a2 + p];
+      float u1 = a[a2 + p + 1];
+      float u2 = a[a2 + p + 2];
+      float u3 = a[a2 + p + 3];
+      float v0 = a[a3 + p];
+      float v1 = a[a3 + p + 1];
+      float v2 = a[a3 + p + 2];
+      float v3 = a[a3 + p + 3];
+      float[] r0 = rows[p];
+      float[] r1 = rows[p + 1];
+      float[] r2 = rows[p + 2];
+      float[] r3 = rows[p + 3];
+      for (int j = 0; j < n; j++) {
+        float b0 = r0[j];
+        float b1 = r1[j];
+        float b2 = r2[j];
+        float b3 = r3[j];
+        acc0[j] = Math.fma(x3, b3, Math.fma(x2, b2, Math.fma(x1, b1, Math.fma(x0, b0, acc0[j]))));
+        acc1[j] = Math.fma(y3, b3, Math.fma(y2, b2, Math.fma(y1, b1, Math.fma(y0, b0, acc1[j]))));
+        acc2[j] = Math.fma(u3, b3, Math.fma(u2, b2, Math.fma(u1, b1, Math.fma(u0, b0, acc2[j]))));
+        acc3[j] = Math.fma(v3, b3, Math.fma(v2, b2, Math.fma(v1, b1, Math.fma(v0, b0, acc3[j]))));
+      }
+    }
+    for (; p < k; p++) {
+      float x0 = a[a0 + p];
+      float y0 = a[a1 + p];
+      float u0 = a[a2 + p];
+      float v0 = a[a3 + p];
+      float[] r0 = rows[p];
+      for (int j = 0; j < n; j++) {
+        float b0 = r0[j];
+        acc0[j] = Math.fma(x0, b0, acc0[j]);
+        acc1[j] = Math.fma(y0, b0, acc1[j]);
+        acc2[j] = Math.fma(u0, b0, acc2[j]);
+        acc3[j] = Math.fma(v0, b0, acc3[j]);
+      }
     }
   }
 
