@@ -92,6 +92,15 @@ final class Plan {
    */
   static Plan of(Graph graph, List<String> outputs, List<Accumulation> accumulations,
       Map<String, NdArray> constants, GemmKernel gemm) {
+    return of(graph, outputs, accumulations, constants, gemm, true);
+  }
+
+  /**
+   * As {@link #of(Graph, List, List, Map, GemmKernel)}; with {@code fuse} false every op runs on
+   * its own ({@link Fusions} not applied), the reference the fused plans are tested against.
+   */
+  static Plan of(Graph graph, List<String> outputs, List<Accumulation> accumulations,
+      Map<String, NdArray> constants, GemmKernel gemm, boolean fuse) {
     Map<String, Op> writer = new HashMap<>();
     for (Op op : graph.ops()) {
       for (String o : op.outputs()) {
@@ -133,6 +142,15 @@ final class Plan {
         order.add(op);
       }
     }
+    // Element-wise pairs become one pass each (Fusions); a value someone asked for stays.
+    Set<String> keep = new HashSet<>(outputs);
+    for (Accumulation a : accumulations) {
+      keep.add(a.output());
+      keep.add(a.target());
+    }
+    if (fuse) {
+      order = Fusions.fuse(graph, order, keep);
+    }
     Map<Op, Accumulation> fusions = Accumulations.fusible(order, writer, outputs, accumulations);
     // The fused products move to the end, after every op that reads a target; nothing else reads
     // their results, so no op needs them earlier.
@@ -152,14 +170,13 @@ final class Plan {
         lastUse.put(in, i);
       }
     }
-    Set<String> keep = new HashSet<>(outputs);
     Step[] steps = new Step[order.size()];
     for (int i = 0; i < steps.length; i++) {
       Op op = order.get(i);
       List<Integer> release = new ArrayList<>();
       for (String in : new HashSet<>(op.inputs())) {
         Variable v = graph.requireVariable(in);
-        if (lastUse.get(in) == i && v.kind() == VariableKind.ARRAY && !keep.contains(in)) {
+        if (lastUse.get(in) == i && v.kind() == VariableKind.ARRAY && !outputs.contains(in)) {
           release.add(slots.get(in));
         }
       }
@@ -172,7 +189,9 @@ final class Plan {
         // An output that nothing asked for has no slot: it is computed and dropped.
         outSlots[k] = slots.getOrDefault(o, -1);
       }
-      steps[i] = new Step(op, OpRegistry.standard().find(op.type()).orElseThrow(), inSlots,
+      OpDef def = Fusions.def(op.type())
+          .orElseGet(() -> OpRegistry.standard().find(op.type()).orElseThrow());
+      steps[i] = new Step(op, def, inSlots,
           outSlots, outVars, release.stream().mapToInt(Integer::intValue).toArray(), -1);
     }
     Step[] plain = Arrays.copyOf(steps, steps.length - fusions.size());

@@ -26,6 +26,22 @@ final class VectorGemm {
   private static final int DIRECT_MAX_ROWS = 64;
   private static final int NC = Integer.getInteger("tributary.gemm.nc", 128);
 
+  /**
+   * Each thread's packing buffers, sized for the largest block ({@link #NC} x {@link #KC}): a
+   * training step makes several products, and allocating (and zeroing) a block of B per product
+   * cost more than some of the products themselves. They are scratch: every element a product
+   * reads is written by that product first (panels and strips are packed with their padding), so
+   * what a thread's earlier products left there cannot reach a result.
+   */
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  /** One thread's packing buffers. */
+  private static final class Scratch {
+    final float[] bp = new float[((NC + NR - 1) / NR) * KC * NR];
+    final float[] ap = new float[KC * MR];
+    final float[] tile = new float[MR * NR];
+  }
+
   private VectorGemm() {}
 
   /** {@code c = op(a) op(b)}; sizes are checked by the caller. */
@@ -50,7 +66,27 @@ final class VectorGemm {
    */
   static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, int aOff,
       float[] b, float[] c, int cOff, int from, int to, boolean accumulate) {
-    multiply(ta, tb, m, n, k, a, aOff, b, c, cOff, from, to, accumulate, false, 1f, 0f);
+    multiply(ta, tb, m, n, k, a, aOff, b, c, cOff, from, to, 0, n, accumulate, false, 1f, 0f);
+  }
+
+  /**
+   * Columns {@code [colFrom, colTo)} of {@code c = op(a) op(b)} (or of its scaled form {@code
+   * alpha op(a) op(b) + beta c} with {@code scaled}, for {@code 0 < k <=} {@link #KC}), leaving
+   * C's other columns alone. How a product of few rows is split over threads: each thread packs
+   * and streams only its own columns of B. Every element is the same chain as in a whole
+   * product, wherever the columns start. Sizes are checked by the caller.
+   */
+  static void multiplyColumns(boolean ta, boolean tb, int m, int n, int k, float[] a, float[] b,
+      float[] c, int colFrom, int colTo, boolean scaled, float alpha, float beta) {
+    if (scaled && (k <= 0 || k > KC)) {
+      throw new IllegalArgumentException("a scaled product needs 0 < k <= " + KC + ", got " + k);
+    }
+    multiply(ta, tb, m, n, k, a, 0, b, c, 0, 0, m, colFrom, colTo, false, scaled, alpha, beta);
+  }
+
+  /** The columns of one vector: a column split's parts best start at multiples of this. */
+  static int columnAlign() {
+    return L;
   }
 
   /**
@@ -64,27 +100,32 @@ final class VectorGemm {
     if (k <= 0 || k > KC) {
       throw new IllegalArgumentException("a scaled product needs 0 < k <= " + KC + ", got " + k);
     }
-    multiply(ta, tb, m, n, k, a, 0, b, c, 0, from, to, false, true, alpha, beta);
+    multiply(ta, tb, m, n, k, a, 0, b, c, 0, from, to, 0, n, false, true, alpha, beta);
   }
 
   private static void multiply(boolean ta, boolean tb, int m, int n, int k, float[] a, int aOff,
-      float[] b, float[] c, int cOff, int from, int to, boolean accumulate, boolean scaled,
-      float alpha, float beta) {
+      float[] b, float[] c, int cOff, int from, int to, int colFrom, int colTo, boolean accumulate,
+      boolean scaled, float alpha, float beta) {
     if (!accumulate && !scaled) {
-      java.util.Arrays.fill(c, cOff + from * n, cOff + to * n, 0f);
+      if (colFrom == 0 && colTo == n) {
+        java.util.Arrays.fill(c, cOff + from * n, cOff + to * n, 0f);
+      } else {
+        for (int i = from; i < to; i++) {
+          java.util.Arrays.fill(c, cOff + i * n + colFrom, cOff + i * n + colTo, 0f);
+        }
+      }
     }
-    if (from >= to || n == 0 || k == 0) {
+    if (from >= to || colFrom >= colTo || k == 0) {
       return;
     }
-    int ncMax = Math.min(NC, n);
-    int kcMax = Math.min(KC, k);
-    float[] bp = new float[((ncMax + NR - 1) / NR) * kcMax * NR];
-    float[] ap = new float[kcMax * MR];
-    float[] tile = new float[MR * NR];
+    Scratch scratch = SCRATCH.get();
+    float[] bp = scratch.bp;
+    float[] ap = scratch.ap;
+    float[] tile = scratch.tile;
     // Loop order after Goto/BLIS: a KC x NC block of B is packed once and stays in L2 while every
     // MR-row strip of A passes over it; each NR-wide micro-panel of B stays in L1 for one strip.
-    for (int j0 = 0; j0 < n; j0 += NC) {
-      int nc = Math.min(NC, n - j0);
+    for (int j0 = colFrom; j0 < colTo; j0 += NC) {
+      int nc = Math.min(NC, colTo - j0);
       int panels = (nc + NR - 1) / NR;
       for (int p0 = 0; p0 < k; p0 += KC) {
         int kc = Math.min(KC, k - p0);

@@ -23,7 +23,9 @@ class GemmThreadsTest {
 
   @ParameterizedTest
   @CsvSource({"32, 200, 784, false, false", "784, 200, 32, true, false", "32, 784, 200, false, true",
-      "129, 67, 301, true, true", "512, 512, 512, false, false", "7, 300, 400, false, false"})
+      "129, 67, 301, true, true", "512, 512, 512, false, false", "7, 300, 400, false, false",
+      // A batch's few rows split over threads by columns (Gemm.splitsColumns), ragged ends.
+      "48, 97, 130, true, false", "64, 200, 200, false, true", "32, 65, 300, false, false"})
   void sgemm_anyThreadCount_givesTheBitsOfOneThread(int m, int n, int k, boolean ta, boolean tb) {
     float[] a = random(1, m * k);
     float[] b = random(2, k * n);

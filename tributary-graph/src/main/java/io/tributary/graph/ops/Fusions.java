@@ -1,0 +1,254 @@
+package io.tributary.graph.ops;
+
+import io.tributary.graph.Graph;
+import io.tributary.graph.Op;
+import io.tributary.graph.OpArgs;
+import io.tributary.tensor.DType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Fuses pairs of element-wise ops of a plan into one pass over the data, giving the same bits as
+ * the two ops one after the other. Two pairs, the pattern of a dense or convolution layer with a
+ * bias and ReLU and of its gradient:
+ *
+ * <ul>
+ *   <li>{@code z = add(y, b); h = relu(z)} becomes {@code h = bias_relu(y, b)}, when nothing but
+ *       that relu and {@code relu_grad(g, z)} reads z. Each relu_grad then reads h instead: {@code
+ *       relu_grad(g, z)} and {@code relu_grad(g, relu(z))} are the same bits for every z (relu
+ *       keeps z where z > 0 and gives +0 or NaN elsewhere, which the gradient treats as z does),
+ *       so z is never stored.
+ *   <li>{@code d = relu_grad(g, h); s = sum_to_like(d, b)} becomes {@code d, s =
+ *       relu_grad_sum(g, h, b)}: the bias gradient is summed while d is written, row by row in
+ *       the order sum_to_like sums them.
+ * </ul>
+ *
+ * <p>Only float32 values are fused. A fused op meets run-time shapes the one-pass loop does not
+ * cover (a bias that is not a suffix of the value's shape) by running the two ops' own kernels.
+ */
+final class Fusions {
+  static final String BIAS_RELU = "fused_bias_relu";
+  static final String RELU_GRAD_SUM = "fused_relu_grad_sum";
+
+  private Fusions() {}
+
+  /** The kernel of a fused op type, or empty for any other type. */
+  static Optional<OpDef> def(String type) {
+    return switch (type) {
+      case BIAS_RELU -> Optional.of(BiasRelu.INSTANCE);
+      case RELU_GRAD_SUM -> Optional.of(ReluGradSum.INSTANCE);
+      default -> Optional.empty();
+    };
+  }
+
+  /**
+   * {@code order} (the ops of a plan, in topological order) with the fusible pairs fused. A value
+   * that is among {@code keep} (the outputs, the accumulations' values and targets) is never fused
+   * away.
+   */
+  static List<Op> fuse(Graph graph, List<Op> order, Collection<String> keep) {
+    List<Op> ops = fuseBiasRelu(graph, new ArrayList<>(order), Set.copyOf(keep));
+    return fuseReluGradSum(graph, ops, Set.copyOf(keep));
+  }
+
+  private static Map<String, List<Integer>> readers(List<Op> ops) {
+    Map<String, List<Integer>> r = new HashMap<>();
+    for (int i = 0; i < ops.size(); i++) {
+      for (String in : ops.get(i).inputs()) {
+        r.computeIfAbsent(in, k -> new ArrayList<>()).add(i);
+      }
+    }
+    return r;
+  }
+
+  private static boolean isFloat32(Graph graph, String name) {
+    return graph.requireVariable(name).dtype() == DType.FLOAT32;
+  }
+
+  private static List<Op> fuseBiasRelu(Graph graph, List<Op> ops, Set<String> keep) {
+    Map<String, List<Integer>> readers = readers(ops);
+    Op[] out = ops.toArray(new Op[0]);
+    boolean[] dropped = new boolean[out.length];
+    for (int a = 0; a < out.length; a++) {
+      Op add = out[a];
+      if (!add.type().equals("add") || add.outputs().size() != 1) {
+        continue;
+      }
+      String z = add.outputs().get(0);
+      if (keep.contains(z) || !isFloat32(graph, z)) {
+        continue;
+      }
+      int relu = -1;
+      List<Integer> grads = new ArrayList<>();
+      boolean other = false;
+      for (int r : readers.getOrDefault(z, List.of())) {
+        Op reader = out[r];
+        if (reader.type().equals("relu") && relu < 0 && r > a) {
+          relu = r;
+        } else if (reader.type().equals("relu_grad") && reader.inputs().get(1).equals(z)
+            && !reader.inputs().get(0).equals(z)) {
+          grads.add(r);
+        } else {
+          other = true;
+        }
+      }
+      int at = relu;
+      if (other || relu < 0 || grads.stream().anyMatch(g -> g <= at)) {
+        continue;
+      }
+      Op r = out[relu];
+      String h = r.outputs().get(0);
+      out[relu] = new Op(add.name() + "+" + r.name(), BIAS_RELU, add.inputs(), List.of(h),
+          OpArgs.none());
+      dropped[a] = true;
+      for (int g : grads) {
+        Op grad = out[g];
+        out[g] = new Op(grad.name(), grad.type(), List.of(grad.inputs().get(0), h),
+            grad.outputs(), grad.args());
+      }
+    }
+    List<Op> result = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      if (!dropped[i]) {
+        result.add(out[i]);
+      }
+    }
+    return result;
+  }
+
+  private static List<Op> fuseReluGradSum(Graph graph, List<Op> ops, Set<String> keep) {
+    Map<String, List<Integer>> readers = readers(ops);
+    Op[] out = ops.toArray(new Op[0]);
+    boolean[] dropped = new boolean[out.length];
+    for (int g = 0; g < out.length; g++) {
+      Op grad = out[g];
+      if (!grad.type().equals("relu_grad") || grad.outputs().size() != 1) {
+        continue;
+      }
+      String d = grad.outputs().get(0);
+      if (!isFloat32(graph, d)) {
+        continue;
+      }
+      for (int s : readers.getOrDefault(d, List.of())) {
+        Op sum = out[s];
+        if (s > g && !dropped[s] && sum.type().equals("sum_to_like")
+            && sum.inputs().get(0).equals(d) && !sum.inputs().get(1).equals(d)
+            && sum.outputs().size() == 1) {
+          out[g] = new Op(grad.name() + "+" + sum.name(), RELU_GRAD_SUM,
+              List.of(grad.inputs().get(0), grad.inputs().get(1), sum.inputs().get(1)),
+              List.of(d, sum.outputs().get(0)), OpArgs.none());
+          dropped[s] = true;
+          break;
+        }
+      }
+    }
+    List<Op> result = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      if (!dropped[i]) {
+        result.add(out[i]);
+      }
+    }
+    return result;
+  }
+
+  /** {@code relu(add(y, b))} in one pass where b repeats over y's rows. */
+  private static final class BiasRelu extends BaseOp {
+    static final BiasRelu INSTANCE = new BiasRelu();
+
+    private BiasRelu() {
+      super(BIAS_RELU, 2);
+    }
+
+    @Override
+    public List<ValueType> infer(Op op, List<ValueType> in) {
+      throw new UnsupportedOperationException("a fused op is planned, never inferred");
+    }
+
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in) {
+      return compute(op, in, null);
+    }
+
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+      NdArray y = in[0];
+      NdArray b = in[1];
+      NdArray reuse = NdArray.previous(previous, 0);
+      if (y.dtype() != DType.FLOAT32 || b.dtype() != DType.FLOAT32
+          || !Broadcast.isSuffix(b.shapeRef(), y.shapeRef())) {
+        NdArray z = ArithmeticOp.apply(ArithmeticOp.Kind.ADD, y, b);
+        return UnaryOp.relu().compute(op, new NdArray[] {z}, new NdArray[] {reuse});
+      }
+      float[] x = y.floats();
+      float[] bias = b.floats();
+      NdArray result = NdArray.reuseOrZeros(reuse, DType.FLOAT32, y.shapeRef());
+      float[] r = result.floats();
+      int w = bias.length;
+      for (int base = 0; w > 0 && base < x.length; base += w) {
+        for (int j = 0; j < w; j++) {
+          r[base + j] = Math.max(x[base + j] + bias[j], 0f);
+        }
+      }
+      return new NdArray[] {result};
+    }
+  }
+
+  /** {@code relu_grad(g, h)} and its sum over the rows {@code b} was broadcast along. */
+  private static final class ReluGradSum extends BaseOp {
+    static final ReluGradSum INSTANCE = new ReluGradSum();
+    private static final ActivationGradOp RELU_GRAD =
+        new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU);
+
+    private ReluGradSum() {
+      super(RELU_GRAD_SUM, 3, 3, 2);
+    }
+
+    @Override
+    public List<ValueType> infer(Op op, List<ValueType> in) {
+      throw new UnsupportedOperationException("a fused op is planned, never inferred");
+    }
+
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in) {
+      return compute(op, in, null);
+    }
+
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+      NdArray g = in[0];
+      NdArray h = in[1];
+      int[] target = in[2].shapeRef();
+      int[] gs = g.shapeRef();
+      if (g.dtype() != DType.FLOAT32 || h.dtype() != DType.FLOAT32
+          || !java.util.Arrays.equals(gs, h.shapeRef()) || !Broadcast.isSuffix(target, gs)
+          || java.util.Arrays.equals(target, gs)) {
+        NdArray d = RELU_GRAD.compute(op, new NdArray[] {g, h},
+            new NdArray[] {NdArray.previous(previous, 0)})[0];
+        return new NdArray[] {d, SumToLikeOp.sumTo(d, target, NdArray.previous(previous, 1))};
+      }
+      float[] a = g.floats();
+      float[] x = h.floats();
+      NdArray d = NdArray.reuseOrZeros(NdArray.previous(previous, 0), DType.FLOAT32, gs);
+      NdArray s = NdArray.reuseOrZeros(NdArray.previous(previous, 1), DType.FLOAT32, target);
+      float[] r = d.floats();
+      float[] sum = s.floats();
+      java.util.Arrays.fill(sum, 0f);
+      int w = sum.length;
+      for (int base = 0; w > 0 && base < a.length; base += w) {
+        // relu_grad's arithmetic (ActivationGradOp), then sum_to_like's: each column's sum takes
+        // the rows in ascending order, from +0.
+        for (int j = 0; j < w; j++) {
+          float v = a[base + j] * Math.signum(Math.max(x[base + j], 0f));
+          r[base + j] = v;
+          sum[j] += v;
+        }
+      }
+      return new NdArray[] {d, s};
+    }
+  }
+}

@@ -1,0 +1,291 @@
+package io.tributary.graph.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.graph.Graph;
+import io.tributary.graph.GraphBuilder;
+import io.tributary.graph.Op;
+import io.tributary.graph.OpArgs;
+import io.tributary.graph.autodiff.Autodiff;
+import io.tributary.graph.autodiff.GradientGraph;
+import io.tributary.graph.models.Model;
+import io.tributary.graph.models.Models;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The fused element-wise ops ({@link Fusions}) against the ops they replace, bit for bit. */
+class FusionsTest {
+  /** Every kind of float a layer can meet: signed zeros, infinities, NaN, subnormals, extremes. */
+  private static final float[] SPECIAL = {0f, -0f, 1f, -1f, Float.NaN, Float.POSITIVE_INFINITY,
+      Float.NEGATIVE_INFINITY, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MAX_VALUE,
+      -Float.MAX_VALUE, 1e-38f, -1e-38f, 0.5f, -2.5f, 3e30f};
+
+  private static final Op ANY = new Op("fused", "fused", List.of(), List.of(), OpArgs.none());
+
+  @Test
+  void biasRelu_specialValues_matchesAddThenRelu() {
+    SplittableRandom rnd = new SplittableRandom(3);
+    int rows = 7;
+    int cols = SPECIAL.length;
+    NdArray y = specials(rnd, rows, cols);
+    NdArray b = specials(rnd, 1, cols).reshape(cols);
+    NdArray fused = Fusions.def(Fusions.BIAS_RELU).orElseThrow()
+        .compute(ANY, new NdArray[] {y, b}, null)[0];
+    NdArray z = ArithmeticOp.apply(ArithmeticOp.Kind.ADD, y, b);
+    NdArray h = UnaryOp.relu().compute(ANY, new NdArray[] {z})[0];
+    assertSameBits(fused, h);
+  }
+
+  @Test
+  void reluGradOfRelu_specialValues_matchesReluGradOfInput() {
+    // The fusion feeds relu_grad the relu's output instead of its input: the same bits.
+    SplittableRandom rnd = new SplittableRandom(4);
+    NdArray z = specials(rnd, 9, SPECIAL.length);
+    NdArray g = specials(rnd, 9, SPECIAL.length);
+    NdArray h = UnaryOp.relu().compute(ANY, new NdArray[] {z})[0];
+    ActivationGradOp grad = new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU);
+    assertSameBits(grad.compute(ANY, new NdArray[] {g, h})[0],
+        grad.compute(ANY, new NdArray[] {g, z})[0]);
+  }
+
+  @Test
+  void reluGradSum_specialValues_matchesReluGradThenSumToLike() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    int cols = SPECIAL.length;
+    NdArray g = specials(rnd, 11, cols);
+    NdArray h = specials(rnd, 11, cols);
+    NdArray b = NdArray.zeros(DType.FLOAT32, cols);
+    NdArray[] fused = Fusions.def(Fusions.RELU_GRAD_SUM).orElseThrow()
+        .compute(ANY, new NdArray[] {g, h, b}, null);
+    NdArray d = new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU)
+        .compute(ANY, new NdArray[] {g, h})[0];
+    assertSameBits(fused[0], d);
+    assertSameBits(fused[1], SumToLikeOp.sumTo(d, b.shapeRef()));
+  }
+
+  @Test
+  void reluGradSum_reusedBuffers_areOverwrittenNotAddedTo() {
+    SplittableRandom rnd = new SplittableRandom(6);
+    NdArray g = random(rnd, 32, 20);
+    NdArray h = random(rnd, 32, 20);
+    NdArray b = NdArray.zeros(DType.FLOAT32, 20);
+    OpDef def = Fusions.def(Fusions.RELU_GRAD_SUM).orElseThrow();
+    NdArray[] first = def.compute(ANY, new NdArray[] {g, h, b}, null);
+    float[] expectedSum = first[1].floats().clone();
+    NdArray[] second = def.compute(ANY, new NdArray[] {g, h, b}, first);
+    assertThat(second[0]).isSameAs(first[0]);
+    assertThat(second[1]).isSameAs(first[1]);
+    assertThat(second[1].floats()).containsExactly(expectedSum);
+  }
+
+  @Test
+  void plan_2nnTrainingStep_fusesEachLayersBiasReluAndItsGradient() {
+    Model model = Models.fedAvg2nn();
+    GradientGraph grads = Autodiff.gradients(model.graph(), model.loss(), model.trainableNames());
+    List<String> outputs = outputs(model, grads);
+    Plan fused = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT);
+    assertThat(count(fused, Fusions.BIAS_RELU)).isEqualTo(2);
+    assertThat(count(fused, Fusions.RELU_GRAD_SUM)).isEqualTo(2);
+    assertThat(count(fused, "relu")).isZero();
+    Plan plain = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT, false);
+    assertThat(count(plain, Fusions.BIAS_RELU)).isZero();
+    assertThat(fused.steps().length).isEqualTo(plain.steps().length - 4);
+  }
+
+  @Test
+  void plan_preActivationAsked_isNotFusedAway() {
+    Model model = Models.fedAvg2nn();
+    Plan plan = Plan.of(model.graph(), List.of(model.loss(), "hidden1/add"), List.of(),
+        Map.of(), GemmKernel.DEFAULT);
+    assertThat(count(plan, Fusions.BIAS_RELU)).isEqualTo(1);
+  }
+
+  @Test
+  void execute_2nnGradients_matchUnfusedBitForBit() {
+    Model model = Models.fedAvg2nn();
+    SplittableRandom rnd = new SplittableRandom(7);
+    assertFusedMatches(model, random(rnd, 32, 784), labels(rnd, 32));
+  }
+
+  @Test
+  void execute_cnnGradients_matchUnfusedBitForBit() {
+    Model model = Models.fedAvgCnn();
+    SplittableRandom rnd = new SplittableRandom(8);
+    assertFusedMatches(model, random(rnd, 3, 28 * 28).reshape(3, 28, 28, 1), labels(rnd, 3));
+  }
+
+  @Test
+  void execute_biasBeforeValue_fallsBackToTheOpsOwnKernels() {
+    // add(b, y): the bias is the first operand, which the one-pass loop does not take.
+    GraphBuilder gb = new GraphBuilder();
+    String x = gb.placeholder("x", DType.FLOAT32, -1, 5);
+    String w = gb.trainable("w", DType.FLOAT32, 5, 3);
+    String b = gb.trainable("b", DType.FLOAT32, 3);
+    String y = gb.opNamed("mm", "matmul", OpArgs.none(), x, w);
+    String z = gb.opNamed("add", "add", OpArgs.none(), b, y);
+    String h = gb.opNamed("relu", "relu", OpArgs.none(), z);
+    String loss = gb.opNamed("loss", "reduce_sum", OpArgs.none(), h);
+    Graph graph = gb.build();
+    GradientGraph grads = Autodiff.gradients(graph, loss, List.of(w, b));
+    List<String> outputs = List.of(loss, grads.gradientOf(w), grads.gradientOf(b));
+    SplittableRandom rnd = new SplittableRandom(9);
+    Map<String, NdArray> feeds = Map.of(x, random(rnd, 6, 5), w, random(rnd, 5, 3),
+        b, random(rnd, 1, 3).reshape(3));
+    Plan fused = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT);
+    assertThat(count(fused, Fusions.BIAS_RELU)).isEqualTo(1);
+    assertSameOutputs(run(fused, feeds), run(Plan.of(grads.graph(), outputs, List.of(),
+        Map.of(), GemmKernel.DEFAULT, false), feeds));
+  }
+
+  @Test
+  void compiledRun_sgdStepsOverChangingBatches_matchUnfusedAndReuseBuffers() {
+    Model model = Models.fedAvg2nn();
+    GradientGraph grads = Autodiff.gradients(model.graph(), model.loss(), model.trainableNames());
+    List<String> feeds = new ArrayList<>(model.trainableNames());
+    feeds.add(model.input());
+    feeds.add(model.labels());
+    List<Accumulation> sgd = new ArrayList<>();
+    for (String t : model.trainableNames()) {
+      sgd.add(new Accumulation(grads.gradientOf(t), t, -0.05));
+    }
+    // The loss and one bias gradient, which the fused backward op writes.
+    List<String> outputs = List.of(model.loss(), grads.gradientOf("hidden2/bias"));
+    CompiledRun fused = new CompiledRun(Plan.of(grads.graph(), outputs, sgd, Map.of(),
+        GemmKernel.DEFAULT), feeds, outputs);
+    CompiledRun plain = new CompiledRun(Plan.of(grads.graph(), outputs, sgd, Map.of(),
+        GemmKernel.DEFAULT, false), feeds, outputs);
+    List<NdArray> paramsFused = new ArrayList<>();
+    List<NdArray> paramsPlain = new ArrayList<>();
+    for (Map.Entry<String, Tensor> e : model.initialParameters(11).entrySet()) {
+      paramsFused.add(NdArray.fromTensor(e.getValue()));
+      paramsPlain.add(NdArray.fromTensor(e.getValue()));
+    }
+    assertThat(model.initialParameters(11).keySet()).containsExactlyElementsOf(
+        model.trainableNames());
+    SplittableRandom rnd = new SplittableRandom(12);
+    NdArray lastBiasGrad = null;
+    int[] sizes = {32, 32, 17, 32, 32};
+    for (int s = 0; s < sizes.length; s++) {
+      NdArray x = random(rnd, sizes[s], 784);
+      NdArray y = labels(rnd, sizes[s]);
+      NdArray[] a = fused.run(values(paramsFused, x, y));
+      NdArray[] p = plain.run(values(paramsPlain, x, y));
+      assertSameBits(a[0], p[0]);
+      assertSameBits(a[1], p[1]);
+      if (s == 4) {
+        // Two steps of one batch size in a row: the fused op wrote into its own array again.
+        assertThat(a[1]).isSameAs(lastBiasGrad);
+      }
+      lastBiasGrad = a[1];
+    }
+    for (int i = 0; i < paramsFused.size(); i++) {
+      assertSameBits(paramsFused.get(i), paramsPlain.get(i));
+    }
+  }
+
+  private static NdArray[] values(List<NdArray> params, NdArray x, NdArray y) {
+    List<NdArray> v = new ArrayList<>(params);
+    v.add(x);
+    v.add(y);
+    return v.toArray(new NdArray[0]);
+  }
+
+  private static void assertFusedMatches(Model model, NdArray x, NdArray y) {
+    GradientGraph grads = Autodiff.gradients(model.graph(), model.loss(), model.trainableNames());
+    List<String> outputs = outputs(model, grads);
+    Map<String, NdArray> feeds = new HashMap<>();
+    for (Map.Entry<String, Tensor> e : model.initialParameters(13).entrySet()) {
+      feeds.put(e.getKey(), NdArray.fromTensor(e.getValue()));
+    }
+    feeds.put(model.input(), x);
+    feeds.put(model.labels(), y);
+    Plan fused = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT);
+    Plan plain = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT, false);
+    assertThat(count(fused, Fusions.BIAS_RELU)).isPositive();
+    assertSameOutputs(run(fused, feeds), run(plain, feeds));
+  }
+
+  private static List<String> outputs(Model model, GradientGraph grads) {
+    List<String> outputs = new ArrayList<>(List.of(model.loss()));
+    for (String t : model.trainableNames()) {
+      outputs.add(grads.gradientOf(t));
+    }
+    return outputs;
+  }
+
+  private static NdArray[] run(Plan plan, Map<String, NdArray> feeds) {
+    NdArray[] env = plan.newValues();
+    for (int i = 0; i < plan.needed().length; i++) {
+      env[plan.neededSlots()[i]] = feeds.get(plan.needed()[i].name());
+    }
+    plan.execute(env, null, plan.newAccepted(), null);
+    NdArray[] out = new NdArray[plan.outputSlots().length];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = env[plan.outputSlots()[k]];
+    }
+    return out;
+  }
+
+  private static int count(Plan plan, String type) {
+    return (int) Arrays.stream(plan.steps()).filter(s -> s.op().type().equals(type)).count();
+  }
+
+  private static void assertSameOutputs(NdArray[] a, NdArray[] b) {
+    assertThat(a).hasSameSizeAs(b);
+    for (int i = 0; i < a.length; i++) {
+      try {
+        assertSameBits(a[i], b[i]);
+      } catch (AssertionError e) {
+        throw new AssertionError("output " + i + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * The same bits, every NaN counted as one value: which NaN payload an addition of two NaNs keeps
+   * depends on the operand order the JIT picks for a commutative add, fused or not.
+   */
+  private static void assertSameBits(NdArray a, NdArray b) {
+    assertThat(a.shape()).containsExactly(b.shape());
+    float[] x = a.floats();
+    float[] y = b.floats();
+    for (int i = 0; i < x.length; i++) {
+      if (Float.floatToIntBits(x[i]) != Float.floatToIntBits(y[i])) {
+        throw new AssertionError("element " + i + " of " + Arrays.toString(a.shape()) + ": "
+            + x[i] + " (fused) vs " + y[i] + " (unfused)");
+      }
+    }
+  }
+
+  private static NdArray random(SplittableRandom rnd, int rows, int cols) {
+    float[] v = new float[rows * cols];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = (float) rnd.nextGaussian();
+    }
+    return NdArray.wrapFloats(new int[] {rows, cols}, v);
+  }
+
+  /** Random picks from {@link #SPECIAL} and normal values. */
+  private static NdArray specials(SplittableRandom rnd, int rows, int cols) {
+    float[] v = new float[rows * cols];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = rnd.nextBoolean() ? SPECIAL[rnd.nextInt(SPECIAL.length)] : (float) rnd.nextGaussian();
+    }
+    return NdArray.wrapFloats(new int[] {rows, cols}, v);
+  }
+
+  private static NdArray labels(SplittableRandom rnd, int rows) {
+    long[] y = new long[rows];
+    for (int i = 0; i < rows; i++) {
+      y[i] = rnd.nextInt(10);
+    }
+    return NdArray.wrapLongs(DType.INT64, new int[] {rows}, y);
+  }
+}
