@@ -164,7 +164,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
    * run of the compiled step, whose outputs are the objective and the loss, whose feeds are the
    * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
    * The global model's arrays ({@code start}) are made once for all the calls with that model:
-   * each call trains a copy of them, and its delta is that copy minus them.
+   * each call trains its thread's working copy of them, and its delta is that copy minus them.
    */
   private record Run(String name, CompiledRun template, StructType model, List<String> params,
       List<String> anchored, int epochs, int batchSize, boolean trainedModel, Optimizer stepper,
@@ -186,9 +186,10 @@ final class ClientUpdateProcedure implements GraphProcedure {
         globalTensors.add(global.get(p));
       }
       NdArray[] initial = start.of(globalTensors);
+      NdArray[] trained = start.workingCopy(initial);
       Map<String, NdArray> weights = new LinkedHashMap<>();
       for (int i = 0; i < params.size(); i++) {
-        weights.put(params.get(i), initial[i].copy());
+        weights.put(params.get(i), trained[i]);
       }
       NdArray[] feeds = new NdArray[anchored.size() + params.size() + 2];
       int at = 0;
