@@ -26,6 +26,19 @@ def load(name):
     return open(f"{out}/{name}.load").read().split("average:")[1].strip()
 
 
+def cpu(name):
+    """CPU seconds: the driver's (user + system, /usr/bin/time) and the executors' tasks' (event
+    log), each None when not recorded."""
+    path = f"{out}/{name}.cpu"
+    driver = None
+    if os.path.exists(path):
+        nums = re.findall(r"^([0-9.]+) ([0-9.]+)$", open(path).read(), re.M)
+        driver = sum(map(float, nums[-1])) if nums else None
+    e = eventlog(name)
+    tasks = e["task_cpu_ms"] / 1e3 if e and "task_cpu_ms" in e else None
+    return driver, tasks
+
+
 def metrics(name):
     path = f"{out}/{name}/metrics.jsonl"
     if not os.path.exists(path):
@@ -126,8 +139,8 @@ if scale:
           "1,000,000 parameters (million)")
     print()
     print("| run | engine | rounds done | round 1 s | median s/round | rounds/s "
-          "| wall s | final.npz sha256 | load at start |")
-    print("|---:|---|---:|---:|---:|---:|---:|---|---|")
+          "| wall s | CPU s: driver; executors' tasks | final.npz sha256 | load at start |")
+    print("|---:|---|---:|---:|---:|---:|---:|---|---|---|")
     for k in scale:
         base = digest(f"{k}-local")
         for label, title, name in runs(k):
@@ -142,7 +155,9 @@ if scale:
             print(f"| {k} | {title} | {len(m)}{note} | {secs[0]:.2f} |" if secs else
                   f"| {k} | {title} | 0{note} | - |", end="")
             print(f" {med:.2f} | {1 / med:.2f} |" if med else " - | - |", end="")
-            print(f" {w:.1f} | {d[:12] if d else '-'}{same} | {load(name)} |")
+            dc, tc = cpu(name)
+            cpus = f"{'-' if dc is None else f'{dc:.1f}'}; {'-' if tc is None else f'{tc:.1f}'}"
+            print(f" {w:.1f} | {cpus} | {d[:12] if d else '-'}{same} | {load(name)} |")
 
 split = [(n, t) for n, t in
          [(n, t) for _, t, n in fed] + [(n, t) for k in scale for _, t, n in runs(k)]
