@@ -33,7 +33,6 @@ def events(path):
 def main():
     jobs_start, jobs_end = {}, {}
     run = deser = ser = sched = getting = 0
-    cpu_ns = 0
     tasks = 0
     result_bytes = 0
     wall_tasks = 0
@@ -56,9 +55,6 @@ def main():
             tasks += 1
             result_bytes += acc.get("internal.metrics.resultSize", 0)
             run += r
-            # CPU time of the task's thread (ns): running and deserializing the task.
-            cpu_ns += acc.get("internal.metrics.executorCpuTime", 0)
-            cpu_ns += acc.get("internal.metrics.executorDeserializeCpuTime", 0)
             deser += d
             ser += s
             getting += g
@@ -81,7 +77,6 @@ def main():
         "each_job_ms": durations,
         "tasks": tasks,
         "task_run_ms": run,
-        "task_cpu_ms": cpu_ns / 1e6,
         "task_deserialize_ms": deser,
         "task_result_serialize_ms": ser,
         "task_result_fetch_ms": getting,

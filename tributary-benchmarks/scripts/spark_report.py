@@ -27,16 +27,14 @@ def load(name):
 
 
 def cpu(name):
-    """CPU seconds: the driver's (user + system, /usr/bin/time) and the executors' tasks' (event
-    log), each None when not recorded."""
+    """The driver's CPU seconds (user + system, /usr/bin/time; with the local engine, the clients'
+    too), or None when not recorded. Spark's task CPU time counts only the task's own thread, not
+    the runtime's client threads, so the executors' CPU is not taken from the event log."""
     path = f"{out}/{name}.cpu"
-    driver = None
-    if os.path.exists(path):
-        nums = re.findall(r"^([0-9.]+) ([0-9.]+)$", open(path).read(), re.M)
-        driver = sum(map(float, nums[-1])) if nums else None
-    e = eventlog(name)
-    tasks = e["task_cpu_ms"] / 1e3 if e and "task_cpu_ms" in e else None
-    return driver, tasks
+    if not os.path.exists(path):
+        return None
+    nums = re.findall(r"^([0-9.]+) ([0-9.]+)$", open(path).read(), re.M)
+    return sum(map(float, nums[-1])) if nums else None
 
 
 def metrics(name):
@@ -139,7 +137,7 @@ if scale:
           "1,000,000 parameters (million)")
     print()
     print("| run | engine | rounds done | round 1 s | median s/round | rounds/s "
-          "| wall s | CPU s: driver; executors' tasks | final.npz sha256 | load at start |")
+          "| wall s | driver CPU s | final.npz sha256 | load at start |")
     print("|---:|---|---:|---:|---:|---:|---:|---|---|---|")
     for k in scale:
         base = digest(f"{k}-local")
@@ -155,8 +153,8 @@ if scale:
             print(f"| {k} | {title} | {len(m)}{note} | {secs[0]:.2f} |" if secs else
                   f"| {k} | {title} | 0{note} | - |", end="")
             print(f" {med:.2f} | {1 / med:.2f} |" if med else " - | - |", end="")
-            dc, tc = cpu(name)
-            cpus = f"{'-' if dc is None else f'{dc:.1f}'}; {'-' if tc is None else f'{tc:.1f}'}"
+            dc = cpu(name)
+            cpus = '-' if dc is None else f'{dc:.1f}'
             print(f" {w:.1f} | {cpus} | {d[:12] if d else '-'}{same} | {load(name)} |")
 
 split = [(n, t) for n, t in
