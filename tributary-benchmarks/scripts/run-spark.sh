@@ -28,7 +28,9 @@
 #
 #  million  MILLION_CLIENTS per round of a 1,000,000-parameter model (generated:99999,10,1,
 #            mclr: 99,999 x 10 + 10 parameters), one round, on the cluster with the live heaps
-#            sampled every 10 s, and on the local engine for the smallest count.
+#            sampled every 10 s, and on the local engine for the smallest count (MILLION_ENGINES
+#            "local cluster" by default; "local" or "cluster" runs one of them). Every run also
+#            records the driver's CPU seconds (/usr/bin/time; with the local engine, all of it).
 #
 #  traffic  what the driver receives per pass as the tasks per pass grow (TRAFFIC_TASKS), with
 #            the executors combining each pass into one part per executor (the default) and into
@@ -44,7 +46,7 @@
 #   SCALE_TIMEOUT=300 (seconds per configuration; a run past it is stopped and reported),
 #   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass),
 #   POPULATION_CLIENTS="1000 10000 100000 1000000", POPULATION_ROUNDS=2,
-#   MILLION_CLIENTS="100000 1000000", MILLION_TIMEOUT=5400,
+#   MILLION_CLIENTS="100000 1000000", MILLION_TIMEOUT=5400, MILLION_ENGINES="local cluster",
 #   TRAFFIC_TASKS="2 8 32", TRAFFIC_CLIENTS=10000, TRAFFIC_ENGINE=cluster|local[N]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -121,7 +123,8 @@ run() {
   uptime > "$dir.load"
   t0=$(date +%s.%N)
   rm -f "$gc"/driver-*.log
-  JDK_JAVA_OPTIONS=$gc_opts timeout "$limit" \
+  # The driver's CPU seconds (user, system; with the local engine, every client's too).
+  JDK_JAVA_OPTIONS=$gc_opts /usr/bin/time -f "%U %S" -o "$dir.cpu" timeout "$limit" \
     "$root/tributary" simulate "$@" --engine "$engine" ${spark[@]+"${spark[@]}"} --out "$dir" \
     > "$dir.stdout" 2> "$dir.stderr" || rc=$?
   t1=$(date +%s.%N)
@@ -220,6 +223,7 @@ if [[ $what == million ]]; then
     echo "million: generated:99999,10,1 mclr (1,000,000 parameters), $k clients per round..." >&2
     for i in 0 2; do
       [[ $i == 0 && $first == 0 ]] && continue
+      [[ " ${MILLION_ENGINES:-local cluster} " == *" ${labels[$i]} "* ]] || continue
       name="million-$k-${labels[$i]}"
       sampler=
       if [[ ${labels[$i]} == cluster ]]; then

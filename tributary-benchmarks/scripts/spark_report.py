@@ -26,6 +26,17 @@ def load(name):
     return open(f"{out}/{name}.load").read().split("average:")[1].strip()
 
 
+def cpu(name):
+    """The driver's CPU seconds (user + system, /usr/bin/time; with the local engine, the clients'
+    too), or None when not recorded. Spark's task CPU time counts only the task's own thread, not
+    the runtime's client threads, so the executors' CPU is not taken from the event log."""
+    path = f"{out}/{name}.cpu"
+    if not os.path.exists(path):
+        return None
+    nums = re.findall(r"^([0-9.]+) ([0-9.]+)$", open(path).read(), re.M)
+    return sum(map(float, nums[-1])) if nums else None
+
+
 def metrics(name):
     path = f"{out}/{name}/metrics.jsonl"
     if not os.path.exists(path):
@@ -126,8 +137,8 @@ if scale:
           "1,000,000 parameters (million)")
     print()
     print("| run | engine | rounds done | round 1 s | median s/round | rounds/s "
-          "| wall s | final.npz sha256 | load at start |")
-    print("|---:|---|---:|---:|---:|---:|---:|---|---|")
+          "| wall s | driver CPU s | final.npz sha256 | load at start |")
+    print("|---:|---|---:|---:|---:|---:|---:|---|---|---|")
     for k in scale:
         base = digest(f"{k}-local")
         for label, title, name in runs(k):
@@ -142,7 +153,9 @@ if scale:
             print(f"| {k} | {title} | {len(m)}{note} | {secs[0]:.2f} |" if secs else
                   f"| {k} | {title} | 0{note} | - |", end="")
             print(f" {med:.2f} | {1 / med:.2f} |" if med else " - | - |", end="")
-            print(f" {w:.1f} | {d[:12] if d else '-'}{same} | {load(name)} |")
+            dc = cpu(name)
+            cpus = '-' if dc is None else f'{dc:.1f}'
+            print(f" {w:.1f} | {cpus} | {d[:12] if d else '-'}{same} | {load(name)} |")
 
 split = [(n, t) for n, t in
          [(n, t) for _, t, n in fed] + [(n, t) for k in scale for _, t, n in runs(k)]

@@ -120,7 +120,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
     return new Run(g.name(), step, model, params, anchored, epochs, batchSize, trainedModel,
-        stepper);
+        stepper, new ModelArrays());
   }
 
   /**
@@ -163,10 +163,12 @@ final class ClientUpdateProcedure implements GraphProcedure {
    * The bound function: immutable, so one instance serves every thread; each call takes its own
    * run of the compiled step, whose outputs are the objective and the loss, whose feeds are the
    * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
+   * The global model's arrays ({@code start}) are made once for all the calls with that model:
+   * each call trains its thread's working copy of them, and its delta is that copy minus them.
    */
   private record Run(String name, CompiledRun template, StructType model, List<String> params,
-      List<String> anchored, int epochs, int batchSize, boolean trainedModel, Optimizer stepper)
-      implements LocalFunction {
+      List<String> anchored, int epochs, int batchSize, boolean trainedModel, Optimizer stepper,
+      ModelArrays start) implements LocalFunction {
     @Override
     public Object apply(Object argument) {
       String where = "graph:" + name;
@@ -179,14 +181,21 @@ final class ClientUpdateProcedure implements GraphProcedure {
       if (batchSize > 0) {
         batches = LocalBatch.regroup(batches, batchSize, where + ": data");
       }
-      Map<String, NdArray> weights = new LinkedHashMap<>();
+      List<Tensor> globalTensors = new ArrayList<>(params.size());
       for (String p : params) {
-        weights.put(p, NdArray.fromTensor(global.get(p)));
+        globalTensors.add(global.get(p));
+      }
+      NdArray[] initial = start.of(globalTensors);
+      NdArray[] trained = start.workingCopy(initial);
+      Map<String, NdArray> weights = new LinkedHashMap<>();
+      for (int i = 0; i < params.size(); i++) {
+        weights.put(params.get(i), trained[i]);
       }
       NdArray[] feeds = new NdArray[anchored.size() + params.size() + 2];
       int at = 0;
       for (String p : anchored) {
-        feeds[at++] = NdArray.fromTensor(global.get(p));
+        // Read, never written: the step updates only the parameters' arrays.
+        feeds[at++] = initial[params.indexOf(p)];
       }
       for (NdArray w : weights.values()) {
         feeds[at++] = w;
@@ -200,12 +209,12 @@ final class ClientUpdateProcedure implements GraphProcedure {
         examples += b.size();
       }
       Map<String, Tensor> delta = new LinkedHashMap<>();
-      for (String p : params) {
-        NdArray w = weights.get(p);
+      for (int i = 0; i < params.size(); i++) {
+        NdArray w = weights.get(params.get(i));
         if (!trainedModel) {
-          subtractInPlace(w, NdArray.fromTensor(global.get(p)));
+          subtractInPlace(w, initial[i]);
         }
-        delta.put(p, w.toTensor());
+        delta.put(params.get(i), w.toTensor());
       }
       float meanLoss = stepped.examples() == 0 ? 0f
           : (float) (stepped.lossSum() / stepped.examples());

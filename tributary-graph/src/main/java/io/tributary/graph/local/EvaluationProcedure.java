@@ -53,15 +53,16 @@ final class EvaluationProcedure implements GraphProcedure {
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    return new Run(g.name(), template, model, params);
+    return new Run(g.name(), template, model, params, new ModelArrays());
   }
 
   /**
    * The bound function: immutable, so one instance serves every thread; each call takes its own
-   * run of the compiled template (feeds: the parameters, x, y; outputs: loss, accuracy).
+   * run of the compiled template (feeds: the parameters, x, y; outputs: loss, accuracy). The
+   * parameters' arrays are made once for all the calls with the same model and only read.
    */
-  private record Run(String name, CompiledRun template, StructType model, List<String> params)
-      implements LocalFunction {
+  private record Run(String name, CompiledRun template, StructType model, List<String> params,
+      ModelArrays arrays) implements LocalFunction {
     @Override
     public Object apply(Object argument) {
       String where = "graph:" + name;
@@ -75,10 +76,12 @@ final class EvaluationProcedure implements GraphProcedure {
         throw new LocalRunException(where + ": the data should be an Iterable of batch structs"
             + " but is " + ModelStructs.describe(data));
       }
-      NdArray[] feeds = new NdArray[params.size() + 2];
-      for (int k = 0; k < params.size(); k++) {
-        feeds[k] = NdArray.fromTensor(weights.get(params.get(k)));
+      List<Tensor> tensors = new ArrayList<>(params.size());
+      for (String p : params) {
+        tensors.add(weights.get(p));
       }
+      NdArray[] feeds = new NdArray[params.size() + 2];
+      System.arraycopy(arrays.of(tensors), 0, feeds, 0, params.size());
       Scored scored = score(template.fresh(), feeds, it, where + ": data");
       long n = scored.examples();
       float loss = n == 0 ? 0f : (float) (scored.lossSum() / n);

@@ -65,6 +65,11 @@ public final class Gemm {
   private static final int SCALED_BLOCK_ROWS = 64;
   /** Products of at most this many rows are split over threads by columns (see splitsColumns). */
   static final int SPLIT_COLUMNS_MAX_ROWS = 64;
+  /**
+   * Products with fewer rows than this, or fewer steps of k, run on the portable loop without
+   * copying B or C ({@link #direct}).
+   */
+  static final int DIRECT_MAX = 4;
   /** The fewest rows of C a thread is given. */
   static final int PARALLEL_MIN_ROWS = 8;
 
@@ -495,6 +500,11 @@ public final class Gemm {
   private static void portable(int threads, boolean accumulate, boolean ta, boolean tb, int m,
       int n, int k, float[] a, int aOff, float[] b, float[] c, int cOff, float alpha, float beta,
       boolean scaled) {
+    if (m < DIRECT_MAX || k < DIRECT_MAX) {
+      RowSplit.run(threads, m, PARALLEL_MIN_ROWS, 2, (from, to) -> direct(n, k, ta, tb, m, a,
+          aOff, b, c, cOff, from, to, accumulate, alpha, beta, scaled));
+      return;
+    }
     if (n < NARROW_COLUMNS && m >= 2 * n) {
       // Row j of c^T is row j of op(b)^T times op(a)^T: op(b)^T is b read by strides; the rows
       // of op(a)^T are copied, so the inner loop runs over arrays indexed from 0.
@@ -705,6 +715,70 @@ public final class Gemm {
         acc2[j] = Math.fma(u0, b0, acc2[j]);
         acc3[j] = Math.fma(v0, b0, acc3[j]);
       }
+    }
+  }
+
+  /**
+   * Rows {@code [from, to)} of C with op(A) and op(B) read where they lie, for a product with a
+   * few rows (a batch of one: a row vector times a weight matrix) or a few steps of k (a weight
+   * gradient over a batch of one: an outer product). Copying B's rows or a transposed C there
+   * costs as much as the product itself, and allocates a model-sized array per call. Each element
+   * is the same chain as in {@link #scalar}: from zero or C's value, one fused multiply-add per
+   * step of k in ascending order, then {@link #finish}.
+   */
+  private static void direct(int n, int k, boolean ta, boolean tb, int m, float[] a, int aOff,
+      float[] b, float[] c, int cOff, int from, int to, boolean accumulate, float alpha,
+      float beta, boolean scaled) {
+    if (k < DIRECT_MAX) {
+      // An outer product (or nearly): each element's few steps in registers, C read once.
+      for (int i = from; i < to; i++) {
+        int ci = cOff + i * n;
+        for (int j = 0; j < n; j++) {
+          float s = accumulate ? c[ci + j] : 0f;
+          for (int p = 0; p < k; p++) {
+            float av = ta ? a[aOff + p * m + i] : a[aOff + i * k + p];
+            s = Math.fma(av, tb ? b[j * k + p] : b[p * n + j], s);
+          }
+          c[ci + j] = scaled ? combine(s, alpha, beta, c[ci + j]) : s;
+        }
+      }
+      return;
+    }
+    float[] acc = new float[n];
+    for (int i = from; i < to; i++) {
+      start(acc, c, cOff + i * n, n, accumulate);
+      int p = 0;
+      if (!tb) {
+        // Four steps of k at a time, nested in k's order: acc is loaded and stored once per four.
+        for (; p + 4 <= k; p += 4) {
+          float x0 = ta ? a[aOff + p * m + i] : a[aOff + i * k + p];
+          float x1 = ta ? a[aOff + (p + 1) * m + i] : a[aOff + i * k + p + 1];
+          float x2 = ta ? a[aOff + (p + 2) * m + i] : a[aOff + i * k + p + 2];
+          float x3 = ta ? a[aOff + (p + 3) * m + i] : a[aOff + i * k + p + 3];
+          int b0 = p * n;
+          int b1 = b0 + n;
+          int b2 = b1 + n;
+          int b3 = b2 + n;
+          for (int j = 0; j < n; j++) {
+            acc[j] = Math.fma(x3, b[b3 + j], Math.fma(x2, b[b2 + j],
+                Math.fma(x1, b[b1 + j], Math.fma(x0, b[b0 + j], acc[j]))));
+          }
+        }
+      }
+      for (; p < k; p++) {
+        float av = ta ? a[aOff + p * m + i] : a[aOff + i * k + p];
+        if (tb) {
+          for (int j = 0, bj = p; j < n; j++, bj += k) {
+            acc[j] = Math.fma(av, b[bj], acc[j]);
+          }
+        } else {
+          int bp = p * n;
+          for (int j = 0; j < n; j++) {
+            acc[j] = Math.fma(av, b[bp + j], acc[j]);
+          }
+        }
+      }
+      finish(acc, c, cOff + i * n, n, alpha, beta, scaled);
     }
   }
 

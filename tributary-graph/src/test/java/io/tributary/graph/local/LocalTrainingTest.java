@@ -114,4 +114,77 @@ class LocalTrainingTest {
     assertThat(losses.get(losses.size() - 1)).as(losses.toString())
         .isLessThan(losses.get(0) * 0.7f);
   }
+  /** The delta's and the evaluation's bytes, for comparing two calls bit for bit. */
+  private static List<String> bits(StructType type, StructValue update, StructValue eval) {
+    List<Tensor> leaves = new ArrayList<>(
+        ModelStructs.fromValue(type, update.get("delta"), "delta").values());
+    leaves.add((Tensor) update.get("loss"));
+    leaves.add((Tensor) eval.get("loss"));
+    leaves.add((Tensor) eval.get("accuracy"));
+    List<String> out = new ArrayList<>();
+    for (Tensor t : leaves) {
+      float[] f = new float[(int) t.size()];
+      for (int k = 0; k < f.length; k++) {
+        f[k] = t.getFloat(k);
+      }
+      out.add(java.util.Arrays.toString(f));
+    }
+    return out;
+  }
+
+  @Test
+  void clientUpdate_modelsAlternateOnOneBinding_sameBitsAsFreshBindings() throws Exception {
+    // One binding keeps the last model's arrays and each thread's working copy; calls with
+    // another model, back and forth, on one thread and on several, must not see either.
+    Dataset train = Synthetic.fedProx(1, 1, 3).pooledTrain();
+    Model mclr = Models.mclr();
+    StructType type = LocalTraining.modelType(mclr);
+    GraphComputation updateG = LocalTraining.clientUpdate("client_update", mclr,
+        ClientUpdateConfig.fedAvg(1, 10, 0.01));
+    GraphComputation evalG = LocalTraining.evaluation("evaluate", mclr);
+    List<StructValue> data = Sequences.shuffled(train, 10, 5).subList(0, 20);
+    List<Map<String, Tensor>> models = List.of(mclr.initialParameters(2),
+        mclr.initialParameters(3), mclr.initialParameters(2));
+    List<List<String>> fresh = new ArrayList<>();
+    for (Map<String, Tensor> m : models) {
+      Object model = ModelStructs.toValue(type, m);
+      fresh.add(bits(type,
+          (StructValue) bound(updateG).body().apply(StructValue.named("model", model, "data", data)),
+          (StructValue) bound(evalG).body().apply(StructValue.named("model", model, "data", data))));
+    }
+    JavaFunction update = bound(updateG);
+    JavaFunction eval = bound(evalG);
+    for (int i = 0; i < models.size(); i++) {
+      Object model = ModelStructs.toValue(type, models.get(i));
+      for (int repeat = 0; repeat < 2; repeat++) {
+        assertThat(bits(type,
+            (StructValue) update.body().apply(StructValue.named("model", model, "data", data)),
+            (StructValue) eval.body().apply(StructValue.named("model", model, "data", data))))
+            .as("model %d, call %d", i, repeat).isEqualTo(fresh.get(i));
+      }
+    }
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int t = 0; t < 3; t++) {
+      int first = t;
+      threads.add(Thread.ofPlatform().start(() -> {
+        try {
+          for (int r = 0; r < 6; r++) {
+            int i = (first + r) % models.size();
+            Object model = ModelStructs.toValue(type, models.get(i));
+            assertThat(bits(type,
+                (StructValue) update.body().apply(StructValue.named("model", model, "data", data)),
+                (StructValue) eval.body().apply(StructValue.named("model", model, "data", data))))
+                .isEqualTo(fresh.get(i));
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(failures).isEmpty();
+  }
 }

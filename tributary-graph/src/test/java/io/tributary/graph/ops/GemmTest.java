@@ -2,6 +2,7 @@ package io.tributary.graph.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.tributary.graph.ops.Gemm.Kernel;
@@ -187,6 +188,54 @@ class GemmTest {
     Gemm.sgemm(Kernel.VECTOR, ta, tb, m, n, k, a, b, vec);
     Gemm.sgemm(Kernel.PORTABLE, ta, tb, m, n, k, a, b, portable);
     assertThat(vec).containsExactly(portable);
+  }
+
+  /**
+   * Products with a few rows or a few steps of k (a batch of one: a row vector times a weight
+   * matrix, and its weight gradient, an outer product), which the portable loop computes where
+   * the operands lie: the same bits as the Vector API kernel, plain and in the full BLAS form.
+   */
+  static Stream<Arguments> fewRowsOrSteps() {
+    int[][] mnk = {{1, 10, 999}, {1, 10, 1003}, {2, 10, 998}, {3, 7, 5}, {1, 130, 257},
+        {999, 10, 1}, {1001, 10, 2}, {300, 7, 3}, {257, 130, 1}, {1, 1, 1}};
+    Stream.Builder<Arguments> s = Stream.builder();
+    for (int[] d : mnk) {
+      for (int t = 0; t < 4; t++) {
+        s.add(Arguments.of(d[0], d[1], d[2], (t & 1) != 0, (t & 2) != 0));
+      }
+    }
+    return s.build();
+  }
+
+  @ParameterizedTest(name = "{0}x{1}x{2} ta={3} tb={4}")
+  @MethodSource("fewRowsOrSteps")
+  void sgemm_fewRowsOrSteps_portableGivesVectorBits(int m, int n, int k, boolean ta,
+      boolean tb) {
+    SplittableRandom rnd = new SplittableRandom(17L * m + 5L * n + k);
+    float[] a = random(rnd, m * k);
+    float[] b = random(rnd, k * n);
+    float[] vec = new float[m * n];
+    float[] portable = new float[m * n];
+    Gemm.sgemm(Kernel.VECTOR, ta, tb, m, n, k, a, b, vec);
+    Gemm.sgemm(Kernel.PORTABLE, ta, tb, m, n, k, a, b, portable);
+    assertThat(portable).containsExactly(vec);
+    double[] ref = reference(ta, tb, m, n, k, widen(a), widen(b));
+    for (int i = 0; i < ref.length; i++) {
+      assertThat((double) portable[i]).isCloseTo(ref[i], within(1e-3 * (1 + Math.abs(ref[i]))));
+    }
+    for (float beta : new float[] {0f, 1f, 0.5f}) {
+      float[] c0 = random(rnd, m * n);
+      float[] vecScaled = c0.clone();
+      float[] portableScaled = c0.clone();
+      Gemm.sgemm(Kernel.VECTOR, ta, tb, m, n, k, -0.25f, a, b, beta, vecScaled);
+      Gemm.sgemm(Kernel.PORTABLE, ta, tb, m, n, k, -0.25f, a, b, beta, portableScaled);
+      assertThat(portableScaled).as("beta %s", beta).containsExactly(vecScaled);
+    }
+    float[] vecOn = random(rnd, m * n);
+    float[] portableOn = vecOn.clone();
+    Gemm.sgemmAt(Kernel.VECTOR, true, ta, tb, m, n, k, a, 0, b, vecOn, 0);
+    Gemm.sgemmAt(Kernel.PORTABLE, true, ta, tb, m, n, k, a, 0, b, portableOn, 0);
+    assertThat(portableOn).containsExactly(vecOn);
   }
 
   @Test
