@@ -23,15 +23,16 @@ final class VectorPool {
   private VectorPool() {}
 
   /**
-   * Channels {@code [0, full)} of every window, where {@code full} is c rounded down to whole
-   * vectors (returned; the caller does the rest): out holds the pool ({@code g} null) or, with
-   * {@code g}, the gradient added onto each window's first maximum (out zeroed by the caller).
+   * Channels {@code [0, full)} of every window of images {@code [from, to)}, where {@code full}
+   * is c rounded down to whole vectors (returned; the caller does the rest): out holds the pool
+   * ({@code g} null) or, with {@code g}, the gradient added onto each window's first maximum (out
+   * zeroed by the caller).
    */
-  static int pool(float[] x, float[] g, float[] out, int n, int h, int w, int c, int oh, int ow,
-      ConvGeometry geo) {
+  static int pool(float[] x, float[] g, float[] out, int from, int to, int h, int w, int c, int oh,
+      int ow, ConvGeometry geo) {
     int full = c - c % L;
     int[] at = new int[L];
-    for (int b = 0; b < n; b++) {
+    for (int b = from; b < to; b++) {
       for (int oy = 0; oy < oh; oy++) {
         for (int ox = 0; ox < ow; ox++) {
           int first = ((b * h + oy * geo.sh()) * w + ox * geo.sw()) * c;

@@ -1,0 +1,140 @@
+package io.tributary.graph.ops;
+
+/**
+ * The matrix product convolutions run on, {@code C = A B}, where A is not stored but read from a
+ * padded source in place: {@code A[i][k] = src[rowAt(i) + kAt(k)]}. With the rows the output
+ * positions and k the window entries, A is the im2col matrix of the forward pass; with the rows the
+ * window entries and k the positions, it is the one the filter gradient needs. No window is ever
+ * copied, and B is read where it lies (the filter, or the output gradient), one row of {@code n}
+ * floats per step of k.
+ *
+ * <p>Every element of C is one chain of fused multiply-adds over k in ascending order, starting
+ * from zero, on the Vector API ({@link VectorWindowGemm}) and in plain loops ({@link #portable})
+ * alike: the same bits on every implementation and for every split of the rows over threads. The
+ * rows go in blocks of {@link #ROWS} and k in blocks whose rows of B fill about 32 KiB, so that
+ * the block of B stays in L1 while every tile of the row block passes over it; C's chains
+ * continue from block to block.
+ */
+final class WindowGemm {
+  /** Rows of C per block: a multiple of every tile's height. */
+  static final int ROWS = 64;
+  /** Floats of B per block of k (32 KiB). */
+  private static final int B_BLOCK_FLOATS = 8192;
+
+  /** Fills {@code into[0, count)} with the offsets of rows (or steps) {@code [from, from+count)}. */
+  @FunctionalInterface
+  interface Offsets {
+    void fill(int[] into, int from, int count);
+  }
+
+  private WindowGemm() {}
+
+  /**
+   * Rows {@code [i0, i1)} of C, each {@code c[i * ldc + j]} for {@code j < n}, all written:
+   * {@code C[i][j] = sum over k < kn of src[rows(i) + steps(k)] * b[k * ldb + j]}.
+   *
+   * @param vector whether to run on the Vector API (which the caller checked is present)
+   */
+  static void multiply(boolean vector, float[] src, Offsets rows, int i0, int i1, Offsets steps,
+      int kn, float[] b, int ldb, float[] c, int ldc, int n) {
+    int kc = Math.max(16, B_BLOCK_FLOATS / Math.max(1, n));
+    int[] rowAt = new int[Math.min(ROWS, Math.max(0, i1 - i0))];
+    int[] kAt = new int[Math.min(kc, kn)];
+    float[][] acc = vector ? null : new float[rowAt.length][n];
+    float[][] bRows = vector ? null : new float[4][n];
+    for (int r0 = i0; r0 < i1; r0 += ROWS) {
+      int count = Math.min(ROWS, i1 - r0);
+      rows.fill(rowAt, r0, count);
+      for (int t = 0; t < count; t++) {
+        java.util.Arrays.fill(c, (r0 + t) * ldc, (r0 + t) * ldc + n, 0f);
+      }
+      for (int k0 = 0; k0 < kn; k0 += kc) {
+        int kb = Math.min(kc, kn - k0);
+        steps.fill(kAt, k0, kb);
+        if (vector) {
+          VectorWindowGemm.block(src, rowAt, count, kAt, kb, b, k0 * ldb, ldb, c, r0 * ldc, ldc,
+              n);
+        } else {
+          portable(src, rowAt, count, kAt, kb, b, k0 * ldb, ldb, c, r0 * ldc, ldc, n, acc, bRows);
+        }
+      }
+    }
+  }
+
+  /**
+   * One block in plain loops: {@code C[t][j] += sum over k < kn of src[rowAt[t] + kAt[k]] * b[bOff
+   * + k * ldb + j]} for the rows {@code t < rows}, C's row t at {@code cOff + t * ldc}, each
+   * element's chain continued in k's order. Each row's sums are kept in an array of their own and
+   * four rows of B are copied into arrays of their own, all indexed from 0: C2 vectorizes the loop
+   * over j only then (with two offsets into arrays that might be one, it does not). Four steps of k
+   * go together, nesting four FMAs per element in k's order, so each sum is loaded and stored once
+   * per four steps, and each copied row of B serves every row of the block.
+   */
+  static void portable(float[] src, int[] rowAt, int rows, int[] kAt, int kn, float[] b, int bOff,
+      int ldb, float[] c, int cOff, int ldc, int n, float[][] acc, float[][] bRows) {
+    for (int t = 0; t < rows; t++) {
+      System.arraycopy(c, cOff + t * ldc, acc[t], 0, n);
+    }
+    float[] b0 = bRows[0];
+    float[] b1 = bRows[1];
+    float[] b2 = bRows[2];
+    float[] b3 = bRows[3];
+    int k = 0;
+    for (; k + 4 <= kn; k += 4) {
+      int at = bOff + k * ldb;
+      System.arraycopy(b, at, b0, 0, n);
+      System.arraycopy(b, at + ldb, b1, 0, n);
+      System.arraycopy(b, at + 2 * ldb, b2, 0, n);
+      System.arraycopy(b, at + 3 * ldb, b3, 0, n);
+      int k0 = kAt[k];
+      int k1 = kAt[k + 1];
+      int k2 = kAt[k + 2];
+      int k3 = kAt[k + 3];
+      for (int t = 0; t < rows; t++) {
+        int r = rowAt[t];
+        float x0 = src[r + k0];
+        float x1 = src[r + k1];
+        float x2 = src[r + k2];
+        float x3 = src[r + k3];
+        float[] s = acc[t];
+        for (int j = 0; j < n; j++) {
+          s[j] = Math.fma(x3, b3[j], Math.fma(x2, b2[j], Math.fma(x1, b1[j],
+              Math.fma(x0, b0[j], s[j]))));
+        }
+      }
+    }
+    for (; k < kn; k++) {
+      System.arraycopy(b, bOff + k * ldb, b0, 0, n);
+      int kk = kAt[k];
+      for (int t = 0; t < rows; t++) {
+        float x0 = src[rowAt[t] + kk];
+        float[] s = acc[t];
+        for (int j = 0; j < n; j++) {
+          s[j] = Math.fma(x0, b0[j], s[j]);
+        }
+      }
+    }
+    for (int t = 0; t < rows; t++) {
+      System.arraycopy(acc[t], 0, c, cOff + t * ldc, n);
+    }
+  }
+
+  /**
+   * Columns {@code [j0, n)} of a block, one element at a time: what the vector tiles leave over
+   * when n is not a whole number of vectors. The same chains as {@link #portable}'s.
+   */
+  static void columns(float[] src, int[] rowAt, int rows, int[] kAt, int kn, float[] b, int bOff,
+      int ldb, float[] c, int cOff, int ldc, int j0, int n) {
+    for (int t = 0; t < rows; t++) {
+      int r = rowAt[t];
+      for (int j = j0; j < n; j++) {
+        int at = cOff + t * ldc + j;
+        float s = c[at];
+        for (int k = 0; k < kn; k++) {
+          s = Math.fma(src[r + kAt[k]], b[bOff + k * ldb + j], s);
+        }
+        c[at] = s;
+      }
+    }
+  }
+}
