@@ -66,9 +66,10 @@ final class WindowGemm {
    * + k * ldb + j]} for the rows {@code t < rows}, C's row t at {@code cOff + t * ldc}, each
    * element's chain continued in k's order. Each row's sums are kept in an array of their own and
    * four rows of B are copied into arrays of their own, all indexed from 0: C2 vectorizes the loop
-   * over j only then (with two offsets into arrays that might be one, it does not). Four steps of k
-   * go together, nesting four FMAs per element in k's order, so each sum is loaded and stored once
-   * per four steps, and each copied row of B serves every row of the block.
+   * over j only then (with two offsets into arrays that might be one, it does not). Two rows and
+   * four steps of k go together, nesting four FMAs per element in k's order: each sum is loaded and
+   * stored once per four steps, each load of B serves two rows (two chains in flight hide the FMA
+   * latency), and each copied row of B serves every row of the block.
    */
   static void portable(float[] src, int[] rowAt, int rows, int[] kAt, int kn, float[] b, int bOff,
       int ldb, float[] c, int cOff, int ldc, int n, float[][] acc, float[][] bRows) {
@@ -90,7 +91,30 @@ final class WindowGemm {
       int k1 = kAt[k + 1];
       int k2 = kAt[k + 2];
       int k3 = kAt[k + 3];
-      for (int t = 0; t < rows; t++) {
+      int t = 0;
+      for (; t + 2 <= rows; t += 2) {
+        int r = rowAt[t];
+        float x0 = src[r + k0];
+        float x1 = src[r + k1];
+        float x2 = src[r + k2];
+        float x3 = src[r + k3];
+        r = rowAt[t + 1];
+        float y0 = src[r + k0];
+        float y1 = src[r + k1];
+        float y2 = src[r + k2];
+        float y3 = src[r + k3];
+        float[] s = acc[t];
+        float[] u = acc[t + 1];
+        for (int j = 0; j < n; j++) {
+          float v0 = b0[j];
+          float v1 = b1[j];
+          float v2 = b2[j];
+          float v3 = b3[j];
+          s[j] = Math.fma(x3, v3, Math.fma(x2, v2, Math.fma(x1, v1, Math.fma(x0, v0, s[j]))));
+          u[j] = Math.fma(y3, v3, Math.fma(y2, v2, Math.fma(y1, v1, Math.fma(y0, v0, u[j]))));
+        }
+      }
+      if (t < rows) {
         int r = rowAt[t];
         float x0 = src[r + k0];
         float x1 = src[r + k1];
@@ -120,12 +144,39 @@ final class WindowGemm {
   }
 
   /**
-   * Columns {@code [j0, n)} of a block, one element at a time: what the vector tiles leave over
-   * when n is not a whole number of vectors. The same chains as {@link #portable}'s.
+   * Columns {@code [j0, n)} of a block, element by element: what the vector tiles leave over when
+   * n is not a whole number of vectors. The same chains as {@link #portable}'s, four rows at a time
+   * so that four chains are in flight.
    */
   static void columns(float[] src, int[] rowAt, int rows, int[] kAt, int kn, float[] b, int bOff,
       int ldb, float[] c, int cOff, int ldc, int j0, int n) {
-    for (int t = 0; t < rows; t++) {
+    int t = 0;
+    for (; t + 4 <= rows; t += 4) {
+      int r0 = rowAt[t];
+      int r1 = rowAt[t + 1];
+      int r2 = rowAt[t + 2];
+      int r3 = rowAt[t + 3];
+      for (int j = j0; j < n; j++) {
+        int at = cOff + t * ldc + j;
+        float s0 = c[at];
+        float s1 = c[at + ldc];
+        float s2 = c[at + 2 * ldc];
+        float s3 = c[at + 3 * ldc];
+        for (int k = 0; k < kn; k++) {
+          int kk = kAt[k];
+          float v = b[bOff + k * ldb + j];
+          s0 = Math.fma(src[r0 + kk], v, s0);
+          s1 = Math.fma(src[r1 + kk], v, s1);
+          s2 = Math.fma(src[r2 + kk], v, s2);
+          s3 = Math.fma(src[r3 + kk], v, s3);
+        }
+        c[at] = s0;
+        c[at + ldc] = s1;
+        c[at + 2 * ldc] = s2;
+        c[at + 3 * ldc] = s3;
+      }
+    }
+    for (; t < rows; t++) {
       int r = rowAt[t];
       for (int j = j0; j < n; j++) {
         int at = cOff + t * ldc + j;
