@@ -219,41 +219,67 @@ final class ConvFloat {
     }
   }
 
-  /** Where output positions {@code [from, from+count)} of the batch start in the bordered input. */
+  /**
+   * Where output positions {@code [from, from+count)} of the batch start in the bordered input.
+   * The four fillers divide once and then step, as they run for every block of the product.
+   */
   private static void positions(Shape s, int[] into, int from, int count) {
     int p = s.positions();
     int ow = s.ow();
     ConvGeometry geo = s.g();
-    int image = s.ph() * s.pw();
+    int image = s.ph() * s.pw() * s.cin();
+    int rowStep = geo.sh() * s.pw() * s.cin();
+    int colStep = geo.sw() * s.cin();
+    int b = from / p;
+    int oy = from % p / ow;
+    int ox = from % ow;
+    int at = b * image + oy * rowStep + ox * colStep;
     for (int t = 0; t < count; t++) {
-      int i = from + t;
-      int b = i / p;
-      int oy = i % p / ow;
-      int ox = i % ow;
-      into[t] = (b * image + oy * geo.sh() * s.pw() + ox * geo.sw()) * s.cin();
+      into[t] = at;
+      at += colStep;
+      if (++ox == ow) {
+        ox = 0;
+        if (++oy == s.oh()) {
+          oy = 0;
+          b++;
+        }
+        at = b * image + oy * rowStep;
+      }
     }
   }
 
   /** Where window entries (ky, kx, ci) {@code [from, from+count)} lie from a window's start. */
   private static void windowEntries(Shape s, int[] into, int from, int count) {
-    int cin = s.cin();
-    int span = s.g().kw() * cin;
+    int span = s.g().kw() * s.cin();
+    int row = s.pw() * s.cin();
+    int ky = from / span;
+    int e = from % span;
     for (int t = 0; t < count; t++) {
-      int q = from + t;
-      into[t] = q / span * s.pw() * cin + q % span;
+      into[t] = ky * row + e;
+      if (++e == span) {
+        e = 0;
+        ky++;
+      }
     }
   }
 
   /** Where input positions {@code [from, from+count)} of the batch lie on the spread grid. */
   private static void inputPositions(Shape s, int[] into, int from, int count) {
     int hw = s.h() * s.w();
-    int image = s.gh() * s.gw();
+    int cout = s.cout();
+    int image = s.gh() * s.gw() * cout;
+    int b = from / hw;
+    int iy = from % hw / s.w();
+    int ix = from % s.w();
     for (int t = 0; t < count; t++) {
-      int i = from + t;
-      int b = i / hw;
-      int iy = i % hw / s.w();
-      int ix = i % s.w();
-      into[t] = (b * image + iy * s.gw() + ix) * s.cout();
+      into[t] = b * image + (iy * s.gw() + ix) * cout;
+      if (++ix == s.w()) {
+        ix = 0;
+        if (++iy == s.h()) {
+          iy = 0;
+          b++;
+        }
+      }
     }
   }
 
@@ -262,12 +288,19 @@ final class ConvFloat {
     int cout = s.cout();
     int kh = s.g().kh();
     int kw = s.g().kw();
+    int tap = from / cout;
+    int co = from % cout;
+    int ky = tap / kw;
+    int kx = tap % kw;
     for (int t = 0; t < count; t++) {
-      int q = from + t;
-      int tap = q / cout;
-      int ky = tap / kw;
-      int kx = tap % kw;
-      into[t] = ((kh - 1 - ky) * s.gw() + (kw - 1 - kx)) * cout + q % cout;
+      into[t] = ((kh - 1 - ky) * s.gw() + (kw - 1 - kx)) * cout + co;
+      if (++co == cout) {
+        co = 0;
+        if (++kx == kw) {
+          kx = 0;
+          ky++;
+        }
+      }
     }
   }
 }

@@ -10,16 +10,18 @@ package io.tributary.graph.ops;
  *
  * <p>Every element of C is one chain of fused multiply-adds over k in ascending order, starting
  * from zero, on the Vector API ({@link VectorWindowGemm}) and in plain loops ({@link #portable})
- * alike: the same bits on every implementation and for every split of the rows over threads. The
- * rows go in blocks of {@link #ROWS} and k in blocks whose rows of B fill about 32 KiB, so that
- * the block of B stays in L1 while every tile of the row block passes over it; C's chains
- * continue from block to block.
+ * alike: the same bits on every implementation and for every split of the rows over threads. On
+ * the Vector API the rows go in blocks of about 128 KiB of C and k in blocks of about 32 KiB of B,
+ * so that the block of B stays in L1 while every tile of the row block passes over it, and the
+ * row block of C in L2; C's chains continue from block to block.
  */
 final class WindowGemm {
-  /** Rows of C per block: a multiple of every tile's height. */
+  /** The fewest rows of C per block (the portable loop's rows): a multiple of every tile's height. */
   static final int ROWS = 64;
-  /** Floats of B per block of k (32 KiB). */
+  /** Floats of B per block of k on the Vector API (32 KiB). */
   private static final int B_BLOCK_FLOATS = 8192;
+  /** Floats of C per block of rows on the Vector API (128 KiB). */
+  private static final int C_BLOCK_FLOATS = 32768;
 
   /** Fills {@code into[0, count)} with the offsets of rows (or steps) {@code [from, from+count)}. */
   @FunctionalInterface
@@ -37,13 +39,17 @@ final class WindowGemm {
    */
   static void multiply(boolean vector, float[] src, Offsets rows, int i0, int i1, Offsets steps,
       int kn, float[] b, int ldb, float[] c, int ldc, int n) {
-    int kc = Math.max(16, B_BLOCK_FLOATS / Math.max(1, n));
-    int[] rowAt = new int[Math.min(ROWS, Math.max(0, i1 - i0))];
+    // On the Vector API, a block of B stays in L1 for the whole row block and a row block of C in
+    // L2; the portable loop copies B's rows as it goes and keeps a row block's sums in L1.
+    int kc = vector ? Math.max(16, B_BLOCK_FLOATS / Math.max(1, n)) : Math.max(1, kn);
+    int rb = vector ? Math.clamp(C_BLOCK_FLOATS / Math.max(1, n) / 8 * 8, ROWS, 16 * ROWS)
+        : ROWS;
+    int[] rowAt = new int[Math.min(rb, Math.max(0, i1 - i0))];
     int[] kAt = new int[Math.min(kc, kn)];
     float[][] acc = vector ? null : new float[rowAt.length][n];
     float[][] bRows = vector ? null : new float[4][n];
-    for (int r0 = i0; r0 < i1; r0 += ROWS) {
-      int count = Math.min(ROWS, i1 - r0);
+    for (int r0 = i0; r0 < i1; r0 += rb) {
+      int count = Math.min(rb, i1 - r0);
       rows.fill(rowAt, r0, count);
       for (int t = 0; t < count; t++) {
         java.util.Arrays.fill(c, (r0 + t) * ldc, (r0 + t) * ldc + n, 0f);
