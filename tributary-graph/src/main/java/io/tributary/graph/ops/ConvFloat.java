@@ -42,23 +42,23 @@ final class ConvFloat {
       return (long) n * positions() * window() * cout;
     }
 
-    /** Height of the zero-bordered input. */
+    /** Height of the zero-bordered input (an ArithmeticException past an int, named by the op). */
     int ph() {
-      return h + 2 * g.ph();
+      return Math.addExact(h, Math.multiplyExact(2, g.ph()));
     }
 
     /** Width of the zero-bordered input. */
     int pw() {
-      return w + 2 * g.pw();
+      return Math.addExact(w, Math.multiplyExact(2, g.pw()));
     }
 
     /** Height of the output gradient spread over the input grid (see {@link #inputGrad}). */
     int gh() {
-      return h + g.kh() - 1;
+      return Math.addExact(h, g.kh() - 1);
     }
 
     int gw() {
-      return w + g.kw() - 1;
+      return Math.addExact(w, g.kw() - 1);
     }
   }
 
@@ -110,7 +110,7 @@ final class ConvFloat {
   /** out[n, oh, ow, cout] = conv(x, w), every element of out written. */
   static void forward(GemmKernel gemm, Shape s, float[] x, float[] w, float[] out,
       Workspace ws) {
-    float[] xp = ws.padded(s.n() * s.ph() * s.pw() * s.cin());
+    float[] xp = ws.padded(floats("bordered input", s.n(), s.ph(), s.pw(), s.cin()));
     boolean vector = vector(gemm);
     int p = s.positions();
     // Each thread borders its own images, then computes their outputs: one fork per call.
@@ -128,7 +128,7 @@ final class ConvFloat {
    */
   static void filterGrad(GemmKernel gemm, Shape s, float[] g, float[] x, float[] dw,
       Workspace ws) {
-    float[] xp = ws.padded(s.n() * s.ph() * s.pw() * s.cin());
+    float[] xp = ws.padded(floats("bordered input", s.n(), s.ph(), s.pw(), s.cin()));
     boolean vector = vector(gemm);
     int t = threads(gemm, s);
     RowSplit.run(t, s.n(), 1, 1, (from, to) -> pad(s, x, xp, from, to));
@@ -148,7 +148,7 @@ final class ConvFloat {
    */
   static void inputGrad(GemmKernel gemm, Shape s, float[] g, float[] w, float[] dx,
       Workspace ws) {
-    float[] gp = ws.padded(s.n() * s.gh() * s.gw() * s.cout());
+    float[] gp = ws.padded(floats("spread output gradient", s.n(), s.gh(), s.gw(), s.cout()));
     float[] wt = ws.filter(w.length);
     int taps = s.g().kh() * s.g().kw();
     int cin = s.cin();
@@ -169,6 +169,20 @@ final class ConvFloat {
           from * hw, to * hw, (into, k, count) -> flippedEntries(s, into, k, count),
           taps * cout, wt, cin, dx, cin, cin);
     });
+  }
+
+  /**
+   * The size of a work buffer of these dimensions, checked before it is allocated.
+   *
+   * @throws IllegalArgumentException when it would not fit an array
+   */
+  private static int floats(String what, int n, int h, int w, int c) {
+    long size = (long) n * h * w * c;
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("the convolution's " + what + " [" + n + ", " + h + ", "
+          + w + ", " + c + "] has more elements than an array can hold");
+    }
+    return (int) size;
   }
 
   /** Images {@code [from, to)} of x into the bordered buffer, borders zeroed. */
