@@ -65,21 +65,21 @@ final class ConvFloat {
   /**
    * The buffers of one convolution op, kept by its caller between steps: {@code padded} (the
    * bordered input or spread output gradient) and {@code filter} (the rearranged filter), each
-   * replaced when a call needs another size.
+   * replaced only when a call needs more (an epoch's smaller last batch uses the front).
    */
   static final class Workspace {
     float[] padded;
     float[] filter;
 
     float[] padded(int size) {
-      if (padded == null || padded.length != size) {
+      if (padded == null || padded.length < size) {
         padded = new float[size];
       }
       return padded;
     }
 
     float[] filter(int size) {
-      if (filter == null || filter.length != size) {
+      if (filter == null || filter.length < size) {
         filter = new float[size];
       }
       return filter;

@@ -16,12 +16,8 @@ package io.tributary.graph.ops;
  * row block of C in L2; C's chains continue from block to block.
  */
 final class WindowGemm {
-  /** The fewest rows of C per block on the Vector API: a multiple of every tile's height. */
+  /** The fewest rows of C per block (the portable loop's rows): a multiple of every tile's height. */
   static final int ROWS = 64;
-  /** Rows of C per block in the portable loop: the length of its vectorized inner loop. */
-  private static final int PORTABLE_ROWS = 256;
-  /** Steps of k per block in the portable loop: its gathered columns of A fill 64 KiB. */
-  private static final int PORTABLE_STEPS = 64;
   /** Floats of B per block of k on the Vector API (32 KiB). */
   private static final int B_BLOCK_FLOATS = 8192;
   /** Floats of C per block of rows on the Vector API (128 KiB). */
@@ -44,14 +40,14 @@ final class WindowGemm {
   static void multiply(boolean vector, float[] src, Offsets rows, int i0, int i1, Offsets steps,
       int kn, float[] b, int ldb, float[] c, int ldc, int n) {
     // On the Vector API, a block of B stays in L1 for the whole row block and a row block of C in
-    // L2; the portable loop keeps a block of A's columns and of C's columns in L1 and L2.
-    int kc = vector ? Math.max(16, B_BLOCK_FLOATS / Math.max(1, n)) : PORTABLE_STEPS;
+    // L2; the portable loop copies B's rows as it goes and keeps a row block's sums in L1.
+    int kc = vector ? Math.max(16, B_BLOCK_FLOATS / Math.max(1, n)) : Math.max(1, kn);
     int rb = vector ? Math.clamp(C_BLOCK_FLOATS / Math.max(1, n) / 8 * 8, ROWS, 16 * ROWS)
-        : PORTABLE_ROWS;
+        : ROWS;
     int[] rowAt = new int[Math.min(rb, Math.max(0, i1 - i0))];
     int[] kAt = new int[Math.min(kc, kn)];
-    float[][] at = vector ? null : new float[kAt.length][rowAt.length];
-    float[][] acc = vector ? null : new float[n][rowAt.length];
+    float[][] acc = vector ? null : new float[rowAt.length][n];
+    float[][] bRows = vector ? null : new float[4][n];
     for (int r0 = i0; r0 < i1; r0 += rb) {
       int count = Math.min(rb, i1 - r0);
       rows.fill(rowAt, r0, count);
@@ -65,7 +61,7 @@ final class WindowGemm {
           VectorWindowGemm.block(src, rowAt, count, kAt, kb, b, k0 * ldb, ldb, c, r0 * ldc, ldc,
               n);
         } else {
-          portable(src, rowAt, count, kAt, kb, b, k0 * ldb, ldb, c, r0 * ldc, ldc, n, at, acc);
+          portable(src, rowAt, count, kAt, kb, b, k0 * ldb, ldb, c, r0 * ldc, ldc, n, acc, bRows);
         }
       }
     }
@@ -74,99 +70,82 @@ final class WindowGemm {
   /**
    * One block in plain loops: {@code C[t][j] += sum over k < kn of src[rowAt[t] + kAt[k]] * b[bOff
    * + k * ldb + j]} for the rows {@code t < rows}, C's row t at {@code cOff + t * ldc}, each
-   * element's chain continued in k's order. Computed as its transpose: the block's columns of A
-   * are gathered into arrays of their own ({@code at[k][t]}) and C's columns summed in arrays of
-   * their own ({@code acc[j][t]}), all indexed from 0, so that the inner loop runs over the block's
-   * rows, long and contiguous: C2 vectorizes it only then (over a few dozen columns of C its
-   * vector loop is mostly pre- and post-loop, and with two offsets into arrays that might be one
-   * it does not vectorize at all). Two columns of C and four steps of k go together, nesting four
-   * FMAs per element in k's order: each sum is loaded and stored once per four steps and each load
-   * of A serves two columns. fma(b, a, s) is fma(a, b, s), so the chains are {@link
-   * VectorWindowGemm}'s.
+   * element's chain continued in k's order. Each row's sums are kept in an array of their own and
+   * four rows of B are copied into arrays of their own, all indexed from 0: C2 vectorizes the loop
+   * over j only then (with two offsets into arrays that might be one, it does not). Two rows and
+   * four steps of k go together, nesting four FMAs per element in k's order: each sum is loaded and
+   * stored once per four steps, each load of B serves two rows (two chains in flight hide the FMA
+   * latency), and each copied row of B serves every row of the block.
    */
   static void portable(float[] src, int[] rowAt, int rows, int[] kAt, int kn, float[] b, int bOff,
-      int ldb, float[] c, int cOff, int ldc, int n, float[][] at, float[][] acc) {
-    // Rows whose offsets follow one another (a filter gradient's window entries along kx and ci)
-    // are one run of the source: copied as such.
-    for (int k = 0; k < kn; k++) {
-      int kk = kAt[k];
-      float[] a = at[k];
+      int ldb, float[] c, int cOff, int ldc, int n, float[][] acc, float[][] bRows) {
+    for (int t = 0; t < rows; t++) {
+      System.arraycopy(c, cOff + t * ldc, acc[t], 0, n);
+    }
+    float[] b0 = bRows[0];
+    float[] b1 = bRows[1];
+    float[] b2 = bRows[2];
+    float[] b3 = bRows[3];
+    int k = 0;
+    for (; k + 4 <= kn; k += 4) {
+      int at = bOff + k * ldb;
+      System.arraycopy(b, at, b0, 0, n);
+      System.arraycopy(b, at + ldb, b1, 0, n);
+      System.arraycopy(b, at + 2 * ldb, b2, 0, n);
+      System.arraycopy(b, at + 3 * ldb, b3, 0, n);
+      int k0 = kAt[k];
+      int k1 = kAt[k + 1];
+      int k2 = kAt[k + 2];
+      int k3 = kAt[k + 3];
       int t = 0;
-      while (t < rows) {
+      for (; t + 2 <= rows; t += 2) {
         int r = rowAt[t];
-        int e = t + 1;
-        while (e < rows && rowAt[e] == r + (e - t)) {
-          e++;
+        float x0 = src[r + k0];
+        float x1 = src[r + k1];
+        float x2 = src[r + k2];
+        float x3 = src[r + k3];
+        r = rowAt[t + 1];
+        float y0 = src[r + k0];
+        float y1 = src[r + k1];
+        float y2 = src[r + k2];
+        float y3 = src[r + k3];
+        float[] s = acc[t];
+        float[] u = acc[t + 1];
+        for (int j = 0; j < n; j++) {
+          float v0 = b0[j];
+          float v1 = b1[j];
+          float v2 = b2[j];
+          float v3 = b3[j];
+          s[j] = Math.fma(x3, v3, Math.fma(x2, v2, Math.fma(x1, v1, Math.fma(x0, v0, s[j]))));
+          u[j] = Math.fma(y3, v3, Math.fma(y2, v2, Math.fma(y1, v1, Math.fma(y0, v0, u[j]))));
         }
-        if (e - t >= 8) {
-          System.arraycopy(src, r + kk, a, t, e - t);
-          t = e;
-        } else {
-          a[t] = src[r + kk];
-          t++;
+      }
+      if (t < rows) {
+        int r = rowAt[t];
+        float x0 = src[r + k0];
+        float x1 = src[r + k1];
+        float x2 = src[r + k2];
+        float x3 = src[r + k3];
+        float[] s = acc[t];
+        for (int j = 0; j < n; j++) {
+          s[j] = Math.fma(x3, b3[j], Math.fma(x2, b2[j], Math.fma(x1, b1[j],
+              Math.fma(x0, b0[j], s[j]))));
+        }
+      }
+    }
+    for (; k < kn; k++) {
+      System.arraycopy(b, bOff + k * ldb, b0, 0, n);
+      int kk = kAt[k];
+      for (int t = 0; t < rows; t++) {
+        float x0 = src[rowAt[t] + kk];
+        float[] s = acc[t];
+        for (int j = 0; j < n; j++) {
+          s[j] = Math.fma(x0, b0[j], s[j]);
         }
       }
     }
     for (int t = 0; t < rows; t++) {
-      int from = cOff + t * ldc;
-      for (int j = 0; j < n; j++) {
-        acc[j][t] = c[from + j];
-      }
-    }
-    int j = 0;
-    for (; j + 2 <= n; j += 2) {
-      float[] s = acc[j];
-      float[] u = acc[j + 1];
-      int k = 0;
-      for (; k + 4 <= kn; k += 4) {
-        int bi = bOff + k * ldb + j;
-        float x0 = b[bi];
-        float y0 = b[bi + 1];
-        float x1 = b[bi + ldb];
-        float y1 = b[bi + ldb + 1];
-        float x2 = b[bi + 2 * ldb];
-        float y2 = b[bi + 2 * ldb + 1];
-        float x3 = b[bi + 3 * ldb];
-        float y3 = b[bi + 3 * ldb + 1];
-        float[] a0 = at[k];
-        float[] a1 = at[k + 1];
-        float[] a2 = at[k + 2];
-        float[] a3 = at[k + 3];
-        for (int t = 0; t < rows; t++) {
-          float v0 = a0[t];
-          float v1 = a1[t];
-          float v2 = a2[t];
-          float v3 = a3[t];
-          s[t] = Math.fma(v3, x3, Math.fma(v2, x2, Math.fma(v1, x1, Math.fma(v0, x0, s[t]))));
-          u[t] = Math.fma(v3, y3, Math.fma(v2, y2, Math.fma(v1, y1, Math.fma(v0, y0, u[t]))));
-        }
-      }
-      for (; k < kn; k++) {
-        int bi = bOff + k * ldb + j;
-        float x0 = b[bi];
-        float y0 = b[bi + 1];
-        float[] a0 = at[k];
-        for (int t = 0; t < rows; t++) {
-          s[t] = Math.fma(a0[t], x0, s[t]);
-          u[t] = Math.fma(a0[t], y0, u[t]);
-        }
-      }
-    }
-    if (j < n) {
-      float[] s = acc[j];
-      for (int k = 0; k < kn; k++) {
-        float x0 = b[bOff + k * ldb + j];
-        float[] a0 = at[k];
-        for (int t = 0; t < rows; t++) {
-          s[t] = Math.fma(a0[t], x0, s[t]);
-        }
-      }
-    }
-    for (int t = 0; t < rows; t++) {
-      int to = cOff + t * ldc;
-      for (int jj = 0; jj < n; jj++) {
-        c[to + jj] = acc[jj][t];
-      }
+      System.arraycopy(acc[t], 0, c, cOff + t * ldc, n);
     }
   }
 

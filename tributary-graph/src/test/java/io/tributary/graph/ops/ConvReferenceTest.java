@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The float32 convolution and its two gradients against straightforward loops that compute the
  * arithmetic {@link ConvFloat} documents, bit for bit: on both Java implementations, on one to
- * three threads, and through a compiled run's kept buffers (a second run with other values).
+ * three threads, and through a compiled run's kept buffers (runs with other values and a smaller
+ * batch).
  * Values are arbitrary floats, so that any other order of the sums would show.
  */
 class ConvReferenceTest {
@@ -43,16 +44,15 @@ class ConvReferenceTest {
     int oh = (h + 2 * ph - kh) / sh + 1;
     int ow = (w + 2 * pw - kw) / sw + 1;
     GraphBuilder b = new GraphBuilder();
-    b.placeholder("x", DType.FLOAT32, n, h, w, cin);
+    b.placeholder("x", DType.FLOAT32, -1, h, w, cin);
     b.placeholder("w", DType.FLOAT32, kh, kw, cin, cout);
-    b.placeholder("g", DType.FLOAT32, n, oh, ow, cout);
+    b.placeholder("g", DType.FLOAT32, -1, oh, ow, cout);
     OpArgs conv = OpArgs.builder().putInt("stride_h", sh).putInt("stride_w", sw)
         .putInt("pad_h", ph).putInt("pad_w", pw).build();
     b.opNamed("y", "conv2d", conv, "x", "w");
     b.opNamed("dx", "conv2d_input_grad", conv, "g", "x", "w");
     b.opNamed("dw", "conv2d_filter_grad", conv, "g", "x", "w");
     Graph graph = b.build();
-    Geometry geo = new Geometry(n, h, w, cin, kh, kw, cout, sh, sw, ph, pw, oh, ow);
 
     List<GemmKernel> kernels = new java.util.ArrayList<>();
     for (Gemm.Kernel impl : List.of(Gemm.Kernel.VECTOR, Gemm.Kernel.PORTABLE)) {
@@ -65,15 +65,20 @@ class ConvReferenceTest {
     for (GemmKernel kernel : kernels) {
       CompiledRun run = new GraphExecutor(graph, kernel).compile(List.of("x", "w", "g"),
           OUTPUTS);
-      for (long seed : new long[] {1, 2}) {
-        SplittableRandom rnd = new SplittableRandom(seed * 1000 + n + h + cout);
-        float[] x = random(n * h * w * cin, rnd);
+      // The same batch again, then a smaller one (the kept buffers' front), then the first again.
+      int[] batches = {n, n, Math.max(1, n - 1), n};
+      for (int r = 0; r < batches.length; r++) {
+        int seed = r + 1;
+        int m = batches[r];
+        Geometry geo = new Geometry(m, h, w, cin, kh, kw, cout, sh, sw, ph, pw, oh, ow);
+        SplittableRandom rnd = new SplittableRandom(seed * 1000L + n + h + cout);
+        float[] x = random(m * h * w * cin, rnd);
         float[] f = random(kh * kw * cin * cout, rnd);
-        float[] g = random(n * oh * ow * cout, rnd);
-        NdArray[] out = run.run(NdArray.wrapFloats(new int[] {n, h, w, cin}, x),
+        float[] g = random(m * oh * ow * cout, rnd);
+        NdArray[] out = run.run(NdArray.wrapFloats(new int[] {m, h, w, cin}, x),
             NdArray.wrapFloats(new int[] {kh, kw, cin, cout}, f),
-            NdArray.wrapFloats(new int[] {n, oh, ow, cout}, g));
-        String on = kernel + ", seed " + seed;
+            NdArray.wrapFloats(new int[] {m, oh, ow, cout}, g));
+        String on = kernel + ", batch " + m + ", seed " + seed;
         assertThat(out[0].floats()).as("y on %s", on).isEqualTo(forward(geo, x, f));
         assertThat(out[1].floats()).as("dx on %s", on).isEqualTo(inputGrad(geo, g, f));
         assertThat(out[2].floats()).as("dw on %s", on).isEqualTo(filterGrad(geo, g, x));
