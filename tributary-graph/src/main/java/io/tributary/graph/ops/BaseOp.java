@@ -22,6 +22,16 @@ abstract class BaseOp implements OpDef {
     this(type, inputs, inputs, 1, requiredArgs);
   }
 
+  /**
+   * How many work buffers the op keeps from run to run: a compiled run offers {@code previous}
+   * with this many slots after the outputs' ({@link OpDef#compute(io.tributary.graph.Op,
+   * NdArray[], NdArray[], GemmKernel)}), which the op may fill and finds again on the next run of
+   * the plan. Nothing else reads them. 0 by default.
+   */
+  int workspaces() {
+    return 0;
+  }
+
   @Override
   public final String type() {
     return type;

@@ -7,10 +7,11 @@ import java.util.List;
 
 /**
  * 2-D convolution of NHWC input x with an HWIO filter w ({@code conv2d(x, w)}), and its gradients
- * {@code conv2d_input_grad(g, x, w)} and {@code conv2d_filter_grad(g, x, w)}. Computed as im2col
- * followed by a matrix product: float32 in float32 on the run's kernel, chunk by chunk and split
- * over its threads ({@link ConvFloat}), into the buffer of the previous step when it fits; float64
- * in float64.
+ * {@code conv2d_input_grad(g, x, w)} and {@code conv2d_filter_grad(g, x, w)}. float32 in float32
+ * as one product over the batch that reads the windows in place, split over the run's kernel's
+ * threads ({@link ConvFloat}), into the buffer of the previous step when it fits and with its
+ * work buffers kept in two slots after the output ({@link #workspaces()}); float64 in float64, as
+ * im2col followed by a matrix product per image.
  */
 final class Conv2dOp extends BaseOp {
   enum Kind {
@@ -22,6 +23,12 @@ final class Conv2dOp extends BaseOp {
   Conv2dOp(String type, Kind kind) {
     super(type, kind == Kind.FORWARD ? 2 : 3);
     this.kind = kind;
+  }
+
+  /** The bordered input (or spread gradient) and the rearranged filter of {@link ConvFloat}. */
+  @Override
+  int workspaces() {
+    return 2;
   }
 
   @Override
@@ -137,32 +144,53 @@ final class Conv2dOp extends BaseOp {
     }
   }
 
-  /** float32: {@link ConvFloat}, into the buffer this op returned last time when it fits. */
+  /**
+   * float32: {@link ConvFloat}, into the buffer this op returned last time when it fits, with the
+   * work buffers kept in {@code previous} after the output when the caller offers the slots.
+   */
   private NdArray[] computeFloat(NdArray[] in, NdArray[] previous, GemmKernel gemm,
       ConvFloat.Shape s) {
     int o = kind == Kind.FORWARD ? 0 : 1;
     NdArray x = in[o];
     NdArray w = in[o + 1];
     NdArray reuse = NdArray.previous(previous, 0);
+    ConvFloat.Workspace ws = new ConvFloat.Workspace();
+    ws.padded = floats(previous, 1);
+    ws.filter = floats(previous, 2);
+    NdArray out;
     switch (kind) {
       case FORWARD -> {
-        NdArray out = NdArray.reuseOrZeros(reuse, DType.FLOAT32,
+        out = NdArray.reuseOrZeros(reuse, DType.FLOAT32,
             new int[] {s.n(), s.oh(), s.ow(), s.cout()});
-        ConvFloat.forward(gemm, s, x.floats(), w.floats(), out.floats());
-        return new NdArray[] {out};
+        ConvFloat.forward(gemm, s, x.floats(), w.floats(), out.floats(), ws);
       }
       case INPUT_GRAD -> {
         float[] g = gradient(in[0], s);
-        NdArray dx = NdArray.reuseOrZeros(reuse, DType.FLOAT32, x.shape());
-        ConvFloat.inputGrad(gemm, s, g, w.floats(), dx.floats());
-        return new NdArray[] {dx};
+        out = NdArray.reuseOrZeros(reuse, DType.FLOAT32, x.shape());
+        ConvFloat.inputGrad(gemm, s, g, w.floats(), out.floats(), ws);
       }
       default -> {
         float[] g = gradient(in[0], s);
-        NdArray dw = NdArray.reuseOrZeros(reuse, DType.FLOAT32, w.shape());
-        ConvFloat.filterGrad(gemm, s, g, x.floats(), dw.floats());
-        return new NdArray[] {dw};
+        out = NdArray.reuseOrZeros(reuse, DType.FLOAT32, w.shape());
+        ConvFloat.filterGrad(gemm, s, g, x.floats(), out.floats(), ws);
       }
+    }
+    keep(previous, 1, ws.padded);
+    keep(previous, 2, ws.filter);
+    return new NdArray[] {out};
+  }
+
+  /** The work buffer kept in slot {@code index} of {@code previous}, or null. */
+  private static float[] floats(NdArray[] previous, int index) {
+    NdArray a = NdArray.previous(previous, index);
+    return a == null ? null : a.floats();
+  }
+
+  /** Keeps {@code buffer} in slot {@code index} of {@code previous} when there is that slot. */
+  private static void keep(NdArray[] previous, int index, float[] buffer) {
+    if (buffer != null && previous != null && index < previous.length
+        && (previous[index] == null || previous[index].floats() != buffer)) {
+      previous[index] = NdArray.wrapFloats(new int[] {buffer.length}, buffer);
     }
   }
 

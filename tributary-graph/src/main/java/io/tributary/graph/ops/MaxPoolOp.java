@@ -11,6 +11,8 @@ import java.util.List;
  * first maximum of its window.
  */
 final class MaxPoolOp extends BaseOp {
+  /** Pools over fewer input elements than this stay on one thread: a fork would cost more. */
+  private static final long PARALLEL_MIN_ELEMENTS = 1L << 15;
   private final boolean grad;
 
   MaxPoolOp(String type, boolean grad) {
@@ -52,7 +54,10 @@ final class MaxPoolOp extends BaseOp {
     return compute(op, in, previous, GemmKernel.DEFAULT);
   }
 
-  /** With the Vector API kernel, float32 pools run on {@link VectorPool}: the same bits. */
+  /**
+   * With the Vector API kernel, float32 pools run on {@link VectorPool} (the same bits); the
+   * images are split over {@code gemm}'s threads.
+   */
   @Override
   public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
     NdArray x = in[grad ? 1 : 0];
@@ -76,8 +81,13 @@ final class MaxPoolOp extends BaseOp {
       int[] shape = grad ? x.shapeRef() : new int[] {n, oh, ow, c};
       NdArray out = NdArray.reuseOrZeros(NdArray.previous(previous, 0), DType.FLOAT32, shape);
       boolean vector = gemm.implementation() == Gemm.Kernel.VECTOR && gemm.isAvailable();
-      poolFloat(x.floats(), grad ? in[0].floats() : null, out.floats(), n, h, w, c, oh, ow, geo,
-          vector);
+      float[] xf = x.floats();
+      float[] gf = grad ? in[0].floats() : null;
+      float[] of = out.floats();
+      // Images go to the threads whole: each writes only its own images' outputs.
+      long work = (long) n * h * w * c;
+      RowSplit.run(work >= PARALLEL_MIN_ELEMENTS ? gemm.threads() : 1, n, 1, 1, (from, to) ->
+          poolFloat(xf, gf, of, from, to, h, w, c, oh, ow, geo, vector));
       return new NdArray[] {out};
     }
     double[] xd = x.asDoubles();
@@ -119,20 +129,21 @@ final class MaxPoolOp extends BaseOp {
    * The float32 pool (g null) or its gradient, on the arrays directly, channels innermost so that
    * a window's comparisons run over contiguous memory. Each output takes the first maximum of its
    * window in (ky, kx) order, as the float64 path does; the gradient adds onto that position.
+   * Images {@code [from, to)}.
    */
-  private static void poolFloat(float[] x, float[] g, float[] out, int n, int h, int w, int c,
-      int oh, int ow, ConvGeometry geo, boolean vector) {
+  private static void poolFloat(float[] x, float[] g, float[] out, int from, int to, int h, int w,
+      int c, int oh, int ow, ConvGeometry geo, boolean vector) {
     if (g != null) {
-      java.util.Arrays.fill(out, 0, n * h * w * c, 0f);
+      java.util.Arrays.fill(out, from * h * w * c, to * h * w * c, 0f);
     }
     // The vector path takes whole vectors of channels; this loop the rest (all, without it).
-    int c0 = vector ? VectorPool.pool(x, g, out, n, h, w, c, oh, ow, geo) : 0;
+    int c0 = vector ? VectorPool.pool(x, g, out, from, to, h, w, c, oh, ow, geo) : 0;
     if (c0 == c) {
       return;
     }
     int[] bestAt = new int[c];
     float[] best = new float[c];
-    for (int b = 0; b < n; b++) {
+    for (int b = from; b < to; b++) {
       for (int oy = 0; oy < oh; oy++) {
         for (int ox = 0; ox < ow; ox++) {
           int first = ((b * h + oy * geo.sh()) * w + ox * geo.sw()) * c;

@@ -343,11 +343,15 @@ final class Plan {
     return t;
   }
 
-  /** A fresh table of per-step, per-output entries for {@link #execute}. */
+  /**
+   * A fresh table of per-step, per-output entries for {@link #execute}, followed, for an op that
+   * keeps work buffers, by its slots for them ({@link BaseOp#workspaces()}).
+   */
   NdArray[][] newPrevious() {
     NdArray[][] t = new NdArray[steps.length][];
     for (int s = 0; s < steps.length; s++) {
-      t[s] = new NdArray[steps[s].out().length];
+      int work = steps[s].def() instanceof BaseOp b ? b.workspaces() : 0;
+      t[s] = new NdArray[steps[s].out().length + work];
     }
     return t;
   }

@@ -23,15 +23,20 @@ final class VectorPool {
   private VectorPool() {}
 
   /**
-   * Channels {@code [0, full)} of every window, where {@code full} is c rounded down to whole
-   * vectors (returned; the caller does the rest): out holds the pool ({@code g} null) or, with
-   * {@code g}, the gradient added onto each window's first maximum (out zeroed by the caller).
+   * Channels {@code [0, full)} of every window of images {@code [from, to)}, where {@code full}
+   * is c rounded down to whole vectors (returned; the caller does the rest): out holds the pool
+   * ({@code g} null) or, with {@code g}, the gradient added onto each window's first maximum (out
+   * zeroed by the caller); where the windows do not overlap, each window's inputs are written
+   * whole instead (the same values: the gradient, plus zero, at the first maximum, zero
+   * elsewhere).
    */
-  static int pool(float[] x, float[] g, float[] out, int n, int h, int w, int c, int oh, int ow,
-      ConvGeometry geo) {
+  static int pool(float[] x, float[] g, float[] out, int from, int to, int h, int w, int c, int oh,
+      int ow, ConvGeometry geo) {
     int full = c - c % L;
     int[] at = new int[L];
-    for (int b = 0; b < n; b++) {
+    boolean disjoint = geo.sh() >= geo.kh() && geo.sw() >= geo.kw();
+    FloatVector zero = FloatVector.zero(S);
+    for (int b = from; b < to; b++) {
       for (int oy = 0; oy < oh; oy++) {
         for (int ox = 0; ox < ow; ox++) {
           int first = ((b * h + oy * geo.sh()) * w + ox * geo.sw()) * c;
@@ -55,6 +60,17 @@ final class VectorPool {
             }
             if (g == null) {
               best.intoArray(out, o + ch);
+            } else if (disjoint) {
+              // Each input is in one window at most: write the window whole, the gradient where
+              // its first maximum is (0 + g, as the adding path rounds -0), zeros elsewhere.
+              FloatVector gv = FloatVector.fromArray(S, g, o + ch).add(0f);
+              for (int ky = 0; ky < geo.kh(); ky++) {
+                for (int kx = 0; kx < geo.kw(); kx++) {
+                  int p = ((b * h + oy * geo.sh() + ky) * w + ox * geo.sw() + kx) * c;
+                  zero.blend(gv, bestAt.compare(VectorOperators.EQ, p).cast(S))
+                      .intoArray(out, p + ch);
+                }
+              }
             } else {
               bestAt.intoArray(at, 0);
               for (int l = 0; l < L; l++) {
