@@ -10,7 +10,8 @@
 # Protocol (facts.md section 5): Synthetic(1,1), 30 devices, 10 per round, E=20, B=10, lr 0.01,
 # mclr, ROUNDS rounds; ALGORITHM fedavg (mu 0) or fedprox (mu 1). Tributary runs as a user runs
 # it: `./tributary simulate`, a plain `java -jar` with no JVM options (TRIBUTARY_JAVA_OPTS is
-# cleared), one client thread per core unless THREADS sets `--threads`. numpy runs with one BLAS
+# cleared; VECTOR=1 sets it to `--add-modules jdk.incubator.vector`, what the README recommends for
+# runs longer than a few seconds), one client thread per core unless THREADS sets `--threads`. numpy runs with one BLAS
 # thread, on its own draw of the data with the same per-device training sizes (from the first
 # Tributary run's clients.json).
 #
@@ -21,7 +22,7 @@
 # the runs, the two Tributary runs of a seed must agree bit for bit (final.npz), or no ratio is
 # printed.
 #
-# Usage: [REPS=5] [ROUNDS=200] [ALGORITHM=fedavg|fedprox] [THREADS=cores] [MAX_LOAD=1.0]
+# Usage: [REPS=5] [ROUNDS=200] [ALGORITHM=fedavg|fedprox] [THREADS=cores] [VECTOR=1] [MAX_LOAD=1.0]
 #        [ALLOW_LOAD=1] tributary-benchmarks/scripts/run-fedprox-protocol.sh
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -77,6 +78,8 @@ fi
 "$root/tributary" --version > /dev/null
 out="$root/tributary-benchmarks/target/results/fedprox-protocol-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
-exec env -u TRIBUTARY_JAVA_OPTS python3 "$here/fedprox_race.py" --root "$root" --out "$out" \
+java_opts=()
+[[ ${VECTOR:-0} == 1 ]] && java_opts=("TRIBUTARY_JAVA_OPTS=--add-modules jdk.incubator.vector")
+exec env -u TRIBUTARY_JAVA_OPTS "${java_opts[@]}" python3 "$here/fedprox_race.py" --root "$root" --out "$out" \
   --reps "$REPS" --rounds "$ROUNDS" --algorithm "$ALGORITHM" --threads "${THREADS:-$cores}" \
   --threads-flag "${THREADS:+yes}" --cores "$cores" --under-load "$under_load"
