@@ -61,16 +61,9 @@ cores=$(nproc)
 for t in $THREADS; do
   ((t <= cores)) || failed+=("$t threads asked for, the machine has $cores cores")
 done
-read -r load1 load5 load15 _ < /proc/loadavg
-under_load=""
-if ! python3 -c "import sys; sys.exit(0 if $load1 <= $MAX_LOAD else 1)"; then
-  if [[ ${ALLOW_LOAD:-0} == 1 ]]; then
-    under_load="load average $load1 is above $MAX_LOAD (ALLOW_LOAD=1): figures taken under load"
-    echo "warning: $under_load" >&2
-  else
-    failed+=("load average $load1 is above $MAX_LOAD (wait, or ALLOW_LOAD=1 to run anyway)")
-  fi
-fi
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+check_load
 if ((${#failed[@]})); then
   printf 'precondition failed: %s\n' "${failed[@]}" >&2
   exit 1
