@@ -6,6 +6,7 @@ import io.tributary.flower.server.FlowerServerException;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.SecureFitProtocol;
+import io.tributary.flower.server.SecureSumRefusedException;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.learning.LearningProcess;
 import io.tributary.learning.aggregation.ClientSignal;
@@ -138,6 +139,7 @@ public final class RoundRunner {
     LearningProcess process = config.algorithm().process(
         RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
         work.evaluation());
+    refuseSecureSums(process);
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
     run.start(new Start(config.initial().roundsDone() + 1, config.rounds(),
@@ -185,6 +187,22 @@ public final class RoundRunner {
           run.rounds().size()), done.end().finalParameters().orElseThrow());
     } catch (ConnectedClients.TooFewClients e) {
       throw e.getCause();
+    }
+  }
+
+  /**
+   * Refuses, before any client is asked to fit, a process whose computations sum securely: the
+   * server's runtime would compute every client's input to the secure sum itself (see {@link
+   * SecureSumRefusedException}).
+   */
+  static void refuseSecureSums(LearningProcess process) throws SecureSumRefusedException {
+    java.util.SortedSet<String> secure = new java.util.TreeSet<>();
+    for (io.tributary.core.computation.Computation c : List.of(process.initialize(),
+        process.next(), process.evaluate())) {
+      secure.addAll(io.tributary.runtime.SecureSummation.intrinsicsIn(c));
+    }
+    if (!secure.isEmpty()) {
+      throw new SecureSumRefusedException(process.name(), secure);
     }
   }
 
