@@ -1,0 +1,64 @@
+package io.tributary.flower.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.privacy.aggregation.DpAggregator;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpNoise;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A server refuses a round computation with a secure sum before any client trains, since its
+ * runtime would compute every client's input to the sum itself.
+ */
+class SecureSumRefusalTest {
+  private static DpAggregator clientDp() {
+    return new DpAggregator(DpMode.CLIENT, 0, 1.0, 2, Optional.empty(), 0,
+        DpNoise.seededForExperimentsOnlyNotPrivate(1));
+  }
+
+  @Test
+  void run_dpAggregatorWithSecureSum_refusedBeforeAnyClientFits() throws Exception {
+    FederatedAlgorithm algorithm = FederatedAlgorithm.fedAvg()
+        .withAggregator(clientDp().withSecureSum(16));
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2).algorithm(algorithm)
+        .build())) {
+      List<FakeClient> clients = List.of(h.client(Behaviours.honest(1, 1)),
+          h.client(Behaviours.honest(1, 1)));
+      h.awaitClients(2);
+
+      assertThatThrownBy(h.server::run).isInstanceOfSatisfying(
+          SecureSumRefusedException.class, e -> {
+            assertThat(e.intrinsics()).containsExactly("federated_secure_sum_bitwidth");
+            assertThat(e.getMessage()).contains("sums securely (federated_secure_sum_bitwidth)")
+                .contains("hold every client's input in the clear");
+          });
+      for (FakeClient c : clients) {
+        assertThat(c.received).noneMatch(ServerMessage::hasFitIns);
+      }
+    }
+  }
+
+  @Test
+  void run_sameDpAggregatorWithoutSecureSum_runsItsRound() throws Exception {
+    FederatedAlgorithm algorithm = FederatedAlgorithm.fedAvg().withAggregator(clientDp());
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2).algorithm(algorithm)
+        .build())) {
+      List<FakeClient> clients = List.of(h.client(Behaviours.honest(1, 1)),
+          h.client(Behaviours.honest(1, 1)));
+      h.awaitClients(2);
+
+      RunResult r = h.server.run();
+
+      assertThat(r.rounds()).hasSize(1);
+      for (FakeClient c : clients) {
+        assertThat(c.received).anyMatch(ServerMessage::hasFitIns);
+      }
+    }
+  }
+}
