@@ -1,0 +1,68 @@
+package io.tributary.flower.fleet.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.flower.app.ClientApp;
+import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.server.InitialParameters;
+import io.tributary.flower.server.SecureSumRefusedException;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.learning.FederatedAlgorithm;
+import io.tributary.privacy.aggregation.DpAggregator;
+import io.tributary.privacy.aggregation.DpMode;
+import io.tributary.privacy.aggregation.DpNoise;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Optional;
+import java.util.SequencedMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Fleet server refuses {@code DpAggregator.withSecureSum}'s round computation before any node
+ * is sent a train message: its SuperNodes' ClientApps cannot run the steps before the secure sum.
+ */
+@Timeout(120)
+class FleetServerSecureSumRefusalTest {
+  @TempDir Path dir;
+
+  @Test
+  void run_dpAggregatorWithSecureSum_refusedBeforeAnyNodeTrains() throws Exception {
+    AtomicInteger trained = new AtomicInteger();
+    ClientApp plusOne = FleetServerJavaNodesTest.plusK(1);
+    ClientApp app = ClientApp.builder().train((Message m, io.tributary.flower.app.Context c) -> {
+      trained.incrementAndGet();
+      return plusOne.handle(m, c);
+    }).evaluate(plusOne::handle).build();
+    DpAggregator dp = new DpAggregator(DpMode.CLIENT, 0, 1.0, 2, Optional.empty(), 0,
+        DpNoise.seededForExperimentsOnlyNotPrivate(1)).withSecureSum(16);
+    SequencedMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofDoubles(Shape.of(3), new double[] {1, 2, 3}));
+    ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(1).minClients(2)
+        .algorithm(FederatedAlgorithm.fedAvg().withAggregator(dp))
+        .roundTimeout(Duration.ofSeconds(30)).clientWait(Duration.ofSeconds(30))
+        .initial(InitialParameters.given(init)).build();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(FleetServerJavaNodesTest.app(dir)))
+        .address("127.0.0.1", 0).transport(FleetTransport.GRPC_RERE).serveJoin(false).build();
+    try (FleetServer server = FleetServer.start(config, fleet);
+        SuperNode a = node(server, app);
+        SuperNode b = node(server, app)) {
+      assertThatThrownBy(server::run).isInstanceOfSatisfying(SecureSumRefusedException.class,
+          e -> assertThat(e.intrinsics()).containsExactly("federated_secure_sum_bitwidth"));
+      assertThat(trained).hasValue(0);
+    }
+  }
+
+  private static SuperNode node(FleetServer server, ClientApp app) throws Exception {
+    return SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
+        .transport(io.tributary.flower.fleet.FleetTransport.grpcRere()).clientApp(app)
+        .pollInterval(Duration.ofMillis(100)).build().start();
+  }
+}
