@@ -155,6 +155,9 @@ public record DpAggregator(DpMode mode, double noiseMultiplier, double clippingN
    * The same client-side aggregator summing through {@code federated_secure_sum_bitwidth}: each
    * client clips (and noises) its update, quantizes it to {@code bits}-bit integers over the
    * clipping range, and only the sum reaches the server, which adds the central noise to it.
+   * That holds where the runtime runs the clients' steps on the clients' behalf (a simulation,
+   * with SecAgg+ as its secure summation); a Flower server, whose runtime would run them in the
+   * server, refuses the aggregator ({@code SecureSumRefusedException}).
    *
    * @throws IllegalArgumentException when the aggregator is not client-side, or {@code bits} is
    *     not 1 to 42
