@@ -22,12 +22,13 @@ class SecureSumRefusalTest {
         DpNoise.seededForExperimentsOnlyNotPrivate(1));
   }
 
+  /** The model is asked of a client, so the refusal comes once it is had. */
   @Test
   void run_dpAggregatorWithSecureSum_refusedBeforeAnyClientFits() throws Exception {
     FederatedAlgorithm algorithm = FederatedAlgorithm.fedAvg()
         .withAggregator(clientDp().withSecureSum(16));
     try (Harness h = new Harness(Harness.config().rounds(1).minClients(2).algorithm(algorithm)
-        .build())) {
+        .initial(InitialParameters.fromClient()).build())) {
       List<FakeClient> clients = List.of(h.client(Behaviours.honest(1, 1)),
           h.client(Behaviours.honest(1, 1)));
       h.awaitClients(2);
@@ -38,9 +39,27 @@ class SecureSumRefusalTest {
             assertThat(e.getMessage()).contains("sums securely (federated_secure_sum_bitwidth)")
                 .contains("hold every client's input in the clear");
           });
+      assertThat(clients).anyMatch(c -> c.received.stream()
+          .anyMatch(ServerMessage::hasGetParametersIns));
       for (FakeClient c : clients) {
         assertThat(c.received).noneMatch(ServerMessage::hasFitIns);
       }
+    }
+  }
+
+  @Test
+  void run_secureSumWithAGivenModel_refusedBeforeWaitingForClients() throws Exception {
+    FederatedAlgorithm algorithm = FederatedAlgorithm.fedAvg()
+        .withAggregator(clientDp().withSecureSum(16));
+    try (Harness h = new Harness(Harness.config().rounds(1).minClients(2).algorithm(algorithm)
+        .clientWait(java.time.Duration.ofMinutes(5)).build())) {
+      long start = System.nanoTime();
+
+      assertThatThrownBy(h.server::run).isInstanceOf(SecureSumRefusedException.class);
+
+      // No client ever connects: the refusal did not wait the five minutes for two.
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+          .isLessThan(java.time.Duration.ofMinutes(1));
     }
   }
 

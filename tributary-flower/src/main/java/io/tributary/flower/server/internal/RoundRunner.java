@@ -106,6 +106,17 @@ public final class RoundRunner {
     // Found before any client is waited for, so that a missing protocol fails at once.
     SecureFitProtocol secure = secureFit.isEmpty() && config.secureAggregation().isPresent()
         ? SecureRound.protocol() : null;
+    // A model the config gives (or a checkpoint) is known before any client: a computation the
+    // server refuses is then refused before the clients are waited for. A model asked of a
+    // client is checked once it is had, still before any client is asked to fit.
+    Optional<SequencedMap<String, Tensor>> known = switch (config.initial()) {
+      case InitialParameters.Given g -> Optional.of(g.tensors());
+      case InitialParameters.Resumed r -> Optional.of(r.tensors());
+      case InitialParameters.FromClient f -> Optional.empty();
+    };
+    if (known.isPresent()) {
+      refuseSecureSums(known.get());
+    }
     manager.waitFor(config.minClients(), config.clientWait());
     SequencedMap<String, Tensor> initial = new InitialModel(config, manager, registry).fetch();
     java.util.Optional<String> nonFinite = io.tributary.tensor.Finite.problem(
@@ -125,8 +136,7 @@ public final class RoundRunner {
         config.roundFitConfig());
     // What flower_fit returns is what the aggregator declares it reads from each client.
     ClientSignals signals = config.algorithm().aggregator().create(spec.type()).clientSignals();
-    RemoteClientWork work = new RemoteClientWork(manager, new ParameterCodec(registry, spec),
-        config.roundTimeout(), config.maxExamplesPerClient(), signals);
+    RemoteClientWork work = work(spec, signals);
     Optional<SecureFit> secureRound = secureFit.or(() -> Optional.ofNullable(secure)
         .map(p -> work.secureRound(config.secureAggregation().get(), p)));
     int exchanges = secureRound.map(SecureFit::exchanges).orElse(1);
@@ -136,9 +146,7 @@ public final class RoundRunner {
       throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
           + "secure round does not reveal: use fixed clipping with secure aggregation", null);
     }
-    LearningProcess process = config.algorithm().process(
-        RemoteClientWork.initialize(spec, List.copyOf(initial.values())), work.fit(),
-        work.evaluation());
+    LearningProcess process = process(spec, initial, work);
     refuseSecureSums(process);
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
@@ -188,6 +196,37 @@ public final class RoundRunner {
     } catch (ConnectedClients.TooFewClients e) {
       throw e.getCause();
     }
+  }
+
+  /** The work of the clients' fit and evaluation on a model of {@code spec}. */
+  private RemoteClientWork work(ModelSpec spec, ClientSignals signals) {
+    return new RemoteClientWork(manager, new ParameterCodec(registry, spec),
+        config.roundTimeout(), config.maxExamplesPerClient(), signals);
+  }
+
+  /** The algorithm's process from {@code initial} over {@code work}'s fit and evaluation. */
+  private LearningProcess process(ModelSpec spec, SequencedMap<String, Tensor> initial,
+      RemoteClientWork work) {
+    return config.algorithm().process(RemoteClientWork.initialize(spec,
+        List.copyOf(initial.values())), work.fit(), work.evaluation());
+  }
+
+  /**
+   * Refuses the process from {@code initial} as {@link #refuseSecureSums(LearningProcess)}
+   * does; a model the run cannot use (or its aggregator cannot take) is left to the run, which
+   * refuses it with its own message.
+   */
+  private void refuseSecureSums(SequencedMap<String, Tensor> initial)
+      throws SecureSumRefusedException {
+    LearningProcess process;
+    try {
+      ModelSpec spec = ModelSpec.of(List.copyOf(initial.values()));
+      process = process(spec, initial, work(spec,
+          config.algorithm().aggregator().create(spec.type()).clientSignals()));
+    } catch (IllegalArgumentException e) {
+      return;
+    }
+    refuseSecureSums(process);
   }
 
   /**
