@@ -50,7 +50,11 @@ final class WorkerTeam {
 
   /** One call's parts, claimed from {@code next}; {@code done} counts the finished ones. */
   private static final class Job {
-    final Part part;
+    /**
+     * What the parts run; cleared once all have finished, so that the job the team and its workers
+     * still hold does not keep the product's arrays reachable. Read only after claiming a part.
+     */
+    Part part;
     final int parts;
     final AtomicInteger next = new AtomicInteger();
     final AtomicInteger done = new AtomicInteger();
@@ -176,6 +180,7 @@ final class WorkerTeam {
       }
       job.work();
       awaitDone(job);
+      job.part = null;
       if (job.error != null) {
         throw job.error;
       }
