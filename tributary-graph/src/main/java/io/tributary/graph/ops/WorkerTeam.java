@@ -10,8 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * thread that calls {@link #tryRun}, kept hot between calls: after a part, a worker spins for
  * {@link #SPIN_NANOS} waiting for the next job before it parks, and a parked worker exits after
  * {@link #KEEP_ALIVE_NANOS} without work. A training step makes a handful of products of a few
- * dozen microseconds each; handing half of one to a parked fork-join worker (an unpark, a thread
- * wake-up and a join, tens of microseconds each time, more on a busy machine) cost more than the
+ * dozen microseconds each; handing half of one to a parked fork-join worker (an unpark, the wake-up
+ * of a core that has gone idle, and a join: tens of microseconds each time) cost more than the
  * half saved, so two threads trained the FedAvg 2NN slower than one.
  *
  * <p>A job is a number of parts; the caller and the workers claim parts from one counter, so a
@@ -30,9 +30,9 @@ final class WorkerTeam {
    * microseconds for a 2NN), shorter than anything a user would notice as a busy core once
    * training ends.
    */
-  static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(300);
+  static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
   /** Spins between yields while a worker waits for a job (a power of two). */
-  private static final int YIELD_EVERY = 256;
+  private static final int YIELD_EVERY = 32;
   /** How long a parked worker waits for work before its thread ends. */
   static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(30);
   /** The most workers a team starts: parts beyond them are computed by whoever is free. */
