@@ -107,8 +107,9 @@ public final class GemmKernel {
 
   /**
    * How many threads a large product or convolution may use: the caller's and {@code threads() -
-   * 1} tasks of the common fork-join pool. 1 (the default) keeps every product on the caller's
-   * thread.
+   * 1} workers of the JVM's one team for split products (kept hot while products keep coming),
+   * or of the common fork-join pool while that team runs another caller's product. 1 (the
+   * default) keeps every product on the caller's thread.
    */
   public int threads() {
     return threads;
@@ -116,7 +117,7 @@ public final class GemmKernel {
 
   /**
    * This kernel with large float32 products and convolutions split over {@code threads} threads
-   * (the caller's and {@code threads - 1} tasks of {@link java.util.concurrent.ForkJoinPool#commonPool()}).
+   * (the caller's and {@code threads - 1} workers, see {@link #threads()}).
    * Each thread computes whole elements of the result, in the same order as one thread would, so
    * the results are the same bits for every thread count. OpenBLAS products stay on the caller's
    * thread.

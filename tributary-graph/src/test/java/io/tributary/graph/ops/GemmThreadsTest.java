@@ -25,7 +25,12 @@ class GemmThreadsTest {
   @CsvSource({"32, 200, 784, false, false", "784, 200, 32, true, false", "32, 784, 200, false, true",
       "129, 67, 301, true, true", "512, 512, 512, false, false", "7, 300, 400, false, false",
       // A batch's few rows split over threads by columns (Gemm.splitsColumns), ragged ends.
-      "48, 97, 130, true, false", "64, 200, 200, false, true", "32, 65, 300, false, false"})
+      "48, 97, 130, true, false", "64, 200, 200, false, true", "32, 65, 300, false, false",
+      // The FedAvg 2NN's step (batch 32): forward, input gradients, weight gradients.
+      "32, 200, 200, false, false", "32, 10, 200, false, false", "32, 200, 200, false, true",
+      "32, 200, 10, false, true", "200, 200, 32, true, false", "200, 10, 32, true, false",
+      // A ragged last batch of the 2NN's epoch (10,000 = 312 x 32 + 16).
+      "16, 200, 784, false, false", "784, 200, 16, true, false"})
   void sgemm_anyThreadCount_givesTheBitsOfOneThread(int m, int n, int k, boolean ta, boolean tb) {
     float[] a = random(1, m * k);
     float[] b = random(2, k * n);
@@ -89,6 +94,42 @@ class GemmThreadsTest {
     Gemm.sgemm(GemmKernel.of(impl), ta, false, m, n, k,
         java.util.Arrays.copyOfRange(a, 9, 9 + m * k), b, reference);
     assertThat(java.util.Arrays.copyOfRange(whole, 3, 3 + m * n)).isEqualTo(reference);
+  }
+
+  @Test
+  void sgemm_callersOnManyThreadsAtOnce_eachGetsTheBitsOfOneThread() throws Exception {
+    // More callers than the one worker team: those that find it busy split over the common pool.
+    int m = 32;
+    int n = 200;
+    int k = 784;
+    float[] a = random(6, m * k);
+    float[] b = random(7, k * n);
+    float[] one = new float[m * n];
+    Gemm.sgemm(GemmKernel.of(Kernel.PORTABLE), false, false, m, n, k, a, b, one);
+    java.util.concurrent.ExecutorService callers =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<float[]>> results = new java.util.ArrayList<>();
+      for (int caller = 0; caller < 4; caller++) {
+        Kernel impl = caller % 2 == 0 ? Kernel.VECTOR : Kernel.PORTABLE;
+        GemmKernel kernel = GemmKernel.of(impl).withThreads(2 + caller % 2);
+        results.add(callers.submit(() -> {
+          float[] c = new float[m * n];
+          for (int r = 0; r < 50; r++) {
+            Gemm.sgemm(kernel, false, false, m, n, k, a, b, c);
+            if (!java.util.Arrays.equals(c, one)) {
+              return c;
+            }
+          }
+          return c;
+        }));
+      }
+      for (java.util.concurrent.Future<float[]> f : results) {
+        assertThat(f.get()).isEqualTo(one);
+      }
+    } finally {
+      callers.shutdownNow();
+    }
   }
 
   @Test
