@@ -13,9 +13,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Fuses pairs of element-wise ops of a plan into one pass over the data, giving the same bits as
- * the two ops one after the other. Two pairs, the pattern of a dense or convolution layer with a
- * bias and ReLU and of its gradient:
+ * Fuses pairs of ops of a plan into one pass over the data, giving the same bits as the two ops
+ * one after the other. Three pairs, the pattern of a dense or convolution layer with a bias and
+ * ReLU and of its gradient:
  *
  * <ul>
  *   <li>{@code z = add(y, b); h = relu(z)} becomes {@code h = bias_relu(y, b)}, when nothing but
@@ -26,6 +26,12 @@ import java.util.Set;
  *   <li>{@code d = relu_grad(g, h); s = sum_to_like(d, b)} becomes {@code d, s =
  *       relu_grad_sum(g, h, b)}: the bias gradient is summed while d is written, row by row in
  *       the order sum_to_like sums them.
+ *   <li>{@code y = conv2d(x, w); h = bias_relu(y, b)} (the first pair's result) becomes {@code h =
+ *       conv2d_bias_relu(x, w, b)} when nothing else reads y but {@code sum_to_like} for its
+ *       shape, which then reads h, of the same shape ({@link ConvBiasReluOp}): the bias
+ *       and ReLU are applied to each block of outputs as the convolution finishes it, so the
+ *       output is not read again in a pass of its own and the pass runs on the convolution's
+ *       threads.
  * </ul>
  *
  * <p>Only float32 values are fused. A fused op meets run-time shapes the one-pass loop does not
@@ -34,6 +40,7 @@ import java.util.Set;
 final class Fusions {
   static final String BIAS_RELU = "fused_bias_relu";
   static final String RELU_GRAD_SUM = "fused_relu_grad_sum";
+  static final String CONV_BIAS_RELU = "fused_conv2d_bias_relu";
 
   private Fusions() {}
 
@@ -42,6 +49,7 @@ final class Fusions {
     return switch (type) {
       case BIAS_RELU -> Optional.of(BiasRelu.INSTANCE);
       case RELU_GRAD_SUM -> Optional.of(ReluGradSum.INSTANCE);
+      case CONV_BIAS_RELU -> Optional.of(ConvBiasReluOp.INSTANCE);
       default -> Optional.empty();
     };
   }
@@ -53,6 +61,7 @@ final class Fusions {
    */
   static List<Op> fuse(Graph graph, List<Op> order, Collection<String> keep) {
     List<Op> ops = fuseBiasRelu(graph, new ArrayList<>(order), Set.copyOf(keep));
+    ops = fuseConvBiasRelu(graph, ops, Set.copyOf(keep));
     return fuseReluGradSum(graph, ops, Set.copyOf(keep));
   }
 
@@ -110,6 +119,72 @@ final class Fusions {
         Op grad = out[g];
         out[g] = new Op(grad.name(), grad.type(), List.of(grad.inputs().get(0), h),
             grad.outputs(), grad.args());
+      }
+    }
+    List<Op> result = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      if (!dropped[i]) {
+        result.add(out[i]);
+      }
+    }
+    return result;
+  }
+
+  private static List<Op> fuseConvBiasRelu(Graph graph, List<Op> ops, Set<String> keep) {
+    Map<String, Integer> writer = new HashMap<>();
+    for (int i = 0; i < ops.size(); i++) {
+      for (String o : ops.get(i).outputs()) {
+        writer.put(o, i);
+      }
+    }
+    Map<String, List<Integer>> readers = readers(ops);
+    Op[] out = ops.toArray(new Op[0]);
+    boolean[] dropped = new boolean[out.length];
+    for (int r = 0; r < out.length; r++) {
+      Op biasRelu = out[r];
+      if (!biasRelu.type().equals(BIAS_RELU)) {
+        continue;
+      }
+      String y = biasRelu.inputs().get(0);
+      Integer c = writer.get(y);
+      // A bias of one value per channel: then h has y's shape (a wider one could broadcast y).
+      if (c == null || c >= r || keep.contains(y) || !isFloat32(graph, y)
+          || graph.requireVariable(biasRelu.inputs().get(1)).shape().rank() != 1) {
+        continue;
+      }
+      Op conv = out[c];
+      if (!conv.type().equals("conv2d") || conv.outputs().size() != 1
+          || conv.inputs().size() != 2) {
+        continue;
+      }
+      // Besides the bias_relu, only the add's gradient reads y, as sum_to_like's shape operand:
+      // it reads h instead, computed by then.
+      List<Integer> shapeReaders = new ArrayList<>();
+      boolean other = false;
+      for (int q : readers.get(y)) {
+        Op reader = out[q];
+        if (q == r) {
+          continue;
+        }
+        if (q > r && reader.type().equals("sum_to_like") && reader.inputs().get(1).equals(y)
+            && !reader.inputs().get(0).equals(y)) {
+          shapeReaders.add(q);
+        } else {
+          other = true;
+        }
+      }
+      if (other) {
+        continue;
+      }
+      String h = biasRelu.outputs().get(0);
+      out[r] = new Op(conv.name() + "+" + biasRelu.name(), CONV_BIAS_RELU,
+          List.of(conv.inputs().get(0), conv.inputs().get(1), biasRelu.inputs().get(1)),
+          biasRelu.outputs(), conv.args());
+      dropped[c] = true;
+      for (int q : shapeReaders) {
+        Op sum = out[q];
+        out[q] = new Op(sum.name(), sum.type(), List.of(sum.inputs().get(0), h), sum.outputs(),
+            sum.args());
       }
     }
     List<Op> result = new ArrayList<>();

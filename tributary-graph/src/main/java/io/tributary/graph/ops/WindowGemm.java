@@ -29,6 +29,15 @@ final class WindowGemm {
     void fill(int[] into, int from, int count);
   }
 
+  /**
+   * Runs on rows {@code [from, from+count)} of C once their chains are complete, while the row
+   * block is still in cache (a fused bias and ReLU, say).
+   */
+  @FunctionalInterface
+  interface Finish {
+    void rows(int from, int count);
+  }
+
   private WindowGemm() {}
 
   /**
@@ -39,6 +48,15 @@ final class WindowGemm {
    */
   static void multiply(boolean vector, float[] src, Offsets rows, int i0, int i1, Offsets steps,
       int kn, float[] b, int ldb, float[] c, int ldc, int n) {
+    multiply(vector, src, rows, i0, i1, steps, kn, b, ldb, c, ldc, n, null);
+  }
+
+  /**
+   * As {@link #multiply(boolean, float[], Offsets, int, int, Offsets, int, float[], int, float[],
+   * int, int)}, then {@code finish} (unless null) on each block of rows as soon as it is complete.
+   */
+  static void multiply(boolean vector, float[] src, Offsets rows, int i0, int i1, Offsets steps,
+      int kn, float[] b, int ldb, float[] c, int ldc, int n, Finish finish) {
     // On the Vector API, a block of B stays in L1 for the whole row block and a row block of C in
     // L2; the portable loop copies B's rows as it goes and keeps a row block's sums in L1.
     int kc = vector ? Math.max(16, B_BLOCK_FLOATS / Math.max(1, n)) : Math.max(1, kn);
@@ -63,6 +81,9 @@ final class WindowGemm {
         } else {
           portable(src, rowAt, count, kAt, kb, b, k0 * ldb, ldb, c, r0 * ldc, ldc, n, acc, bRows);
         }
+      }
+      if (finish != null) {
+        finish.rows(r0, count);
       }
     }
   }
