@@ -132,7 +132,7 @@ final class ConvFloat {
       pad(s, x, xp, from, to);
       WindowGemm.multiply(vector, xp, (into, i, count) -> positions(s, into, i, count), from * p,
           to * p, (into, k, count) -> windowEntries(s, into, k, count), s.window(), w, cout,
-          out, cout, cout, finish);
+          out, cout, cout, finish, WindowGemm.B_BLOCK_FLOATS);
     });
   }
 
@@ -159,7 +159,7 @@ final class ConvFloat {
     RowSplit.run(t, s.window(), 8, 8, (from, to) ->
         WindowGemm.multiply(vector, xp, (into, i, count) -> windowEntries(s, into, i, count), from,
             to, (into, k, count) -> positions(s, into, k, count), s.n() * s.positions(), g,
-            s.cout(), dw, s.cout(), s.cout()));
+            s.cout(), dw, s.cout(), s.cout(), null, WindowGemm.B_BLOCK_FLOATS_STRIDED_A));
   }
 
   /**
