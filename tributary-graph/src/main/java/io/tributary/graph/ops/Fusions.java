@@ -278,6 +278,10 @@ final class Fusions {
     static final ReluGradSum INSTANCE = new ReluGradSum();
     private static final ActivationGradOp RELU_GRAD =
         new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU);
+    /** Values smaller than this stay on one thread: a fork would cost more than it saves. */
+    private static final int PARALLEL_MIN_ELEMENTS = 1 << 16;
+    /** Each thread's columns are a multiple of this many (a 64-byte line of floats). */
+    private static final int COLUMN_ALIGN = 16;
 
     private ReluGradSum() {
       super(RELU_GRAD_SUM, 3, 3, 2);
@@ -295,6 +299,16 @@ final class Fusions {
 
     @Override
     public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+      return compute(op, in, previous, GemmKernel.DEFAULT);
+    }
+
+    /**
+     * On {@code gemm}'s threads when the value is large (a convolution layer's), each thread
+     * taking a range of columns over all rows: every column's sum is still one chain over the
+     * rows in ascending order, so the bits do not depend on the threads.
+     */
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
       NdArray g = in[0];
       NdArray h = in[1];
       int[] target = in[2].shapeRef();
@@ -314,16 +328,24 @@ final class Fusions {
       float[] sum = s.floats();
       java.util.Arrays.fill(sum, 0f);
       int w = sum.length;
+      int threads = a.length >= PARALLEL_MIN_ELEMENTS ? gemm.threads() : 1;
+      RowSplit.run(threads, w, COLUMN_ALIGN, COLUMN_ALIGN, (j0, j1) -> columns(a, x, r, sum, j0,
+          j1));
+      return new NdArray[] {d, s};
+    }
+
+    /** Columns {@code [j0, j1)} of every row. */
+    private static void columns(float[] a, float[] x, float[] r, float[] sum, int j0, int j1) {
+      int w = sum.length;
       for (int base = 0; w > 0 && base < a.length; base += w) {
         // relu_grad's arithmetic (ActivationGradOp), then sum_to_like's: each column's sum takes
         // the rows in ascending order, from +0.
-        for (int j = 0; j < w; j++) {
+        for (int j = j0; j < j1; j++) {
           float v = a[base + j] * Math.signum(Math.max(x[base + j], 0f));
           r[base + j] = v;
           sum[j] += v;
         }
       }
-      return new NdArray[] {d, s};
     }
   }
 }

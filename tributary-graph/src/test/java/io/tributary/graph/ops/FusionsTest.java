@@ -71,6 +71,27 @@ class FusionsTest {
   }
 
   @Test
+  void reluGradSum_largeValueOnThreads_matchesReluGradThenSumToLike() {
+    // Large enough to split its columns over the threads; 48 columns do not split evenly.
+    for (int cols : new int[] {32, 48, 5}) {
+      SplittableRandom rnd = new SplittableRandom(cols);
+      int rows = (1 << 16) / cols + 3;
+      NdArray g = specials(rnd, rows, cols);
+      NdArray h = specials(rnd, rows, cols);
+      NdArray b = NdArray.zeros(DType.FLOAT32, cols);
+      NdArray d = new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU)
+          .compute(ANY, new NdArray[] {g, h})[0];
+      NdArray sum = SumToLikeOp.sumTo(d, b.shapeRef());
+      for (int t = 1; t <= 3; t++) {
+        NdArray[] fused = Fusions.def(Fusions.RELU_GRAD_SUM).orElseThrow().compute(ANY,
+            new NdArray[] {g, h, b}, null, GemmKernel.of(Gemm.Kernel.PORTABLE).withThreads(t));
+        assertSameBits(fused[0], d);
+        assertSameBits(fused[1], sum);
+      }
+    }
+  }
+
+  @Test
   void reluGradSum_reusedBuffers_areOverwrittenNotAddedTo() {
     SplittableRandom rnd = new SplittableRandom(6);
     NdArray g = random(rnd, 32, 20);
