@@ -92,7 +92,7 @@ final class Conv2dOp extends BaseOp {
     }
     if (x.dtype() == DType.FLOAT32 && w.dtype() == DType.FLOAT32
         && (kind == Kind.FORWARD || in[0].dtype() == DType.FLOAT32)) {
-      return computeFloat(in, previous, gemm,
+      return computeFloat(in, null, previous, gemm,
           new ConvFloat.Shape(n, h, wd, cin, cout, oh, ow, geo));
     }
     int p = oh * ow;
@@ -145,10 +145,36 @@ final class Conv2dOp extends BaseOp {
   }
 
   /**
-   * float32: {@link ConvFloat}, into the buffer this op returned last time when it fits, with the
-   * work buffers kept in {@code previous} after the output when the caller offers the slots.
+   * {@code relu(add(conv2d(x, w), bias))} in one pass over the output ({@link
+   * Fusions#CONV_BIAS_RELU}): float32 x, w and bias, the bias one value per output channel, with
+   * the bits of the three ops one after the other; null for any other input, which the caller then
+   * computes op by op. Only on a forward op.
+   *
+   * @throws IllegalArgumentException as {@link #compute(Op, NdArray[], NdArray[], GemmKernel)}
    */
-  private NdArray[] computeFloat(NdArray[] in, NdArray[] previous, GemmKernel gemm,
+  NdArray[] computeBiasRelu(Op op, NdArray x, NdArray w, NdArray bias, NdArray[] previous,
+      GemmKernel gemm) {
+    if (kind != Kind.FORWARD || x.dtype() != DType.FLOAT32 || w.dtype() != DType.FLOAT32
+        || bias.dtype() != DType.FLOAT32 || x.rank() != 4 || w.rank() != 4 || bias.rank() != 1
+        || bias.dim(0) != w.dim(3) || x.dim(3) != w.dim(2)) {
+      return null;
+    }
+    ConvGeometry geo = ConvGeometry.convAtRuntime(op, w.dim(0), w.dim(1));
+    int oh = (int) geo.outH(x.dim(1));
+    int ow = (int) geo.outW(x.dim(2));
+    if (oh < 1 || ow < 1) {
+      throw new IllegalArgumentException("filter " + w + " does not fit input " + x);
+    }
+    return computeFloat(new NdArray[] {x, w}, bias.floats(), previous, gemm, new ConvFloat.Shape(
+        x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(3), oh, ow, geo));
+  }
+
+  /**
+   * float32: {@link ConvFloat}, into the buffer this op returned last time when it fits, with the
+   * work buffers kept in {@code previous} after the output when the caller offers the slots; a
+   * forward pass with a {@code bias} (else null) adds it and applies ReLU.
+   */
+  private NdArray[] computeFloat(NdArray[] in, float[] bias, NdArray[] previous, GemmKernel gemm,
       ConvFloat.Shape s) {
     int o = kind == Kind.FORWARD ? 0 : 1;
     NdArray x = in[o];
@@ -162,7 +188,7 @@ final class Conv2dOp extends BaseOp {
       case FORWARD -> {
         out = NdArray.reuseOrZeros(reuse, DType.FLOAT32,
             new int[] {s.n(), s.oh(), s.ow(), s.cout()});
-        ConvFloat.forward(gemm, s, x.floats(), w.floats(), out.floats(), ws);
+        ConvFloat.forward(gemm, s, x.floats(), w.floats(), bias, out.floats(), ws);
       }
       case INPUT_GRAD -> {
         float[] g = gradient(in[0], s);

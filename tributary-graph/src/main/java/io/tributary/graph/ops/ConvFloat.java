@@ -110,16 +110,40 @@ final class ConvFloat {
   /** out[n, oh, ow, cout] = conv(x, w), every element of out written. */
   static void forward(GemmKernel gemm, Shape s, float[] x, float[] w, float[] out,
       Workspace ws) {
+    forward(gemm, s, x, w, null, out, ws);
+  }
+
+  /**
+   * out[n, oh, ow, cout] = conv(x, w), or, when {@code bias} (cout floats) is not null, {@code
+   * relu(conv(x, w) + bias)} with the arithmetic of {@code relu(add(y, bias))}: each finished
+   * element y becomes {@code Math.max(y + bias[co], 0f)}, done on each block of rows while it is
+   * still in cache, by the thread that computed it.
+   */
+  static void forward(GemmKernel gemm, Shape s, float[] x, float[] w, float[] bias, float[] out,
+      Workspace ws) {
     float[] xp = ws.padded(floats("bordered input", s.n(), s.ph(), s.pw(), s.cin()));
     boolean vector = vector(gemm);
     int p = s.positions();
+    int cout = s.cout();
+    WindowGemm.Finish finish = bias == null ? null : (from, count) -> biasRelu(out, from * cout,
+        (from + count) * cout, bias);
     // Each thread borders its own images, then computes their outputs: one fork per call.
     RowSplit.run(threads(gemm, s), s.n(), 1, 1, (from, to) -> {
       pad(s, x, xp, from, to);
       WindowGemm.multiply(vector, xp, (into, i, count) -> positions(s, into, i, count), from * p,
-          to * p, (into, k, count) -> windowEntries(s, into, k, count), s.window(), w, s.cout(),
-          out, s.cout(), s.cout());
+          to * p, (into, k, count) -> windowEntries(s, into, k, count), s.window(), w, cout,
+          out, cout, cout, finish, WindowGemm.B_BLOCK_FLOATS);
     });
+  }
+
+  /** {@code out[i] = max(out[i] + bias[i mod width], 0)} for {@code i} in [from, to). */
+  static void biasRelu(float[] out, int from, int to, float[] bias) {
+    int width = bias.length;
+    for (int row = from; row < to; row += width) {
+      for (int j = 0; j < width; j++) {
+        out[row + j] = Math.max(out[row + j] + bias[j], 0f);
+      }
+    }
   }
 
   /**
@@ -135,7 +159,7 @@ final class ConvFloat {
     RowSplit.run(t, s.window(), 8, 8, (from, to) ->
         WindowGemm.multiply(vector, xp, (into, i, count) -> windowEntries(s, into, i, count), from,
             to, (into, k, count) -> positions(s, into, k, count), s.n() * s.positions(), g,
-            s.cout(), dw, s.cout(), s.cout()));
+            s.cout(), dw, s.cout(), s.cout(), null, WindowGemm.B_BLOCK_FLOATS_STRIDED_A));
   }
 
   /**

@@ -13,9 +13,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Fuses pairs of element-wise ops of a plan into one pass over the data, giving the same bits as
- * the two ops one after the other. Two pairs, the pattern of a dense or convolution layer with a
- * bias and ReLU and of its gradient:
+ * Fuses pairs of ops of a plan into one pass over the data, giving the same bits as the two ops
+ * one after the other. Three pairs, the pattern of a dense or convolution layer with a bias and
+ * ReLU and of its gradient:
  *
  * <ul>
  *   <li>{@code z = add(y, b); h = relu(z)} becomes {@code h = bias_relu(y, b)}, when nothing but
@@ -26,6 +26,12 @@ import java.util.Set;
  *   <li>{@code d = relu_grad(g, h); s = sum_to_like(d, b)} becomes {@code d, s =
  *       relu_grad_sum(g, h, b)}: the bias gradient is summed while d is written, row by row in
  *       the order sum_to_like sums them.
+ *   <li>{@code y = conv2d(x, w); h = bias_relu(y, b)} (the first pair's result) becomes {@code h =
+ *       conv2d_bias_relu(x, w, b)} when nothing else reads y but {@code sum_to_like} for its
+ *       shape, which then reads h, of the same shape ({@link ConvBiasReluOp}): the bias
+ *       and ReLU are applied to each block of outputs as the convolution finishes it, so the
+ *       output is not read again in a pass of its own and the pass runs on the convolution's
+ *       threads.
  * </ul>
  *
  * <p>Only float32 values are fused. A fused op meets run-time shapes the one-pass loop does not
@@ -34,6 +40,7 @@ import java.util.Set;
 final class Fusions {
   static final String BIAS_RELU = "fused_bias_relu";
   static final String RELU_GRAD_SUM = "fused_relu_grad_sum";
+  static final String CONV_BIAS_RELU = "fused_conv2d_bias_relu";
 
   private Fusions() {}
 
@@ -42,6 +49,7 @@ final class Fusions {
     return switch (type) {
       case BIAS_RELU -> Optional.of(BiasRelu.INSTANCE);
       case RELU_GRAD_SUM -> Optional.of(ReluGradSum.INSTANCE);
+      case CONV_BIAS_RELU -> Optional.of(ConvBiasReluOp.INSTANCE);
       default -> Optional.empty();
     };
   }
@@ -53,6 +61,7 @@ final class Fusions {
    */
   static List<Op> fuse(Graph graph, List<Op> order, Collection<String> keep) {
     List<Op> ops = fuseBiasRelu(graph, new ArrayList<>(order), Set.copyOf(keep));
+    ops = fuseConvBiasRelu(graph, ops, Set.copyOf(keep));
     return fuseReluGradSum(graph, ops, Set.copyOf(keep));
   }
 
@@ -110,6 +119,72 @@ final class Fusions {
         Op grad = out[g];
         out[g] = new Op(grad.name(), grad.type(), List.of(grad.inputs().get(0), h),
             grad.outputs(), grad.args());
+      }
+    }
+    List<Op> result = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      if (!dropped[i]) {
+        result.add(out[i]);
+      }
+    }
+    return result;
+  }
+
+  private static List<Op> fuseConvBiasRelu(Graph graph, List<Op> ops, Set<String> keep) {
+    Map<String, Integer> writer = new HashMap<>();
+    for (int i = 0; i < ops.size(); i++) {
+      for (String o : ops.get(i).outputs()) {
+        writer.put(o, i);
+      }
+    }
+    Map<String, List<Integer>> readers = readers(ops);
+    Op[] out = ops.toArray(new Op[0]);
+    boolean[] dropped = new boolean[out.length];
+    for (int r = 0; r < out.length; r++) {
+      Op biasRelu = out[r];
+      if (!biasRelu.type().equals(BIAS_RELU)) {
+        continue;
+      }
+      String y = biasRelu.inputs().get(0);
+      Integer c = writer.get(y);
+      // A bias of one value per channel: then h has y's shape (a wider one could broadcast y).
+      if (c == null || c >= r || keep.contains(y) || !isFloat32(graph, y)
+          || graph.requireVariable(biasRelu.inputs().get(1)).shape().rank() != 1) {
+        continue;
+      }
+      Op conv = out[c];
+      if (!conv.type().equals("conv2d") || conv.outputs().size() != 1
+          || conv.inputs().size() != 2) {
+        continue;
+      }
+      // Besides the bias_relu, only the add's gradient reads y, as sum_to_like's shape operand:
+      // it reads h instead, computed by then.
+      List<Integer> shapeReaders = new ArrayList<>();
+      boolean other = false;
+      for (int q : readers.get(y)) {
+        Op reader = out[q];
+        if (q == r) {
+          continue;
+        }
+        if (q > r && reader.type().equals("sum_to_like") && reader.inputs().get(1).equals(y)
+            && !reader.inputs().get(0).equals(y)) {
+          shapeReaders.add(q);
+        } else {
+          other = true;
+        }
+      }
+      if (other) {
+        continue;
+      }
+      String h = biasRelu.outputs().get(0);
+      out[r] = new Op(conv.name() + "+" + biasRelu.name(), CONV_BIAS_RELU,
+          List.of(conv.inputs().get(0), conv.inputs().get(1), biasRelu.inputs().get(1)),
+          biasRelu.outputs(), conv.args());
+      dropped[c] = true;
+      for (int q : shapeReaders) {
+        Op sum = out[q];
+        out[q] = new Op(sum.name(), sum.type(), List.of(sum.inputs().get(0), h), sum.outputs(),
+            sum.args());
       }
     }
     List<Op> result = new ArrayList<>();
@@ -203,6 +278,10 @@ final class Fusions {
     static final ReluGradSum INSTANCE = new ReluGradSum();
     private static final ActivationGradOp RELU_GRAD =
         new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU);
+    /** Values smaller than this stay on one thread: a fork would cost more than it saves. */
+    private static final int PARALLEL_MIN_ELEMENTS = 1 << 16;
+    /** Each thread's columns are a multiple of this many (a 64-byte line of floats). */
+    private static final int COLUMN_ALIGN = 16;
 
     private ReluGradSum() {
       super(RELU_GRAD_SUM, 3, 3, 2);
@@ -220,6 +299,16 @@ final class Fusions {
 
     @Override
     public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+      return compute(op, in, previous, GemmKernel.DEFAULT);
+    }
+
+    /**
+     * On {@code gemm}'s threads when the value is large (a convolution layer's), each thread
+     * taking a range of columns over all rows: every column's sum is still one chain over the
+     * rows in ascending order, so the bits do not depend on the threads.
+     */
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
       NdArray g = in[0];
       NdArray h = in[1];
       int[] target = in[2].shapeRef();
@@ -239,16 +328,24 @@ final class Fusions {
       float[] sum = s.floats();
       java.util.Arrays.fill(sum, 0f);
       int w = sum.length;
+      int threads = a.length >= PARALLEL_MIN_ELEMENTS ? gemm.threads() : 1;
+      RowSplit.run(threads, w, COLUMN_ALIGN, COLUMN_ALIGN, (j0, j1) -> columns(a, x, r, sum, j0,
+          j1));
+      return new NdArray[] {d, s};
+    }
+
+    /** Columns {@code [j0, j1)} of every row. */
+    private static void columns(float[] a, float[] x, float[] r, float[] sum, int j0, int j1) {
+      int w = sum.length;
       for (int base = 0; w > 0 && base < a.length; base += w) {
         // relu_grad's arithmetic (ActivationGradOp), then sum_to_like's: each column's sum takes
         // the rows in ascending order, from +0.
-        for (int j = 0; j < w; j++) {
+        for (int j = j0; j < j1; j++) {
           float v = a[base + j] * Math.signum(Math.max(x[base + j], 0f));
           r[base + j] = v;
           sum[j] += v;
         }
       }
-      return new NdArray[] {d, s};
     }
   }
 }

@@ -11,9 +11,11 @@ import jdk.incubator.vector.VectorSpecies;
  * order, continued from C's value: the same bits as {@link WindowGemm#portable}, whatever the
  * vector width or tile.
  *
- * <p>The tile's shape follows the register file: with 16-lane vectors (32 registers) 4 rows by 4
- * vectors or 8 rows by 2, sixteen accumulators, which hide the FMA latency on two FMA pipes and
- * need half a load per FMA; with narrower vectors (16 registers) 4 rows by 2 vectors. A tile past
+ * <p>The tile's shape follows the register file: with 16-lane vectors (32 registers) 6 rows by 4
+ * vectors (24 accumulators, 4 rows of B and a broadcast: 29 registers), so that each step's fixed
+ * work (the offset of k, the loads of B, the bounds checks of the broadcasts) is spread over 24
+ * FMAs, or 8 rows by 2, sixteen accumulators; with narrower vectors (16 registers) 4 rows by 2
+ * vectors. A tile past
  * the last row repeats the last row, writing the same values to it twice, so there is one path in
  * and one out: C2 keeps the accumulators in registers only then. Columns past the last whole
  * vector go through the portable loop.
@@ -34,8 +36,8 @@ final class VectorWindowGemm {
     int j = 0;
     if (WIDE) {
       for (; j + 4 * L <= n; j += 4 * L) {
-        for (int i = 0; i < rows; i += 4) {
-          tile4x4(src, rowAt, i, rows, kAt, kn, b, bOff + j, ldb, c, cOff + j, ldc);
+        for (int i = 0; i < rows; i += 6) {
+          tile6x4(src, rowAt, i, rows, kAt, kn, b, bOff + j, ldb, c, cOff + j, ldc);
         }
       }
       for (; j + 2 * L <= n; j += 2 * L) {
@@ -60,20 +62,26 @@ final class VectorWindowGemm {
     }
   }
 
-  private static void tile4x4(float[] src, int[] rowAt, int i, int rows, int[] kAt, int kn,
+  private static void tile6x4(float[] src, int[] rowAt, int i, int rows, int[] kAt, int kn,
       float[] b, int bOff, int ldb, float[] c, int cOff, int ldc) {
     int last = rows - 1;
     int q1 = Math.min(i + 1, last);
     int q2 = Math.min(i + 2, last);
     int q3 = Math.min(i + 3, last);
+    int q4 = Math.min(i + 4, last);
+    int q5 = Math.min(i + 5, last);
     int r0 = rowAt[i];
     int r1 = rowAt[q1];
     int r2 = rowAt[q2];
     int r3 = rowAt[q3];
+    int r4 = rowAt[q4];
+    int r5 = rowAt[q5];
     int c0 = cOff + i * ldc;
     int c1 = cOff + q1 * ldc;
     int c2 = cOff + q2 * ldc;
     int c3 = cOff + q3 * ldc;
+    int c4 = cOff + q4 * ldc;
+    int c5 = cOff + q5 * ldc;
     FloatVector x00 = FloatVector.fromArray(S, c, c0);
     FloatVector x01 = FloatVector.fromArray(S, c, c0 + L);
     FloatVector x02 = FloatVector.fromArray(S, c, c0 + 2 * L);
@@ -90,6 +98,14 @@ final class VectorWindowGemm {
     FloatVector x31 = FloatVector.fromArray(S, c, c3 + L);
     FloatVector x32 = FloatVector.fromArray(S, c, c3 + 2 * L);
     FloatVector x33 = FloatVector.fromArray(S, c, c3 + 3 * L);
+    FloatVector x40 = FloatVector.fromArray(S, c, c4);
+    FloatVector x41 = FloatVector.fromArray(S, c, c4 + L);
+    FloatVector x42 = FloatVector.fromArray(S, c, c4 + 2 * L);
+    FloatVector x43 = FloatVector.fromArray(S, c, c4 + 3 * L);
+    FloatVector x50 = FloatVector.fromArray(S, c, c5);
+    FloatVector x51 = FloatVector.fromArray(S, c, c5 + L);
+    FloatVector x52 = FloatVector.fromArray(S, c, c5 + 2 * L);
+    FloatVector x53 = FloatVector.fromArray(S, c, c5 + 3 * L);
     for (int k = 0; k < kn; k++) {
       int kk = kAt[k];
       int bi = bOff + k * ldb;
@@ -117,7 +133,25 @@ final class VectorWindowGemm {
       x31 = a.fma(b1, x31);
       x32 = a.fma(b2, x32);
       x33 = a.fma(b3, x33);
+      a = FloatVector.broadcast(S, src[r4 + kk]);
+      x40 = a.fma(b0, x40);
+      x41 = a.fma(b1, x41);
+      x42 = a.fma(b2, x42);
+      x43 = a.fma(b3, x43);
+      a = FloatVector.broadcast(S, src[r5 + kk]);
+      x50 = a.fma(b0, x50);
+      x51 = a.fma(b1, x51);
+      x52 = a.fma(b2, x52);
+      x53 = a.fma(b3, x53);
     }
+    x50.intoArray(c, c5);
+    x51.intoArray(c, c5 + L);
+    x52.intoArray(c, c5 + 2 * L);
+    x53.intoArray(c, c5 + 3 * L);
+    x40.intoArray(c, c4);
+    x41.intoArray(c, c4 + L);
+    x42.intoArray(c, c4 + 2 * L);
+    x43.intoArray(c, c4 + 3 * L);
     x30.intoArray(c, c3);
     x31.intoArray(c, c3 + L);
     x32.intoArray(c, c3 + 2 * L);

@@ -19,7 +19,12 @@ final class WindowGemm {
   /** The fewest rows of C per block (the portable loop's rows): a multiple of every tile's height. */
   static final int ROWS = 64;
   /** Floats of B per block of k on the Vector API (32 KiB). */
-  private static final int B_BLOCK_FLOATS = 8192;
+  static final int B_BLOCK_FLOATS = 8192;
+  /**
+   * Floats of B per block of k (16 KiB) where each step of k reads A from cache lines of its own
+   * (the filter gradient's, whose k runs over output positions): half of L1 is left to them.
+   */
+  static final int B_BLOCK_FLOATS_STRIDED_A = 4096;
   /** Floats of C per block of rows on the Vector API (128 KiB). */
   private static final int C_BLOCK_FLOATS = 32768;
 
@@ -27,6 +32,15 @@ final class WindowGemm {
   @FunctionalInterface
   interface Offsets {
     void fill(int[] into, int from, int count);
+  }
+
+  /**
+   * Runs on rows {@code [from, from+count)} of C once their chains are complete, while the row
+   * block is still in cache (a fused bias and ReLU, say).
+   */
+  @FunctionalInterface
+  interface Finish {
+    void rows(int from, int count);
   }
 
   private WindowGemm() {}
@@ -39,9 +53,20 @@ final class WindowGemm {
    */
   static void multiply(boolean vector, float[] src, Offsets rows, int i0, int i1, Offsets steps,
       int kn, float[] b, int ldb, float[] c, int ldc, int n) {
+    multiply(vector, src, rows, i0, i1, steps, kn, b, ldb, c, ldc, n, null, B_BLOCK_FLOATS);
+  }
+
+  /**
+   * As {@link #multiply(boolean, float[], Offsets, int, int, Offsets, int, float[], int, float[],
+   * int, int)}, then {@code finish} (unless null) on each block of rows as soon as it is complete,
+   * with {@code bFloats} floats of B per block of k on the Vector API (the blocks change no bits:
+   * each chain continues from block to block in k's order).
+   */
+  static void multiply(boolean vector, float[] src, Offsets rows, int i0, int i1, Offsets steps,
+      int kn, float[] b, int ldb, float[] c, int ldc, int n, Finish finish, int bFloats) {
     // On the Vector API, a block of B stays in L1 for the whole row block and a row block of C in
     // L2; the portable loop copies B's rows as it goes and keeps a row block's sums in L1.
-    int kc = vector ? Math.max(16, B_BLOCK_FLOATS / Math.max(1, n)) : Math.max(1, kn);
+    int kc = vector ? Math.max(16, bFloats / Math.max(1, n)) : Math.max(1, kn);
     int rb = vector ? Math.clamp(C_BLOCK_FLOATS / Math.max(1, n) / 8 * 8, ROWS, 16 * ROWS)
         : ROWS;
     int[] rowAt = new int[Math.min(rb, Math.max(0, i1 - i0))];
@@ -63,6 +88,9 @@ final class WindowGemm {
         } else {
           portable(src, rowAt, count, kAt, kb, b, k0 * ldb, ldb, c, r0 * ldc, ldc, n, acc, bRows);
         }
+      }
+      if (finish != null) {
+        finish.rows(r0, count);
       }
     }
   }

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The float32 convolution and its two gradients against straightforward loops that compute the
  * arithmetic {@link ConvFloat} documents, bit for bit: on both Java implementations, on one to
  * three threads, and through a compiled run's kept buffers (runs with other values and a smaller
- * batch).
+ * batch); and the convolution fused with its bias and ReLU ({@link ConvBiasReluOp}) against the
+ * same loops followed by {@code max(y + b, 0)}.
  * Values are arbitrary floats, so that any other order of the sums would show.
  */
 class ConvReferenceTest {
@@ -54,15 +55,7 @@ class ConvReferenceTest {
     b.opNamed("dw", "conv2d_filter_grad", conv, "g", "x", "w");
     Graph graph = b.build();
 
-    List<GemmKernel> kernels = new java.util.ArrayList<>();
-    for (Gemm.Kernel impl : List.of(Gemm.Kernel.VECTOR, Gemm.Kernel.PORTABLE)) {
-      if (Gemm.isAvailable(impl)) {
-        for (int t = 1; t <= 3; t++) {
-          kernels.add(GemmKernel.of(impl).withThreads(t));
-        }
-      }
-    }
-    for (GemmKernel kernel : kernels) {
+    for (GemmKernel kernel : kernels()) {
       CompiledRun run = new GraphExecutor(graph, kernel).compile(List.of("x", "w", "g"),
           OUTPUTS);
       // The same batch again, then a smaller one (the kept buffers' front), then the first again.
@@ -89,6 +82,59 @@ class ConvReferenceTest {
           "g", NdArray.zeros(DType.FLOAT32, n, oh, ow, cout)), OUTPUTS);
       assertThat(once.get("y").shape()).containsExactly(n, oh, ow, cout);
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("shapes")
+  void conv2dBiasRelu_fused_equalsTheReferenceLoopsThenBiasAndReluBitForBit(int n, int h, int w,
+      int cin, int kh, int kw, int cout, int sh, int sw, int ph, int pw) {
+    int oh = (h + 2 * ph - kh) / sh + 1;
+    int ow = (w + 2 * pw - kw) / sw + 1;
+    GraphBuilder b = new GraphBuilder();
+    b.placeholder("x", DType.FLOAT32, -1, h, w, cin);
+    b.placeholder("w", DType.FLOAT32, kh, kw, cin, cout);
+    b.placeholder("b", DType.FLOAT32, cout);
+    OpArgs conv = OpArgs.builder().putInt("stride_h", sh).putInt("stride_w", sw)
+        .putInt("pad_h", ph).putInt("pad_w", pw).build();
+    b.opNamed("y", "conv2d", conv, "x", "w");
+    b.opNamed("z", "add", OpArgs.none(), "y", "b");
+    b.opNamed("h", "relu", OpArgs.none(), "z");
+    Graph graph = b.build();
+    for (GemmKernel kernel : kernels()) {
+      CompiledRun run = new GraphExecutor(graph, kernel).compile(List.of("x", "w", "b"),
+          List.of("h"));
+      int[] batches = {n, n, Math.max(1, n - 1), n};
+      for (int r = 0; r < batches.length; r++) {
+        int m = batches[r];
+        Geometry geo = new Geometry(m, h, w, cin, kh, kw, cout, sh, sw, ph, pw, oh, ow);
+        SplittableRandom rnd = new SplittableRandom(r * 1000L + n + h + cout);
+        float[] x = random(m * h * w * cin, rnd);
+        float[] f = random(kh * kw * cin * cout, rnd);
+        float[] bias = random(cout, rnd);
+        bias[0] = -0f;
+        float[] expected = forward(geo, x, f);
+        for (int i = 0; i < expected.length; i++) {
+          expected[i] = Math.max(expected[i] + bias[i % cout], 0f);
+        }
+        NdArray[] out = run.run(NdArray.wrapFloats(new int[] {m, h, w, cin}, x),
+            NdArray.wrapFloats(new int[] {kh, kw, cin, cout}, f),
+            NdArray.wrapFloats(new int[] {cout}, bias));
+        assertThat(out[0].floats()).as("h on %s, batch %d", kernel, m).isEqualTo(expected);
+      }
+    }
+  }
+
+  /** Both Java implementations that are present, each on one to three threads. */
+  private static List<GemmKernel> kernels() {
+    List<GemmKernel> kernels = new java.util.ArrayList<>();
+    for (Gemm.Kernel impl : List.of(Gemm.Kernel.VECTOR, Gemm.Kernel.PORTABLE)) {
+      if (Gemm.isAvailable(impl)) {
+        for (int t = 1; t <= 3; t++) {
+          kernels.add(GemmKernel.of(impl).withThreads(t));
+        }
+      }
+    }
+    return kernels;
   }
 
   private record Geometry(int n, int h, int w, int cin, int kh, int kw, int cout, int sh, int sw,

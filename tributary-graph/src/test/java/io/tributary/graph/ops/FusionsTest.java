@@ -71,6 +71,27 @@ class FusionsTest {
   }
 
   @Test
+  void reluGradSum_largeValueOnThreads_matchesReluGradThenSumToLike() {
+    // Large enough to split its columns over the threads; 48 columns do not split evenly.
+    for (int cols : new int[] {32, 48, 5}) {
+      SplittableRandom rnd = new SplittableRandom(cols);
+      int rows = (1 << 16) / cols + 3;
+      NdArray g = specials(rnd, rows, cols);
+      NdArray h = specials(rnd, rows, cols);
+      NdArray b = NdArray.zeros(DType.FLOAT32, cols);
+      NdArray d = new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU)
+          .compute(ANY, new NdArray[] {g, h})[0];
+      NdArray sum = SumToLikeOp.sumTo(d, b.shapeRef());
+      for (int t = 1; t <= 3; t++) {
+        NdArray[] fused = Fusions.def(Fusions.RELU_GRAD_SUM).orElseThrow().compute(ANY,
+            new NdArray[] {g, h, b}, null, GemmKernel.of(Gemm.Kernel.PORTABLE).withThreads(t));
+        assertSameBits(fused[0], d);
+        assertSameBits(fused[1], sum);
+      }
+    }
+  }
+
+  @Test
   void reluGradSum_reusedBuffers_areOverwrittenNotAddedTo() {
     SplittableRandom rnd = new SplittableRandom(6);
     NdArray g = random(rnd, 32, 20);
@@ -97,6 +118,46 @@ class FusionsTest {
     Plan plain = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT, false);
     assertThat(count(plain, Fusions.BIAS_RELU)).isZero();
     assertThat(fused.steps().length).isEqualTo(plain.steps().length - 4);
+  }
+
+  @Test
+  void plan_cnnTrainingStep_fusesEachConvolutionWithItsBiasRelu() {
+    Model model = Models.fedAvgCnn();
+    GradientGraph grads = Autodiff.gradients(model.graph(), model.loss(), model.trainableNames());
+    Plan fused = Plan.of(grads.graph(), outputs(model, grads), List.of(), Map.of(),
+        GemmKernel.DEFAULT);
+    assertThat(count(fused, Fusions.CONV_BIAS_RELU)).isEqualTo(2);
+    assertThat(count(fused, "conv2d")).isZero();
+    assertThat(count(fused, Fusions.BIAS_RELU)).isEqualTo(1);
+    assertThat(count(fused, Fusions.RELU_GRAD_SUM)).isEqualTo(3);
+  }
+
+  @Test
+  void plan_convolutionOutputAsked_isNotFusedWithItsBiasRelu() {
+    Model model = Models.fedAvgCnn();
+    Plan plan = Plan.of(model.graph(), List.of(model.loss(), "conv1/conv"), List.of(),
+        Map.of(), GemmKernel.DEFAULT);
+    assertThat(count(plan, Fusions.CONV_BIAS_RELU)).isEqualTo(1);
+    assertThat(count(plan, "conv2d")).isEqualTo(1);
+  }
+
+  @Test
+  void convBiasRelu_float64_fallsBackToTheOpsOwnKernels() {
+    SplittableRandom rnd = new SplittableRandom(10);
+    Op op = new Op("c", Fusions.CONV_BIAS_RELU, List.of(), List.of(),
+        OpArgs.builder().putInt("pad_h", 1).putInt("pad_w", 1).build());
+    NdArray x = NdArray.fromDoubles(DType.FLOAT64, new int[] {2, 5, 4, 3},
+        rnd.doubles(120, -1, 1).toArray());
+    NdArray w = NdArray.fromDoubles(DType.FLOAT64, new int[] {3, 3, 3, 4},
+        rnd.doubles(108, -1, 1).toArray());
+    NdArray b = NdArray.fromDoubles(DType.FLOAT64, new int[] {4}, rnd.doubles(4, -1, 1).toArray());
+    NdArray fused = Fusions.def(Fusions.CONV_BIAS_RELU).orElseThrow()
+        .compute(op, new NdArray[] {x, w, b}, null)[0];
+    NdArray y = new Conv2dOp("conv2d", Conv2dOp.Kind.FORWARD).compute(op, new NdArray[] {x, w})[0];
+    NdArray h = UnaryOp.relu().compute(op, new NdArray[] {
+        ArithmeticOp.apply(ArithmeticOp.Kind.ADD, y, b)})[0];
+    assertThat(fused.dtype()).isEqualTo(DType.FLOAT64);
+    assertThat(fused.asDoubles()).containsExactly(h.asDoubles());
   }
 
   @Test

@@ -70,13 +70,23 @@ class WindowGemmTest {
       if (vector) {
         assumeTrue(Gemm.isAvailable(Gemm.Kernel.VECTOR), "the Vector API module is not present");
       }
-      float[] c = new float[expected.length];
-      java.util.Arrays.fill(c, 7f);
-      WindowGemm.multiply(vector, src, (into, from, count) -> System.arraycopy(rowAt,
-          from - first, into, 0, count), first, first + rows,
-          (into, from, count) -> System.arraycopy(kAt, from, into, 0, count), kn, b, ldb, c, ldc,
-          n);
-      assertThat(c).as(vector ? "vector" : "portable").isEqualTo(expected);
+      // The default blocks of k, the filter gradient's, and blocks of 16 steps.
+      for (int bFloats : new int[] {WindowGemm.B_BLOCK_FLOATS,
+          WindowGemm.B_BLOCK_FLOATS_STRIDED_A, 16}) {
+        float[] c = new float[expected.length];
+        java.util.Arrays.fill(c, 7f);
+        int[] finished = new int[1];
+        WindowGemm.multiply(vector, src, (into, from, count) -> System.arraycopy(rowAt,
+            from - first, into, 0, count), first, first + rows,
+            (into, from, count) -> System.arraycopy(kAt, from, into, 0, count), kn, b, ldb, c,
+            ldc, n, (from, count) -> {
+              assertThat(from).isEqualTo(first + finished[0]);
+              finished[0] += count;
+            }, bFloats);
+        assertThat(c).as((vector ? "vector" : "portable") + ", B blocks of " + bFloats)
+            .isEqualTo(expected);
+        assertThat(finished[0]).as("rows finished").isEqualTo(rows);
+      }
     }
   }
 }
