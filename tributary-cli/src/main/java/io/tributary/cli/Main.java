@@ -17,7 +17,7 @@ public final class Main implements Runnable {
   /**
    * The subcommands' names, in the order help lists them, each made on demand ({@link
    * #subcommand}): picocli reads every option of every subcommand it is given, about 0.1 s of
-   * {@code simulate}'s start-up spent on the four it does not run, so a command line that names
+   * {@code simulate}'s start-up spent on the others, so a command line that names
    * its subcommand gets only that one. A name maps to its command through a switch rather than a
    * table of constructor references, which would load and link every command class (and the
    * Flower and gRPC types their signatures name) on every run.
