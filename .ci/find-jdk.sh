@@ -8,13 +8,22 @@
 
 # Prints the feature release (17, 21, 25, ...) of the java binary $1, or nothing if it cannot run.
 # Reads JAVA_VERSION from the JDK's release file when there is one (every JDK since 9 has it), which
-# saves starting a JVM (about 0.2 s) on every ./tributary command; else asks `java -version`.
+# saves starting a JVM (about 0.2 s) on every ./tributary command; else asks `java -version`. The
+# file is read with bash builtins, not dirname and grep: ./tributary runs this on every command,
+# and each program started costs a few milliseconds of its start-up.
 tributary_java_major() {
-  local line version release
-  release=$(dirname "$(dirname "$1")")/release
-  if [[ -f $release ]] && line=$(grep -m1 '^JAVA_VERSION="' "$release"); then
-    version=${line#JAVA_VERSION=\"}
-  else
+  local line="" version="" bin release
+  bin=${1%/*}
+  release=${bin%/*}/release
+  if [[ -f $release ]]; then
+    while IFS= read -r line || [[ -n $line ]]; do
+      if [[ $line == 'JAVA_VERSION="'* ]]; then
+        version=${line#JAVA_VERSION=\"}
+        break
+      fi
+    done <"$release"
+  fi
+  if [[ -z $version ]]; then
     line=$("$1" -version 2>&1 | grep -m1 'version "') || return 1
     version=${line#*version \"}
   fi
@@ -45,7 +54,9 @@ tributary_find_jdk() {
   fi
   if java_on_path=$(command -v java 2>/dev/null); then
     # /usr/bin/java is usually a chain of links into the JDK; its home is two levels above bin/java.
-    candidate=$(dirname "$(dirname "$(readlink -f "$java_on_path")")")
+    candidate=$(readlink -f "$java_on_path")
+    candidate=${candidate%/*}
+    candidate=${candidate%/*}
     if tributary_jdk_ok "$candidate" >/dev/null; then
       printf '%s\n' "$candidate"
       return 0

@@ -1,9 +1,6 @@
 package io.tributary.cli;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,26 +15,32 @@ import picocli.CommandLine.Spec;
     description = "Federated learning on the JVM.")
 public final class Main implements Runnable {
   /**
-   * The subcommands, in the order help lists them, each made on demand: picocli reads every
-   * option of every subcommand it is given, about 0.1 s of {@code simulate}'s start-up spent on
-   * the four it does not run, so a command line that names its subcommand gets only that one.
+   * The subcommands' names, in the order help lists them, each made on demand ({@link
+   * #subcommand}): picocli reads every option of every subcommand it is given, about 0.1 s of
+   * {@code simulate}'s start-up spent on the others, so a command line that names
+   * its subcommand gets only that one. A name maps to its command through a switch rather than a
+   * table of constructor references, which would load and link every command class (and the
+   * Flower and gRPC types their signatures name) on every run.
    */
-  private static final Map<String, Supplier<Object>> SUBCOMMANDS = orderedSubcommands();
+  private static final List<String> SUBCOMMANDS = List.of("simulate", "server", "client",
+      "supernode", "relay", "inspect", "convert", "spark-cluster", "help");
 
   @Spec CommandSpec spec;
 
-  private static Map<String, Supplier<Object>> orderedSubcommands() {
-    Map<String, Supplier<Object>> m = new LinkedHashMap<>();
-    m.put("simulate", SimulateCommand::new);
-    m.put("server", ServerCommand::new);
-    m.put("client", ClientCommand::new);
-    m.put("supernode", SupernodeCommand::new);
-    m.put("relay", RelayCommand::new);
-    m.put("inspect", InspectCommand::new);
-    m.put("convert", ConvertCommand::new);
-    m.put("spark-cluster", SparkClusterCommand::new);
-    m.put("help", CommandLine.HelpCommand::new);
-    return Collections.unmodifiableMap(m);
+  /** A new command object for the subcommand {@code name}, one of {@link #SUBCOMMANDS}. */
+  private static Object subcommand(String name) {
+    return switch (name) {
+      case "simulate" -> new SimulateCommand();
+      case "server" -> new ServerCommand();
+      case "client" -> new ClientCommand();
+      case "supernode" -> new SupernodeCommand();
+      case "relay" -> new RelayCommand();
+      case "inspect" -> new InspectCommand();
+      case "convert" -> new ConvertCommand();
+      case "spark-cluster" -> new SparkClusterCommand();
+      case "help" -> new CommandLine.HelpCommand();
+      default -> throw new IllegalArgumentException("no subcommand " + name);
+    };
   }
 
   /** The system property that chose the matrix kernel JVM-wide before a run's kernel did. */
@@ -91,10 +94,10 @@ public final class Main implements Runnable {
   static CommandLine commandLine(String[] args) {
     CommandLine cli = new CommandLine(new Main());
     String first = args.length > 0 ? args[0] : "";
-    boolean onlyFirst = SUBCOMMANDS.containsKey(first) && !first.equals("help");
-    for (Map.Entry<String, Supplier<Object>> e : SUBCOMMANDS.entrySet()) {
-      if (!onlyFirst || e.getKey().equals(first)) {
-        cli.addSubcommand(e.getKey(), e.getValue().get());
+    boolean onlyFirst = SUBCOMMANDS.contains(first) && !first.equals("help");
+    for (String name : SUBCOMMANDS) {
+      if (!onlyFirst || name.equals(first)) {
+        cli.addSubcommand(name, subcommand(name));
       }
     }
     for (String withAlgorithms : new String[] {"simulate", "server"}) {

@@ -189,18 +189,7 @@ public final class Synthetic {
     double[] row = new double[d];
     double[] logits = new double[c];
     for (int s = 0; s < n; s++) {
-      for (int j = 0; j < d; j++) {
-        row[j] = mean[j] + sd[j] * random.nextGaussian();
-        x[s * d + j] = (float) row[j];
-      }
-      for (int cls = 0; cls < c; cls++) {
-        double t = b[cls];
-        for (int j = 0; j < d; j++) {
-          t += row[j] * w[j * c + cls];
-        }
-        logits[cls] = t;
-      }
-      y[s] = softmaxArgmax(logits);
+      y[s] = example(random, mean, sd, w, b, row, logits, x, s * d);
     }
     String device5 = String.format(Locale.ROOT, "f_%05d", device);
     Dataset all = Dataset.fromArrays(name + "/" + device5, x, new long[] {d}, y, c);
@@ -220,6 +209,30 @@ public final class Synthetic {
    * are NaN and numpy's argmax picks the first NaN; when all underflow, every quotient is NaN and
    * class 0 wins. Otherwise this is the first index of the largest quotient.
    */
+  /**
+   * Draws one example: its features into {@code x} from {@code at} (and {@code row}), its logits
+   * into {@code logits}; returns its label. A method of its own, so that the JIT compiles this
+   * small loop nest on its own rather than the whole of {@link #addDevice} while it runs (a
+   * compilation that took a large share of a short run's start-up).
+   */
+  private static int example(SplittableRandom random, double[] mean, double[] sd, double[] w,
+      double[] b, double[] row, double[] logits, float[] x, int at) {
+    int d = row.length;
+    int c = logits.length;
+    for (int j = 0; j < d; j++) {
+      row[j] = mean[j] + sd[j] * random.nextGaussian();
+      x[at + j] = (float) row[j];
+    }
+    for (int cls = 0; cls < c; cls++) {
+      double t = b[cls];
+      for (int j = 0; j < d; j++) {
+        t += row[j] * w[j * c + cls];
+      }
+      logits[cls] = t;
+    }
+    return softmaxArgmax(logits);
+  }
+
   static int softmaxArgmax(double[] logits) {
     double[] e = new double[logits.length];
     double sum = 0;

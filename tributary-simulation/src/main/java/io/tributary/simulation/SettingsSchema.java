@@ -466,7 +466,7 @@ public final class SettingsSchema {
    *     value is wrong
    */
   static void apply(Map<String, String> entries, SimulationSettings.Builder b) {
-    com.fasterxml.jackson.databind.node.ObjectNode config = MAPPER.createObjectNode();
+    com.fasterxml.jackson.databind.node.ObjectNode config = Mapper.MAPPER.createObjectNode();
     for (var e : entries.entrySet()) {
       String name = e.getKey();
       Key k = key(name).orElseThrow(() -> new IllegalArgumentException("unknown setting '"
@@ -488,7 +488,7 @@ public final class SettingsSchema {
       }
       JsonNode v;
       try {
-        v = MAPPER.readTree(e.getValue());
+        v = Mapper.MAPPER.readTree(e.getValue());
       } catch (JsonProcessingException ex) {
         v = null;
       }
@@ -663,7 +663,7 @@ public final class SettingsSchema {
 
   private static JsonNode parseValue(String json) {
     try {
-      return MAPPER.readTree(json);
+      return Mapper.MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("the schema wrote a value that is not JSON: " + json, e);
     }
@@ -673,7 +673,7 @@ public final class SettingsSchema {
   private static JsonNode parseObject(String json) throws SettingsFileException {
     JsonNode config;
     try {
-      config = MAPPER.readTree(json);
+      config = Mapper.MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new SettingsFileException(null, "is not JSON: "
           + e.getOriginalMessage().replaceAll("\\R", " "));
@@ -698,10 +698,19 @@ public final class SettingsSchema {
     return config;
   }
 
-  private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
-      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8)
-          .maxStringLength(MAX_BYTES).build()).build())
-      .build();
+  /**
+   * The JSON reader, made when a run first reads settings ({@code --resume}, {@code --set}, a
+   * cluster worker): building a mapper loads some 300 classes, which a run that only writes its
+   * {@code config.json} (every fresh {@code simulate}) would pay for at start-up for nothing.
+   */
+  private static final class Mapper {
+    static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8)
+            .maxStringLength(MAX_BYTES).build()).build())
+        .build();
+
+    private Mapper() {}
+  }
 
   private static Key intKey(String name, Function<SimulationSettings, Integer> get,
       java.util.function.ObjIntConsumer<SimulationSettings.Builder> set) {
