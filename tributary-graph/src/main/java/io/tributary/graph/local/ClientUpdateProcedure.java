@@ -83,7 +83,9 @@ final class ClientUpdateProcedure implements GraphProcedure {
         anchored.add(p);
       }
     }
-    List<String> fetches = new ArrayList<>(List.of(objective, loss));
+    // The objective is minimised, never reported: only its gradients are computed, so the plan
+    // does not run what only the objective's value needs (the proximal term's forward ops).
+    List<String> fetches = new ArrayList<>(List.of(loss));
     // Plain SGD inside the step: each gradient, scaled by -lr, is added onto its parameter's array
     // (straight from the product where the gradient is one). Another optimizer fetches the
     // gradients instead and steps outside.
@@ -161,7 +163,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
 
   /**
    * The bound function: immutable, so one instance serves every thread; each call takes its own
-   * run of the compiled step, whose outputs are the objective and the loss, whose feeds are the
+   * run of the compiled step, whose output is the loss, whose feeds are the
    * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
    * The global model's arrays ({@code start}) are made once for all the calls with that model:
    * each call trains its thread's working copy of them, and its delta is that copy minus them.
@@ -239,7 +241,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
           feeds[batchAt] = b.x();
           feeds[batchAt + 1] = b.y();
           NdArray[] out = run(step, feeds, e, where);
-          lossSum += out[1].get(0) * b.size();
+          lossSum += out[0].get(0) * b.size();
           stepsExamples += b.size();
         }
       }
@@ -248,7 +250,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
 
     /**
      * As {@link #train}, for an optimizer other than SGD: each step returns the gradients after
-     * the objective and the loss, and {@code optimizer} applies them to {@code weights} (the
+     * the loss, and {@code optimizer} applies them to {@code weights} (the
      * arrays fed as the parameters), from a fresh state.
      */
     private static Stepped trainWith(Optimizer optimizer, Map<String, NdArray> weights,
@@ -263,12 +265,12 @@ final class ClientUpdateProcedure implements GraphProcedure {
           feeds[batchAt] = b.x();
           feeds[batchAt + 1] = b.y();
           NdArray[] out = run(step, feeds, e, where);
-          int k = 2;
+          int k = 1;
           for (String p : weights.keySet()) {
             gradients.put(p, out[k++]);
           }
           optimizer.step(weights, gradients, state);
-          lossSum += out[1].get(0) * b.size();
+          lossSum += out[0].get(0) * b.size();
           stepsExamples += b.size();
         }
       }

@@ -18,6 +18,11 @@ import java.util.Set;
  * ReLU and of its gradient:
  *
  * <ul>
+ *   <li>{@code m = matmul(a, w); z = add(m, b)} becomes {@code z = matmul_bias(a, w, b)}: the bias
+ *       is added to each row of the product while it is still in cache, with no array for m, when
+ *       nothing but that add reads m's values. A {@code sum_to_like(g, m)} (the bias gradient,
+ *       which reads only m's shape) then reads z, which has m's shape whenever the bias's known
+ *       dimensions equal m's last ones.
  *   <li>{@code z = add(y, b); h = relu(z)} becomes {@code h = bias_relu(y, b)}, when nothing but
  *       that relu and {@code relu_grad(g, z)} reads z. Each relu_grad then reads h instead: {@code
  *       relu_grad(g, z)} and {@code relu_grad(g, relu(z))} are the same bits for every z (relu
@@ -41,6 +46,7 @@ final class Fusions {
   static final String BIAS_RELU = "fused_bias_relu";
   static final String RELU_GRAD_SUM = "fused_relu_grad_sum";
   static final String CONV_BIAS_RELU = "fused_conv2d_bias_relu";
+  static final String MATMUL_BIAS = "fused_matmul_bias";
 
   private Fusions() {}
 
@@ -50,6 +56,7 @@ final class Fusions {
       case BIAS_RELU -> Optional.of(BiasRelu.INSTANCE);
       case RELU_GRAD_SUM -> Optional.of(ReluGradSum.INSTANCE);
       case CONV_BIAS_RELU -> Optional.of(ConvBiasReluOp.INSTANCE);
+      case MATMUL_BIAS -> Optional.of(MatMulBias.INSTANCE);
       default -> Optional.empty();
     };
   }
@@ -62,7 +69,88 @@ final class Fusions {
   static List<Op> fuse(Graph graph, List<Op> order, Collection<String> keep) {
     List<Op> ops = fuseBiasRelu(graph, new ArrayList<>(order), Set.copyOf(keep));
     ops = fuseConvBiasRelu(graph, ops, Set.copyOf(keep));
-    return fuseReluGradSum(graph, ops, Set.copyOf(keep));
+    ops = fuseReluGradSum(graph, ops, Set.copyOf(keep));
+    return fuseMatMulBias(graph, ops, Set.copyOf(keep));
+  }
+
+  private static List<Op> fuseMatMulBias(Graph graph, List<Op> ops, Set<String> keep) {
+    Map<String, List<Integer>> readers = readers(ops);
+    Map<String, Integer> writers = new HashMap<>();
+    for (int i = 0; i < ops.size(); i++) {
+      for (String o : ops.get(i).outputs()) {
+        writers.put(o, i);
+      }
+    }
+    Op[] out = ops.toArray(new Op[0]);
+    boolean[] dropped = new boolean[out.length];
+    for (int a = 0; a < out.length; a++) {
+      Op add = out[a];
+      if (!add.type().equals("add") || add.outputs().size() != 1) {
+        continue;
+      }
+      String m = add.inputs().get(0);
+      String b = add.inputs().get(1);
+      Integer w = writers.get(m);
+      if (w == null || w >= a || dropped[w] || !out[w].type().equals("matmul")
+          || out[w].outputs().size() != 1 || keep.contains(m) || m.equals(b)
+          || !isFloat32(graph, m) || !biasKeepsShape(graph, m, b)) {
+        continue;
+      }
+      List<Integer> shapeReaders = new ArrayList<>();
+      boolean other = false;
+      for (int r : readers.getOrDefault(m, List.of())) {
+        Op reader = out[r];
+        if (r == a) {
+          continue;
+        }
+        if (r > a && reader.type().equals("sum_to_like") && reader.inputs().get(1).equals(m)
+            && !reader.inputs().get(0).equals(m)) {
+          shapeReaders.add(r);
+        } else {
+          other = true;
+        }
+      }
+      if (other) {
+        continue;
+      }
+      Op mm = out[w];
+      String z = add.outputs().get(0);
+      List<String> in = List.of(mm.inputs().get(0), mm.inputs().get(1), b);
+      out[a] = new Op(mm.name() + "+" + add.name(), MATMUL_BIAS, in, List.of(z), mm.args());
+      dropped[w] = true;
+      for (int r : shapeReaders) {
+        Op sum = out[r];
+        out[r] = new Op(sum.name(), sum.type(), List.of(sum.inputs().get(0), z), sum.outputs(),
+            sum.args());
+      }
+    }
+    List<Op> result = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      if (!dropped[i]) {
+        result.add(out[i]);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Whether {@code add(m, b)} has m's shape for every value m and b can take: b's dimensions are
+   * all known, no more than m's, and each equals m's known dimension it lines up with (or is 1).
+   */
+  private static boolean biasKeepsShape(Graph graph, String m, String b) {
+    io.tributary.graph.PartialShape ms = graph.requireVariable(m).shape();
+    io.tributary.graph.PartialShape bs = graph.requireVariable(b).shape();
+    if (graph.requireVariable(b).dtype() != DType.FLOAT32 || bs.rank() > ms.rank()) {
+      return false;
+    }
+    for (int i = 1; i <= bs.rank(); i++) {
+      long bd = bs.dim(bs.rank() - i);
+      long md = ms.dim(ms.rank() - i);
+      if (bd != 1 && (bd == io.tributary.graph.PartialShape.UNKNOWN || bd != md)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Map<String, List<Integer>> readers(List<Op> ops) {
@@ -346,6 +434,57 @@ final class Fusions {
           sum[j] += v;
         }
       }
+    }
+  }
+
+  /** {@code add(matmul(a, w), b)}: the product, then b added to each of its rows in place. */
+  private static final class MatMulBias extends BaseOp {
+    static final MatMulBias INSTANCE = new MatMulBias();
+
+    private MatMulBias() {
+      super(MATMUL_BIAS, 3);
+    }
+
+    @Override
+    public List<ValueType> infer(Op op, List<ValueType> in) {
+      throw new UnsupportedOperationException("a fused op is planned, never inferred");
+    }
+
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in) {
+      return compute(op, in, null, GemmKernel.DEFAULT);
+    }
+
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+      return compute(op, in, previous, GemmKernel.DEFAULT);
+    }
+
+    @Override
+    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
+      NdArray b = in[2];
+      boolean ta = op.args().getBool("transpose_a", false);
+      boolean tb = op.args().getBool("transpose_b", false);
+      NdArray reuse = NdArray.previous(previous, 0);
+      if (in[0].dtype() != DType.FLOAT32 || b.dtype() != DType.FLOAT32) {
+        NdArray m = MatMulOp.multiply(gemm, in[0], in[1], ta, tb, null);
+        return new NdArray[] {ArithmeticOp.apply(ArithmeticOp.Kind.ADD, m, b, reuse)};
+      }
+      NdArray m = MatMulOp.multiply(gemm, in[0], in[1], ta, tb, reuse);
+      if (!Broadcast.isSuffix(b.shapeRef(), m.shapeRef())) {
+        // add's own kernel, on a product that is then no longer needed.
+        return new NdArray[] {ArithmeticOp.apply(ArithmeticOp.Kind.ADD, m, b)};
+      }
+      // add's float32 row loop (ArithmeticOp), with the product as its first operand.
+      float[] r = m.floats();
+      float[] bias = b.floats();
+      int w = bias.length;
+      for (int base = 0; w > 0 && base < r.length; base += w) {
+        for (int j = 0; j < w; j++) {
+          r[base + j] = r[base + j] + bias[j];
+        }
+      }
+      return new NdArray[] {m};
     }
   }
 }

@@ -148,8 +148,17 @@ final class Plan {
       keep.add(a.output());
       keep.add(a.target());
     }
+    Map<String, NdArray> values = new HashMap<>(constants);
     if (fuse) {
-      order = Fusions.fuse(graph, order, keep);
+      Folding.Folded folded = Folding.fold(graph, order, constants, keep, gemm);
+      values.putAll(folded.values());
+      order = Fusions.fuse(graph, folded.order(), keep);
+      // What folding left unread (the forward ops of a loss only its seed read) is not fed.
+      Set<String> read = new HashSet<>(keep);
+      for (Op op : order) {
+        read.addAll(op.inputs());
+      }
+      needed.removeIf(v -> !read.contains(v.name()));
     }
     Map<Op, Accumulation> fusions = Accumulations.fusible(order, writer, outputs, accumulations);
     // The fused products move to the end, after every op that reads a target; nothing else reads
@@ -162,7 +171,7 @@ final class Plan {
     }
     NdArray[] template = new NdArray[slots.size()];
     for (Map.Entry<String, Integer> e : slots.entrySet()) {
-      template[e.getValue()] = constants.get(e.getKey());
+      template[e.getValue()] = values.get(e.getKey());
     }
     Map<String, Integer> lastUse = new HashMap<>();
     for (int i = 0; i < order.size(); i++) {

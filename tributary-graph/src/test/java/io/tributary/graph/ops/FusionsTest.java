@@ -117,7 +117,10 @@ class FusionsTest {
     assertThat(count(fused, "relu")).isZero();
     Plan plain = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT, false);
     assertThat(count(plain, Fusions.BIAS_RELU)).isZero();
-    assertThat(fused.steps().length).isEqualTo(plain.steps().length - 4);
+    // Four fused pairs, the logits' product and bias, and the loss's seed ones_like(loss), a
+    // scalar, computed once (Folding).
+    assertThat(count(fused, Fusions.MATMUL_BIAS)).isEqualTo(1);
+    assertThat(fused.steps().length).isEqualTo(plain.steps().length - 6);
   }
 
   @Test
@@ -166,6 +169,57 @@ class FusionsTest {
     Plan plan = Plan.of(model.graph(), List.of(model.loss(), "hidden1/add"), List.of(),
         Map.of(), GemmKernel.DEFAULT);
     assertThat(count(plan, Fusions.BIAS_RELU)).isEqualTo(1);
+  }
+
+  @Test
+  void matmulBias_specialValuesAndTransposes_matchMatMulThenAdd() {
+    SplittableRandom rnd = new SplittableRandom(9);
+    int cols = SPECIAL.length;
+    OpDef def = Fusions.def(Fusions.MATMUL_BIAS).orElseThrow();
+    for (boolean ta : new boolean[] {false, true}) {
+      for (boolean tb : new boolean[] {false, true}) {
+        NdArray a = ta ? specials(rnd, 4, 6) : specials(rnd, 6, 4);
+        NdArray w = tb ? specials(rnd, cols, 4) : specials(rnd, 4, cols);
+        NdArray b = specials(rnd, 1, cols).reshape(cols);
+        Op op = new Op("fused", Fusions.MATMUL_BIAS, List.of(), List.of(),
+            OpArgs.builder().putBool("transpose_a", ta).putBool("transpose_b", tb).build());
+        NdArray fused = def.compute(op, new NdArray[] {a, w, b}, null, GemmKernel.DEFAULT)[0];
+        NdArray m = MatMulOp.multiply(a, w, ta, tb);
+        assertSameBits(fused, ArithmeticOp.apply(ArithmeticOp.Kind.ADD, m, b));
+        // Again into its own previous output, as a compiled run offers it.
+        NdArray again = def.compute(op, new NdArray[] {a, w, b}, new NdArray[] {fused},
+            GemmKernel.DEFAULT)[0];
+        assertThat(again).isSameAs(fused);
+        assertSameBits(again, ArithmeticOp.apply(ArithmeticOp.Kind.ADD, m, b));
+      }
+    }
+  }
+
+  @Test
+  void plan_mclrTrainingStep_fusesTheProductAndItsBias() {
+    Model model = Models.mclr();
+    GradientGraph grads = Autodiff.gradients(model.graph(), model.loss(), model.trainableNames());
+    List<String> outputs = outputs(model, grads);
+    Plan fused = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT);
+    assertThat(count(fused, Fusions.MATMUL_BIAS)).isEqualTo(1);
+    assertThat(count(fused, "add")).isZero();
+    SplittableRandom rnd = new SplittableRandom(10);
+    Map<String, NdArray> feeds = new HashMap<>();
+    for (Map.Entry<String, Tensor> e : model.initialParameters(13).entrySet()) {
+      feeds.put(e.getKey(), NdArray.fromTensor(e.getValue()));
+    }
+    feeds.put(model.input(), specials(rnd, 10, 60));
+    feeds.put(model.labels(), labels(rnd, 10));
+    assertSameOutputs(run(fused, feeds), run(Plan.of(grads.graph(), outputs, List.of(), Map.of(),
+        GemmKernel.DEFAULT, false), feeds));
+  }
+
+  @Test
+  void plan_productAsked_isNotFusedAway() {
+    Model model = Models.mclr();
+    Plan plan = Plan.of(model.graph(), List.of(model.loss(), "dense/matmul"), List.of(),
+        Map.of(), GemmKernel.DEFAULT);
+    assertThat(count(plan, Fusions.MATMUL_BIAS)).isZero();
   }
 
   @Test
