@@ -211,7 +211,11 @@ final class ClientUpdateProcedure implements GraphProcedure {
       Map<String, Tensor> delta = new LinkedHashMap<>();
       for (int i = 0; i < params.size(); i++) {
         NdArray w = weights.get(params.get(i));
-        delta.put(params.get(i), trainedModel ? w.toTensor() : Deltas.difference(w, initial[i]));
+        delta.put(params.get(i),
+            trainedModel ? w.toTensor() : Deltas.difference(w, initial[i], true));
+      }
+      if (!trainedModel) {
+        start.restored(initial);
       }
       float meanLoss = stepped.examples() == 0 ? 0f
           : (float) (stepped.lossSum() / stepped.examples());

@@ -23,17 +23,22 @@ final class Deltas {
   private Deltas() {}
 
   /**
-   * {@code trained - start} as a new tensor; {@code trained} may be overwritten (integer arrays
-   * are subtracted in place), {@code start} is only read.
+   * {@code trained - start} as a new tensor, {@code start} only read. With {@code restore},
+   * {@code trained} holds {@code start}'s elements afterwards (put back in the same sweep);
+   * without, it may be overwritten (integer arrays are subtracted in place).
    */
-  static Tensor difference(NdArray trained, NdArray start) {
+  static Tensor difference(NdArray trained, NdArray start, boolean restore) {
     int n = trained.size();
     DType dtype = trained.dtype();
     if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64) {
       for (int i = 0; i < n; i++) {
         trained.set(i, trained.get(i) - start.get(i));
       }
-      return trained.toTensor();
+      Tensor delta = trained.toTensor();
+      if (restore) {
+        System.arraycopy(start.longs(), 0, trained.longs(), 0, n);
+      }
+      return delta;
     }
     int[] shape = trained.shape();
     long[] dims = new long[shape.length];
@@ -52,6 +57,9 @@ final class Deltas {
         for (int j = 0; j < len; j++) {
           chunk[j] = a[from + j] - b[from + j];
         }
+        if (restore) {
+          System.arraycopy(b, from, a, from, len);
+        }
         out.put(from, chunk, 0, len);
       }
     } else {
@@ -63,6 +71,9 @@ final class Deltas {
         int len = Math.min(CHUNK, n - from);
         for (int j = 0; j < len; j++) {
           chunk[j] = a[from + j] - b[from + j];
+        }
+        if (restore) {
+          System.arraycopy(b, from, a, from, len);
         }
         out.put(from, chunk, 0, len);
       }
