@@ -2,8 +2,8 @@ package io.tributary.tensor;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,35 +30,41 @@ public final class Finite {
       int pairs = d.isComplex() ? 2 : 1;
       long pos = 0;
       // Read a chunk at a time into an array: a buffer's bulk get is a copy, its get(i) an
-      // access through the buffer's memory session per element, several times slower.
-      float[] floats = null;
-      double[] doubles = null;
+      // access through the buffer's memory session per element, several times slower. The raw
+      // bits are read, so that a chunk is first tested with one loop C2 vectorizes (an OR over
+      // the elements, no early exit); only a chunk that holds a non-finite element is searched.
+      int[] ints = null;
+      long[] longs = null;
       for (ByteBuffer raw : t.dataBuffers()) {
         ByteBuffer b = raw.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         if (d == DType.FLOAT32 || d == DType.COMPLEX64) {
-          FloatBuffer fb = b.asFloatBuffer();
-          int n = fb.remaining();
-          floats = floats != null ? floats : new float[CHUNK];
-          for (int from = 0; from < n; from += floats.length) {
-            int len = Math.min(floats.length, n - from);
-            fb.get(from, floats, 0, len);
-            for (int j = 0; j < len; j++) {
-              if (!Float.isFinite(floats[j])) {
-                return (pos + from + j) / pairs;
+          IntBuffer ib = b.asIntBuffer();
+          int n = ib.remaining();
+          ints = ints != null ? ints : new int[CHUNK];
+          for (int from = 0; from < n; from += ints.length) {
+            int len = Math.min(ints.length, n - from);
+            ib.get(from, ints, 0, len);
+            if (anyNonFinite(ints, len)) {
+              for (int j = 0; j < len; j++) {
+                if (!Float.isFinite(Float.intBitsToFloat(ints[j]))) {
+                  return (pos + from + j) / pairs;
+                }
               }
             }
           }
           pos += n;
         } else {
-          DoubleBuffer db = b.asDoubleBuffer();
-          int n = db.remaining();
-          doubles = doubles != null ? doubles : new double[CHUNK];
-          for (int from = 0; from < n; from += doubles.length) {
-            int len = Math.min(doubles.length, n - from);
-            db.get(from, doubles, 0, len);
-            for (int j = 0; j < len; j++) {
-              if (!Double.isFinite(doubles[j])) {
-                return (pos + from + j) / pairs;
+          LongBuffer lb = b.asLongBuffer();
+          int n = lb.remaining();
+          longs = longs != null ? longs : new long[CHUNK];
+          for (int from = 0; from < n; from += longs.length) {
+            int len = Math.min(longs.length, n - from);
+            lb.get(from, longs, 0, len);
+            if (anyNonFinite(longs, len)) {
+              for (int j = 0; j < len; j++) {
+                if (!Double.isFinite(Double.longBitsToDouble(longs[j]))) {
+                  return (pos + from + j) / pairs;
+                }
               }
             }
           }
@@ -73,6 +79,27 @@ public final class Finite {
       }
     }
     return -1;
+  }
+
+  /**
+   * Whether one of the first {@code len} float32 bit patterns has an all-ones exponent (NaN or
+   * infinite): that exponent plus one exponent step carries into the sign bit, any other does not.
+   */
+  private static boolean anyNonFinite(int[] bits, int len) {
+    int any = 0;
+    for (int j = 0; j < len; j++) {
+      any |= (bits[j] & 0x7f800000) + 0x00800000;
+    }
+    return any < 0;
+  }
+
+  /** As {@link #anyNonFinite(int[], int)} for float64 bit patterns. */
+  private static boolean anyNonFinite(long[] bits, int len) {
+    long any = 0;
+    for (int j = 0; j < len; j++) {
+      any |= (bits[j] & 0x7ff0000000000000L) + 0x0010000000000000L;
+    }
+    return any < 0;
   }
 
   /** Whether every element of {@code t} is finite. */

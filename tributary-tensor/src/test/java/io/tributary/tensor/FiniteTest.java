@@ -44,4 +44,27 @@ class FiniteTest {
         Tensor.ofFloats(Shape.of(3_000), v)), List.of("b", "w")))
         .contains("tensor 'w' (float32[3000]) holds NaN at element 2500");
   }
+
+  @Test
+  void firstNonFinite_edgeBitPatterns_agreesWithIsFinite() {
+    float[] specials = {Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, -0f, 0f,
+        Float.MIN_NORMAL, Float.intBitsToFloat(0x7f7fffff), Float.intBitsToFloat(0xff800001),
+        Float.intBitsToFloat(0x7fc00000), Float.NEGATIVE_INFINITY, Float.intBitsToFloat(0xffffffff)};
+    for (float x : specials) {
+      float[] v = new float[3_000];
+      Arrays.fill(v, -Float.MAX_VALUE);
+      v[2_100] = x;
+      assertThat(Finite.firstNonFinite(Tensor.ofFloats(Shape.of(3_000), v)))
+          .as("%08x", Float.floatToRawIntBits(x)).isEqualTo(Float.isFinite(x) ? -1 : 2_100);
+    }
+    double[] doubles = {Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, -0.0,
+        Double.longBitsToDouble(0xfff0000000000001L), Double.NEGATIVE_INFINITY,
+        Double.longBitsToDouble(0x7fefffffffffffffL)};
+    for (double x : doubles) {
+      double[] v = new double[3_000];
+      v[2_999] = x;
+      assertThat(Finite.firstNonFinite(Tensor.ofDoubles(Shape.of(3_000), v)))
+          .as("%016x", Double.doubleToRawLongBits(x)).isEqualTo(Double.isFinite(x) ? -1 : 2_999);
+    }
+  }
 }

@@ -213,10 +213,11 @@ final class ClientUpdateProcedure implements GraphProcedure {
       Map<String, Tensor> delta = new LinkedHashMap<>();
       for (int i = 0; i < params.size(); i++) {
         NdArray w = weights.get(params.get(i));
-        if (!trainedModel) {
-          subtractInPlace(w, initial[i]);
-        }
-        delta.put(params.get(i), w.toTensor());
+        delta.put(params.get(i),
+            trainedModel ? w.toTensor() : Deltas.difference(w, initial[i], true));
+      }
+      if (!trainedModel) {
+        start.restored(initial);
       }
       float meanLoss = stepped.examples() == 0 ? 0f
           : (float) (stepped.lossSum() / stepped.examples());
@@ -288,19 +289,5 @@ final class ClientUpdateProcedure implements GraphProcedure {
 
     /** What {@link #train} did: the example-weighted loss sum of its steps, and their examples. */
     private record Stepped(double lossSum, long examples) {}
-
-    private static void subtractInPlace(NdArray w, NdArray w0) {
-      if (w.dtype() == io.tributary.tensor.DType.FLOAT32) {
-        float[] a = w.floats();
-        float[] b = w0.floats();
-        for (int i = 0; i < a.length; i++) {
-          a[i] -= b[i];
-        }
-        return;
-      }
-      for (int i = 0; i < w.size(); i++) {
-        w.set(i, w.get(i) - w0.get(i));
-      }
-    }
   }
 }

@@ -19,8 +19,18 @@ final class ModelArrays {
   private record Last(List<Tensor> tensors, NdArray[] arrays) {}
 
   private volatile Last last;
+  /**
+   * A thread's arrays to train in, and the start arrays they hold unchanged (null while a call
+   * may have changed them): a call that puts the start's elements back as it takes its delta
+   * ({@link #restored}) spares the next call with the same start the copy.
+   */
+  private static final class Working {
+    NdArray[] arrays;
+    NdArray[] cleanFor;
+  }
+
   /** Each thread's arrays to train in; only that thread reads or writes them. */
-  private final ThreadLocal<NdArray[]> working = new ThreadLocal<>();
+  private final ThreadLocal<Working> working = new ThreadLocal<>();
 
   /** The arrays of {@code tensors}, in their order; not to be written. */
   NdArray[] of(List<Tensor> tensors) {
@@ -38,27 +48,46 @@ final class ModelArrays {
 
   /**
    * The calling thread's arrays holding a copy of {@code start}'s elements, valid until the
-   * thread's next call: made on its first call (or when the shapes change), then overwritten.
+   * thread's next call: made on its first call (or when the shapes change), then overwritten,
+   * or left as they are when the thread's last call restored them from this same {@code start}.
    */
   NdArray[] workingCopy(NdArray[] start) {
-    NdArray[] w = working.get();
-    if (w == null || !sameShapes(w, start)) {
-      w = new NdArray[start.length];
-      for (int i = 0; i < w.length; i++) {
-        w[i] = start[i].copy();
+    Working w = working.get();
+    if (w == null || !sameShapes(w.arrays, start)) {
+      w = new Working();
+      w.arrays = new NdArray[start.length];
+      for (int i = 0; i < start.length; i++) {
+        w.arrays[i] = start[i].copy();
       }
       working.set(w);
-      return w;
+      return w.arrays;
     }
-    for (int i = 0; i < w.length; i++) {
-      NdArray from = start[i];
-      switch (from.dtype()) {
-        case FLOAT32 -> System.arraycopy(from.floats(), 0, w[i].floats(), 0, from.size());
-        case FLOAT64 -> System.arraycopy(from.doubles(), 0, w[i].doubles(), 0, from.size());
-        default -> System.arraycopy(from.longs(), 0, w[i].longs(), 0, from.size());
+    if (w.cleanFor != start) {
+      for (int i = 0; i < start.length; i++) {
+        NdArray from = start[i];
+        switch (from.dtype()) {
+          case FLOAT32 -> System.arraycopy(from.floats(), 0, w.arrays[i].floats(), 0, from.size());
+          case FLOAT64 ->
+              System.arraycopy(from.doubles(), 0, w.arrays[i].doubles(), 0, from.size());
+          default -> System.arraycopy(from.longs(), 0, w.arrays[i].longs(), 0, from.size());
+        }
       }
     }
-    return w;
+    // The caller may change them from here on.
+    w.cleanFor = null;
+    return w.arrays;
+  }
+
+  /**
+   * Records that the calling thread's working copy holds {@code start}'s elements again (its
+   * caller put them back), so that the thread's next {@link #workingCopy} of the same arrays
+   * need not copy them.
+   */
+  void restored(NdArray[] start) {
+    Working w = working.get();
+    if (w != null) {
+      w.cleanFor = start;
+    }
   }
 
   private static boolean sameShapes(NdArray[] a, NdArray[] b) {

@@ -729,6 +729,10 @@ public final class Gemm {
   private static void direct(int n, int k, boolean ta, boolean tb, int m, float[] a, int aOff,
       float[] b, float[] c, int cOff, int from, int to, boolean accumulate, float alpha,
       float beta, boolean scaled) {
+    if (k == 1) {
+      RankOne.rows(n, a, aOff, b, c, cOff, from, to, accumulate, alpha, beta, scaled);
+      return;
+    }
     if (k < DIRECT_MAX) {
       // An outer product (or nearly): each element's few steps in registers, C read once.
       for (int i = from; i < to; i++) {
