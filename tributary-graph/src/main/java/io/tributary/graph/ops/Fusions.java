@@ -118,19 +118,9 @@ final class Fusions {
       List<String> in = List.of(mm.inputs().get(0), mm.inputs().get(1), b);
       out[a] = new Op(mm.name() + "+" + add.name(), MATMUL_BIAS, in, List.of(z), mm.args());
       dropped[w] = true;
-      for (int r : shapeReaders) {
-        Op sum = out[r];
-        out[r] = new Op(sum.name(), sum.type(), List.of(sum.inputs().get(0), z), sum.outputs(),
-            sum.args());
-      }
+      readShapeOf(out, shapeReaders, z);
     }
-    List<Op> result = new ArrayList<>();
-    for (int i = 0; i < out.length; i++) {
-      if (!dropped[i]) {
-        result.add(out[i]);
-      }
-    }
-    return result;
+    return kept(out, dropped);
   }
 
   /**
@@ -151,6 +141,29 @@ final class Fusions {
       }
     }
     return true;
+  }
+
+  /** The ops not dropped, in order. */
+  private static List<Op> kept(Op[] out, boolean[] dropped) {
+    List<Op> result = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      if (!dropped[i]) {
+        result.add(out[i]);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Points each {@code sum_to_like} at {@code readers} to {@code value} for its shape: the fused
+   * op's output, which has the shape of the value fused away.
+   */
+  private static void readShapeOf(Op[] out, List<Integer> readers, String value) {
+    for (int r : readers) {
+      Op sum = out[r];
+      out[r] = new Op(sum.name(), sum.type(), List.of(sum.inputs().get(0), value), sum.outputs(),
+          sum.args());
+    }
   }
 
   private static Map<String, List<Integer>> readers(List<Op> ops) {
@@ -209,13 +222,7 @@ final class Fusions {
             grad.outputs(), grad.args());
       }
     }
-    List<Op> result = new ArrayList<>();
-    for (int i = 0; i < out.length; i++) {
-      if (!dropped[i]) {
-        result.add(out[i]);
-      }
-    }
-    return result;
+    return kept(out, dropped);
   }
 
   private static List<Op> fuseConvBiasRelu(Graph graph, List<Op> ops, Set<String> keep) {
@@ -269,19 +276,9 @@ final class Fusions {
           List.of(conv.inputs().get(0), conv.inputs().get(1), biasRelu.inputs().get(1)),
           biasRelu.outputs(), conv.args());
       dropped[c] = true;
-      for (int q : shapeReaders) {
-        Op sum = out[q];
-        out[q] = new Op(sum.name(), sum.type(), List.of(sum.inputs().get(0), h), sum.outputs(),
-            sum.args());
-      }
+      readShapeOf(out, shapeReaders, h);
     }
-    List<Op> result = new ArrayList<>();
-    for (int i = 0; i < out.length; i++) {
-      if (!dropped[i]) {
-        result.add(out[i]);
-      }
-    }
-    return result;
+    return kept(out, dropped);
   }
 
   private static List<Op> fuseReluGradSum(Graph graph, List<Op> ops, Set<String> keep) {
@@ -310,13 +307,7 @@ final class Fusions {
         }
       }
     }
-    List<Op> result = new ArrayList<>();
-    for (int i = 0; i < out.length; i++) {
-      if (!dropped[i]) {
-        result.add(out[i]);
-      }
-    }
-    return result;
+    return kept(out, dropped);
   }
 
   /** {@code relu(add(y, b))} in one pass where b repeats over y's rows. */
