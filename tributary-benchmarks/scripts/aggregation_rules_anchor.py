@@ -13,14 +13,24 @@ so that its time is the time Flower's strategy spends on a round's arithmetic:
   every ordered pair, as Flower's _compute_distances), np.argsort per row, the sum of the
   n - f - 2 nearest; to_keep = 0 returns the best update, to_keep = m averages the best m with
   aggregate (Multi-Krum).
-- aggregate_bulyan: theta = n - 2f rounds of aggregate_krum on the updates left, each pick found
-  again by comparing arrays; then the coordinate-wise median of the picks and the mean of the
-  beta = theta - 2f values nearest to it (np.argpartition, np.take_along_axis).
+- aggregate_bulyan: Bulyan (El Mhamdi et al. 2018) with Krum selecting, as Flower computes it:
+  theta = n - 2f Krum picks, each from the updates left (the score of an update: the sum of its
+  len(left) - f - 2 smallest squared distances to the others left), then the coordinate-wise
+  median of the picks and the mean of the beta = theta - 2f values nearest to it
+  (np.argpartition, np.take_along_axis). The distance between two updates does not change as
+  others are picked, so it is computed once per pair, with Flower's formula
+  (np.linalg.norm(w_i - w_j) ** 2), and each pick reads the rows and columns of those left, as
+  Tributary's Bulyan does. Flower's aggregate_bulyan instead calls aggregate_krum theta times,
+  each recomputing the n x n matrix for both orders of every pair: 80 x up to 10,000 norms at
+  100 x 1M, about 270 s a sample against a few seconds here. The picks, their order and the
+  result are the same bits (the distances are the same numbers: w_j - w_i is -(w_i - w_j)
+  exactly); --only aggregate_bulyan_flower times Flower's way (not run by default), and
+  test_aggregation_rules_anchor.py checks the two agree bit for bit.
 
 Input: --clients updates of one float32 layer of --elements values, uniform in [-1, 1), example
 counts 1..1000 (seed 42): the same sizes as the JMH benchmark. Each function runs --warmup
-times, then --repeat timed times; Bulyan, which recomputes the distances theta times, runs
---bulyan-repeat timed times and no warm-up.
+times, then --repeat timed times; aggregate_bulyan_flower, when asked for, runs --bulyan-repeat
+timed times and no warm-up.
 """
 import argparse
 import json
@@ -62,18 +72,58 @@ def squared_distances(weights):
     return d
 
 
+def pairwise_squared_distances(weights):
+    """The matrix squared_distances returns, computing each pair once (the same numbers)."""
+    flat = np.array([np.concatenate(w, axis=None).ravel() for w in weights])
+    n = len(weights)
+    d = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            d[i, j] = d[j, i] = np.linalg.norm(flat[i] - flat[j]) ** 2
+    return d
+
+
+def krum_scores(d, num_malicious):
+    """Flower's Krum score of each row of the distance matrix d."""
+    closest = max(1, len(d) - num_malicious - 2)
+    return [np.sum(d[i, np.argsort(row)[1:closest + 1].tolist()]) for i, row in enumerate(d)]
+
+
 def aggregate_krum(results, num_malicious, to_keep):
     weights = [w for w, _ in results]
-    d = squared_distances(weights)
-    closest = max(1, len(weights) - num_malicious - 2)
-    scores = [np.sum(d[i, np.argsort(row)[1:closest + 1].tolist()]) for i, row in enumerate(d)]
+    scores = krum_scores(squared_distances(weights), num_malicious)
     if to_keep > 0:
         best = np.argsort(scores)[::-1][len(scores) - to_keep:]
         return aggregate([results[i] for i in best])
     return weights[int(np.argmin(scores))]
 
 
+def trimmed_around_median(picked, beta):
+    """Bulyan's last step: per coordinate, the mean of the beta picked values nearest the median."""
+    med = aggregate_median(picked)
+    out = []
+    for layer_id, ref in enumerate(med):
+        layer = np.array([w[layer_id] for w, _ in picked])
+        idx = np.argpartition(np.abs(ref - layer), kth=beta - 1, axis=0)
+        out.append(np.mean(np.take_along_axis(layer, idx, axis=0)[:beta], axis=0))
+    return out
+
+
 def aggregate_bulyan(results, num_malicious):
+    results = list(results)
+    theta = len(results) - 2 * num_malicious
+    beta = theta - 2 * num_malicious
+    d = pairwise_squared_distances([w for w, _ in results])
+    left = list(range(len(results)))
+    picked = []
+    for _ in range(theta):
+        scores = krum_scores(d[np.ix_(left, left)], num_malicious)
+        picked.append(results[left.pop(int(np.argmin(scores)))])
+    return trimmed_around_median(picked, beta)
+
+
+def aggregate_bulyan_flower(results, num_malicious):
+    """Flower's aggregate_bulyan step for step: aggregate_krum (all n x n distances) per pick."""
     results = list(results)
     theta = len(results) - 2 * num_malicious
     beta = theta - 2 * num_malicious
@@ -84,13 +134,7 @@ def aggregate_bulyan(results, num_malicious):
                    if len(w) == len(best)
                    and all(np.array_equal(x, y) for x, y in zip(w, best)))
         picked.append(results.pop(idx))
-    med = aggregate_median(picked)
-    out = []
-    for layer_id, ref in enumerate(med):
-        layer = np.array([w[layer_id] for w, _ in picked])
-        idx = np.argpartition(np.abs(ref - layer), kth=beta - 1, axis=0)
-        out.append(np.mean(np.take_along_axis(layer, idx, axis=0)[:beta], axis=0))
-    return out
+    return trimmed_around_median(picked, beta)
 
 
 def timed(fn, warmup, repeat):
@@ -131,12 +175,17 @@ def main():
                                   a.repeat),
         "aggregate_krum": (lambda: aggregate_krum(results, a.f, 0), a.warmup, a.repeat),
         "aggregate_krum_to_keep": (lambda: aggregate_krum(results, a.f, a.m), a.warmup, a.repeat),
-        "aggregate_bulyan": (lambda: aggregate_bulyan(results, a.f), 0, a.bulyan_repeat),
+        "aggregate_bulyan": (lambda: aggregate_bulyan(results, a.f), a.warmup, a.repeat),
+        "aggregate_bulyan_flower": (lambda: aggregate_bulyan_flower(results, a.f), 0,
+                                    a.bulyan_repeat),
     }
     only = [s for s in a.only.split(",") if s]
+    unknown = sorted(set(only) - set(cases))
+    if unknown:
+        p.error(f"--only: unknown function(s) {', '.join(unknown)}; known: {', '.join(cases)}")
     out = {"clients": a.clients, "elements": a.elements, "numpy": np.__version__}
     for name, (fn, warmup, repeat) in cases.items():
-        if not only or name in only:
+        if (not only and name != "aggregate_bulyan_flower") or name in only:
             out[name] = timed(fn, warmup, repeat)
     print(json.dumps(out))
 

@@ -10,14 +10,27 @@
 # ANCHOR_ARGS='--only aggregate_median'); BENCH, the JMH benchmarks' regex, picks a subset (e.g.
 # BENCH='AggregationRulesBenchmark.(median|federatedMedian)$').
 # Needs about 4 GB of free memory (JVM -Xmx3g; numpy holds the updates and a stacked copy).
-# numpy's Bulyan recomputes the n x n distances for each of its n - 2f picks: at 100 x 1M it
-# takes minutes per sample, so it runs once (no warm-up) per numpy run.
+# Samples: JMH 5 single shots per rule; numpy 3 per function per run, 6 pooled. On an idle
+# machine at 100 x 1M: each numpy run about 2.5 minutes, JMH about 4.
+# The numpy Bulyan computes each pair's distance once, as Tributary's does, with the same bits as
+# Flower's aggregate_bulyan (which recomputes Krum's n x n distances for each of its n - 2f
+# picks, about 270 s a sample here: ANCHOR_ARGS='--only aggregate_bulyan_flower' times it).
+# Preconditions: the 1-minute load average at most MAX_LOAD (default 1.0; ALLOW_LOAD=1 runs
+# anyway and marks the figures as taken under load).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 clients=${1:-100}
 elements=${2:-1000000}
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
+failed=()
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+check_load
+if ((${#failed[@]})); then
+  printf 'precondition failed: %s\n' "${failed[@]}" >&2
+  exit 1
+fi
 
 build_benchmarks
 
@@ -47,3 +60,6 @@ python3 "$here/aggregation_rules_report.py" "$out/jmh-aggregation-rules.json" \
   --load "JMH: $(cat "$out/load-rules-jmh.txt")" \
   --load "numpy 2: $(cat "$out/load-rules-numpy-2.txt")" \
   --load "end: $(cat "$out/load-rules-end.txt")"
+if [[ -n $under_load ]]; then
+  echo "note: $under_load"
+fi

@@ -52,7 +52,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 1, batchSize = 1)
-@Measurement(iterations = 3, batchSize = 1)
+@Measurement(iterations = 5, batchSize = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch"})
 public class AggregationRulesBenchmark {
   @Param("100")
