@@ -3,16 +3,34 @@
 # 1 GB in 100 float32 parameters against raw writes/reads of the same bytes in the same run, a
 # parameter over 2 GiB, and reading one parameter of a 10 GB file (time and bytes read).
 #
-# Usage: tributary-benchmarks/scripts/run-format.sh [speed|load|large|sparse|all] [DIR]
+# Usage: tributary-benchmarks/scripts/run-format.sh [speed|load|large|sparse|all] [DIR] [MB]
 #   speed: the 1 GB save and load figures (about 3 minutes); load: only load vs raw read (about a
 #   minute); DIR (default tributary-benchmarks/target/format-bench) needs about 14 GB free for
-#   "all" and 3 GB for speed or load; every file written there is deleted afterwards.
+#   "all" and 3 GB for speed or load; every file written there is deleted afterwards. MB (default
+#   1000): the size of speed and load (a smaller one for a quick check of the method).
+# Each timed side starts settled: after `sync`, once /proc/meminfo's Dirty + Writeback is at most
+# SETTLE_MB (default 32), or after SETTLE_TIMEOUT_S (default 30; the timeouts are counted in the
+# output). Without it the side that runs second pays for the first's gigabyte of writeback (and,
+# on a disk mounted with `discard`, its trim), and the per-run ratios follow the order of the
+# sides; the output gives the median ratio per order, so an order effect shows. SETTLE=0 times
+# without settling, to compare.
+# Preconditions: the 1-minute load average at most MAX_LOAD (default 1.0; ALLOW_LOAD=1 runs
+# anyway and marks the figures as taken under load), and the free disk space.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
 mode=${1:-all}
 dir=${2:-$root/tributary-benchmarks/target/format-bench}
+megabytes=${3:-1000}
+failed=()
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+check_load
+if ((${#failed[@]})); then
+  printf 'precondition failed: %s\n' "${failed[@]}" >&2
+  exit 1
+fi
 
 mkdir -p "$dir"
 need_gb=3
@@ -29,4 +47,7 @@ trap 'rm -f "$dir"/*.zip "$dir"/*.bin "$dir"/.*.tmp' EXIT
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2/1e6}' /proc/meminfo) memory, $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 # A fixed, pre-touched heap: otherwise each side pays, at random, for the VM faulting in fresh memory.
 "$JAVA_HOME/bin/java" -Xms10g -Xmx10g -XX:+AlwaysPreTouch -cp "$root/tributary-benchmarks/target/benchmarks.jar" \
-  io.tributary.bench.ModelFormatBench "$mode" "$dir"
+  -Dtributary.bench.settle="$([[ ${SETTLE:-1} == 0 ]] && echo false || echo true)" \
+  -Dtributary.bench.settleMb="${SETTLE_MB:-32}" -Dtributary.bench.settleTimeoutS="${SETTLE_TIMEOUT_S:-30}" \
+  io.tributary.bench.ModelFormatBench "$mode" "$dir" "$megabytes"
+echo "load average at the start: $load1 $load5 $load15${under_load:+ ($under_load)}"

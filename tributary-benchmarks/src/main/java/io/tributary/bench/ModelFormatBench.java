@@ -31,15 +31,20 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code speed DIR}: 100 float32 parameters, 1 GB in all: save vs writing the same bytes raw
  *       (both fsynced, into a new file and then over the existing one), load vs reading them raw,
- *       in the same run, alternating, median of 7.
+ *       in the same run, alternating, median of 7; each timed side starts after {@code sync} and
+ *       once the machine's dirty pages are written back ({@link PageCacheSettler}), and the
+ *       ratios are also given per order of the sides, so that an order effect shows.
  *   <li>{@code load DIR}: only the load vs raw read part of {@code speed}, median of 11 (a minute).
  *   <li>{@code large DIR}: one float32 parameter over 2 GiB, saved, then loaded and memory-mapped.
  *   <li>{@code sparse DIR}: a 10 GB file; opening it and reading one parameter, with the time, the
  *       bytes this process read ({@code /proc/self/io}) and the bytes of the file it mapped in
  *       ({@code /proc/self/smaps}).
  * </ul>
- * Usage: {@code java -Xms10g -Xmx10g -XX:+AlwaysPreTouch -cp benchmarks.jar io.tributary.bench.ModelFormatBench MODE DIR}.
- * Files are deleted afterwards.
+ * Usage: {@code java -Xms10g -Xmx10g -XX:+AlwaysPreTouch -cp benchmarks.jar io.tributary.bench.ModelFormatBench MODE DIR [MB]}
+ * (MB: the size of {@code speed} and {@code load}, default 1000). System properties:
+ * {@code tributary.bench.settle} (default true; false times without settling, to compare),
+ * {@code tributary.bench.settleMb} (the Dirty + Writeback counted as settled, default 32) and
+ * {@code tributary.bench.settleTimeoutS} (default 30). Files are deleted afterwards.
  */
 public final class ModelFormatBench {
   private static final int SLICE = 4 << 20;
@@ -49,18 +54,23 @@ public final class ModelFormatBench {
   private ModelFormatBench() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      System.err.println("usage: ModelFormatBench speed|load|large|sparse|all DIR");
+    if (args.length < 2 || args.length > 3 || (args.length == 3 && !args[2].matches("[1-9][0-9]{0,5}"))) {
+      System.err.println("usage: ModelFormatBench speed|load|large|sparse|all DIR [MB (1-999999)]");
       System.exit(2);
     }
     Path dir = Files.createDirectories(Path.of(args[1]));
+    long megabytes = args.length == 3 ? Long.parseLong(args[2]) : 1000;
+    PageCacheSettler settler = new PageCacheSettler(
+        Boolean.parseBoolean(System.getProperty("tributary.bench.settle", "true")),
+        Long.getLong("tributary.bench.settleMb", 32) << 20,
+        Double.parseDouble(System.getProperty("tributary.bench.settleTimeoutS", "30")));
     switch (args[0]) {
-      case "speed" -> speed(dir, true);
-      case "load" -> speed(dir, false);
+      case "speed" -> speed(dir, true, megabytes, settler);
+      case "load" -> speed(dir, false, megabytes, settler);
       case "large" -> large(dir);
       case "sparse" -> sparse(dir);
       case "all" -> {
-        speed(dir, true);
+        speed(dir, true, megabytes, settler);
         large(dir);
         sparse(dir);
       }
@@ -85,9 +95,10 @@ public final class ModelFormatBench {
 
   // ---------------------------------------------------------------- speed
 
-  static void speed(Path dir, boolean withSaves) throws IOException {
+  static void speed(Path dir, boolean withSaves, long megabytes, PageCacheSettler settler)
+      throws IOException {
     int params = 100;
-    long perParam = 1_000_000_000L / params / 4;
+    long perParam = megabytes * 1_000_000L / params / 4;
     SequencedMap<String, Tensor> tensors = new LinkedHashMap<>();
     for (int i = 0; i < params; i++) {
       tensors.put("layer" + i + "/w", pattern(perParam, i));
@@ -104,6 +115,7 @@ public final class ModelFormatBench {
     double[] replace = new double[reps];
     double[] rawRead = new double[reps];
     double[] load = new double[reps];
+    boolean[] rawFirstAt = new boolean[reps];
     String loadBefore = loadAverage();
     if (!withSaves) {
       writeRaw(raw, tensors.values());
@@ -117,11 +129,11 @@ public final class ModelFormatBench {
         // Both sides write a new file: the last run's are deleted first, outside the timing.
         Files.deleteIfExists(raw);
         Files.deleteIfExists(model);
-        w = pair(rawFirst, () -> writeRaw(raw, tensors.values()), () -> ModelWriter.save(model, tags));
+        w = pair(settler, rawFirst, () -> writeRaw(raw, tensors.values()), () -> ModelWriter.save(model, tags));
         // Then both replace their file atomically, so old and new coexist until the rename.
-        rp = pair(rawFirst, () -> replaceRaw(raw, tensors.values()), () -> ModelWriter.save(model, tags));
+        rp = pair(settler, rawFirst, () -> replaceRaw(raw, tensors.values()), () -> ModelWriter.save(model, tags));
       }
-      double[] rd = pair(rawFirst, () -> {
+      double[] rd = pair(settler, rawFirst, () -> {
         if (readRaw(raw, params, perParam * 4).size() != params) {
           throw new IllegalStateException("wrong array count");
         }
@@ -139,6 +151,7 @@ public final class ModelFormatBench {
         replace[r - 1] = rp[1];
         rawRead[r - 1] = rd[0];
         load[r - 1] = rd[1];
+        rawFirstAt[r - 1] = rawFirst;
       }
     }
     String loadAfter = loadAverage();
@@ -151,6 +164,7 @@ public final class ModelFormatBench {
     System.out.printf(Locale.ROOT, "speed: %d float32 parameters, %.0f MB (file %.0f MB), median of %d alternating runs, reads from page cache%n",
         params, mb, Files.size(model) / 1e6, reps);
     System.out.printf(Locale.ROOT, "  machine load (/proc/loadavg) before: %s; after: %s%n", loadBefore, loadAfter);
+    System.out.printf(Locale.ROOT, "  page cache: %s%n", settler.summary());
     if (withSaves) {
       System.out.printf(Locale.ROOT, "  raw write+fsync %.3f s (%.0f MB/s) | save %.3f s (%.0f MB/s) | save speed = %.0f%% of raw%n",
           median(rawWrite), mb / median(rawWrite), median(save), mb / median(save), 100 * median(rawWrite) / median(save));
@@ -166,18 +180,26 @@ public final class ModelFormatBench {
           ratios(rawWrite, save), medianRatio(rawWrite, save), ratios(rawReplace, replace), medianRatio(rawReplace, replace));
     }
     System.out.printf(Locale.ROOT, "  per-run ratios load/raw: %s (median %.0f%%)%n", ratios(rawRead, load), medianRatio(rawRead, load));
+    if (withSaves) {
+      System.out.printf(Locale.ROOT, "  median ratio by order (raw first | ours first): save %s; replace %s; load %s%n",
+          byOrder(rawWrite, save, rawFirstAt), byOrder(rawReplace, replace, rawFirstAt), byOrder(rawRead, load, rawFirstAt));
+    } else {
+      System.out.printf(Locale.ROOT, "  median ratio by order (raw first | ours first): load %s%n", byOrder(rawRead, load, rawFirstAt));
+    }
     Files.deleteIfExists(raw);
     Files.deleteIfExists(model);
   }
 
   /**
-   * Times {@code raw} and {@code ours}, {@code raw} first when {@code rawFirst}, each after a GC,
-   * so that neither side always runs after the other's garbage or disk writes.
+   * Times {@code raw} and {@code ours}, {@code raw} first when {@code rawFirst}, each after a GC
+   * and after the settler has let the disk writes before it finish, so that neither side pays
+   * for the other's garbage or writeback.
    */
-  static double[] pair(boolean rawFirst, Work raw, Work ours) throws IOException {
+  static double[] pair(PageCacheSettler settler, boolean rawFirst, Work raw, Work ours) throws IOException {
     double[] t = new double[2];
     for (int k = 0; k < 2; k++) {
       System.gc();
+      settler.settle();
       if ((k == 0) == rawFirst) {
         t[0] = time(raw);
       } else {
@@ -406,6 +428,22 @@ public final class ModelFormatBench {
       r[i] = 100 * raw[i] / ours[i];
     }
     return median(r);
+  }
+
+  /** The median ratio of the runs in which raw went first, then of those in which ours did. */
+  static String byOrder(double[] raw, double[] ours, boolean[] rawFirst) {
+    List<String> out = new ArrayList<>();
+    for (boolean first : new boolean[] {true, false}) {
+      List<Double> r = new ArrayList<>();
+      for (int i = 0; i < raw.length; i++) {
+        if (rawFirst[i] == first) {
+          r.add(100 * raw[i] / ours[i]);
+        }
+      }
+      out.add(r.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f%% (%d)",
+          median(r.stream().mapToDouble(Double::doubleValue).toArray()), r.size()));
+    }
+    return String.join(" | ", out);
   }
 
   static String ratios(double[] raw, double[] ours) {
