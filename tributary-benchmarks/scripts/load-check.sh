@@ -16,3 +16,14 @@ check_load() {
     fi
   fi
 }
+
+# For the scripts with no other preconditions: check_load, then stop with the failed
+# precondition named (exit 1) unless the machine is idle enough or ALLOW_LOAD=1.
+require_idle() {
+  failed=()
+  check_load
+  if ((${#failed[@]})); then
+    printf 'precondition failed: %s\n' "${failed[@]}" >&2
+    exit 1
+  fi
+}

@@ -25,6 +25,9 @@ java_xmx=${JAVA_XMX:-2g}
 server_xmx=${SERVER_XMX:-4g}
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 peers="$root/../shared/peers"
 [[ -f $peers/setup-flower.sh ]] || { echo "no Flower snapshot at $peers" >&2; exit 1; }
 if [[ -z ${SKIP_BUILD:-} ]]; then build_benchmarks; fi

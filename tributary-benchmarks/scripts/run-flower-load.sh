@@ -16,6 +16,9 @@ server_xmx=${SERVER_XMX:-2g}
 swarm_xmx=${SWARM_XMX:-6g}
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 
 echo "building tributary-cli and benchmarks..." >&2
 (cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-cli,tributary-benchmarks -am package)

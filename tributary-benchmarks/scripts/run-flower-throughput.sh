@@ -15,6 +15,9 @@ mb=${1:-1000}
 iterations=${2:-3}
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 build_benchmarks
 
 echo "load before: $(uptime)" | tee "$out/flower-throughput-uptime.txt" >&2

@@ -10,6 +10,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mb=${1:-100}
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 
 build_benchmarks
 

@@ -56,6 +56,9 @@ what=${1:-all}
 source "$root/.ci/find-jdk.sh"
 JAVA_HOME=$(tributary_find_jdk) || { tributary_no_jdk_message; exit 1; }
 export JAVA_HOME
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 rounds=${ROUNDS:-200}
 scale_rounds=${SCALE_ROUNDS:-3}
 scale_clients=${SCALE_CLIENTS:-1000 10000 60000}
