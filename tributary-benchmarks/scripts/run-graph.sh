@@ -12,6 +12,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 
 numpy_one_thread() {
   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 \

@@ -12,6 +12,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 rounds=${1:-4}
 repeats=${2:-4}
 clients=${3:-10000}

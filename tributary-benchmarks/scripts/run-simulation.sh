@@ -18,6 +18,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source=load-check.sh
+source "$here/load-check.sh"
+require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 rounds=${1:-200}
 algorithm=${2:-fedavg}
 seed=${3:-1}
