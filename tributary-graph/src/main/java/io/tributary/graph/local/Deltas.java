@@ -25,9 +25,9 @@ import java.util.List;
  * collection and a concurrent marking cycle once the old generation looks full. One 4 MB delta per
  * client of a 1,000,000-parameter model did that every few dozen clients: in the 100,000-client
  * cluster round, each executor ran about 800 young collections for humongous allocations and about
- * 750 concurrent marking cycles (over 60 s of marking in a 147 s round, on the one core the
- * executor has). Pieces this small are ordinary young objects, dead once the client's sums are
- * taken. The elements, their order and their bytes are the same.
+ * 750 concurrent marking cycles (about 60 s of marking in a 143 s round, beside the one core the
+ * executor computes on). Pieces this small are ordinary young objects, dead once the client's sums
+ * are taken. The elements, their order and their bytes are the same.
  */
 final class Deltas {
   /** Elements subtracted into a small array, then copied into the tensor's buffer at once. */
