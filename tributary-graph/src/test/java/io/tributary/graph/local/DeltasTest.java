@@ -6,6 +6,7 @@ import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -77,6 +78,55 @@ class DeltasTest {
     NdArray doublesStart = NdArray.wrapDoubles(new int[] {2}, new double[] {0.5, 2});
     Deltas.difference(doubles, doublesStart, true);
     assertThat(doubles.doubles()).containsExactly(0.5, 2);
+  }
+
+  @Test
+  void difference_pastSeveralPieces_isTheInPlaceSubtractionsBytesInPiecesBelowHumongous() {
+    // 1,000,000 parameters, the size whose 4 MB delta was one humongous object per client.
+    SplittableRandom rnd = new SplittableRandom(11);
+    int[] shape = {99_999, 10};
+    float[] a = new float[99_999 * 10];
+    float[] b = new float[a.length];
+    for (int i = 0; i < a.length; i++) {
+      b[i] = (float) rnd.nextGaussian();
+      a[i] = i % 7 == 0 ? b[i] : b[i] + (float) (rnd.nextGaussian() * 1e-3);
+    }
+    a[a.length - 1] = Float.MIN_VALUE;
+    b[a.length - 1] = -0f;
+    NdArray start = NdArray.wrapFloats(shape, b.clone());
+    byte[] want = bytes(subtractedThenCopied(NdArray.wrapFloats(shape, a), start));
+    NdArray trained = NdArray.wrapFloats(shape, a.clone());
+    Tensor got = Deltas.difference(trained, start, true);
+    assertThat(got.shape()).isEqualTo(Shape.of(99_999, 10));
+    // Arrays.equals, not containsExactly: a million elements, compared bit for bit.
+    assertThat(Arrays.equals(bytes(got), want)).isTrue();
+    assertThat(Arrays.equals(trained.floats(), b)).isTrue();
+    assertThat(got.dataBuffers()).hasSize((a.length * 4 + Deltas.PIECE_BYTES - 1)
+        / Deltas.PIECE_BYTES);
+    assertThat(got.dataBuffers()).allSatisfy(
+        piece -> assertThat(piece.remaining()).isLessThanOrEqualTo(Deltas.PIECE_BYTES));
+    assertThat(Deltas.PIECE_BYTES).isLessThan(512 << 10);
+    double[] da = new double[Deltas.PIECE_BYTES / 8 * 2 + 3];
+    double[] db = new double[da.length];
+    for (int i = 0; i < da.length; i++) {
+      da[i] = rnd.nextGaussian();
+      db[i] = rnd.nextGaussian();
+    }
+    NdArray dStart = NdArray.wrapDoubles(new int[] {da.length}, db);
+    byte[] wantD = bytes(subtractedThenCopied(NdArray.wrapDoubles(new int[] {da.length}, da),
+        dStart));
+    Tensor gotD = Deltas.difference(NdArray.wrapDoubles(new int[] {da.length}, da.clone()),
+        dStart, false);
+    assertThat(Arrays.equals(bytes(gotD), wantD)).isTrue();
+    assertThat(gotD.dataBuffers()).hasSize(3);
+  }
+
+  @Test
+  void difference_empty_isAnEmptyTensorOfTheShape() {
+    NdArray none = NdArray.wrapFloats(new int[] {0, 10}, new float[0]);
+    Tensor got = Deltas.difference(none, NdArray.wrapFloats(new int[] {0, 10}, new float[0]), true);
+    assertThat(got.shape()).isEqualTo(Shape.of(0, 10));
+    assertThat(got.size()).isZero();
   }
 
   private static byte[] bytes(Tensor t) {
