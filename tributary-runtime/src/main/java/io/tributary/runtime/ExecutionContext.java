@@ -212,8 +212,11 @@ public final class ExecutionContext implements AutoCloseable {
       return Optional.of(args[0]);
     }
     if (param instanceof StructType st && args.length == st.size()) {
-      return Optional.of(StructValue.of(st.elements().stream().map(StructType.Element::name)
-          .toList(), Arrays.asList(args)));
+      List<Optional<String>> names = new java.util.ArrayList<>(st.size());
+      for (StructType.Element e : st.elements()) {
+        names.add(e.name());
+      }
+      return Optional.of(StructValue.of(names, Arrays.asList(args)));
     }
     throw new ValueMismatchException("the computation " + type + " takes one argument of type "
         + param + (param instanceof StructType st ? " (or " + st.size() + " arguments, one per "

@@ -25,6 +25,7 @@ import io.tributary.runtime.executor.internal.local.ClosureTypes;
 import io.tributary.runtime.executor.internal.local.Env;
 import io.tributary.runtime.executor.internal.local.LocalFn;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -123,8 +124,12 @@ public final class ReferenceResolvingExecutor implements Executor {
   @Override
   public CompletableFuture<ExecutorValue> createStruct(
       List<Optional<String>> names, List<ExecutorValue> elements) {
+    List<Value> values = new ArrayList<>(elements.size());
+    for (ExecutorValue e : elements) {
+      values.add((Value) e);
+    }
     return CompletableFuture.completedFuture(
-        new StructOf(List.copyOf(names), elements.stream().map(e -> (Value) e).toList()));
+        new StructOf(List.copyOf(names), Collections.unmodifiableList(values)));
   }
 
   @Override
