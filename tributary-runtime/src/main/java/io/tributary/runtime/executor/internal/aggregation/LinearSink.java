@@ -279,7 +279,9 @@ public final class LinearSink implements Sink {
   @Override
   public void commitAll(Object partial, List<Object> prepared) {
     if (partial instanceof Gathered) {
-      prepared.forEach(p -> commit(partial, p));
+      for (Object p : prepared) {
+        commit(partial, p);
+      }
       return;
     }
     List<Object> values = new ArrayList<>();
