@@ -9,6 +9,7 @@ import io.tributary.runtime.executor.Executor;
 import io.tributary.runtime.executor.ExecutorValue;
 import io.tributary.runtime.executor.ReferenceResolvingExecutor;
 import io.tributary.runtime.executor.internal.federated.FederatingExecutor;
+import io.tributary.runtime.executor.internal.local.ClosureTypes;
 import io.tributary.runtime.executor.internal.pass.PassReplay;
 import java.time.Duration;
 import java.util.Arrays;
@@ -39,7 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Executors.</b> Each invocation builds the stack {@link ReferenceResolvingExecutor} over
  * {@link FederatingExecutor} (over a local executor); the pools are the context's, shared by
- * invocations. Close the context to stop them.
+ * invocations, and so is what the top executor works out about a computation's lambdas (their
+ * captured names and types), so a computation invoked every round is type-checked once. Close
+ * the context to stop the pools.
  *
  * <p><b>Pass engines.</b> With {@link RuntimeOptions#withPassEngine}, each client pass runs on
  * the engine instead of the pool; {@link #computePassPart} (and {@link #combinePassParts}) is what
@@ -49,6 +52,11 @@ public final class ExecutionContext implements AutoCloseable {
   private final RuntimeOptions options;
   private final ExecutorService pool;
   private final ExecutorService coordinator;
+  /**
+   * What the invocations' reference resolving executors learn about a computation's lambdas:
+   * the same computation run every round is type-checked once, not once a round.
+   */
+  private final ClosureTypes closureTypes = new ClosureTypes();
 
   private ExecutionContext(RuntimeOptions options) {
     this.options = options;
@@ -176,7 +184,7 @@ public final class ExecutionContext implements AutoCloseable {
     FederatingExecutor federating = new FederatingExecutor(
         replay.isPresent() ? options.withoutPassEngine() : options, pool, coordinator,
         computation, Arrays.asList(args), replay, observer);
-    try (Executor stack = new ReferenceResolvingExecutor(federating)) {
+    try (Executor stack = new ReferenceResolvingExecutor(federating, closureTypes)) {
       ExecutorValue fn = join(stack.createValue(computation.block(), type));
       Optional<ExecutorValue> arg = Optional.empty();
       if (argument.isPresent()) {
@@ -204,8 +212,11 @@ public final class ExecutionContext implements AutoCloseable {
       return Optional.of(args[0]);
     }
     if (param instanceof StructType st && args.length == st.size()) {
-      return Optional.of(StructValue.of(st.elements().stream().map(StructType.Element::name)
-          .toList(), Arrays.asList(args)));
+      List<Optional<String>> names = new java.util.ArrayList<>(st.size());
+      for (StructType.Element e : st.elements()) {
+        names.add(e.name());
+      }
+      return Optional.of(StructValue.of(names, Arrays.asList(args)));
     }
     throw new ValueMismatchException("the computation " + type + " takes one argument of type "
         + param + (param instanceof StructType st ? " (or " + st.size() + " arguments, one per "

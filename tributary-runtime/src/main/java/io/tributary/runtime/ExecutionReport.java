@@ -24,6 +24,10 @@ public record ExecutionReport(
 
   /** The indices of the failed clients, ascending and without repeats. */
   public List<Integer> failedClients() {
-    return failures.stream().map(ClientFailure::client).distinct().sorted().toList();
+    java.util.TreeSet<Integer> clients = new java.util.TreeSet<>();
+    for (ClientFailure f : failures) {
+      clients.add(f.client());
+    }
+    return List.copyOf(clients);
   }
 }

@@ -10,6 +10,7 @@ import io.tributary.core.compiler.Call;
 import io.tributary.core.compiler.Intrinsic;
 import io.tributary.core.compiler.Lambda;
 import io.tributary.core.compiler.Reference;
+import io.tributary.core.compiler.Selection;
 import io.tributary.core.compiler.Struct;
 import io.tributary.core.computation.Computation;
 import io.tributary.core.computation.Federated;
@@ -138,6 +139,27 @@ class RoundTest {
     try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults().withThreads(2))) {
       Object r = ctx.invoke(add, f32(0), List.of(f32(1), f32(2)));
       assertThat(r).isEqualTo(f32(23));
+    }
+  }
+
+  @Test
+  void invoke_sameComputationAgainInOneContext_eachCallUsesItsOwnCapturedValue() {
+    // (p -> federated_sum(federated_map(<(y -> y + p[0]), p[1]>))): the lambda handed to
+    // federated_map captures p; the context remembers its type after the first call, and each
+    // call must still close it over that call's value.
+    BuildingBlock plus = new Intrinsic("generic_plus", Types.parse("(<float32,float32> -> float32)"));
+    BuildingBlock addP = Lambda.of("y", Types.parse("float32"), Call.of(plus,
+        Struct.of(new Reference("y"), Selection.byIndex(new Reference("p"), 0))));
+    BuildingBlock map = new Intrinsic("federated_map",
+        Types.parse("(<(float32 -> float32),{float32}@CLIENTS> -> {float32}@CLIENTS)"));
+    BuildingBlock sum = new Intrinsic("federated_sum",
+        Types.parse("({float32}@CLIENTS -> float32@SERVER)"));
+    Computation add = Computation.of(Lambda.of("p", Types.parse("<float32,{float32}@CLIENTS>"),
+        Call.of(sum, Call.of(map, Struct.of(addP, Selection.byIndex(new Reference("p"), 1))))));
+    try (ExecutionContext ctx = ExecutionContext.create(RuntimeOptions.defaults().withThreads(2))) {
+      assertThat(ctx.invoke(add, f32(10), List.of(f32(1), f32(2)))).isEqualTo(f32(23));
+      assertThat(ctx.invoke(add, f32(100), List.of(f32(1), f32(2)))).isEqualTo(f32(203));
+      assertThat(ctx.invoke(add, f32(0), List.of(f32(1), f32(2), f32(3)))).isEqualTo(f32(6));
     }
   }
 

@@ -23,7 +23,14 @@ final class Compatibility {
   static boolean allTensors(Type t, Predicate<TensorType> ok) {
     return switch (t) {
       case TensorType x -> ok.test(x);
-      case StructType s -> s.elements().stream().allMatch(e -> allTensors(e.type(), ok));
+      case StructType s -> {
+        for (StructType.Element e : s.elements()) {
+          if (!allTensors(e.type(), ok)) {
+            yield false;
+          }
+        }
+        yield true;
+      }
       case FederatedType f -> allTensors(f.member(), ok);
       case SequenceType s -> false;
       case FunctionType f -> false;
@@ -35,10 +42,17 @@ final class Compatibility {
   static boolean isLocal(Type t) {
     return switch (t) {
       case TensorType x -> true;
-      case StructType s -> s.elements().stream().allMatch(e -> isLocal(e.type()));
+      case StructType s -> {
+        for (StructType.Element e : s.elements()) {
+          if (!isLocal(e.type())) {
+            yield false;
+          }
+        }
+        yield true;
+      }
       case SequenceType s -> isLocal(s.element());
-      case FunctionType f ->
-          f.parameter().map(Compatibility::isLocal).orElse(true) && isLocal(f.result());
+      case FunctionType f -> (f.parameter().isEmpty() || isLocal(f.parameter().get()))
+          && isLocal(f.result());
       case FederatedType f -> false;
       case PlacementType p -> false;
       case AbstractType a -> true;
@@ -50,12 +64,18 @@ final class Compatibility {
       case AbstractType a -> true;
       case TensorType x -> false;
       case PlacementType p -> false;
-      case StructType s -> s.elements().stream().anyMatch(e -> containsAbstract(e.type()));
+      case StructType s -> {
+        for (StructType.Element e : s.elements()) {
+          if (containsAbstract(e.type())) {
+            yield true;
+          }
+        }
+        yield false;
+      }
       case SequenceType s -> containsAbstract(s.element());
       case FederatedType f -> containsAbstract(f.member());
-      case FunctionType f ->
-          f.parameter().map(Compatibility::containsAbstract).orElse(false)
-              || containsAbstract(f.result());
+      case FunctionType f -> (f.parameter().isPresent() && containsAbstract(f.parameter().get()))
+          || containsAbstract(f.result());
     };
   }
 }

@@ -47,11 +47,21 @@ public final class Placements {
   }
 
   public Optional<Placement> byLabel(String label) {
-    return all.stream().filter(p -> p.label().equals(label)).findFirst();
+    for (Placement p : all) {
+      if (p.label().equals(label)) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
   }
 
   public Optional<Placement> byUri(String uri) {
-    return all.stream().filter(p -> p.uri().equals(uri)).findFirst();
+    for (Placement p : all) {
+      if (p.uri().equals(uri)) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
   }
 
   /** The labels, for error messages. */

@@ -21,9 +21,11 @@ import io.tributary.core.types.TensorType;
 import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
 import io.tributary.runtime.LocalComputationException;
+import io.tributary.runtime.executor.internal.local.ClosureTypes;
 import io.tributary.runtime.executor.internal.local.Env;
 import io.tributary.runtime.executor.internal.local.LocalFn;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -41,10 +43,21 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ReferenceResolvingExecutor implements Executor {
   private final Executor target;
+  private final ClosureTypes closureTypes;
 
   /** Resolves references above {@code target}, which computes what this executor cannot. */
   public ReferenceResolvingExecutor(Executor target) {
+    this(target, new ClosureTypes());
+  }
+
+  /**
+   * Resolves references above {@code target}, remembering in {@code closureTypes} what it works
+   * out about the lambdas it hands down: an execution context passes one memo to the executor of
+   * each invocation, so a computation run every round is type-checked once.
+   */
+  public ReferenceResolvingExecutor(Executor target, ClosureTypes closureTypes) {
     this.target = target;
+    this.closureTypes = java.util.Objects.requireNonNull(closureTypes, "closureTypes");
   }
 
   /** A value of this executor. */
@@ -57,10 +70,11 @@ public final class ReferenceResolvingExecutor implements Executor {
     }
   }
 
-  private record Closure(Lambda lambda, Scope scope) implements Value {
+  /** A lambda and the scope it was evaluated in; {@code memo} keeps what its type needs. */
+  private record Closure(Lambda lambda, Scope scope, ClosureTypes memo) implements Value {
     @Override
     public Type type() {
-      return closureType(this);
+      return inferred(this).type();
     }
   }
 
@@ -110,8 +124,12 @@ public final class ReferenceResolvingExecutor implements Executor {
   @Override
   public CompletableFuture<ExecutorValue> createStruct(
       List<Optional<String>> names, List<ExecutorValue> elements) {
+    List<Value> values = new ArrayList<>(elements.size());
+    for (ExecutorValue e : elements) {
+      values.add((Value) e);
+    }
     return CompletableFuture.completedFuture(
-        new StructOf(List.copyOf(names), elements.stream().map(e -> (Value) e).toList()));
+        new StructOf(List.copyOf(names), Collections.unmodifiableList(values)));
   }
 
   @Override
@@ -158,7 +176,7 @@ public final class ReferenceResolvingExecutor implements Executor {
         }
         return evaluate(c.argument().get(), scope).thenCompose(a -> call(fn, Optional.of(a)));
       });
-      case Lambda l -> CompletableFuture.completedFuture(new Closure(l, scope));
+      case Lambda l -> CompletableFuture.completedFuture(new Closure(l, scope, closureTypes));
       case Block b -> block(b.locals(), 0, b.result(), scope);
       case Intrinsic i -> delegateBlock(i, i.type());
       case Data d -> delegateBlock(d, d.type());
@@ -248,14 +266,14 @@ public final class ReferenceResolvingExecutor implements Executor {
    * function value ({@link Executor#capture}).
    */
   private CompletableFuture<ExecutorValue> close(Closure c) {
-    Type type = closureType(c);
-    if (!Types.isLocal(type)) {
+    ClosureTypes.Inferred inferred = inferred(c);
+    Type type = inferred.type();
+    if (!inferred.local()) {
       return CompletableFuture.failedFuture(new LocalComputationException(
           "the function " + c.lambda() + " of type " + type + " is passed as a value, but only "
               + "local functions can be"));
     }
-    Set<String> free = FreeNames.of(c.lambda());
-    List<String> names = new ArrayList<>(free);
+    List<String> names = freeNames(c);
     List<CompletableFuture<Object>> values = new ArrayList<>();
     for (String n : names) {
       Value bound = c.scope().lookup(n).orElseThrow();
@@ -270,13 +288,28 @@ public final class ReferenceResolvingExecutor implements Executor {
     });
   }
 
-  /** A closure's function type, inferred with the types of the names it captures. */
-  private static Type closureType(Closure c) {
+  /** The names a closure's lambda captures, in order of first use (remembered per lambda). */
+  private static List<String> freeNames(Closure c) {
+    return c.memo().freeNames(c.lambda(), l -> new ArrayList<>(FreeNames.of(l)));
+  }
+
+  /**
+   * A closure's function type, inferred with the types of the names it captures, and whether it
+   * is local: remembered per lambda and captured types, as it depends on nothing else.
+   */
+  private static ClosureTypes.Inferred inferred(Closure c) {
+    List<String> free = freeNames(c);
+    List<Type> captured = new ArrayList<>(free.size());
+    for (String name : free) {
+      captured.add(c.scope().lookup(name).orElseThrow().type());
+    }
+    Optional<ClosureTypes.Inferred> known = c.memo().type(c.lambda(), captured);
+    if (known.isPresent()) {
+      return known.get();
+    }
     BuildingBlock wrapped = c.lambda();
-    List<String> free = new ArrayList<>(FreeNames.of(c.lambda()));
     for (int i = free.size() - 1; i >= 0; i--) {
-      Type t = c.scope().lookup(free.get(i)).orElseThrow().type();
-      wrapped = Lambda.of(free.get(i), t, wrapped);
+      wrapped = Lambda.of(free.get(i), captured.get(i), wrapped);
     }
     CheckResult check = TypeChecker.check(wrapped);
     if (!check.ok()) {
@@ -287,7 +320,9 @@ public final class ReferenceResolvingExecutor implements Executor {
     for (int i = 0; i < free.size(); i++) {
       t = ((FunctionType) t).result();
     }
-    return t;
+    ClosureTypes.Inferred inferred = new ClosureTypes.Inferred(t, Types.isLocal(t));
+    c.memo().remember(c.lambda(), captured, inferred);
+    return inferred;
   }
 
   private static <T> CompletableFuture<List<T>> all(List<CompletableFuture<T>> parts) {

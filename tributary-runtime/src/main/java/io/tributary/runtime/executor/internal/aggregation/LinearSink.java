@@ -78,7 +78,11 @@ public final class LinearSink implements Sink {
       if (shapes == null) {
         List<Tensor> leaves = new ArrayList<>();
         LinearAccumulator.flatten(value, leaves);
-        shapes = leaves.stream().map(Tensor::shape).toList();
+        List<Shape> leafShapes = new ArrayList<>(leaves.size());
+        for (Tensor t : leaves) {
+          leafShapes.add(t.shape());
+        }
+        shapes = List.copyOf(leafShapes);
       }
       values.add(value);
     }
@@ -275,7 +279,9 @@ public final class LinearSink implements Sink {
   @Override
   public void commitAll(Object partial, List<Object> prepared) {
     if (partial instanceof Gathered) {
-      prepared.forEach(p -> commit(partial, p));
+      for (Object p : prepared) {
+        commit(partial, p);
+      }
       return;
     }
     List<Object> values = new ArrayList<>();

@@ -241,7 +241,9 @@ public abstract class ClientNode extends Node {
 
     private static void collect(Node n, List<ClientNode> out) {
       if (n instanceof StructNode s) {
-        s.elements.forEach(e -> collect(e, out));
+        for (Node e : s.elements) {
+          collect(e, out);
+        }
       } else {
         out.add((ClientNode) n);
       }

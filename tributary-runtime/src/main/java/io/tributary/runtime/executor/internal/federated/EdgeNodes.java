@@ -119,7 +119,9 @@ final class EdgeNodes {
 
     private static void collect(Node n, List<ServerNode> out) {
       if (n instanceof StructNode s) {
-        s.elements.forEach(e -> collect(e, out));
+        for (Node e : s.elements) {
+          collect(e, out);
+        }
       } else {
         out.add((ServerNode) n);
       }

@@ -29,6 +29,7 @@ import io.tributary.runtime.executor.internal.local.LocalFn;
 import io.tributary.runtime.executor.internal.pass.ClientPass;
 import io.tributary.runtime.executor.internal.pass.PassReplay;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -358,7 +359,13 @@ public final class FederatingExecutor implements Executor {
   @Override
   public CompletableFuture<ExecutorValue> createStruct(
       List<Optional<String>> names, List<ExecutorValue> elements) {
-    return attempt(() -> struct(names, elements.stream().map(e -> (Node) e).toList()));
+    return attempt(() -> {
+      List<Node> nodes = new ArrayList<>(elements.size());
+      for (ExecutorValue e : elements) {
+        nodes.add((Node) e);
+      }
+      return struct(names, Collections.unmodifiableList(nodes));
+    });
   }
 
   private Node struct(List<Optional<String>> names, List<Node> elements) {
@@ -370,7 +377,10 @@ public final class FederatingExecutor implements Executor {
     }
     StructType type = new StructType(types);
     if (unplaced) {
-      List<Object> values = elements.stream().map(e -> ((Node.Unplaced) e).value).toList();
+      List<Object> values = new ArrayList<>(elements.size());
+      for (Node e : elements) {
+        values.add(((Node.Unplaced) e).value);
+      }
       return new Node.Unplaced(type, StructValue.of(names, values));
     }
     return new Node.StructNode(type, names, elements);

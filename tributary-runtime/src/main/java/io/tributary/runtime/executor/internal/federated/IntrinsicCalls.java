@@ -131,7 +131,12 @@ public final class IntrinsicCalls {
 
   private static boolean allUniform(Node n) {
     if (n instanceof Node.StructNode s) {
-      return s.elements.stream().allMatch(IntrinsicCalls::allUniform);
+      for (Node e : s.elements) {
+        if (!allUniform(e)) {
+          return false;
+        }
+      }
+      return true;
     }
     return n instanceof ClientNode c && c.uniform();
   }

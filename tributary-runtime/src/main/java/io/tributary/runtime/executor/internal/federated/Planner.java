@@ -248,7 +248,11 @@ public final class Planner {
       return;
     }
     switch (n) {
-      case Node.StructNode s -> s.elements.forEach(e -> findAggregations(e, out, seen));
+      case Node.StructNode s -> {
+        for (Node e : s.elements) {
+          findAggregations(e, out, seen);
+        }
+      }
       case ServerNode s -> {
         if (s.isComputed()) {
           return;
@@ -256,12 +260,20 @@ public final class Planner {
         if (s instanceof ServerNode.Aggregation a) {
           out.add(a);
         }
-        s.serverInputs().forEach(x -> findAggregations(x, out, seen));
-        s.clientInputs().forEach(x -> findAggregations(x, out, seen));
+        for (Node x : s.serverInputs()) {
+          findAggregations(x, out, seen);
+        }
+        for (Node x : s.clientInputs()) {
+          findAggregations(x, out, seen);
+        }
       }
       case ClientNode c -> {
-        c.serverInputs().forEach(x -> findAggregations(x, out, seen));
-        c.clientInputs().forEach(x -> findAggregations(x, out, seen));
+        for (Node x : c.serverInputs()) {
+          findAggregations(x, out, seen);
+        }
+        for (Node x : c.clientInputs()) {
+          findAggregations(x, out, seen);
+        }
       }
       default -> { }
     }
@@ -270,7 +282,9 @@ public final class Planner {
   /** The per-client ({@code {T}@CLIENTS}) nodes that are part of the result itself. */
   private static void resultClientNodes(Node n, List<ClientNode> out) {
     if (n instanceof Node.StructNode s) {
-      s.elements.forEach(e -> resultClientNodes(e, out));
+      for (Node e : s.elements) {
+        resultClientNodes(e, out);
+      }
     } else if (n instanceof ClientNode c && !c.uniform() && !out.contains(c)) {
       out.add(c);
     }

@@ -130,7 +130,9 @@ public abstract class ServerNode extends Node {
 
     private static void collect(Node n, List<ServerNode> out) {
       if (n instanceof StructNode s) {
-        s.elements.forEach(e -> collect(e, out));
+        for (Node e : s.elements) {
+          collect(e, out);
+        }
       } else {
         out.add((ServerNode) n);
       }

@@ -344,8 +344,17 @@ public final class LinearAccumulator {
       for (int i = 0; i < s.size(); i++) {
         values.add(rebuild(s.get(i), leaves, next));
       }
-      return StructValue.of(s.elements().stream().map(StructType.Element::name).toList(), values);
+      return StructValue.of(names(s), values);
     }
     return leaves.get(next[0]++);
+  }
+
+  /** The element names of {@code s}, in order. */
+  static List<java.util.Optional<String>> names(StructType s) {
+    List<java.util.Optional<String>> names = new ArrayList<>(s.size());
+    for (StructType.Element e : s.elements()) {
+      names.add(e.name());
+    }
+    return names;
   }
 }

@@ -24,7 +24,10 @@ public final class TensorOps {
       if (!t.isFullyDefined()) {
         throw new IllegalArgumentException("no zero value for " + t + ": its shape is not known");
       }
-      long[] dims = t.dims().stream().mapToLong(Long::longValue).toArray();
+      long[] dims = new long[t.dims().size()];
+      for (int i = 0; i < dims.length; i++) {
+        dims[i] = t.dims().get(i);
+      }
       return Tensor.zeros(t.dtype(), Shape.of(dims));
     }
     if (type instanceof StructType s) {
@@ -32,7 +35,7 @@ public final class TensorOps {
       for (int i = 0; i < s.size(); i++) {
         values.add(zeros(s.get(i)));
       }
-      return StructValue.of(s.elements().stream().map(StructType.Element::name).toList(), values);
+      return StructValue.of(LinearAccumulator.names(s), values);
     }
     throw new IllegalArgumentException("no zero value for " + type);
   }

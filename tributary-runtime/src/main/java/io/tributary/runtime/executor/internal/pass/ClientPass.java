@@ -13,6 +13,7 @@ import io.tributary.runtime.executor.internal.local.LocalEvaluator;
 import io.tributary.runtime.executor.internal.local.LocalFunctionFailure;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +24,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -156,8 +156,15 @@ public final class ClientPass {
       folders.add(new ReductionTree<>(groups, sink::combine).folder(from, to));
     }
     this.claimed = new boolean[groups];
-    this.order = IntStream.of(startOrder(clients, groupSize, groups, cost))
-        .filter(g -> g >= from && g < to).toArray();
+    int[] all = startOrder(clients, groupSize, groups, cost);
+    int[] inRange = new int[all.length];
+    int count = 0;
+    for (int g : all) {
+      if (g >= from && g < to) {
+        inRange[count++] = g;
+      }
+    }
+    this.order = Arrays.copyOf(inRange, count);
   }
 
   /** The number of groups of a pass over {@code clients} clients. */
@@ -168,17 +175,29 @@ public final class ClientPass {
 
   /** The groups by decreasing total cost, ties (and everything, without costs) by index. */
   static int[] startOrder(int clients, int groupSize, int groups, long[] cost) {
+    int[] order = new int[groups];
+    for (int g = 0; g < groups; g++) {
+      order[g] = g;
+    }
     if (cost.length != clients || groups < 2) {
-      return IntStream.range(0, groups).toArray();
+      return order;
     }
     long[] groupCost = new long[groups];
     for (int k = 0; k < clients; k++) {
       groupCost[k / groupSize] += cost[k];
     }
-    return IntStream.range(0, groups).boxed()
-        .sorted(Comparator.<Integer>comparingLong(g -> groupCost[g]).reversed()
-            .thenComparingInt(g -> g))
-        .mapToInt(Integer::intValue).toArray();
+    // A stable insertion sort by decreasing cost: groups are few (a pass's count of groups is
+    // bounded), and ties keep index order.
+    for (int i = 1; i < groups; i++) {
+      int g = order[i];
+      int j = i - 1;
+      while (j >= 0 && groupCost[order[j]] < groupCost[g]) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = g;
+    }
+    return order;
   }
 
   /** The number of consecutive clients folded into one partial: a function of the count only. */
@@ -449,12 +468,22 @@ public final class ClientPass {
    * Prepared contributions of consecutive successful clients, committed together so that sinks
    * can fold them in one sweep. Bounded in count and bytes, so a worker holds O(model) at most.
    */
+  /** Whether a sink prepares a client's value from its partial (then a batch holds one client). */
+  private boolean anyPreparesFromPartial() {
+    for (Sink sink : sinks) {
+      if (sink.preparesFromPartial()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private final class Batch {
     static final int MAX_CLIENTS = 8;
     static final long MAX_BYTES = 32L << 20;
     final List<List<Object>> perSink = new ArrayList<>();
     /** 1 when a sink prepares from its partial, which must then hold every earlier client. */
-    final int maxClients = sinks.stream().anyMatch(Sink::preparesFromPartial) ? 1 : MAX_CLIENTS;
+    final int maxClients = anyPreparesFromPartial() ? 1 : MAX_CLIENTS;
     int size;
     long bytes;
 
