@@ -131,6 +131,37 @@ public final class TensorMath {
   }
 
   /**
+   * {@code acc[j] += w[k] * t_k[from + j]} for {@code j < acc.length}, k in order: {@link
+   * #addScaled(List, double[], double[])} over the slice of the tensors' elements that starts at
+   * {@code from}, so that a sum too large for one array (a G1 "humongous" object) can be kept in
+   * pieces. Per element it performs the same operations in the same order, so summing piece by
+   * piece gives the bits of summing into one array.
+   *
+   * @throws IllegalArgumentException as {@link #addScaled(List, double[], double[])} does, and
+   *     when the slice runs past the tensors' elements
+   */
+  public static void addScaled(List<Tensor> tensors, double[] w, double[] acc, long from) {
+    if (tensors.isEmpty() || w.length != tensors.size()) {
+      throw new IllegalArgumentException("need one weight per tensor, got " + w.length
+          + " weights for " + tensors.size() + " tensors");
+    }
+    Tensor first = tensors.get(0);
+    for (Tensor t : tensors) {
+      if ((t.dtype() != DType.FLOAT32 && t.dtype() != DType.FLOAT64)
+          || t.dtype() != first.dtype() || !t.shape().equals(first.shape())) {
+        throw new IllegalArgumentException("tiled accumulation takes float32 or float64 tensors "
+            + "of one dtype and shape, got " + t.dtype() + t.shape() + " after "
+            + first.dtype() + first.shape());
+      }
+    }
+    if (from < 0 || from + acc.length > first.size()) {
+      throw new IllegalArgumentException("elements [" + from + ", " + (from + acc.length)
+          + ") are not inside a tensor of " + first.size());
+    }
+    addScaledTiled(tensors, w, acc, from);
+  }
+
+  /**
    * A tensor's elements as doubles, for a numeric tensor that is floating or complex (complex
    * ones as interleaved real and imaginary parts).
    *
@@ -371,6 +402,14 @@ public final class TensorMath {
       accumulate(tensors.get(0), w[0], acc);
       return;
     }
+    addScaledTiled(tensors, w, acc, 0);
+  }
+
+  /**
+   * {@code acc[j] += w[k] * t_k[from + j]} for float32 or float64 tensors of one shape, for k in
+   * order within each tile of {@link #BLOCK} elements.
+   */
+  private static void addScaledTiled(List<Tensor> tensors, double[] w, double[] acc, long from) {
     List<List<ByteBuffer>> views = new ArrayList<>();
     for (Tensor t : tensors) {
       views.add(buffers(t));
@@ -385,7 +424,7 @@ public final class TensorMath {
       for (int k = 0; k < views.size(); k++) {
         double wk = w[k];
         int done = 0;
-        long at = start;
+        long at = from + start;
         for (ByteBuffer b : views.get(k)) {
           int elems = b.remaining() / item;
           if (at >= elems) {

@@ -102,4 +102,35 @@ class TensorMathTest {
     assertThatThrownBy(() -> TensorMath.addScaled(Tensor.ofLongs(Shape.of(1), 1), 1,
         new double[1])).isInstanceOf(IllegalArgumentException.class);
   }
+  @Test
+  void addScaled_slicesAtOffsets_areTheBitsOfTheWholeArray() {
+    SplittableRandom rnd = new SplittableRandom(9);
+    int n = 3 * 4096 + 1234;
+    List<Tensor> tensors = new java.util.ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      float[] x = new float[n];
+      for (int j = 0; j < n; j++) {
+        x[j] = (float) (rnd.nextGaussian() * Math.pow(10, j % 7 - 3));
+      }
+      tensors.add(Tensor.ofFloats(Shape.of(n), x));
+    }
+    double[] w = {0.5, 3, 1e-9, -2, 7.25};
+    double[] whole = new double[n];
+    TensorMath.addScaled(tensors, w, whole);
+    // Slices that start and end inside tiles, as pieces of an accumulator do.
+    int[] cuts = {0, 1000, 5000, 5001, n};
+    int differ = 0;
+    for (int c = 0; c + 1 < cuts.length; c++) {
+      double[] piece = new double[cuts[c + 1] - cuts[c]];
+      TensorMath.addScaled(tensors, w, piece, cuts[c]);
+      for (int j = 0; j < piece.length; j++) {
+        differ += Double.doubleToRawLongBits(piece[j])
+            == Double.doubleToRawLongBits(whole[cuts[c] + j]) ? 0 : 1;
+      }
+    }
+    assertThat(differ).isZero();
+    assertThatThrownBy(() -> TensorMath.addScaled(tensors, w, new double[10], n - 9))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not inside");
+  }
 }

@@ -10,7 +10,6 @@ import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -22,8 +21,23 @@ import java.util.List;
  * double pairs, integer leaves in 64-bit two's complement (wrapping like the dtype does). The
  * order of additions is exactly the order of {@link #add} and {@link #merge} calls, which is what
  * makes results reproducible: callers fix that order, never the thread schedule.
+ *
+ * <p>Floating and complex sums lie in pieces of {@value #PIECE} doubles (256 KB), not in one
+ * array per leaf. A pass keeps one accumulator per group of clients, and G1 allocates an object
+ * of half a heap region or more as "humongous", straight into the old generation (regions are
+ * 1 MB in a 2 GB Spark executor): a 1,000,000-parameter model's 8 MB of sums per group was one
+ * such object per group, each allocation a check that could start a concurrent marking cycle.
+ * Pieces are ordinary young objects. Every element still gets the same operations in the same
+ * order, and the pieces are written one after another, so the sums and their bytes are those of
+ * one array.
  */
 public final class LinearAccumulator {
+  /**
+   * Doubles per piece of a leaf's sums: 256 KB, below G1's humongous threshold for every region
+   * size (half of the smallest region, 1 MB); even, so a complex element never straddles pieces.
+   */
+  static final int PIECE = 1 << 15;
+
   /** How the final value is formed from the sums. */
   public enum Mode {
     SUM,
@@ -34,7 +48,8 @@ public final class LinearAccumulator {
   private final Type member;
   private final List<TensorType> leafTypes;
   private final Shape[] shapes;
-  private final double[][] reals;
+  /** Per leaf, its sums in pieces of {@link #PIECE} (the last may be shorter). */
+  private final double[][][] reals;
   private final long[][] ints;
   private double weightSum;
   private long count;
@@ -43,7 +58,7 @@ public final class LinearAccumulator {
     this.member = member;
     this.leafTypes = leafTypes;
     this.shapes = new Shape[leafTypes.size()];
-    this.reals = new double[leafTypes.size()][];
+    this.reals = new double[leafTypes.size()][][];
     this.ints = new long[leafTypes.size()][];
   }
 
@@ -143,14 +158,17 @@ public final class LinearAccumulator {
           for (int j = 0; j < x.length; j++) {
             acc[j] += x[j];
           }
-        } else if (d.isComplex()) {
-          double[] acc = reals[i];
+        } else if (d.isComplex() || (d != DType.FLOAT32 && d != DType.FLOAT64)) {
+          // Complex (interleaved pairs), float16 and bfloat16: as doubles, then w * x per element.
           double[] x = TensorMath.toDoubles(t);
-          for (int j = 0; j < x.length; j++) {
-            acc[j] += weights[k] * x[j];
+          double wk = weights[k];
+          int off = 0;
+          for (double[] acc : reals[i]) {
+            for (int j = 0; j < acc.length; j++) {
+              acc[j] += wk * x[off + j];
+            }
+            off += acc.length;
           }
-        } else if (d != DType.FLOAT32 && d != DType.FLOAT64) {
-          TensorMath.addScaled(t, weights[k], reals[i]);
         }
       }
       if (d == DType.FLOAT32 || d == DType.FLOAT64) {
@@ -158,7 +176,11 @@ public final class LinearAccumulator {
         for (List<Tensor> l : leaves) {
           column.add(l.get(i));
         }
-        TensorMath.addScaled(column, weights, reals[i]);
+        long off = 0;
+        for (double[] acc : reals[i]) {
+          TensorMath.addScaled(column, weights, acc, off);
+          off += acc.length;
+        }
       }
     }
     for (double w : weights) {
@@ -176,8 +198,17 @@ public final class LinearAccumulator {
     if (leafTypes.get(leaf).dtype().isInteger()) {
       ints[leaf] = new long[n];
     } else {
-      reals[leaf] = new double[leafTypes.get(leaf).dtype().isComplex() ? 2 * n : n];
+      reals[leaf] = pieces(leafTypes.get(leaf).dtype().isComplex() ? 2 * n : n);
     }
+  }
+
+  /** Zeroed pieces of {@code n} doubles in all. */
+  private static double[][] pieces(int n) {
+    double[][] p = new double[(n + PIECE - 1) / PIECE][];
+    for (int k = 0; k < p.length; k++) {
+      p[k] = new double[Math.min(PIECE, n - k * PIECE)];
+    }
+    return p;
   }
 
   /**
@@ -202,10 +233,12 @@ public final class LinearAccumulator {
           acc[j] += p[j];
         }
       } else {
-        double[] acc = reals[i];
-        double[] p = partial.reals[i];
-        for (int j = 0; j < acc.length; j++) {
-          acc[j] += p[j];
+        for (int k = 0; k < reals[i].length; k++) {
+          double[] acc = reals[i][k];
+          double[] p = partial.reals[i][k];
+          for (int j = 0; j < acc.length; j++) {
+            acc[j] += p[j];
+          }
         }
       }
     }
@@ -225,7 +258,9 @@ public final class LinearAccumulator {
       if (ints[i] != null) {
         out.longs(ints[i]);
       } else {
-        out.doubles(reals[i]);
+        for (double[] piece : reals[i]) {
+          out.doubles(piece);
+        }
       }
     }
     out.f64(weightSum);
@@ -259,7 +294,13 @@ public final class LinearAccumulator {
       if (d.isInteger()) {
         a.ints[i] = in.longs(n, "the sums of tensor " + i);
       } else {
-        a.reals[i] = in.doubles(d.isComplex() ? 2 * n : n, "the sums of tensor " + i);
+        // Piece by piece: each read checks that its bytes are there before allocating.
+        int total = d.isComplex() ? 2 * n : n;
+        double[][] p = new double[(total + PIECE - 1) / PIECE][];
+        for (int k = 0; k < p.length; k++) {
+          p[k] = in.doubles(Math.min(PIECE, total - k * PIECE), "the sums of tensor " + i);
+        }
+        a.reals[i] = p;
       }
     }
     a.weightSum = in.f64("the weight sum");
@@ -278,17 +319,6 @@ public final class LinearAccumulator {
   /** The sum of the added values' weights. */
   public double weightSum() {
     return weightSum;
-  }
-
-  /** Directly sets a leaf's sums, for the tiled kernel that computes them without this class. */
-  void setLeaf(int leaf, Shape shape, double[] sums) {
-    shapes[leaf] = shape;
-    reals[leaf] = sums;
-  }
-
-  void setTotals(double weights, long clients) {
-    weightSum = weights;
-    count = clients;
   }
 
   /**
@@ -322,9 +352,8 @@ public final class LinearAccumulator {
         leaves.add(TensorMath.fromLongs(type.dtype(), shapes[i], ints[i]));
         continue;
       }
-      double[] v = reals[i];
+      double[] v = joined(reals[i]);
       if (mode != Mode.SUM) {
-        v = Arrays.copyOf(v, v.length);
         for (int j = 0; j < v.length; j++) {
           v[j] = v[j] / divisor;
         }
@@ -332,6 +361,21 @@ public final class LinearAccumulator {
       leaves.add(TensorMath.fromDoubles(type.dtype(), shapes[i], v));
     }
     return rebuild(member, leaves, new int[] {0});
+  }
+
+  /** The pieces' doubles in one new array. */
+  private static double[] joined(double[][] pieces) {
+    int n = 0;
+    for (double[] p : pieces) {
+      n += p.length;
+    }
+    double[] v = new double[n];
+    int at = 0;
+    for (double[] p : pieces) {
+      System.arraycopy(p, 0, v, at, p.length);
+      at += p.length;
+    }
+    return v;
   }
 
   /**

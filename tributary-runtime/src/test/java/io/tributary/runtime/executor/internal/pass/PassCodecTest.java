@@ -46,6 +46,48 @@ class PassCodecTest {
   }
 
   @Test
+  void linearAccumulator_sumsPastSeveralPieces_areWrittenAsOneArray() {
+    // Over three pieces of 32,768 doubles (how the accumulator keeps large sums): the bytes are
+    // those of the sums in one array, and they read back to the same bits.
+    int n = 3 * 32_768 + 5;
+    double[] x = new double[n];
+    for (int j = 0; j < n; j++) {
+      x[j] = j % 5 == 0 ? -0.0 : (j - n / 2) * 1.25e-7;
+    }
+    String member = "float64[" + n + "]";
+    LinearAccumulator a = LinearAccumulator.forType(Types.parse(member));
+    a.add(Tensor.ofDoubles(Shape.of(n), x), 0.5);
+    PassCodec.Out want = new PassCodec.Out();
+    want.i32(1);
+    want.u8(1);
+    PassCodec.writeShape(Shape.of(n), want);
+    double[] sums = new double[n];
+    for (int j = 0; j < n; j++) {
+      sums[j] += 0.5 * x[j];
+    }
+    want.doubles(sums);
+    want.f64(0.5);
+    want.i64(1);
+    PassCodec.Out got = new PassCodec.Out();
+    a.write(got);
+    assertThat(java.util.Arrays.equals(got.toArray(), want.toArray())).isTrue();
+
+    LinearAccumulator back = roundTrip(a, member);
+    Tensor mean = (Tensor) back.result(LinearAccumulator.Mode.MEAN);
+    int differ = 0;
+    for (int j = 0; j < n; j++) {
+      differ += Double.doubleToRawLongBits(mean.getDouble(j))
+          == Double.doubleToRawLongBits(sums[j] / 1) ? 0 : 1;
+    }
+    assertThat(differ).isZero();
+    byte[] cut = java.util.Arrays.copyOf(got.toArray(), got.toArray().length - 20);
+    assertThatThrownBy(() -> LinearAccumulator.read(Types.parse(member),
+        new PassCodec.In(cut, "test")))
+        .isInstanceOf(PassEngineException.class)
+        .hasMessageContaining("more elements than the");
+  }
+
+  @Test
   void linearAccumulator_emptyLeaves_stayEmpty() {
     LinearAccumulator a = LinearAccumulator.forType(Types.parse("float32[2]"));
     LinearAccumulator back = roundTrip(a, "float32[2]");
