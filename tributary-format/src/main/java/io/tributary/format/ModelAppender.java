@@ -79,6 +79,12 @@ public final class ModelAppender implements Closeable {
    */
   public static ModelAppender open(Path file) throws IOException {
     recover(file);
+    // As every write into a folder does: temporary files of ModelWriter's writers that were
+    // killed (the first checkpoint is one) go.
+    Path folder = file.toAbsolutePath().getParent();
+    if (folder != null) {
+      AtomicFile.removeAbandoned(folder);
+    }
     List<String> tags;
     List<ZipEntryRecord> kept = new ArrayList<>();
     Map<String, Layout> layouts = new HashMap<>();
