@@ -2,8 +2,11 @@ package io.tributary.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.format.ModelAppender;
 import io.tributary.format.ModelFile;
+import io.tributary.format.ModelTag;
 import io.tributary.format.ModelWriter;
+import io.tributary.format.TagContents;
 import io.tributary.simulation.RunFiles;
 import io.tributary.tensor.Tensor;
 import java.io.IOException;
@@ -112,6 +115,57 @@ class ResumeTest {
     assertSameRun(run);
     assertThat(Files.list(run).map(f -> f.getFileName().toString()))
         .noneMatch(n -> n.endsWith(".tmp"));
+  }
+
+  @Test
+  void resume_runKilledDuringAnAddedCheckpoint_endsAsTheUninterruptedRun() throws Exception {
+    // The files a run leaves when killed while adding its round-12 checkpoint in place: model.zip
+    // half overwritten from round 8's tail on, with the journal of that tail beside it.
+    Path run = dir.resolve("killed-adding");
+    copy(uninterrupted, run);
+    Path model = run.resolve(RunFiles.MODEL);
+    TagContents round12;
+    try (ModelFile m = ModelFile.open(model)) {
+      ModelTag t = m.tag("round-0012");
+      round12 = TagContents.builder().parameter(t.parameterNames().get(0),
+          t.parameter(t.parameterNames().get(0))).trainingConfig(t.trainingConfig()).build();
+    }
+    for (String tag : List.of("round-0024", "round-0020", "round-0016", "round-0012")) {
+      ModelWriter.deleteTag(model, tag);
+    }
+    ModelAppender appender = ModelAppender.open(model);
+    try {
+      appender.addTag("round-0012", round12, (entry, bytes) -> {
+        if (entry.endsWith("params/0.fb")) {
+          throw new Killed();
+        }
+      });
+    } catch (Killed expected) {
+      // As kill -9 would leave it: no rollback ran.
+    } finally {
+      appender.close();
+    }
+    assertThat(Files.list(run).map(f -> f.getFileName().toString())).contains(".model.zip.journal");
+    List<String> metrics = Files.readAllLines(run.resolve(RunFiles.METRICS));
+    Files.writeString(run.resolve(RunFiles.METRICS), String.join("\n", metrics.subList(0, 11))
+        + "\n", StandardCharsets.UTF_8);
+    Files.delete(run.resolve(RunFiles.FINAL));
+    Files.delete(run.resolve(RunFiles.REPORT));
+
+    CliRun resumed = CliRun.of("simulate", "--resume", run.toString(), "--threads", "1");
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(resumed.err()).contains("resuming after round 8");
+    assertSameRun(run);
+    assertThat(Files.list(run).map(f -> f.getFileName().toString()))
+        .noneMatch(n -> n.endsWith(".journal"));
+  }
+
+  /** What a kill does to a writer: it stops, and nothing after runs. */
+  private static final class Killed extends Error {
+    Killed() {
+      super("killed");
+    }
   }
 
   @Test

@@ -136,7 +136,7 @@ public final class AtomicFile {
     }
   }
 
-  private static void syncFolder(Path dir) throws IOException {
+  static void syncFolder(Path dir) throws IOException {
     FileChannel d;
     try {
       d = FileChannel.open(dir, StandardOpenOption.READ);

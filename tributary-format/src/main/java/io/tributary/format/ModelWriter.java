@@ -36,7 +36,9 @@ import java.util.SequencedMap;
  * entries byte for byte to the same offsets (with one in-kernel copy, {@code transferTo}),
  * appends the new tag's entries and a new {@code tags.txt}, and writes a new central directory
  * that lists the old entries unchanged, minus the superseded {@code tags.txt}; no existing tag is
- * re-encoded. Deleting a tag rewrites the file, moving any of its arrays that other tags still
+ * re-encoded, but the whole file is copied and synced: to add tags one after another, as a
+ * run's checkpoints are, {@link ModelAppender} writes each in place at the cost of that tag.
+ * Deleting a tag rewrites the file, moving any of its arrays that other tags still
  * share into the oldest such tag. Only one writer may work on a file at a time.
  *
  * <p>Arrays are stored uncompressed; one of 4 KiB or more starts on a 4096-byte boundary of the
@@ -155,7 +157,7 @@ public final class ModelWriter {
     }
   }
 
-  private static void finish(ZipWriter z, List<String> tags, SaveListener listener) throws IOException {
+  static void finish(ZipWriter z, List<String> tags, SaveListener listener) throws IOException {
     z.addSmall(ModelFile.TAGS_ENTRY, TextEntries.formatTags(tags), SMALL_ALIGNMENT);
     z.finish();
     listener.entryWritten(ModelFile.TAGS_ENTRY, z.position());
@@ -164,7 +166,7 @@ public final class ModelWriter {
   /** Where a tag's names point: the owning tag and file index of each array. */
   record Layout(String tag, Map<String, Ref> params, Map<String, List<Ref>> updater) {}
 
-  private static Layout writeTag(ZipWriter z, String tag, TagContents c, Map<String, Layout> earlier,
+  static Layout writeTag(ZipWriter z, String tag, TagContents c, Map<String, Layout> earlier,
       ModelFile existing, SaveListener listener) throws IOException {
     List<Line> paramLines = new ArrayList<>();
     List<Line> updaterLines = new ArrayList<>();

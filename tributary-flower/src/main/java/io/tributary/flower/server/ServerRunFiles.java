@@ -16,6 +16,7 @@ import io.tributary.learning.rounds.output.RoundCheckpoints;
 import io.tributary.learning.rounds.output.RunFileException;
 import io.tributary.learning.rounds.output.RunIdentity;
 import io.tributary.learning.rounds.output.RunLock;
+import io.tributary.format.ModelAppender;
 import io.tributary.format.ModelFile;
 import io.tributary.learning.rounds.report.HtmlReport;
 import io.tributary.tensor.Tensor;
@@ -241,6 +242,8 @@ public final class ServerRunFiles implements RoundListener {
           return new ServerRunFiles(this, new MetricsLog(file), List.of(), lock);
         }
         Optional<String> lastLine;
+        // A checkpoint killed midway is undone first, as the resume's reader does.
+        ModelAppender.recover(dir.resolve(RoundCheckpoints.FILE));
         try (ModelFile m = ModelFile.open(dir.resolve(RoundCheckpoints.FILE))) {
           if (identity.isPresent()) {
             identity.get().requireSame(m.newest().name(), m.newest().trainingConfig());
@@ -339,13 +342,14 @@ public final class ServerRunFiles implements RoundListener {
   }
 
   /**
-   * Closes {@code metrics.jsonl} and releases the directory's lock; a later call does nothing.
+   * Closes {@code metrics.jsonl} and {@code model.zip} and releases the directory's lock; a
+   * later call does nothing.
    */
   @Override
   public void close() throws IOException {
     if (!closed) {
       closed = true;
-      try {
+      try (CheckpointListener c = checkpoints) {
         metrics.close();
       } finally {
         lock.discard();

@@ -47,6 +47,11 @@ public final class ZipWriter {
     return position;
   }
 
+  /** The entries the central directory will list so far, in order. */
+  public List<ZipEntryRecord> entries() {
+    return List.copyOf(written);
+  }
+
   /** Lists {@code e}, whose bytes are already in the output at its offset, in the directory. */
   public void keep(ZipEntryRecord e) {
     written.add(e);

@@ -24,13 +24,14 @@ import java.util.SequencedMap;
  * records; the last round always gets one, and so does the last round of a run stopped between
  * rounds on request, due or not, so that a resume goes on exactly where it stopped.
  *
- * <p>A round's checkpoint is on disk when {@link #roundEnded} returns: the file is replaced
- * atomically (temporary file, fsync, rename, fsync of the folder), so a run killed at any point
- * leaves the previous checkpoints or the new one, never a part. Told before the listeners that
+ * <p>A round's checkpoint is on disk when {@link #roundEnded} returns: the first creates the
+ * file atomically (temporary file, fsync, rename, fsync of the folder); later ones are added in
+ * place, journaled ({@link RoundCheckpoints}), so a run killed at any point leaves the previous
+ * checkpoints or the new one, never a part, once a resume has read it. Told before the listeners that
  * report the round ({@code metrics.jsonl}, progress), it makes their "round N done" mean that
  * round N's checkpoint is on disk; a kill between the checkpoint and the log's line loses
  * nothing, since a resume restores the line from the checkpoint ({@link MetricsLog#resume}).
- * Writing takes about 15 ms a checkpoint of a small model, which the next round waits for.
+ * Each checkpoint costs its own bytes, however many came before, which the next round waits for.
  */
 public final class CheckpointListener implements RoundListener {
   private final Path file;
@@ -103,6 +104,14 @@ public final class CheckpointListener implements RoundListener {
     if (end.finalParameters().isPresent() && lastTold != null
         && lastTold.round() > lastSaved) {
       save(lastTold, lastParameters, lastUpdater);
+    }
+  }
+
+  /** Closes the checkpoints' file. */
+  @Override
+  public void close() throws IOException {
+    if (checkpoints != null) {
+      checkpoints.close();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tributary.learning.rounds.output;
 
+import io.tributary.format.ModelAppender;
 import io.tributary.format.ModelFile;
 import io.tributary.format.ModelFormatException;
 import io.tributary.format.ModelTag;
@@ -8,6 +9,7 @@ import io.tributary.format.TagContents;
 import io.tributary.format.TrainingConfig;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Tensor;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -25,13 +27,16 @@ import java.util.SequencedMap;
  * zero-padded so that tags sort by round), each with the parameters, the training settings,
  * the server optimizer's state (updater state) and the aggregator's (properties under {@link
  * #AGGREGATOR_PREFIX}) where the algorithm keeps them, and, where there is one, the model's
- * graph. The first checkpoint creates the file; later ones are
- * added as tags without rewriting the earlier ones; every write replaces the file atomically.
+ * graph. The first checkpoint creates the file (written whole and renamed into place); later
+ * ones are added in place through a {@link ModelAppender} kept open, so the k-th checkpoint
+ * costs its own bytes (and the file's tail, which names every entry), not a re-read or copy of
+ * the earlier ones. A write killed midway leaves a journal from which {@link #readNewest} (and
+ * the next writer) puts the earlier checkpoints back first. Close it when the run ends.
  * The simulator and the Flower server (through {@link CheckpointListener}) write
  * their checkpoints through this one class, and read them back ({@link #updaterState}) when a run
  * resumes.
  */
-public final class RoundCheckpoints {
+public final class RoundCheckpoints implements Closeable {
   /** The checkpoints' file name in a run's directory. */
   public static final String FILE = "model.zip";
 
@@ -59,6 +64,8 @@ public final class RoundCheckpoints {
 
   private final Path file;
   private final int digits;
+  /** Open from the second checkpoint on: the file's index, kept between checkpoints. */
+  private ModelAppender appender;
 
   /** Checkpoints of a run of {@code rounds} rounds into {@code file}. */
   public RoundCheckpoints(Path file, int rounds) {
@@ -127,12 +134,24 @@ public final class RoundCheckpoints {
       b.graph(graph);
     }
     TagContents contents = b.build();
-    if (Files.exists(file)) {
-      ModelWriter.addTag(file, tag(round), contents);
-    } else {
+    if (appender == null && !Files.exists(file)) {
       SequencedMap<String, TagContents> tags = new LinkedHashMap<>();
       tags.put(tag(round), contents);
       ModelWriter.save(file, tags);
+      return;
+    }
+    if (appender == null) {
+      appender = ModelAppender.open(file);
+    }
+    appender.addTag(tag(round), contents);
+  }
+
+  /** Closes the file; the checkpoints written are on disk already. */
+  @Override
+  public void close() throws IOException {
+    if (appender != null) {
+      appender.close();
+      appender = null;
     }
   }
 
@@ -177,6 +196,9 @@ public final class RoundCheckpoints {
    * {@code check} accepted its tag: the one reader of checkpoints for the simulator's and the
    * server's resume.
    *
+   * <p>A checkpoint whose writing was killed midway is undone first ({@link
+   * ModelAppender#recover}), so the file holds the checkpoints written before it.
+   *
    * <p>{@code check} is applied to every tag, and every tag's arrays are read and checked, one
    * at a time: a damaged or foreign older tag is refused here, not when a later round rewrites
    * the file.
@@ -186,13 +208,14 @@ public final class RoundCheckpoints {
    *     whole ({@link #updaterState})
    */
   public static Checkpoint readNewest(Path file, TagCheck check) throws IOException {
+    ModelAppender.recover(file);
     try (ModelFile m = ModelFile.open(file)) {
       ModelTag tag = m.newest();
       TrainingConfig training = tag.trainingConfig();
       check.check(tag.name(), training);
-      // Every older tag too, and each of its arrays against its CRC-32, one at a time: a later
-      // round rewrites the file from them, so a damaged or foreign one must be found now,
-      // before the resumed run writes anything.
+      // Every older tag too, and each of its arrays against its CRC-32, one at a time: the
+      // resumed run's file keeps them, so a damaged or foreign one must be found now, before
+      // the resumed run writes anything.
       for (ModelTag t : m.allTags()) {
         if (t != tag) {
           check.check(t.name(), t.trainingConfig());

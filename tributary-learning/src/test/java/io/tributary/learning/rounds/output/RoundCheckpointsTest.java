@@ -11,6 +11,14 @@ import io.tributary.format.TrainingConfig;
 import io.tributary.learning.rounds.UpdaterState;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.format.ModelAppender;
+import io.tributary.format.ModelFile;
+import io.tributary.format.TagContents;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,6 +66,98 @@ class RoundCheckpointsTest {
     new RoundCheckpoints(file, 10).write(1, parameters(), TrainingConfig.none(), null);
 
     assertThat(RoundCheckpoints.readNewest(file, (tag, t) -> { }).updater()).isEmpty();
+  }
+
+  private static SequencedMap<String, Tensor> parameters(float v) {
+    SequencedMap<String, Tensor> p = new LinkedHashMap<>();
+    p.put("w", Tensor.ofFloats(Shape.of(2), v, -v));
+    return p;
+  }
+
+  @Test
+  void write_earlierCheckpointDamaged_laterOnesWrittenWithoutReadingIt() throws Exception {
+    Path file = dir.resolve(RoundCheckpoints.FILE);
+    try (RoundCheckpoints c = new RoundCheckpoints(file, 100)) {
+      c.write(10, parameters(1), TrainingConfig.none(), null);
+      c.write(20, parameters(2), TrainingConfig.none(), null);
+      // A writer that re-read or re-checked the earlier checkpoints for each new one (its cost
+      // growing with their number) fails from here on.
+      damage(file, c.tag(10) + "/trainingConfig.fb");
+      c.write(30, parameters(3), TrainingConfig.none(), null);
+      c.write(40, parameters(4), TrainingConfig.none(), null);
+    }
+    // A resume still checks every checkpoint, and refuses the damaged one.
+    assertThatThrownBy(() -> RoundCheckpoints.readNewest(file, (tag, t) -> { }))
+        .isInstanceOf(IOException.class).hasMessageContaining("round-0010/trainingConfig.fb");
+  }
+
+  @Test
+  void write_resumedRunInANewWriter_addsAfterTheEarlierCheckpoints() throws Exception {
+    Path file = dir.resolve(RoundCheckpoints.FILE);
+    try (RoundCheckpoints c = new RoundCheckpoints(file, 30)) {
+      c.write(10, parameters(1), TrainingConfig.none(), null);
+      c.write(20, parameters(2), TrainingConfig.none(), null);
+    }
+    try (RoundCheckpoints c = new RoundCheckpoints(file, 30)) {
+      c.write(30, parameters(3), TrainingConfig.none(), null);
+    }
+    RoundCheckpoints.Checkpoint newest = RoundCheckpoints.readNewest(file, (tag, t) -> { });
+    assertThat(newest.round()).isEqualTo(30);
+    assertThat(newest.parameters()).isEqualTo(parameters(3));
+    try (ModelFile m = ModelFile.open(file)) {
+      assertThat(m.tags()).containsExactly("round-0010", "round-0020", "round-0030");
+      assertThat(m.tag("round-0020").parameters()).isEqualTo(parameters(2));
+    }
+  }
+
+  @Test
+  void readNewest_checkpointKilledMidWrite_givesTheOneBefore() throws Exception {
+    Path file = dir.resolve(RoundCheckpoints.FILE);
+    try (RoundCheckpoints c = new RoundCheckpoints(file, 30)) {
+      c.write(10, parameters(1), TrainingConfig.none(), null);
+      c.write(20, parameters(2), TrainingConfig.none(), null);
+    }
+    ModelAppender a = ModelAppender.open(file);
+    TagContents next = TagContents.builder().parameter("w", Tensor.ofFloats(Shape.of(2), 3f, 3f))
+        .trainingConfig(TrainingConfig.none().withProgress(0, 0, 30)).build();
+    assertThatThrownBy(() -> a.addTag("round-0030", next, (entry, bytes) -> {
+      if (entry.endsWith("params/0.fb")) {
+        throw new Killed();
+      }
+    })).isInstanceOf(Killed.class);
+    a.close();
+
+    RoundCheckpoints.Checkpoint newest = RoundCheckpoints.readNewest(file, (tag, t) -> { });
+
+    assertThat(newest.round()).isEqualTo(20);
+    assertThat(newest.parameters()).isEqualTo(parameters(2));
+  }
+
+  /** What a kill does to a writer: it stops, and nothing after runs. */
+  private static final class Killed extends Error {
+    Killed() {
+      super("killed");
+    }
+  }
+
+  /** Overwrites the first bytes of the stored data of {@code entry}, found by its local header. */
+  private static void damage(Path file, String entry) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    byte[] name = entry.getBytes(StandardCharsets.UTF_8);
+    int at = -1;
+    for (int i = 30; i + name.length <= bytes.length && at < 0; i++) {
+      if (java.util.Arrays.equals(bytes, i, i + name.length, name, 0, name.length)
+          && ByteBuffer.wrap(bytes, i - 30, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() == 0x04034b50) {
+        at = i;
+      }
+    }
+    assertThat(at).isPositive();
+    int extra = ByteBuffer.wrap(bytes, at - 2, 2).order(ByteOrder.LITTLE_ENDIAN).getShort() & 0xffff;
+    int data = at + name.length + extra;
+    for (int k = 0; k < 4; k++) {
+      bytes[data + k] ^= (byte) 0x5a;
+    }
+    Files.write(file, bytes);
   }
 
   @Test
