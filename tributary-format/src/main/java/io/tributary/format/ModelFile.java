@@ -67,10 +67,28 @@ public final class ModelFile implements Closeable {
   /**
    * Opens {@code file} and checks its structure and references.
    *
-   * @throws ModelFormatException (a subclass naming the entry) when the file is malformed or unsafe
+   * @throws ModelFormatException (a subclass naming the entry) when the file is malformed or unsafe;
+   *     when an unfinished addition's journal ({@link ModelAppender}) lies beside it, one that
+   *     says so and names the journal
    * @throws IOException when it cannot be read
    */
   public static ModelFile open(Path file, ReadOptions options) throws IOException {
+    try {
+      return read(file, options);
+    } catch (ModelFormatException e) {
+      Path journal = ModelAppender.journalOf(file);
+      if (!java.nio.file.Files.exists(journal)) {
+        throw e;
+      }
+      // A file read while an addition is unfinished (killed, or still being written) has its
+      // tail overwritten; say so and how to undo it, not just that the zip is malformed.
+      throw new ModelFormatException("", "an added tag was not finished: " + journal.getFileName()
+          + " holds the part of the file it overwrote; ModelAppender.recover (which resuming the"
+          + " run calls) restores the tags the file held before (" + e.getMessage() + ")", e);
+    }
+  }
+
+  private static ModelFile read(Path file, ReadOptions options) throws IOException {
     ZipArchive zip = ZipArchive.open(file, options);
     boolean ok = false;
     try {

@@ -104,7 +104,9 @@ class ModelAppenderTest {
     })).isInstanceOf(Killed.class);
     a.close();
     assertThat(Files.readAllBytes(file)).isNotEqualTo(before);
-    assertThatThrownBy(() -> ModelFile.open(file)).isInstanceOf(ModelFormatException.class);
+    assertThatThrownBy(() -> ModelFile.open(file)).isInstanceOf(ModelFormatException.class)
+        .hasMessageContaining("an added tag was not finished")
+        .hasMessageContaining(".model.zip.journal").hasMessageContaining("ModelAppender.recover");
 
     assertThat(ModelAppender.recover(file)).isTrue();
     assertThat(Files.readAllBytes(file)).isEqualTo(before);
