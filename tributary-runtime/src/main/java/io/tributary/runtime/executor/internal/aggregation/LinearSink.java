@@ -111,28 +111,16 @@ public final class LinearSink implements Sink {
       throw new IllegalStateException("a secure sum by a SecureSummation needs one");
     }
     boolean leaves = this.secureMode == SecureMode.CLIENT || this.secureMode == SecureMode.ENGINE;
-    this.layout = leaves ? layout(uri, member, bounds, bitwidth) : null;
+    this.layout = leaves ? layout() : null;
   }
 
-  private static SecureLayout layout(String uri, Type member, long[] bounds, boolean bitwidth) {
+  private SecureLayout layout() {
     long[] max = new long[bounds.length];
     for (int g = 0; g < bounds.length; g++) {
       max[g] = bitwidth ? (1L << bounds[g]) - 1 : bounds[g];
     }
-    int[] groups = new int[0];
-    List<Integer> g = new ArrayList<>();
-    if (bounds.length > 1 && member instanceof StructType st) {
-      for (int e = 0; e < st.size(); e++) {
-        int n = LinearAccumulator.forType(st.get(e)).leafCount();
-        for (int k = 0; k < n; k++) {
-          g.add(e);
-        }
-      }
-      groups = g.stream().mapToInt(Integer::intValue).toArray();
-    } else {
-      groups = new int[LinearAccumulator.forType(member).leafCount()];
-    }
-    return SecureLayout.of(uri, member, groups, max);
+    return SecureLayout.of(uri, member,
+        leafGroups(LinearAccumulator.forType(member).leafCount()), max);
   }
 
   /** The sum {@code uri} ({@code federated_sum}) of {@code value}. */

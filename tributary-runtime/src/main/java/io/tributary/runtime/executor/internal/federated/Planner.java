@@ -213,6 +213,11 @@ public final class Planner {
         ClientPass.groups(clients), PassCodec.encodeEarlier(earlier),
         executor.options().edges(), inputs(inv, pass, sinks));
     Optional<SecureSumSpec> spec = SecurePasses.spec(pass, clients, sinks);
+    if (spec.isPresent() && clients == 0) {
+      // No client, no protocol: the sums of nothing, as a local pass gives them.
+      return SecurePasses.finish(sinks, 0, executor.options().minSuccessFraction(), spec.get(),
+          new SecurePass(List.of(), new long[0], new int[0]));
+    }
     if (spec.isPresent()) {
       SecurePasses.requireOneClientPerGroup(clients, spec.get());
       SecurePass secure;

@@ -1,11 +1,11 @@
 package io.tributary.runtime.executor.internal.pass;
 
 import io.tributary.runtime.PassEngineException;
-import io.tributary.runtime.PassPart;
-import io.tributary.runtime.executor.internal.aggregation.Sink;
 import io.tributary.runtime.PassInputs;
+import io.tributary.runtime.PassPart;
 import io.tributary.runtime.SecureSumClient;
 import io.tributary.runtime.SecureSumSpec;
+import io.tributary.runtime.executor.internal.aggregation.Sink;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +14,10 @@ import java.util.Optional;
  * before {@link #pass} are answered from the driver's earlier results instead of computed, pass
  * {@link #pass} is computed for groups {@code [fromGroup, toGroup)} only, and the invocation
  * stops there, its part encoded.
+ *
+ * <p>A replay {@link #fromInputs} has only the pass's client-side inputs instead of the
+ * arguments and earlier results; one {@link #forClient} also hands its client's secure-sum
+ * inputs to a protocol instead of the part ({@link SecurePasses#submit}).
  *
  * <p>Used by {@link io.tributary.runtime.ExecutionContext#computePassPart}; one replay serves one
  * invocation.
