@@ -194,8 +194,9 @@ class ClientPassTest {
       List<Integer> survivors = new ArrayList<>();
       try (ExecutionContext node = ExecutionContext.create(workerOptions)) {
         for (int c = 0; c < request.clients(); c++) {
-          ClientPassPart p = node.computeClientPart(request.computation(), inputs, c,
-              in -> encode(in.values()));
+          // Each node is given its own client's data only.
+          ClientPassPart p = node.computeClientPart(request.computation(),
+              inputs.forClients(c, c + 1), c, in -> encode(in.values()));
           parts.add(p.part());
           if (p.sent().isPresent()) {
             sentSeen.add(p.sent().get());
@@ -306,9 +307,31 @@ class ClientPassTest {
 
     assertThat(inputs.serverValues()).containsExactly(state().get(0));
     assertThat(inputs.clientArguments()).containsExactly(data);
+    assertThat(inputs.perClient()).containsExactly(0);
     List<Object> everything = new ArrayList<>(inputs.serverValues());
     everything.addAll(inputs.clientArguments());
     assertThat(everything).doesNotContain(state(), state().get(1));
+  }
+
+  @Test
+  void forClients_holdsOnlyThoseClientsValues_andReplaysThemBitForBit() {
+    List<Object> data = data(6, 2, Set.of());
+    NodeEngine engine = new NodeEngine(options(1.0), Set.of(), p -> p);
+    onNodes(engine, 1.0, data);
+    PassInputs all = engine.inputsSeen.get(0);
+
+    PassInputs mine = all.forClients(2, 4);
+
+    ClientValues kept = (ClientValues) mine.clientArguments().get(0);
+    assertThat(kept.size()).isEqualTo(6);
+    assertThat(kept.get(3)).isEqualTo(data.get(3));
+    assertThatThrownBy(() -> kept.get(1)).hasMessageContaining("client 1's value is not among");
+    try (ExecutionContext node = ExecutionContext.create(options(1.0))) {
+      assertThat(node.computePassPart(round(), mine, 2, 4).payload())
+          .isEqualTo(node.computePassPart(round(), all, 2, 4).payload());
+    }
+    assertThatThrownBy(() -> all.forClients(5, 7)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not inside the 6 clients");
   }
 
   /** Two passes: the second broadcasts the first's mean, which is all it learns of the server. */
@@ -376,8 +399,8 @@ class ClientPassTest {
       ctx.invoke(twoPasses(), state(), data);
     }
     PassInputs full = engine.inputs.get(0);
-    PassInputs none = new PassInputs(0, full.clientArguments(), List.of());
-    PassInputs wrongType = new PassInputs(0, full.clientArguments(),
+    PassInputs none = new PassInputs(0, full.clientArguments(), full.perClient(), List.of());
+    PassInputs wrongType = new PassInputs(0, full.clientArguments(), full.perClient(),
         List.of(Tensor.ofInts(Shape.of(N), 1, 2, 3, 4)));
     try (ExecutionContext node = ExecutionContext.create(options(1.0))) {
       assertThatThrownBy(() -> node.computePassPart(twoPasses(), none, 0, 1))

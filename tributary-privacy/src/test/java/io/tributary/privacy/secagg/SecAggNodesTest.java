@@ -164,7 +164,8 @@ class SecAggNodesTest {
       List<MaskedInput> masked = new ArrayList<>();
       try (ExecutionContext node = ExecutionContext.create(nodeOptions())) {
         for (int c = 0; c < n; c++) {
-          ClientPassPart p = node.computeClientPart(request.computation(), in, c,
+          ClientPassPart p = node.computeClientPart(request.computation(),
+              in.forClients(c, c + 1), c,
               SecAggPlus.secureSumClient(clients.get(c), routed.get(c)));
           parts.add(p.part());
           if (p.sent().isPresent() && !lost.contains(c)) {

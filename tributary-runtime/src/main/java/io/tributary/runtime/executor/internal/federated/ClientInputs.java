@@ -7,6 +7,7 @@ import io.tributary.core.types.Type;
 import io.tributary.core.types.Types;
 import io.tributary.core.values.StructValue;
 import io.tributary.runtime.PassEngineException;
+import io.tributary.runtime.PassInputs;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.runtime.ValueMismatchException;
 import io.tributary.runtime.executor.internal.aggregation.Sink;
@@ -41,25 +42,32 @@ public final class ClientInputs {
 
   /**
    * The leaves of {@code argument} (of type {@code param}) that are not placed at the server
-   * (nor at edges), depth first through structs of placed values.
+   * (nor at edges), depth first through structs of placed values, as the client arguments of
+   * the inputs of pass {@code pass} with {@code serverValues}.
    */
-  public static List<Object> clientSide(Optional<Type> param, Optional<Object> argument) {
-    List<Object> out = new ArrayList<>();
+  static PassInputs inputs(int pass, Optional<Type> param, Optional<Object> argument,
+      List<Object> serverValues) {
+    List<Object> leaves = new ArrayList<>();
+    List<Integer> perClient = new ArrayList<>();
     if (param.isPresent() && argument.isPresent()) {
-      split(param.get(), argument.get(), out, "the argument");
+      split(param.get(), argument.get(), leaves, perClient, "the argument");
     }
-    return out;
+    return new PassInputs(pass, leaves, perClient, serverValues);
   }
 
-  private static void split(Type type, Object value, List<Object> out, String where) {
+  private static void split(Type type, Object value, List<Object> out, List<Integer> perClient,
+      String where) {
     if (isClientSide(type)) {
+      if (type instanceof FederatedType f && !f.allEqual()) {
+        perClient.add(out.size());
+      }
       out.add(value);
       return;
     }
     if (type instanceof StructType st) {
       StructValue sv = struct(st, value, where);
       for (int i = 0; i < st.size(); i++) {
-        split(st.get(i), sv.get(i), out, where + "[" + i + "]");
+        split(st.get(i), sv.get(i), out, perClient, where + "[" + i + "]");
       }
     }
   }

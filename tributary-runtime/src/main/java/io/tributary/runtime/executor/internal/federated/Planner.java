@@ -271,8 +271,8 @@ public final class Planner {
           for (ServerNode n : boundary) {
             values.add(n.value());
           }
-          made[0] = new PassInputs(pass, ClientInputs.clientSide(
-              inv.computation().type().parameter(), inv.argument()), values);
+          made[0] = ClientInputs.inputs(pass, inv.computation().type().parameter(),
+              inv.argument(), values);
         }
         return made[0];
       }
