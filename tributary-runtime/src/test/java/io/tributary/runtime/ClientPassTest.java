@@ -422,6 +422,31 @@ class ClientPassTest {
   }
 
   @Test
+  void computeClientPart_passOfGroupsOfTwo_isRefusedOnTheNodeToo() {
+    List<Object> data = data(600, 4, Set.of());
+    PassInputs inputs = new PassInputs(0, List.of(data), List.of(0), List.of(state().get(0)));
+    try (ExecutionContext node = ExecutionContext.create(options(1.0))) {
+      assertThatThrownBy(() -> node.computeClientPart(round(), inputs, 3, in -> new byte[0]))
+          .isInstanceOf(SecureSumException.class).hasMessageContaining("groups of 2");
+    }
+  }
+
+  @Test
+  void runSecure_noClient_isTheSumOfNothingWithoutAProtocol() {
+    Computation onlySecure = Federated.computation(Types.parse("{int32[" + N + "]}@CLIENTS"),
+        x -> Intrinsics.federatedSecureSumBitwidth(x,
+            Federated.constant(Tensor.ofInts(Shape.scalar(), BITS))));
+    NodeEngine engine = new NodeEngine(options(1.0), Set.of(), p -> p);
+    Object none;
+    try (ExecutionContext ctx = ExecutionContext.create(options(1.0).withPassEngine(engine))) {
+      none = ctx.invoke(onlySecure, List.of());
+    }
+
+    assertThat(none).isEqualTo(Tensor.ofInts(Shape.of(N), new int[N]));
+    assertThat(engine.inputsSeen).isEmpty();
+  }
+
+  @Test
   void runSecure_survivorWithoutItsPart_isRefused() {
     List<Object> data = data(6, 4, Set.of());
     NodeEngine engine = new NodeEngine(options(0.5), Set.of(), p -> new SecurePass(
