@@ -81,4 +81,27 @@ public record PassInputs(int pass, List<Object> clientArguments, List<Integer> p
     }
     return new PassInputs(pass, out, perClient, serverValues);
   }
+
+  /**
+   * The bytes of {@link #forClients forClients(fromClient, toClient)}: what an engine sends a
+   * node that computes those clients, in the runtime's value format
+   * ({@link PassEngine#encodeValue}); {@link #decode} reads them back.
+   *
+   * @throws IllegalArgumentException when the range is not inside a per-client argument
+   * @throws PassEngineException for a value that cannot travel (tensors, structs and lists can)
+   */
+  public byte[] encode(int fromClient, int toClient) {
+    return io.tributary.runtime.executor.internal.pass.InputsCodec.encode(this, fromClient,
+        toClient);
+  }
+
+  /**
+   * The inputs whose bytes {@link #encode} gave, every count checked before allocating: each
+   * per-client argument holds the population's size and the encoded clients' values only.
+   *
+   * @throws PassEngineException when the bytes are malformed
+   */
+  public static PassInputs decode(byte[] bytes) {
+    return io.tributary.runtime.executor.internal.pass.InputsCodec.decode(bytes);
+  }
 }

@@ -12,6 +12,7 @@ import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -332,6 +333,44 @@ class ClientPassTest {
     }
     assertThatThrownBy(() -> all.forClients(5, 7)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not inside the 6 clients");
+  }
+
+  @Test
+  void encode_decodedOnANode_replaysTheSameBitsAndHoldsOnlyItsClients() {
+    List<Object> data = data(6, 2, Set.of());
+    NodeEngine engine = new NodeEngine(options(1.0), Set.of(), p -> p);
+    onNodes(engine, 1.0, data);
+    PassInputs all = engine.inputsSeen.get(0);
+
+    PassInputs decoded = PassInputs.decode(all.encode(3, 4));
+
+    assertThat(decoded.pass()).isEqualTo(0);
+    assertThat(decoded.serverValues()).isEqualTo(all.serverValues());
+    ClientValues kept = (ClientValues) decoded.clientArguments().get(0);
+    assertThat(kept.size()).isEqualTo(6);
+    assertThat(kept.get(3)).isEqualTo(data.get(3));
+    assertThatThrownBy(() -> kept.get(0)).hasMessageContaining("not among the inputs");
+    try (ExecutionContext node = ExecutionContext.create(options(1.0))) {
+      assertThat(node.computePassPart(round(), decoded, 3, 4).payload())
+          .isEqualTo(node.computePassPart(round(), all, 3, 4).payload());
+    }
+  }
+
+  @Test
+  void decode_malformedBytes_failTypedNamingWhat() {
+    PassInputs all = new PassInputs(0, List.of(data(3, 1, Set.of())), List.of(0),
+        List.of(state().get(0)));
+    byte[] good = all.encode(0, 1);
+
+    assertThatThrownBy(() -> PassInputs.decode(Arrays.copyOf(good, good.length - 3)))
+        .isInstanceOf(PassEngineException.class).hasMessageContaining("pass inputs");
+    byte[] hugeCount = good.clone();
+    // The number of argument leaves, after the magic, version, pass and range.
+    hugeCount[17] = 0x7f;
+    assertThatThrownBy(() -> PassInputs.decode(hugeCount))
+        .isInstanceOf(PassEngineException.class).hasMessageContaining("argument leaves");
+    assertThatThrownBy(() -> PassInputs.decode(new byte[] {1, 2, 3}))
+        .isInstanceOf(PassEngineException.class);
   }
 
   /** Two passes: the second broadcasts the first's mean, which is all it learns of the server. */
