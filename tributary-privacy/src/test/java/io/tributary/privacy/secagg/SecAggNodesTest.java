@@ -164,8 +164,9 @@ class SecAggNodesTest {
       List<MaskedInput> masked = new ArrayList<>();
       try (ExecutionContext node = ExecutionContext.create(nodeOptions())) {
         for (int c = 0; c < n; c++) {
-          ClientPassPart p = node.computeClientPart(request.computation(),
-              in.forClients(c, c + 1), c,
+          // What the node receives: its own client's inputs, as bytes.
+          PassInputs mine = PassInputs.decode(in.encode(c, c + 1));
+          ClientPassPart p = node.computeClientPart(request.computation(), mine, c,
               SecAggPlus.secureSumClient(clients.get(c), routed.get(c)));
           parts.add(p.part());
           if (p.sent().isPresent() && !lost.contains(c)) {
