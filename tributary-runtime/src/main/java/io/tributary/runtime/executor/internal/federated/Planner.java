@@ -8,8 +8,8 @@ import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.PassEngine;
 import io.tributary.runtime.PassEngineException;
-import io.tributary.runtime.PassPart;
 import io.tributary.runtime.PassInputs;
+import io.tributary.runtime.PassPart;
 import io.tributary.runtime.PassRequest;
 import io.tributary.runtime.SecurePass;
 import io.tributary.runtime.SecureSumSpec;
@@ -49,7 +49,11 @@ import org.slf4j.LoggerFactory;
  * A worker's planner replays the same invocation ({@link PassReplay}): it takes the earlier
  * passes' results from the request instead of computing them and computes its range of the
  * requested pass. Since planning depends only on the computation and its arguments, the passes
- * come in the same order on both sides.
+ * come in the same order on both sides. A replay from the pass's {@link PassInputs} alone (a
+ * node's) computes no earlier pass: their aggregations are withheld, and the server values the
+ * pass's clients read ({@link ClientInputs#boundary}) come from the inputs. A pass with secure
+ * sums on an engine that runs them ends from the engine's {@link SecurePass}
+ * ({@link SecurePasses#finish}).
  */
 public final class Planner {
   private final FederatingExecutor executor;
