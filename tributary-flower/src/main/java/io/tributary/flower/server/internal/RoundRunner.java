@@ -225,17 +225,35 @@ public final class RoundRunner {
   /**
    * Refuses, before any client is asked to fit, a process whose computations sum securely: the
    * server's runtime would compute every client's input to the secure sum itself (see {@link
-   * SecureSumRefusedException}).
+   * SecureSumRefusedException}). The refusal names the pieces this Tributary lacks to run the
+   * computation's client steps on the nodes and the connected nodes that state they cannot run
+   * client passes, asked now ({@link ClientPassesQuery}; before the clients are waited for
+   * when the model is known, those connected so far).
    */
-  static void refuseSecureSums(LearningProcess process) throws SecureSumRefusedException {
+  private void refuseSecureSums(LearningProcess process) throws SecureSumRefusedException {
+    java.util.SortedSet<String> secure = secureSums(process);
+    if (secure.isEmpty()) {
+      return;
+    }
+    List<RemoteClient> nodes = manager.all();
+    Duration wait = config.roundTimeout().filter(t -> t.compareTo(CAPABILITY_WAIT) < 0)
+        .orElse(CAPABILITY_WAIT);
+    throw new SecureSumRefusedException(process.name(), secure,
+        io.tributary.flower.server.SecureSumPiece.missing(),
+        ClientPassesQuery.incapable(nodes, wait), nodes.size());
+  }
+
+  /** The longest the capability query waits for a node's answer. */
+  private static final Duration CAPABILITY_WAIT = Duration.ofSeconds(30);
+
+  /** The secure sums {@code process}'s computations call, by URI. */
+  static java.util.SortedSet<String> secureSums(LearningProcess process) {
     java.util.SortedSet<String> secure = new java.util.TreeSet<>();
     for (io.tributary.core.computation.Computation c : List.of(process.initialize(),
         process.next(), process.evaluate())) {
       secure.addAll(io.tributary.runtime.SecureSummation.intrinsicsIn(c));
     }
-    if (!secure.isEmpty()) {
-      throw new SecureSumRefusedException(process.name(), secure);
-    }
+    return secure;
   }
 
   /**
