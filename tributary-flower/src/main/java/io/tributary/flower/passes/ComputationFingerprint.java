@@ -23,7 +23,9 @@ import java.util.Objects;
  * no map fields, so the same computation always serializes to the same bytes. A Java function is
  * serialized by its name and type only (its body does not travel), so the fingerprint covers the
  * computation's structure, types and constants, not what runs inside {@code flower_fit} or
- * another Java function: the spec's hyperparameters travel beside it for that. {@code
+ * another Java function (a server optimizer's step size lives in its step function, so two
+ * FedAdam processes differing only in {@code eta} have one fingerprint): the spec's
+ * hyperparameters travel beside it for that, and such a step runs on the server only. {@code
  * initialize} is left out: it holds the server's initial model, which a node is not sent.
  *
  * @param value {@code sha256:} and 64 lower-case hex digits
