@@ -248,8 +248,34 @@ public final class MessageApi {
       }
       case GET_PARAMETERS_INS -> ClientMessage.newBuilder().setGetParametersRes(
           ClientMessage.GetParametersRes.newBuilder().setParameters(parameters(c))).build();
+      case GET_PROPERTIES_INS -> properties(c, "properties");
       default -> throw new BadReply("no reply is expected to " + sent);
     };
+  }
+
+  /**
+   * The GetPropertiesRes of a reply's config record {@code key}: its scalar values (lists, which
+   * properties cannot hold, left out).
+   */
+  static ClientMessage properties(RecordDict c, String key) throws BadReply {
+    if (!(c.get(key) instanceof ConfigRecord r)) {
+      throw new BadReply(c.get(key) == null ? "the reply has no '" + key + "' record"
+          : "the reply's '" + key + "' is not a ConfigRecord");
+    }
+    Map<String, Scalar> out = new LinkedHashMap<>();
+    r.values().forEach((k, v) -> {
+      switch (v) {
+        case Double d -> out.put(k, new Scalar.Double(d));
+        case Long l -> out.put(k, new Scalar.Int(l));
+        case BigInteger u -> out.put(k, new Scalar.UInt(u.longValue()));
+        case Boolean b -> out.put(k, new Scalar.Bool(b));
+        case String x -> out.put(k, new Scalar.Str(x));
+        case byte[] x -> out.put(k, new Scalar.Bytes(x));
+        default -> { }
+      }
+    });
+    return ClientMessage.newBuilder().setGetPropertiesRes(ClientMessage.GetPropertiesRes
+        .newBuilder().putAllProperties(ScalarCodec.toProto(out))).build();
   }
 
   private static MetricRecord metricRecord(RecordDict c) throws BadReply {
