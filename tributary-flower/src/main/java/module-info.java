@@ -36,4 +36,5 @@ module io.tributary.flower {
   opens io.tributary.flower.fleet.internal.proto to com.google.protobuf;
 
   uses io.tributary.flower.server.SecureFitProtocol;
+  uses io.tributary.flower.passes.SecurePassProtocol;
 }

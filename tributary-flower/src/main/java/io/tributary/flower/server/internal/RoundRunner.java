@@ -106,7 +106,12 @@ public final class RoundRunner {
    * work, the secure round when fit is secure, and the algorithm's process over that work.
    */
   private record Built(List<String> names, RemoteClientWork work,
-      Optional<SecureFit> secureRound, LearningProcess process) {}
+      Optional<SecureFit> secureRound, LearningProcess process,
+      Optional<SecurePasses> securePasses) {}
+
+  /** The protocol a process that sums securely runs its secure passes with, and its spec. */
+  private record SecurePasses(io.tributary.flower.passes.SecurePassProtocol protocol,
+      io.tributary.flower.passes.ComputationSpec spec) {}
 
   private RunResult rounds(RunLoop run)
       throws FlowerServerException, InterruptedException, IOException {
@@ -141,16 +146,25 @@ public final class RoundRunner {
     run.start(new Start(config.initial().roundsDone() + 1, config.rounds(),
         config.initial().previous(), config.display(), config.algorithm().name() + " server on "
         + config.host() + ":" + config.port(), config.checkpoints()));
-    try (ExecutionContext ctx = ExecutionContext.create(options(config, exchanges))) {
-      // When the clients are told to clip (client-side DP: the aggregator's clientClipping, or
-      // a clipping_norm given with a DP aggregator composed in code) the secure outcome reaches
-      // the aggregator as one share per client, so that its sum and noise are those of the
-      // clipped updates.
-      Map<String, Scalar> fitConfig = server.fitConfig();
-      SecureCohort.Form form = fitConfig.containsKey(ServerAlgorithm.CLIPPING_NORM)
-          ? SecureCohort.Form.SHARES : SecureCohort.Form.WHOLE;
-      ConnectedClients population = new ConnectedClients(config, manager, work, traffic,
-          fitConfig, secureRound, form);
+    // When the clients are told to clip (client-side DP: the aggregator's clientClipping, or
+    // a clipping_norm given with a DP aggregator composed in code) the secure outcome reaches
+    // the aggregator as one share per client, so that its sum and noise are those of the
+    // clipped updates.
+    Map<String, Scalar> fitConfig = server.fitConfig();
+    SecureCohort.Form form = fitConfig.containsKey(ServerAlgorithm.CLIPPING_NORM)
+        ? SecureCohort.Form.SHARES : SecureCohort.Form.WHOLE;
+    ConnectedClients population = new ConnectedClients(config, manager, work, traffic,
+        fitConfig, secureRound, form);
+    RuntimeOptions options = options(config, exchanges);
+    if (built.securePasses().isPresent()) {
+      SecurePasses passes = built.securePasses().get();
+      LOG.info("the computation's secure sums run on the nodes with {}",
+          passes.protocol().name());
+      options = options.withPassEngine(new NodePassEngine(passes.protocol(),
+          io.tributary.flower.server.SecureAggregation.defaults(), process, passes.spec(),
+          options, population, config.roundTimeout()));
+    }
+    try (ExecutionContext ctx = ExecutionContext.create(options)) {
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
       StructValue first = loop.initialize();
       if (config.initial() instanceof InitialParameters.Resumed r && r.updater().isPresent()) {
@@ -218,29 +232,61 @@ public final class RoundRunner {
     }
     LearningProcess process = config.algorithm().process(RemoteClientWork.initialize(spec,
         List.copyOf(initial.values())), work.fit(), work.evaluation());
-    refuseSecureSums(process);
-    return new Built(names, work, secureRound, process);
+    Optional<io.tributary.flower.passes.SecurePassProtocol> passes = securePasses(process,
+        secureRound.isPresent());
+    return new Built(names, work, secureRound, process, passes.map(p -> new SecurePasses(p,
+        io.tributary.flower.passes.ComputationSpec.of(config.algorithm(), spec.type(),
+            config.maxExamplesPerClient(),
+            io.tributary.flower.passes.ComputationFingerprint.of(process)))));
   }
 
   /**
-   * Refuses, before any client is asked to fit, a process whose computations sum securely: the
-   * server's runtime would compute every client's input to the secure sum itself (see {@link
-   * SecureSumRefusedException}). The refusal names the pieces this Tributary lacks to run the
-   * computation's client steps on the nodes and the connected nodes that state they cannot run
-   * client passes, asked now ({@link ClientPassesQuery}; before the clients are waited for
-   * when the model is known, those connected so far).
+   * The protocol a process whose computations sum securely runs its secure passes with, on the
+   * nodes: found on the class path ({@link java.util.ServiceLoader}) when every connected node
+   * states that it runs client passes over Fleet messages. Otherwise the process is refused
+   * before any client is asked to fit, since the server's runtime would compute every client's
+   * input to the secure sum itself (see {@link SecureSumRefusedException}): the refusal names the
+   * pieces missing (no protocol on the class path, Join clients, whose transport has no secure
+   * pass) and the connected nodes that cannot run client passes, asked now ({@link
+   * ClientPassesQuery}; before the clients are waited for when the model is known, those
+   * connected so far). Empty for a process without secure sums.
    */
-  private void refuseSecureSums(LearningProcess process) throws SecureSumRefusedException {
+  private Optional<io.tributary.flower.passes.SecurePassProtocol> securePasses(
+      LearningProcess process, boolean secureRound) throws FlowerServerException {
     java.util.SortedSet<String> secure = secureSums(process);
     if (secure.isEmpty()) {
-      return;
+      return Optional.empty();
+    }
+    if (secureRound) {
+      throw new FlowerServerException(process.name() + "'s round computation sums securely "
+          + "(" + String.join(", ", secure) + ") with its own protocol on the nodes; the "
+          + "server's secure aggregation of the clients' updates cannot run beside it", null);
     }
     List<RemoteClient> nodes = manager.all();
     Duration wait = config.roundTimeout().filter(t -> t.compareTo(CAPABILITY_WAIT) < 0)
         .orElse(CAPABILITY_WAIT);
-    throw new SecureSumRefusedException(process.name(), secure,
-        io.tributary.flower.server.SecureSumPiece.missing(),
-        ClientPassesQuery.incapable(nodes, wait), nodes.size());
+    java.util.SortedMap<String, String> incapable = new java.util.TreeMap<>();
+    List<RemoteClient> messaging = new ArrayList<>();
+    for (RemoteClient n : nodes) {
+      if (n.takesMessages()) {
+        messaging.add(n);
+      } else {
+        incapable.put(n.id(), "a Join client: " + io.tributary.flower.server.SecureSumPiece
+            .JOIN_PROTOCOL.description() + " is not built");
+      }
+    }
+    incapable.putAll(ClientPassesQuery.incapable(messaging, wait));
+    Optional<io.tributary.flower.passes.SecurePassProtocol> protocol = java.util.ServiceLoader
+        .load(io.tributary.flower.passes.SecurePassProtocol.class,
+            RoundRunner.class.getClassLoader()).findFirst();
+    List<io.tributary.flower.server.SecureSumPiece> missing =
+        io.tributary.flower.server.SecureSumPiece.missing(protocol.isPresent(),
+            messaging.size() < nodes.size());
+    if (protocol.isEmpty() || !incapable.isEmpty() || nodes.isEmpty()) {
+      throw new SecureSumRefusedException(process.name(), secure, missing, incapable,
+          nodes.size());
+    }
+    return protocol;
   }
 
   /** The longest the capability query waits for a node's answer. */

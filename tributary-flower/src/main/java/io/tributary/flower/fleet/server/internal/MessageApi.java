@@ -98,10 +98,19 @@ public final class MessageApi {
    */
   public static Message train(RecordDict content, long runId, long nodeId, double ttl,
       String group) {
+    return message("train", content, runId, nodeId, ttl, group);
+  }
+
+  /**
+   * A message of {@code type} carrying {@code content} as it is, for node {@code nodeId} of run
+   * {@code runId}, in group {@code group} (the round).
+   */
+  public static Message message(String type, RecordDict content, long runId, long nodeId,
+      double ttl, String group) {
     Instant now = Instant.now();
     double created = now.getEpochSecond() + now.getNano() / 1e9;
     return Message.ofContent(new Metadata(runId, "", SUPERLINK_NODE_ID, nodeId, "", group, ttl,
-        "train", created), content);
+        type, created), content);
   }
 
   /** Flower's message type for an instruction. */
