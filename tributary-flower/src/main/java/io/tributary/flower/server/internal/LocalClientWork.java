@@ -47,7 +47,20 @@ public final class LocalClientWork {
   public LocalClientWork(String nodeId, ModelSpec spec, ClientSignals signals, long maxExamples,
       SerializerRegistry registry, Map<String, Scalar> fitConfig,
       Map<String, Scalar> evaluateConfig, java.util.function.Function<ServerMessage, ClientMessage> node) {
-    this.self = new LocalClient(nodeId, node);
+    this(nodeId, spec, signals, maxExamples, registry, fitConfig, evaluateConfig,
+        (client, ins) -> node.apply(ins));
+  }
+
+  /**
+   * Work whose instructions go to the client the invocation names: {@code nodes} answers an
+   * instruction to a client, given the client's value (its id), so that one process holds the
+   * work of several nodes (a simulation of a server's nodes, such as a parity test's).
+   */
+  public LocalClientWork(String nodeId, ModelSpec spec, ClientSignals signals, long maxExamples,
+      SerializerRegistry registry, Map<String, Scalar> fitConfig,
+      Map<String, Scalar> evaluateConfig,
+      java.util.function.BiFunction<String, ServerMessage, ClientMessage> nodes) {
+    this.self = new LocalClient(nodeId, nodes);
     this.codec = new ParameterCodec(registry, spec);
     this.fitResults = new FitResults(codec, signals, maxExamples);
     this.fitConfig = Map.copyOf(fitConfig);
@@ -63,7 +76,7 @@ public final class LocalClientWork {
           ServerMessage ins = ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns
               .newBuilder().setParameters(codec.encode(self, model))
               .putAllConfig(ScalarCodec.toProto(fitConfig))).build();
-          ClientMessage answer = self.answer(ins, ClientMessage.MsgCase.FIT_RES);
+          ClientMessage answer = self.answer(client(a), ins, ClientMessage.MsgCase.FIT_RES);
           return fitResults.update(self, answer.getFitRes(), model, Long.MAX_VALUE);
         });
   }
@@ -77,9 +90,15 @@ public final class LocalClientWork {
           ServerMessage ins = ServerMessage.newBuilder().setEvaluateIns(ServerMessage
               .EvaluateIns.newBuilder().setParameters(codec.encode(self, model))
               .putAllConfig(ScalarCodec.toProto(evaluateConfig))).build();
-          ClientMessage answer = self.answer(ins, ClientMessage.MsgCase.EVALUATE_RES);
+          ClientMessage answer = self.answer(client(a), ins,
+              ClientMessage.MsgCase.EVALUATE_RES);
           return evaluateResults.evaluation(self, answer.getEvaluateRes());
         });
+  }
+
+  /** The client's value (its id) in the argument of {@code flower_fit} or {@code flower_evaluate}. */
+  private static String client(Object argument) {
+    return ((io.tributary.tensor.Tensor) ((StructValue) argument).get(1)).getString(0);
   }
 
   /**
@@ -97,10 +116,11 @@ public final class LocalClientWork {
   }
 
   /** The node as the server's result decoding sees a client: answered in this process. */
-  private record LocalClient(String id, java.util.function.Function<ServerMessage, ClientMessage> node)
+  private record LocalClient(String id,
+      java.util.function.BiFunction<String, ServerMessage, ClientMessage> node)
       implements RemoteClient {
-    ClientMessage answer(ServerMessage ins, ClientMessage.MsgCase expected) {
-      ClientMessage m = node.apply(ins);
+    ClientMessage answer(String client, ServerMessage ins, ClientMessage.MsgCase expected) {
+      ClientMessage m = node.apply(client, ins);
       if (m == null || m.getMsgCase() != expected) {
         throw RemoteCall.fail(this, "answered " + (m == null ? "nothing" : m.getMsgCase())
             + " to " + ins.getMsgCase() + ", not " + expected, null);
