@@ -23,6 +23,7 @@ import io.tributary.flower.records.MetricRecord;
 import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
+import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.internal.LocalClientWork;
 import io.tributary.flower.server.internal.ModelSpec;
@@ -58,7 +59,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * DP-FedAvg with {@code DpAggregator.withSecureSum} on a Fleet server with real Java SuperNodes:
+ * DP-FedAvg with {@code DpAggregator.withSecureSum} on a Fleet server with four real Java SuperNodes:
  * each node computes its own client's clipped, quantized update and enters it into SecAgg+ over
  * Fleet messages, the server unmasks the survivors' sum only, and the model equals, bit for bit,
  * the simulated run of the same process with SecAgg+ as the runtime's secure summation.
@@ -66,7 +67,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(240)
 class FleetSecurePassTest {
   private static final double[] INIT = {0.5, -0.25, 1.0};
-  private static final double[] KS = {0.1, -0.2, 0.3};
+  private static final double[] KS = {0.1, -0.2, 0.3, 0.05};
   private static final long MAX_EXAMPLES = 1_000_000;
   private static final Duration TIMEOUT = Duration.ofSeconds(8);
 
@@ -108,7 +109,7 @@ class FleetSecurePassTest {
   }
 
   private ServerConfig config(int rounds) {
-    return ServerConfig.builder().address("127.0.0.1", 0).rounds(rounds).minClients(KS.length)
+    return ServerConfig.builder().minSuccessFraction(0.5).address("127.0.0.1", 0).rounds(rounds).minClients(KS.length)
         .algorithm(algorithm()).roundTimeout(TIMEOUT).clientWait(Duration.ofSeconds(60))
         .fractionEvaluate(0).seed(11).initial(InitialParameters.fromClient()).build();
   }
@@ -129,7 +130,10 @@ class FleetSecurePassTest {
         """);
     Files.writeString(app.resolve("pkg/client_app.py"), "app = None\n");
     return FleetApi.builder(FlowerApp.load(app)).address("127.0.0.1", 0)
-        .transport(FleetTransport.GRPC_RERE).serveJoin(false).build();
+        .transport(FleetTransport.GRPC_RERE).serveJoin(false)
+        // Four nodes, each every other's neighbour; two of a node's three neighbours recover
+        // its secrets, so a round survives one node that drops out.
+        .securePasses(new SecureAggregation(3, 2, 16, 1.0, 20)).build();
   }
 
   private static SuperNode node(FleetServer server, ClientApp app, SecurePassNode secure)
@@ -204,7 +208,7 @@ class FleetSecurePassTest {
   }
 
   @Test
-  void run_dpFedAvgWithSecureSumOnThreeNodes_equalsTheSimulatedRunBitForBit()
+  void run_dpFedAvgWithSecureSumOnFourNodes_equalsTheSimulatedRunBitForBit()
       throws Exception {
     ServerConfig config = config(2);
     try (FleetServer server = FleetServer.start(config, fleet())) {
@@ -223,6 +227,92 @@ class FleetSecurePassTest {
         double[] got = doubles(result.finalParameters().values().iterator().next());
         assertThat(got).isEqualTo(simulated(apps, Set.of(), config, 2));
         assertThat(got).isNotEqualTo(INIT);
+      } finally {
+        for (SuperNode n : nodes) {
+          n.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * A node whose training outlasts the stage's timeout drops out of SecAgg+ after the others
+   * shared keys with it: the survivors' sum is unmasked without it, and the model equals the
+   * simulated run in which its client fails.
+   */
+  @Test
+  void run_nodeTimesOutWhileMasking_equalsTheSimulatedRunWhereItsClientFails()
+      throws Exception {
+    ServerConfig config = config(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    try (FleetServer server = FleetServer.start(config, fleet())) {
+      List<SuperNode> nodes = new ArrayList<>();
+      List<ClientApp> plain = new ArrayList<>();
+      try {
+        for (int i = 0; i < KS.length; i++) {
+          boolean slow = i == 1;
+          ClientApp app = plusK(KS[i], m -> {
+            if (slow) {
+              try {
+                release.await(TIMEOUT.toSeconds() * 4, java.util.concurrent.TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return m;
+          });
+          nodes.add(node(server, app, new SecAggPassNode()));
+          plain.add(app);
+        }
+        RunResult result = server.run();
+        release.countDown();
+        Map<String, ClientApp> apps = apps(nodes, plain);
+        String slow = List.copyOf(apps.keySet()).get(1);
+
+        double[] got = doubles(result.finalParameters().values().iterator().next());
+        assertThat(got).isEqualTo(simulated(apps, Set.of(slow), config, 1));
+        assertThat(got).isNotEqualTo(simulated(apps, Set.of(), config, 1));
+        assertThat(result.rounds().get(0).failures()).isEqualTo(1);
+      } finally {
+        release.countDown();
+        for (SuperNode n : nodes) {
+          n.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * A node that sends a tampered masked input (one element short) fails the pass with the
+   * protocol's typed error naming the node; no sum is revealed.
+   */
+  @Test
+  void run_nodeSendsATamperedMaskedInput_failsTypedNamingTheNode() throws Exception {
+    ServerConfig config = config(1);
+    SecAggPassNode honest = new SecAggPassNode();
+    SecurePassNode tampering = (values, replay, context) -> {
+      Map<String, Object> reply = new LinkedHashMap<>(honest.stage(values, replay, context));
+      if (reply.get(SecAggFlower.MESSAGE) instanceof byte[] b
+          && SecAggWire.decode(b) instanceof SecAggMessage.MaskedInput m) {
+        reply.put(SecAggFlower.MESSAGE, SecAggWire.encode(new SecAggMessage.MaskedInput(
+            m.client(), Arrays.copyOf(m.masked(), m.masked().length - 1))));
+      }
+      return reply;
+    };
+    try (FleetServer server = FleetServer.start(config, fleet())) {
+      List<SuperNode> nodes = new ArrayList<>();
+      try {
+        nodes.add(node(server, plusK(KS[0], m -> m), tampering));
+        for (int i = 1; i < KS.length; i++) {
+          nodes.add(node(server, plusK(KS[i], m -> m), new SecAggPassNode()));
+        }
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(server::run);
+        String bad = "node-" + Long.toUnsignedString(nodes.get(0).nodeId());
+        assertThat(thrown).isInstanceOfSatisfying(SecAggException.class, e -> {
+          assertThat(e.reason()).isEqualTo(SecAggException.Reason.MALFORMED_MESSAGE);
+          assertThat(e.getMessage()).contains(bad).contains("masked input has 3 elements, "
+              + "expected 4");
+        });
       } finally {
         for (SuperNode n : nodes) {
           n.close();

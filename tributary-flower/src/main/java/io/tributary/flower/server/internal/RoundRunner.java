@@ -53,6 +53,7 @@ public final class RoundRunner {
   private final Traffic traffic;
   private final SerializerRegistry registry;
   private final Optional<SecureFit> secureFit;
+  private final io.tributary.flower.server.SecureAggregation securePasses;
 
   public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
       SerializerRegistry registry) {
@@ -62,6 +63,18 @@ public final class RoundRunner {
   /** A runner whose fit rounds are {@code secureFit}'s when given. */
   public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
       SerializerRegistry registry, Optional<SecureFit> secureFit) {
+    this(config, manager, traffic, registry, secureFit, config.secureAggregation().orElse(
+        io.tributary.flower.server.SecureAggregation.defaults()));
+  }
+
+  /**
+   * A runner as above whose secure passes run with {@code securePasses}' neighbours and
+   * threshold.
+   */
+  public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
+      SerializerRegistry registry, Optional<SecureFit> secureFit,
+      io.tributary.flower.server.SecureAggregation securePasses) {
+    this.securePasses = securePasses;
     this.config = config;
     this.manager = manager;
     this.traffic = traffic;
@@ -161,7 +174,7 @@ public final class RoundRunner {
       LOG.info("the computation's secure sums run on the nodes with {}",
           passes.protocol().name());
       options = options.withPassEngine(new NodePassEngine(passes.protocol(),
-          io.tributary.flower.server.SecureAggregation.defaults(), process, passes.spec(),
+          securePasses, process, passes.spec(),
           options, population, config.roundTimeout()));
     }
     try (ExecutionContext ctx = ExecutionContext.create(options)) {
