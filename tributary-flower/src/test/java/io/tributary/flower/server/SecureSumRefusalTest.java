@@ -38,15 +38,18 @@ class SecureSumRefusalTest {
             assertThat(e.intrinsics()).containsExactly("federated_secure_sum_bitwidth");
             assertThat(e.getMessage()).contains("sums securely (federated_secure_sum_bitwidth)")
                 .contains("hold every client's input in the clear");
-            // Precise: which pieces this Tributary lacks, and which nodes cannot run passes.
-            assertThat(e.missingPieces()).containsExactly(SecureSumPiece.WORKER_REPLAY,
-                SecureSumPiece.CLIENT_INPUTS, SecureSumPiece.FLEET_PROTOCOL);
-            assertThat(e.getMessage()).contains("it lacks the runtime's worker side")
+            // Precise: which pieces this server lacks (no secure-pass protocol on this
+            // module's class path; the Join transport has none), and which nodes cannot run
+            // passes.
+            assertThat(e.missingPieces()).containsExactly(SecureSumPiece.FLEET_PROTOCOL,
+                SecureSumPiece.JOIN_PROTOCOL);
+            assertThat(e.getMessage()).contains("it lacks a server pass engine")
+                .contains("a secure pass over the legacy Join transport's FitIns/FitRes")
                 .contains("2 of 2 connected nodes cannot run client passes");
             assertThat(e.nodesAsked()).isEqualTo(2);
             assertThat(e.incapableNodes()).hasSize(2);
             assertThat(e.incapableNodes().values())
-                .allMatch(why -> why.contains("GET_PROPERTIES_NOT_IMPLEMENTED"));
+                .allMatch(why -> why.startsWith("a Join client"));
           });
       assertThat(clients).anyMatch(c -> c.received.stream()
           .anyMatch(ServerMessage::hasGetParametersIns));
