@@ -361,4 +361,63 @@ class FleetSecurePassTest {
       }
     }
   }
+
+  /**
+   * A node that connects after the first round's capability query is asked when a pass first
+   * samples it; one that cannot run client passes is sent no stage and fails as a dropped-out
+   * client, while the others' round goes on.
+   */
+  @Test
+  void run_incapableNodeJoinsAfterTheFirstRound_droppedFromTheSecondRoundsPass()
+      throws Exception {
+    ServerConfig config = config(2);
+    List<SuperNode> late = new ArrayList<>();
+    try (FleetServer server = FleetServer.start(config, fleet())) {
+      List<SuperNode> nodes = new ArrayList<>();
+      try {
+        for (double k : KS) {
+          nodes.add(node(server, plusK(k, m -> m), new SecAggPassNode()));
+        }
+        RunResult result = server.run(new io.tributary.learning.rounds.RoundListener() {
+          @Override
+          public void roundEnded(io.tributary.learning.rounds.RoundRecord metrics,
+              SequencedMap<String, Tensor> parameters) {
+            if (metrics.round() != 1) {
+              return;
+            }
+            try {
+              SuperNode plain = SuperNode.builder("127.0.0.1:" + server.fleetPort())
+                  .insecure(true).transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
+                  .clientApp(plusK(0.7, m -> m)).pollInterval(Duration.ofMillis(50)).build()
+                  .start();
+              late.add(plain);
+              long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+              while (plain.nodeId() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+              }
+              Thread.sleep(500);
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          }
+        });
+        String lateId = "node-" + Long.toUnsignedString(late.get(0).nodeId());
+
+        assertThat(result.rounds()).hasSize(2);
+        assertThat(result.rounds().get(1).clients()).isEqualTo(KS.length + 1);
+        assertThat(result.rounds().get(1).failureReasons().stream()
+            .filter(r -> r.startsWith("fit: ")).toList()).singleElement().satisfies(r ->
+                assertThat(r).contains(lateId));
+        assertThat(Arrays.stream(doubles(result.finalParameters().values().iterator().next()))
+            .allMatch(Double::isFinite)).isTrue();
+      } finally {
+        for (SuperNode n : nodes) {
+          n.close();
+        }
+        for (SuperNode n : late) {
+          n.close();
+        }
+      }
+    }
+  }
 }

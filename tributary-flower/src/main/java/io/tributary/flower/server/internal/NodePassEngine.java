@@ -28,7 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,15 +49,23 @@ final class NodePassEngine implements PassEngine {
   private final RuntimeOptions local;
   private final ConnectedClients population;
   private final Optional<Duration> timeout;
+  private final Duration capabilityWait;
+  /** The nodes asked whether they run client passes: by id, why not (empty when they do). */
+  private final Map<String, Optional<String>> asked = new java.util.HashMap<>();
 
   /**
    * @param spec the computation's spec, which every node rebuilds the process from
    * @param local the server's runtime options (without this engine), for the passes that run
    *     here and the seed and weight bound a node's replay takes
+   * @param capable the nodes that stated before the first round that they run client passes
+   * @param capabilityWait how long a node that connected later is given to say whether it does
    */
   NodePassEngine(SecurePassProtocol protocol, SecureAggregation settings,
       LearningProcess process, ComputationSpec spec, RuntimeOptions local,
-      ConnectedClients population, Optional<Duration> timeout) {
+      ConnectedClients population, Optional<Duration> timeout, List<String> capable,
+      Duration capabilityWait) {
+    capable.forEach(id -> asked.put(id, Optional.empty()));
+    this.capabilityWait = capabilityWait;
     this.protocol = protocol;
     this.settings = settings;
     this.process = process;
@@ -106,11 +113,32 @@ final class NodePassEngine implements PassEngine {
     }
     PassInputs inputs = request.clientInputs();
     Nodes nodes = new Nodes(clients, inputs, next, request.pass(),
-        String.valueOf(population.currentRound()), population.roundFitConfig());
+        String.valueOf(population.currentRound()), population.roundFitConfig(),
+        unable(clients));
     SecurePass result = protocol.run(request, sums, settings, nodes);
     LOG.info("pass {}: {} summed the inputs of {} of {} nodes", request.pass(),
         protocol.name(), result.survivors().length, clients.size());
     return result;
+  }
+
+  /**
+   * Of {@code clients}, by index, those that cannot run client passes, with why: a node that
+   * connected after the first round's capability query is asked now, once.
+   */
+  private Map<Integer, String> unable(List<RemoteClient> clients) {
+    List<RemoteClient> unasked = clients.stream().filter(c -> !asked.containsKey(c.id()))
+        .toList();
+    if (!unasked.isEmpty()) {
+      java.util.SortedMap<String, String> no = ClientPassesQuery.incapable(unasked,
+          capabilityWait);
+      unasked.forEach(c -> asked.put(c.id(), Optional.ofNullable(no.get(c.id()))));
+    }
+    Map<Integer, String> out = new LinkedHashMap<>();
+    for (int c = 0; c < clients.size(); c++) {
+      int client = c;
+      asked.get(clients.get(c).id()).ifPresent(why -> out.put(client, why));
+    }
+    return out;
   }
 
   /** The pass's nodes as the protocol sees them. */
@@ -121,9 +149,12 @@ final class NodePassEngine implements PassEngine {
     private final int pass;
     private final String group;
     private final Map<String, Object> fitConfig;
+    /** The clients whose nodes cannot run client passes, with why: never sent a stage. */
+    private final Map<Integer, String> unable;
 
     Nodes(List<RemoteClient> clients, PassInputs inputs, boolean next, int pass, String group,
-        Map<String, Scalar> fitConfig) {
+        Map<String, Scalar> fitConfig, Map<Integer, String> unable) {
+      this.unable = unable;
       this.clients = clients;
       this.inputs = inputs;
       this.next = next;
@@ -147,6 +178,10 @@ final class NodePassEngine implements PassEngine {
         boolean withPass) {
       Map<Integer, CompletableFuture<RecordDict>> pending = new LinkedHashMap<>();
       messages.forEach((c, values) -> {
+        if (unable.containsKey(c)) {
+          dropped(c, stage, "cannot run client passes: " + unable.get(c));
+          return;
+        }
         RemoteClient node = clients.get(c);
         try {
           pending.put(c, node.message(SecurePassMessages.MESSAGE_TYPE,

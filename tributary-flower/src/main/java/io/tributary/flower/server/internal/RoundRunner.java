@@ -124,7 +124,7 @@ public final class RoundRunner {
 
   /** The protocol a process that sums securely runs its secure passes with, and its spec. */
   private record SecurePasses(io.tributary.flower.passes.SecurePassProtocol protocol,
-      io.tributary.flower.passes.ComputationSpec spec) {}
+      io.tributary.flower.passes.ComputationSpec spec, List<String> capable) {}
 
   private RunResult rounds(RunLoop run)
       throws FlowerServerException, InterruptedException, IOException {
@@ -174,8 +174,8 @@ public final class RoundRunner {
       LOG.info("the computation's secure sums run on the nodes with {}",
           passes.protocol().name());
       options = options.withPassEngine(new NodePassEngine(passes.protocol(),
-          securePasses, process, passes.spec(),
-          options, population, config.roundTimeout()));
+          securePasses, process, passes.spec(), options, population, config.roundTimeout(),
+          passes.capable(), capabilityWait()));
     }
     try (ExecutionContext ctx = ExecutionContext.create(options)) {
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
@@ -245,12 +245,13 @@ public final class RoundRunner {
     }
     LearningProcess process = config.algorithm().process(RemoteClientWork.initialize(spec,
         List.copyOf(initial.values())), work.fit(), work.evaluation());
+    List<String> capable = new ArrayList<>();
     Optional<io.tributary.flower.passes.SecurePassProtocol> passes = securePasses(process,
-        secureRound.isPresent());
+        secureRound.isPresent(), capable);
     return new Built(names, work, secureRound, process, passes.map(p -> new SecurePasses(p,
         io.tributary.flower.passes.ComputationSpec.of(config.algorithm(), spec.type(),
             config.maxExamplesPerClient(),
-            io.tributary.flower.passes.ComputationFingerprint.of(process)))));
+            io.tributary.flower.passes.ComputationFingerprint.of(process)), capable)));
   }
 
   /**
@@ -265,7 +266,8 @@ public final class RoundRunner {
    * connected so far). Empty for a process without secure sums.
    */
   private Optional<io.tributary.flower.passes.SecurePassProtocol> securePasses(
-      LearningProcess process, boolean secureRound) throws FlowerServerException {
+      LearningProcess process, boolean secureRound, List<String> capable)
+      throws FlowerServerException {
     java.util.SortedSet<String> secure = secureSums(process);
     if (secure.isEmpty()) {
       return Optional.empty();
@@ -276,8 +278,7 @@ public final class RoundRunner {
           + "server's secure aggregation of the clients' updates cannot run beside it", null);
     }
     List<RemoteClient> nodes = manager.all();
-    Duration wait = config.roundTimeout().filter(t -> t.compareTo(CAPABILITY_WAIT) < 0)
-        .orElse(CAPABILITY_WAIT);
+    Duration wait = capabilityWait();
     java.util.SortedMap<String, String> incapable = new java.util.TreeMap<>();
     List<RemoteClient> messaging = new ArrayList<>();
     for (RemoteClient n : nodes) {
@@ -299,7 +300,14 @@ public final class RoundRunner {
       throw new SecureSumRefusedException(process.name(), secure, missing, incapable,
           nodes.size());
     }
+    nodes.forEach(n -> capable.add(n.id()));
     return protocol;
+  }
+
+  /** How long the capability query waits: 30 seconds, or the round timeout when shorter. */
+  private Duration capabilityWait() {
+    return config.roundTimeout().filter(t -> t.compareTo(CAPABILITY_WAIT) < 0)
+        .orElse(CAPABILITY_WAIT);
   }
 
   /** The longest the capability query waits for a node's answer. */
