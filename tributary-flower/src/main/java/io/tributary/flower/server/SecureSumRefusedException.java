@@ -9,17 +9,20 @@ import java.util.TreeMap;
 /**
  * The algorithm's round computations sum securely ({@code federated_secure_sum} or
  * {@code federated_secure_sum_bitwidth}, such as {@code DpAggregator.withSecureSum}'s), which a
- * server refuses before its first round, naming what it lacks to run them.
+ * server cannot run on its nodes, so it refuses them before its first round, naming what it
+ * lacks to run them.
  *
  * <p>A secure sum hides each client's input from the server only when every step before it
  * (the client update, the clip, the local noise, the quantization) runs on the client. A
  * server's runtime runs in the server process and receives each client's update in the clear,
  * so it would compute every client's input itself: running such a computation would present a
- * plain sum as a secure one. Running those steps on the nodes takes the pieces of {@link
- * SecureSumPiece}, of which {@link #missingPieces} are not built, and nodes that run client
- * passes: {@link #incapableNodes} are the connected nodes that stated no such capability
- * ({@code io.tributary.flower.passes.ClientPasses}), each with why (Flower's Python nodes never
- * can: they run their own training and mods).
+ * plain sum as a secure one. A Fleet server runs those steps on the nodes (the pieces of {@link
+ * SecureSumPiece}) when a secure-pass protocol is on its class path and every connected node runs
+ * client passes; otherwise it refuses: {@link #missingPieces} are the pieces it lacks (the
+ * protocol; the Join transport's, when Join clients are connected), {@link #incapableNodes} the
+ * connected nodes that stated no such capability ({@code io.tributary.flower.passes.ClientPasses})
+ * or are Join clients, each with why (Flower's Python nodes never can: they run their own
+ * training and mods).
  */
 public final class SecureSumRefusedException extends FlowerServerException {
   private static final long serialVersionUID = 1L;
