@@ -197,7 +197,9 @@ final class NodePassEngine implements PassEngine {
         try {
           reply = e.getValue().get();
         } catch (ExecutionException ex) {
-          dropped(c, stage, ex.getCause().getMessage());
+          Throwable why = ex.getCause() == null ? ex : ex.getCause();
+          dropped(c, stage, why.getMessage() == null ? why.getClass().getSimpleName()
+              : why.getMessage());
           continue;
         } catch (InterruptedException ex) {
           Thread.currentThread().interrupt();
