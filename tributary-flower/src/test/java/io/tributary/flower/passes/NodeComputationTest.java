@@ -223,6 +223,25 @@ class NodeComputationTest {
     }
   }
 
+  /**
+   * A hostile server's model type of 2^40 elements is only a type: rebuilding over it allocates
+   * nothing of its size, and the fingerprint (the server's, of a small model) refuses it.
+   */
+  @Test
+  void rebuild_hugeModelTypeFromTheServer_refusedWithoutAllocatingIt() throws Exception {
+    for (String name : List.of("fedavg", "fedadam", "fedyogi", "fedavgm")) {
+      ComputationSpec small = sent(FederatedAlgorithm.named(name));
+      ComputationSpec huge = new ComputationSpec(small.algorithm(), true,
+          small.hyperparameters(), (io.tributary.core.types.StructType)
+              io.tributary.core.types.Types.parse("<float32[1048576,1048576]>"),
+          small.maxExamples(), small.fingerprint());
+
+      assertThatThrownBy(() -> NodeComputation.builder().build().rebuild(huge, Map.of(),
+          Map.of(), plusOne(), CONTEXT)).as(name)
+          .isInstanceOf(FingerprintMismatchException.class);
+    }
+  }
+
   @Test
   void advertisedBy_appAnswersTheCapabilityQueryWithTheProtocolVersion() {
     ClientApp app = NodeComputation.builder().build().advertisedBy(plusOne());

@@ -67,7 +67,11 @@ public final class LocalClientWork {
     this.evaluateConfig = Map.copyOf(evaluateConfig);
   }
 
-  /** {@code flower_fit: (<model=M,data=string> -> U)}, as {@link RemoteClientWork#fit}. */
+  /**
+   * {@code flower_fit: (<model=M,data=string> -> U)}, as {@link RemoteClientWork#fit}. The
+   * example count is bounded by the absolute bound only: the server's round-relative bound (from
+   * the previous round's median) is not sent to a node yet, so the server applies it.
+   */
   public Computation fit() {
     return Federated.local("flower_fit", FunctionType.of(
         StructType.named("model", codec.spec().type(), "data", RemoteClientWork.CLIENT_ID),
