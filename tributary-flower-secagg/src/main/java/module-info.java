@@ -8,4 +8,6 @@ module io.tributary.flower.secagg {
 
   provides io.tributary.flower.server.SecureFitProtocol with
       io.tributary.flower.secagg.SecAggServerProtocol;
+  provides io.tributary.flower.passes.SecurePassProtocol with
+      io.tributary.flower.secagg.SecAggPasses;
 }

@@ -24,6 +24,7 @@ module io.tributary.flower {
   exports io.tributary.flower.app.mod;
   exports io.tributary.flower.fleet;
   exports io.tributary.flower.fleet.server;
+  exports io.tributary.flower.passes;
   exports io.tributary.flower.records;
   exports io.tributary.flower.relay;
   exports io.tributary.flower.secaggplus;
@@ -35,4 +36,5 @@ module io.tributary.flower {
   opens io.tributary.flower.fleet.internal.proto to com.google.protobuf;
 
   uses io.tributary.flower.server.SecureFitProtocol;
+  uses io.tributary.flower.passes.SecurePassProtocol;
 }

@@ -21,7 +21,12 @@ public record ClientFailure(
     /** It ran past the client timeout. */
     TIMED_OUT,
     /** It produced a value that does not fit the declared type. */
-    BAD_VALUE
+    BAD_VALUE,
+    /**
+     * It dropped out of a pass whose secure sums run where the clients are: its part, or its
+     * input to the secure sum, did not reach the server ({@link PassEngine#runSecure}).
+     */
+    DROPPED_OUT
   }
 
   /** Checks that every part is named. */
@@ -38,6 +43,7 @@ public record ClientFailure(
       case THREW -> "threw";
       case TIMED_OUT -> "timed out";
       case BAD_VALUE -> "returned a bad value";
+      case DROPPED_OUT -> "dropped out";
     };
     return "client " + client + " failed in " + intrinsic + " (" + operation + "): " + how + ": "
         + message;

@@ -8,6 +8,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.runtime.executor.Executor;
 import io.tributary.runtime.executor.ExecutorValue;
 import io.tributary.runtime.executor.ReferenceResolvingExecutor;
+import io.tributary.runtime.executor.internal.federated.ClientInputs;
 import io.tributary.runtime.executor.internal.federated.FederatingExecutor;
 import io.tributary.runtime.executor.internal.local.ClosureTypes;
 import io.tributary.runtime.executor.internal.pass.PassReplay;
@@ -137,6 +138,51 @@ public final class ExecutionContext implements AutoCloseable {
   }
 
   /**
+   * Like {@link #computePassPart(Computation, List, int, byte[], long, long)}, from the pass's
+   * client-side inputs alone ({@link PassRequest#clientInputs}): what a worker that may not
+   * learn the server's state (a node rather than the operator's cluster) is given. The part is
+   * bit-identical to one computed from the whole arguments and earlier results. The passes
+   * before are not computed, and the server-placed arguments are not known: a computation
+   * whose pass reads one otherwise than through the inputs fails.
+   *
+   * @throws PassEngineException when the inputs do not fit the computation (another pass, a
+   *     server value missing or of the wrong type) or the range does not fit the pass
+   */
+  public PassPart computePassPart(Computation computation, PassInputs inputs, long fromGroup,
+      long toGroup) {
+    Objects.requireNonNull(inputs, "inputs");
+    return replayFromInputs(computation, PassReplay.fromInputs(inputs, fromGroup, toGroup));
+  }
+
+  /**
+   * A node's part of a client pass for its one client, group {@code group}, from the pass's
+   * client-side inputs alone (as {@link #computePassPart(Computation, PassInputs, long, long)}):
+   * the client's inputs to the pass's secure sums go to {@code client}, the client side of a
+   * secure sum protocol, and not into the part; what it returned comes back beside the part
+   * ({@link ClientPassPart}). The driver's {@link PassEngine#runSecure} receives the part, and
+   * the protocol's server side the rest. A pass without secure sums gives its part alone.
+   *
+   * @throws SecureSumException when the pass's groups hold several clients (more than 511 clients),
+   *     or the protocol refuses the input
+   * @throws PassEngineException as {@link #computePassPart(Computation, PassInputs, long, long)}
+   */
+  public ClientPassPart computeClientPart(Computation computation, PassInputs inputs, long group,
+      SecureSumClient client) {
+    Objects.requireNonNull(inputs, "inputs");
+    PassReplay replay = PassReplay.forClient(inputs, group, client);
+    PassPart part = replayFromInputs(computation, replay);
+    return new ClientPassPart(part, replay.sent());
+  }
+
+  private PassPart replayFromInputs(Computation computation, PassReplay replay) {
+    Objects.requireNonNull(computation, "computation");
+    Optional<Object> argument = ClientInputs.rebuild(computation.type().parameter(),
+        replay.inputs().clientArguments());
+    Object[] args = argument.map(a -> new Object[] {a}).orElse(new Object[0]);
+    return replay.run(() -> run(computation, args, Optional.of(replay), ClientObserver.NONE));
+  }
+
+  /**
    * Combines parts of a client pass for a {@link PassEngine} into one, on a worker: the parts
    * (computed by {@link #computePassPart} anywhere) must cover consecutive groups once sorted;
    * the result is the part of their union, holding its complete subtrees as one worker's
@@ -183,7 +229,7 @@ public final class ExecutionContext implements AutoCloseable {
     Optional<Object> argument = argument(type, args);
     FederatingExecutor federating = new FederatingExecutor(
         replay.isPresent() ? options.withoutPassEngine() : options, pool, coordinator,
-        computation, Arrays.asList(args), replay, observer);
+        computation, Arrays.asList(args), argument, replay, observer);
     try (Executor stack = new ReferenceResolvingExecutor(federating, closureTypes)) {
       ExecutorValue fn = join(stack.createValue(computation.block(), type));
       Optional<ExecutorValue> arg = Optional.empty();

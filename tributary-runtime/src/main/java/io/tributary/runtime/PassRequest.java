@@ -17,17 +17,41 @@ import java.util.Objects;
  *     this pass
  * @param edges the clients' edges ({@link RuntimeOptions#edges}), so that an engine may keep
  *     each edge's groups on one worker ({@link Edges#treeLevel}); the results do not depend on it
+ * @param inputSource computes the pass's client-side inputs on demand ({@link #clientInputs})
  */
 public record PassRequest(Computation computation, List<Object> arguments, int pass, int clients,
-    int groups, byte[] earlier, java.util.Optional<Edges> edges) {
+    int groups, byte[] earlier, java.util.Optional<Edges> edges,
+    java.util.function.Supplier<PassInputs> inputSource) {
   public PassRequest {
     Objects.requireNonNull(computation, "computation");
     arguments = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(arguments));
     Objects.requireNonNull(earlier, "earlier");
     Objects.requireNonNull(edges, "edges");
+    Objects.requireNonNull(inputSource, "inputSource");
     if (pass < 0 || clients < 0 || groups < 0) {
       throw new IllegalArgumentException("a pass request needs pass, clients and groups >= 0");
     }
+  }
+
+  /** A request whose client-side inputs are not known (not made by the runtime's planner). */
+  public PassRequest(Computation computation, List<Object> arguments, int pass, int clients,
+      int groups, byte[] earlier, java.util.Optional<Edges> edges) {
+    this(computation, arguments, pass, clients, groups, earlier, edges, () -> {
+      throw new PassEngineException("this pass request names no client-side inputs: only the "
+          + "runtime's planner names them", null);
+    });
+  }
+
+  /**
+   * What the pass's clients read that is not computed at the clients ({@link PassInputs}):
+   * what an engine whose workers are not the operator's sends them instead of the arguments and
+   * earlier results, for {@link ExecutionContext#computePassPart(Computation, PassInputs, long,
+   * long)}. Computed on the driver when asked (the server values the pass broadcasts).
+   *
+   * @throws PassEngineException when the request was not made by the runtime's planner
+   */
+  public PassInputs clientInputs() {
+    return inputSource.get();
   }
 
   /** A request of a population without edges. */

@@ -14,7 +14,10 @@
  * {@link io.tributary.runtime.PassEngine} (a cluster binding such as Spark) computes each pass
  * in parts, its workers calling {@link io.tributary.runtime.ExecutionContext#computePassPart},
  * and the parts merge with the pass's {@link io.tributary.runtime.ReductionTree} to the bits a
- * local run gives.
+ * local run gives. Workers that may not learn the server's state (nodes) replay from the pass's
+ * {@link io.tributary.runtime.PassInputs} alone, and an engine that
+ * {@link io.tributary.runtime.PassEngine#runsSecureSums runs secure sums} has each client hand its
+ * secure-sum input to a {@link io.tributary.runtime.SecureSumClient} instead of its part.
  *
  * <pre>{@code
  * RuntimeOptions options = RuntimeOptions.defaults().withThreads(4).withSeed(7)

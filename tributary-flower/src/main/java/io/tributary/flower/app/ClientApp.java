@@ -30,12 +30,14 @@ public final class ClientApp {
   private final Map<String, MessageHandler> handlers;
   private final java.util.List<Mod> mods;
   private final boolean acceptNonFinite;
+  private final java.util.Optional<NodeCapabilities> capabilities;
 
   private ClientApp(Map<String, MessageHandler> handlers, java.util.List<Mod> mods,
-      boolean acceptNonFinite) {
+      boolean acceptNonFinite, java.util.Optional<NodeCapabilities> capabilities) {
     this.handlers = Map.copyOf(handlers);
     this.mods = java.util.List.copyOf(mods);
     this.acceptNonFinite = acceptNonFinite;
+    this.capabilities = capabilities;
   }
 
   public static Builder builder() {
@@ -57,7 +59,22 @@ public final class ClientApp {
     for (Mod m : more) {
       all.add(Objects.requireNonNull(m, "mod"));
     }
-    return new ClientApp(handlers, all, acceptNonFinite);
+    return new ClientApp(handlers, all, acceptNonFinite, capabilities);
+  }
+
+  /**
+   * This app answering the server's capability query ({@link NodeCapabilities#isQuery}) with
+   * {@code stated}, before its mods and handlers see it: what the node states about itself, not
+   * what the app's query handler does.
+   */
+  public ClientApp withCapabilities(NodeCapabilities stated) {
+    return new ClientApp(handlers, mods, acceptNonFinite,
+        java.util.Optional.of(Objects.requireNonNull(stated, "stated")));
+  }
+
+  /** The capabilities this app states when asked; empty when it states none. */
+  public java.util.Optional<NodeCapabilities> capabilities() {
+    return capabilities;
   }
 
   /** The reply to {@code message}: the handler's, or an error reply. */
@@ -66,6 +83,9 @@ public final class ClientApp {
     if (!message.hasContent()) {
       return message.replyError(new MessageError(MessageError.CLIENT_APP_RAISED_EXCEPTION,
           "the message carries an error, not content: " + message.error().orElseThrow()));
+    }
+    if (capabilities.isPresent() && NodeCapabilities.isQuery(message)) {
+      return capabilities.get().answer(message);
     }
     MessageHandler h = handlers.get(type);
     if (h == null) {
@@ -181,7 +201,7 @@ public final class ClientApp {
     }
 
     public ClientApp build() {
-      return new ClientApp(handlers, mods, acceptNonFinite);
+      return new ClientApp(handlers, mods, acceptNonFinite, java.util.Optional.empty());
     }
   }
 }

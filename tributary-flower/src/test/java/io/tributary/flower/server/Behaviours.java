@@ -30,6 +30,12 @@ public final class Behaviours {
           ClientMessage.GetParametersRes.newBuilder().setParameters(
               ParametersWire.toProto(npy(List.of(Tensor.ofFloats(
                   io.tributary.tensor.Shape.of(2), shift, shift)))))).build();
+      // As a Flower client that does not override get_properties answers.
+      case GET_PROPERTIES_INS -> ClientMessage.newBuilder().setGetPropertiesRes(
+          ClientMessage.GetPropertiesRes.newBuilder().setStatus(
+              io.tributary.flower.internal.proto.Status.newBuilder().setCode(
+                  io.tributary.flower.internal.proto.Code.GET_PROPERTIES_NOT_IMPLEMENTED)
+                  .setMessage("Client does not implement `get_properties`"))).build();
       default -> throw new IllegalStateException("unexpected " + m.getMsgCase());
     });
   }

@@ -38,6 +38,18 @@ class SecureSumRefusalTest {
             assertThat(e.intrinsics()).containsExactly("federated_secure_sum_bitwidth");
             assertThat(e.getMessage()).contains("sums securely (federated_secure_sum_bitwidth)")
                 .contains("hold every client's input in the clear");
+            // Precise: which pieces this server lacks (no secure-pass protocol on this
+            // module's class path; the Join transport has none), and which nodes cannot run
+            // passes.
+            assertThat(e.missingPieces()).containsExactly(SecureSumPiece.FLEET_PROTOCOL,
+                SecureSumPiece.JOIN_PROTOCOL);
+            assertThat(e.getMessage()).contains("it lacks a server pass engine")
+                .contains("a secure pass over the legacy Join transport's FitIns/FitRes")
+                .contains("2 of 2 connected nodes cannot run client passes");
+            assertThat(e.nodesAsked()).isEqualTo(2);
+            assertThat(e.incapableNodes()).hasSize(2);
+            assertThat(e.incapableNodes().values())
+                .allMatch(why -> why.startsWith("a Join client"));
           });
       assertThat(clients).anyMatch(c -> c.received.stream()
           .anyMatch(ServerMessage::hasGetParametersIns));
@@ -55,7 +67,11 @@ class SecureSumRefusalTest {
         .clientWait(java.time.Duration.ofMinutes(5)).build())) {
       long start = System.nanoTime();
 
-      assertThatThrownBy(h.server::run).isInstanceOf(SecureSumRefusedException.class);
+      assertThatThrownBy(h.server::run).isInstanceOfSatisfying(SecureSumRefusedException.class,
+          e -> {
+            assertThat(e.nodesAsked()).isZero();
+            assertThat(e.getMessage()).contains("No node was connected to ask");
+          });
 
       // No client ever connects: the refusal did not wait the five minutes for two.
       assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))

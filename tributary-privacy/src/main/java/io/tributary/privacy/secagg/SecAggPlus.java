@@ -8,7 +8,9 @@ import io.tributary.privacy.secagg.SecAggMessage.MaskedInput;
 import io.tributary.privacy.secagg.SecAggMessage.ShareKeys;
 import io.tributary.privacy.secagg.SecAggMessage.UnmaskRequest;
 import io.tributary.privacy.secagg.SecAggMessage.UnmaskShares;
+import io.tributary.runtime.SecureSumClient;
 import io.tributary.runtime.SecureSumRequest;
+import io.tributary.runtime.SecureSumSpec;
 import io.tributary.runtime.SecureSummation;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,6 +153,33 @@ public final class SecAggPlus {
       observer.accept(r.transcript());
       return r.sum();
     };
+  }
+
+  /**
+   * The settings of a round that computes a pass's secure sums where the clients are
+   * ({@link SecureSumSpec}), the same on the server and on every node: {@code settings} with the
+   * input width the spec's largest element needs, adapted to the pass's clients, so that the
+   * modulus ({@code inputBits + ceil(log2 clients)} bits) holds the exact sum of any survivors.
+   *
+   * @throws IllegalArgumentException for a pass of fewer than 2 clients
+   */
+  public static SecAggSettings settingsFor(SecAggSettings settings, SecureSumSpec spec) {
+    long largest = spec.maxElement();
+    int bits = Math.max(1, 64 - Long.numberOfLeadingZeros(largest));
+    return settings.withInputBits(Math.min(63, bits)).forClients(spec.clients());
+  }
+
+  /**
+   * The runtime's client side of a pass's secure sums on a node
+   * ({@code ExecutionContext.computeClientPart}): {@code client}, which has shared its keys in
+   * a round of {@link #settingsFor} settings, masks the client's input with the shares the
+   * server routed to it and returns the masked input as {@link SecAggWire} bytes.
+   */
+  public static SecureSumClient secureSumClient(SecAggClient client,
+      SecAggMessage.EncryptedShares shares) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(shares, "shares");
+    return input -> SecAggWire.encode(client.maskedInput(shares, input.values()));
   }
 
   private static SecAggSettings settingsFor(SecAggSettings settings, SecureSumRequest request) {

@@ -46,12 +46,20 @@ import java.util.SequencedMap;
  *     of Flower's {@code DefaultWorkflow} ({@code fitins.*}, {@code evaluateins.*} and their
  *     {@code fitres.*}, {@code evaluateres.*} replies), which such a ClientApp reads; legacy Join
  *     clients, which speak another protocol, cannot take part, so Join is not served
+ * @param securePasses the neighbours and threshold of the SecAgg+ round that runs a secure pass
+ *     on the nodes, when the algorithm's computation sums securely (such as {@code
+ *     DpAggregator.withSecureSum}): each node computes its own client and masks its input (see
+ *     {@code io.tributary.flower.passes.NodePasses}); {@link
+ *     io.tributary.flower.server.SecureAggregation#defaults()} unless set. Its other fields are
+ *     unused: the computation quantizes, and the input width follows from it
  */
 public record FleetApi(FleetTransport transport, String host, int port, FlowerApp app,
     SequencedMap<String, Object> runConfig, Optional<List<PublicKey>> authorizedKeys,
     Optional<TlsFiles> tls, FleetLimits limits, boolean serveJoin,
-    Optional<SecAggPlusSettings> secAggPlus) {
+    Optional<SecAggPlusSettings> secAggPlus,
+    io.tributary.flower.server.SecureAggregation securePasses) {
   public FleetApi {
+    Objects.requireNonNull(securePasses, "securePasses");
     Objects.requireNonNull(transport, "transport");
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(app, "app");
@@ -124,6 +132,8 @@ public record FleetApi(FleetTransport transport, String host, int port, FlowerAp
     private FleetLimits limits = FleetLimits.defaults();
     private boolean serveJoin = true;
     private Optional<SecAggPlusSettings> secAggPlus = Optional.empty();
+    private io.tributary.flower.server.SecureAggregation securePasses =
+        io.tributary.flower.server.SecureAggregation.defaults();
 
     private Builder(FlowerApp app) {
       this.app = Objects.requireNonNull(app, "app");
@@ -220,9 +230,20 @@ public record FleetApi(FleetTransport transport, String host, int port, FlowerAp
       return this;
     }
 
+    /**
+     * The neighbours and threshold of a secure pass's SecAgg+ round (see {@link
+     * FleetApi#securePasses}). In a cohort of at most {@code neighbours + 1} nodes every node
+     * is every other's neighbour and the threshold drops to at most {@code cohort - 1}, staying
+     * above half of it: a threshold below the cohort lets a round survive a node that drops out.
+     */
+    public Builder securePasses(io.tributary.flower.server.SecureAggregation settings) {
+      this.securePasses = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
     public FleetApi build() {
       return new FleetApi(transport, host, port, app, runConfig, authorizedKeys, tls, limits,
-          serveJoin, secAggPlus);
+          serveJoin, secAggPlus, securePasses);
     }
   }
 }

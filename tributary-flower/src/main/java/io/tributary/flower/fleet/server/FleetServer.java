@@ -83,7 +83,7 @@ public final class FleetServer implements AutoCloseable {
     this.fleet = fleet;
     this.registry = registry;
     this.host = new RoundHost(config, registry, fleet.secAggPlus().map(s ->
-        new FleetSecureRound(s, config.roundTimeout())));
+        new FleetSecureRound(s, config.roundTimeout())), fleet.securePasses());
     this.manager = host.manager();
     this.traffic = host.traffic();
     this.timer = Executors.newScheduledThreadPool(2, r -> {

@@ -70,6 +70,23 @@ final class ConnectedClients implements Population {
     return next.relativeMaxExamples();
   }
 
+  /** The clients of the current round's evaluation cohort, in the cohort's order. */
+  List<RemoteClient> evaluationClients() {
+    return evalClients;
+  }
+
+  /** The current round's fit config (empty before the first round). */
+  Map<String, Scalar> roundFitConfig() {
+    FitRound r = fitRound;
+    return r == null ? Map.of() : r.config();
+  }
+
+  /** The current round (0 before the first). */
+  int currentRound() {
+    FitRound r = fitRound;
+    return r == null ? 0 : r.round();
+  }
+
   @Override
   public Cohort fitCohort(int round) throws InterruptedException {
     upAtStart = traffic.bytesUp();

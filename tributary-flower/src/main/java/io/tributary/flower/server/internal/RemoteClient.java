@@ -64,6 +64,32 @@ public interface RemoteClient {
   /** The round has taken (or given up on) the last answer; idempotent. */
   default void releaseAnswer() {}
 
+  /**
+   * Whether the client takes Flower Message-API messages of any type ({@link #message}): a Fleet
+   * node does, a legacy {@code Join} stream, whose messages are the server's instructions, does
+   * not.
+   */
+  default boolean takesMessages() {
+    return false;
+  }
+
+  /**
+   * Sends a Message-API message of {@code type} with {@code content} in group {@code group};
+   * the future gets the reply's content, or fails with a {@link
+   * io.tributary.flower.server.RemoteClientException} naming why (the client left, timed out,
+   * broke the rules or replied with an error). A client that does not {@link #takesMessages}
+   * fails the future at once.
+   *
+   * @throws IllegalStateException if an instruction is already outstanding
+   */
+  default CompletableFuture<io.tributary.flower.records.RecordDict> message(String type,
+      io.tributary.flower.records.RecordDict content, String group,
+      Optional<Duration> timeout) {
+    return CompletableFuture.failedFuture(new io.tributary.flower.server.ClientResultException(
+        id(), "a Join client takes the server's instructions only, not '" + type
+            + "' messages", null));
+  }
+
   /** Ends the connection normally (the client has been told to go, or the server stops). */
   void finish();
 }

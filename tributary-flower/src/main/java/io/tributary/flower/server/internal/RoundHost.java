@@ -26,6 +26,7 @@ public final class RoundHost {
   private final Traffic traffic = new Traffic();
   private final RunStop stop = new RunStop();
   private final java.util.Optional<SecureFit> secure;
+  private final io.tributary.flower.server.SecureAggregation securePasses;
 
   public RoundHost(ServerConfig config, SerializerRegistry registry) {
     this(config, registry, java.util.Optional.empty());
@@ -37,9 +38,21 @@ public final class RoundHost {
    */
   public RoundHost(ServerConfig config, SerializerRegistry registry,
       java.util.Optional<SecureFit> secure) {
+    this(config, registry, secure, config.secureAggregation().orElse(
+        io.tributary.flower.server.SecureAggregation.defaults()));
+  }
+
+  /**
+   * A host as above whose secure passes (a computation that sums securely, run on the nodes)
+   * run SecAgg+ rounds with {@code securePasses}' neighbours and threshold.
+   */
+  public RoundHost(ServerConfig config, SerializerRegistry registry,
+      java.util.Optional<SecureFit> secure,
+      io.tributary.flower.server.SecureAggregation securePasses) {
     this.config = Objects.requireNonNull(config, "config");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.secure = Objects.requireNonNull(secure, "secure");
+    this.securePasses = Objects.requireNonNull(securePasses, "securePasses");
   }
 
   public ServerConfig config() {
@@ -66,7 +79,8 @@ public final class RoundHost {
   /** Waits for the clients, gets the initial model and runs every round. */
   public RunResult run(RoundListener listener) throws FlowerServerException,
       InterruptedException {
-    return new RoundRunner(config, manager, traffic, registry, secure).run(listener, stop);
+    return new RoundRunner(config, manager, traffic, registry, secure, securePasses)
+        .run(listener, stop);
   }
 
   /** Asks the run to stop after the round in progress, for {@code why}, from any thread. */

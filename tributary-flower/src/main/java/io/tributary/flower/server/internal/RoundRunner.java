@@ -53,6 +53,7 @@ public final class RoundRunner {
   private final Traffic traffic;
   private final SerializerRegistry registry;
   private final Optional<SecureFit> secureFit;
+  private final io.tributary.flower.server.SecureAggregation securePasses;
 
   public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
       SerializerRegistry registry) {
@@ -62,6 +63,18 @@ public final class RoundRunner {
   /** A runner whose fit rounds are {@code secureFit}'s when given. */
   public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
       SerializerRegistry registry, Optional<SecureFit> secureFit) {
+    this(config, manager, traffic, registry, secureFit, config.secureAggregation().orElse(
+        io.tributary.flower.server.SecureAggregation.defaults()));
+  }
+
+  /**
+   * A runner as above whose secure passes run with {@code securePasses}' neighbours and
+   * threshold.
+   */
+  public RoundRunner(ServerConfig config, ClientManager manager, Traffic traffic,
+      SerializerRegistry registry, Optional<SecureFit> secureFit,
+      io.tributary.flower.server.SecureAggregation securePasses) {
+    this.securePasses = securePasses;
     this.config = config;
     this.manager = manager;
     this.traffic = traffic;
@@ -101,68 +114,70 @@ public final class RoundRunner {
     }
   }
 
+  /**
+   * What the run builds once from its initial model: the model's names and spec, the clients'
+   * work, the secure round when fit is secure, and the algorithm's process over that work.
+   */
+  private record Built(List<String> names, RemoteClientWork work,
+      Optional<SecureFit> secureRound, LearningProcess process,
+      Optional<SecurePasses> securePasses) {}
+
+  /** The protocol a process that sums securely runs its secure passes with, and its spec. */
+  private record SecurePasses(io.tributary.flower.passes.SecurePassProtocol protocol,
+      io.tributary.flower.passes.ComputationSpec spec, List<String> capable) {}
+
   private RunResult rounds(RunLoop run)
       throws FlowerServerException, InterruptedException, IOException {
     // Found before any client is waited for, so that a missing protocol fails at once.
     SecureFitProtocol secure = secureFit.isEmpty() && config.secureAggregation().isPresent()
         ? SecureRound.protocol() : null;
-    // A model the config gives (or a checkpoint) is known before any client: a computation the
-    // server refuses is then refused before the clients are waited for. A model asked of a
-    // client is checked once it is had, still before any client is asked to fit.
+    ServerAlgorithm server = new ServerAlgorithm(config.algorithm(), config.fitConfig(),
+        config.roundFitConfig());
+    // A model the config gives (or a checkpoint) is known before any client: the process is
+    // built from it once, here, so that a model the run cannot use and a computation the server
+    // refuses are refused before the clients are waited for. A model asked of a client is
+    // built from once it is had, still before any client is asked to fit.
     Optional<SequencedMap<String, Tensor>> known = switch (config.initial()) {
       case InitialParameters.Given g -> Optional.of(g.tensors());
       case InitialParameters.Resumed r -> Optional.of(r.tensors());
       case InitialParameters.FromClient f -> Optional.empty();
     };
-    if (known.isPresent()) {
-      refuseSecureSums(known.get());
-    }
+    Optional<Built> early = known.isPresent() ? Optional.of(build(known.get(), secure))
+        : Optional.empty();
     manager.waitFor(config.minClients(), config.clientWait());
-    SequencedMap<String, Tensor> initial = new InitialModel(config, manager, registry).fetch();
-    java.util.Optional<String> nonFinite = io.tributary.tensor.Finite.problem(
-        List.copyOf(initial.values()), List.copyOf(initial.sequencedKeySet()));
-    if (nonFinite.isPresent()) {
-      throw new FlowerServerException("the initial parameters are not finite: "
-          + nonFinite.get());
-    }
-    List<String> names = List.copyOf(initial.sequencedKeySet());
-    ModelSpec spec;
-    try {
-      spec = ModelSpec.of(List.copyOf(initial.values()));
-    } catch (IllegalArgumentException e) {
-      throw new FlowerServerException(e.getMessage(), e);
-    }
-    ServerAlgorithm server = new ServerAlgorithm(config.algorithm(), config.fitConfig(),
-        config.roundFitConfig());
-    // What flower_fit returns is what the aggregator declares it reads from each client.
-    ClientSignals signals = config.algorithm().aggregator().create(spec.type()).clientSignals();
-    RemoteClientWork work = work(spec, signals);
-    Optional<SecureFit> secureRound = secureFit.or(() -> Optional.ofNullable(secure)
-        .map(p -> work.secureRound(config.secureAggregation().get(), p)));
+    Built built = early.isPresent() ? early.get()
+        : build(new InitialModel(config, manager, registry).fetch(), secure);
+    List<String> names = built.names();
+    RemoteClientWork work = built.work();
+    Optional<SecureFit> secureRound = built.secureRound();
     int exchanges = secureRound.map(SecureFit::exchanges).orElse(1);
     secureRound.ifPresent(s -> LOG.info("every fit round aggregates securely with {}",
         s.name()));
-    if (signals.contains(ClientSignal.NORM_BIT) && secureRound.isPresent()) {
-      throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
-          + "secure round does not reveal: use fixed clipping with secure aggregation", null);
-    }
-    LearningProcess process = process(spec, initial, work);
-    refuseSecureSums(process);
+    LearningProcess process = built.process();
     LOG.info("{} over {} clients per round at least; round computation {}",
         process.name(), config.minClients(), process.next().type());
     run.start(new Start(config.initial().roundsDone() + 1, config.rounds(),
         config.initial().previous(), config.display(), config.algorithm().name() + " server on "
         + config.host() + ":" + config.port(), config.checkpoints()));
-    try (ExecutionContext ctx = ExecutionContext.create(options(config, exchanges))) {
-      // When the clients are told to clip (client-side DP: the aggregator's clientClipping, or
-      // a clipping_norm given with a DP aggregator composed in code) the secure outcome reaches
-      // the aggregator as one share per client, so that its sum and noise are those of the
-      // clipped updates.
-      Map<String, Scalar> fitConfig = server.fitConfig();
-      SecureCohort.Form form = fitConfig.containsKey(ServerAlgorithm.CLIPPING_NORM)
-          ? SecureCohort.Form.SHARES : SecureCohort.Form.WHOLE;
-      ConnectedClients population = new ConnectedClients(config, manager, work, traffic,
-          fitConfig, secureRound, form);
+    // When the clients are told to clip (client-side DP: the aggregator's clientClipping, or
+    // a clipping_norm given with a DP aggregator composed in code) the secure outcome reaches
+    // the aggregator as one share per client, so that its sum and noise are those of the
+    // clipped updates.
+    Map<String, Scalar> fitConfig = server.fitConfig();
+    SecureCohort.Form form = fitConfig.containsKey(ServerAlgorithm.CLIPPING_NORM)
+        ? SecureCohort.Form.SHARES : SecureCohort.Form.WHOLE;
+    ConnectedClients population = new ConnectedClients(config, manager, work, traffic,
+        fitConfig, secureRound, form);
+    RuntimeOptions options = options(config, exchanges);
+    if (built.securePasses().isPresent()) {
+      SecurePasses passes = built.securePasses().get();
+      LOG.info("the computation's secure sums run on the nodes with {}",
+          passes.protocol().name());
+      options = options.withPassEngine(new NodePassEngine(passes.protocol(),
+          securePasses, process, passes.spec(), options, population, config.roundTimeout(),
+          passes.capable(), capabilityWait()));
+    }
+    try (ExecutionContext ctx = ExecutionContext.create(options)) {
       RoundLoop loop = new RoundLoop(ctx, process, population, FailurePolicy.KEEP_MODEL);
       StructValue first = loop.initialize();
       if (config.initial() instanceof InitialParameters.Resumed r && r.updater().isPresent()) {
@@ -198,51 +213,114 @@ public final class RoundRunner {
     }
   }
 
-  /** The work of the clients' fit and evaluation on a model of {@code spec}. */
-  private RemoteClientWork work(ModelSpec spec, ClientSignals signals) {
-    return new RemoteClientWork(manager, new ParameterCodec(registry, spec),
-        config.roundTimeout(), config.maxExamplesPerClient(), signals);
-  }
-
-  /** The algorithm's process from {@code initial} over {@code work}'s fit and evaluation. */
-  private LearningProcess process(ModelSpec spec, SequencedMap<String, Tensor> initial,
-      RemoteClientWork work) {
-    return config.algorithm().process(RemoteClientWork.initialize(spec,
-        List.copyOf(initial.values())), work.fit(), work.evaluation());
-  }
-
   /**
-   * Refuses the process from {@code initial} as {@link #refuseSecureSums(LearningProcess)}
-   * does; a model the run cannot use (or its aggregator cannot take) is left to the run, which
-   * refuses it with its own message.
+   * The run's model and process from {@code initial}: refuses a model that is not finite or that
+   * the run cannot use, an aggregator that counts norm bits in a secure round, and a process
+   * that sums securely, each with its one-line message.
    */
-  private void refuseSecureSums(SequencedMap<String, Tensor> initial)
-      throws SecureSumRefusedException {
-    LearningProcess process;
-    try {
-      ModelSpec spec = ModelSpec.of(List.copyOf(initial.values()));
-      process = process(spec, initial, work(spec,
-          config.algorithm().aggregator().create(spec.type()).clientSignals()));
-    } catch (IllegalArgumentException e) {
-      return;
+  private Built build(SequencedMap<String, Tensor> initial, SecureFitProtocol secure)
+      throws FlowerServerException {
+    Optional<String> nonFinite = io.tributary.tensor.Finite.problem(
+        List.copyOf(initial.values()), List.copyOf(initial.sequencedKeySet()));
+    if (nonFinite.isPresent()) {
+      throw new FlowerServerException("the initial parameters are not finite: "
+          + nonFinite.get());
     }
-    refuseSecureSums(process);
+    List<String> names = List.copyOf(initial.sequencedKeySet());
+    ModelSpec spec;
+    try {
+      spec = ModelSpec.of(List.copyOf(initial.values()));
+    } catch (IllegalArgumentException e) {
+      throw new FlowerServerException(e.getMessage(), e);
+    }
+    // What flower_fit returns is what the aggregator declares it reads from each client.
+    ClientSignals signals = config.algorithm().aggregator().create(spec.type()).clientSignals();
+    RemoteClientWork work = new RemoteClientWork(manager, new ParameterCodec(registry, spec),
+        config.roundTimeout(), config.maxExamplesPerClient(), signals);
+    Optional<SecureFit> secureRound = secureFit.or(() -> Optional.ofNullable(secure)
+        .map(p -> work.secureRound(config.secureAggregation().get(), p)));
+    if (signals.contains(ClientSignal.NORM_BIT) && secureRound.isPresent()) {
+      throw new FlowerServerException("the aggregator counts the clients' norm bits, which a "
+          + "secure round does not reveal: use fixed clipping with secure aggregation", null);
+    }
+    LearningProcess process = config.algorithm().process(RemoteClientWork.initialize(spec,
+        List.copyOf(initial.values())), work.fit(), work.evaluation());
+    List<String> capable = new ArrayList<>();
+    Optional<io.tributary.flower.passes.SecurePassProtocol> passes = securePasses(process,
+        secureRound.isPresent(), capable);
+    return new Built(names, work, secureRound, process, passes.map(p -> new SecurePasses(p,
+        io.tributary.flower.passes.ComputationSpec.of(config.algorithm(), spec.type(),
+            config.maxExamplesPerClient(),
+            io.tributary.flower.passes.ComputationFingerprint.of(process)), capable)));
   }
 
   /**
-   * Refuses, before any client is asked to fit, a process whose computations sum securely: the
-   * server's runtime would compute every client's input to the secure sum itself (see {@link
-   * SecureSumRefusedException}).
+   * The protocol a process whose computations sum securely runs its secure passes with, on the
+   * nodes: found on the class path ({@link java.util.ServiceLoader}) when every connected node
+   * states that it runs client passes over Fleet messages. Otherwise the process is refused
+   * before any client is asked to fit, since the server's runtime would compute every client's
+   * input to the secure sum itself (see {@link SecureSumRefusedException}): the refusal names the
+   * pieces missing (no protocol on the class path, Join clients, whose transport has no secure
+   * pass) and the connected nodes that cannot run client passes, asked now ({@link
+   * ClientPassesQuery}; before the clients are waited for when the model is known, those
+   * connected so far). Empty for a process without secure sums.
    */
-  static void refuseSecureSums(LearningProcess process) throws SecureSumRefusedException {
+  private Optional<io.tributary.flower.passes.SecurePassProtocol> securePasses(
+      LearningProcess process, boolean secureRound, List<String> capable)
+      throws FlowerServerException {
+    java.util.SortedSet<String> secure = secureSums(process);
+    if (secure.isEmpty()) {
+      return Optional.empty();
+    }
+    if (secureRound) {
+      throw new FlowerServerException(process.name() + "'s round computation sums securely "
+          + "(" + String.join(", ", secure) + ") with its own protocol on the nodes; the "
+          + "server's secure aggregation of the clients' updates cannot run beside it", null);
+    }
+    List<RemoteClient> nodes = manager.all();
+    Duration wait = capabilityWait();
+    java.util.SortedMap<String, String> incapable = new java.util.TreeMap<>();
+    List<RemoteClient> messaging = new ArrayList<>();
+    for (RemoteClient n : nodes) {
+      if (n.takesMessages()) {
+        messaging.add(n);
+      } else {
+        incapable.put(n.id(), "a Join client: " + io.tributary.flower.server.SecureSumPiece
+            .JOIN_PROTOCOL.description() + " is not built");
+      }
+    }
+    incapable.putAll(ClientPassesQuery.incapable(messaging, wait));
+    Optional<io.tributary.flower.passes.SecurePassProtocol> protocol = java.util.ServiceLoader
+        .load(io.tributary.flower.passes.SecurePassProtocol.class,
+            RoundRunner.class.getClassLoader()).findFirst();
+    List<io.tributary.flower.server.SecureSumPiece> missing =
+        io.tributary.flower.server.SecureSumPiece.missing(protocol.isPresent(),
+            messaging.size() < nodes.size());
+    if (protocol.isEmpty() || !incapable.isEmpty() || nodes.isEmpty()) {
+      throw new SecureSumRefusedException(process.name(), secure, missing, incapable,
+          nodes.size());
+    }
+    nodes.forEach(n -> capable.add(n.id()));
+    return protocol;
+  }
+
+  /** How long the capability query waits: 30 seconds, or the round timeout when shorter. */
+  private Duration capabilityWait() {
+    return config.roundTimeout().filter(t -> t.compareTo(CAPABILITY_WAIT) < 0)
+        .orElse(CAPABILITY_WAIT);
+  }
+
+  /** The longest the capability query waits for a node's answer. */
+  private static final Duration CAPABILITY_WAIT = Duration.ofSeconds(30);
+
+  /** The secure sums {@code process}'s computations call, by URI. */
+  static java.util.SortedSet<String> secureSums(LearningProcess process) {
     java.util.SortedSet<String> secure = new java.util.TreeSet<>();
     for (io.tributary.core.computation.Computation c : List.of(process.initialize(),
         process.next(), process.evaluate())) {
       secure.addAll(io.tributary.runtime.SecureSummation.intrinsicsIn(c));
     }
-    if (!secure.isEmpty()) {
-      throw new SecureSumRefusedException(process.name(), secure);
-    }
+    return secure;
   }
 
   /**

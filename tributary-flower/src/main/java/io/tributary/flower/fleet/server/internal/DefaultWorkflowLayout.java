@@ -105,6 +105,10 @@ final class DefaultWorkflowLayout {
             ClientMessage.GetParametersRes.newBuilder().setParameters(
                 parameters(c, "getparametersres.parameters"))).build();
       }
+      case GET_PROPERTIES_INS -> {
+        status(c, "getpropertiesres");
+        yield MessageApi.properties(c, "getpropertiesres.properties");
+      }
       default -> throw new MessageApi.BadReply("no reply is expected to " + sent);
     };
   }

@@ -135,9 +135,26 @@ public final class FleetNode implements RemoteClient {
    */
   public CompletableFuture<RecordDict> train(RecordDict content, String group,
       Optional<Duration> timeout) {
+    return message("train", content, group, timeout);
+  }
+
+  /**
+   * Sends the node a message of {@code type} with {@code content} as it is, in group {@code
+   * group}; the future gets the reply's content, or fails as {@link #train}'s does.
+   *
+   * @throws IllegalStateException if the node still owes an answer
+   */
+  @Override
+  public boolean takesMessages() {
+    return true;
+  }
+
+  @Override
+  public CompletableFuture<RecordDict> message(String type, RecordDict content, String group,
+      Optional<Duration> timeout) {
     double ttl = timeout.map(t -> t.toMillis() / 1000.0).orElse(MessageApi.DEFAULT_TTL);
-    Message m = MessageApi.train(content, runId, nodeId, ttl, group);
-    return send(m, "train", reply -> {
+    Message m = MessageApi.message(type, content, runId, nodeId, ttl, group);
+    return send(m, type, reply -> {
       if (reply.error().isPresent()) {
         throw new MessageApi.BadReply("the ClientApp replied with error "
             + reply.error().get().code() + ": " + reply.error().get().reason());

@@ -98,10 +98,19 @@ public final class MessageApi {
    */
   public static Message train(RecordDict content, long runId, long nodeId, double ttl,
       String group) {
+    return message("train", content, runId, nodeId, ttl, group);
+  }
+
+  /**
+   * A message of {@code type} carrying {@code content} as it is, for node {@code nodeId} of run
+   * {@code runId}, in group {@code group} (the round).
+   */
+  public static Message message(String type, RecordDict content, long runId, long nodeId,
+      double ttl, String group) {
     Instant now = Instant.now();
     double created = now.getEpochSecond() + now.getNano() / 1e9;
     return Message.ofContent(new Metadata(runId, "", SUPERLINK_NODE_ID, nodeId, "", group, ttl,
-        "train", created), content);
+        type, created), content);
   }
 
   /** Flower's message type for an instruction. */
@@ -248,8 +257,34 @@ public final class MessageApi {
       }
       case GET_PARAMETERS_INS -> ClientMessage.newBuilder().setGetParametersRes(
           ClientMessage.GetParametersRes.newBuilder().setParameters(parameters(c))).build();
+      case GET_PROPERTIES_INS -> properties(c, "properties");
       default -> throw new BadReply("no reply is expected to " + sent);
     };
+  }
+
+  /**
+   * The GetPropertiesRes of a reply's config record {@code key}: its scalar values (lists, which
+   * properties cannot hold, left out).
+   */
+  static ClientMessage properties(RecordDict c, String key) throws BadReply {
+    if (!(c.get(key) instanceof ConfigRecord r)) {
+      throw new BadReply(c.get(key) == null ? "the reply has no '" + key + "' record"
+          : "the reply's '" + key + "' is not a ConfigRecord");
+    }
+    Map<String, Scalar> out = new LinkedHashMap<>();
+    r.values().forEach((k, v) -> {
+      switch (v) {
+        case Double d -> out.put(k, new Scalar.Double(d));
+        case Long l -> out.put(k, new Scalar.Int(l));
+        case BigInteger u -> out.put(k, new Scalar.UInt(u.longValue()));
+        case Boolean b -> out.put(k, new Scalar.Bool(b));
+        case String x -> out.put(k, new Scalar.Str(x));
+        case byte[] x -> out.put(k, new Scalar.Bytes(x));
+        default -> { }
+      }
+    });
+    return ClientMessage.newBuilder().setGetPropertiesRes(ClientMessage.GetPropertiesRes
+        .newBuilder().putAllProperties(ScalarCodec.toProto(out))).build();
   }
 
   private static MetricRecord metricRecord(RecordDict c) throws BadReply {

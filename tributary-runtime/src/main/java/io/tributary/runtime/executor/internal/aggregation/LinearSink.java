@@ -31,6 +31,9 @@ import java.util.Optional;
  * the bit-width variant reduces the sum modulo {@code 2^bits}. When the options name a
  * {@link SecureSummation}, a secure sum instead gathers the clients' values in client order and
  * hands them, flattened to {@code long[]}, to it once every client has run ({@link Gathered}).
+ * Where the clients run on their own nodes ({@link SecureMode#CLIENT}, {@link SecureMode#ENGINE})
+ * a client's input leaves through a protocol instead of the pass part, and the driver's sum is
+ * the protocol's ({@link #protocolResult}).
  *
  * <p>Client values are untrusted: a value with a NaN or infinite element, or a non-finite
  * weight, fails its client ({@link #prepare}), and a weight above the bound is clipped or fails
@@ -47,6 +50,12 @@ public final class LinearSink implements Sink {
   private final double maxWeight;
   private final RuntimeOptions.WeightPolicy overWeight;
   private final Optional<SecureSummation> secureSum;
+  private final SecureMode secureMode;
+  /** The flat layout of a secure sum whose inputs leave through a protocol, or null. */
+  private final SecureLayout layout;
+
+  /** A partial of a secure sum whose inputs the driver never sees. */
+  private static final class Withheld {}
 
   private record Prepared(Object value, double weight) {}
 
@@ -89,7 +98,8 @@ public final class LinearSink implements Sink {
   }
 
   private LinearSink(String uri, LinearAccumulator.Mode mode, Type member,
-      List<ClientNode> inputs, long[] bounds, boolean bitwidth, RuntimeOptions options) {
+      List<ClientNode> inputs, long[] bounds, boolean bitwidth, RuntimeOptions options,
+      SecureMode secureMode) {
     this.uri = uri;
     this.maxWeight = options.maxWeight();
     this.overWeight = options.overWeight();
@@ -98,34 +108,50 @@ public final class LinearSink implements Sink {
     this.inputs = List.copyOf(inputs);
     this.bounds = bounds;
     this.bitwidth = bitwidth;
-    this.secureSum = bounds == null ? Optional.empty() : options.secureSum();
+    this.secureMode = bounds == null ? SecureMode.CLEAR : secureMode;
+    this.secureSum = this.secureMode == SecureMode.SUMMATION ? options.secureSum()
+        : Optional.empty();
+    if (this.secureMode == SecureMode.SUMMATION && secureSum.isEmpty()) {
+      throw new IllegalStateException("a secure sum by a SecureSummation needs one");
+    }
+    boolean leaves = this.secureMode == SecureMode.CLIENT || this.secureMode == SecureMode.ENGINE;
+    this.layout = leaves ? layout() : null;
+  }
+
+  private SecureLayout layout() {
+    long[] max = new long[bounds.length];
+    for (int g = 0; g < bounds.length; g++) {
+      max[g] = bitwidth ? (1L << bounds[g]) - 1 : bounds[g];
+    }
+    return SecureLayout.of(uri, member,
+        leafGroups(LinearAccumulator.forType(member).leafCount()), max);
   }
 
   /** The sum {@code uri} ({@code federated_sum}) of {@code value}. */
   public static LinearSink sum(String uri, ClientNode value, RuntimeOptions options) {
     return new LinearSink(uri, LinearAccumulator.Mode.SUM, value.member(), List.of(value), null,
-        false, options);
+        false, options, SecureMode.CLEAR);
   }
 
   /** {@code federated_mean} of {@code value}. */
   public static LinearSink mean(ClientNode value, RuntimeOptions options) {
     return new LinearSink("federated_mean", LinearAccumulator.Mode.MEAN, value.member(),
-        List.of(value), null, false, options);
+        List.of(value), null, false, options, SecureMode.CLEAR);
   }
 
   /** {@code federated_weighted_mean} of {@code value} by {@code weight}. */
   public static LinearSink weightedMean(ClientNode value, ClientNode weight,
       RuntimeOptions options) {
     return new LinearSink("federated_weighted_mean", LinearAccumulator.Mode.WEIGHTED_MEAN,
-        value.member(), List.of(value, weight), null, false, options);
+        value.member(), List.of(value, weight), null, false, options, SecureMode.CLEAR);
   }
 
   /**
    * A secure sum: {@code bound} is an integer scalar, or a struct of them with one per top-level
-   * element of the value.
+   * element of the value; {@code mode} says where the clients' inputs go.
    */
   public static LinearSink secure(String uri, ClientNode value, Object bound, boolean bitwidth,
-      RuntimeOptions options) {
+      RuntimeOptions options, SecureMode mode) {
     List<Tensor> leaves = new ArrayList<>();
     LinearAccumulator.flatten(bound, leaves);
     long[] b = new long[leaves.size()];
@@ -138,7 +164,7 @@ public final class LinearSink implements Sink {
       }
     }
     return new LinearSink(uri, LinearAccumulator.Mode.SUM, value.member(), List.of(value), b,
-        bitwidth, options);
+        bitwidth, options, mode);
   }
 
   /** Whether each client's value is weighted (a weighted mean). */
@@ -173,7 +199,60 @@ public final class LinearSink implements Sink {
 
   @Override
   public Object newPartial() {
-    return secureSum.isPresent() ? new Gathered() : LinearAccumulator.forType(member);
+    return switch (secureMode) {
+      case CLEAR -> LinearAccumulator.forType(member);
+      case SUMMATION, CLIENT -> new Gathered();
+      case ENGINE -> new Withheld();
+    };
+  }
+
+  /** Where this sum's clients' inputs go ({@link SecureMode#CLEAR} for the plain sums). */
+  public SecureMode secureMode() {
+    return secureMode;
+  }
+
+  /** The number of elements of a client's flattened input, for a sum that leaves the clients. */
+  public int secureLength() {
+    return requireLayout().length();
+  }
+
+  /** Each element's largest value, for a sum that leaves the clients. */
+  public long[] secureMaxInput() {
+    return requireLayout().maxInput();
+  }
+
+  private SecureLayout requireLayout() {
+    if (layout == null) {
+      throw new IllegalStateException(uri + " does not leave the clients through a protocol");
+    }
+    return layout;
+  }
+
+  /**
+   * Takes the input a node's client gathered in {@code partial} (a group of one client) out of
+   * it, flattened: what goes to the protocol instead of the part. Null when the client
+   * contributed nothing (it failed).
+   */
+  public long[] takeClientInput(Object partial) {
+    Gathered g = (Gathered) partial;
+    if (secureMode != SecureMode.CLIENT || g.values.size() > 1) {
+      throw new IllegalStateException(uri + ": a client's input is taken from a group of one");
+    }
+    if (g.values.isEmpty()) {
+      return null;
+    }
+    long[] flat = requireLayout().flatten(g.values.get(0));
+    g.values.clear();
+    return flat;
+  }
+
+  /**
+   * The sum's value from the protocol's sum of the survivors' vectors, whose elements
+   * {@code [offset, offset + secureLength())} are this sum's (all zero without survivors).
+   */
+  public Object protocolResult(long[] sum, int offset) {
+    Object total = requireLayout().rebuild(sum, offset);
+    return bitwidth ? reduceModulo(total, member, 0) : total;
   }
 
   @Override
@@ -185,6 +264,8 @@ public final class LinearSink implements Sink {
     }
     if (partial instanceof Gathered g) {
       g.check(v, member);
+    } else if (partial instanceof Withheld) {
+      throw new IllegalStateException(uri + ": the driver computes no client of this sum");
     } else {
       ((LinearAccumulator) partial).check(v);
     }
@@ -296,6 +377,9 @@ public final class LinearSink implements Sink {
 
   @Override
   public Object combine(Object total, Object partial) {
+    if (partial instanceof Withheld w) {
+      return total == null ? w : total;
+    }
     if (partial instanceof Gathered g) {
       Gathered t = total == null ? new Gathered() : (Gathered) total;
       for (Object v : g.values) {
@@ -314,6 +398,14 @@ public final class LinearSink implements Sink {
 
   @Override
   public void writePartial(Object partial, PassCodec.Out out) {
+    if (secureMode == SecureMode.CLIENT || secureMode == SecureMode.ENGINE) {
+      // The input went to the protocol: the part holds nothing of it.
+      if (partial instanceof Gathered g && !g.values.isEmpty()) {
+        throw new IllegalStateException(uri + ": a client's input was not handed to the "
+            + "protocol before its part was written");
+      }
+      return;
+    }
     if (partial instanceof Gathered) {
       throw secureSumRefused();
     }
@@ -322,7 +414,10 @@ public final class LinearSink implements Sink {
 
   @Override
   public Object readPartial(PassCodec.In in) {
-    if (secureSum.isPresent()) {
+    if (secureMode == SecureMode.ENGINE) {
+      return new Withheld();
+    }
+    if (secureMode != SecureMode.CLEAR) {
       throw secureSumRefused();
     }
     return LinearAccumulator.read(member, in);
@@ -341,6 +436,10 @@ public final class LinearSink implements Sink {
 
   @Override
   public Object result(Object total) {
+    if (secureMode == SecureMode.ENGINE) {
+      // The value is the protocol's ({@link #protocolResult}), which the pass's end sets.
+      return null;
+    }
     if (total instanceof Gathered g && !g.values.isEmpty()) {
       Object sum = runSecureSum(secureSum.orElseThrow(), g);
       return bitwidth ? reduceModulo(sum, member, 0) : sum;

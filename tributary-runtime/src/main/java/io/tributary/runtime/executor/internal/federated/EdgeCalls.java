@@ -55,7 +55,8 @@ final class EdgeCalls {
               ex.evaluator()));
       case "federated_secure_sum_to_edges", "federated_secure_sum_bitwidth_to_edges" ->
           toEdges(ex, result, uri, LinearSink.secure(uri, clients(part(arg, 0), uri),
-              unplaced(part(arg, 1), uri), uri.contains("bitwidth"), options));
+              unplaced(part(arg, 1), uri), uri.contains("bitwidth"), options,
+              ex.secureMode(uri, true)));
       case "federated_sum_from_edges" -> {
         ServerNode v = edges(arg, uri);
         yield fromEdges(ex, result, uri, LinearSink.sum(uri, edgeValue(v, count), options),

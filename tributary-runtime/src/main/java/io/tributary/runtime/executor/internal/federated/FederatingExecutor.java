@@ -18,11 +18,14 @@ import io.tributary.runtime.ClientValues;
 import io.tributary.runtime.Edges;
 import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
+import io.tributary.runtime.PassEngine;
 import io.tributary.runtime.RuntimeOptions;
+import io.tributary.runtime.SecureSumException;
 import io.tributary.runtime.ValueChecker;
 import io.tributary.runtime.ValueMismatchException;
 import io.tributary.runtime.executor.Executor;
 import io.tributary.runtime.executor.ExecutorValue;
+import io.tributary.runtime.executor.internal.aggregation.SecureMode;
 import io.tributary.runtime.executor.internal.local.LocalEvaluator;
 import io.tributary.runtime.executor.internal.local.LocalExecutor;
 import io.tributary.runtime.executor.internal.local.LocalFn;
@@ -67,8 +70,11 @@ public final class FederatingExecutor implements Executor {
   private ClientNode edgeOf;
   private ClientNode rankInEdge;
 
-  /** What a pass engine's workers replay: the computation invoked and its arguments. */
-  record Invocation(Computation computation, List<Object> arguments) {}
+  /**
+   * What a pass engine's workers replay: the computation invoked, its arguments as the caller
+   * gave them, and the one argument they form (empty for a computation without a parameter).
+   */
+  record Invocation(Computation computation, List<Object> arguments, Optional<Object> argument) {}
 
   /**
    * An executor that runs passes locally, without a pass engine.
@@ -88,15 +94,16 @@ public final class FederatingExecutor implements Executor {
    * gave them), which a {@link RuntimeOptions#passEngine()} replays on its workers; with
    * {@code replay}, this executor is such a worker's.
    *
+   * @param argument the one argument {@code arguments} form, as the context built it
    * @param replay the worker's replay, or empty on the driver (or without an engine)
    * @param observer told of each client as its work in a local pass ends
    */
   public FederatingExecutor(RuntimeOptions options, ExecutorService pool,
       ExecutorService coordinator, Computation computation, List<Object> arguments,
-      Optional<PassReplay> replay, ClientObserver observer) {
+      Optional<Object> argument, Optional<PassReplay> replay, ClientObserver observer) {
     this(options, pool, coordinator,
         Optional.of(new Invocation(computation, java.util.Collections.unmodifiableList(
-            new ArrayList<>(arguments)))), replay, observer);
+            new ArrayList<>(arguments)), argument)), replay, observer);
   }
 
   private FederatingExecutor(RuntimeOptions options, ExecutorService pool,
@@ -126,6 +133,35 @@ public final class FederatingExecutor implements Executor {
 
   ClientObserver observer() {
     return observer;
+  }
+
+  /**
+   * Where a secure sum's clients' inputs go: to a node's protocol on a replay for one client, to
+   * the engine's protocol on the driver of an engine that runs secure sums, else to the
+   * options' {@code SecureSummation} or, without one, into a plain sum.
+   *
+   * @throws SecureSumException for a secure sum to edges where the inputs
+   *     would leave through a protocol, which is not supported
+   */
+  SecureMode secureMode(String uri, boolean toEdges) {
+    SecureMode mode;
+    if (replay.isPresent()) {
+      mode = replay.get().secureClient() ? SecureMode.CLIENT : plainMode();
+    } else if (options.passEngine().map(PassEngine::runsSecureSums)
+        .orElse(false)) {
+      mode = SecureMode.ENGINE;
+    } else {
+      mode = plainMode();
+    }
+    if (toEdges && (mode == SecureMode.CLIENT || mode == SecureMode.ENGINE)) {
+      throw new SecureSumException(uri + ": a secure sum to edges cannot "
+          + "run where the clients are; only secure sums at the server can");
+    }
+    return mode;
+  }
+
+  private SecureMode plainMode() {
+    return options.secureSum().isPresent() ? SecureMode.SUMMATION : SecureMode.CLEAR;
   }
 
   ExecutorService pool() {
@@ -239,6 +275,10 @@ public final class FederatingExecutor implements Executor {
   private Node value(Object value, Type type, String where) {
     if (value instanceof BuildingBlock b) {
       return embed(b, type);
+    }
+    if (value instanceof ClientInputs.Withheld) {
+      // A server value a node's replay was not given: reading it is an error, not a value.
+      return new ServerNode.Withheld(type, where);
     }
     if (Types.isLocal(type)) {
       LocalExecutor.LocalValue v = local.value(value, type);

@@ -45,7 +45,7 @@ public final class IntrinsicCalls {
         case "federated_secure_sum", "federated_secure_sum_bitwidth" ->
             new ServerNode.Aggregation(result, uri, LinearSink.secure(uri,
                 clients(part(arg, 0), uri), unplaced(part(arg, 1), uri),
-                uri.endsWith("bitwidth"), ex.options()));
+                uri.endsWith("bitwidth"), ex.options(), ex.secureMode(uri, false)));
         case "federated_zip_at_clients" ->
             new ClientNode.Zip(result, arg, allUniform(arg));
         case "federated_zip_at_server" -> new ServerNode.Zip(result, arg);

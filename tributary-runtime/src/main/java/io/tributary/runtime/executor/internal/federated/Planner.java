@@ -8,8 +8,11 @@ import io.tributary.runtime.ExecutionFailedException;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.PassEngine;
 import io.tributary.runtime.PassEngineException;
+import io.tributary.runtime.PassInputs;
 import io.tributary.runtime.PassPart;
 import io.tributary.runtime.PassRequest;
+import io.tributary.runtime.SecurePass;
+import io.tributary.runtime.SecureSumSpec;
 import io.tributary.runtime.executor.internal.aggregation.CollectSink;
 import io.tributary.runtime.executor.internal.aggregation.LinearSink;
 import io.tributary.runtime.executor.internal.aggregation.PerEdgeSink;
@@ -19,6 +22,7 @@ import io.tributary.runtime.executor.internal.pass.ClientCosts;
 import io.tributary.runtime.executor.internal.pass.ClientPass;
 import io.tributary.runtime.executor.internal.pass.PassCodec;
 import io.tributary.runtime.executor.internal.pass.PassReplay;
+import io.tributary.runtime.executor.internal.pass.SecurePasses;
 import io.tributary.runtime.executor.internal.pass.TiledKernel;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +49,11 @@ import org.slf4j.LoggerFactory;
  * A worker's planner replays the same invocation ({@link PassReplay}): it takes the earlier
  * passes' results from the request instead of computing them and computes its range of the
  * requested pass. Since planning depends only on the computation and its arguments, the passes
- * come in the same order on both sides.
+ * come in the same order on both sides. A replay from the pass's {@link PassInputs} alone (a
+ * node's) computes no earlier pass: their aggregations are withheld, and the server values the
+ * pass's clients read ({@link ClientInputs#boundary}) come from the inputs. A pass with secure
+ * sums on an engine that runs them ends from the engine's {@link SecurePass}
+ * ({@link SecurePasses#finish}).
  */
 public final class Planner {
   private final FederatingExecutor executor;
@@ -104,10 +113,14 @@ public final class Planner {
       Object[] values = runPass(sinks);
       for (int i = 0; i < sinks.size(); i++) {
         if (targets.get(i) instanceof ServerNode.Aggregation a) {
-          a.set(values[i]);
+          if (values == null) {
+            a.withhold(a.uri + " of pass " + (passes - 1));
+          } else {
+            a.set(values[i]);
+          }
           pending.remove(a);
         } else {
-          collected.put((ClientNode) targets.get(i), values[i]);
+          collected.put((ClientNode) targets.get(i), values == null ? List.of() : values[i]);
           collectPending.remove((ClientNode) targets.get(i));
         }
       }
@@ -115,10 +128,11 @@ public final class Planner {
     return value(root, collected);
   }
 
+  /** The pass's results, one per sink; null for a pass a node's replay skips unread. */
   private Object[] runPass(List<Sink> sinks) {
     Object[] values = aggregate(sinks);
     // Client values were checked one by one; finite values can still overflow together.
-    for (int i = 0; i < sinks.size(); i++) {
+    for (int i = 0; values != null && i < sinks.size(); i++) {
       if (sinks.get(i) instanceof LinearSink) {
         java.util.Optional<String> bad = LinearSink.nonFinite(values[i]);
         if (bad.isPresent()) {
@@ -136,7 +150,13 @@ public final class Planner {
     int pass = passes++;
     Optional<PassReplay> replay = executor.replay();
     if (replay.isPresent() && pass < replay.get().pass()) {
-      return replay.get().earlier(pass, sinks);
+      // From the pass's inputs alone, an earlier pass is not computed and its results are not
+      // known: reading one fails, unless it is among the inputs.
+      return replay.get().fromInputs() ? null : replay.get().earlier(pass, sinks);
+    }
+    if (replay.isPresent() && pass == replay.get().pass() && replay.get().fromInputs()) {
+      ClientInputs.supply(ClientInputs.boundary(sinks),
+          replay.get().inputs().serverValues(), pass);
     }
     Optional<PassEngine> engine = executor.options().passEngine();
     if (replay.isEmpty() && engine.isEmpty() && TiledKernel.applies(sinks)) {
@@ -195,7 +215,29 @@ public final class Planner {
             + "arguments, which this executor was not given", null));
     PassRequest request = new PassRequest(inv.computation(), inv.arguments(), pass, clients,
         ClientPass.groups(clients), PassCodec.encodeEarlier(earlier),
-        executor.options().edges());
+        executor.options().edges(), inputs(inv, pass, sinks));
+    Optional<SecureSumSpec> spec = SecurePasses.spec(pass, clients, sinks);
+    if (spec.isPresent() && clients == 0) {
+      // No client, no protocol: the sums of nothing, as a local pass gives them.
+      return SecurePasses.finish(sinks, 0, executor.options().minSuccessFraction(), spec.get(),
+          new SecurePass(List.of(), new long[0], new int[0]));
+    }
+    if (spec.isPresent()) {
+      SecurePasses.requireOneClientPerGroup(clients, spec.get());
+      SecurePass secure;
+      try {
+        secure = engine.runSecure(request, spec.get());
+      } catch (ExecutionFailedException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw new PassEngineException("the pass engine failed on pass " + pass + ": " + e, e);
+      }
+      if (secure == null) {
+        throw new PassEngineException("the pass engine returned nothing for pass " + pass, null);
+      }
+      return SecurePasses.finish(sinks, clients, executor.options().minSuccessFraction(),
+          spec.get(), secure);
+    }
     List<PassPart> parts;
     try {
       parts = engine.run(request);
@@ -216,6 +258,29 @@ public final class Planner {
               (System.nanoTime() - t0) / 1e6));
     }
     return result;
+  }
+
+  /**
+   * The pass's client-side inputs, computed once when the engine asks: the argument leaves not
+   * at the server and the values of the server nodes the pass's clients read.
+   */
+  private static Supplier<PassInputs> inputs(FederatingExecutor.Invocation inv, int pass,
+      List<Sink> sinks) {
+    List<ServerNode> boundary = ClientInputs.boundary(sinks);
+    PassInputs[] made = new PassInputs[1];
+    return () -> {
+      synchronized (made) {
+        if (made[0] == null) {
+          List<Object> values = new ArrayList<>();
+          for (ServerNode n : boundary) {
+            values.add(n.value());
+          }
+          made[0] = ClientInputs.inputs(pass, inv.computation().type().parameter(),
+              inv.argument(), values);
+        }
+        return made[0];
+      }
+    };
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tributary.runtime.executor.internal.federated;
 import io.tributary.core.types.Type;
 import io.tributary.core.values.StructValue;
 import io.tributary.runtime.LocalComputationException;
+import io.tributary.runtime.PassEngineException;
 import io.tributary.runtime.executor.internal.aggregation.Sink;
 import io.tributary.runtime.executor.internal.local.LocalEvaluator;
 import io.tributary.runtime.executor.internal.local.LocalFn;
@@ -16,6 +17,8 @@ import java.util.List;
  */
 public abstract class ServerNode extends Node {
   private Object value;
+  /** Why a node's replay may not read this value (it was not among the pass's inputs), or null. */
+  private String withheld;
 
   ServerNode(Type type) {
     super(type);
@@ -23,6 +26,10 @@ public abstract class ServerNode extends Node {
 
   /** The value, computing it (and the server values it needs) on first use. */
   final synchronized Object value() {
+    if (value == null && withheld != null) {
+      throw new PassEngineException("the replay of a client pass read " + withheld + ", a "
+          + "server value that is not among the pass's client-side inputs", null);
+    }
     if (value == null) {
       value = compute();
     }
@@ -30,7 +37,15 @@ public abstract class ServerNode extends Node {
   }
 
   final synchronized boolean isComputed() {
-    return value != null;
+    return value != null || withheld != null;
+  }
+
+  /**
+   * Marks this value as one a node's replay does not hold: reading it fails naming {@code what},
+   * unless the pass's inputs {@link #set} it.
+   */
+  final synchronized void withhold(String what) {
+    withheld = what;
   }
 
   final synchronized void set(Object v) {
@@ -45,6 +60,24 @@ public abstract class ServerNode extends Node {
   /** The client values this one reads directly (only aggregations read any). */
   List<ClientNode> clientInputs() {
     return List.of();
+  }
+
+  /** A server-placed argument that a node's replay was not given ({@link ClientInputs}). */
+  static final class Withheld extends ServerNode {
+    Withheld(Type type, String where) {
+      super(type);
+      withhold(where + " (" + type + ")");
+    }
+
+    @Override
+    Object compute() {
+      throw new IllegalStateException("a withheld value is never computed");
+    }
+
+    @Override
+    List<ServerNode> serverInputs() {
+      return List.of();
+    }
   }
 
   /** A value known from the start: an argument, or federated_value/eval_at_server. */

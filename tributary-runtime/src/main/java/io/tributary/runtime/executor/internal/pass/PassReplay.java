@@ -1,15 +1,23 @@
 package io.tributary.runtime.executor.internal.pass;
 
 import io.tributary.runtime.PassEngineException;
+import io.tributary.runtime.PassInputs;
 import io.tributary.runtime.PassPart;
+import io.tributary.runtime.SecureSumClient;
+import io.tributary.runtime.SecureSumSpec;
 import io.tributary.runtime.executor.internal.aggregation.Sink;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A worker's replay of an invocation for a {@link io.tributary.runtime.PassEngine}: the passes
  * before {@link #pass} are answered from the driver's earlier results instead of computed, pass
  * {@link #pass} is computed for groups {@code [fromGroup, toGroup)} only, and the invocation
  * stops there, its part encoded.
+ *
+ * <p>A replay {@link #fromInputs} has only the pass's client-side inputs instead of the
+ * arguments and earlier results; one {@link #forClient} also hands its client's secure-sum
+ * inputs to a protocol instead of the part ({@link SecurePasses#submit}).
  *
  * <p>Used by {@link io.tributary.runtime.ExecutionContext#computePassPart}; one replay serves one
  * invocation.
@@ -21,8 +29,13 @@ public final class PassReplay {
   private final long toGroup;
   /** The parts to combine instead of computing the groups, in group order, or null. */
   private final java.util.Iterator<PassPart> combine;
+  /** The pass's client-side inputs, when the replay has only those, or null. */
+  private PassInputs inputs;
+  /** The client side of the pass's secure sums, on a node's replay for its client, or null. */
+  private SecureSumClient client;
   private List<List<Object>> earlierValues;
   private volatile PassPart part;
+  private volatile Optional<byte[]> sent = Optional.empty();
 
   /** Unwinds the invocation once the part is computed; never seen outside {@link #run}. */
   private static final class Stop extends RuntimeException {
@@ -53,6 +66,47 @@ public final class PassReplay {
     this.fromGroup = fromGroup;
     this.toGroup = toGroup;
     this.combine = combine;
+  }
+
+  /**
+   * A replay of groups {@code [fromGroup, toGroup)} of the pass that {@code inputs} are for,
+   * from those inputs alone: the server-placed arguments and the earlier passes' results are
+   * not known to it, and reading one fails.
+   */
+  public static PassReplay fromInputs(PassInputs inputs, long fromGroup, long toGroup) {
+    PassReplay r = new PassReplay(inputs.pass(), new byte[0], fromGroup, toGroup, null);
+    r.inputs = inputs;
+    return r;
+  }
+
+  /**
+   * A node's replay for its one client, group {@code group} of the pass that {@code inputs} are
+   * for, whose inputs to the pass's secure sums go to {@code client} instead of the part.
+   */
+  public static PassReplay forClient(PassInputs inputs, long group, SecureSumClient client) {
+    PassReplay r = fromInputs(inputs, group, group + 1);
+    r.client = java.util.Objects.requireNonNull(client, "client");
+    return r;
+  }
+
+  /** Whether this replay has only the pass's client-side inputs. */
+  public boolean fromInputs() {
+    return inputs != null;
+  }
+
+  /** The pass's client-side inputs ({@link #fromInputs}). */
+  public PassInputs inputs() {
+    return inputs;
+  }
+
+  /** Whether this replay hands its client's secure-sum inputs to a protocol. */
+  public boolean secureClient() {
+    return client != null;
+  }
+
+  /** What the client's protocol returned for its secure-sum inputs, once the replay ran. */
+  public Optional<byte[]> sent() {
+    return sent;
   }
 
   /**
@@ -177,6 +231,16 @@ public final class PassReplay {
     ClientPass.Part p;
     if (combine != null) {
       p = joinStream(clients, sinks, settings.minSuccessFraction() >= 1.0);
+    } else if (client != null) {
+      Optional<SecureSumSpec> spec = SecurePasses.spec(pass, clients, sinks);
+      if (spec.isPresent()) {
+        SecurePasses.requireOneClientPerGroup(clients, spec.get());
+      }
+      p = new ClientPass(clients, sinks, settings, cost, (int) fromGroup, (int) toGroup)
+          .runRange();
+      if (spec.isPresent()) {
+        sent = SecurePasses.submit(spec.get(), sinks, p, (int) fromGroup, client);
+      }
     } else {
       p = new ClientPass(clients, sinks, settings, cost, (int) fromGroup, (int) toGroup)
           .runRange();

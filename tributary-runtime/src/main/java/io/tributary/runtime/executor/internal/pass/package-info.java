@@ -9,7 +9,8 @@
  * {@link PassReplay} is a
  * pass engine worker's side of an invocation, and
  * {@link PassCodec} the bytes between driver and
- * workers. Internal to tributary-runtime: public only so that the executor packages can share
+ * workers; {@link SecurePasses} are passes whose secure sums run where the clients are, and
+ * {@link InputsCodec} the bytes of a pass's client-side inputs for a node. Internal to tributary-runtime: public only so that the executor packages can share
  * them.
  */
 package io.tributary.runtime.executor.internal.pass;

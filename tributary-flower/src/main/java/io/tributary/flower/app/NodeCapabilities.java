@@ -1,0 +1,74 @@
+package io.tributary.flower.app;
+
+import io.tributary.flower.records.ConfigRecord;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.Record;
+import io.tributary.flower.records.RecordDict;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SequencedMap;
+
+/**
+ * What a node states about itself when the server asks: the answer to a capability query, a
+ * Flower {@code query} message (the Message-API form of the protocol's {@code GetPropertiesIns})
+ * whose config holds {@value #QUERY_KEY} = {@value #QUERY_VALUE}. The reply carries the
+ * properties as a config record, {@value #PROPERTIES} (or {@code getpropertiesres.properties} in
+ * the DefaultWorkflow layout, whose query config is {@code getpropertiesins.config}), as a
+ * FlowerClient's {@code GetPropertiesRes} does. A ClientApp {@link ClientApp#withCapabilities
+ * with capabilities} answers the query itself, before its mods and handlers; one without them
+ * (and any Flower Python ClientApp) answers as it answers any query, which states none.
+ *
+ * @param properties the properties, each a Flower config value ({@code Long}, {@code Double},
+ *     {@code Boolean}, {@code String})
+ */
+public record NodeCapabilities(SequencedMap<String, Object> properties) {
+  /** The config key of a capability query. */
+  public static final String QUERY_KEY = "tributary.query";
+  /** Its value. */
+  public static final String QUERY_VALUE = "capabilities";
+  /** The reply's config record of the properties, in the Message-API layout. */
+  public static final String PROPERTIES = "properties";
+  private static final String LEGACY_CONFIG = "getpropertiesins.config";
+  private static final String LEGACY_PROPERTIES = "getpropertiesres.properties";
+
+  /** Copies the properties; a {@link ConfigRecord} checks each value's type. */
+  public NodeCapabilities {
+    properties = new ConfigRecord(Objects.requireNonNull(properties, "properties")).values();
+  }
+
+  /** Capabilities of these properties, in order. */
+  public static NodeCapabilities of(Map<String, ?> properties) {
+    return new NodeCapabilities(new LinkedHashMap<>(properties));
+  }
+
+  /** Whether {@code message} is a capability query. */
+  public static boolean isQuery(Message message) {
+    if (!message.hasContent() || !message.metadata().messageType().equals(ClientApp.QUERY)) {
+      return false;
+    }
+    for (String key : new String[] {"config", LEGACY_CONFIG}) {
+      if (message.content().get(key) instanceof ConfigRecord c
+          && QUERY_VALUE.equals(c.get(QUERY_KEY))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The reply to the capability query {@code message}, in the layout it came in. */
+  Message answer(Message message) {
+    String key = message.content().get(LEGACY_CONFIG) instanceof ConfigRecord
+        ? LEGACY_PROPERTIES : PROPERTIES;
+    LinkedHashMap<String, Record> out = new LinkedHashMap<>();
+    out.put(key, new ConfigRecord(properties));
+    if (key.equals(LEGACY_PROPERTIES)) {
+      // Flower's compat layout states the outcome, as a FlowerClient's answer does.
+      LinkedHashMap<String, Object> status = new LinkedHashMap<>();
+      status.put("code", 0L);
+      status.put("message", "Success");
+      out.put("getpropertiesres.status", new ConfigRecord(status));
+    }
+    return message.reply(new RecordDict(out));
+  }
+}
