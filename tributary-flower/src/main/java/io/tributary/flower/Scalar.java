@@ -62,6 +62,21 @@ public sealed interface Scalar {
     }
   }
 
+  /**
+   * This value as a config record holds it: a {@code Double}, {@code Long}, {@code BigInteger}
+   * (unsigned), {@code Boolean}, {@code String} or {@code byte[]}.
+   */
+  default Object recordValue() {
+    return switch (this) {
+      case Double d -> d.value();
+      case Int i -> i.value();
+      case UInt u -> new java.math.BigInteger(Long.toUnsignedString(u.bits()));
+      case Bool b -> b.value();
+      case Str s -> s.value();
+      case Bytes b -> b.value();
+    };
+  }
+
   static Scalar of(double v) {
     return new Double(v);
   }

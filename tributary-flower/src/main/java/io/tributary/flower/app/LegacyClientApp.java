@@ -17,7 +17,6 @@ import io.tributary.flower.records.RecordException;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.npy.Npy;
 import io.tributary.tensor.npy.NpyException;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -148,14 +147,7 @@ public final class LegacyClientApp {
 
   private static ConfigRecord configRecord(Map<String, Scalar> values) {
     LinkedHashMap<String, Object> m = new LinkedHashMap<>();
-    values.forEach((k, v) -> m.put(k, switch (v) {
-      case Scalar.Double d -> d.value();
-      case Scalar.Int i -> i.value();
-      case Scalar.UInt u -> new BigInteger(Long.toUnsignedString(u.bits()));
-      case Scalar.Bool b -> b.value();
-      case Scalar.Str s -> s.value();
-      case Scalar.Bytes b -> b.value();
-    }));
+    values.forEach((k, v) -> m.put(k, v.recordValue()));
     return new ConfigRecord(m);
   }
 }

@@ -104,14 +104,7 @@ public final class SecurePassMessages {
   /** {@code values} as a config record's values (what a {@code ConfigRecord} holds). */
   public static Map<String, Object> values(Map<String, Scalar> scalars) {
     Map<String, Object> out = new LinkedHashMap<>();
-    scalars.forEach((k, v) -> out.put(k, switch (v) {
-      case Scalar.Double d -> d.value();
-      case Scalar.Int i -> i.value();
-      case Scalar.UInt u -> new BigInteger(Long.toUnsignedString(u.bits()));
-      case Scalar.Bool b -> b.value();
-      case Scalar.Str s -> s.value();
-      case Scalar.Bytes b -> b.value();
-    }));
+    scalars.forEach((k, v) -> out.put(k, v.recordValue()));
     return out;
   }
 }
