@@ -8,7 +8,8 @@
 # Checks that the outputs decode to the archive's arrays and are the same bytes, then prints the
 # medians with the largest tensor's size, which peak RSS is judged against.
 #
-# Usage: tributary-benchmarks/scripts/run-convert.sh [RUNS] [MEGABYTES]   (defaults 3 and 400)
+# Usage: tributary-benchmarks/scripts/run-convert.sh [RUNS] [MEGABYTES]   (defaults $REPS or 5, 400)
+#   Expected on an idle machine at 5 runs of 400 MB: about 2 minutes stored, 3 deflated.
 #   COMPRESSED=1 makes the archive with np.savez_compressed instead of np.savez. BASELINE_JAR=JAR
 #   adds a row for `java -jar JAR convert ...` (such as a tributary.jar built before streaming), whose
 #   output is checked too. Needs python3 with
@@ -21,7 +22,7 @@ source "$here/bench-env.sh"
 # shellcheck source=load-check.sh
 source "$here/load-check.sh"
 require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
-runs=${1:-3}
+runs=${1:-${REPS:-5}}
 mb=${2:-400}
 dir=$root/tributary-benchmarks/target/convert-bench
 mkdir -p "$dir"
@@ -99,3 +100,4 @@ for anchor in [n for n in names[1:] if n.startswith("numpy")]:
           f" per round {statistics.median(paired):.2f} median ({min(paired):.2f}-{max(paired):.2f}),"
           f" tributary faster in {sum(p < 1 for p in paired)} of {len(paired)}")
 PY
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,8 +6,11 @@
 # final.npz must be (N-1)/(2N). Prints the round time, the server's peak RSS (/usr/bin/time -v)
 # and its peak heap (largest heap before a collection in -Xlog:gc), with the load average.
 #
-# Usage: tributary-benchmarks/scripts/run-flower-load.sh [CLIENTS] [ELEMENTS]
-#        SERVER_XMX (default 2g) and SWARM_XMX (default 6g) set the two JVMs' heaps.
+# Usage: [REPS=5] tributary-benchmarks/scripts/run-flower-load.sh [CLIENTS] [ELEMENTS]
+#        SERVER_XMX (default 2g) and SWARM_XMX (default 6g) set the two JVMs' heaps. REPS
+#        repetitions (reps.sh), each a fresh server and swarm; prints the medians, ranges and the
+#        docs/benchmarks.md row. Expected at REPS=5 on an idle machine (1000 clients, 1M
+#        parameters): about 5 minutes (~45 s a round, ~15 s of start-up each).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 clients=${1:-1000}
@@ -18,10 +21,15 @@ swarm_xmx=${SWARM_XMX:-6g}
 source "$here/bench-env.sh"
 # shellcheck source=load-check.sh
 source "$here/load-check.sh"
-require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
+# shellcheck source=reps.sh
+source "$here/reps.sh"
+rows=("| ${server_xmx/g/ GiB} | **{round_s:.1f}** ({round_s~:.1f}) | {failures:.0f} ({failures~:.0f}) | {server_rss_mib:,.0f} MiB ({server_rss_mib~:.0f}) |")
+repeat_self "$0" "$@"
 
-echo "building tributary-cli and benchmarks..." >&2
-(cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-cli,tributary-benchmarks -am package)
+if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+  echo "building tributary-cli and benchmarks..." >&2
+  (cd "$root" && ./mvnw -q -B -DskipTests -pl tributary-cli,tributary-benchmarks -am package)
+fi
 
 run="$out/flower-load"
 rm -rf "$run"
@@ -60,6 +68,13 @@ print(f"clients {n}, parameters {w.size}, round {m['seconds']:.2f} s "
       f"(fit + evaluate; {m['failures']} failures), swarm wall {end - start:.1f} s")
 print(f"bytes down {m['bytes_down'] / 1e9:.2f} GB, up {m['bytes_up'] / 1e9:.2f} GB, "
       f"aggregate max |w - {want:.4f}| = {err:.2e}")
+import os
+if os.environ.get("FIGURES") and os.environ.get("REP"):
+    with open(os.environ["FIGURES"], "a") as f:
+        for k, v in (("round_s", m["seconds"]), ("failures", m["failures"]),
+                     ("server_rss_mib", rss / 1024), ("server_heap_mib", heap),
+                     ("swarm_wall_s", end - start)):
+            f.write(f"{os.environ['REP']}\t{k}\t{v}\n")
 print(f"server -Xmx{sxmx}: peak RSS {rss / 1024:.0f} MiB, peak heap (before GC) {heap} MiB; swarm -Xmx{cxmx}")
 assert m["failures"] == 0 and m["clients"] == n, m
 assert err < 1e-4, err

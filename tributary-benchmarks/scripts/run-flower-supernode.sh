@@ -18,12 +18,16 @@
 # is computed.
 #
 # Usage: tributary-benchmarks/scripts/run-flower-supernode.sh [MB] [REPS] [MANY] [MANY_MB]
-#        (defaults 100 5 100 1); JAVA_XMX (default 3g) is the Java SuperNodes' heap; PARTS
-#        (default "1 2") picks the parts to run.
+#        (defaults 100, $REPS or 5, 100, 1); JAVA_XMX (default 3g) is the Java SuperNodes' heap;
+#        PARTS (default "1 2") picks the parts to run. In part 1 the Python and the Java node take
+#        turns round by round (the ServerApp's mode "each"), so the anchor interleaves; the output
+#        ends with the docs/benchmarks.md rows (medians over REPS rounds, range in brackets).
+# Expected on an idle machine at REPS=5 (100 MB, 100 nodes of 1 MB): about 5 minutes (Flower's
+# venv set-up ~1 on a first run, part 1 ~3, part 2 ~1).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mb=${1:-100}
-reps=${2:-5}
+reps=${2:-${REPS:-5}}
 many=${3:-100}
 many_mb=${4:-1}
 java_xmx=${JAVA_XMX:-3g}
@@ -185,6 +189,28 @@ def part1(p1):
     assert all(x["exact"] for r in both for x in r["replies"])
     print(f"  both at once: round s {[round(r['round_s'], 2) for r in both]} "
           f"median {med(r['round_s'] for r in both):.2f}")
+    # docs/benchmarks.md's rows: medians (range); vs Python: the Java round / the Python round
+    # of the same repetition (the two take turns), median of those ratios.
+    def rng(xs):
+        return f"{med(xs):.2f} ({min(xs):.2f}-{max(xs):.2f})"
+    alone = [r for r in p1["rounds"] if r["nodes"] == 1]
+    py_s = [r["round_s"] for r in alone if not r["replies"][0]["java"]]
+    sides = [("Python `flower-supernode`, numpy, gRPC", False, alone),
+             ("Java `SuperNode`, gRPC", True, alone)]
+    if os.path.exists(f"{run}/part1-http.json"):
+        http = [r for r in json.load(open(f"{run}/part1-http.json"))["rounds"] if r["nodes"] == 1]
+        sides.append(("Java `SuperNode`, HTTP (`/api/v0/fleet`)", True, http))
+    print()
+    for label, java, rs in sides:
+        rs = [r for r in rs if r["replies"][0]["java"] == java]
+        rep = [r["replies"][0] for r in rs]
+        secs = [r["round_s"] for r in rs]
+        ratio = [s / p for s, p in zip(secs, py_s)]
+        vs = "1" if not java else f"**{med(ratio):.2f}** ({min(ratio):.2f}-{max(ratio):.2f})"
+        print(f"| {label} | **{rng(secs)}** | {med(r['push_s'] for r in rs):.2f} | "
+              f"{med(x['to_handler_s'] for x in rep):.2f} | {med(x['handler_s'] for x in rep):.3f} | "
+              f"{med(x['from_handler_s'] for x in rep):.2f} | {vs} |")
+    print(f"| Python and Java at once, gRPC | **{rng([r['round_s'] for r in both])}** | | | | | |")
 
 
 def part2(p2):

@@ -6,18 +6,27 @@
 # median time of each, the throughput in GB/s (model bytes moved / time; 3 transfers for a round,
 # 2 for the echo) and the ratio, with the JMH JVM's peak RSS and the load average.
 #
-# Usage: tributary-benchmarks/scripts/run-flower-throughput.sh [MEGABYTES] [ITERATIONS]
-#        (defaults: 1000, i.e. a 1 GB model, and 3 measured iterations after 1 warm-up).
+# Usage: [REPS=5] tributary-benchmarks/scripts/run-flower-throughput.sh [MEGABYTES] [ITERATIONS]
+#        (defaults: 1000, i.e. a 1 GB model, and 1 measured iteration after 1 warm-up per
+#        repetition). REPS repetitions (reps.sh), each the whole JMH run (rounds and echo), so the
+#        round and its anchor interleave; prints the medians over the repetitions, the ranges and
+#        the docs/benchmarks.md rows. Expected at REPS=5 on an idle machine: about 12 minutes
+#        (four forks of ~35 s each a repetition).
 #        The fork runs with -Xmx9g -XX:MaxDirectMemorySize=4g (see the benchmark's @Fork).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mb=${1:-1000}
-iterations=${2:-3}
+iterations=${2:-1}
 # shellcheck source=bench-env.sh
 source "$here/bench-env.sh"
 # shellcheck source=load-check.sh
 source "$here/load-check.sh"
-require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
+# shellcheck source=reps.sh
+source "$here/reps.sh"
+rows=("| Flower round, \`numpy.ndarray\` | {round_numpy_s:.2f} ({round_numpy_s~:.2f}) | {numpy_vs_echo:.2f} ({numpy_vs_echo~:.2f}) |"
+  "| Flower round, \`proto.ndarray\` | {round_proto_s:.2f} ({round_proto_s~:.2f}) | {proto_vs_echo:.2f} ({proto_vs_echo~:.2f}) |"
+  "| gRPC echo | {echo_s:.2f} ({echo_s~:.2f}) | 1 |")
+repeat_self "$0" "$@"
 build_benchmarks
 
 echo "load before: $(uptime)" | tee "$out/flower-throughput-uptime.txt" >&2
@@ -45,6 +54,15 @@ for (name, tt), s in sorted(rows.items()):
     gbps = moves * gb / s
     label = f"Flower round, {tt}" if name == "flowerRound" else f"gRPC echo (fork with {tt})"
     print(f"| {label} | {s:.2f} | {moves} x {gb:g} GB | {gbps:.2f} | {gbps / echo_gbps:.2f} |")
+import os
+if os.environ.get("FIGURES") and os.environ.get("REP"):
+    with open(os.environ["FIGURES"], "a") as f:
+        for (name, tt), t in rows.items():
+            if name == "flowerRound":
+                tag = "numpy" if tt == "numpy.ndarray" else "proto"
+                f.write(f"{os.environ['REP']}\tround_{tag}_s\t{t}\n")
+                f.write(f"{os.environ['REP']}\t{tag}_vs_echo\t{3 * gb / t / echo_gbps}\n")
+        f.write(f"{os.environ['REP']}\techo_s\t{echo}\n")
 print(f"\ngRPC echo median over both forks: {echo:.2f} s, {echo_gbps:.2f} GB/s; "
       f"peak RSS of the JMH JVMs {rss / 1024:.0f} MiB")
 PY

@@ -17,6 +17,13 @@
 #
 # Usage: [VARIANTS="..."] tributary-benchmarks/scripts/run-launcher.sh [REPS=5] [-- simulate args...]
 #   default arguments: the digits run `tributary simulate` does with none.
+#        tributary-benchmarks/scripts/run-launcher.sh table [REPS=5]
+#   runs the docs/benchmarks.md table's three rows one after the other (the digits run;
+#   fashion-mnist, 3 rounds; the FedProx protocol, 200 rounds), every variant in each, and prints
+#   the rows. Each row's output gives the median of each variant, its range, in how many
+#   repetitions it beat the anchor (`vector`) of the same repetition, and the load average at the
+#   start and end. Expected on an idle machine at REPS=5: `table` about 10 minutes (digits ~2,
+#   fashion-mnist ~5, protocol ~3, the AOT caches ~1); one row alone 2-5 minutes.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh
@@ -24,6 +31,17 @@ source "$here/bench-env.sh"
 # shellcheck source=load-check.sh
 source "$here/load-check.sh"
 require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
+if [[ ${1:-} == table ]]; then
+  # One load check for the table; each row's run records its own load at start and end.
+  for row in "" "--dataset fashion-mnist --rounds 3" \
+      "--algorithm fedavg --dataset synthetic:1,1 --model mclr --clients 30 --clients-per-round 10 --rounds 200 --local-epochs 20 --batch-size 10 --lr 0.01 --seed 1"; do
+    # shellcheck disable=SC2086 # the row's arguments are words
+    ALLOW_LOAD=1 bash "$0" "${2:-5}" -- $row | tee -a "$out/launcher-table.txt"
+  done
+  echo; echo "rows for docs/benchmarks.md:"; grep '^| ' "$out/launcher-table.txt" | tail -3
+  exit 0
+fi
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 reps=${1:-5}
 shift || true
 [[ ${1:-} == -- ]] && shift
@@ -87,7 +105,7 @@ for ((r = 1; r <= reps; r++)); do
   done
 done
 
-echo "simulate ${args[*]}; $reps runs each; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "simulate ${args[*]}; $reps runs each; $(nproc) cores; load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 printf '%-8s %10s %10s   %s\n' variant "median s" "vs first" "all runs"
 first_median=
 for v in "${variants[@]}"; do
@@ -98,6 +116,27 @@ for v in "${variants[@]}"; do
   printf '%-8s %10.2f %9.0f%%   %s\n' "$v" "$median" \
     "$(echo "100 * $median / $first_median" | bc -l)" "$(echo $times)"
 done
+# The docs/benchmarks.md row: medians (range), and for each variant in how many repetitions it
+# beat the anchor (vector) of the same repetition; times.txt holds the runs in order.
+python3 - "$run_dir/times.txt" "$reps" "${args[*]}" "${variants[@]}" <<'PY'
+import statistics, sys
+path, reps, args, variants = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+runs = [line.split() for line in open(path)]
+per = {v: [float(t) for name, t in runs if name == v] for v in variants}
+cells = []
+for v in ("plain", "vector", "gc-c2", "aot", "all"):
+    if v not in per:
+        cells.append("")
+        continue
+    xs = per[v]
+    cell = f"{statistics.median(xs):.2f} s ({min(xs):.2f}-{max(xs):.2f})"
+    if v not in ("vector", "plain") and "vector" in per:
+        wins = sum(x < a for x, a in zip(xs, per["vector"]))
+        cell += f", {wins} of {len(xs)} faster"
+    cells.append(cell)
+label = f"`{args}`" if args else "none: digits, MLP, 30 rounds"
+print(f"| {label} ({reps}) | " + " | ".join(cells) + " |")
+PY
 sums=$(for v in "${variants[@]}"; do sha256sum "$run_dir/$v-1/final.npz" | cut -d' ' -f1; done \
   | sort -u | wc -l)
 if ((sums == 1)); then

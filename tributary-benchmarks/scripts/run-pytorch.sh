@@ -15,6 +15,8 @@
 #
 # Usage: [THREADS="1 2"] [REPS=5] [SAMPLES=10000] [CNN_SAMPLES=10000] [CASES=matmul,2nn,cnn]
 #        [VARIANTS="vector plain"] [SKIP_BUILD=1] tributary-benchmarks/scripts/run-pytorch.sh
+# Expected on an idle machine at REPS=5 with CNN_SAMPLES=2000 (the table's command): about 3
+# minutes.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=bench-env.sh

@@ -5,6 +5,8 @@
 # so a drift in machine speed shows up on both sides of the ratio.
 #
 # Usage: tributary-benchmarks/scripts/run-serialization.sh [MEGABYTES]   (default 100)
+# JMH takes 15 measured single shots of each case (medians); numpy 2 x its own repetitions.
+# Expected on an idle machine: about 5 minutes at 100 MB.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mb=${1:-100}
@@ -15,6 +17,7 @@ source "$here/load-check.sh"
 require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 
 build_benchmarks
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "numpy anchor (1/2)..." >&2
 python3 "$here/numpy_anchor.py" --megabytes "$mb" > "$out/numpy-1.json"
@@ -26,3 +29,4 @@ echo "numpy anchor (2/2)..." >&2
 python3 "$here/numpy_anchor.py" --megabytes "$mb" > "$out/numpy-2.json"
 
 python3 "$here/report.py" "$out/jmh-serialization.json" "$out/numpy-1.json" "$out/numpy-2.json"
+echo "load average at the start: $load_start${under_load:+ ($under_load)}; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

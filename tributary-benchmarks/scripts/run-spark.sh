@@ -40,14 +40,27 @@
 #            the parts' bytes per pass (the engine's debug line) and the tasks' result bytes
 #            (the event log).
 #
-# Usage: tributary-benchmarks/scripts/run-spark.sh
+# Usage: [REPS=5] tributary-benchmarks/scripts/run-spark.sh
 #          [overhead|scale|product|live|population|million|traffic|all=all but million, traffic]
-#   ROUNDS=200 (overhead), SCALE_ROUNDS=3, SCALE_CLIENTS="1000 10000 60000",
+#   (several parts: comma-separated, e.g. overhead,scale)
+#   REPS repetitions of the whole part, every engine's run in each, one cluster for all of them
+#   (so the engines interleave: local, local[2], cluster, local, ...); results of repetition R in
+#   RESULTS/rep-R (each one's full report: spark_report.py RESULTS/rep-R), and spark_reps.py
+#   prints the medians over the repetitions, their ranges and docs/benchmarks.md's rows. `live`
+#   samples the live heap (jcmd, a full collection each sample, which slows the run it samples)
+#   only in the first repetition's cluster runs, as do population and million.
+#   Expected on an idle machine at REPS=5 (estimates from the loaded runs' times, halved):
+#   overhead,scale about 10 minutes; product about 10; population about 20 (its 1,000,000 row
+#   alone ~2.5 minutes a repetition; POPULATION_CLIENTS="1000 10000 100000" ~6 minutes);
+#   traffic (4,000 clients, 3 x 2 cluster runs) about 15; million at 100,000 clients (cluster
+#   only) about 10; live about 3 a repetition.
+#   ROUNDS=50 (overhead: the median s/round; 200 before 2026-11-29, the same steady state),
+#   SCALE_ROUNDS=3, SCALE_CLIENTS="1000 10000 60000",
 #   SCALE_TIMEOUT=300 (seconds per configuration; a run past it is stopped and reported),
 #   PRODUCT_CLIENTS=10000, LIVE_CLIENTS="1000 60000", PARTITIONS=4 (Spark tasks per pass),
 #   POPULATION_CLIENTS="1000 10000 100000 1000000", POPULATION_ROUNDS=2,
 #   MILLION_CLIENTS="100000 1000000", MILLION_TIMEOUT=5400, MILLION_ENGINES="local cluster",
-#   TRAFFIC_TASKS="2 8 32", TRAFFIC_CLIENTS=10000, TRAFFIC_ENGINE=cluster|local[N]
+#   TRAFFIC_TASKS="2 8 32", TRAFFIC_CLIENTS=4000, TRAFFIC_ENGINE=cluster|local[N]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -59,12 +72,23 @@ export JAVA_HOME
 # shellcheck source=load-check.sh
 source "$here/load-check.sh"
 require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
-rounds=${ROUNDS:-200}
+rounds=${ROUNDS:-50}
+reps=${REPS:-5}
+# wants PART: whether this run includes PART (`all`: overhead, scale, product, live).
+wants() {
+  local w
+  IFS=, read -r -a w <<<"$what"
+  for x in "${w[@]}"; do
+    [[ $x == "$1" || ($x == all && " overhead scale product live " == *" $1 "*) ]] && return 0
+  done
+  return 1
+}
 scale_rounds=${SCALE_ROUNDS:-3}
 scale_clients=${SCALE_CLIENTS:-1000 10000 60000}
 scale_timeout=${SCALE_TIMEOUT:-300}
 partitions=${PARTITIONS:-4}
-out="$root/tributary-benchmarks/target/results/spark-$(date +%Y%m%d-%H%M%S)"
+base="$root/tributary-benchmarks/target/results/spark-$(date +%Y%m%d-%H%M%S)"
+out=$base
 mkdir -p "$out"
 echo "results in $out" >&2
 
@@ -139,8 +163,14 @@ run() {
 
 engines=(local "local[2]" "$master")
 labels=(local local2 cluster)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -u +'%Y-%m-%d %H:%M UTC')
+for ((rep = 1; rep <= reps; rep++)); do
+out="$base/rep-$rep"
+mkdir -p "$out"
+echo "repetition $rep of $reps (results in $out)" >&2
 
-if [[ $what == overhead || $what == all ]]; then
+if wants overhead; then
   echo "overhead: FedProx protocol, $rounds rounds..." >&2
   for i in 0 1 2; do
     run "fedprox-${labels[$i]}" "${engines[$i]}" 1800 --algorithm fedprox --mu 1 \
@@ -149,7 +179,7 @@ if [[ $what == overhead || $what == all ]]; then
   done
 fi
 
-if [[ $what == scale || $what == all ]]; then
+if wants scale; then
   for k in $scale_clients; do
     echo "scale: fashion-mnist mclr, $k clients per round, $scale_rounds rounds..." >&2
     for i in 0 1 2; do
@@ -160,7 +190,7 @@ if [[ $what == scale || $what == all ]]; then
   done
 fi
 
-if [[ $what == product || $what == all ]]; then
+if wants product; then
   # The largest model x clients product: the FedAvg 2NN (mlp, 199,210 parameters) on
   # fashion-mnist, PRODUCT_CLIENTS per round.
   k=${PRODUCT_CLIENTS:-10000}
@@ -190,7 +220,7 @@ sample_live() {
   done
 }
 
-if [[ $what == live || $what == all ]]; then
+if wants live && ((rep == 1)); then
   for k in ${LIVE_CLIENTS:-1000 60000}; do
     echo "live heap: fashion-mnist mclr, $k clients per round, cluster..." >&2
     name="live-$k-cluster"
@@ -202,13 +232,13 @@ if [[ $what == live || $what == all ]]; then
   done
 fi
 
-if [[ $what == population || $what == all ]]; then
+if wants population; then
   for k in ${POPULATION_CLIENTS:-1000 10000 100000 1000000}; do
     echo "population: generated:784,10,1 mclr, $k clients per round..." >&2
     for i in 0 1 2; do
       name="population-$k-${labels[$i]}"
       sampler=
-      if [[ ${labels[$i]} == cluster ]]; then
+      if [[ ${labels[$i]} == cluster && $rep == 1 ]]; then
         sample_live "$name" 10 &
         sampler=$!
       fi
@@ -220,7 +250,7 @@ if [[ $what == population || $what == all ]]; then
   done
 fi
 
-if [[ $what == million ]]; then
+if wants million; then
   first=1
   for k in ${MILLION_CLIENTS:-100000 1000000}; do
     echo "million: generated:99999,10,1 mclr (1,000,000 parameters), $k clients per round..." >&2
@@ -229,7 +259,7 @@ if [[ $what == million ]]; then
       [[ " ${MILLION_ENGINES:-local cluster} " == *" ${labels[$i]} "* ]] || continue
       name="million-$k-${labels[$i]}"
       sampler=
-      if [[ ${labels[$i]} == cluster ]]; then
+      if [[ ${labels[$i]} == cluster && $rep == 1 ]]; then
         sample_live "$name" 10 &
         sampler=$!
       fi
@@ -242,7 +272,7 @@ if [[ $what == million ]]; then
   done
 fi
 
-if [[ $what == traffic ]]; then
+if wants traffic; then
   k=${TRAFFIC_CLIENTS:-10000}
   for t in ${TRAFFIC_TASKS:-2 8 32}; do
     for how in combined pertask; do
@@ -256,5 +286,8 @@ if [[ $what == traffic ]]; then
   done
 fi
 
+done
 stop_cluster
-python3 "$here/spark_report.py" "$out"
+python3 "$here/spark_report.py" "$base/rep-1"
+python3 "$here/spark_reps.py" "$base" --started "$started" --load-start "$load_start" \
+  --load-end "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -29,30 +29,39 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * One plain round and one SecAgg+ round of {@code N} SDK clients and a model of {@code M}
  * parameters, in one JVM over in-process gRPC: run with
  * {@code -Dtest=SecureAggregationBenchmark -Dtributary.bench.secagg=NxM} (for docs/benchmarks.md,
- * "Secure aggregation (issue 19)"). Each figure is the round's record: its seconds (fit and
- * evaluate) and the bytes the server sent and received, divided by the clients.
+ * "Secure aggregation (issue 19)"; {@code tributary-benchmarks/scripts/run-secagg.sh} runs it).
+ * Each figure is the round's record: its seconds (fit and evaluate) and the bytes the server sent
+ * and received, divided by the clients. Several sizes may be given, comma-separated
+ * ({@code 20x100000,100x100000}); {@code -Dtributary.bench.secagg.reps=R} (default 1) repeats
+ * each size R times, the plain round and the SecAgg+ round taking turns, so a drift in machine
+ * speed touches both and the script can take medians.
  */
-@EnabledIfSystemProperty(named = "tributary.bench.secagg", matches = "\\d+x\\d+")
+@EnabledIfSystemProperty(named = "tributary.bench.secagg", matches = "\\d+x\\d+(,\\d+x\\d+)*")
 class SecureAggregationBenchmark {
   private static final Backoff QUICK = new Backoff(Duration.ofMillis(20), Duration.ofMillis(50),
       2, 0, 2, 0);
 
   @Test
   void plainAgainstSecure() throws Exception {
-    String[] nm = System.getProperty("tributary.bench.secagg").split("x");
-    int n = Integer.parseInt(nm[0]);
-    int m = Integer.parseInt(nm[1]);
-    System.out.println("secagg bench: " + n + " clients x " + m + " parameters, load at start "
-        + Files.readString(Path.of("/proc/loadavg")).strip());
-    for (boolean secure : new boolean[] {false, true}) {
-      long t0 = System.nanoTime();
-      RoundRecord r = round(n, m, secure);
-      double wall = (System.nanoTime() - t0) / 1e9;
-      System.out.printf("secagg bench: %s: round %.2f s (run %.2f s incl. joining), failures %d,"
-          + " per client %.0f bytes down, %.0f bytes up; load %s%n",
-          secure ? "SecAgg+" : "plain", r.seconds(), wall, r.failures(),
-          r.bytesDown() / (double) n, r.bytesUp() / (double) n,
-          Files.readString(Path.of("/proc/loadavg")).strip());
+    int reps = Integer.parseInt(System.getProperty("tributary.bench.secagg.reps", "1"));
+    for (int rep = 1; rep <= reps; rep++) {
+      for (String size : System.getProperty("tributary.bench.secagg").split(",")) {
+        String[] nm = size.split("x");
+        int n = Integer.parseInt(nm[0]);
+        int m = Integer.parseInt(nm[1]);
+        System.out.println("secagg bench: " + n + " clients x " + m + " parameters, repetition "
+            + rep + ", load at start " + Files.readString(Path.of("/proc/loadavg")).strip());
+        for (boolean secure : new boolean[] {false, true}) {
+          long t0 = System.nanoTime();
+          RoundRecord r = round(n, m, secure);
+          double wall = (System.nanoTime() - t0) / 1e9;
+          System.out.printf("secagg bench: %s: %d clients: round %.2f s (run %.2f s incl. joining),"
+              + " failures %d, per client %.0f bytes down, %.0f bytes up; load %s%n",
+              secure ? "SecAgg+" : "plain", n, r.seconds(), wall, r.failures(),
+              r.bytesDown() / (double) n, r.bytesUp() / (double) n,
+              Files.readString(Path.of("/proc/loadavg")).strip());
+        }
+      }
     }
   }
 
