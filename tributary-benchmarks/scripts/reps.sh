@@ -6,7 +6,7 @@
 # them, the median and range of each and the script's markdown rows for docs/benchmarks.md.
 #
 #   source bench-env.sh; source load-check.sh; source reps.sh
-#   rows=('| CSV | {wall_s:.1f} s ({wall_s~:.1f}) |')   # {KEY} median, {KEY~} min-max, {KEY#} count
+#   rows=('| CSV | {wall_s:.1f} s ({wall_s~:.1f}) |')   # {KEY} median, {KEY~} min-max, {KEY+} sum, {KEY#} count
 #   repeat_self "$0" "$@"    # returns only inside a repetition (REP is set there)
 #   ... measure ..., figure wall_s 117.7
 #

@@ -1,9 +1,15 @@
-#!/usr/bin/env python3
 """Medians and ranges of the figures repeat_self (reps.sh) collected, and the markdown rows.
 
 Reads FIGURES (lines: repetition, key, value; tab-separated) and prints every key's median,
 range and count, then each ROW template with {KEY} replaced by the median, {KEY~} by the
-range "min-max" and {KEY#} by the number of repetitions with that key; an optional format
+range "min-max", {KEY+} by the sum and {KEY#} by the number of repetitions with that key; an
+optional format spec follows a colon, as in {wall_s:.1f} or {wall_s~:.1f}. A key no repetition
+recorded prints as "n/a", so a missing figure shows instead of stopping the table.
+"""Medians and ranges of the figures repeat_self (reps.sh) collected, and the markdown rows.
+
+Reads FIGURES (lines: repetition, key, value; tab-separated) and prints every key's median,
+range and count, then each ROW template with {KEY} replaced by the median, {KEY~} by the
+range "min-max", {KEY+} by the sum and {KEY#} by the number of repetitions with that key; an optional format
 spec follows a colon, as in {wall_s:.1f} or {wall_s~:.1f}. A key no repetition recorded
 prints as "n/a", so a missing figure shows instead of stopping the table.
 """
@@ -12,7 +18,7 @@ import re
 import statistics
 import sys
 
-PLACEHOLDER = re.compile(r"\{(\w+)([~#]?)(?::([^}]*))?\}")
+PLACEHOLDER = re.compile(r"\{(\w+)([~#+]?)(?::([^}]*))?\}")
 
 
 def load(path):
@@ -37,6 +43,8 @@ def fill(template, values):
             return "n/a"
         if kind == "#":
             return str(len(xs))
+        if kind == "+":
+            return format(sum(xs), spec)
         if kind == "~":
             return f"{format(min(xs), spec)}-{format(max(xs), spec)}"
         return format(statistics.median(xs), spec)

@@ -36,7 +36,7 @@ source "$here/load-check.sh"
 # shellcheck source=reps.sh
 source "$here/reps.sh"
 rows=("| Tributary \`FleetServer\` | $n | {trib_rounds_s~:.2f} | **{trib_median_s:.2f}** ({trib_median_s~:.2f}) | {trib_cpu_s:.1f} | heap after GC +{trib_heap_kib_node:.1f} KiB | {trib_peak_mib:,.0f} MiB | {load1_rep~:.1f} |"
-  "| Flower SuperLink + ServerApp | $anchor_n | failed in {flower_failed:.0f} of {flower_ran:.0f} | **{flower_median_s:.2f}** ({flower_median_s~:.2f}) | {flower_cpu_s:.2f} | RSS +{flower_rss_kib_node:.0f} KiB | | |")
+  "| Flower SuperLink + ServerApp | $anchor_n | failed in {flower_failed+:.0f} of {flower_ran+:.0f} | **{flower_median_s:.2f}** ({flower_median_s~:.2f}) | {flower_cpu_s:.2f} | RSS +{flower_rss_kib_node:.0f} KiB | | |")
 repeat_self "$0" "$@"
 peers="$root/../shared/peers"
 [[ -f $peers/setup-flower.sh ]] || { echo "no Flower snapshot at $peers" >&2; exit 1; }
