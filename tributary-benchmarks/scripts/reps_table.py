@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Medians and ranges of the figures repeat_self (reps.sh) collected, and the markdown rows.
 
 Reads FIGURES (lines: repetition, key, value; tab-separated) and prints every key's median,
@@ -5,13 +6,6 @@ range and count, then each ROW template with {KEY} replaced by the median, {KEY~
 range "min-max", {KEY+} by the sum and {KEY#} by the number of repetitions with that key; an
 optional format spec follows a colon, as in {wall_s:.1f} or {wall_s~:.1f}. A key no repetition
 recorded prints as "n/a", so a missing figure shows instead of stopping the table.
-"""Medians and ranges of the figures repeat_self (reps.sh) collected, and the markdown rows.
-
-Reads FIGURES (lines: repetition, key, value; tab-separated) and prints every key's median,
-range and count, then each ROW template with {KEY} replaced by the median, {KEY~} by the
-range "min-max", {KEY+} by the sum and {KEY#} by the number of repetitions with that key; an optional format
-spec follows a colon, as in {wall_s:.1f} or {wall_s~:.1f}. A key no repetition recorded
-prints as "n/a", so a missing figure shows instead of stopping the table.
 """
 import argparse
 import re
