@@ -38,7 +38,7 @@ benchmarks=(
   "secagg|4|$s/run-secagg.sh 20 50 100"
   "supernode|5|$s/run-flower-supernode.sh 100 5 100 1"
   "fleet-100|8|$s/run-fleet-scale.sh 100 2 1 2 100"
-  "fleet-1000|15|REPS=3 $s/run-fleet-scale.sh 1000 2 1 4 1000"
+  "fleet-1000|25|$s/run-fleet-scale.sh 1000 2 1 4 1000"
   "spark-overhead-scale|10|$s/run-spark.sh overhead,scale"
   "spark-product|10|$s/run-spark.sh product"
   "spark-population|20|$s/run-spark.sh population"

@@ -18,8 +18,8 @@
 #        the two interleave; a repetition whose Flower run fails (as at 1,000 nodes) records the
 #        failure and goes on. Prints the medians, ranges and the docs/benchmarks.md rows.
 # Expected at REPS=5 on an idle machine: N=100 (JVMS 2) about 8 minutes; N=1000 (JVMS 4) about
-# 25 minutes (~5 a repetition, Flower's failing run included): over the 12-minute aim, so the
-# 1,000-node rows take REPS=3 (~15 minutes).
+# 25 minutes (~5 a repetition, Flower's failing run included; REPS=3 takes ~15 but gives no
+# median of 5).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 n=${1:-1000}
