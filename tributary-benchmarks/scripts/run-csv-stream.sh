@@ -57,7 +57,9 @@ with pq.ParquetWriter(sys.argv[2], reader.schema) as writer:
 PY
   rm "$dir/data.csv"
 fi
-rows=("| ${format^^}, $(du -m "$data" | cut -f1) MB | ${heap/m/ MiB} | {rss_mib:.0f} MiB ({rss_mib~:.0f}) | {anchor_rss_mib:.0f} MiB ({anchor_rss_mib~:.0f}) | {wall_s:.1f} s ({wall_s~:.1f}) |")
+label=CSV
+[[ $format == parquet ]] && label=Parquet
+rows=("| $label, $(du -m "$data" | cut -f1) MB | ${heap/m/ MiB} | {rss_mib:.0f} MiB ({rss_mib~:.0f}) | {anchor_rss_mib:.0f} MiB ({anchor_rss_mib~:.0f}) | {wall_s:.1f} s ({wall_s~:.1f}) |")
 repeat_self "$0" "$@"
 rm -rf "$dir/run" "$dir/tmp"
 mkdir -p "$dir/tmp"

@@ -67,7 +67,9 @@ def cell(xs, fmt):
 def loads(reps, names):
     xs = [load1(d, n) for d in reps for n in names]
     xs = [x for x in xs if x is not None]
-    return f"{min(xs):.2f}-{max(xs):.2f}" if xs else ""
+    if not xs:
+        return ""
+    return f"{xs[0]:.2f}" if min(xs) == max(xs) else f"{min(xs):.2f}-{max(xs):.2f}"
 
 
 def same_bits(reps, names):
