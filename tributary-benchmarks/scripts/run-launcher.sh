@@ -33,6 +33,7 @@ source "$here/load-check.sh"
 require_idle # MAX_LOAD (default 1.0) or ALLOW_LOAD=1
 if [[ ${1:-} == table ]]; then
   # One load check for the table; each row's run records its own load at start and end.
+  : > "$out/launcher-table.txt"
   for row in "" "--dataset fashion-mnist --rounds 3" \
       "--algorithm fedavg --dataset synthetic:1,1 --model mclr --clients 30 --clients-per-round 10 --rounds 200 --local-epochs 20 --batch-size 10 --lr 0.01 --seed 1"; do
     # shellcheck disable=SC2086 # the row's arguments are words
