@@ -6,7 +6,8 @@
 # them, the median and range of each and the script's markdown rows for docs/benchmarks.md.
 #
 #   source bench-env.sh; source load-check.sh; source reps.sh
-#   rows=('| CSV | {wall_s:.1f} s ({wall_s~:.1f}) |')   # {KEY} median, {KEY~} min-max, {KEY+} sum, {KEY#} count
+#   rows=('| CSV | {wall_s:.1f} s ({wall_s~:.1f}) |')
+#     # {KEY}: the median, {KEY~}: min-max, {KEY+}: the sum, {KEY#}: the count (reps_table.py)
 #   repeat_self "$0" "$@"    # returns only inside a repetition (REP is set there)
 #   ... measure ..., figure wall_s 117.7
 #
@@ -20,6 +21,7 @@ repeat_self() {
   [[ -n ${REP:-} ]] && { figure load1_rep "$(cut -d' ' -f1 /proc/loadavg)"; return 0; }
   local script=$1 reps=${REPS:-5} r t0 t1 status=0
   shift
+  [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "REPS is '$reps', not a positive integer" >&2; exit 2; }
   [[ -n ${idle_checked:-} ]] || require_idle # the script may have checked before its set-up
   local name started load_start
   name=$(basename "$script" .sh)
