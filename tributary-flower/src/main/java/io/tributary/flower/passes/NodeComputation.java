@@ -126,14 +126,26 @@ public final class NodeComputation {
       throws NodeComputationException {
     Objects.requireNonNull(app, "app");
     Objects.requireNonNull(context, "context");
+    String id = "node-" + Long.toUnsignedString(context.nodeId());
+    return rebuild(spec, fitConfig, evaluateConfig, id, ins -> answer(app, context, id, ins));
+  }
+
+  /**
+   * As {@link #rebuild(ComputationSpec, Map, Map, ClientApp, Context)}, with {@code flower_fit}
+   * and {@code flower_evaluate} bound to {@code answer}, which answers each instruction as the
+   * node's client (a Join client's {@code FlowerClient}, as its stream would), named {@code id}.
+   */
+  LearningProcess rebuild(ComputationSpec spec, Map<String, Scalar> fitConfig,
+      Map<String, Scalar> evaluateConfig, String id,
+      java.util.function.Function<ServerMessage, ClientMessage> answer)
+      throws NodeComputationException {
     FederatedAlgorithm algorithm = algorithm(spec);
     ModelSpec model = new ModelSpec(spec.modelType());
     LearningProcess process;
     try {
       ClientSignals signals = algorithm.aggregator().create(model.type()).clientSignals();
-      String id = "node-" + Long.toUnsignedString(context.nodeId());
       LocalClientWork work = new LocalClientWork(id, model, signals, spec.maxExamples(),
-          serializers, fitConfig, evaluateConfig, ins -> answer(app, context, id, ins));
+          serializers, fitConfig, evaluateConfig, answer);
       process = algorithm.process(work.initialize(), work.fit(), work.evaluation());
     } catch (IllegalArgumentException e) {
       throw new ComputationSpecException(ComputationSpec.MODEL_TYPE, spec.algorithm()
@@ -144,6 +156,11 @@ public final class NodeComputation {
       throw new FingerprintMismatchException(spec.algorithm(), spec.fingerprint(), rebuilt);
     }
     return process;
+  }
+
+  /** The serializers the model travels in to the node's client. */
+  SerializerRegistry serializers() {
+    return serializers;
   }
 
   /** {@code app} stating that this node runs client passes ({@link ClientPasses}). */

@@ -1,6 +1,7 @@
 package io.tributary.flower.passes;
 
 import io.tributary.core.computation.Computation;
+import io.tributary.flower.FlowerClient;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.app.ClientApp;
 import io.tributary.flower.app.Context;
@@ -23,7 +24,9 @@ import java.util.Optional;
  * {@value SecurePassMessages#MESSAGE_TYPE} messages with the protocol's node side ({@link
  * SecurePassNode}), replaying the node's client with the computation {@link NodeComputation}
  * rebuilds ({@code flower_fit} bound to the app), and passes every other message to the app. The
- * served app states that it runs client passes ({@link ClientPasses}).
+ * served app states that it runs client passes ({@link ClientPasses}). A Java client that joins
+ * over the legacy {@code Join} transport is served the same way ({@link #serve(FlowerClient)}),
+ * the stages carried in FitIns/FitRes ({@link JoinPassLayout}).
  *
  * <pre>{@code
  * ClientApp served = NodePasses.of(NodeComputation.builder().algorithm(dpFedAvg).build(),
@@ -64,7 +67,45 @@ public final class NodePasses {
 
   private Message handle(ClientApp app, Message m, Context context)
       throws NodeComputationException {
-    RecordDict content = m.content();
+    return m.reply(respond(m.content(), context, (spec, fit) -> computation.rebuild(spec, fit,
+        Map.of(), app, context)));
+  }
+
+  /**
+   * {@code client} answering secure-pass stages too, for a node that joins over the legacy
+   * {@code Join} transport ({@code FlowerClientRunner}): a FitIns whose config carries a stage
+   * ({@link JoinPassLayout}) is answered with the protocol's node side as a Fleet node answers
+   * the stage's message, the client replayed with {@code flower_fit} bound to {@code client}
+   * itself (the FitIns it is sent is the one its stream would carry); the capability query
+   * ({@code GetPropertiesIns} with {@link ClientPasses#query()}) states that it runs client
+   * passes. Every other instruction goes to {@code client} unchanged.
+   *
+   * <pre>{@code
+   * FlowerClient served = NodePasses.of(NodeComputation.builder().algorithm(dpFedAvg).build(),
+   *     new SecAggPassNode()).serve(client);
+   * FlowerClientRunner.builder(served).target("127.0.0.1:8080").build().run();
+   * }</pre>
+   */
+  public FlowerClient serve(FlowerClient client) {
+    return new JoinPassClient(this, computation, client);
+  }
+
+  /** Rebuilds the pass's process from the spec and fit config a stage message carries. */
+  @FunctionalInterface
+  interface Rebuild {
+    LearningProcess rebuild(ComputationSpec spec, Map<String, Scalar> fitConfig)
+        throws NodeComputationException;
+  }
+
+  /**
+   * The node's reply to the stage message {@code content}: the protocol's entries, and the
+   * pass part when the stage carries the pass, its process had from {@code rebuild}.
+   *
+   * @throws IllegalArgumentException when the message is malformed, naming what is wrong
+   * @throws NodeComputationException when the pass's computation cannot be rebuilt
+   */
+  RecordDict respond(RecordDict content, Context context, Rebuild rebuild)
+      throws NodeComputationException {
     Map<String, Object> stage = record(content, SecurePassMessages.STAGE_RECORD)
         .orElseThrow(() -> new IllegalArgumentException("the message has no '"
             + SecurePassMessages.STAGE_RECORD + "' config record"));
@@ -79,7 +120,7 @@ public final class NodePasses {
       Map<String, Scalar> fit = SecurePassMessages.scalars(record(content,
           SecurePassMessages.FIT_CONFIG_RECORD).orElse(Map.of()));
       replay = Optional.of(client -> {
-        LearningProcess process = computation.rebuild(spec, fit, Map.of(), app, context);
+        LearningProcess process = rebuild.rebuild(spec, fit);
         Computation c = p.next() ? process.next() : process.evaluate();
         PassInputs inputs = PassInputs.decode(p.inputs());
         if (inputs.pass() != p.pass()) {
@@ -99,7 +140,7 @@ public final class NodePasses {
       out.put(SecurePassMessages.PART_RECORD, new ConfigRecord(Map.of(
           SecurePassMessages.PAYLOAD, computed[0].part().payload())));
     }
-    return m.reply(new RecordDict(out));
+    return new RecordDict(out);
   }
 
   private static Optional<Map<String, Object>> record(RecordDict content, String name) {

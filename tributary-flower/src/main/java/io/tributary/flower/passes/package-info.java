@@ -12,7 +12,9 @@
  * node side ({@link io.tributary.flower.passes.SecurePassNode}); the server finds the protocol's
  * server side ({@link io.tributary.flower.passes.SecurePassProtocol}) on its class path and
  * gives it the pass's nodes ({@link io.tributary.flower.passes.PassNodes}). {@link
- * io.tributary.flower.passes.SecurePassMessages} is the messages' layout. {@code
+ * io.tributary.flower.passes.SecurePassMessages} is the messages' layout, {@link
+ * io.tributary.flower.passes.JoinPassLayout} the same messages in FitIns/FitRes for a Java
+ * client on the legacy Join transport, which {@code NodePasses} serves too. {@code
  * tributary-flower-secagg} provides SecAgg+ for both sides, so this module needs no
  * cryptography.
  */

@@ -12,6 +12,7 @@ import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
@@ -45,10 +46,11 @@ public final class FlowerServer implements AutoCloseable {
   private boolean closed;
 
   private FlowerServer(ServerConfig config, ServerBuilder<?> transport,
-      SerializerRegistry registry) throws IOException {
+      SerializerRegistry registry, Optional<SecureAggregation> securePasses) throws IOException {
     this.config = config;
     this.registry = registry;
-    this.host = new RoundHost(config, registry);
+    this.host = securePasses.map(p -> new RoundHost(config, registry, Optional.empty(), p))
+        .orElseGet(() -> new RoundHost(config, registry));
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "flower-server-timer");
       t.setDaemon(true);
@@ -89,7 +91,22 @@ public final class FlowerServer implements AutoCloseable {
       SerializerRegistry registry) throws IOException {
     return new FlowerServer(Objects.requireNonNull(config, "config"),
         Objects.requireNonNull(transport, "transport"), Objects.requireNonNull(registry,
-            "registry"));
+            "registry"), Optional.empty());
+  }
+
+  /**
+   * Starts as {@link #start(ServerConfig)}, a computation that sums securely running its secure
+   * passes on the Join clients with {@code securePasses}' neighbours and threshold rather than
+   * {@link SecureAggregation#defaults()} (the configuration's own {@code secureAggregation} is
+   * the secure fit round, which cannot run beside them).
+   *
+   * @throws IOException if the address cannot be bound or a TLS file is unusable
+   */
+  public static FlowerServer start(ServerConfig config, SecureAggregation securePasses)
+      throws IOException {
+    return new FlowerServer(Objects.requireNonNull(config, "config"), GrpcServers.netty(config),
+        SerializerRegistry.load(), Optional.of(Objects.requireNonNull(securePasses,
+            "securePasses")));
   }
 
   /** The port the server listens on (useful with port 0); -1 for a transport without ports. */

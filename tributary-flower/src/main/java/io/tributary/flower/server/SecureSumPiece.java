@@ -8,7 +8,7 @@ import java.util.List;
  * computation's own client steps on the nodes (docs/architecture.md, "What running it on a server
  * takes"), and which of them this Tributary has. A {@link SecureSumRefusedException} names
  * the ones a server lacks: for a Fleet server all four are built, the protocol found on the class
- * path; the legacy Join transport has no secure pass.
+ * path, over Fleet messages and the legacy Join transport's FitIns/FitRes alike.
  */
 public enum SecureSumPiece {
   /** Piece 1: the runtime replays a client pass handing a secure sum's inputs to a protocol. */
@@ -28,8 +28,12 @@ public enum SecureSumPiece {
   FLEET_PROTOCOL("a server pass engine sending each node its pass with a secure-sum protocol's "
       + "stages in Fleet messages (a SecurePassProtocol on the class path, such as "
       + "tributary-flower-secagg's SecAgg+)", true),
-  /** Piece 4 for the legacy transport: passes and stages in FitIns/FitRes. */
-  JOIN_PROTOCOL("a secure pass over the legacy Join transport's FitIns/FitRes", false);
+  /**
+   * Piece 4 for the legacy transport: passes and stages in FitIns/FitRes ({@code
+   * io.tributary.flower.passes.JoinPassLayout}), answered by a Join client that {@code
+   * NodePasses} serves.
+   */
+  JOIN_PROTOCOL("a secure pass over the legacy Join transport's FitIns/FitRes", true);
 
   private final String description;
   private final boolean built;
@@ -55,17 +59,10 @@ public enum SecureSumPiece {
   }
 
   /**
-   * The pieces a server lacks to run a secure pass: the Fleet protocol when none is on its class
-   * path, and the Join transport's when Join clients are connected.
+   * The pieces a server lacks to run a secure pass: the protocol when none is on its class path
+   * (which both transports' passes need).
    */
-  public static List<SecureSumPiece> missing(boolean protocolFound, boolean joinClients) {
-    List<SecureSumPiece> out = new java.util.ArrayList<>();
-    if (!protocolFound) {
-      out.add(FLEET_PROTOCOL);
-    }
-    if (joinClients) {
-      out.add(JOIN_PROTOCOL);
-    }
-    return List.copyOf(out);
+  public static List<SecureSumPiece> missing(boolean protocolFound) {
+    return protocolFound ? List.of() : List.of(FLEET_PROTOCOL);
   }
 }

@@ -18,11 +18,11 @@ import java.util.TreeMap;
  * so it would compute every client's input itself: running such a computation would present a
  * plain sum as a secure one. A Fleet server runs those steps on the nodes (the pieces of {@link
  * SecureSumPiece}) when a secure-pass protocol is on its class path and every connected node runs
- * client passes; otherwise it refuses: {@link #missingPieces} are the pieces it lacks (the
- * protocol; the Join transport's, when Join clients are connected), {@link #incapableNodes} the
- * connected nodes that stated no such capability ({@code io.tributary.flower.passes.ClientPasses})
- * or are Join clients, each with why (Flower's Python nodes never can: they run their own
- * training and mods).
+ * client passes (a Fleet node, or a Join client over FitIns/FitRes); otherwise it refuses:
+ * {@link #missingPieces} are the pieces it lacks (the protocol), {@link #incapableNodes} the
+ * connected nodes that stated no such capability ({@code io.tributary.flower.passes.ClientPasses}),
+ * each with why (Flower's Python nodes and clients never can: they run their own training and
+ * mods).
  */
 public final class SecureSumRefusedException extends FlowerServerException {
   private static final long serialVersionUID = 1L;

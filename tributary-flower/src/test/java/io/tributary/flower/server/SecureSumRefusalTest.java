@@ -38,18 +38,21 @@ class SecureSumRefusalTest {
             assertThat(e.intrinsics()).containsExactly("federated_secure_sum_bitwidth");
             assertThat(e.getMessage()).contains("sums securely (federated_secure_sum_bitwidth)")
                 .contains("hold every client's input in the clear");
-            // Precise: which pieces this server lacks (no secure-pass protocol on this
-            // module's class path; the Join transport has none), and which nodes cannot run
-            // passes.
-            assertThat(e.missingPieces()).containsExactly(SecureSumPiece.FLEET_PROTOCOL,
-                SecureSumPiece.JOIN_PROTOCOL);
+            // Precise: which piece this server lacks (no secure-pass protocol on this
+            // module's class path), and which nodes cannot run passes: these Join clients
+            // answer the capability query as a Python Flower client without get_properties.
+            assertThat(e.missingPieces()).containsExactly(SecureSumPiece.FLEET_PROTOCOL);
             assertThat(e.getMessage()).contains("it lacks a server pass engine")
-                .contains("a secure pass over the legacy Join transport's FitIns/FitRes")
+                .doesNotContain("Join transport")
                 .contains("2 of 2 connected nodes cannot run client passes");
             assertThat(e.nodesAsked()).isEqualTo(2);
             assertThat(e.incapableNodes()).hasSize(2);
             assertThat(e.incapableNodes().values())
-                .allMatch(why -> why.startsWith("a Join client"));
+                .allMatch(why -> why.equals("answered GET_PROPERTIES_NOT_IMPLEMENTED"));
+            for (String id : e.incapableNodes().keySet()) {
+              assertThat(e.getMessage()).contains(id + ": answered "
+                  + "GET_PROPERTIES_NOT_IMPLEMENTED");
+            }
           });
       assertThat(clients).anyMatch(c -> c.received.stream()
           .anyMatch(ServerMessage::hasGetParametersIns));

@@ -396,6 +396,74 @@ public final class ClientProxy implements RemoteClient {
     return t instanceof StatusRuntimeException s ? s.getStatus().toString() : t.toString();
   }
 
+  /**
+   * A secure pass's stage ({@value io.tributary.flower.passes.SecurePassMessages#MESSAGE_TYPE}),
+   * the only message a Join stream carries besides the server's instructions: sent as a FitIns
+   * without parameters, its records in the config ({@link
+   * io.tributary.flower.passes.JoinPassLayout}), and the FitRes's metrics read back into the
+   * reply's records. The future fails with a {@link ClientResultException} when the client
+   * answers with another message or a non-OK status (it dropped out, as a Fleet node that replies
+   * with an error), and with a {@link io.tributary.flower.passes.JoinPassLayout.MalformedException}
+   * when its FitRes does not read as a stage's reply (parameters, a key of no reply record).
+   */
+  @Override
+  public CompletableFuture<io.tributary.flower.records.RecordDict> message(String type,
+      io.tributary.flower.records.RecordDict content, String group, Optional<Duration> timeout) {
+    if (!type.equals(io.tributary.flower.passes.SecurePassMessages.MESSAGE_TYPE)) {
+      return RemoteClient.super.message(type, content, group, timeout);
+    }
+    ServerMessage ins = ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns.newBuilder()
+        .setParameters(io.tributary.flower.internal.proto.Parameters.newBuilder()
+            .setTensorType(tensorType))
+        .putAllConfig(io.tributary.flower.internal.ScalarCodec.toProto(
+            io.tributary.flower.passes.JoinPassLayout.fitInsConfig(content)))).build();
+    CompletableFuture<io.tributary.flower.records.RecordDict> out = new CompletableFuture<>();
+    request(ins, timeout).whenComplete((answer, failed) -> {
+      if (failed != null) {
+        out.completeExceptionally(failed);
+        return;
+      }
+      try {
+        out.complete(stageReply(answer));
+      } catch (ClientResultException | io.tributary.flower.passes.JoinPassLayout
+          .MalformedException e) {
+        out.completeExceptionally(e);
+      }
+    });
+    return out;
+  }
+
+  /** The stage's reply a FitRes carries. */
+  private io.tributary.flower.records.RecordDict stageReply(ClientMessage answer)
+      throws io.tributary.flower.passes.JoinPassLayout.MalformedException {
+    if (!answer.hasFitRes()) {
+      throw new ClientResultException(id, "answered a secure pass's FitIns with "
+          + answer.getMsgCase(), null);
+    }
+    ClientMessage.FitRes res = answer.getFitRes();
+    if (res.getStatus().getCode() != io.tributary.flower.internal.proto.Code.OK) {
+      throw new ClientResultException(id, "a secure pass's FitRes reported "
+          + res.getStatus().getCode() + ": " + res.getStatus().getMessage(), null);
+    }
+    if (res.getParameters().getTensorsCount() != 0) {
+      throw new io.tributary.flower.passes.JoinPassLayout.MalformedException("the FitRes "
+          + "carries " + res.getParameters().getTensorsCount() + " tensors; a stage's reply "
+          + "carries none");
+    }
+    if (res.getMetricsCount() > io.tributary.flower.passes.JoinPassLayout.MAX_ENTRIES) {
+      throw new io.tributary.flower.passes.JoinPassLayout.MalformedException("the FitRes "
+          + "metrics hold " + res.getMetricsCount() + " entries, over "
+          + io.tributary.flower.passes.JoinPassLayout.MAX_ENTRIES);
+    }
+    java.util.Map<String, io.tributary.flower.Scalar> metrics;
+    try {
+      metrics = io.tributary.flower.internal.ScalarCodec.fromProto(res.getMetricsMap());
+    } catch (io.tributary.flower.internal.MalformedMessageException e) {
+      throw new io.tributary.flower.passes.JoinPassLayout.MalformedException(e.getMessage());
+    }
+    return io.tributary.flower.passes.JoinPassLayout.reply(metrics);
+  }
+
   @Override
   public String toString() {
     return "ClientProxy[" + id + ", " + tensorType + "]";

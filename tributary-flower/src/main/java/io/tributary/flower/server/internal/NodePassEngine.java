@@ -3,6 +3,7 @@ package io.tributary.flower.server.internal;
 import io.tributary.core.computation.Computation;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.passes.ComputationSpec;
+import io.tributary.flower.passes.JoinPassLayout;
 import io.tributary.flower.passes.PassNodes;
 import io.tributary.flower.passes.SecurePassMessages;
 import io.tributary.flower.passes.SecurePassProtocol;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * computation it rebuilds, and enters its secure-sum input into the {@link SecurePassProtocol}),
  * so that the server learns only the survivors' sum; a pass without one runs here as it always
  * has, each client's work a message to its node, whose update the server sees in the clear
- * anyway.
+ * anyway. A node is a Fleet node, sent each stage as a Fleet message, or a Join client, sent it
+ * in a FitIns ({@link RemoteClient#message}); both may take part in one pass.
  */
 final class NodePassEngine implements PassEngine {
   private static final Logger LOG = LoggerFactory.getLogger(NodePassEngine.class);
@@ -104,12 +106,6 @@ final class NodePassEngine implements PassEngine {
     if (clients.size() != request.clients()) {
       throw new PassEngineException("pass " + request.pass() + " has " + request.clients()
           + " clients, the round's cohort " + clients.size(), null);
-    }
-    for (RemoteClient c : clients) {
-      if (!c.takesMessages()) {
-        throw new PassEngineException(c.id() + " is a Join client, which cannot run a secure "
-            + "pass (its transport carries only the server's instructions)", null);
-      }
     }
     PassInputs inputs = request.clientInputs();
     Nodes nodes = new Nodes(clients, inputs, next, request.pass(),
@@ -193,11 +189,20 @@ final class NodePassEngine implements PassEngine {
       Map<Integer, Reply> out = new LinkedHashMap<>();
       for (Map.Entry<Integer, CompletableFuture<RecordDict>> e : pending.entrySet()) {
         int c = e.getKey();
+        RemoteClient node = clients.get(c);
         RecordDict reply;
+        // The pass waits for this answer now: a Join stream reads it even if the server's
+        // inbound budget is spent.
+        node.expedite();
         try {
           reply = e.getValue().get();
         } catch (ExecutionException ex) {
           Throwable why = ex.getCause() == null ? ex : ex.getCause();
+          if (why instanceof JoinPassLayout.MalformedException m) {
+            // A Join client's FitRes that is no stage's reply: malformed, as a Fleet reply
+            // without the stage's record.
+            throw new SecurePassReplyException(node(c), stage, m.getMessage(), m);
+          }
           dropped(c, stage, why.getMessage() == null ? why.getClass().getSimpleName()
               : why.getMessage());
           continue;
@@ -205,6 +210,8 @@ final class NodePassEngine implements PassEngine {
           Thread.currentThread().interrupt();
           throw new PassEngineException("interrupted at stage " + stage + " of pass " + pass,
               ex);
+        } finally {
+          node.releaseAnswer();
         }
         out.put(c, reply(c, stage, reply, withPass));
       }

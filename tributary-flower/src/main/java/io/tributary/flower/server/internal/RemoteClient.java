@@ -65,20 +65,13 @@ public interface RemoteClient {
   default void releaseAnswer() {}
 
   /**
-   * Whether the client takes Flower Message-API messages of any type ({@link #message}): a Fleet
-   * node does, a legacy {@code Join} stream, whose messages are the server's instructions, does
-   * not.
-   */
-  default boolean takesMessages() {
-    return false;
-  }
-
-  /**
    * Sends a Message-API message of {@code type} with {@code content} in group {@code group};
    * the future gets the reply's content, or fails with a {@link
    * io.tributary.flower.server.RemoteClientException} naming why (the client left, timed out,
-   * broke the rules or replied with an error). A client that does not {@link #takesMessages}
-   * fails the future at once.
+   * broke the rules or replied with an error). A Fleet node takes messages of any type; a legacy
+   * {@code Join} stream, whose messages are the server's instructions, takes a secure pass's
+   * stages only, carried in FitIns/FitRes ({@link io.tributary.flower.passes.JoinPassLayout}),
+   * and fails the future of any other type at once.
    *
    * @throws IllegalStateException if an instruction is already outstanding
    */

@@ -257,11 +257,11 @@ public final class RoundRunner {
   /**
    * The protocol a process whose computations sum securely runs its secure passes with, on the
    * nodes: found on the class path ({@link java.util.ServiceLoader}) when every connected node
-   * states that it runs client passes over Fleet messages. Otherwise the process is refused
-   * before any client is asked to fit, since the server's runtime would compute every client's
-   * input to the secure sum itself (see {@link SecureSumRefusedException}): the refusal names the
-   * pieces missing (no protocol on the class path, Join clients, whose transport has no secure
-   * pass) and the connected nodes that cannot run client passes, asked now ({@link
+   * (Fleet node or Join client) states that it runs client passes. Otherwise the process is
+   * refused before any client is asked to fit, since the server's runtime would compute every
+   * client's input to the secure sum itself (see {@link SecureSumRefusedException}): the refusal
+   * names the piece missing (no protocol on the class path) and the connected nodes that cannot
+   * run client passes, asked now ({@link
    * ClientPassesQuery}; before the clients are waited for when the model is known, those
    * connected so far). Empty for a process without secure sums.
    */
@@ -279,23 +279,14 @@ public final class RoundRunner {
     }
     List<RemoteClient> nodes = manager.all();
     Duration wait = capabilityWait();
-    java.util.SortedMap<String, String> incapable = new java.util.TreeMap<>();
-    List<RemoteClient> messaging = new ArrayList<>();
-    for (RemoteClient n : nodes) {
-      if (n.takesMessages()) {
-        messaging.add(n);
-      } else {
-        incapable.put(n.id(), "a Join client: " + io.tributary.flower.server.SecureSumPiece
-            .JOIN_PROTOCOL.description() + " is not built");
-      }
-    }
-    incapable.putAll(ClientPassesQuery.incapable(messaging, wait));
+    // Fleet nodes and Join clients alike: a Join client runs passes over FitIns/FitRes when
+    // it states so (a Java one served by NodePasses), and a Python Flower client never does.
+    java.util.SortedMap<String, String> incapable = ClientPassesQuery.incapable(nodes, wait);
     Optional<io.tributary.flower.passes.SecurePassProtocol> protocol = java.util.ServiceLoader
         .load(io.tributary.flower.passes.SecurePassProtocol.class,
             RoundRunner.class.getClassLoader()).findFirst();
     List<io.tributary.flower.server.SecureSumPiece> missing =
-        io.tributary.flower.server.SecureSumPiece.missing(protocol.isPresent(),
-            messaging.size() < nodes.size());
+        io.tributary.flower.server.SecureSumPiece.missing(protocol.isPresent());
     if (protocol.isEmpty() || !incapable.isEmpty() || nodes.isEmpty()) {
       throw new SecureSumRefusedException(process.name(), secure, missing, incapable,
           nodes.size());

@@ -145,11 +145,6 @@ public final class FleetNode implements RemoteClient {
    * @throws IllegalStateException if the node still owes an answer
    */
   @Override
-  public boolean takesMessages() {
-    return true;
-  }
-
-  @Override
   public CompletableFuture<RecordDict> message(String type, RecordDict content, String group,
       Optional<Duration> timeout) {
     double ttl = timeout.map(t -> t.toMillis() / 1000.0).orElse(MessageApi.DEFAULT_TTL);
