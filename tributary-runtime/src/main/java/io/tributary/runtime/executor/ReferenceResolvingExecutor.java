@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The top of the executor stack: it evaluates the structure of a computation (lambdas, blocks,
@@ -110,15 +111,15 @@ public final class ReferenceResolvingExecutor implements Executor {
   @Override
   public CompletableFuture<ExecutorValue> createValue(Object value, Type type) {
     if (value instanceof BuildingBlock b) {
-      return evaluate(b, Scope.EMPTY).thenApply(v -> v);
+      return widen(evaluate(b, Scope.EMPTY));
     }
-    return target.createValue(value, type).thenApply(Delegated::new);
+    return map(target.createValue(value, type), Delegated::new);
   }
 
   @Override
   public CompletableFuture<ExecutorValue> createCall(
       ExecutorValue function, Optional<ExecutorValue> argument) {
-    return call((Value) function, argument.map(a -> (Value) a)).thenApply(v -> v);
+    return widen(call((Value) function, argument.map(a -> (Value) a)));
   }
 
   @Override
@@ -134,17 +135,17 @@ public final class ReferenceResolvingExecutor implements Executor {
 
   @Override
   public CompletableFuture<ExecutorValue> createSelection(ExecutorValue source, int index) {
-    return select((Value) source, index).thenApply(v -> v);
+    return widen(select((Value) source, index));
   }
 
   @Override
   public CompletableFuture<Object> materialize(ExecutorValue value) {
-    return delegate((Value) value).thenCompose(target::materialize);
+    return then(delegate((Value) value), target::materialize);
   }
 
   @Override
   public CompletableFuture<Object> capture(ExecutorValue value) {
-    return delegate((Value) value).thenCompose(target::capture);
+    return then(delegate((Value) value), target::capture);
   }
 
   @Override
@@ -160,7 +161,7 @@ public final class ReferenceResolvingExecutor implements Executor {
           CompletableFuture::completedFuture).orElseGet(() -> CompletableFuture.failedFuture(
               new LocalComputationException("reference to '" + r.name()
                   + "', which is not bound here")));
-      case Selection s -> evaluate(s.source(), scope).thenCompose(src -> select(src, s.key()));
+      case Selection s -> then(evaluate(s.source(), scope), src -> select(src, s.key()));
       case Struct s -> {
         List<CompletableFuture<Value>> parts = new ArrayList<>();
         List<Optional<String>> names = new ArrayList<>();
@@ -168,13 +169,13 @@ public final class ReferenceResolvingExecutor implements Executor {
           parts.add(evaluate(e.value(), scope));
           names.add(e.name());
         }
-        yield all(parts).thenApply(values -> new StructOf(names, values));
+        yield map(all(parts), values -> new StructOf(names, values));
       }
-      case Call c -> evaluate(c.function(), scope).thenCompose(fn -> {
+      case Call c -> then(evaluate(c.function(), scope), fn -> {
         if (c.argument().isEmpty()) {
           return call(fn, Optional.empty());
         }
-        return evaluate(c.argument().get(), scope).thenCompose(a -> call(fn, Optional.of(a)));
+        return then(evaluate(c.argument().get(), scope), a -> call(fn, Optional.of(a)));
       });
       case Lambda l -> CompletableFuture.completedFuture(new Closure(l, scope, closureTypes));
       case Block b -> block(b.locals(), 0, b.result(), scope);
@@ -188,7 +189,7 @@ public final class ReferenceResolvingExecutor implements Executor {
   }
 
   private CompletableFuture<Value> delegateBlock(BuildingBlock b, Type type) {
-    return target.createValue(b, type).thenApply(Delegated::new);
+    return map(target.createValue(b, type), Delegated::new);
   }
 
   private CompletableFuture<Value> block(
@@ -197,7 +198,7 @@ public final class ReferenceResolvingExecutor implements Executor {
       return evaluate(result, scope);
     }
     Block.Local local = locals.get(next);
-    return evaluate(local.value(), scope).thenCompose(
+    return then(evaluate(local.value(), scope),
         v -> block(locals, next + 1, result, scope.bind(local.name(), v)));
   }
 
@@ -210,12 +211,11 @@ public final class ReferenceResolvingExecutor implements Executor {
       return evaluate(l.result(), inner);
     }
     CompletableFuture<ExecutorValue> f = delegate(fn);
-    CompletableFuture<Optional<ExecutorValue>> a = arg.isPresent()
-        ? delegate(arg.get()).thenApply(Optional::of)
-        : CompletableFuture.completedFuture(Optional.empty());
-    return f.thenCombine(a, (x, y) -> target.createCall(x, y))
-        .thenCompose(v -> v)
-        .thenApply(Delegated::new);
+    if (arg.isEmpty()) {
+      return map(then(f, x -> target.createCall(x, Optional.empty())), Delegated::new);
+    }
+    CompletableFuture<ExecutorValue> a = delegate(arg.get());
+    return map(then(f, x -> then(a, y -> target.createCall(x, Optional.of(y)))), Delegated::new);
   }
 
   private CompletableFuture<Value> select(Value source, Selection.Key key) {
@@ -239,8 +239,7 @@ public final class ReferenceResolvingExecutor implements Executor {
     if (source instanceof StructOf s) {
       return CompletableFuture.completedFuture(s.elements().get(index));
     }
-    return delegate(source).thenCompose(v -> target.createSelection(v, index))
-        .thenApply(Delegated::new);
+    return map(then(delegate(source), v -> target.createSelection(v, index)), Delegated::new);
   }
 
   /** The value as one of the target's: structs are built there, closures become functions. */
@@ -252,7 +251,7 @@ public final class ReferenceResolvingExecutor implements Executor {
         for (Value e : s.elements()) {
           parts.add(delegate(e));
         }
-        yield all(parts).thenCompose(values -> target.createStruct(s.names(), values));
+        yield then(all(parts), values -> target.createStruct(s.names(), values));
       }
       case Closure c -> close(c);
     };
@@ -277,9 +276,9 @@ public final class ReferenceResolvingExecutor implements Executor {
     List<CompletableFuture<Object>> values = new ArrayList<>();
     for (String n : names) {
       Value bound = c.scope().lookup(n).orElseThrow();
-      values.add(delegate(bound).thenCompose(target::capture));
+      values.add(then(delegate(bound), target::capture));
     }
-    return all(values).thenCompose(vs -> {
+    return then(all(values), vs -> {
       Env env = Env.EMPTY;
       for (int i = 0; i < names.size(); i++) {
         env = env.bind(names.get(i), vs.get(i));
@@ -326,13 +325,65 @@ public final class ReferenceResolvingExecutor implements Executor {
   }
 
   private static <T> CompletableFuture<List<T>> all(List<CompletableFuture<T>> parts) {
-    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(x -> {
-      List<T> out = new ArrayList<>();
-      for (CompletableFuture<T> p : parts) {
-        out.add(p.join());
-      }
-      return out;
-    });
+    boolean done = true;
+    for (CompletableFuture<T> p : parts) {
+      done &= completed(p);
+    }
+    if (done) {
+      return CompletableFuture.completedFuture(joined(parts));
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+        .thenApply(x -> joined(parts));
+  }
+
+  private static <T> List<T> joined(List<CompletableFuture<T>> parts) {
+    List<T> out = new ArrayList<>(parts.size());
+    for (CompletableFuture<T> p : parts) {
+      out.add(p.join());
+    }
+    return out;
+  }
+
+  // Every value of the executor below is complete when it is returned, but for a materialized
+  // one: it builds federated values lazily and computes them on materialize. These three apply
+  // the next step to a complete value at once, as thenCompose and thenApply would, without a
+  // dependent stage, its lambda and its future per step; a pending value gets the stage.
+
+  /** {@code fn} of {@code f}'s value, now when {@code f} has completed normally. */
+  private static <T, U> CompletableFuture<U> then(CompletableFuture<T> f,
+      Function<? super T, ? extends CompletableFuture<U>> fn) {
+    if (!completed(f)) {
+      return f.thenCompose(fn);
+    }
+    try {
+      return fn.apply(f.join());
+    } catch (RuntimeException e) {
+      // thenCompose completes its stage with what fn throws.
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** {@code fn} of {@code f}'s value, now when {@code f} has completed normally. */
+  private static <T, U> CompletableFuture<U> map(CompletableFuture<T> f,
+      Function<? super T, ? extends U> fn) {
+    if (!completed(f)) {
+      return f.thenApply(fn);
+    }
+    try {
+      return CompletableFuture.completedFuture(fn.apply(f.join()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static boolean completed(CompletableFuture<?> f) {
+    return f.state() == java.util.concurrent.Future.State.SUCCESS;
+  }
+
+  /** A future of this executor's value as one of {@link ExecutorValue}, which it is. */
+  @SuppressWarnings("unchecked")
+  private static CompletableFuture<ExecutorValue> widen(CompletableFuture<? extends Value> f) {
+    return (CompletableFuture<ExecutorValue>) (CompletableFuture<?>) f;
   }
 
   /** The names a building block refers to without binding them itself. */
