@@ -14,6 +14,8 @@
  * gives it the pass's nodes ({@link io.tributary.flower.passes.PassNodes}). {@link
  * io.tributary.flower.passes.SecurePassMessages} is the messages' layout. {@code
  * tributary-flower-secagg} provides SecAgg+ for both sides, so this module needs no
- * cryptography.
+ * cryptography; {@link io.tributary.flower.passes.NodePasses#installed} finds it on a node's
+ * class path. An algorithm composed in code reaches a node as code: {@link
+ * io.tributary.flower.passes.ComposedAlgorithms} on its class path.
  */
 package io.tributary.flower.passes;
