@@ -155,8 +155,6 @@ class FleetServerSecureSumRefusalTest {
   }
 
   private static SuperNode node(FleetServer server, ClientApp app) throws Exception {
-    return SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-        .transport(io.tributary.flower.fleet.FleetTransport.grpcRere()).clientApp(app)
-        .pollInterval(Duration.ofMillis(100)).build().start();
+    return JavaNodes.start(server.fleetPort(), app);
   }
 }
