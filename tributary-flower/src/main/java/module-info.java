@@ -37,4 +37,5 @@ module io.tributary.flower {
 
   uses io.tributary.flower.server.SecureFitProtocol;
   uses io.tributary.flower.passes.SecurePassProtocol;
+  uses io.tributary.flower.passes.ComposedAlgorithms;
 }

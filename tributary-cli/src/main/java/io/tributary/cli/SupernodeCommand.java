@@ -9,6 +9,8 @@ import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.NodeConfig;
 import io.tributary.flower.fleet.NodeKeys;
 import io.tributary.flower.fleet.SuperNode;
+import io.tributary.flower.passes.NodeComputation;
+import io.tributary.flower.passes.NodePasses;
 import io.tributary.flower.training.TrainingClient;
 import io.tributary.graph.local.GraphBindingException;
 import java.io.IOException;
@@ -26,7 +28,9 @@ import picocli.CommandLine.Spec;
  * SuperLinks up to 1.42) and answers every run's train and evaluate messages with a
  * {@link TrainingClientApp} training one partition of a dataset, or, for messages of Flower's
  * DefaultWorkflow (SecAgg+ among them), the same trainer in that layout wearing
- * {@link SecAggPlusMod} ({@link DualLayoutClientApp}). Flag names are
+ * {@link SecAggPlusMod} ({@link DualLayoutClientApp}). Unless {@code --no-client-passes}, the
+ * app also runs a Tributary server's secure passes ({@link NodePasses#installed}, the protocol
+ * and the algorithms composed in code from the class path). Flag names are
  * {@code flower-supernode}'s where they mean the same.
  */
 @Command(
@@ -47,6 +51,10 @@ import picocli.CommandLine.Spec;
           + "FedAvg and friends expect. Messages of Flower's DefaultWorkflow (NumPyClient "
           + "records, e.g. fitins.parameters; SecAggPlusWorkflow's stages) are answered in that "
           + "layout, through a secaggplus_mod counterpart, told apart per message.",
+      "A Tributary Fleet server's secure passes (a computation that sums securely, such as "
+          + "DP-FedAvg with secure sums) run here too: the node rebuilds the server's "
+          + "computation, checks its fingerprint, and enters its client's part into SecAgg+ "
+          + "(--no-client-passes turns this off).",
       "Reconnects with backoff when the SuperLink goes away; on SIGTERM or Ctrl-C deactivates "
           + "and unregisters, then exits with 0. Exits with 1 when the SuperLink stayed "
           + "unreachable, 2 for a bad option or unreadable file.",
@@ -143,6 +151,16 @@ final class SupernodeCommand implements Callable<Integer> {
           + "the trainer's metrics")
   java.util.List<String> evaluateMetrics = new java.util.ArrayList<>();
 
+  @Option(names = "--no-client-passes",
+      description = "do not run a Tributary server's secure passes: by default the node answers "
+          + "a Tributary Fleet server's capability query saying it runs client passes, and "
+          + "computes its client's part of a computation that sums securely (such as DP-FedAvg "
+          + "with secure sums) itself, rebuilt from what the server sends and checked against "
+          + "its fingerprint, with the secure-sum protocol found on the class path (SecAgg+); "
+          + "algorithms composed in code come from the ComposedAlgorithms registered on "
+          + "--classpath")
+  boolean noClientPasses;
+
   @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
 
   @picocli.CommandLine.Mixin LocalTrainingOptions training = new LocalTrainingOptions();
@@ -202,17 +220,27 @@ final class SupernodeCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--train-metric and --evaluate-metric name the "
             + "built-in trainer's keys; a --app ClientApp chooses its own");
       }
+      ClassLoader loader;
       if (app != null || classpath != null) {
         UserApps.Loaded loaded = UserApps.load(app, classpath);
         clientApp = loaded.app();
         what = loaded.description();
+        loader = loaded.loader();
       } else {
+        loader = UserApps.loader(null);
         LocalTrainingOptions.Prepared p = training.prepare(() -> { });
         TrainingClient client = p.client();
         // Each message is answered in its own layout: Message-API apps (FedAvg of
         // flwr.serverapp) and DefaultWorkflow apps, SecAgg+ ones included, on the same node.
         clientApp = DualLayoutClientApp.of(client, trainKeys, evaluateKeys, new SecAggPlusMod());
         what = p.description();
+      }
+      if (!noClientPasses) {
+        java.util.Optional<NodePasses> passes = clientPasses(loader);
+        if (passes.isPresent()) {
+          clientApp = passes.get().serve(clientApp);
+          what += "; runs client passes (" + passes.get().protocol().orElse("secure sums") + ")";
+        }
       }
       b.insecure(insecure)
           .nodeConfig(config)
@@ -284,6 +312,20 @@ final class SupernodeCommand implements Callable<Integer> {
       } catch (IllegalStateException e) {
         // The JVM is already shutting down and runs the hook.
       }
+    }
+  }
+
+  /**
+   * The node side of a Tributary server's secure passes, from {@code loader}'s class path: the
+   * protocol's node and the algorithms composed in code registered there.
+   */
+  private static java.util.Optional<NodePasses> clientPasses(ClassLoader loader) {
+    try {
+      return NodePasses.installed(NodeComputation.builder().composedFrom(loader).build(),
+          loader);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("client passes: " + e.getMessage()
+          + " (--no-client-passes runs without them)", e);
     }
   }
 

@@ -21,8 +21,8 @@ import java.util.ServiceLoader;
 final class UserApps {
   private UserApps() {}
 
-  /** The app and a description of where it came from. */
-  record Loaded(ClientApp app, String description) {}
+  /** The app, a description of where it came from, and the class loader it came from. */
+  record Loaded(ClientApp app, String description, ClassLoader loader) {}
 
   static Loaded load(String className, String classpath) {
     ClassLoader loader = loader(classpath);
@@ -78,10 +78,11 @@ final class UserApps {
     if (app == null) {
       throw new IllegalArgumentException("--app: " + clip(name) + ".clientApp() returned null");
     }
-    return new Loaded(app, "ClientApp " + name + " handling " + app.messageTypes());
+    return new Loaded(app, "ClientApp " + name + " handling " + app.messageTypes(), loader);
   }
 
-  private static ClassLoader loader(String classpath) {
+  /** The CLI's class loader, or one over it that adds {@code --classpath}'s jars and folders. */
+  static ClassLoader loader(String classpath) {
     ClassLoader parent = UserApps.class.getClassLoader();
     if (classpath == null) {
       return parent;

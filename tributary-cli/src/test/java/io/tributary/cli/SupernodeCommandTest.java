@@ -24,7 +24,7 @@ class SupernodeCommandTest {
         "--auth-supernode-private-key", "--auth-supernode-public-key", "--node-config",
         "--max-retries", "--model", "--dataset", "--partition", "--transport",
         "--http-path-prefix", "--max-message-bytes", "--max-inflated-bytes", "--max-elements",
-        "--train-metric", "--evaluate-metric", "--verbose")) {
+        "--train-metric", "--evaluate-metric", "--no-client-passes", "--verbose")) {
       assertThat(r.out()).contains(flag);
     }
   }

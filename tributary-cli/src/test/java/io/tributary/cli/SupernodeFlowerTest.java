@@ -43,13 +43,7 @@ class SupernodeFlowerTest {
 
   /** {@code tributary supernode ARGS...} in a JVM of its own, output to {@code log}. */
   private static Process cli(Path log, List<String> args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "supernode"));
-    cmd.addAll(args);
-    return new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    return SupernodeProcess.start(log, "512m", args);
   }
 
   /** The shapes of the mclr model on digits, as the fedapp's "init-shapes" run config. */

@@ -2,6 +2,7 @@ package io.tributary.flower.secagg;
 
 import io.tributary.flower.passes.PassNodes;
 import io.tributary.flower.passes.SecurePassMessages;
+import io.tributary.flower.passes.SecurePassNode;
 import io.tributary.flower.passes.SecurePassProtocol;
 import io.tributary.flower.passes.SecurePassReplyException;
 import io.tributary.flower.server.SecureAggregation;
@@ -47,6 +48,11 @@ public final class SecAggPasses implements SecurePassProtocol {
   @Override
   public String name() {
     return "SecAgg+";
+  }
+
+  @Override
+  public SecurePassNode node() {
+    return new SecAggPassNode();
   }
 
   @Override

@@ -3,34 +3,24 @@ package io.tributary.flower.secagg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.core.values.StructValue;
 import io.tributary.flower.app.ClientApp;
-import io.tributary.flower.app.Context;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.fleet.server.FleetServer;
 import io.tributary.flower.fleet.server.FleetTransport;
+import io.tributary.flower.fleet.server.JavaNodes;
+import io.tributary.flower.fleet.server.PlusK;
+import io.tributary.flower.fleet.server.SimulatedNodes;
 import io.tributary.flower.fleet.server.FlowerApp;
-import io.tributary.flower.fleet.server.internal.MessageApi;
-import io.tributary.flower.internal.proto.ClientMessage;
-import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.flower.passes.NodeComputation;
 import io.tributary.flower.passes.NodePasses;
 import io.tributary.flower.passes.SecurePassNode;
-import io.tributary.flower.records.ArrayRecord;
 import io.tributary.flower.records.Message;
-import io.tributary.flower.records.MetricRecord;
-import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.ServerConfig;
-import io.tributary.flower.server.internal.LocalClientWork;
-import io.tributary.flower.server.internal.ModelSpec;
-import io.tributary.flower.server.internal.RemoteClientWork;
 import io.tributary.learning.FederatedAlgorithm;
-import io.tributary.learning.LearningProcess;
-import io.tributary.learning.RoundOutput;
 import io.tributary.privacy.aggregation.DpAggregator;
 import io.tributary.privacy.aggregation.DpNoise;
 import io.tributary.privacy.secagg.SecAggException;
@@ -38,12 +28,8 @@ import io.tributary.privacy.secagg.SecAggMessage;
 import io.tributary.privacy.secagg.SecAggPlus;
 import io.tributary.privacy.secagg.SecAggSettings;
 import io.tributary.privacy.secagg.SecAggWire;
-import io.tributary.runtime.ExecutionContext;
-import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
-import io.tributary.tensor.serialization.SerializerRegistry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,7 +54,6 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetSecurePassTest {
   private static final double[] INIT = {0.5, -0.25, 1.0};
   private static final double[] KS = {0.1, -0.2, 0.3, 0.05};
-  private static final long MAX_EXAMPLES = 1_000_000;
   private static final Duration TIMEOUT = Duration.ofSeconds(8);
 
   @TempDir Path dir;
@@ -80,25 +65,9 @@ class FleetSecurePassTest {
     return FederatedAlgorithm.fedAvg().withAggregator(dp);
   }
 
-  /** Adds k to every element and claims 3 examples; throws in training when told to fail. */
+  /** Adds k to every element and claims 3 examples; {@code beforeTraining} sees each fit. */
   private static ClientApp plusK(double k, UnaryOperator<Message> beforeTraining) {
-    return ClientApp.builder().train((Message m, Context c) -> {
-      beforeTraining.apply(m);
-      ArrayRecord in = (ArrayRecord) m.content().get("arrays");
-      Map<String, Tensor> out = new LinkedHashMap<>();
-      for (var e : in.toTensors().entrySet()) {
-        Tensor t = e.getValue();
-        double[] v = new double[(int) t.size()];
-        for (int i = 0; i < v.length; i++) {
-          v[i] = t.getAsDouble(i) + k;
-        }
-        out.put(e.getKey(), Tensor.ofDoubles(t.shape(), v));
-      }
-      return m.reply(RecordDict.of("arrays", ArrayRecord.fromTensors(out), "metrics",
-          new MetricRecord(Map.of("num-examples", 3L, "loss", Math.abs(k)))));
-    }).evaluate((Message m, Context c) -> m.reply(RecordDict.of("metrics",
-        new MetricRecord(Map.of("num-examples", 1L, "loss", 0.5)))))
-        .query((m, c) -> m.reply(RecordDict.of("arrays", ArrayRecord.fromTensors(init()))))
+    return PlusK.adding(k).examples(3).beforeTraining(beforeTraining).answerQueryWith(init())
         .build();
   }
 
@@ -115,20 +84,7 @@ class FleetSecurePassTest {
   }
 
   private FleetApi fleet() throws Exception {
-    Path app = dir.resolve("app");
-    Files.createDirectories(app.resolve("pkg"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "plus-k"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-
-        [tool.flwr.app.components]
-        clientapp = "pkg.client_app:app"
-        """);
-    Files.writeString(app.resolve("pkg/client_app.py"), "app = None\n");
+    Path app = JavaNodes.project(dir, "plus-k");
     return FleetApi.builder(FlowerApp.load(app)).address("127.0.0.1", 0)
         .transport(FleetTransport.GRPC_RERE).serveJoin(false)
         // Four nodes, each every other's neighbour; two of a node's three neighbours recover
@@ -140,71 +96,22 @@ class FleetSecurePassTest {
       throws Exception {
     ClientApp served = NodePasses.of(NodeComputation.builder().algorithm(algorithm()).build(),
         secure).serve(app);
-    return SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-        .transport(io.tributary.flower.fleet.FleetTransport.grpcRere()).clientApp(served)
-        .pollInterval(Duration.ofMillis(50)).build().start();
-  }
-
-  /** Each node's app by the node's id (known once the node has registered). */
-  private static Map<String, ClientApp> apps(List<SuperNode> nodes, List<ClientApp> apps) {
-    Map<String, ClientApp> out = new LinkedHashMap<>();
-    for (int i = 0; i < nodes.size(); i++) {
-      out.put("node-" + Long.toUnsignedString(nodes.get(i).nodeId()), apps.get(i));
-    }
-    return out;
+    return JavaNodes.start(server.fleetPort(), served);
   }
 
   /**
-   * The simulated run: the same process over the same apps in one JVM (each client's work its
-   * node's app, answered through the Fleet message layout), SecAgg+ as the runtime's secure
-   * summation among the simulated clients; {@code failing} clients' training throws.
+   * The simulated run: the same process over the same apps in one JVM, SecAgg+ as the runtime's
+   * secure summation among the simulated clients; {@code failing} clients' training throws.
    */
   private static double[] simulated(Map<String, ClientApp> apps, Set<String> failing,
       ServerConfig config, int rounds) {
-    FederatedAlgorithm a = algorithm();
-    ModelSpec spec = ModelSpec.of(List.copyOf(init().values()));
-    MessageApi api = new MessageApi(SerializerRegistry.load());
-    LocalClientWork work = new LocalClientWork("simulated", spec,
-        a.aggregator().create(spec.type()).clientSignals(), MAX_EXAMPLES,
-        SerializerRegistry.load(), Map.of(), Map.of(), (client, ins) -> {
-          if (failing.contains(client)) {
-            throw new IllegalStateException(client + " fails");
-          }
-          return answer(api, apps.get(client), ins);
-        });
-    LearningProcess p = a.process(RemoteClientWork.initialize(spec,
-        List.copyOf(init().values())), work.fit(), work.evaluation());
-    List<Object> clients = new ArrayList<>();
-    apps.keySet().forEach(id -> clients.add(Tensor.ofStrings(Shape.scalar(), id)));
-    RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
-        .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
-        .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples())
-        .withSecureSum(SecAggPlus.secureSummation(SecAggSettings.of(16, 9, 16, 3)));
-    try (ExecutionContext ctx = ExecutionContext.create(o)) {
-      StructValue state = (StructValue) ctx.invoke(p.initialize());
-      for (int r = 0; r < rounds; r++) {
-        state = RoundOutput.of(ctx.invoke(p.next(), state, clients)).state();
-      }
-      return doubles((Tensor) state.struct(0).get(0));
-    }
+    return SimulatedNodes.run(algorithm(), init(), apps, failing, config, rounds,
+        SecAggPlus.secureSummation(SecAggSettings.of(16, 9, 16, 3)));
   }
 
-  private static ClientMessage answer(MessageApi api, ClientApp app, ServerMessage ins) {
-    try {
-      Message m = api.instruction(ins, 1, 1, MessageApi.DEFAULT_TTL);
-      return MessageApi.answer(ins.getMsgCase(), app.handle(m, new Context(1, 1, Map.of(),
-          Map.of(), RecordDict.empty())));
-    } catch (MessageApi.BadReply e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
-  }
-
-  private static double[] doubles(Tensor t) {
-    double[] out = new double[(int) t.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = t.getAsDouble(i);
-    }
-    return out;
+  /** The final model's first tensor's elements. */
+  private static double[] first(RunResult result) {
+    return SimulatedNodes.doubles(result.finalParameters().values().iterator().next());
   }
 
   @Test
@@ -221,16 +128,14 @@ class FleetSecurePassTest {
           plain.add(app);
         }
         RunResult result = server.run();
-        Map<String, ClientApp> apps = apps(nodes, plain);
+        Map<String, ClientApp> apps = JavaNodes.byId(nodes, plain);
 
         assertThat(result.rounds()).hasSize(2);
-        double[] got = doubles(result.finalParameters().values().iterator().next());
+        double[] got = first(result);
         assertThat(got).isEqualTo(simulated(apps, Set.of(), config, 2));
         assertThat(got).isNotEqualTo(INIT);
       } finally {
-        for (SuperNode n : nodes) {
-          n.close();
-        }
+        JavaNodes.closeAll(nodes);
       }
     }
   }
@@ -266,10 +171,10 @@ class FleetSecurePassTest {
         }
         RunResult result = server.run();
         release.countDown();
-        Map<String, ClientApp> apps = apps(nodes, plain);
+        Map<String, ClientApp> apps = JavaNodes.byId(nodes, plain);
         String slow = List.copyOf(apps.keySet()).get(1);
 
-        double[] got = doubles(result.finalParameters().values().iterator().next());
+        double[] got = first(result);
         assertThat(got).isEqualTo(simulated(apps, Set.of(slow), config, 1));
         assertThat(got).isNotEqualTo(simulated(apps, Set.of(), config, 1));
         // Its fit failed as a dropped-out client (its evaluation, which waits on the same busy
@@ -279,9 +184,7 @@ class FleetSecurePassTest {
                 assertThat(r).contains(slow));
       } finally {
         release.countDown();
-        for (SuperNode n : nodes) {
-          n.close();
-        }
+        JavaNodes.closeAll(nodes);
       }
     }
   }
@@ -311,16 +214,14 @@ class FleetSecurePassTest {
           nodes.add(node(server, plusK(KS[i], m -> m), new SecAggPassNode()));
         }
         Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(server::run);
-        String bad = "node-" + Long.toUnsignedString(nodes.get(0).nodeId());
+        String bad = JavaNodes.id(nodes.get(0));
         assertThat(thrown).isInstanceOfSatisfying(SecAggException.class, e -> {
           assertThat(e.reason()).isEqualTo(SecAggException.Reason.MALFORMED_MESSAGE);
           assertThat(e.getMessage()).contains(bad).contains("masked input has 3 elements, "
               + "expected 4");
         });
       } finally {
-        for (SuperNode n : nodes) {
-          n.close();
-        }
+        JavaNodes.closeAll(nodes);
       }
     }
   }
@@ -346,7 +247,7 @@ class FleetSecurePassTest {
           nodes.add(node(server, plusK(KS[i], m -> m), new SecAggPassNode()));
         }
         Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(server::run);
-        String bad = "node-" + Long.toUnsignedString(nodes.get(0).nodeId());
+        String bad = JavaNodes.id(nodes.get(0));
         assertThat(thrown).isInstanceOfSatisfying(
             io.tributary.flower.passes.SecurePassReplyException.class, e -> {
               assertThat(e.node()).isEqualTo(bad);
@@ -355,9 +256,7 @@ class FleetSecurePassTest {
                   + "malformed");
             });
       } finally {
-        for (SuperNode n : nodes) {
-          n.close();
-        }
+        JavaNodes.closeAll(nodes);
       }
     }
   }
@@ -386,10 +285,7 @@ class FleetSecurePassTest {
               return;
             }
             try {
-              SuperNode plain = SuperNode.builder("127.0.0.1:" + server.fleetPort())
-                  .insecure(true).transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-                  .clientApp(plusK(0.7, m -> m)).pollInterval(Duration.ofMillis(50)).build()
-                  .start();
+              SuperNode plain = JavaNodes.start(server.fleetPort(), plusK(0.7, m -> m));
               late.add(plain);
               long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
               while (plain.nodeId() == 0 && System.nanoTime() < deadline) {
@@ -401,22 +297,18 @@ class FleetSecurePassTest {
             }
           }
         });
-        String lateId = "node-" + Long.toUnsignedString(late.get(0).nodeId());
+        String lateId = JavaNodes.id(late.get(0));
 
         assertThat(result.rounds()).hasSize(2);
         assertThat(result.rounds().get(1).clients()).isEqualTo(KS.length + 1);
         assertThat(result.rounds().get(1).failureReasons().stream()
             .filter(r -> r.startsWith("fit: ")).toList()).singleElement().satisfies(r ->
                 assertThat(r).contains(lateId));
-        assertThat(Arrays.stream(doubles(result.finalParameters().values().iterator().next()))
+        assertThat(Arrays.stream(first(result))
             .allMatch(Double::isFinite)).isTrue();
       } finally {
-        for (SuperNode n : nodes) {
-          n.close();
-        }
-        for (SuperNode n : late) {
-          n.close();
-        }
+        JavaNodes.closeAll(nodes);
+        JavaNodes.closeAll(late);
       }
     }
   }

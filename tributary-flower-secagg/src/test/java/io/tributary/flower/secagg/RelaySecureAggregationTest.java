@@ -11,6 +11,7 @@ import io.tributary.flower.FlowerClient;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.fleet.server.FlowerApp;
+import io.tributary.flower.fleet.server.JavaNodes;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.relay.Relay;
 import io.tributary.flower.relay.RelayConfig;
@@ -25,7 +26,6 @@ import io.tributary.learning.rounds.RoundRecord;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.serialization.SerializerRegistry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -138,20 +138,7 @@ class RelaySecureAggregationTest {
 
   @Test
   void build_secureAggregationWithFleetApi_refusedNamingBoth(@TempDir Path dir) throws Exception {
-    Path app = dir.resolve("app");
-    Files.createDirectories(app.resolve("pkg"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "edge-trainer"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-
-        [tool.flwr.app.components]
-        clientapp = "pkg.client_app:app"
-        """);
-    Files.writeString(app.resolve("pkg/client_app.py"), "app = None\n");
+    Path app = JavaNodes.project(dir, "edge-trainer");
     RelayConfig.Builder b = RelayConfig.builder().upstream("h:1").secureAggregation(SECURE)
         .fleet(FleetApi.builder(FlowerApp.load(app)).address("127.0.0.1", 0).build());
 

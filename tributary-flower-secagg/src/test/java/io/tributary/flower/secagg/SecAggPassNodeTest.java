@@ -31,6 +31,15 @@ class SecAggPassNodeTest {
   }
 
   @Test
+  void installed_secAggOnTheClassPath_servesSecAggPlus() {
+    assertThat(io.tributary.flower.passes.NodePasses.installed(
+        io.tributary.flower.passes.NodeComputation.builder().build(),
+        SecAggPassNodeTest.class.getClassLoader())).hasValueSatisfying(p ->
+            assertThat(p.protocol()).hasValue("SecAgg+"));
+    assertThat(new SecAggPasses().node()).isInstanceOf(SecAggPassNode.class);
+  }
+
+  @Test
   void stage_advertise_answersWithItsPublicKeys() throws Exception {
     Map<String, Object> reply = new SecAggPassNode().stage(advertise(1, 4, 3, 2, 20),
         Optional.empty(), CONTEXT);

@@ -210,6 +210,46 @@ public final class NodeComputation {
       return this;
     }
 
+    /**
+     * Every algorithm the {@link ComposedAlgorithms} on {@code loader}'s class path ({@link
+     * java.util.ServiceLoader}) return, each as {@link #algorithm} adds it.
+     *
+     * @throws IllegalArgumentException naming the provider when one does not load, fails,
+     *     returns null, or gives a name that another algorithm already has
+     */
+    public Builder composedFrom(ClassLoader loader) {
+      java.util.List<ComposedAlgorithms> providers = new java.util.ArrayList<>();
+      try {
+        java.util.ServiceLoader.load(ComposedAlgorithms.class, loader).forEach(providers::add);
+      } catch (java.util.ServiceConfigurationError e) {
+        throw new IllegalArgumentException("a " + ComposedAlgorithms.class.getSimpleName()
+            + " provider does not load: " + e.getMessage(), e);
+      }
+      for (ComposedAlgorithms p : providers) {
+        String name = p.getClass().getName();
+        java.util.List<FederatedAlgorithm> given;
+        try {
+          given = p.algorithms();
+        } catch (RuntimeException e) {
+          throw new IllegalArgumentException(name + ".algorithms() failed: " + e, e);
+        }
+        if (given == null) {
+          throw new IllegalArgumentException(name + ".algorithms() returned null");
+        }
+        for (FederatedAlgorithm a : given) {
+          if (a == null) {
+            throw new IllegalArgumentException(name + ".algorithms() holds null");
+          }
+          try {
+            algorithm(a);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+          }
+        }
+      }
+      return this;
+    }
+
     /** The serializers the model travels in to the app; those on the class path by default. */
     public Builder serializers(SerializerRegistry s) {
       this.serializers = Objects.requireNonNull(s, "serializers");

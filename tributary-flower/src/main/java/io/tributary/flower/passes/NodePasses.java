@@ -33,19 +33,49 @@ import java.util.Optional;
  *     new SecAggPassNode()).serve(app);
  * SuperNode.builder(address).clientApp(served).build().start();
  * }</pre>
+ *
+ * <p>{@link #installed} takes the protocol's node side from the class path, as the server finds
+ * the protocol's server side there: with {@code tributary-flower-secagg} on it, SecAgg+.
  */
 public final class NodePasses {
   private final NodeComputation computation;
   private final SecurePassNode secure;
+  private final String protocol;
 
-  private NodePasses(NodeComputation computation, SecurePassNode secure) {
+  private NodePasses(NodeComputation computation, SecurePassNode secure, String protocol) {
     this.computation = Objects.requireNonNull(computation, "computation");
     this.secure = Objects.requireNonNull(secure, "secure");
+    this.protocol = protocol;
   }
 
   /** Passes rebuilt by {@code computation}, their secure sums run by {@code secure}. */
   public static NodePasses of(NodeComputation computation, SecurePassNode secure) {
-    return new NodePasses(computation, secure);
+    return new NodePasses(computation, secure, null);
+  }
+
+  /**
+   * Passes rebuilt by {@code computation}, their secure sums run by the node side ({@link
+   * SecurePassProtocol#node}) of the first {@link SecurePassProtocol} that {@link
+   * java.util.ServiceLoader} finds on {@code loader}'s class path, which is how a Tributary
+   * server picks its own; empty when none is there.
+   *
+   * @throws IllegalArgumentException when a registered protocol does not load
+   */
+  public static Optional<NodePasses> installed(NodeComputation computation, ClassLoader loader) {
+    Objects.requireNonNull(computation, "computation");
+    Optional<SecurePassProtocol> protocol;
+    try {
+      protocol = java.util.ServiceLoader.load(SecurePassProtocol.class, loader).findFirst();
+    } catch (java.util.ServiceConfigurationError e) {
+      throw new IllegalArgumentException("a " + SecurePassProtocol.class.getSimpleName()
+          + " provider does not load: " + e.getMessage(), e);
+    }
+    return protocol.map(p -> new NodePasses(computation, p.node(), p.name()));
+  }
+
+  /** The secure-sum protocol's name, such as {@code SecAgg+}, when it is known. */
+  public Optional<String> protocol() {
+    return Optional.ofNullable(protocol);
   }
 
   /**

@@ -11,7 +11,7 @@ import io.tributary.runtime.SecureSumSpec;
  * {@link java.util.ServiceLoader}; {@code tributary-flower-secagg} provides SecAgg+, so that this
  * module needs no cryptography. The server keeps the transport ({@link PassNodes}: the messages,
  * timeouts, the nodes that drop out); the protocol decides what each stage sends and how the
- * survivors' sum is had, and the nodes run its {@link SecurePassNode}.
+ * survivors' sum is had, and the nodes run its {@link SecurePassNode} ({@link #node}).
  */
 public interface SecurePassProtocol {
   /** The protocol's name, for messages (such as {@code SecAgg+}). */
@@ -28,4 +28,11 @@ public interface SecurePassProtocol {
    */
   SecurePass run(PassRequest request, SecureSumSpec spec, SecureAggregation settings,
       PassNodes nodes);
+
+  /**
+   * A fresh node side of this protocol, for one node: it keeps that node's protocol rounds from
+   * stage to stage. A node finds the protocol on its class path as the server does and serves
+   * this through {@link NodePasses#installed}.
+   */
+  SecurePassNode node();
 }

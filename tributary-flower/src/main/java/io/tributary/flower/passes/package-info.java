@@ -16,6 +16,8 @@
  * io.tributary.flower.passes.JoinPassLayout} the same messages in FitIns/FitRes for a Java
  * client on the legacy Join transport, which {@code NodePasses} serves too. {@code
  * tributary-flower-secagg} provides SecAgg+ for both sides, so this module needs no
- * cryptography.
+ * cryptography; {@link io.tributary.flower.passes.NodePasses#installed} finds it on a node's
+ * class path. An algorithm composed in code reaches a node as code: {@link
+ * io.tributary.flower.passes.ComposedAlgorithms} on its class path.
  */
 package io.tributary.flower.passes;

@@ -6,6 +6,7 @@ import io.tributary.flower.app.ClientApp;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.fleet.server.FleetTransport;
+import io.tributary.flower.fleet.server.JavaNodes;
 import io.tributary.flower.fleet.server.FlowerApp;
 import io.tributary.flower.records.ArrayRecord;
 import io.tributary.flower.records.Message;
@@ -13,9 +14,7 @@ import io.tributary.flower.records.MetricRecord;
 import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.RunResult;
 import io.tributary.tensor.Tensor;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,24 +32,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(120)
 class RelayFleetNodesTest {
   @TempDir Path dir;
-
-  private Path app() throws Exception {
-    Path app = dir.resolve("app");
-    Files.createDirectories(app.resolve("pkg"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "edge-trainer"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-
-        [tool.flwr.app.components]
-        clientapp = "pkg.client_app:app"
-        """);
-    Files.writeString(app.resolve("pkg/client_app.py"), "app = None\n");
-    return app;
-  }
 
   /** Client {@code k} of {@link EdgeClients} as a Message-API ClientApp. */
   static ClientApp trainer(int k) {
@@ -79,7 +60,7 @@ class RelayFleetNodesTest {
     io.tributary.flower.fleet.FleetTransport nodeTransport = transport == FleetTransport.HTTP
         ? io.tributary.flower.fleet.FleetTransport.http()
         : io.tributary.flower.fleet.FleetTransport.grpcRere();
-    FlowerApp flowerApp = FlowerApp.load(app());
+    FlowerApp flowerApp = FlowerApp.load(JavaNodes.project(dir, "edge-trainer"));
     // Relay 0: Join client 0, nodes 1 and 2; relay 1: node 3, Join client 4.
     boolean[][] isNode = {{false, true, true}, {true, false}};
     List<SuperNode> nodes = new ArrayList<>();
@@ -96,10 +77,8 @@ class RelayFleetNodesTest {
             .fleet(fleet).build(), name);
         for (int k = 0; k < members.length; k++) {
           if (members[k]) {
-            nodes.add(SuperNode.builder("127.0.0.1:" + relay.fleetPort().orElseThrow())
-                .insecure(true).transport(nodeTransport)
-                .clientApp(trainer(client)).pollInterval(Duration.ofMillis(50))
-                .build().start());
+            nodes.add(JavaNodes.node(relay.fleetPort().orElseThrow()).transport(nodeTransport)
+                .clientApp(trainer(client)).build().start());
           } else {
             rig.join(new EdgeClients.Trainer(client), name);
           }
@@ -122,9 +101,7 @@ class RelayFleetNodesTest {
       assertThat(result.finalParameters().get("kernel")).isEqualTo(simulated.get(0));
       assertThat(result.finalParameters().get("bias")).isEqualTo(simulated.get(1));
     } finally {
-      for (SuperNode n : nodes) {
-        n.close();
-      }
+      JavaNodes.closeAll(nodes);
     }
   }
 }

@@ -31,6 +31,8 @@ import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.fleet.server.FleetServer;
 import io.tributary.flower.fleet.server.FlowerApp;
+import io.tributary.flower.fleet.server.JavaNodes;
+import io.tributary.flower.fleet.server.PlusK;
 import io.tributary.ui.LiveView;
 import io.tributary.ui.NodeView;
 import java.io.IOException;
@@ -373,18 +375,18 @@ class LiveViewBrowserTest {
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(2)
         .minClients(2).roundTimeout(Duration.ofSeconds(30)).clientWait(Duration.ofSeconds(30))
         .minSuccessFraction(0.5).initial(InitialParameters.given(init)).build();
-    FleetApi fleet = FleetApi.builder(FlowerApp.load(NodeApps.project(dir)))
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(JavaNodes.project(dir, "plus-one", 2)))
         .address("127.0.0.1", 0).transport(io.tributary.flower.fleet.server.FleetTransport.HTTP)
         .serveJoin(false).build();
+    io.tributary.flower.fleet.FleetTransport nodeHttp =
+        io.tributary.flower.fleet.FleetTransport.http();
     try (NodeView view = NodeView.builder().address("127.0.0.1", 0)
             .title("SuperNode with a failing app").start();
         FleetServer server = FleetServer.start(config, fleet);
-        SuperNode watched = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .clientApp(NodeApps.plusOne(2)).pollInterval(Duration.ofMillis(100))
-            .observer(view).build().start();
-        SuperNode other = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .clientApp(NodeApps.plusOne(0)).pollInterval(Duration.ofMillis(100)).build()
-            .start()) {
+        SuperNode watched = JavaNodes.node(server.fleetPort()).transport(nodeHttp)
+            .clientApp(PlusK.adding(1).failInRound(2).build()).observer(view).build().start();
+        SuperNode other = JavaNodes.node(server.fleetPort()).transport(nodeHttp)
+            .clientApp(PlusK.adding(1).build()).build().start()) {
       chromium.navigate(view.uri());
       PageChecks.await(chromium, "document.getElementById('status').textContent",
           s -> s.startsWith("active: node "), Duration.ofSeconds(30));

@@ -76,7 +76,7 @@ class FleetServerFlowerInteropTest {
           server.joinPort().orElseThrow()).usePlaintext().build();
       try (SuperNode java = SuperNode.builder(at).insecure(true)
             .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-              .clientApp(FleetServerJavaNodesTest.plusK(3)).pollInterval(Duration.ofMillis(200))
+              .clientApp(PlusK.weighted(3).build()).pollInterval(Duration.ofMillis(200))
               .build().start();
           FlowerClientRunner legacy = FlowerClientRunner.builder(new PlusJoinClient(2, 2))
               .channel(channel).build()) {

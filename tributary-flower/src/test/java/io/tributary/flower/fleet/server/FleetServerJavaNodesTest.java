@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.tributary.flower.app.ClientApp;
 import io.tributary.flower.fleet.SuperNode;
-import io.tributary.flower.records.ArrayRecord;
 import io.tributary.flower.records.Message;
-import io.tributary.flower.records.MetricRecord;
-import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.ServerConfig;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -34,50 +30,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FleetServerJavaNodesTest {
   @TempDir Path dir;
 
-  static Path app(Path dir) throws Exception {
-    Path app = dir.resolve("app");
-    Files.createDirectories(app.resolve("pkg"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "plus-k"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-
-        [tool.flwr.app.components]
-        clientapp = "pkg.client_app:app"
-
-        [tool.flwr.app.config]
-        num-server-rounds = 2
-        """);
-    Files.writeString(app.resolve("pkg/client_app.py"), "app = None\n");
-    return app;
-  }
-
-  /** A ClientApp that adds k to every array and claims k examples. */
-  static ClientApp plusK(double k) {
-    return ClientApp.builder().train((Message m, io.tributary.flower.app.Context c) -> {
-      ArrayRecord in = (ArrayRecord) m.content().get("arrays");
-      Map<String, Tensor> out = new LinkedHashMap<>();
-      for (var e : in.toTensors().entrySet()) {
-        Tensor t = e.getValue();
-        double[] v = new double[(int) t.size()];
-        for (int i = 0; i < v.length; i++) {
-          v[i] = t.getAsDouble(i) + k;
-        }
-        out.put(e.getKey(), Tensor.ofDoubles(t.shape(), v));
-      }
-      Map<String, Object> metrics = new LinkedHashMap<>();
-      metrics.put("num-examples", (long) k);
-      metrics.put("loss", k);
-      return m.reply(RecordDict.of("arrays", ArrayRecord.fromTensors(out), "metrics",
-          new MetricRecord(metrics)));
-    }).evaluate((Message m, io.tributary.flower.app.Context c) -> m.reply(RecordDict.of(
-        "metrics", new MetricRecord(Map.of("num-examples", (long) k, "loss", 0.5)))))
-        .build();
-  }
-
   static ServerConfig config(int rounds, int minClients) {
     SequencedMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("w", Tensor.ofDoubles(Shape.of(3), new double[] {1, 2, 3}));
@@ -94,15 +46,13 @@ class FleetServerJavaNodesTest {
     io.tributary.flower.fleet.FleetTransport nodes = transport == FleetTransport.HTTP
         ? io.tributary.flower.fleet.FleetTransport.http()
         : io.tributary.flower.fleet.FleetTransport.grpcRere();
-    FleetApi fleet = FleetApi.builder(FlowerApp.load(app(dir))).address("127.0.0.1", 0)
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(JavaNodes.project(dir, "plus-k", 2))).address("127.0.0.1", 0)
         .transport(transport).serveJoin(false).build();
     try (FleetServer server = FleetServer.start(config(2, 2), fleet);
-        SuperNode a = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .transport(nodes)
-            .clientApp(plusK(1)).pollInterval(Duration.ofMillis(100)).build().start();
-        SuperNode b = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .transport(nodes)
-            .clientApp(plusK(3)).pollInterval(Duration.ofMillis(100)).build().start()) {
+        SuperNode a = JavaNodes.node(server.fleetPort()).transport(nodes).clientApp(PlusK.weighted(1).build())
+            .build().start();
+        SuperNode b = JavaNodes.node(server.fleetPort()).transport(nodes).clientApp(PlusK.weighted(3).build())
+            .build().start()) {
       RunResult r = server.run();
       // Each round: w + (1*1 + 3*3) / 4 = w + 2.5; two rounds: w + 5.
       Tensor w = r.finalParameters().get("w");
@@ -121,7 +71,7 @@ class FleetServerJavaNodesTest {
   void run_fractionEvaluateZero_nodesAreSentTrainMessagesOnly() throws Exception {
     java.util.concurrent.atomic.AtomicInteger evaluated =
         new java.util.concurrent.atomic.AtomicInteger();
-    ClientApp plusOne = plusK(1);
+    ClientApp plusOne = PlusK.weighted(1).build();
     ClientApp app = ClientApp.builder().train(plusOne::handle)
         .evaluate((Message m, io.tributary.flower.app.Context c) -> {
           evaluated.incrementAndGet();
@@ -132,11 +82,10 @@ class FleetServerJavaNodesTest {
     ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(2).minClients(1)
         .fractionEvaluate(0).roundTimeout(Duration.ofSeconds(30))
         .clientWait(Duration.ofSeconds(30)).initial(InitialParameters.given(init)).build();
-    FleetApi fleet = FleetApi.builder(FlowerApp.load(app(dir))).address("127.0.0.1", 0)
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(JavaNodes.project(dir, "plus-k", 2))).address("127.0.0.1", 0)
         .transport(FleetTransport.GRPC_RERE).serveJoin(false).build();
     try (FleetServer server = FleetServer.start(config, fleet);
-        SuperNode a = SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-            .transport(io.tributary.flower.fleet.FleetTransport.grpcRere()).clientApp(app).pollInterval(Duration.ofMillis(100)).build().start()) {
+        SuperNode a = JavaNodes.start(server.fleetPort(), app)) {
       RunResult r = server.run();
       assertThat(r.finalParameters().get("w").getAsDouble(0)).isCloseTo(3, within(1e-9));
       assertThat(r.rounds()).hasSize(2).allSatisfy(m -> {

@@ -222,7 +222,7 @@ class FleetServerSecAggPlusTest {
   @ValueSource(strings = {"share_keys", "collect_masked_vectors"})
   void run_javaNodeHostileAtAStage_failsOnlyThatNodeNamedInTheReasons(String stage)
       throws Exception {
-    FleetApi fleet = FleetApi.builder(FlowerApp.load(FleetServerJavaNodesTest.app(dir)))
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(JavaNodes.project(dir, "plus-k", 2)))
         .address("127.0.0.1", 0).serveJoin(false).secAggPlus(SETTINGS).build();
     Mod tamper = stage.equals("share_keys") ? new MisaddressedShares() : new ExtraMaskedArray();
     try (FleetServer server = FleetServer.start(config(5, Duration.ofSeconds(30)), fleet)) {
@@ -252,7 +252,7 @@ class FleetServerSecAggPlusTest {
 
   @Test
   void start_secAggPlusWithJoinOrTheJoinServersProtocol_refusedNamingWhy() throws Exception {
-    FlowerApp app = FlowerApp.load(FleetServerJavaNodesTest.app(dir));
+    FlowerApp app = FlowerApp.load(JavaNodes.project(dir, "plus-k", 2));
     assertThatThrownBy(() -> FleetApi.builder(app).secAggPlus(SETTINGS).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("serveJoin(false)");
     ServerConfig legacy = ServerConfig.builder().address("127.0.0.1", 0).rounds(1).minClients(2)

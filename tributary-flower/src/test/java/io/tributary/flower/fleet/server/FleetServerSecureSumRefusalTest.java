@@ -36,7 +36,7 @@ class FleetServerSecureSumRefusalTest {
   @Test
   void run_dpAggregatorWithSecureSum_refusedBeforeAnyNodeTrains() throws Exception {
     AtomicInteger trained = new AtomicInteger();
-    ClientApp plusOne = FleetServerJavaNodesTest.plusK(1);
+    ClientApp plusOne = PlusK.weighted(1).build();
     ClientApp app = ClientApp.builder().train((Message m, io.tributary.flower.app.Context c) -> {
       trained.incrementAndGet();
       return plusOne.handle(m, c);
@@ -49,7 +49,7 @@ class FleetServerSecureSumRefusalTest {
         .algorithm(FederatedAlgorithm.fedAvg().withAggregator(dp))
         .roundTimeout(Duration.ofSeconds(30)).clientWait(Duration.ofSeconds(30))
         .initial(InitialParameters.given(init)).build();
-    FleetApi fleet = FleetApi.builder(FlowerApp.load(FleetServerJavaNodesTest.app(dir)))
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(JavaNodes.project(dir, "plus-k", 2)))
         .address("127.0.0.1", 0).transport(FleetTransport.GRPC_RERE).serveJoin(false).build();
     try (FleetServer server = FleetServer.start(config, fleet);
         SuperNode a = node(server, app);
@@ -68,7 +68,7 @@ class FleetServerSecureSumRefusalTest {
   void run_oneNodeRunsClientPasses_refusalNamesOnlyTheOtherAndTheMissingPieces()
       throws Exception {
     AtomicInteger trained = new AtomicInteger();
-    ClientApp plusOne = FleetServerJavaNodesTest.plusK(1);
+    ClientApp plusOne = PlusK.weighted(1).build();
     ClientApp app = ClientApp.builder().train((Message m, io.tributary.flower.app.Context c) -> {
       trained.incrementAndGet();
       return plusOne.handle(m, c);
@@ -83,7 +83,7 @@ class FleetServerSecureSumRefusalTest {
         .algorithm(FederatedAlgorithm.fedAvg().withAggregator(dp))
         .roundTimeout(Duration.ofSeconds(30)).clientWait(Duration.ofSeconds(30))
         .initial(InitialParameters.fromClient()).build();
-    FleetApi fleet = FleetApi.builder(FlowerApp.load(FleetServerJavaNodesTest.app(dir)))
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(JavaNodes.project(dir, "plus-k", 2)))
         .address("127.0.0.1", 0).transport(FleetTransport.GRPC_RERE).serveJoin(false).build();
     ClientApp withParameters = ClientApp.builder().train(passes::handle)
         .evaluate(passes::handle).query((m, c) -> m.reply(io.tributary.flower.records.RecordDict
@@ -122,7 +122,7 @@ class FleetServerSecureSumRefusalTest {
     io.tributary.flower.fleet.FlowerPeer flower = io.tributary.flower.fleet.FlowerPeer.require();
     SequencedMap<String, Tensor> init = new LinkedHashMap<>();
     init.put("w", Tensor.ofDoubles(Shape.of(3), new double[] {1, 2, 3}));
-    ClientApp plusOne = FleetServerJavaNodesTest.plusK(1);
+    ClientApp plusOne = PlusK.weighted(1).build();
     ClientApp javaApp = io.tributary.flower.passes.NodeComputation.builder().build()
         .advertisedBy(ClientApp.builder().train(plusOne::handle).evaluate(plusOne::handle)
             .query((m, c) -> m.reply(io.tributary.flower.records.RecordDict.of("arrays",
@@ -155,8 +155,6 @@ class FleetServerSecureSumRefusalTest {
   }
 
   private static SuperNode node(FleetServer server, ClientApp app) throws Exception {
-    return SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-        .transport(io.tributary.flower.fleet.FleetTransport.grpcRere()).clientApp(app)
-        .pollInterval(Duration.ofMillis(100)).build().start();
+    return JavaNodes.start(server.fleetPort(), app);
   }
 }
