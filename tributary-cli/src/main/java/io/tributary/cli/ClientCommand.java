@@ -2,9 +2,11 @@ package io.tributary.cli;
 
 import io.tributary.flower.Backoff;
 import io.tributary.flower.ConnectionFailedException;
+import io.tributary.flower.FlowerClient;
 import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.TlsSettings;
+import io.tributary.flower.passes.NodePasses;
 import io.tributary.flower.training.TrainingClient;
 import io.tributary.graph.local.GraphBindingException;
 import java.io.IOException;
@@ -20,6 +22,10 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code client} command: joins a Flower-protocol server (Python Flower or {@code tributary
  * server}) with a {@link TrainingClient} that trains one partition of a dataset when asked to fit.
+ * Unless {@code --no-client-passes}, the client also runs a Tributary server's secure passes
+ * ({@link NodePasses#serve(FlowerClient)}, the protocol and the algorithms composed in code from
+ * the class path and {@code --classpath}); {@code --secure-aggregation} wraps it for Flower's
+ * SecAgg+ fit rounds, inside the passes.
  */
 @Command(
     name = "client",
@@ -33,6 +39,11 @@ import picocli.CommandLine.Spec;
           + "disconnects it (ReconnectIns 0). Reconnects with backoff when the server is away.",
       "Server config keys local_epochs/epochs, batch_size, lr/learning_rate and proximal_mu "
           + "override the options below for each fit.",
+      "A Tributary server's secure passes (a computation that sums securely, such as DP-FedAvg "
+          + "with secure sums) run here too: the client rebuilds the server's computation, "
+          + "checks its fingerprint, and enters its part into SecAgg+ (--no-client-passes turns "
+          + "this off). --secure-aggregation is another thing: Flower's SecAgg+ fit rounds of a "
+          + "server run with --secure-aggregation; the two can be on together.",
       "Exits with 0 when the server disconnected the client, 1 when the server refused it or "
           + "stayed unreachable, and 2 with one line on stderr for a bad option or unreadable "
           + "file.",
@@ -81,8 +92,17 @@ final class ClientCommand implements Callable<Integer> {
 
   @Option(names = "--secure-aggregation",
       description = "take part in SecAgg+ rounds (a server run with --secure-aggregation): send "
-          + "only masked, quantized updates; other servers are answered as usual")
+          + "only masked, quantized updates; other servers are answered as usual); apart from "
+          + "and beside a Tributary server's secure passes, which run by default")
   boolean secureAggregation;
+
+  @Option(names = "--classpath", paramLabel = "JARS",
+      description = "jars and folders (separated by '" + "${sys:path.separator}" + "') whose "
+          + "registered ComposedAlgorithms (and SecurePassProtocol) the client passes use, for a "
+          + "server whose algorithm is composed in code")
+  String classpath;
+
+  @picocli.CommandLine.Mixin ClientPassesOptions clientPasses = new ClientPassesOptions();
 
   @Override
   public Integer call() {
@@ -96,11 +116,22 @@ final class ClientCommand implements Callable<Integer> {
       // the data are loaded.
       LocalTrainingOptions.Prepared p =
           training.prepare(io.tributary.graph.ops.KernelWarmUp::startInBackground);
-      TrainingClient client = p.client();
+      FlowerClient client = p.client();
+      what = p.description();
+      if (secureAggregation) {
+        // Flower's SecAgg+ fit rounds: FitIns naming a secagg stage; all else goes through.
+        client = new io.tributary.flower.secagg.SecAggClientAdapter(client);
+      }
+      // A Tributary server's secure passes: FitIns carrying a pass stage. Outermost, so that a
+      // pass replays the client (and its SecAgg+ adapter, which lets a plain fit through).
+      java.util.Optional<NodePasses> passes = clientPasses.passes(UserApps.loader(classpath));
+      if (passes.isPresent()) {
+        client = passes.get().serve(client);
+        what += "; " + ClientPassesOptions.describe(passes.get());
+      }
       runner = builder(client).build();
       // Last of the checks, so that every other mistake is named even while offline.
       ServerSettings.requireKnownHost("--server", address.host());
-      what = p.description();
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       int status = usage(err, e.getMessage());
       verbose.trace(err, e);
@@ -138,9 +169,8 @@ final class ClientCommand implements Callable<Integer> {
     }
   }
 
-  private FlowerClientBuilder builder(TrainingClient client) {
-    FlowerClientBuilder b = FlowerClientRunner.builder(secureAggregation
-        ? new io.tributary.flower.secagg.SecAggClientAdapter(client) : client).target(server)
+  private FlowerClientBuilder builder(FlowerClient client) {
+    FlowerClientBuilder b = FlowerClientRunner.builder(client).target(server)
         .maxMessageSize(maxMessageSize)
         .backoff(Backoff.DEFAULT.withMaxAttempts(maxAttempts).withSeed(training.seed));
     if (tensorTypes != null) {

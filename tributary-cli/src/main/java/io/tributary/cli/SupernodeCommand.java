@@ -9,7 +9,6 @@ import io.tributary.flower.fleet.FleetTransport;
 import io.tributary.flower.fleet.NodeConfig;
 import io.tributary.flower.fleet.NodeKeys;
 import io.tributary.flower.fleet.SuperNode;
-import io.tributary.flower.passes.NodeComputation;
 import io.tributary.flower.passes.NodePasses;
 import io.tributary.flower.training.TrainingClient;
 import io.tributary.graph.local.GraphBindingException;
@@ -151,15 +150,7 @@ final class SupernodeCommand implements Callable<Integer> {
           + "the trainer's metrics")
   java.util.List<String> evaluateMetrics = new java.util.ArrayList<>();
 
-  @Option(names = "--no-client-passes",
-      description = "do not run a Tributary server's secure passes: by default the node answers "
-          + "a Tributary Fleet server's capability query saying it runs client passes, and "
-          + "computes its client's part of a computation that sums securely (such as DP-FedAvg "
-          + "with secure sums) itself, rebuilt from what the server sends and checked against "
-          + "its fingerprint, with the secure-sum protocol found on the class path (SecAgg+); "
-          + "algorithms composed in code come from the ComposedAlgorithms registered on "
-          + "--classpath")
-  boolean noClientPasses;
+  @picocli.CommandLine.Mixin ClientPassesOptions clientPasses = new ClientPassesOptions();
 
   @picocli.CommandLine.Mixin Verbose verbose = new Verbose();
 
@@ -235,12 +226,10 @@ final class SupernodeCommand implements Callable<Integer> {
         clientApp = DualLayoutClientApp.of(client, trainKeys, evaluateKeys, new SecAggPlusMod());
         what = p.description();
       }
-      if (!noClientPasses) {
-        java.util.Optional<NodePasses> passes = clientPasses(loader);
-        if (passes.isPresent()) {
-          clientApp = passes.get().serve(clientApp);
-          what += "; runs client passes (" + passes.get().protocol().orElse("secure sums") + ")";
-        }
+      java.util.Optional<NodePasses> passes = clientPasses.passes(loader);
+      if (passes.isPresent()) {
+        clientApp = passes.get().serve(clientApp);
+        what += "; " + ClientPassesOptions.describe(passes.get());
       }
       b.insecure(insecure)
           .nodeConfig(config)
@@ -312,20 +301,6 @@ final class SupernodeCommand implements Callable<Integer> {
       } catch (IllegalStateException e) {
         // The JVM is already shutting down and runs the hook.
       }
-    }
-  }
-
-  /**
-   * The node side of a Tributary server's secure passes, from {@code loader}'s class path: the
-   * protocol's node and the algorithms composed in code registered there.
-   */
-  private static java.util.Optional<NodePasses> clientPasses(ClassLoader loader) {
-    try {
-      return NodePasses.installed(NodeComputation.builder().composedFrom(loader).build(),
-          loader);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("client passes: " + e.getMessage()
-          + " (--no-client-passes runs without them)", e);
     }
   }
 
