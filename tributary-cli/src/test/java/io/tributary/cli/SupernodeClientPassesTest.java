@@ -79,7 +79,7 @@ class SupernodeClientPassesTest {
 
   /** {@code tributary supernode ARGS...} in a JVM of its own, output to {@code log}. */
   private static Process cli(Path log, List<String> args) throws IOException {
-    return SupernodeProcess.start(log, "256m", args);
+    return CliProcess.start(log, "256m", "supernode", args);
   }
 
   /**

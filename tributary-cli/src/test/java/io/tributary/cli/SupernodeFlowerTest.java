@@ -43,7 +43,7 @@ class SupernodeFlowerTest {
 
   /** {@code tributary supernode ARGS...} in a JVM of its own, output to {@code log}. */
   private static Process cli(Path log, List<String> args) throws IOException {
-    return SupernodeProcess.start(log, "512m", args);
+    return CliProcess.start(log, "512m", "supernode", args);
   }
 
   /** The shapes of the mclr model on digits, as the fedapp's "init-shapes" run config. */

@@ -98,7 +98,7 @@ class SupernodeSecAggFlowerTest {
 
   /** {@code tributary supernode ARGS...} in a JVM of its own, output to {@code log}. */
   private static Process cli(Path log, List<String> args) throws IOException {
-    return SupernodeProcess.start(log, "512m", args);
+    return CliProcess.start(log, "512m", "supernode", args);
   }
 
   @Test

@@ -2,7 +2,6 @@ package io.tributary.flower.secagg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.core.values.StructValue;
 import io.tributary.flower.AbstractFlowerClient;
 import io.tributary.flower.EvaluateIns;
 import io.tributary.flower.EvaluateRes;
@@ -14,15 +13,13 @@ import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.app.ClientApp;
 import io.tributary.flower.app.Context;
-import io.tributary.flower.client.internal.InstructionHandler;
 import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.fleet.server.FleetServer;
 import io.tributary.flower.fleet.server.FleetTransport;
 import io.tributary.flower.fleet.server.FlowerApp;
-import io.tributary.flower.fleet.server.internal.MessageApi;
-import io.tributary.flower.internal.proto.ClientMessage;
-import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.flower.fleet.server.JavaNodes;
+import io.tributary.flower.fleet.server.SimulatedNodes;
 import io.tributary.flower.passes.JoinPassLayout;
 import io.tributary.flower.passes.NodeComputation;
 import io.tributary.flower.passes.NodePasses;
@@ -36,22 +33,13 @@ import io.tributary.flower.server.InitialParameters;
 import io.tributary.flower.server.RunResult;
 import io.tributary.flower.server.SecureAggregation;
 import io.tributary.flower.server.ServerConfig;
-import io.tributary.flower.server.internal.LocalClientWork;
-import io.tributary.flower.server.internal.ModelSpec;
-import io.tributary.flower.server.internal.RemoteClientWork;
 import io.tributary.learning.FederatedAlgorithm;
-import io.tributary.learning.LearningProcess;
-import io.tributary.learning.RoundOutput;
 import io.tributary.privacy.aggregation.DpAggregator;
 import io.tributary.privacy.aggregation.DpNoise;
 import io.tributary.privacy.secagg.SecAggPlus;
 import io.tributary.privacy.secagg.SecAggSettings;
-import io.tributary.runtime.ExecutionContext;
-import io.tributary.runtime.RuntimeOptions;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
-import io.tributary.tensor.serialization.SerializerRegistry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,22 +144,8 @@ class JoinSecurePassTest {
 
   /** A Fleet server that serves Join too, its secure passes tolerating one dropout of four. */
   private FleetApi fleet() throws Exception {
-    Path app = dir.resolve("app");
-    Files.createDirectories(app.resolve("pkg"));
-    Files.writeString(app.resolve("pyproject.toml"), """
-        [project]
-        name = "plus-k"
-        version = "1.0.0"
-
-        [tool.flwr.app]
-        publisher = "tributary"
-
-        [tool.flwr.app.components]
-        clientapp = "pkg.client_app:app"
-        """);
-    Files.writeString(app.resolve("pkg/client_app.py"), "app = None\n");
-    return FleetApi.builder(FlowerApp.load(app)).address("127.0.0.1", 0)
-        .transport(FleetTransport.GRPC_RERE).serveJoin(true)
+    return FleetApi.builder(FlowerApp.load(JavaNodes.project(dir, "plus-k")))
+        .address("127.0.0.1", 0).transport(FleetTransport.GRPC_RERE).serveJoin(true)
         .securePasses(new SecureAggregation(3, 2, 16, 1.0, 20)).build();
   }
 
@@ -218,50 +192,10 @@ class JoinSecurePassTest {
    */
   private static double[] simulated(Map<String, Object> clients, Set<String> failing,
       ServerConfig config, int rounds) {
-    FederatedAlgorithm a = algorithm();
-    ModelSpec spec = ModelSpec.of(List.of(Tensor.ofDoubles(Shape.of(INIT.length),
-        INIT.clone())));
-    SerializerRegistry registry = SerializerRegistry.load();
-    MessageApi api = new MessageApi(registry);
-    LocalClientWork work = new LocalClientWork("simulated", spec,
-        a.aggregator().create(spec.type()).clientSignals(), config.maxExamplesPerClient(),
-        registry, Map.of(), Map.of(), (client, ins) -> {
-          if (failing.contains(client)) {
-            throw new IllegalStateException(client + " fails");
-          }
-          return switch (clients.get(client)) {
-            case FlowerClient f -> new InstructionHandler(f, registry).handle(ins,
-                ins.getFitIns().getParameters().getTensorType()).message();
-            case ClientApp app -> answer(api, app, ins);
-            default -> throw new IllegalStateException(client);
-          };
-        });
-    LearningProcess p = a.process(RemoteClientWork.initialize(spec,
-        List.of(Tensor.ofDoubles(Shape.of(INIT.length), INIT.clone()))), work.fit(),
-        work.evaluation());
-    List<Object> cohort = new ArrayList<>();
-    clients.keySet().forEach(id -> cohort.add(Tensor.ofStrings(Shape.scalar(), id)));
-    RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
-        .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
-        .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples())
-        .withSecureSum(SecAggPlus.secureSummation(SecAggSettings.of(16, 9, 16, 3)));
-    try (ExecutionContext ctx = ExecutionContext.create(o)) {
-      StructValue state = (StructValue) ctx.invoke(p.initialize());
-      for (int r = 0; r < rounds; r++) {
-        state = RoundOutput.of(ctx.invoke(p.next(), state, cohort)).state();
-      }
-      return doubles((Tensor) state.struct(0).get(0));
-    }
-  }
-
-  private static ClientMessage answer(MessageApi api, ClientApp app, ServerMessage ins) {
-    try {
-      Message m = api.instruction(ins, 1, 1, MessageApi.DEFAULT_TTL);
-      return MessageApi.answer(ins.getMsgCase(), app.handle(m, new Context(1, 1, Map.of(),
-          Map.of(), RecordDict.empty())));
-    } catch (MessageApi.BadReply e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
+    java.util.SequencedMap<String, Tensor> init = new LinkedHashMap<>();
+    init.put("w", Tensor.ofDoubles(Shape.of(INIT.length), INIT.clone()));
+    return SimulatedNodes.runClients(algorithm(), init, clients, failing, config, rounds,
+        SecAggPlus.secureSummation(SecAggSettings.of(16, 9, 16, 3)));
   }
 
   private static double[] doubles(Tensor t) {
@@ -368,10 +302,7 @@ class JoinSecurePassTest {
           if (i % 2 == 0) {
             ClientApp app = plusKApp(KS[i]);
             Set<String> before = new HashSet<>(server.connectedClients());
-            nodes.add(SuperNode.builder("127.0.0.1:" + server.fleetPort()).insecure(true)
-                .transport(io.tributary.flower.fleet.FleetTransport.grpcRere())
-                .clientApp(passes().serve(app)).pollInterval(Duration.ofMillis(50)).build()
-                .start());
+            nodes.add(JavaNodes.start(server.fleetPort(), passes().serve(app)));
             clients.put(await(before, server::connectedClients), app);
           } else {
             FlowerClient plain = plusK(KS[i], () -> { });
@@ -386,9 +317,7 @@ class JoinSecurePassTest {
         assertThat(model(result)).isEqualTo(simulated(clients, Set.of(), config, 2));
       } finally {
         closeRunners();
-        for (SuperNode n : nodes) {
-          n.close();
-        }
+        JavaNodes.closeAll(nodes);
       }
     }
   }

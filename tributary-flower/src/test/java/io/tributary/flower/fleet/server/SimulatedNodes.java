@@ -1,8 +1,10 @@
 package io.tributary.flower.fleet.server;
 
 import io.tributary.core.values.StructValue;
+import io.tributary.flower.FlowerClient;
 import io.tributary.flower.app.ClientApp;
 import io.tributary.flower.app.Context;
+import io.tributary.flower.client.internal.InstructionHandler;
 import io.tributary.flower.fleet.server.internal.MessageApi;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
@@ -28,10 +30,11 @@ import java.util.SequencedMap;
 import java.util.Set;
 
 /**
- * The simulated run a Fleet server's run over Java nodes must equal bit for bit: the same
- * process over the same apps in one JVM, each client's work its node's app answered through the
- * Fleet message layout, the server's runtime options, and the secure sums computed by a
- * summation among the simulated clients (SecAgg+, say).
+ * The simulated run a server's run over Java nodes or Join clients must equal bit for bit: the
+ * same process over the same clients in one JVM, each client's work answered as its transport
+ * answers it (a node's app through the Fleet message layout, a Join client's {@link
+ * FlowerClient} through the Join client's instruction handler), the server's runtime options,
+ * and the secure sums computed by a summation among the simulated clients (SecAgg+, say).
  */
 public final class SimulatedNodes {
   /** The largest example count a client is weighted with, as the servers' default. */
@@ -47,20 +50,37 @@ public final class SimulatedNodes {
   public static double[] run(FederatedAlgorithm algorithm, SequencedMap<String, Tensor> initial,
       Map<String, ClientApp> apps, Set<String> failing, ServerConfig config, int rounds,
       SecureSummation summation) {
+    return runClients(algorithm, initial, apps, failing, config, rounds, summation);
+  }
+
+  /**
+   * The same over {@code clients} by id in the server's order, each a Fleet node's {@link
+   * ClientApp} or a Join client's {@link FlowerClient}.
+   */
+  public static double[] runClients(FederatedAlgorithm algorithm,
+      SequencedMap<String, Tensor> initial, Map<String, ?> clients, Set<String> failing,
+      ServerConfig config, int rounds, SecureSummation summation) {
+    SerializerRegistry registry = SerializerRegistry.load();
     ModelSpec spec = ModelSpec.of(List.copyOf(initial.values()));
-    MessageApi api = new MessageApi(SerializerRegistry.load());
+    MessageApi api = new MessageApi(registry);
     LocalClientWork work = new LocalClientWork("simulated", spec,
         algorithm.aggregator().create(spec.type()).clientSignals(), MAX_EXAMPLES,
-        SerializerRegistry.load(), Map.of(), Map.of(), (client, ins) -> {
+        registry, Map.of(), Map.of(), (client, ins) -> {
           if (failing.contains(client)) {
             throw new IllegalStateException(client + " fails");
           }
-          return answer(api, apps.get(client), ins);
+          return switch (clients.get(client)) {
+            case ClientApp app -> answer(api, app, ins);
+            case FlowerClient f -> new InstructionHandler(f, registry).handle(ins,
+                ins.hasFitIns() ? ins.getFitIns().getParameters().getTensorType()
+                    : ins.getEvaluateIns().getParameters().getTensorType()).message();
+            case null, default -> throw new IllegalStateException("no client " + client);
+          };
         });
     LearningProcess p = algorithm.process(RemoteClientWork.initialize(spec,
         List.copyOf(initial.values())), work.fit(), work.evaluation());
-    List<Object> clients = new ArrayList<>();
-    apps.keySet().forEach(id -> clients.add(Tensor.ofStrings(Shape.scalar(), id)));
+    List<Object> cohort = new ArrayList<>();
+    clients.keySet().forEach(id -> cohort.add(Tensor.ofStrings(Shape.scalar(), id)));
     RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
         .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
         .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples())
@@ -68,7 +88,7 @@ public final class SimulatedNodes {
     try (ExecutionContext ctx = ExecutionContext.create(o)) {
       StructValue state = (StructValue) ctx.invoke(p.initialize());
       for (int r = 0; r < rounds; r++) {
-        state = RoundOutput.of(ctx.invoke(p.next(), state, clients)).state();
+        state = RoundOutput.of(ctx.invoke(p.next(), state, cohort)).state();
       }
       return doubles((Tensor) state.struct(0).get(0));
     }
