@@ -34,7 +34,8 @@ class ClientCommandTest {
     assertThat(r.exitCode()).isZero();
     for (String flag : List.of("--server", "--model", "--dataset", "--data-dir", "--partition",
         "--split", "--local-epochs", "--batch-size", "--lr", "--seed", "--tensor-types", "--tls-ca",
-        "--tls-cert", "--tls-key", "--auth-token", "--max-message-size", "--max-attempts")) {
+        "--tls-cert", "--tls-key", "--auth-token", "--max-message-size", "--max-attempts",
+        "--secure-aggregation", "--no-client-passes", "--classpath")) {
       assertThat(r.out()).contains(flag);
     }
   }
@@ -54,6 +55,8 @@ class ClientCommandTest {
         Arguments.of(new String[] {"--server", "h:1", "--tensor-types", "proto.tftensor"},
             "proto.tftensor"),
         Arguments.of(new String[] {"--server", "h:1", "--auth-token", "a b"}, "token"),
+        Arguments.of(new String[] {"--server", "h:1", "--classpath", "/no/such.jar"},
+            "--classpath"),
         Arguments.of(new String[] {"--server", "h:1", "--max-attempts", "0"}, "attempts"),
         Arguments.of(new String[] {"--server", "h:1", "--split", "dirichlet:-1"}, "dirichlet"),
         Arguments.of(new String[] {"--server", "h:1", "--split", "zipf"}, "zipf"),
