@@ -540,7 +540,8 @@ public final class PassCodec {
       }
     }
 
-    byte[] toArray() {
+    /** The bytes written so far. */
+    public byte[] toArray() {
       return Arrays.copyOf(buf, size);
     }
   }
