@@ -204,7 +204,9 @@ fi
 
 # sample_live NAME INTERVAL: while run NAME goes on, the live heap (what a full collection leaves:
 # `jcmd PID GC.class_histogram` collects first) of its driver and executors, every INTERVAL s,
-# into NAME.live. Runs sampled so are slower (every sample stops the JVM for a full collection).
+# into NAME.live, and each executor's CPU seconds into NAME.cpu-executors (PID SECONDS, the last line
+# of a PID its total but for the last INTERVAL). Runs sampled so are slower (every sample stops the
+# JVM for a full collection).
 sample_live() {
   local name=$1 every=$2
   while [[ ! -f $out/$name.wall ]]; do
@@ -214,6 +216,13 @@ sample_live() {
       { tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null | grep -qF "$out/$name" || continue
       role=executor
       [[ $rest == *CoarseGrainedExecutorBackend* ]] || role=driver
+      # The executor's CPU seconds so far (user + system, /proc/PID/stat), the last sample of
+      # each kept: what it spent on the clients, whatever else runs on the machine.
+      if [[ $role == executor ]]; then
+        ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null) &&
+          echo "$pid $(awk -v t="$ticks" -v h="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / h}')" \
+            >> "$out/$name.cpu-executors"
+      fi
       total=$("$JAVA_HOME/bin/jcmd" "$pid" GC.class_histogram 2>/dev/null | awk '/^Total/ {print $3}')
       [[ -n $total ]] && echo "$role $pid $total" >> "$out/$name.live"
     done

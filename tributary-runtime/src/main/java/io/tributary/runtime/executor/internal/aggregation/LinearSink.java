@@ -16,6 +16,7 @@ import io.tributary.tensor.Finite;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,6 +54,16 @@ public final class LinearSink implements Sink {
   private final SecureMode secureMode;
   /** The flat layout of a secure sum whose inputs leave through a protocol, or null. */
   private final SecureLayout layout;
+
+  /** Released partials kept for reuse at most: enough for a pass's workers, little memory. */
+  private static final int MAX_SPARE = 4;
+
+  /**
+   * Plain sums done with ({@link #release}), emptied, for {@link #newPartial} to hand out again
+   * (guarded by itself): a pass makes one partial per group of clients, and each but the
+   * leftmost of a pair is dead once the pair is combined.
+   */
+  private final ArrayDeque<LinearAccumulator> spare = new ArrayDeque<>();
 
   /** A partial of a secure sum whose inputs the driver never sees. */
   private static final class Withheld {}
@@ -200,7 +211,13 @@ public final class LinearSink implements Sink {
   @Override
   public Object newPartial() {
     return switch (secureMode) {
-      case CLEAR -> LinearAccumulator.forType(member);
+      case CLEAR -> {
+        LinearAccumulator reused;
+        synchronized (spare) {
+          reused = spare.poll();
+        }
+        yield reused != null ? reused : LinearAccumulator.forType(member);
+      }
       case SUMMATION, CLIENT -> new Gathered();
       case ENGINE -> new Withheld();
     };
@@ -394,6 +411,19 @@ public final class LinearSink implements Sink {
         : (LinearAccumulator) total;
     t.merge((LinearAccumulator) partial);
     return t;
+  }
+
+  @Override
+  public void release(Object partial) {
+    if (secureMode != SecureMode.CLEAR || !(partial instanceof LinearAccumulator a)) {
+      return;
+    }
+    a.clear();
+    synchronized (spare) {
+      if (spare.size() < MAX_SPARE) {
+        spare.push(a);
+      }
+    }
   }
 
   @Override

@@ -55,6 +55,13 @@ public interface Sink {
    */
   Object combine(Object total, Object partial);
 
+  /**
+   * Hands back a partial of {@link #newPartial} that {@link #combine} took in as its
+   * {@code partial} and did not return: nothing reads it any more, so the sink may reuse its
+   * storage for a later {@link #newPartial}. Sinks that keep nothing ignore it.
+   */
+  default void release(Object partial) {}
+
   /** The aggregation's value from the total of every group ({@code null} when there was none). */
   Object result(Object total);
 

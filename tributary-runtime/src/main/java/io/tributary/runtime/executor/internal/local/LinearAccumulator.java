@@ -10,6 +10,7 @@ import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -51,6 +52,12 @@ public final class LinearAccumulator {
   /** Per leaf, its sums in pieces of {@link #PIECE} (the last may be shorter). */
   private final double[][][] reals;
   private final long[][] ints;
+  /**
+   * Per leaf, storage kept by {@link #clear} for the next value of the same size: zeroed and
+   * taken up when that leaf's sums are allocated again, or null.
+   */
+  private final double[][][] spareReals;
+  private final long[][] spareInts;
   private double weightSum;
   private long count;
 
@@ -60,6 +67,8 @@ public final class LinearAccumulator {
     this.shapes = new Shape[leafTypes.size()];
     this.reals = new double[leafTypes.size()][][];
     this.ints = new long[leafTypes.size()][];
+    this.spareReals = new double[leafTypes.size()][][];
+    this.spareInts = new long[leafTypes.size()][];
   }
 
   /** An empty accumulator for values of {@code member}, a struct of numeric tensors. */
@@ -196,10 +205,59 @@ public final class LinearAccumulator {
     shapes[leaf] = shape;
     int n = Math.toIntExact(shape.size());
     if (leafTypes.get(leaf).dtype().isInteger()) {
-      ints[leaf] = new long[n];
+      long[] spare = spareInts[leaf];
+      spareInts[leaf] = null;
+      if (spare != null && spare.length == n) {
+        Arrays.fill(spare, 0L);
+        ints[leaf] = spare;
+      } else {
+        ints[leaf] = new long[n];
+      }
     } else {
-      reals[leaf] = pieces(leafTypes.get(leaf).dtype().isComplex() ? 2 * n : n);
+      int total = leafTypes.get(leaf).dtype().isComplex() ? 2 * n : n;
+      double[][] spare = spareReals[leaf];
+      spareReals[leaf] = null;
+      if (spare != null && length(spare) == total) {
+        for (double[] piece : spare) {
+          Arrays.fill(piece, 0.0);
+        }
+        reals[leaf] = spare;
+      } else {
+        reals[leaf] = pieces(total);
+      }
     }
+  }
+
+  private static int length(double[][] pieces) {
+    int n = 0;
+    for (double[] p : pieces) {
+      n += p.length;
+    }
+    return n;
+  }
+
+  /**
+   * Empties the accumulator, as {@link #forType} makes it, keeping each leaf's storage for the
+   * next value of the same size: a sum that is done with (a group's partial once combined into
+   * its neighbour) is then reused for the next group instead of being left for the collector.
+   * A partial lives as long as its group's clients run, long enough for the collector to move
+   * it into the old generation; a new one per group filled the old generation with dead sums,
+   * each a start of concurrent marking.
+   */
+  public void clear() {
+    for (int i = 0; i < leafTypes.size(); i++) {
+      if (reals[i] != null) {
+        spareReals[i] = reals[i];
+      }
+      if (ints[i] != null) {
+        spareInts[i] = ints[i];
+      }
+      reals[i] = null;
+      ints[i] = null;
+      shapes[i] = null;
+    }
+    weightSum = 0;
+    count = 0;
   }
 
   /** Zeroed pieces of {@code n} doubles in all. */

@@ -153,7 +153,7 @@ public final class ClientPass {
     this.pending = new Object[groups][];
     this.arrived = new boolean[groups];
     for (Sink sink : this.sinks) {
-      folders.add(new ReductionTree<>(groups, sink::combine).folder(from, to));
+      folders.add(new ReductionTree<>(groups, releasing(sink)).folder(from, to));
     }
     this.claimed = new boolean[groups];
     int[] all = startOrder(clients, groupSize, groups, cost);
@@ -165,6 +165,21 @@ public final class ClientPass {
       }
     }
     this.order = Arrays.copyOf(inRange, count);
+  }
+
+  /**
+   * {@code sink}'s combine for the groups' partials this pass makes: the right-hand partial of
+   * each combination, dead once combined (the folder keeps only the result), goes back to the
+   * sink for its next group.
+   */
+  private static java.util.function.BinaryOperator<Object> releasing(Sink sink) {
+    return (left, right) -> {
+      Object total = sink.combine(left, right);
+      if (total != right) {
+        sink.release(right);
+      }
+      return total;
+    };
   }
 
   /** The number of groups of a pass over {@code clients} clients. */

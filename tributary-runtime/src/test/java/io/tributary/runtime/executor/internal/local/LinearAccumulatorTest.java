@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.core.types.Types;
 import io.tributary.core.values.StructValue;
+import io.tributary.runtime.executor.internal.pass.PassCodec;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.ArrayList;
@@ -86,6 +87,50 @@ class LinearAccumulatorTest {
     assertThat(total.count()).isEqualTo(clients);
     assertThat(Double.doubleToRawLongBits(total.weightSum()))
         .isEqualTo(Double.doubleToRawLongBits(weights));
+  }
+
+  @Test
+  void clear_thenReusedForAnotherGroup_sumsAsAFreshAccumulator() {
+    SplittableRandom rnd = new SplittableRandom(9);
+    float[][] xf = new float[6][F32];
+    double[][] xd = new double[6][F64];
+    for (int c = 0; c < 6; c++) {
+      for (int j = 0; j < F32; j++) {
+        xf[c][j] = (float) rnd.nextGaussian();
+      }
+      for (int j = 0; j < F64; j++) {
+        xd[c][j] = rnd.nextGaussian();
+      }
+    }
+    String member = "<a=float32[" + F32 + "],b=float64[" + F64 + "],n=int64>";
+    double[] w = {0.5, 2.0, 3.0};
+    LinearAccumulator reused = LinearAccumulator.forType(Types.parse(member));
+    reused.addAll(withCounts(values(xf, xd, 0, 3)), w);
+    reused.clear();
+    assertThat(reused.count()).isZero();
+    assertThat(reused.weightSum()).isZero();
+    // Emptied, it writes what an accumulator that saw nothing writes.
+    assertThat(bytes(reused)).isEqualTo(bytes(LinearAccumulator.forType(Types.parse(member))));
+    reused.addAll(withCounts(values(xf, xd, 3, 6)), w);
+    LinearAccumulator fresh = LinearAccumulator.forType(Types.parse(member));
+    fresh.addAll(withCounts(values(xf, xd, 3, 6)), w);
+    assertThat(bytes(reused)).isEqualTo(bytes(fresh));
+  }
+
+  private static List<Object> withCounts(List<Object> values) {
+    List<Object> out = new ArrayList<>();
+    for (int k = 0; k < values.size(); k++) {
+      StructValue v = (StructValue) values.get(k);
+      out.add(StructValue.named("a", v.get(0), "b", v.get(1),
+          "n", Tensor.ofLongs(Shape.scalar(), 10L + k)));
+    }
+    return out;
+  }
+
+  private static byte[] bytes(LinearAccumulator a) {
+    PassCodec.Out out = new PassCodec.Out();
+    a.write(out);
+    return out.toArray();
   }
 
   private static List<Object> values(float[][] xf, double[][] xd, int from, int to) {

@@ -26,6 +26,44 @@ class PassCodecTest {
   }
 
   @Test
+  void out_pastSeveralBlocks_writesTheBytesOfOneBigEndianStream() throws Exception {
+    java.io.ByteArrayOutputStream want = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream data = new java.io.DataOutputStream(want);
+    PassCodec.Out out = new PassCodec.Out();
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+    // Odd lengths and single values between bulk writes, so blocks end mid-element.
+    for (int round = 0; round < 5; round++) {
+      out.u8(round);
+      data.writeByte(round);
+      out.i32(-round);
+      data.writeInt(-round);
+      double[] d = new double[PassCodec.Out.BLOCK / 8 + 3 + round];
+      for (int k = 0; k < d.length; k++) {
+        d[k] = k == 7 ? ODD_NAN : rnd.nextGaussian();
+        data.writeLong(Double.doubleToRawLongBits(d[k]));
+      }
+      out.doubles(d);
+      long[] l = new long[1000 * round + 1];
+      for (int k = 0; k < l.length; k++) {
+        l[k] = rnd.nextLong();
+        data.writeLong(l[k]);
+      }
+      out.longs(l);
+      byte[] b = new byte[PassCodec.Out.BLOCK + round];
+      rnd.nextBytes(b);
+      data.write(b);
+      out.bytes(b);
+    }
+    byte[] got = out.toArray();
+    assertThat(got).isEqualTo(want.toByteArray());
+    PassCodec.In in = new PassCodec.In(got, "test");
+    in.u8("a");
+    in.i32("b");
+    double[] back = in.doubles(PassCodec.Out.BLOCK / 8 + 3, "c");
+    assertThat(Double.doubleToRawLongBits(back[7])).isEqualTo(Double.doubleToRawLongBits(ODD_NAN));
+  }
+
+  @Test
   void linearAccumulator_roundTrip_keepsRawBitsAndCounts() {
     LinearAccumulator a = LinearAccumulator.forType(Types.parse("<float64[3],int64[2]>"));
     a.add(StructValue.of(Tensor.ofDoubles(Shape.of(3), -0.0, ODD_NAN, 1e-300),
