@@ -27,6 +27,7 @@ public final class CompiledRun {
   private final int[][][] accepted;
   private final SoftmaxRows[] shared;
   private final NdArray[][] inputs;
+  private final NdArray[][] accumulationInputs;
   /** The last shape each needed value was checked against, by needed index. */
   private final int[][] feedAccepted;
   /** The array fed for each needed variable in the last run, by needed index. */
@@ -49,6 +50,7 @@ public final class CompiledRun {
     this.accepted = plan.newAccepted();
     this.shared = plan.newShared();
     this.inputs = plan.newInputs();
+    this.accumulationInputs = plan.newAccumulationInputs();
     this.feedAccepted = new int[needed.length][];
     this.lastFed = new NdArray[needed.length];
   }
@@ -107,7 +109,7 @@ public final class CompiledRun {
       }
     }
     plan.execute(env, previous, accepted, shared, inputs);
-    plan.accumulate(env);
+    plan.accumulate(env, accumulationInputs);
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];
     for (int k = 0; k < out.length; k++) {

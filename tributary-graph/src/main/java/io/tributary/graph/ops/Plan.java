@@ -324,9 +324,17 @@ final class Plan {
     }
   }
 
-  /** Adds every accumulation onto its target in {@code env}, after {@link #execute}. */
-  void accumulate(NdArray[] env) {
-    accumulations.apply(env, gemm);
+  /**
+   * Adds every accumulation onto its target in {@code env}, after {@link #execute}, the products'
+   * inputs gathered into {@code scratch} (from {@link #newAccumulationInputs}).
+   */
+  void accumulate(NdArray[] env, NdArray[][] scratch) {
+    accumulations.apply(env, gemm, scratch);
+  }
+
+  /** A fresh table of the accumulated products' input arrays for {@link #accumulate}. */
+  NdArray[][] newAccumulationInputs() {
+    return accumulations.newScratch();
   }
 
   /** The values a step reads, from their slots, in a new array. */
@@ -335,7 +343,7 @@ final class Plan {
   }
 
   /** The values a step reads, from their slots, written into {@code into}. */
-  private static NdArray[] gather(Step step, NdArray[] env, NdArray[] into) {
+  static NdArray[] gather(Step step, NdArray[] env, NdArray[] into) {
     int[] slots = step.in();
     for (int i = 0; i < into.length; i++) {
       into[i] = env[slots[i]];
