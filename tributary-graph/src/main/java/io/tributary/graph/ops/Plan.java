@@ -5,7 +5,6 @@ import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.Op;
 import io.tributary.graph.Variable;
 import io.tributary.graph.VariableKind;
-import io.tributary.tensor.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -405,11 +404,19 @@ final class Plan {
     if (a.dtype() != v.dtype()) {
       return false;
     }
-    long[] dims = new long[a.rank()];
-    for (int i = 0; i < dims.length; i++) {
-      dims[i] = a.dim(i);
+    // PartialShape.accepts, read off the array's dimensions without building a Shape: this runs
+    // whenever a step's output shape changes (twice an epoch, around a smaller last batch).
+    io.tributary.graph.PartialShape want = v.shape();
+    int[] dims = a.shapeRef();
+    if (want.rank() != dims.length) {
+      return false;
     }
-    return v.shape().accepts(Shape.of(dims));
+    for (int i = 0; i < dims.length; i++) {
+      if (want.dim(i) != io.tributary.graph.PartialShape.UNKNOWN && want.dim(i) != dims[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Throws when {@code a} does not have {@code v}'s dtype or fit its shape. */
