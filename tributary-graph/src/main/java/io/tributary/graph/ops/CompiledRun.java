@@ -28,6 +28,10 @@ public final class CompiledRun {
   private final SoftmaxRows[] shared;
   private final NdArray[][] inputs;
   private final NdArray[][] accumulationInputs;
+  /** Each step's arrays for the other of two alternating batch shapes ({@link Plan#execute}). */
+  private final NdArray[][] spare;
+  /** The shape of each step's first input in the last run. */
+  private final int[][] lastShape;
   /** The last shape each needed value was checked against, by needed index. */
   private final int[][] feedAccepted;
   /** The array fed for each needed variable in the last run, by needed index. */
@@ -51,6 +55,8 @@ public final class CompiledRun {
     this.shared = plan.newShared();
     this.inputs = plan.newInputs();
     this.accumulationInputs = plan.newAccumulationInputs();
+    this.spare = plan.newPrevious();
+    this.lastShape = new int[plan.steps().length][];
     this.feedAccepted = new int[needed.length][];
     this.lastFed = new NdArray[needed.length];
   }
@@ -108,7 +114,7 @@ public final class CompiledRun {
         lastFed[i] = a;
       }
     }
-    plan.execute(env, previous, accepted, shared, inputs);
+    plan.execute(env, previous, accepted, shared, inputs, spare, lastShape);
     plan.accumulate(env, accumulationInputs);
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];
@@ -130,7 +136,12 @@ public final class CompiledRun {
 
   /** Stops offering for reuse any array that shares storage with a fed value. */
   private void forgetShared(NdArray fed) {
-    for (NdArray[] step : previous) {
+    forgetShared(fed, previous);
+    forgetShared(fed, spare);
+  }
+
+  private static void forgetShared(NdArray fed, NdArray[][] kept) {
+    for (NdArray[] step : kept) {
       for (int k = 0; k < step.length; k++) {
         if (step[k] != null && step[k].sharesStorage(fed)) {
           step[k] = null;

@@ -274,9 +274,33 @@ final class Plan {
    */
   void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared,
       NdArray[][] inputs) {
+    execute(env, previous, accepted, shared, inputs, null, null);
+  }
+
+  /**
+   * As {@link #execute(NdArray[], NdArray[][], int[][][], SoftmaxRows[], NdArray[][])}, keeping a
+   * second set of each step's arrays in {@code spare} (from {@link #newPrevious}, or null): when a
+   * step's first input changes shape from the last run ({@code lastShape[step]}, updated), the
+   * two sets trade places before the kernel runs, so batches that alternate between two sizes (an
+   * epoch's smaller last batch) find their arrays instead of allocating new ones. A kernel still
+   * takes an offered array only where its shape fits, so a wrong guess only allocates.
+   */
+  void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared,
+      NdArray[][] inputs, NdArray[][] spare, int[][] lastShape) {
     for (int s = 0; s < steps.length; s++) {
       Step step = steps[s];
       NdArray[] in = inputs == null ? inputs(step, env) : gather(step, env, inputs[s]);
+      if (spare != null && in.length > 0) {
+        int[] shape = in[0].shapeRef();
+        if (lastShape[s] != shape && !Arrays.equals(lastShape[s], shape)) {
+          if (lastShape[s] != null) {
+            NdArray[] t = previous[s];
+            previous[s] = spare[s];
+            spare[s] = t;
+          }
+          lastShape[s] = shape;
+        }
+      }
       NdArray[] out = run(step, in, previous == null ? null : previous[s], shared, gemm);
       for (int k = 0; k < out.length; k++) {
         int[] seen = accepted[s][k];
