@@ -22,6 +22,12 @@ import java.util.Map;
  * stays finite.
  */
 final class EvaluationProcedure implements GraphProcedure {
+  /**
+   * The most bytes of batch arrays a bound evaluation keeps between calls: a simulation's test
+   * set, evaluated every round, up to this size is converted once.
+   */
+  static final long BATCH_CACHE_BYTES = 64L << 20;
+
   private final GemmKernel gemm;
 
   /** The procedure, its matrix products on {@code gemm}. */
@@ -53,16 +59,18 @@ final class EvaluationProcedure implements GraphProcedure {
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    return new Run(g.name(), template, model, params, new ModelArrays());
+    return new Run(g.name(), template, model, params, new ModelArrays(),
+        new BatchCache(BATCH_CACHE_BYTES));
   }
 
   /**
    * The bound function: immutable, so one instance serves every thread; each call takes its own
    * run of the compiled template (feeds: the parameters, x, y; outputs: loss, accuracy). The
-   * parameters' arrays are made once for all the calls with the same model and only read.
+   * parameters' arrays are made once for all the calls with the same model and only read, and
+   * the batches' arrays once for every call on the same batch values, within {@code batches}' cap.
    */
   private record Run(String name, CompiledRun template, StructType model, List<String> params,
-      ModelArrays arrays) implements LocalFunction {
+      ModelArrays arrays, BatchCache batches) implements LocalFunction {
     @Override
     public Object apply(Object argument) {
       String where = "graph:" + name;
@@ -101,7 +109,7 @@ final class EvaluationProcedure implements GraphProcedure {
       long n = 0;
       long i = 0;
       for (Object element : data) {
-        LocalBatch b = LocalBatch.read(element, where, i);
+        LocalBatch b = batches.read(element, where, i);
         feeds[params.size()] = b.x();
         feeds[params.size() + 1] = b.y();
         NdArray[] out;

@@ -116,37 +116,61 @@ final class Accumulations {
    * Adds every accumulation onto its target in {@code env}, after the plan's steps have run. Every value is read before any target changes: a value or operand that shares storage
    * with a target (a reshaped parameter, a parameter fed twice) is first computed or copied apart.
    *
+   * @param scratch from {@link #newScratch}: each product's inputs are gathered there
    * @throws GraphExecutionException when a value does not match its target's dtype and shape
    */
-  void apply(NdArray[] env, GemmKernel gemm) {
+  void apply(NdArray[] env, GemmKernel gemm, NdArray[][] scratch) {
+    // The usual case (no value or operand shares a target's storage) allocates nothing: this
+    // runs once per training step.
+    boolean apart = true;
+    for (Fused f : fused) {
+      apart &= !readsTarget(f.step().in(), env);
+    }
+    for (Added a : added) {
+      apart &= !readsTarget(a.value(), env);
+    }
+    if (!apart) {
+      applyApart(env, gemm);
+      return;
+    }
+    for (int i = 0; i < fused.length; i++) {
+      Plan.Step step = fused[i].step();
+      product(fused[i], Plan.gather(step, env, scratch[i]), env, gemm);
+    }
+    for (Added a : added) {
+      addScaled(env[a.target()], a.scale(), env[a.value()], a.what());
+    }
+  }
+
+  /** A fresh table of per-product input arrays for {@link #apply}. */
+  NdArray[][] newScratch() {
+    NdArray[][] t = new NdArray[fused.length][];
+    for (int i = 0; i < fused.length; i++) {
+      t[i] = new NdArray[fused[i].step().in().length];
+    }
+    return t;
+  }
+
+  /** As {@link #apply}, where some value or operand shares storage with a target. */
+  private void applyApart(NdArray[] env, GemmKernel gemm) {
     NdArray[] early = new NdArray[fused.length];
     for (int i = 0; i < fused.length; i++) {
       Plan.Step step = fused[i].step();
-      NdArray[] in = Plan.inputs(step, env);
-      if (readsTarget(in, env)) {
-        early[i] = Plan.run(step, in, null, null, gemm)[0];
+      if (readsTarget(step.in(), env)) {
+        early[i] = Plan.run(step, Plan.inputs(step, env), null, null, gemm)[0];
       }
     }
     NdArray[] values = new NdArray[added.length];
     for (int i = 0; i < added.length; i++) {
       NdArray v = env[added[i].value()];
-      values[i] = readsTarget(new NdArray[] {v}, env) ? v.copy() : v;
+      values[i] = readsTarget(added[i].value(), env) ? v.copy() : v;
     }
     for (int i = 0; i < fused.length; i++) {
       Fused f = fused[i];
-      NdArray target = env[f.target()];
       if (early[i] != null) {
-        addScaled(target, f.scale(), early[i], f.what());
-        continue;
-      }
-      Plan.Step step = f.step();
-      NdArray[] in = Plan.inputs(step, env);
-      try {
-        MatMulOp.accumulate(gemm, step.op(), in, f.scale(), target);
-      } catch (IllegalArgumentException e) {
-        throw new GraphExecutionException(f.what() + ": op '" + step.op().name()
-            + "' (matmul) failed on " + NdArray.describe(Arrays.asList(in)) + " onto " + target
-            + ": " + e.getMessage(), e);
+        addScaled(env[f.target()], f.scale(), early[i], f.what());
+      } else {
+        product(f, Plan.inputs(f.step(), env), env, gemm);
       }
     }
     for (int i = 0; i < added.length; i++) {
@@ -154,12 +178,34 @@ final class Accumulations {
     }
   }
 
-  private boolean readsTarget(NdArray[] in, NdArray[] env) {
-    for (NdArray a : in) {
-      for (int t : targetSlots) {
-        if (a.sharesStorage(env[t])) {
-          return true;
-        }
+  /** Adds {@code f}'s product of {@code in} onto its target. */
+  private static void product(Fused f, NdArray[] in, NdArray[] env, GemmKernel gemm) {
+    NdArray target = env[f.target()];
+    Plan.Step step = f.step();
+    try {
+      MatMulOp.accumulate(gemm, step.op(), in, f.scale(), target);
+    } catch (IllegalArgumentException e) {
+      throw new GraphExecutionException(f.what() + ": op '" + step.op().name()
+          + "' (matmul) failed on " + NdArray.describe(Arrays.asList(in)) + " onto " + target
+          + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the value in any of {@code slots} shares storage with a target. */
+  private boolean readsTarget(int[] slots, NdArray[] env) {
+    for (int s : slots) {
+      if (readsTarget(s, env)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean readsTarget(int slot, NdArray[] env) {
+    NdArray a = env[slot];
+    for (int t : targetSlots) {
+      if (a.sharesStorage(env[t])) {
+        return true;
       }
     }
     return false;

@@ -27,6 +27,11 @@ public final class CompiledRun {
   private final int[][][] accepted;
   private final SoftmaxRows[] shared;
   private final NdArray[][] inputs;
+  private final NdArray[][] accumulationInputs;
+  /** Each step's arrays for the other of two alternating batch shapes ({@link Plan#execute}). */
+  private final NdArray[][] spare;
+  /** The shape of each step's first input in the last run. */
+  private final int[][] lastShape;
   /** The last shape each needed value was checked against, by needed index. */
   private final int[][] feedAccepted;
   /** The array fed for each needed variable in the last run, by needed index. */
@@ -49,6 +54,9 @@ public final class CompiledRun {
     this.accepted = plan.newAccepted();
     this.shared = plan.newShared();
     this.inputs = plan.newInputs();
+    this.accumulationInputs = plan.newAccumulationInputs();
+    this.spare = plan.newPrevious();
+    this.lastShape = new int[plan.steps().length][];
     this.feedAccepted = new int[needed.length][];
     this.lastFed = new NdArray[needed.length];
   }
@@ -106,8 +114,8 @@ public final class CompiledRun {
         lastFed[i] = a;
       }
     }
-    plan.execute(env, previous, accepted, shared, inputs);
-    plan.accumulate(env);
+    plan.execute(env, previous, accepted, shared, inputs, spare, lastShape);
+    plan.accumulate(env, accumulationInputs);
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];
     for (int k = 0; k < out.length; k++) {
@@ -128,7 +136,12 @@ public final class CompiledRun {
 
   /** Stops offering for reuse any array that shares storage with a fed value. */
   private void forgetShared(NdArray fed) {
-    for (NdArray[] step : previous) {
+    forgetShared(fed, previous);
+    forgetShared(fed, spare);
+  }
+
+  private static void forgetShared(NdArray fed, NdArray[][] kept) {
+    for (NdArray[] step : kept) {
       for (int k = 0; k < step.length; k++) {
         if (step[k] != null && step[k].sharesStorage(fed)) {
           step[k] = null;

@@ -5,7 +5,6 @@ import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.Op;
 import io.tributary.graph.Variable;
 import io.tributary.graph.VariableKind;
-import io.tributary.tensor.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -275,9 +274,33 @@ final class Plan {
    */
   void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared,
       NdArray[][] inputs) {
+    execute(env, previous, accepted, shared, inputs, null, null);
+  }
+
+  /**
+   * As {@link #execute(NdArray[], NdArray[][], int[][][], SoftmaxRows[], NdArray[][])}, keeping a
+   * second set of each step's arrays in {@code spare} (from {@link #newPrevious}, or null): when a
+   * step's first input changes shape from the last run ({@code lastShape[step]}, updated), the
+   * two sets trade places before the kernel runs, so batches that alternate between two sizes (an
+   * epoch's smaller last batch) find their arrays instead of allocating new ones. A kernel still
+   * takes an offered array only where its shape fits, so a wrong guess only allocates.
+   */
+  void execute(NdArray[] env, NdArray[][] previous, int[][][] accepted, SoftmaxRows[] shared,
+      NdArray[][] inputs, NdArray[][] spare, int[][] lastShape) {
     for (int s = 0; s < steps.length; s++) {
       Step step = steps[s];
       NdArray[] in = inputs == null ? inputs(step, env) : gather(step, env, inputs[s]);
+      if (spare != null && in.length > 0) {
+        int[] shape = in[0].shapeRef();
+        if (lastShape[s] != shape && !Arrays.equals(lastShape[s], shape)) {
+          if (lastShape[s] != null) {
+            NdArray[] t = previous[s];
+            previous[s] = spare[s];
+            spare[s] = t;
+          }
+          lastShape[s] = shape;
+        }
+      }
       NdArray[] out = run(step, in, previous == null ? null : previous[s], shared, gemm);
       for (int k = 0; k < out.length; k++) {
         int[] seen = accepted[s][k];
@@ -324,9 +347,17 @@ final class Plan {
     }
   }
 
-  /** Adds every accumulation onto its target in {@code env}, after {@link #execute}. */
-  void accumulate(NdArray[] env) {
-    accumulations.apply(env, gemm);
+  /**
+   * Adds every accumulation onto its target in {@code env}, after {@link #execute}, the products'
+   * inputs gathered into {@code scratch} (from {@link #newAccumulationInputs}).
+   */
+  void accumulate(NdArray[] env, NdArray[][] scratch) {
+    accumulations.apply(env, gemm, scratch);
+  }
+
+  /** A fresh table of the accumulated products' input arrays for {@link #accumulate}. */
+  NdArray[][] newAccumulationInputs() {
+    return accumulations.newScratch();
   }
 
   /** The values a step reads, from their slots, in a new array. */
@@ -335,7 +366,7 @@ final class Plan {
   }
 
   /** The values a step reads, from their slots, written into {@code into}. */
-  private static NdArray[] gather(Step step, NdArray[] env, NdArray[] into) {
+  static NdArray[] gather(Step step, NdArray[] env, NdArray[] into) {
     int[] slots = step.in();
     for (int i = 0; i < into.length; i++) {
       into[i] = env[slots[i]];
@@ -397,11 +428,19 @@ final class Plan {
     if (a.dtype() != v.dtype()) {
       return false;
     }
-    long[] dims = new long[a.rank()];
-    for (int i = 0; i < dims.length; i++) {
-      dims[i] = a.dim(i);
+    // PartialShape.accepts, read off the array's dimensions without building a Shape: this runs
+    // whenever a step's output shape changes (twice an epoch, around a smaller last batch).
+    io.tributary.graph.PartialShape want = v.shape();
+    int[] dims = a.shapeRef();
+    if (want.rank() != dims.length) {
+      return false;
     }
-    return v.shape().accepts(Shape.of(dims));
+    for (int i = 0; i < dims.length; i++) {
+      if (want.dim(i) != io.tributary.graph.PartialShape.UNKNOWN && want.dim(i) != dims[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Throws when {@code a} does not have {@code v}'s dtype or fit its shape. */

@@ -79,6 +79,16 @@ final class ReduceOp extends BaseOp {
     boolean forward = kind == Kind.SUM || kind == Kind.MEAN || kind == Kind.MAX;
     NdArray x = in[forward ? 0 : 1];
     int[] xs = x.shapeRef();
+    // Every axis (no axes given; a training step's loss mean and its gradient): no shapes or
+    // index maps to build, so the step allocates nothing here.
+    if (x.dtype() == io.tributary.tensor.DType.FLOAT32 && in[0].dtype() == x.dtype()
+        && kind != Kind.MAX && kind != Kind.MAX_GRAD && xs.length > 0
+        && op.args().getIntList("axes") == null) {
+      boolean keep = op.args().getBool("keep_dims", false);
+      int[] outShape = kind == Kind.UNREDUCE ? xs : keep ? ones(xs.length) : NO_DIMS;
+      return new NdArray[] {reduceAllFloat(op, in, x, outShape, x.size(),
+          NdArray.previous(previous, 0))};
+    }
     int[] axes = runtimeAxes(op, xs.length);
     int[] keepShape = xs.clone();
     int count = 1;
@@ -178,6 +188,15 @@ final class ReduceOp extends BaseOp {
     NdArray result = NdArray.reuseOrZeros(reuse, x.dtype(), outShape);
     result.floats()[0] = (float) sum;
     return result;
+  }
+
+  /** The shape of a scalar; never written. */
+  private static final int[] NO_DIMS = new int[0];
+
+  private static int[] ones(int rank) {
+    int[] d = new int[rank];
+    Arrays.fill(d, 1);
+    return d;
   }
 
   private static int[] runtimeAxes(Op op, int rank) {

@@ -49,8 +49,9 @@ final class SumToLikeOp extends BaseOp {
   /** As {@link #sumTo(NdArray, int[])}, the float32 cases written into {@code reuse} when it fits. */
   static NdArray sumTo(NdArray g, int[] target, NdArray reuse) {
     int[] gs = g.shapeRef();
-    int[] bs = Broadcast.shape(target, gs);
-    if (!java.util.Arrays.equals(bs, gs)) {
+    // Checked without building the broadcast shape (a bias gradient's sum, every step); the
+    // broadcast itself only to name a mismatch as before.
+    if (!broadcastsTo(target, gs) && !java.util.Arrays.equals(Broadcast.shape(target, gs), gs)) {
       throw new IllegalArgumentException("shape " + java.util.Arrays.toString(target)
           + " does not broadcast to " + java.util.Arrays.toString(gs));
     }
@@ -83,5 +84,19 @@ final class SumToLikeOp extends BaseOp {
       r[map[i]] += x[i];
     }
     return NdArray.fromDoubles(g.dtype(), target, r);
+  }
+
+  /** Whether {@code target} broadcasts to exactly {@code full}. */
+  private static boolean broadcastsTo(int[] target, int[] full) {
+    int lead = full.length - target.length;
+    if (lead < 0) {
+      return false;
+    }
+    for (int i = 0; i < target.length; i++) {
+      if (target[i] != 1 && target[i] != full[lead + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }

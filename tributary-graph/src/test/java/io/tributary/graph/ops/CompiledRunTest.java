@@ -212,6 +212,36 @@ class CompiledRunTest {
   }
 
   @Test
+  void run_twoBatchSizesAlternating_reusesEachSizesArray() {
+    CompiledRun run = new GraphExecutor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
+    NdArray bias = NdArray.wrapFloats(new int[] {3}, new float[] {1, -1, 0});
+    NdArray full = run.run(NdArray.wrapFloats(new int[] {2, 3}, new float[6]), bias)[0];
+    NdArray last = run.run(NdArray.wrapFloats(new int[] {1, 3}, new float[3]), bias)[0];
+    NdArray fullAgain = run.run(NdArray.wrapFloats(new int[] {2, 3},
+        new float[] {1, 2, -3, 0, 5, 4}), bias)[0];
+    assertThat(fullAgain).isSameAs(full);
+    assertThat(fullAgain.floats()).containsExactly(2f, 1f, 0f, 1f, 4f, 4f);
+    NdArray lastAgain = run.run(NdArray.wrapFloats(new int[] {1, 3}, new float[] {0, 5, 4}),
+        bias)[0];
+    assertThat(lastAgain).isSameAs(last);
+    assertThat(lastAgain.floats()).containsExactly(1f, 4f, 4f);
+  }
+
+  @Test
+  void run_alternatingSizesWithAnOutputFedBackIn_neverOverwritesIt() {
+    CompiledRun run = new GraphExecutor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
+    NdArray bias = NdArray.wrapFloats(new int[] {3}, new float[] {1, 1, 1});
+    NdArray full = run.run(NdArray.wrapFloats(new int[] {2, 3}, new float[] {1, 2, 3, 4, 5, 6}),
+        bias)[0];
+    run.run(NdArray.wrapFloats(new int[] {1, 3}, new float[3]), bias);
+    // full sits in the spare set now; fed back, it must not be offered as the next output.
+    NdArray next = run.run(full, bias)[0];
+    assertThat(next).isNotSameAs(full);
+    assertThat(full.floats()).containsExactly(2f, 3f, 4f, 5f, 6f, 7f);
+    assertThat(next.floats()).containsExactly(3f, 4f, 5f, 6f, 7f, 8f);
+  }
+
+  @Test
   void run_outputFedBackIn_isNeverOverwritten() {
     CompiledRun run = new GraphExecutor(reluOfSum()).compile(List.of("x", "b"), List.of("y"));
     NdArray bias = NdArray.wrapFloats(new int[] {3}, new float[] {1, 1, 1});
