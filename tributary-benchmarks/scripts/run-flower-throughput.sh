@@ -10,8 +10,8 @@
 #        (defaults: 1000, i.e. a 1 GB model, and 1 measured iteration after 1 warm-up per
 #        repetition). REPS repetitions (reps.sh), each the whole JMH run (rounds and echo), so the
 #        round and its anchor interleave; prints the medians over the repetitions, the ranges and
-#        the docs/benchmarks.md rows. Expected at REPS=5 on an idle machine: about 12 minutes
-#        (four forks of ~35 s each a repetition).
+#        the docs/benchmarks.md rows. Expected at REPS=5 on an idle machine: about 17 minutes
+#        (about 200 s a repetition).
 #        The fork runs with -Xmx9g -XX:MaxDirectMemorySize=4g (see the benchmark's @Fork).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
