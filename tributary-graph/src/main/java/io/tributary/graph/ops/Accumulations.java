@@ -14,8 +14,9 @@ import java.util.Set;
 
 /**
  * The {@link Accumulation}s of a {@link Plan}, resolved to slots: which are fused into the
- * product that computes their value, which are added after the steps, and the run-time phase that
- * applies them. Immutable.
+ * product that computes their value, which are FedProx updates done in one pass ({@link
+ * ProximalUpdate}), which are added after the steps, and the run-time phase that applies them.
+ * Immutable.
  */
 final class Accumulations {
   /**
@@ -29,18 +30,23 @@ final class Accumulations {
 
   private final Fused[] fused;
   private final Added[] added;
+  private final ProximalUpdate[] proximal;
   /** The slots of every accumulation's target. */
   private final int[] targetSlots;
 
-  private Accumulations(Fused[] fused, Added[] added) {
+  private Accumulations(Fused[] fused, Added[] added, ProximalUpdate[] proximal) {
     this.fused = fused;
     this.added = added;
-    this.targetSlots = new int[fused.length + added.length];
+    this.proximal = proximal;
+    this.targetSlots = new int[fused.length + added.length + proximal.length];
     for (int i = 0; i < fused.length; i++) {
       targetSlots[i] = fused[i].target();
     }
     for (int i = 0; i < added.length; i++) {
       targetSlots[fused.length + i] = added[i].target();
+    }
+    for (int i = 0; i < proximal.length; i++) {
+      targetSlots[fused.length + added.length + i] = proximal[i].target();
     }
   }
 
@@ -50,9 +56,11 @@ final class Accumulations {
    * @param fusedSteps the planned steps of the products in {@code fusions}, in its order
    * @param fusions the accumulations fused into a product, by that product's op (see {@link
    *     #fusible})
+   * @param proximal the accumulations done as one-pass FedProx updates
    */
   static Accumulations of(Plan.Step[] fusedSteps, Map<Op, Accumulation> fusions,
-      List<Accumulation> accumulations, Map<String, Integer> slots) {
+      List<Accumulation> accumulations, Map<String, Integer> slots,
+      Map<Accumulation, ProximalUpdate> proximal) {
     Fused[] fused = new Fused[fusedSteps.length];
     int f = 0;
     for (Accumulation a : fusions.values()) {
@@ -61,15 +69,20 @@ final class Accumulations {
     }
     List<Added> added = new ArrayList<>();
     for (Accumulation a : accumulations) {
-      if (!fusions.containsValue(a)) {
+      if (!fusions.containsValue(a) && !proximal.containsKey(a)) {
         added.add(new Added(slots.get(a.output()), slots.get(a.target()), a.scale(), describe(a)));
       }
     }
-    return new Accumulations(fused, added.toArray(new Added[0]));
+    return new Accumulations(fused, added.toArray(new Added[0]),
+        proximal.values().toArray(new ProximalUpdate[0]));
   }
 
   int fusedCount() {
     return fused.length;
+  }
+
+  int proximalCount() {
+    return proximal.length;
   }
 
   private static String describe(Accumulation a) {
@@ -129,6 +142,9 @@ final class Accumulations {
     for (Added a : added) {
       apart &= !readsTarget(a.value(), env);
     }
+    for (ProximalUpdate u : proximal) {
+      apart &= !readsTarget(u.reads(), env) && !sharesAnotherTarget(u.target(), env);
+    }
     if (!apart) {
       applyApart(env, gemm);
       return;
@@ -139,6 +155,9 @@ final class Accumulations {
     }
     for (Added a : added) {
       addScaled(env[a.target()], a.scale(), env[a.value()], a.what());
+    }
+    for (ProximalUpdate u : proximal) {
+      u.apply(env, gemm);
     }
   }
 
@@ -165,6 +184,12 @@ final class Accumulations {
       NdArray v = env[added[i].value()];
       values[i] = readsTarget(added[i].value(), env) ? v.copy() : v;
     }
+    // The proximal values computed by their own ops, as a plan without them would.
+    NdArray[] proximalValues = new NdArray[proximal.length];
+    for (int i = 0; i < proximal.length; i++) {
+      NdArray v = proximal[i].value(env, gemm);
+      proximalValues[i] = targetShares(v, env) ? v.copy() : v;
+    }
     for (int i = 0; i < fused.length; i++) {
       Fused f = fused[i];
       if (early[i] != null) {
@@ -175,6 +200,10 @@ final class Accumulations {
     }
     for (int i = 0; i < added.length; i++) {
       addScaled(env[added[i].target()], added[i].scale(), values[i], added[i].what());
+    }
+    for (int i = 0; i < proximal.length; i++) {
+      addScaled(env[proximal[i].target()], proximal[i].scale(), proximalValues[i],
+          proximal[i].what());
     }
   }
 
@@ -202,7 +231,10 @@ final class Accumulations {
   }
 
   private boolean readsTarget(int slot, NdArray[] env) {
-    NdArray a = env[slot];
+    return targetShares(env[slot], env);
+  }
+
+  private boolean targetShares(NdArray a, NdArray[] env) {
     for (int t : targetSlots) {
       if (a.sharesStorage(env[t])) {
         return true;
@@ -211,8 +243,18 @@ final class Accumulations {
     return false;
   }
 
+  /** Whether the array in target slot {@code slot} shares storage with another target's. */
+  private boolean sharesAnotherTarget(int slot, NdArray[] env) {
+    for (int t : targetSlots) {
+      if (t != slot && env[slot].sharesStorage(env[t])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** {@code target += scale * value}, elementwise; both floating, of one dtype and shape. */
-  private static void addScaled(NdArray target, double scale, NdArray value, String what) {
+  static void addScaled(NdArray target, double scale, NdArray value, String what) {
     if (target.dtype() != value.dtype() || !target.isFloating()
         || !Arrays.equals(target.shapeRef(), value.shapeRef())) {
       throw new GraphExecutionException(what + ": the value is " + value + " but the target is "

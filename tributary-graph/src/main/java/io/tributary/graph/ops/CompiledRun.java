@@ -134,6 +134,15 @@ public final class CompiledRun {
     return shared.length;
   }
 
+  /** How many losses this run computes with their gradient in one fused op (for tests). */
+  int fusedLosses() {
+    int n = 0;
+    for (Plan.Step s : plan.steps()) {
+      n += s.op().type().equals(LossFusion.TYPE) ? 1 : 0;
+    }
+    return n;
+  }
+
   /** Stops offering for reuse any array that shares storage with a fed value. */
   private void forgetShared(NdArray fed) {
     forgetShared(fed, previous);

@@ -169,15 +169,7 @@ final class CrossEntropyOp extends BaseOp {
     boolean grad = kind == Kind.SPARSE_GRAD;
     float[] z = logits.floats();
     long[] labels = in[grad ? 2 : 1].longs();
-    if (labels.length != n) {
-      throw new IllegalArgumentException("labels have " + labels.length + " rows, logits " + n);
-    }
-    for (int i = 0; i < n; i++) {
-      if (labels[i] < 0 || labels[i] >= c) {
-        throw new IllegalArgumentException(
-            "label " + labels[i] + " at row " + i + " is outside [0, " + c + ")");
-      }
-    }
+    checkLabels(labels, n, c);
     float[] g = grad ? in[0].floats() : null;
     if (g != null && g.length != n) {
       throw new IllegalArgumentException("gradient has " + g.length + " rows, logits " + n);
@@ -218,6 +210,22 @@ final class CrossEntropyOp extends BaseOp {
       }
     }
     return result;
+  }
+
+  /**
+   * Throws, naming the first misfit, unless there are {@code n} labels, each a class in {@code [0,
+   * c)}.
+   */
+  static void checkLabels(long[] labels, int n, int c) {
+    if (labels.length != n) {
+      throw new IllegalArgumentException("labels have " + labels.length + " rows, logits " + n);
+    }
+    for (int i = 0; i < n; i++) {
+      if (labels[i] < 0 || labels[i] >= c) {
+        throw new IllegalArgumentException(
+            "label " + labels[i] + " at row " + i + " is outside [0, " + c + ")");
+      }
+    }
   }
 
   /**
@@ -264,7 +272,7 @@ final class CrossEntropyOp extends BaseOp {
    * differs only on NaN (which makes every probability of the row NaN either way) and on the sign
    * of a zero maximum.
    */
-  private static float rowMax(float[] z, int base, int c) {
+  static float rowMax(float[] z, int base, int c) {
     float max = Float.NEGATIVE_INFINITY;
     for (int j = 0; j < c; j++) {
       float v = z[base + j];

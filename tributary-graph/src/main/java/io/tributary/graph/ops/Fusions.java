@@ -39,6 +39,9 @@ import java.util.Set;
  *       threads.
  * </ul>
  *
+ * <p>A training step's mean cross-entropy and its gradient become one op as well ({@link
+ * LossFusion}).
+ *
  * <p>Only float32 values are fused. A fused op meets run-time shapes the one-pass loop does not
  * cover (a bias that is not a suffix of the value's shape) by running the two ops' own kernels.
  */
@@ -57,6 +60,7 @@ final class Fusions {
       case RELU_GRAD_SUM -> Optional.of(ReluGradSum.INSTANCE);
       case CONV_BIAS_RELU -> Optional.of(ConvBiasReluOp.INSTANCE);
       case MATMUL_BIAS -> Optional.of(MatMulBias.INSTANCE);
+      case LossFusion.TYPE -> Optional.of(CrossEntropyMeanOp.INSTANCE);
       default -> Optional.empty();
     };
   }
@@ -70,7 +74,8 @@ final class Fusions {
     List<Op> ops = fuseBiasRelu(graph, new ArrayList<>(order), Set.copyOf(keep));
     ops = fuseConvBiasRelu(graph, ops, Set.copyOf(keep));
     ops = fuseReluGradSum(graph, ops, Set.copyOf(keep));
-    return fuseMatMulBias(graph, ops, Set.copyOf(keep));
+    ops = fuseMatMulBias(graph, ops, Set.copyOf(keep));
+    return LossFusion.fuse(graph, ops, Set.copyOf(keep));
   }
 
   private static List<Op> fuseMatMulBias(Graph graph, List<Op> ops, Set<String> keep) {
@@ -166,7 +171,8 @@ final class Fusions {
     }
   }
 
-  private static Map<String, List<Integer>> readers(List<Op> ops) {
+  /** The positions of the ops that read each value, in order (twice for an op reading it twice). */
+  static Map<String, List<Integer>> readers(List<Op> ops) {
     Map<String, List<Integer>> r = new HashMap<>();
     for (int i = 0; i < ops.size(); i++) {
       for (String in : ops.get(i).inputs()) {

@@ -78,6 +78,11 @@ final class Plan {
     return accumulations.fusedCount();
   }
 
+  /** How many accumulations are one-pass FedProx updates (for tests). */
+  int proximalCount() {
+    return accumulations.proximalCount();
+  }
+
   /** Plans the ops that compute {@code outputs} in {@code graph} (validated), on the default. */
   static Plan of(Graph graph, List<String> outputs, Map<String, NdArray> constants) {
     return of(graph, outputs, List.of(), constants, GemmKernel.DEFAULT);
@@ -159,6 +164,12 @@ final class Plan {
       }
       needed.removeIf(v -> !read.contains(v.name()));
     }
+    // FedProx updates run as one pass each, after the steps; their chains' ops leave the plan.
+    Map<Accumulation, ProximalUpdate.Match> proximal = fuse
+        ? ProximalUpdate.find(graph, order, outputs, accumulations) : Map.of();
+    for (ProximalUpdate.Match m : proximal.values()) {
+      order.removeAll(m.chain());
+    }
     Map<Op, Accumulation> fusions = Accumulations.fusible(order, writer, outputs, accumulations);
     // The fused products move to the end, after every op that reads a target; nothing else reads
     // their results, so no op needs them earlier.
@@ -188,28 +199,38 @@ final class Plan {
           release.add(slots.get(in));
         }
       }
-      int[] inSlots = op.inputs().stream().mapToInt(slots::get).toArray();
-      int[] outSlots = new int[op.outputs().size()];
-      Variable[] outVars = new Variable[outSlots.length];
-      for (int k = 0; k < outSlots.length; k++) {
-        String o = op.outputs().get(k);
-        outVars[k] = graph.requireVariable(o);
-        // An output that nothing asked for has no slot: it is computed and dropped.
-        outSlots[k] = slots.getOrDefault(o, -1);
-      }
-      OpDef def = Fusions.def(op.type())
-          .orElseGet(() -> OpRegistry.standard().find(op.type()).orElseThrow());
-      steps[i] = new Step(op, def, inSlots,
-          outSlots, outVars, release.stream().mapToInt(Integer::intValue).toArray(), -1);
+      steps[i] = step(graph, op, slots, release.stream().mapToInt(Integer::intValue).toArray());
+    }
+    Map<Accumulation, ProximalUpdate> updates = new java.util.LinkedHashMap<>();
+    for (Map.Entry<Accumulation, ProximalUpdate.Match> e : proximal.entrySet()) {
+      Step[] chain = e.getValue().chain().stream().map(op -> step(graph, op, slots, new int[0]))
+          .toArray(Step[]::new);
+      updates.put(e.getKey(), new ProximalUpdate(e.getValue(), chain, slots));
     }
     Step[] plain = Arrays.copyOf(steps, steps.length - fusions.size());
     Accumulations acc = Accumulations.of(Arrays.copyOfRange(steps, plain.length, steps.length),
-        fusions, accumulations, slots);
+        fusions, accumulations, slots, updates);
     int sharedCount = pairCrossEntropies(plain);
     int[] neededSlots = needed.stream().mapToInt(v -> slots.get(v.name())).toArray();
     int[] outputSlots = outputs.stream().mapToInt(slots::get).toArray();
     return new Plan(plain, needed.toArray(new Variable[0]), neededSlots, outputSlots, template,
         sharedCount, acc, gemm);
+  }
+
+  /** The step of {@code op}, reading and writing {@code slots}, releasing {@code release}. */
+  private static Step step(Graph graph, Op op, Map<String, Integer> slots, int[] release) {
+    int[] inSlots = op.inputs().stream().mapToInt(slots::get).toArray();
+    int[] outSlots = new int[op.outputs().size()];
+    Variable[] outVars = new Variable[outSlots.length];
+    for (int k = 0; k < outSlots.length; k++) {
+      String o = op.outputs().get(k);
+      outVars[k] = graph.requireVariable(o);
+      // An output that nothing asked for has no slot: it is computed and dropped.
+      outSlots[k] = slots.getOrDefault(o, -1);
+    }
+    OpDef def = Fusions.def(op.type())
+        .orElseGet(() -> OpRegistry.standard().find(op.type()).orElseThrow());
+    return new Step(op, def, inSlots, outSlots, outVars, release, -1);
   }
 
   /**

@@ -168,21 +168,42 @@ class CompiledRunTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("models")
-  void compile_lossAndItsGradient_shareOneSoftmaxBuffer(String name, Model model, int features,
-      double mu) {
+  void compile_lossAndItsGradient_computeTheirExponentialsOnce(String name, Model model,
+      int features, double mu) {
     TrainingStep s = step(model, mu, DType.FLOAT32, 3);
     List<String> withLoss = new ArrayList<>(s.outputs());
     if (!withLoss.contains(model.loss())) {
       withLoss.add(model.loss());
     }
     CompiledRun compiled = new GraphExecutor(s.graph()).compile(s.feeds(), withLoss);
-    assertThat(compiled.sharedSoftmaxPairs()).as(name).isEqualTo(1);
+    // One fused op computes the mean loss and its gradient; the pairing is for plans it misses.
+    assertThat(compiled.fusedLosses()).as(name).isEqualTo(1);
+    assertThat(compiled.sharedSoftmaxPairs()).as(name).isZero();
     NdArray[] values = feeds(s, batch(7, features, DType.FLOAT32, new SplittableRandom(5)));
     NdArray[] got = compiled.run(values);
     Map<String, NdArray> want = new GraphExecutor(s.graph()).run(asMap(s, values), withLoss);
     for (int k = 0; k < got.length; k++) {
       assertThat(got[k].floats()).as("%s: %s", name, withLoss.get(k))
           .isEqualTo(want.get(withLoss.get(k)).floats());
+    }
+  }
+
+  @Test
+  void compile_perExampleLossAndGradient_shareOneSoftmaxBuffer() {
+    // The per-example losses asked for keep the loss unfused; its two halves still pair.
+    Model model = Models.softmaxRegression("mclr", 60, 10, DType.FLOAT32);
+    TrainingStep s = step(model, 0.0, DType.FLOAT32, 3);
+    List<String> outputs = new ArrayList<>(s.outputs());
+    outputs.add("loss/cross_entropy");
+    CompiledRun compiled = new GraphExecutor(s.graph()).compile(s.feeds(), outputs);
+    assertThat(compiled.fusedLosses()).isZero();
+    assertThat(compiled.sharedSoftmaxPairs()).isEqualTo(1);
+    NdArray[] values = feeds(s, batch(7, 60, DType.FLOAT32, new SplittableRandom(6)));
+    NdArray[] got = compiled.run(values);
+    Map<String, NdArray> want = new GraphExecutor(s.graph()).run(asMap(s, values), outputs);
+    for (int k = 0; k < got.length; k++) {
+      assertThat(got[k].floats()).as(outputs.get(k))
+          .isEqualTo(want.get(outputs.get(k)).floats());
     }
   }
 

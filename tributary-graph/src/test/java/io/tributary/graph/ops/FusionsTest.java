@@ -117,10 +117,11 @@ class FusionsTest {
     assertThat(count(fused, "relu")).isZero();
     Plan plain = Plan.of(grads.graph(), outputs, List.of(), Map.of(), GemmKernel.DEFAULT, false);
     assertThat(count(plain, Fusions.BIAS_RELU)).isZero();
-    // Four fused pairs, the logits' product and bias, and the loss's seed ones_like(loss), a
-    // scalar, computed once (Folding).
+    // Four fused pairs, the logits' product and bias, the loss's seed ones_like(loss), a
+    // scalar, computed once (Folding), and the mean loss with its gradient, four ops as one.
     assertThat(count(fused, Fusions.MATMUL_BIAS)).isEqualTo(1);
-    assertThat(fused.steps().length).isEqualTo(plain.steps().length - 6);
+    assertThat(count(fused, LossFusion.TYPE)).isEqualTo(1);
+    assertThat(fused.steps().length).isEqualTo(plain.steps().length - 9);
   }
 
   @Test
