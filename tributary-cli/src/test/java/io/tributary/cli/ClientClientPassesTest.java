@@ -62,9 +62,8 @@ class ClientClientPassesTest {
     return ClientPassProcesses.startInTurn(dir, "client", count, i -> {
       List<String> args = new ArrayList<>(List.of("--server", "127.0.0.1:" + server.port()));
       args.addAll(training(i));
-      args.addAll(more);
       return args;
-    }, () -> server.connectedClients().size());
+    }, more, () -> server.connectedClients().size());
   }
 
   @Test

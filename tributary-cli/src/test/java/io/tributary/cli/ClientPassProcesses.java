@@ -68,18 +68,21 @@ final class ClientPassProcesses {
 
   /**
    * Starts {@code count} processes of {@code tributary COMMAND}, the i-th with {@code args(i)}
-   * and its output to {@code dir/COMMAND-i.log}, each after the server's {@code connected} count
-   * shows the one before joined, so that the server's order of its nodes is theirs. Those started
-   * are stopped if one does not join.
+   * then {@code more} and its output to {@code dir/COMMAND-i.log}, each after the server's
+   * {@code connected} count shows the one before joined, so that the server's order of its nodes
+   * is theirs. Those started are killed if one does not join.
    */
   static ClientPassProcesses startInTurn(Path dir, String command, int count,
-      IntFunction<List<String>> args, IntSupplier connected) throws Exception {
+      IntFunction<List<String>> args, List<String> more, IntSupplier connected)
+      throws Exception {
     List<Process> started = new ArrayList<>();
     boolean joined = false;
     try {
       for (int i = 0; i < count; i++) {
+        List<String> all = new ArrayList<>(args.apply(i));
+        all.addAll(more);
         started.add(CliProcess.start(dir.resolve(command + "-" + i + ".log"), "256m", command,
-            args.apply(i)));
+            all));
         JavaNodes.await(connected, i + 1, command + " processes");
       }
       joined = true;

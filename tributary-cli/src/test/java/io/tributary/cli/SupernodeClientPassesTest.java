@@ -13,7 +13,6 @@ import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,13 +50,10 @@ class SupernodeClientPassesTest {
   /** Starts one node a k of {@code ks}, in turn. */
   private ClientPassProcesses nodes(FleetServer server, double[] ks, List<String> more)
       throws Exception {
-    return ClientPassProcesses.startInTurn(dir, "supernode", ks.length, i -> {
-      List<String> args = new ArrayList<>(List.of("--superlink", "127.0.0.1:"
-          + server.fleetPort(), "--transport", "grpc-rere", "--insecure", "--app",
-          PlusKAppProvider.class.getName(), "--node-config", "k=" + ks[i]));
-      args.addAll(more);
-      return args;
-    }, () -> server.connectedClients().size());
+    return ClientPassProcesses.startInTurn(dir, "supernode", ks.length, i -> List.of(
+        "--superlink", "127.0.0.1:" + server.fleetPort(), "--transport", "grpc-rere",
+        "--insecure", "--app", PlusKAppProvider.class.getName(), "--node-config", "k=" + ks[i]),
+        more, () -> server.connectedClients().size());
   }
 
   @Test

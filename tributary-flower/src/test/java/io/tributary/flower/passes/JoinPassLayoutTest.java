@@ -111,7 +111,8 @@ class JoinPassLayoutTest {
     return new EchoFitClient(List.of(), Map.of("os", Scalar.of("linux")));
   }
 
-  private static FlowerClient served(EchoFitClient plain, AtomicReference<Optional<ClientReplay>> seen) {
+  private static FlowerClient served(EchoFitClient plain,
+      AtomicReference<Optional<ClientReplay>> seen) {
     SecurePassNode echo = (values, replay, context) -> {
       seen.set(replay);
       Map<String, Object> out = new LinkedHashMap<>(values);
