@@ -1,11 +1,10 @@
 package io.tributary.flower.secagg;
 
-import io.tributary.flower.EvaluateIns;
-import io.tributary.flower.EvaluateRes;
 import io.tributary.flower.FitIns;
 import io.tributary.flower.FitRes;
 import io.tributary.flower.FlowerClient;
 import io.tributary.flower.FlowerClientException;
+import io.tributary.flower.ForwardingFlowerClient;
 import io.tributary.flower.Scalar;
 import io.tributary.privacy.secagg.Quantizer;
 import io.tributary.privacy.secagg.Rounding;
@@ -19,7 +18,6 @@ import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Lets any Java {@link FlowerClient} take part in SecAgg+ rounds: a FitIns whose config names a
@@ -41,37 +39,20 @@ import java.util.Objects;
  *
  * <p>Not thread-safe: the runner calls it one instruction at a time.
  */
-public final class SecAggClientAdapter implements FlowerClient {
-  private final FlowerClient delegate;
+public final class SecAggClientAdapter extends ForwardingFlowerClient {
   private final SecureRandom random = new SecureRandom();
   private SecAggFlower.Parameters parameters;
   private SecAggClient client;
 
   /** An adapter around {@code delegate}. */
   public SecAggClientAdapter(FlowerClient delegate) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
-  }
-
-  @Override
-  public Map<String, Scalar> getProperties(Map<String, Scalar> config)
-      throws FlowerClientException {
-    return delegate.getProperties(config);
-  }
-
-  @Override
-  public List<Tensor> getParameters(Map<String, Scalar> config) throws FlowerClientException {
-    return delegate.getParameters(config);
-  }
-
-  @Override
-  public EvaluateRes evaluate(EvaluateIns ins) throws FlowerClientException {
-    return delegate.evaluate(ins);
+    super(delegate);
   }
 
   @Override
   public FitRes fit(FitIns ins) throws FlowerClientException {
     if (!ins.config().containsKey(SecAggFlower.STAGE)) {
-      return delegate.fit(ins);
+      return super.fit(ins);
     }
     try {
       SecAggStage stage = SecAggFlower.stage(
@@ -109,7 +90,7 @@ public final class SecAggClientAdapter implements FlowerClient {
         plain.put(k, v);
       }
     });
-    FitRes trained = delegate.fit(new FitIns(ins.parameters(), plain));
+    FitRes trained = delegate().fit(new FitIns(ins.parameters(), plain));
     long[] input = input(ins.parameters(), trained, clippingNorm(plain));
     try {
       SecAggMessage.MaskedInput masked = c.maskedInput(shares, input);

@@ -1,5 +1,6 @@
 package io.tributary.flower.app;
 
+import io.tributary.flower.Scalar;
 import io.tributary.flower.records.ConfigRecord;
 import io.tributary.flower.records.Message;
 import io.tributary.flower.records.Record;
@@ -48,12 +49,26 @@ public record NodeCapabilities(SequencedMap<String, Object> properties) {
       return false;
     }
     for (String key : new String[] {"config", LEGACY_CONFIG}) {
-      if (message.content().get(key) instanceof ConfigRecord c
-          && QUERY_VALUE.equals(c.get(QUERY_KEY))) {
+      if (message.content().get(key) instanceof ConfigRecord c && asks(c.get(QUERY_KEY))) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code config}, a {@code GetPropertiesIns}'s config on the Join transport, is a
+   * capability query: the test {@link #isQuery(Message)} makes of a query message's config
+   * record, made of each value as a config record holds it.
+   */
+  public static boolean isQuery(Map<String, Scalar> config) {
+    Scalar value = config.get(QUERY_KEY);
+    return value != null && asks(value.recordValue());
+  }
+
+  /** Whether {@code value}, of {@value #QUERY_KEY} in a config record, asks for capabilities. */
+  private static boolean asks(Object value) {
+    return QUERY_VALUE.equals(value);
   }
 
   /** The reply to the capability query {@code message}, in the layout it came in. */

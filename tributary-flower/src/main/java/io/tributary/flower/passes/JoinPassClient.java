@@ -1,11 +1,10 @@
 package io.tributary.flower.passes;
 
-import io.tributary.flower.EvaluateIns;
-import io.tributary.flower.EvaluateRes;
 import io.tributary.flower.FitIns;
 import io.tributary.flower.FitRes;
 import io.tributary.flower.FlowerClient;
 import io.tributary.flower.FlowerClientException;
+import io.tributary.flower.ForwardingFlowerClient;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.TensorTypes;
 import io.tributary.flower.app.Context;
@@ -14,7 +13,6 @@ import io.tributary.flower.client.internal.InstructionHandler;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.flower.records.RecordDict;
-import io.tributary.tensor.Tensor;
 import java.util.List;
 import java.util.Map;
 
@@ -23,43 +21,36 @@ import java.util.Map;
  * NodePasses#serve(FlowerClient)}): a stage's FitIns is answered by the protocol's node side,
  * the capability query with this Tributary's client-pass version, everything else by the client.
  */
-final class JoinPassClient implements FlowerClient {
+final class JoinPassClient extends ForwardingFlowerClient {
   /** What the node's replay calls its client in errors: a Join client has no node id. */
   private static final String ID = "join-client";
 
   private final NodePasses passes;
   private final NodeComputation computation;
-  private final FlowerClient client;
   private final InstructionHandler handler;
   /** One context for the stream's life, as a SuperNode keeps one per run. */
   private final Context context = new Context(0, 0, Map.of(), Map.of(), RecordDict.empty());
 
   JoinPassClient(NodePasses passes, NodeComputation computation, FlowerClient client) {
+    super(client);
     this.passes = passes;
     this.computation = computation;
-    this.client = java.util.Objects.requireNonNull(client, "client");
     this.handler = new InstructionHandler(client, computation.serializers());
   }
 
   @Override
   public Map<String, Scalar> getProperties(Map<String, Scalar> config)
       throws FlowerClientException {
-    if (config.get(NodeCapabilities.QUERY_KEY) instanceof Scalar.Str s
-        && s.value().equals(NodeCapabilities.QUERY_VALUE)) {
+    if (NodeCapabilities.isQuery(config)) {
       return Map.of(ClientPasses.CLIENT_PASSES, Scalar.of(ClientPasses.PROTOCOL_VERSION));
     }
-    return client.getProperties(config);
-  }
-
-  @Override
-  public List<Tensor> getParameters(Map<String, Scalar> config) throws FlowerClientException {
-    return client.getParameters(config);
+    return super.getProperties(config);
   }
 
   @Override
   public FitRes fit(FitIns ins) throws FlowerClientException {
     if (!JoinPassLayout.isStage(ins.config())) {
-      return client.fit(ins);
+      return super.fit(ins);
     }
     if (!ins.parameters().isEmpty()) {
       throw new FlowerClientException("a secure pass's FitIns carries " + ins.parameters()
@@ -80,11 +71,6 @@ final class JoinPassClient implements FlowerClient {
       throw new FlowerClientException(e.getMessage(), e);
     }
     return new FitRes(List.of(), 0, JoinPassLayout.fitResMetrics(reply));
-  }
-
-  @Override
-  public EvaluateRes evaluate(EvaluateIns ins) throws FlowerClientException {
-    return client.evaluate(ins);
   }
 
   /** The client's answer to {@code ins}, as its Join stream would answer it. */

@@ -117,7 +117,7 @@ public final class NodePasses {
    * }</pre>
    */
   public FlowerClient serve(FlowerClient client) {
-    return new JoinPassClient(this, computation, client);
+    return new JoinPassClient(this, computation, Objects.requireNonNull(client, "client"));
   }
 
   /** Rebuilds the pass's process from the spec and fit config a stage message carries. */

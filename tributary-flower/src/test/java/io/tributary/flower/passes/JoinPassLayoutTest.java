@@ -3,9 +3,6 @@ package io.tributary.flower.passes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.flower.AbstractFlowerClient;
-import io.tributary.flower.EvaluateIns;
-import io.tributary.flower.EvaluateRes;
 import io.tributary.flower.FitIns;
 import io.tributary.flower.FitRes;
 import io.tributary.flower.FlowerClient;
@@ -13,6 +10,7 @@ import io.tributary.flower.FlowerClientException;
 import io.tributary.flower.Scalar;
 import io.tributary.flower.records.ConfigRecord;
 import io.tributary.flower.records.RecordDict;
+import io.tributary.flower.testing.EchoFitClient;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
 import java.util.LinkedHashMap;
@@ -109,32 +107,12 @@ class JoinPassLayoutTest {
   }
 
   /** A client that trains by returning its parameters and states one property. */
-  private static final class Plain extends AbstractFlowerClient {
-    int fits;
-
-    @Override
-    public Map<String, Scalar> getProperties(Map<String, Scalar> config) {
-      return Map.of("os", Scalar.of("linux"));
-    }
-
-    @Override
-    public List<Tensor> getParameters(Map<String, Scalar> config) {
-      return List.of();
-    }
-
-    @Override
-    public FitRes fit(FitIns ins) {
-      fits++;
-      return new FitRes(ins.parameters(), 1, Map.of());
-    }
-
-    @Override
-    public EvaluateRes evaluate(EvaluateIns ins) {
-      return new EvaluateRes(0.5f, 1, Map.of());
-    }
+  private static EchoFitClient plain() {
+    return new EchoFitClient(List.of(), Map.of("os", Scalar.of("linux")));
   }
 
-  private static FlowerClient served(Plain plain, AtomicReference<Optional<ClientReplay>> seen) {
+  private static FlowerClient served(EchoFitClient plain,
+      AtomicReference<Optional<ClientReplay>> seen) {
     SecurePassNode echo = (values, replay, context) -> {
       seen.set(replay);
       Map<String, Object> out = new LinkedHashMap<>(values);
@@ -146,7 +124,7 @@ class JoinPassLayoutTest {
 
   @Test
   void serveJoin_capabilityQuery_statesClientPasses() throws Exception {
-    FlowerClient served = served(new Plain(), new AtomicReference<>());
+    FlowerClient served = served(plain(), new AtomicReference<>());
 
     Map<String, Scalar> answer = served.getProperties(ClientPasses.query());
 
@@ -157,7 +135,7 @@ class JoinPassLayoutTest {
 
   @Test
   void serveJoin_stageWithoutPass_answeredByTheProtocolInFitResMetrics() throws Exception {
-    Plain plain = new Plain();
+    EchoFitClient plain = plain();
     AtomicReference<Optional<ClientReplay>> seen = new AtomicReference<>();
     RecordDict content = RecordDict.of(SecurePassMessages.STAGE_RECORD, new ConfigRecord(
         Map.of("k", 1L)));
@@ -172,7 +150,7 @@ class JoinPassLayoutTest {
         .containsEntry("seen", true).containsEntry("k", 1L);
     assertThat(reply.get(SecurePassMessages.PART_RECORD)).isNull();
     assertThat(seen.get()).isEmpty();
-    assertThat(plain.fits).isZero();
+    assertThat(plain.fits()).isZero();
   }
 
   @Test
@@ -180,7 +158,7 @@ class JoinPassLayoutTest {
     Map<String, Scalar> config = new LinkedHashMap<>(JoinPassLayout.fitInsConfig(
         RecordDict.of(SecurePassMessages.STAGE_RECORD, new ConfigRecord(Map.of("k", 1L)))));
     config.put("tributary.part/payload", new Scalar.Bytes(new byte[8]));
-    FlowerClient served = served(new Plain(), new AtomicReference<>());
+    FlowerClient served = served(plain(), new AtomicReference<>());
 
     assertThatThrownBy(() -> served.fit(new FitIns(List.of(), config)))
         .isInstanceOf(FlowerClientException.class)
@@ -189,13 +167,13 @@ class JoinPassLayoutTest {
 
   @Test
   void serveJoin_plainFit_goesToTheClient() throws Exception {
-    Plain plain = new Plain();
+    EchoFitClient plain = plain();
     Tensor t = Tensor.ofDoubles(Shape.of(2), new double[] {1, 2});
 
     FitRes res = served(plain, new AtomicReference<>()).fit(new FitIns(List.of(t),
         Map.of("lr", Scalar.of(0.1))));
 
-    assertThat(plain.fits).isEqualTo(1);
+    assertThat(plain.fits()).isEqualTo(1);
     assertThat(res.parameters()).containsExactly(t);
   }
 }

@@ -3,16 +3,11 @@ package io.tributary.flower.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.flower.AbstractFlowerClient;
-import io.tributary.flower.EvaluateIns;
-import io.tributary.flower.EvaluateRes;
-import io.tributary.flower.FitIns;
-import io.tributary.flower.FitRes;
 import io.tributary.flower.FlowerClientRunner;
-import io.tributary.flower.Scalar;
 import io.tributary.flower.fleet.FlowerPeer;
 import io.tributary.flower.passes.NodeComputation;
 import io.tributary.flower.passes.NodePasses;
+import io.tributary.flower.testing.EchoFitClient;
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.privacy.aggregation.DpAggregator;
 import io.tributary.privacy.aggregation.DpMode;
@@ -59,26 +54,6 @@ class JoinSecureSumFlowerClientTest {
                    max_retries=3, max_wait_time=60)
       """;
 
-  private static final class JavaClient extends AbstractFlowerClient {
-    int fits;
-
-    @Override
-    public List<Tensor> getParameters(Map<String, Scalar> config) {
-      return List.of(Tensor.ofDoubles(Shape.of(3), new double[] {0.5, -0.25, 1.0}));
-    }
-
-    @Override
-    public FitRes fit(FitIns ins) {
-      fits++;
-      return new FitRes(ins.parameters(), 1, Map.of());
-    }
-
-    @Override
-    public EvaluateRes evaluate(EvaluateIns ins) {
-      return new EvaluateRes(0.5f, 1, Map.of());
-    }
-  }
-
   @Test
   void run_pythonFlowerClientBesideACapableJavaJoinClient_pythonClientNamedAlone()
       throws Exception {
@@ -92,7 +67,8 @@ class JoinSecureSumFlowerClientTest {
     Path script = dir.resolve("numpy_client.py");
     Files.writeString(script, CLIENT);
     Path log = dir.resolve("py.log");
-    JavaClient plain = new JavaClient();
+    EchoFitClient plain = new EchoFitClient(List.of(Tensor.ofDoubles(Shape.of(3),
+        new double[] {0.5, -0.25, 1.0})), Map.of());
     NodePasses passes = NodePasses.of(NodeComputation.builder().algorithm(algorithm).build(),
         (values, replay, context) -> values);
     Process python = null;
@@ -117,7 +93,7 @@ class JoinSecureSumFlowerClientTest {
       } catch (AssertionError a) {
         throw new AssertionError(a.getMessage() + "\n--- py:\n" + Files.readString(log), a);
       }
-      assertThat(plain.fits).isZero();
+      assertThat(plain.fits()).isZero();
     } finally {
       if (python != null) {
         python.destroyForcibly().waitFor();
