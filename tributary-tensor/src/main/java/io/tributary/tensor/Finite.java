@@ -24,6 +24,25 @@ public final class Finite {
     if (!d.isFloating() && !d.isComplex()) {
       return -1;
     }
+    Difference lent = t.pinnedDifference();
+    if (lent != null) {
+      try {
+        int n = (int) t.size();
+        boolean f32 = lent.minuendFloats() != null;
+        // Both operands below half the largest power of two: no difference can overflow, so
+        // the minuend alone is read (the subtrahend, every client's start, was checked once).
+        if (lent.subtrahendWithinHalfRange() && (f32
+            ? withinHalfRange(lent.minuendFloats(), n)
+            : withinHalfRange(lent.minuendDoubles(), n))) {
+          return -1;
+        }
+        return f32
+            ? firstNonFinite(lent.minuendFloats(), lent.subtrahendFloats(), n)
+            : firstNonFinite(lent.minuendDoubles(), lent.subtrahendDoubles(), n);
+      } finally {
+        lent.unpin();
+      }
+    }
     if (d == DType.FLOAT32 || d == DType.FLOAT64 || d == DType.COMPLEX64
         || d == DType.COMPLEX128) {
       // Complex tensors are interleaved pairs of float32 or float64: element = pair index.
@@ -78,6 +97,85 @@ public final class Finite {
     for (long i = 0; i < t.size(); i++) {
       if (!Double.isFinite(t.getAsDouble(i))) {
         return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Whether the first {@code n} elements of {@code a} are finite and below 2^127 in magnitude
+   * (half the largest power of two a float32 holds): the difference of two such values is
+   * finite, since it is at most {@code Float.MAX_VALUE} in magnitude before rounding.
+   */
+  public static boolean withinHalfRange(float[] a, int n) {
+    for (int from = 0; from < n; from += CHUNK) {
+      int end = Math.min(n, from + CHUNK);
+      // An exponent of 254 (2^127 and up) or 255 (not finite) plus two exponent steps carries
+      // into the sign bit; any smaller one does not.
+      int any = 0;
+      for (int j = from; j < end; j++) {
+        any |= (Float.floatToRawIntBits(a[j]) & 0x7f800000) + 0x01000000;
+      }
+      if (any < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** As {@link #withinHalfRange(float[], int)} for float64: below 2^1023 in magnitude. */
+  public static boolean withinHalfRange(double[] a, int n) {
+    for (int from = 0; from < n; from += CHUNK) {
+      int end = Math.min(n, from + CHUNK);
+      long any = 0;
+      for (int j = from; j < end; j++) {
+        any |= (Double.doubleToRawLongBits(a[j]) & 0x7ff0000000000000L) + 0x0020000000000000L;
+      }
+      if (any < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The first index below {@code n} where the float difference {@code a[i] - b[i]} is not
+   * finite, or -1: a deferred difference's check, from its two arrays, a chunk at a time as the
+   * stored elements are.
+   */
+  private static long firstNonFinite(float[] a, float[] b, int n) {
+    for (int from = 0; from < n; from += CHUNK) {
+      int len = Math.min(CHUNK, n - from);
+      int any = 0;
+      for (int j = from; j < from + len; j++) {
+        any |= (Float.floatToRawIntBits(a[j] - b[j]) & 0x7f800000) + 0x00800000;
+      }
+      if (any < 0) {
+        for (int j = from; j < from + len; j++) {
+          if (!Float.isFinite(a[j] - b[j])) {
+            return j;
+          }
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** As {@link #firstNonFinite(float[], float[], int)}, for doubles. */
+  private static long firstNonFinite(double[] a, double[] b, int n) {
+    for (int from = 0; from < n; from += CHUNK) {
+      int len = Math.min(CHUNK, n - from);
+      long any = 0;
+      for (int j = from; j < from + len; j++) {
+        any |= (Double.doubleToRawLongBits(a[j] - b[j]) & 0x7ff0000000000000L)
+            + 0x0010000000000000L;
+      }
+      if (any < 0) {
+        for (int j = from; j < from + len; j++) {
+          if (!Double.isFinite(a[j] - b[j])) {
+            return j;
+          }
+        }
       }
     }
     return -1;

@@ -14,21 +14,29 @@ import java.util.Objects;
  * tensor may exceed 2 GiB. Element accessors take the flat row-major (C-order) index of the
  * element. {@link #reshape} and {@link #slice} return views that share storage; since no tensor
  * can be written after it is built, sharing is safe. Build tensors with the static factories or
- * with a {@link TensorBuilder}.
+ * with a {@link TensorBuilder}. A {@link #difference} of two lent arrays makes its storage only
+ * when it is first read, and the sums and checks that can read the arrays in place never make it.
  */
 public final class Tensor {
   private final DType dtype;
   private final Shape shape;
-  private final ByteStore bytes; // fixed-width dtypes
+  private final ByteStore bytes; // fixed-width dtypes, unless deferred
+  private final Difference deferred; // a difference's recipe, or null
   private final String[] strings; // DType.STRING
   private final long offset; // in elements
   private final long[] strides; // in elements
   private final boolean contiguous;
 
   Tensor(DType dtype, Shape shape, ByteStore bytes, String[] strings, long offset, long[] strides) {
+    this(dtype, shape, bytes, null, strings, offset, strides);
+  }
+
+  private Tensor(DType dtype, Shape shape, ByteStore bytes, Difference deferred, String[] strings,
+      long offset, long[] strides) {
     this.dtype = dtype;
     this.shape = shape;
     this.bytes = bytes;
+    this.deferred = deferred;
     this.strings = strings;
     this.offset = offset;
     this.strides = strides;
@@ -48,6 +56,11 @@ public final class Tensor {
       expected *= d;
     }
     return true;
+  }
+
+  /** The storage: made now for a {@link #difference} that is still deferred. */
+  private ByteStore store() {
+    return deferred == null ? bytes : deferred.store();
   }
 
   // ---------------------------------------------------------------- factories
@@ -185,6 +198,131 @@ public final class Tensor {
     return new Tensor(dtype, shape, ByteStore.wrapChunks(data), null, 0, shape.contiguousStrides());
   }
 
+  /**
+   * Told when a tensor of {@link #difference} gives back the arrays it was lent: from then on the
+   * lender may write them again.
+   */
+  @FunctionalInterface
+  public interface Loan {
+    /**
+     * The arrays are the lender's again.
+     *
+     * @param restored whether the minuend holds the subtrahend's elements again (the copy that
+     *     made the tensor's elements put them back in the same sweep); false when it holds what
+     *     it held when lent
+     */
+    void returned(boolean restored);
+  }
+
+  /**
+   * A float32 tensor of {@code minuend[i] - subtrahend[i]} (the first {@code shape.size()}
+   * elements, row-major), made from the two arrays only when something reads this tensor's
+   * elements, so that a client's update {@code trained - start} that is only added into a sum
+   * is never written out ({@link TensorMath#addScaled(List, double[], double[], long)} and
+   * {@link Finite} read the two arrays instead). The arrays are lent: the caller must not write
+   * either of them until {@code loan} is told they are returned, which happens once, when the
+   * elements are made (the sweep that makes them also puts the subtrahend's elements back into
+   * the minuend, unless a reader holds the arrays then) or when the tensor is {@link #discard}ed.
+   * Each element is the float subtraction {@code minuend[i] - subtrahend[i]}, however and
+   * whenever it is read, so the tensor is as immutable as any other.
+   *
+   * @throws IllegalArgumentException when an array holds fewer elements than the shape
+   */
+  public static Tensor difference(Shape shape, float[] minuend, float[] subtrahend, Loan loan) {
+    return difference(shape, minuend, subtrahend, false, loan);
+  }
+
+  /**
+   * As {@link #difference(Shape, float[], float[], Loan)}, where the caller has checked that
+   * every element of {@code subtrahend} it lends is finite and below 2^127 in magnitude
+   * ({@link Finite#withinHalfRange(float[], int)}, once for a subtrahend lent to many
+   * differences, such as the model every client update starts from): a finiteness check of the
+   * difference then reads only the minuend wherever it is within that range too. Saying so of a
+   * subtrahend that is not makes such a check miss differences that overflow.
+   */
+  public static Tensor difference(Shape shape, float[] minuend, float[] subtrahend,
+      boolean subtrahendWithinHalfRange, Loan loan) {
+    int n = checkedDifferenceSize(shape, minuend.length, subtrahend.length);
+    Objects.requireNonNull(loan, "loan");
+    if (n == 0) {
+      loan.returned(true);
+      return zeros(DType.FLOAT32, shape);
+    }
+    return new Tensor(DType.FLOAT32, shape, null, new Difference(minuend, subtrahend, n,
+        subtrahendWithinHalfRange, loan), null, 0, shape.contiguousStrides());
+  }
+
+  /** As {@link #difference(Shape, float[], float[], Loan)}, for a float64 tensor. */
+  public static Tensor difference(Shape shape, double[] minuend, double[] subtrahend, Loan loan) {
+    return difference(shape, minuend, subtrahend, false, loan);
+  }
+
+  /**
+   * As {@link #difference(Shape, float[], float[], boolean, Loan)}, for a float64 tensor (the
+   * range: below 2^1023, {@link Finite#withinHalfRange(double[], int)}).
+   */
+  public static Tensor difference(Shape shape, double[] minuend, double[] subtrahend,
+      boolean subtrahendWithinHalfRange, Loan loan) {
+    int n = checkedDifferenceSize(shape, minuend.length, subtrahend.length);
+    Objects.requireNonNull(loan, "loan");
+    if (n == 0) {
+      loan.returned(true);
+      return zeros(DType.FLOAT64, shape);
+    }
+    return new Tensor(DType.FLOAT64, shape, null, new Difference(minuend, subtrahend, n,
+        subtrahendWithinHalfRange, loan), null, 0, shape.contiguousStrides());
+  }
+
+  private static int checkedDifferenceSize(Shape shape, int minuend, int subtrahend) {
+    long n = shape.size();
+    if (n > minuend || n > subtrahend) {
+      throw new IllegalArgumentException("a difference of shape " + shape + " needs " + n
+          + " elements in each array, got " + minuend + " and " + subtrahend);
+    }
+    return (int) n;
+  }
+
+  /**
+   * Whether this tensor's elements are yet to be made: a {@link #difference} whose arrays are
+   * still lent. Reading the elements makes them.
+   */
+  public boolean isDeferred() {
+    return deferred != null && deferred.pending();
+  }
+
+  /**
+   * Makes a {@link #difference}'s elements now if they are not yet, which gives its arrays back
+   * (no effect on any other tensor, nor on a made or discarded one).
+   */
+  public void materialize() {
+    if (deferred != null) {
+      deferred.settle();
+    }
+  }
+
+  /**
+   * Says that nothing will read this tensor's elements again: a {@link #difference} not yet
+   * made gives its arrays back unread, and reading it (or a view of it) afterwards throws
+   * {@link IllegalStateException}. No effect on any other tensor, nor on a made one.
+   */
+  public void discard() {
+    if (deferred != null) {
+      deferred.discard();
+    }
+  }
+
+  /**
+   * A deferred difference's recipe with its arrays held for the caller to read in place, or
+   * null (then read the storage): only for a whole tensor (not a view) whose elements are not
+   * made. The caller must {@link Difference#unpin} it once done.
+   */
+  Difference pinnedDifference() {
+    if (deferred == null || offset != 0 || !contiguous || !deferred.pin()) {
+      return null;
+    }
+    return deferred;
+  }
+
   /** A tensor of zeros (empty strings for {@link DType#STRING}). */
   public static Tensor zeros(DType dtype, Shape shape) {
     return TensorBuilder.allocate(dtype, shape).build();
@@ -259,7 +397,8 @@ public final class Tensor {
           "reshape: " + shape + " has " + size() + " elements, " + target + " has " + target.size());
     }
     Tensor base = contiguous ? this : contiguous();
-    return new Tensor(dtype, target, base.bytes, base.strings, base.offset, target.contiguousStrides());
+    return new Tensor(dtype, target, base.bytes, base.deferred, base.strings, base.offset,
+        target.contiguousStrides());
   }
 
   /** A view of elements {@code [start, end)} along {@code axis}; shares storage. */
@@ -275,7 +414,7 @@ public final class Tensor {
     long[] dims = shape.dims();
     dims[axis] = end - start;
     long newOffset = end > start ? offset + start * strides[axis] : offset;
-    return new Tensor(dtype, Shape.of(dims), bytes, strings, newOffset, strides);
+    return new Tensor(dtype, Shape.of(dims), bytes, deferred, strings, newOffset, strides);
   }
 
   /** This tensor if contiguous, else a compact row-major copy. */
@@ -293,7 +432,7 @@ public final class Tensor {
       int item = dtype.itemSize();
       byte[] tmp = new byte[item];
       for (long i = 0; i < n; i++) {
-        bytes.get(elementOffset(i) * item, tmp, 0, item);
+        store().get(elementOffset(i) * item, tmp, 0, item);
         b.putBytes(i * item, tmp, 0, item);
       }
     }
@@ -330,27 +469,27 @@ public final class Tensor {
   // ---------------------------------------------------------------- element access
 
   public boolean getBoolean(long i) {
-    return bytes.getByte(byteOffset(i, dtype == DType.BOOL, "[bool]")) != 0;
+    return store().getByte(byteOffset(i, dtype == DType.BOOL, "[bool]")) != 0;
   }
 
   /** An int8 or uint8 element's raw byte. */
   public byte getByte(long i) {
-    return bytes.getByte(byteOffset(i, dtype == DType.INT8 || dtype == DType.UINT8, "[int8, uint8]"));
+    return store().getByte(byteOffset(i, dtype == DType.INT8 || dtype == DType.UINT8, "[int8, uint8]"));
   }
 
   /** An int16, uint16, float16 or bfloat16 element's raw 16 bits. */
   public short getShort(long i) {
-    return bytes.getShort(byteOffset(i, dtype.itemSize() == 2, "[int16, uint16, float16, bfloat16]"));
+    return store().getShort(byteOffset(i, dtype.itemSize() == 2, "[int16, uint16, float16, bfloat16]"));
   }
 
   /** An int32 or uint32 element's raw 32 bits. */
   public int getInt(long i) {
-    return bytes.getInt(byteOffset(i, dtype == DType.INT32 || dtype == DType.UINT32, "[int32, uint32]"));
+    return store().getInt(byteOffset(i, dtype == DType.INT32 || dtype == DType.UINT32, "[int32, uint32]"));
   }
 
   /** An int64 or uint64 element's raw 64 bits. */
   public long getLong(long i) {
-    return bytes.getLong(byteOffset(i, dtype == DType.INT64 || dtype == DType.UINT64, "[int64, uint64]"));
+    return store().getLong(byteOffset(i, dtype == DType.INT64 || dtype == DType.UINT64, "[int64, uint64]"));
   }
 
   /** A float32, float16 or bfloat16 element, widened to float. */
@@ -358,26 +497,26 @@ public final class Tensor {
     long off = byteOffset(i, dtype == DType.FLOAT32 || dtype == DType.FLOAT16 || dtype == DType.BFLOAT16,
         "[float32, float16, bfloat16]");
     return switch (dtype) {
-      case FLOAT16 -> Float.float16ToFloat(bytes.getShort(off));
-      case BFLOAT16 -> Float.intBitsToFloat((bytes.getShort(off) & 0xFFFF) << 16);
-      default -> bytes.getFloat(off);
+      case FLOAT16 -> Float.float16ToFloat(store().getShort(off));
+      case BFLOAT16 -> Float.intBitsToFloat((store().getShort(off) & 0xFFFF) << 16);
+      default -> store().getFloat(off);
     };
   }
 
   public double getDouble(long i) {
-    return bytes.getDouble(byteOffset(i, dtype == DType.FLOAT64, "[float64]"));
+    return store().getDouble(byteOffset(i, dtype == DType.FLOAT64, "[float64]"));
   }
 
   /** The real part of a complex64 or complex128 element. */
   public double getReal(long i) {
     long off = byteOffset(i, dtype.isComplex(), "[complex64, complex128]");
-    return dtype == DType.COMPLEX64 ? bytes.getFloat(off) : bytes.getDouble(off);
+    return dtype == DType.COMPLEX64 ? store().getFloat(off) : store().getDouble(off);
   }
 
   /** The imaginary part of a complex64 or complex128 element. */
   public double getImag(long i) {
     long off = byteOffset(i, dtype.isComplex(), "[complex64, complex128]");
-    return dtype == DType.COMPLEX64 ? bytes.getFloat(off + 4) : bytes.getDouble(off + 8);
+    return dtype == DType.COMPLEX64 ? store().getFloat(off + 4) : store().getDouble(off + 8);
   }
 
   public String getString(long i) {
@@ -487,10 +626,10 @@ public final class Tensor {
     long off = elementOffset(i) * dtype.itemSize() + part * 8L;
     int width = Math.min(dtype.itemSize() - part * 8, 8);
     return switch (width) {
-      case 1 -> bytes.getByte(off) & 0xFFL;
-      case 2 -> bytes.getShort(off) & 0xFFFFL;
-      case 4 -> bytes.getInt(off) & 0xFFFF_FFFFL;
-      default -> bytes.getLong(off);
+      case 1 -> store().getByte(off) & 0xFFL;
+      case 2 -> store().getShort(off) & 0xFFFFL;
+      case 4 -> store().getInt(off) & 0xFFFF_FFFFL;
+      default -> store().getLong(off);
     };
   }
 
@@ -510,21 +649,21 @@ public final class Tensor {
       return contiguous().dataBuffers();
     }
     long start = offset * dtype.itemSize();
-    return bytes.views(start, start + byteSize(), false);
+    return store().views(start, start + byteSize(), false);
   }
 
   /** Copies {@code len} data bytes starting at byte {@code from} of the row-major data. */
   public void copyBytes(long from, byte[] dst, int dstOff, int len) {
     Objects.checkFromIndexSize(from, len, byteSize());
     Tensor t = contiguous();
-    t.bytes.get(t.offset * dtype.itemSize() + from, dst, dstOff, len);
+    t.store().get(t.offset * dtype.itemSize() + from, dst, dstOff, len);
   }
 
   /** Copies {@code len} data bytes from byte {@code from} of the row-major data into {@code dst}. */
   void copyBytes(long from, ByteStore dst, long at, long len) {
     Objects.checkFromIndexSize(from, len, byteSize());
     Tensor t = contiguous();
-    dst.put(at, t.bytes, t.offset * dtype.itemSize() + from, len);
+    dst.put(at, t.store(), t.offset * dtype.itemSize() + from, len);
   }
 
   /** Writes every element's bytes, little-endian and row-major, to {@code out}. */
@@ -535,7 +674,7 @@ public final class Tensor {
     Tensor t = contiguous();
     long start = t.offset * dtype.itemSize();
     byte[] tmp = null;
-    for (ByteBuffer b : t.bytes.views(start, start + byteSize(), true)) {
+    for (ByteBuffer b : t.store().views(start, start + byteSize(), true)) {
       if (b.hasArray()) {
         // Straight from heap storage: no intermediate copy.
         out.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
@@ -552,7 +691,8 @@ public final class Tensor {
 
   /** True when both tensors view the same storage; lets tests prove that views do not copy. */
   boolean sharesStorageWith(Tensor other) {
-    return bytes != null ? bytes == other.bytes : strings == other.strings;
+    return deferred != null ? deferred == other.deferred
+        : bytes != null ? bytes == other.bytes : strings == other.strings;
   }
 
   /** The elements as a new float array (float32, float16 or bfloat16 tensors). */

@@ -410,11 +410,28 @@ public final class TensorMath {
    * order within each tile of {@link #BLOCK} elements.
    */
   private static void addScaledTiled(List<Tensor> tensors, double[] w, double[] acc, long from) {
-    List<List<ByteBuffer>> views = new ArrayList<>();
-    for (Tensor t : tensors) {
-      views.add(buffers(t));
+    // A deferred difference (a client's trained - start) is read from its two arrays in place:
+    // the same float subtraction, never written out.
+    Difference[] pinned = new Difference[tensors.size()];
+    try {
+      List<List<ByteBuffer>> views = new ArrayList<>();
+      for (int k = 0; k < tensors.size(); k++) {
+        Tensor t = tensors.get(k);
+        pinned[k] = t.pinnedDifference();
+        views.add(pinned[k] != null ? null : buffers(t));
+      }
+      addScaledTiled(views, pinned, tensors.get(0).dtype() == DType.FLOAT32, w, acc, from);
+    } finally {
+      for (Difference d : pinned) {
+        if (d != null) {
+          d.unpin();
+        }
+      }
     }
-    boolean f32 = tensors.get(0).dtype() == DType.FLOAT32;
+  }
+
+  private static void addScaledTiled(List<List<ByteBuffer>> views, Difference[] pinned,
+      boolean f32, double[] w, double[] acc, long from) {
     int item = f32 ? 4 : 8;
     int tile = Math.min(BLOCK, acc.length);
     float[] xf = f32 ? new float[tile] : null;
@@ -423,6 +440,17 @@ public final class TensorMath {
       int len = Math.min(BLOCK, acc.length - start);
       for (int k = 0; k < views.size(); k++) {
         double wk = w[k];
+        if (pinned[k] != null) {
+          int at = Math.toIntExact(from + start);
+          if (f32) {
+            addDifference(pinned[k].minuendFloats(), pinned[k].subtrahendFloats(), at, wk, acc,
+                start, len);
+          } else {
+            addDifference(pinned[k].minuendDoubles(), pinned[k].subtrahendDoubles(), at, wk, acc,
+                start, len);
+          }
+          continue;
+        }
         int done = 0;
         long at = from + start;
         for (ByteBuffer b : views.get(k)) {
@@ -453,6 +481,27 @@ public final class TensorMath {
           }
         }
       }
+    }
+  }
+
+  /**
+   * {@code acc[to + j] += w * (a[at + j] - b[at + j])} for {@code j < len}: the float
+   * difference, then widened, as reading the made difference gives it.
+   */
+  private static void addDifference(float[] a, float[] b, int at, double w, double[] acc, int to,
+      int len) {
+    for (int j = 0; j < len; j++) {
+      float x = a[at + j] - b[at + j];
+      acc[to + j] += w * x;
+    }
+  }
+
+  /** As {@link #addDifference(float[], float[], int, double, double[], int, int)}, doubles. */
+  private static void addDifference(double[] a, double[] b, int at, double w, double[] acc,
+      int to, int len) {
+    for (int j = 0; j < len; j++) {
+      double x = a[at + j] - b[at + j];
+      acc[to + j] += w * x;
     }
   }
 

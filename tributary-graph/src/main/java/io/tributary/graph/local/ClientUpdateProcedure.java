@@ -166,7 +166,8 @@ final class ClientUpdateProcedure implements GraphProcedure {
    * run of the compiled step, whose output is the loss, whose feeds are the
    * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
    * The global model's arrays ({@code start}) are made once for all the calls with that model:
-   * each call trains its thread's working copy of them, and its delta is that copy minus them.
+   * each call trains one of its thread's working copies of them, and its delta is that copy
+   * minus them, lent the copy until the delta is read or dropped ({@link ModelArrays}).
    */
   private record Run(String name, CompiledRun template, StructType model, List<String> params,
       List<String> anchored, int epochs, int batchSize, boolean trainedModel, Optimizer stepper,
@@ -188,7 +189,8 @@ final class ClientUpdateProcedure implements GraphProcedure {
         globalTensors.add(global.get(p));
       }
       NdArray[] initial = start.of(globalTensors);
-      NdArray[] trained = start.workingCopy(initial);
+      ModelArrays.Copy copy = start.workingCopy(initial);
+      NdArray[] trained = copy.arrays;
       Map<String, NdArray> weights = new LinkedHashMap<>();
       for (int i = 0; i < params.size(); i++) {
         weights.put(params.get(i), trained[i]);
@@ -212,12 +214,10 @@ final class ClientUpdateProcedure implements GraphProcedure {
       }
       Map<String, Tensor> delta = new LinkedHashMap<>();
       for (int i = 0; i < params.size(); i++) {
-        NdArray w = weights.get(params.get(i));
+        // The delta is lent the working copy: made from it only if something reads it.
         delta.put(params.get(i),
-            trainedModel ? w.toTensor() : Deltas.difference(w, initial[i], true));
-      }
-      if (!trainedModel) {
-        start.restored(initial);
+            trainedModel ? trained[i].toTensor()
+                : copy.difference(i, initial[i], start.withinHalfRange(initial, i)));
       }
       float meanLoss = stepped.examples() == 0 ? 0f
           : (float) (stepped.lossSum() / stepped.examples());

@@ -1,7 +1,11 @@
 package io.tributary.graph.local;
 
 import io.tributary.graph.ops.NdArray;
+import io.tributary.tensor.DType;
+import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -9,28 +13,178 @@ import java.util.List;
  * every call with the same tensors: the clients of a pass all start from one model, which
  * would otherwise be copied out of its tensors once per client (a 1,000,000-parameter model:
  * 4 MB, twice per client update). The arrays are read-only; a call that changes its parameters
- * trains its thread's {@link #workingCopy working copy}, one set of arrays per thread overwritten
- * by each call, so that the clients a thread runs one after another allocate no model-sized
- * arrays and train in memory that stays in cache. Tensors are immutable, so the same tensor
- * objects always hold the same elements; another model replaces the one kept.
+ * trains one of its thread's {@link Copy working copies}, sets of arrays reused by the thread's
+ * calls one after another, so that the clients a thread runs allocate no model-sized arrays and
+ * train in memory that stays in cache. Tensors are immutable, so the same tensor objects always
+ * hold the same elements; another model replaces the one kept.
+ *
+ * <p>A client update's delta is lent its copy ({@link Copy#difference}): the tensor
+ * {@code trained - start} is made from the copy and the start only if something reads it, and a
+ * sum that reads the two arrays in place adds it without it ever being written out. A thread
+ * therefore keeps a few copies (at most {@value #MAX_COPIES}, and {@value #MAX_COPY_BYTES}
+ * bytes beyond the first), enough for the deltas a pass holds before adding them (a batch of
+ * clients); a copy is used again once its deltas give it back, and when every copy is still
+ * lent the oldest one's deltas are made (copied out) so that it can be.
  */
 final class ModelArrays {
-  /** The tensors last converted and their arrays, replaced as one (calls race benignly). */
-  private record Last(List<Tensor> tensors, NdArray[] arrays) {}
+  /** Working copies one thread keeps at most. */
+  static final int MAX_COPIES = 8;
+  /** Bytes of working copies one thread keeps at most, beyond one copy. */
+  static final long MAX_COPY_BYTES = 64L << 20;
+
+  /**
+   * The tensors last converted, their arrays, and per array whether every element is finite and
+   * below half the largest power of two of its dtype ({@link Finite#withinHalfRange(float[],
+   * int)}: then a delta's finiteness check reads only the trained array); replaced as one
+   * (calls race benignly).
+   */
+  private record Last(List<Tensor> tensors, NdArray[] arrays, boolean[] within) {}
 
   private volatile Last last;
-  /**
-   * A thread's arrays to train in, and the start arrays they hold unchanged (null while a call
-   * may have changed them): a call that puts the start's elements back as it takes its delta
-   * ({@link #restored}) spares the next call with the same start the copy.
-   */
-  private static final class Working {
-    NdArray[] arrays;
-    NdArray[] cleanFor;
+
+  /** Each thread's working copies; only that thread hands them out and writes them. */
+  private final ThreadLocal<Pool> pools = new ThreadLocal<>();
+
+  /** A thread's working copies, all of one set of shapes. */
+  private static final class Pool {
+    final List<Copy> copies = new ArrayList<>();
+    long clock;
   }
 
-  /** Each thread's arrays to train in; only that thread reads or writes them. */
-  private final ThreadLocal<Working> working = new ThreadLocal<>();
+  /**
+   * One set of arrays a call trains in. The arrays are written only by the thread that owns the
+   * copy, and only while no delta holds them; deltas give them back from any thread.
+   */
+  static final class Copy {
+    /** The arrays, one per parameter. */
+    final NdArray[] arrays;
+    /** When the owning thread last handed the copy out (its pool's clock). */
+    private long used;
+    // Guarded by this.
+    /** The start the arrays were last copied from or handed out for, or null. */
+    private NdArray[] copiedFrom;
+    /** Per array, whether it may differ from {@link #copiedFrom}'s. */
+    private final boolean[] changed;
+    /** Deltas over the arrays not yet given back. */
+    private int lent;
+    /** The tensors lent the arrays, to make them when the copy is needed back. */
+    private final List<Tensor> lentTo = new ArrayList<>();
+
+    private Copy(NdArray[] arrays) {
+      this.arrays = arrays;
+      this.changed = new boolean[arrays.length];
+    }
+
+    /**
+     * {@code trained - start} for parameter {@code i} (trained: this copy's array, after the
+     * call's steps), as a tensor lent the two arrays for float dtypes (made only if read) and
+     * made now, with the start put back, for the others. {@code startWithinHalfRange}: what
+     * {@link ModelArrays#withinHalfRange} says of the start.
+     */
+    Tensor difference(int i, NdArray start, boolean startWithinHalfRange) {
+      NdArray w = arrays[i];
+      if (w.dtype() != DType.FLOAT32 && w.dtype() != DType.FLOAT64) {
+        Tensor delta = Deltas.difference(w, start, true);
+        synchronized (this) {
+          changed[i] = false;
+        }
+        return delta;
+      }
+      synchronized (this) {
+        lent++;
+      }
+      Tensor delta;
+      try {
+        delta = Deltas.deferred(w, start, startWithinHalfRange,
+            restored -> returned(i, restored));
+      } catch (RuntimeException e) {
+        returned(i, false);
+        throw e;
+      }
+      // Asked outside this copy's lock: a delta takes its own lock, then this one to give the
+      // arrays back.
+      if (delta.isDeferred()) {
+        synchronized (this) {
+          lentTo.add(delta);
+        }
+      }
+      return delta;
+    }
+
+    private synchronized void returned(int i, boolean restored) {
+      lent--;
+      if (restored) {
+        changed[i] = false;
+      }
+      if (lent == 0) {
+        lentTo.clear();
+      }
+      notifyAll();
+    }
+
+    private synchronized boolean free() {
+      return lent == 0;
+    }
+
+    private synchronized boolean holds(NdArray[] start) {
+      if (copiedFrom != start) {
+        return false;
+      }
+      for (boolean c : changed) {
+        if (c) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * Makes the lent deltas' elements (copies them out, which gives the arrays back) and waits
+     * for any reader still holding the arrays.
+     */
+    private void reclaim() {
+      List<Tensor> out;
+      synchronized (this) {
+        out = new ArrayList<>(lentTo);
+      }
+      for (Tensor t : out) {
+        t.materialize();
+      }
+      synchronized (this) {
+        boolean interrupted = false;
+        while (lent > 0) {
+          try {
+            wait();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+
+    /** Puts {@code start}'s elements into the arrays that may differ from them. */
+    private synchronized void copyFrom(NdArray[] start) {
+      boolean all = copiedFrom != start;
+      for (int i = 0; i < start.length; i++) {
+        if (!all && !changed[i]) {
+          continue;
+        }
+        NdArray from = start[i];
+        switch (from.dtype()) {
+          case FLOAT32 -> System.arraycopy(from.floats(), 0, arrays[i].floats(), 0, from.size());
+          case FLOAT64 ->
+              System.arraycopy(from.doubles(), 0, arrays[i].doubles(), 0, from.size());
+          default -> System.arraycopy(from.longs(), 0, arrays[i].longs(), 0, from.size());
+        }
+      }
+      copiedFrom = start;
+      // The caller may change them from here on.
+      Arrays.fill(changed, true);
+    }
+  }
 
   /** The arrays of {@code tensors}, in their order; not to be written. */
   NdArray[] of(List<Tensor> tensors) {
@@ -39,55 +193,83 @@ final class ModelArrays {
       return l.arrays();
     }
     NdArray[] arrays = new NdArray[tensors.size()];
+    boolean[] within = new boolean[arrays.length];
     for (int i = 0; i < arrays.length; i++) {
       arrays[i] = NdArray.fromTensor(tensors.get(i));
+      within[i] = withinHalfRange(arrays[i]);
     }
-    last = new Last(List.copyOf(tensors), arrays);
+    last = new Last(List.copyOf(tensors), arrays, within);
     return arrays;
   }
 
   /**
-   * The calling thread's arrays holding a copy of {@code start}'s elements, valid until the
-   * thread's next call: made on its first call (or when the shapes change), then overwritten,
-   * or left as they are when the thread's last call restored them from this same {@code start}.
+   * Whether every element of {@code start[i]} (arrays of {@link #of}) is finite and below half
+   * its dtype's largest power of two: checked once per model.
    */
-  NdArray[] workingCopy(NdArray[] start) {
-    Working w = working.get();
-    if (w == null || !sameShapes(w.arrays, start)) {
-      w = new Working();
-      w.arrays = new NdArray[start.length];
-      for (int i = 0; i < start.length; i++) {
-        w.arrays[i] = start[i].copy();
-      }
-      working.set(w);
-      return w.arrays;
-    }
-    if (w.cleanFor != start) {
-      for (int i = 0; i < start.length; i++) {
-        NdArray from = start[i];
-        switch (from.dtype()) {
-          case FLOAT32 -> System.arraycopy(from.floats(), 0, w.arrays[i].floats(), 0, from.size());
-          case FLOAT64 ->
-              System.arraycopy(from.doubles(), 0, w.arrays[i].doubles(), 0, from.size());
-          default -> System.arraycopy(from.longs(), 0, w.arrays[i].longs(), 0, from.size());
-        }
-      }
-    }
-    // The caller may change them from here on.
-    w.cleanFor = null;
-    return w.arrays;
+  boolean withinHalfRange(NdArray[] start, int i) {
+    Last l = last;
+    return l != null && l.arrays() == start ? l.within()[i] : withinHalfRange(start[i]);
+  }
+
+  private static boolean withinHalfRange(NdArray a) {
+    return switch (a.dtype()) {
+      case FLOAT32 -> Finite.withinHalfRange(a.floats(), a.size());
+      case FLOAT64 -> Finite.withinHalfRange(a.doubles(), a.size());
+      default -> false;
+    };
   }
 
   /**
-   * Records that the calling thread's working copy holds {@code start}'s elements again (its
-   * caller put them back), so that the thread's next {@link #workingCopy} of the same arrays
-   * need not copy them.
+   * One of the calling thread's working copies holding {@code start}'s elements, for the
+   * caller to change until it lends the copy's arrays to its deltas or calls again: a copy no
+   * delta holds (one that already holds {@code start} unchanged if there is one), a new one while
+   * the thread has fewer than its limit, or else the one handed out longest ago, once its deltas
+   * are made.
    */
-  void restored(NdArray[] start) {
-    Working w = working.get();
-    if (w != null) {
-      w.cleanFor = start;
+  Copy workingCopy(NdArray[] start) {
+    Pool p = pools.get();
+    if (p == null || !p.copies.isEmpty() && !sameShapes(p.copies.get(0).arrays, start)) {
+      p = new Pool();
+      pools.set(p);
     }
+    Copy chosen = null;
+    for (Copy c : p.copies) {
+      if (c.free() && (chosen == null || c.holds(start) && !chosen.holds(start))) {
+        chosen = c;
+      }
+    }
+    if (chosen == null && p.copies.size() < limit(start)) {
+      NdArray[] arrays = new NdArray[start.length];
+      for (int i = 0; i < start.length; i++) {
+        arrays[i] = start[i].copy();
+      }
+      chosen = new Copy(arrays);
+      synchronized (chosen) {
+        chosen.copiedFrom = start;
+      }
+      p.copies.add(chosen);
+    }
+    if (chosen == null) {
+      chosen = p.copies.get(0);
+      for (Copy c : p.copies) {
+        if (c.used < chosen.used) {
+          chosen = c;
+        }
+      }
+      chosen.reclaim();
+    }
+    chosen.copyFrom(start);
+    chosen.used = ++p.clock;
+    return chosen;
+  }
+
+  /** The working copies a thread keeps for a model of these arrays. */
+  private static int limit(NdArray[] start) {
+    long bytes = 0;
+    for (NdArray a : start) {
+      bytes += (long) a.size() * a.dtype().itemSize();
+    }
+    return (int) Math.max(1, Math.min(MAX_COPIES, MAX_COPY_BYTES / Math.max(1, bytes)));
   }
 
   private static boolean sameShapes(NdArray[] a, NdArray[] b) {
@@ -95,7 +277,7 @@ final class ModelArrays {
       return false;
     }
     for (int i = 0; i < a.length; i++) {
-      if (a[i].dtype() != b[i].dtype() || !java.util.Arrays.equals(a[i].shape(), b[i].shape())) {
+      if (a[i].dtype() != b[i].dtype() || !Arrays.equals(a[i].shape(), b[i].shape())) {
         return false;
       }
     }

@@ -5,38 +5,89 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ModelArraysTest {
   @Test
-  void workingCopy_afterAChangeNotRestored_copiesTheStartAgain() {
+  void workingCopy_afterAChangeNotLent_copiesTheStartAgain() {
     ModelArrays arrays = new ModelArrays();
     NdArray[] start = arrays.of(List.of(Tensor.ofFloats(Shape.of(3), 1f, 2f, 3f)));
-    NdArray[] w = arrays.workingCopy(start);
-    w[0].floats()[1] = 99f;
-    assertThat(arrays.workingCopy(start)[0].floats()).containsExactly(1f, 2f, 3f);
+    ModelArrays.Copy w = arrays.workingCopy(start);
+    w.arrays[0].floats()[1] = 99f;
+    ModelArrays.Copy again = arrays.workingCopy(start);
+    assertThat(again).isSameAs(w);
+    assertThat(again.arrays[0].floats()).containsExactly(1f, 2f, 3f);
   }
 
   @Test
-  void workingCopy_restoredForTheSameStart_keepsTheArraysAsTheyAre() {
+  void workingCopy_whileItsDeltaIsLent_handsOutAnotherCopy() {
     ModelArrays arrays = new ModelArrays();
     NdArray[] start = arrays.of(List.of(Tensor.ofFloats(Shape.of(2), 1f, 2f)));
-    NdArray[] w = arrays.workingCopy(start);
-    arrays.restored(start);
-    assertThat(arrays.workingCopy(start)).isSameAs(w);
-    // Marked changed again by that call: a change is then undone by the next copy.
-    w[0].floats()[0] = 7f;
-    assertThat(arrays.workingCopy(start)[0].floats()).containsExactly(1f, 2f);
+    ModelArrays.Copy w = arrays.workingCopy(start);
+    w.arrays[0].floats()[0] = 4f;
+    Tensor delta = w.difference(0, start[0], true);
+    assertThat(delta.isDeferred()).isTrue();
+    ModelArrays.Copy other = arrays.workingCopy(start);
+    assertThat(other).isNotSameAs(w);
+    other.arrays[0].floats()[0] = 100f;
+    assertThat(delta.toFloatArray()).containsExactly(3f, 0f);
   }
 
   @Test
-  void workingCopy_restoredForAnotherStart_copiesTheNewOne() {
+  void workingCopy_deltaMade_reusesTheCopyAsPutBack() {
+    ModelArrays arrays = new ModelArrays();
+    NdArray[] start = arrays.of(List.of(Tensor.ofFloats(Shape.of(2), 1f, 2f)));
+    ModelArrays.Copy w = arrays.workingCopy(start);
+    w.arrays[0].floats()[1] = 7f;
+    assertThat(w.difference(0, start[0], true).toFloatArray()).containsExactly(0f, 5f);
+    ModelArrays.Copy again = arrays.workingCopy(start);
+    assertThat(again).isSameAs(w);
+    assertThat(again.arrays[0].floats()).containsExactly(1f, 2f);
+  }
+
+  @Test
+  void workingCopy_deltaDiscarded_copiesTheStartBack() {
+    ModelArrays arrays = new ModelArrays();
+    NdArray[] start = arrays.of(List.of(Tensor.ofFloats(Shape.of(2), 1f, 2f)));
+    ModelArrays.Copy w = arrays.workingCopy(start);
+    w.arrays[0].floats()[1] = 7f;
+    w.difference(0, start[0], true).discard();
+    ModelArrays.Copy again = arrays.workingCopy(start);
+    assertThat(again).isSameAs(w);
+    assertThat(again.arrays[0].floats()).containsExactly(1f, 2f);
+  }
+
+  @Test
+  void workingCopy_everyCopyLent_makesTheOldestDeltaAndReusesItsCopy() {
+    ModelArrays arrays = new ModelArrays();
+    NdArray[] start = arrays.of(List.of(Tensor.ofFloats(Shape.of(2), 1f, 2f)));
+    List<ModelArrays.Copy> copies = new ArrayList<>();
+    List<Tensor> deltas = new ArrayList<>();
+    for (int k = 0; k < ModelArrays.MAX_COPIES; k++) {
+      ModelArrays.Copy c = arrays.workingCopy(start);
+      c.arrays[0].floats()[0] = 10f * (k + 1);
+      copies.add(c);
+      deltas.add(c.difference(0, start[0], true));
+    }
+    assertThat(copies).doesNotHaveDuplicates();
+    ModelArrays.Copy reused = arrays.workingCopy(start);
+    assertThat(reused).isSameAs(copies.get(0));
+    assertThat(reused.arrays[0].floats()).containsExactly(1f, 2f);
+    assertThat(deltas.get(0).isDeferred()).isFalse();
+    assertThat(deltas.get(1).isDeferred()).isTrue();
+    reused.arrays[0].floats()[0] = -5f;
+    assertThat(deltas.get(0).toFloatArray()).containsExactly(9f, 0f);
+    assertThat(deltas.get(7).toFloatArray()).containsExactly(79f, 0f);
+  }
+
+  @Test
+  void workingCopy_anotherStart_copiesTheNewOne() {
     ModelArrays arrays = new ModelArrays();
     NdArray[] first = arrays.of(List.of(Tensor.ofFloats(Shape.of(2), 1f, 2f)));
     arrays.workingCopy(first);
-    arrays.restored(first);
     NdArray[] second = arrays.of(List.of(Tensor.ofFloats(Shape.of(2), 5f, 6f)));
-    assertThat(arrays.workingCopy(second)[0].floats()).containsExactly(5f, 6f);
+    assertThat(arrays.workingCopy(second).arrays[0].floats()).containsExactly(5f, 6f);
   }
 }

@@ -364,6 +364,12 @@ public final class LinearSink implements Sink {
     }
   }
 
+  /** False for a sum in the clear: its values are added into the partial and not kept. */
+  @Override
+  public boolean keepsValues() {
+    return secureMode != SecureMode.CLEAR;
+  }
+
   @Override
   public void commit(Object partial, Object prepared) {
     Prepared p = (Prepared) prepared;

@@ -101,6 +101,12 @@ public final class PerEdgeSink implements Sink {
     return new Prepared(edge, rank, leaf, inner.prepare(leaf, rest));
   }
 
+  /** As the inner sink: the values go only into its per-edge partials. */
+  @Override
+  public boolean keepsValues() {
+    return inner.keepsValues();
+  }
+
   @Override
   public void commit(Object partial, Object prepared) {
     PerEdge p = (PerEdge) partial;

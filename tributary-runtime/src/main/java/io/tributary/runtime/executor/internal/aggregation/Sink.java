@@ -38,6 +38,16 @@ public interface Sink {
     return false;
   }
 
+  /**
+   * Whether the sink may read a client's values after {@link #commit}ting them (keeps them, as a
+   * collection or a gathered secure sum does): true unless it only adds them into its partial.
+   * When no sink of a pass keeps values, the pass discards each client's values once they are
+   * committed, so that a delta whose elements would be made on first read is never made.
+   */
+  default boolean keepsValues() {
+    return true;
+  }
+
   /** Applies a prepared contribution; cannot fail. */
   void commit(Object partial, Object prepared);
 

@@ -7,6 +7,7 @@ import io.tributary.runtime.ClientFailure;
 import io.tributary.runtime.ClientValues;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.ValueChecker;
+import io.tributary.runtime.executor.internal.local.DeferredTensors;
 import io.tributary.runtime.executor.internal.local.LocalFn;
 import io.tributary.runtime.executor.internal.local.LocalFunctionFailure;
 import io.tributary.tensor.Tensor;
@@ -32,7 +33,8 @@ public abstract class ClientNode extends Node {
     this.uniform = uniform;
   }
 
-  final boolean uniform() {
+  /** Whether every client holds the same value (computed once and shared). */
+  public final boolean uniform() {
     return uniform;
   }
 
@@ -52,6 +54,8 @@ public abstract class ClientNode extends Node {
   private synchronized Object uniformValue(ClientScope scope) {
     if (uniformValue == null) {
       uniformValue = compute(scope);
+      // Shared by every client: no tensor of it stays deferred.
+      DeferredTensors.settle(uniformValue);
     }
     return uniformValue;
   }
@@ -92,6 +96,9 @@ public abstract class ClientNode extends Node {
               ClientFailure.Kind.BAD_VALUE, bad.get()), null);
         }
       }
+      // The caller's value, which it may read again: a pass that discards its clients' values
+      // must not discard it.
+      DeferredTensors.settle(v);
       return v;
     }
 

@@ -5,6 +5,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.runtime.LocalComputationException;
 import io.tributary.runtime.PassEngineException;
 import io.tributary.runtime.executor.internal.aggregation.Sink;
+import io.tributary.runtime.executor.internal.local.DeferredTensors;
 import io.tributary.runtime.executor.internal.local.LocalEvaluator;
 import io.tributary.runtime.executor.internal.local.LocalFn;
 import io.tributary.runtime.executor.internal.local.LocalFunctionFailure;
@@ -32,6 +33,8 @@ public abstract class ServerNode extends Node {
     }
     if (value == null) {
       value = compute();
+      // Every client and later server work may read it: no tensor of it stays deferred.
+      DeferredTensors.settle(value);
     }
     return value;
   }
@@ -49,6 +52,7 @@ public abstract class ServerNode extends Node {
   }
 
   final synchronized void set(Object v) {
+    DeferredTensors.settle(v);
     value = v;
   }
 

@@ -9,6 +9,7 @@ import io.tributary.runtime.executor.internal.aggregation.Sink;
 import io.tributary.runtime.executor.internal.federated.ClientNode;
 import io.tributary.runtime.executor.internal.federated.ClientScope;
 import io.tributary.runtime.executor.internal.federated.ClientWorkException;
+import io.tributary.runtime.executor.internal.local.DeferredTensors;
 import io.tributary.runtime.executor.internal.local.LocalEvaluator;
 import io.tributary.runtime.executor.internal.local.LocalFunctionFailure;
 import java.time.Duration;
@@ -71,6 +72,12 @@ public final class ClientPass {
   private final int window;
   /** Groups in the order they are started: costliest first, ties by index. */
   private final int[] order;
+  /**
+   * Whether each client's values are discarded once committed: no sink keeps them, so nothing
+   * reads them after, and a delta lent its client's working copy is added without being made
+   * ({@link DeferredTensors}).
+   */
+  private final boolean discards;
 
   // Guarded by this.
   /** The position in {@link #order} of the next group to start (skipping claimed ones). */
@@ -165,6 +172,11 @@ public final class ClientPass {
       }
     }
     this.order = Arrays.copyOf(inRange, count);
+    boolean kept = false;
+    for (Sink sink : this.sinks) {
+      kept |= sink.keepsValues();
+    }
+    this.discards = !kept;
   }
 
   /**
@@ -497,6 +509,8 @@ public final class ClientPass {
     static final int MAX_CLIENTS = 8;
     static final long MAX_BYTES = 32L << 20;
     final List<List<Object>> perSink = new ArrayList<>();
+    /** The batch's clients' values, discarded once committed (when the pass discards). */
+    final List<Object> handed = new ArrayList<>();
     /** 1 when a sink prepares from its partial, which must then hold every earlier client. */
     final int maxClients = anyPreparesFromPartial() ? 1 : MAX_CLIENTS;
     int size;
@@ -508,10 +522,11 @@ public final class ClientPass {
       }
     }
 
-    void add(Object[] prepared, long valueBytes) {
-      for (int s = 0; s < prepared.length; s++) {
-        perSink.get(s).add(prepared[s]);
+    void add(Prepared prepared, long valueBytes) {
+      for (int s = 0; s < prepared.perSink().length; s++) {
+        perSink.get(s).add(prepared.perSink()[s]);
       }
+      handed.addAll(prepared.values());
       size++;
       bytes += valueBytes;
     }
@@ -528,6 +543,10 @@ public final class ClientPass {
         sinks.get(s).commitAll(partials[s], perSink.get(s));
         perSink.get(s).clear();
       }
+      for (Object v : handed) {
+        DeferredTensors.discard(v);
+      }
+      handed.clear();
       size = 0;
       bytes = 0;
     }
@@ -536,7 +555,7 @@ public final class ClientPass {
   /** Computes one client and adds it to the batch; false when the client failed. */
   private boolean runClient(int client, Object[] partials, Batch batch) {
     ClientScope scope = new ClientScope(client, settings.evaluator());
-    Object[] prepared;
+    Prepared prepared;
     try {
       prepared = settings.timeout().isPresent()
           ? withTimeout(scope, partials, settings.timeout().get())
@@ -584,8 +603,15 @@ public final class ClientPass {
     }
   }
 
-  private Object[] prepare(ClientScope scope, Object[] partials) {
+  /**
+   * A client's contributions, one per sink, and the values it handed the sinks that are its own
+   * (not shared by every client), for the batch to discard when the pass discards.
+   */
+  private record Prepared(Object[] perSink, List<Object> values) {}
+
+  private Prepared prepare(ClientScope scope, Object[] partials) {
     Object[] prepared = new Object[sinks.size()];
+    List<Object> own = discards ? new ArrayList<>() : List.of();
     for (int s = 0; s < sinks.size(); s++) {
       Sink sink = sinks.get(s);
       List<ClientNode> inputs = sink.inputs();
@@ -594,6 +620,9 @@ public final class ClientPass {
         for (int k = 0; k < values.length; k++) {
           values[k] = inputs.get(k).valueFor(scope);
           scope.bytes += TensorBytes.of(values[k]);
+          if (discards && !inputs.get(k).uniform()) {
+            own.add(values[k]);
+          }
         }
       } catch (ClientWorkException w) {
         throw new ClientWorkException(w.failureIn(sink.intrinsic()), w.getCause());
@@ -609,11 +638,11 @@ public final class ClientPass {
             f.operation(), f.kind(), f.getMessage()), f.getCause());
       }
     }
-    return prepared;
+    return new Prepared(prepared, own);
   }
 
-  private Object[] withTimeout(ClientScope scope, Object[] partials, Duration timeout) {
-    Future<Object[]> f = settings.clientRunner().submit(() -> prepare(scope, partials));
+  private Prepared withTimeout(ClientScope scope, Object[] partials, Duration timeout) {
+    Future<Prepared> f = settings.clientRunner().submit(() -> prepare(scope, partials));
     try {
       return f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {

@@ -1,0 +1,61 @@
+package io.tributary.runtime.executor.internal.local;
+
+import io.tributary.core.values.StructValue;
+import io.tributary.tensor.Tensor;
+import java.util.List;
+
+/**
+ * The runtime's part in tensors whose elements are made on first read ({@link
+ * Tensor#difference}: a client update's delta, lent its client's working copy). A pass that only
+ * adds a client's values into sums reads such a delta in place and then {@link #discard}s it, so
+ * that it is never written out. A value that more than one client, the server or the caller may
+ * read (a server value, one every client shares, a client's argument) is {@link #settle}d (made)
+ * where the runtime takes it, since only a value of one client's own work in a pass can be known
+ * to be read by nothing once that client is added.
+ */
+public final class DeferredTensors {
+  private DeferredTensors() {}
+
+  /**
+   * Makes every deferred tensor in {@code value} (tensors, structs, in-memory lists of them):
+   * for a value that outlives one client's work, such as a server value or one every client
+   * shares.
+   */
+  public static void settle(Object value) {
+    switch (value) {
+      case Tensor t -> t.materialize();
+      case StructValue s -> {
+        for (Object v : s.values()) {
+          settle(v);
+        }
+      }
+      case List<?> l -> {
+        for (Object v : l) {
+          settle(v);
+        }
+      }
+      case null, default -> { }
+    }
+  }
+
+  /**
+   * Discards every deferred tensor in {@code value} ({@link Tensor#discard}): for a client's
+   * values that nothing reads after they are added.
+   */
+  public static void discard(Object value) {
+    switch (value) {
+      case Tensor t -> t.discard();
+      case StructValue s -> {
+        for (Object v : s.values()) {
+          discard(v);
+        }
+      }
+      case List<?> l -> {
+        for (Object v : l) {
+          discard(v);
+        }
+      }
+      case null, default -> { }
+    }
+  }
+}

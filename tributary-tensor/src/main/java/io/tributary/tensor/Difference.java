@@ -1,0 +1,237 @@
+package io.tributary.tensor;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a tensor of {@link Tensor#difference} is made of: {@code minuend[i] - subtrahend[i]} over
+ * two arrays its maker lent it, made into storage only when something reads the tensor's bytes.
+ * A reader that can use the arrays themselves ({@link TensorMath#addScaled(List, double[],
+ * double[], long)}, {@link Finite}) {@link #pin}s them instead, so that a client's update that
+ * is only added into a sum is never written out: the sum reads the trained and the start arrays
+ * in the same sweep.
+ *
+ * <p>The loan ends once: when the elements are made (the minuend then holds the subtrahend's
+ * elements again where nobody else read the arrays at that moment: the copy that makes them puts
+ * them back in the same sweep), or when the tensor is {@link #discard}ed unread; never while a
+ * reader holds a {@link #pin}.
+ *
+ * <p>The subtraction is the dtype's own (a float minus a float, rounded to float), whoever
+ * computes it, so the elements are the same bits made or read in place.
+ */
+final class Difference {
+  /**
+   * Bytes per piece of the made storage: a power of two (what a chunked store needs), below G1's
+   * humongous threshold for every region size (half of the smallest region, 1 MB). One 4 MB
+   * buffer per client update of a 1,000,000-parameter model was allocated straight into the old
+   * generation, and each such allocation could start a concurrent marking cycle.
+   */
+  static final int PIECE_BYTES = 256 << 10;
+
+  /** Elements subtracted into a small array, then copied into the storage at once. */
+  private static final int CHUNK = 2048;
+
+  private final float[] minuendF;
+  private final float[] subtrahendF;
+  private final double[] minuendD;
+  private final double[] subtrahendD;
+  private final int size;
+  /** Whether the lender checked every subtrahend element finite and below 2^127 (2^1023). */
+  private final boolean subtrahendWithin;
+  private final Tensor.Loan loan;
+
+  /** The made storage, once made. */
+  private volatile ByteStore made;
+  // Guarded by this.
+  private boolean discarded;
+  private int pins;
+  /** Whether the loan ended (returned, or due once the pins are released). */
+  private boolean ended;
+  private boolean returnOnUnpin;
+
+  Difference(float[] minuend, float[] subtrahend, int size, boolean subtrahendWithin,
+      Tensor.Loan loan) {
+    this.minuendF = minuend;
+    this.subtrahendF = subtrahend;
+    this.minuendD = null;
+    this.subtrahendD = null;
+    this.size = size;
+    this.subtrahendWithin = subtrahendWithin;
+    this.loan = loan;
+  }
+
+  Difference(double[] minuend, double[] subtrahend, int size, boolean subtrahendWithin,
+      Tensor.Loan loan) {
+    this.minuendF = null;
+    this.subtrahendF = null;
+    this.minuendD = minuend;
+    this.subtrahendD = subtrahend;
+    this.size = size;
+    this.subtrahendWithin = subtrahendWithin;
+    this.loan = loan;
+  }
+
+  /** The tensor's storage, made now if it is not yet. */
+  ByteStore store() {
+    ByteStore m = made;
+    if (m != null) {
+      return m;
+    }
+    synchronized (this) {
+      if (made != null) {
+        return made;
+      }
+      if (discarded) {
+        throw new IllegalStateException("this tensor's elements were discarded unread: its "
+            + "maker said nothing would read it again");
+      }
+      // Put the subtrahend back into the minuend in the same sweep, unless a reader holds the
+      // arrays now (it reads the minuend as it is).
+      boolean restore = pins == 0;
+      ByteStore s = make(restore);
+      made = s;
+      end(restore);
+      return s;
+    }
+  }
+
+  /** Makes the elements now if they are yet to be made; no effect once made or discarded. */
+  synchronized void settle() {
+    if (made == null && !discarded) {
+      store();
+    }
+  }
+
+  /** Whether the elements are yet to be made and the arrays still lent. */
+  synchronized boolean pending() {
+    return made == null && !discarded;
+  }
+
+  /** Ends the loan without making the elements: nothing will read them. */
+  synchronized void discard() {
+    if (made == null && !discarded) {
+      discarded = true;
+      end(false);
+    }
+  }
+
+  /**
+   * Holds the lent arrays for a reader that reads them in place, until {@link #unpin}: false
+   * when they are no longer lent (the reader then reads the made storage).
+   */
+  synchronized boolean pin() {
+    if (made != null || discarded) {
+      return false;
+    }
+    pins++;
+    return true;
+  }
+
+  /** Releases a {@link #pin}; the last one returns a loan that ended meanwhile. */
+  synchronized void unpin() {
+    pins--;
+    if (pins == 0 && returnOnUnpin) {
+      returnOnUnpin = false;
+      loan.returned(false);
+    }
+  }
+
+  private void end(boolean restored) {
+    if (ended) {
+      return;
+    }
+    ended = true;
+    if (pins > 0) {
+      returnOnUnpin = true;
+    } else {
+      loan.returned(restored);
+    }
+  }
+
+  /**
+   * Whether every subtrahend element is finite and below half the largest power of two
+   * ({@link Finite#withinHalfRange(float[], int)}), as the lender said.
+   */
+  boolean subtrahendWithinHalfRange() {
+    return subtrahendWithin;
+  }
+
+  /** The minuend, for a pinned reader: float32. */
+  float[] minuendFloats() {
+    return minuendF;
+  }
+
+  /** The subtrahend, for a pinned reader: float32. */
+  float[] subtrahendFloats() {
+    return subtrahendF;
+  }
+
+  /** The minuend, for a pinned reader: float64. */
+  double[] minuendDoubles() {
+    return minuendD;
+  }
+
+  /** The subtrahend, for a pinned reader: float64. */
+  double[] subtrahendDoubles() {
+    return subtrahendD;
+  }
+
+  /** The storage: the differences in pieces of {@link #PIECE_BYTES}. */
+  private ByteStore make(boolean restore) {
+    int item = minuendF != null ? 4 : 8;
+    int perPiece = PIECE_BYTES / item;
+    List<ByteBuffer> pieces = new ArrayList<>((size + perPiece - 1) / perPiece);
+    for (int from = 0; from < size; from += perPiece) {
+      int len = Math.min(perPiece, size - from);
+      ByteBuffer piece = ByteBuffer.allocate(len * item).order(ByteOrder.LITTLE_ENDIAN);
+      if (minuendF != null) {
+        subtract(minuendF, subtrahendF, from, len, piece.asFloatBuffer(), restore);
+      } else {
+        subtract(minuendD, subtrahendD, from, len, piece.asDoubleBuffer(), restore);
+      }
+      pieces.add(piece);
+    }
+    return ByteStore.wrapChunks(pieces);
+  }
+
+  /**
+   * Elements {@code [from, from + len)} of {@code a - b} into {@code out} from its index 0, and
+   * {@code b}'s elements copied back into {@code a} when {@code restore}.
+   */
+  private static void subtract(float[] a, float[] b, int from, int len, FloatBuffer out,
+      boolean restore) {
+    float[] chunk = new float[Math.min(CHUNK, len)];
+    for (int at = 0; at < len; at += CHUNK) {
+      int m = Math.min(CHUNK, len - at);
+      int base = from + at;
+      for (int j = 0; j < m; j++) {
+        chunk[j] = a[base + j] - b[base + j];
+      }
+      if (restore) {
+        System.arraycopy(b, base, a, base, m);
+      }
+      out.put(at, chunk, 0, m);
+    }
+  }
+
+  /** As {@link #subtract(float[], float[], int, int, FloatBuffer, boolean)}, for doubles. */
+  private static void subtract(double[] a, double[] b, int from, int len, DoubleBuffer out,
+      boolean restore) {
+    double[] chunk = new double[Math.min(CHUNK, len)];
+    for (int at = 0; at < len; at += CHUNK) {
+      int m = Math.min(CHUNK, len - at);
+      int base = from + at;
+      for (int j = 0; j < m; j++) {
+        chunk[j] = a[base + j] - b[base + j];
+      }
+      if (restore) {
+        System.arraycopy(b, base, a, base, m);
+      }
+      out.put(at, chunk, 0, m);
+    }
+  }
+}
