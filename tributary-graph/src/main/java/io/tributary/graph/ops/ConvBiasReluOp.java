@@ -1,7 +1,6 @@
 package io.tributary.graph.ops;
 
 import io.tributary.graph.Op;
-import java.util.List;
 
 /**
  * {@code relu(add(conv2d(x, w), b))} as one op ({@link Fusions#CONV_BIAS_RELU}, inputs x, w, b,
@@ -10,7 +9,7 @@ import java.util.List;
  * cache and on the thread that computed it ({@link ConvFloat#forward}), instead of in a pass of
  * their own; other inputs run the two kernels one after the other. The same bits either way.
  */
-final class ConvBiasReluOp extends BaseOp {
+final class ConvBiasReluOp extends FusedOp {
   static final ConvBiasReluOp INSTANCE = new ConvBiasReluOp();
   private static final Conv2dOp CONV = new Conv2dOp("conv2d", Conv2dOp.Kind.FORWARD);
 
@@ -22,21 +21,6 @@ final class ConvBiasReluOp extends BaseOp {
   @Override
   int workspaces() {
     return CONV.workspaces();
-  }
-
-  @Override
-  public List<ValueType> infer(Op op, List<ValueType> in) {
-    throw new UnsupportedOperationException("a fused op is planned, never inferred");
-  }
-
-  @Override
-  public NdArray[] compute(Op op, NdArray[] in) {
-    return compute(op, in, null, GemmKernel.DEFAULT);
-  }
-
-  @Override
-  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
-    return compute(op, in, previous, GemmKernel.DEFAULT);
   }
 
   @Override

@@ -26,7 +26,7 @@ import java.util.List;
  * that is not one float32 run the four ops' own kernels. Keeps one row of exponentials from run to
  * run ({@link #workspaces()}).
  */
-final class CrossEntropyMeanOp extends BaseOp {
+final class CrossEntropyMeanOp extends FusedOp {
   static final CrossEntropyMeanOp INSTANCE = new CrossEntropyMeanOp();
   private static final OpArgs MEAN = OpArgs.builder().putBool("keep_dims", false)
       .putBool("mean", true).build();
@@ -43,17 +43,7 @@ final class CrossEntropyMeanOp extends BaseOp {
   }
 
   @Override
-  public List<ValueType> infer(Op op, List<ValueType> in) {
-    throw new UnsupportedOperationException("a fused op is planned, never inferred");
-  }
-
-  @Override
-  public NdArray[] compute(Op op, NdArray[] in) {
-    return compute(op, in, null);
-  }
-
-  @Override
-  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
     NdArray logits = in[0];
     NdArray labels = in[1];
     NdArray seed = in[2];

@@ -317,7 +317,7 @@ final class Fusions {
   }
 
   /** {@code relu(add(y, b))} in one pass where b repeats over y's rows. */
-  private static final class BiasRelu extends BaseOp {
+  private static final class BiasRelu extends FusedOp {
     static final BiasRelu INSTANCE = new BiasRelu();
 
     private BiasRelu() {
@@ -325,17 +325,7 @@ final class Fusions {
     }
 
     @Override
-    public List<ValueType> infer(Op op, List<ValueType> in) {
-      throw new UnsupportedOperationException("a fused op is planned, never inferred");
-    }
-
-    @Override
-    public NdArray[] compute(Op op, NdArray[] in) {
-      return compute(op, in, null);
-    }
-
-    @Override
-    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
       NdArray y = in[0];
       NdArray b = in[1];
       NdArray reuse = NdArray.previous(previous, 0);
@@ -359,7 +349,7 @@ final class Fusions {
   }
 
   /** {@code relu_grad(g, h)} and its sum over the rows {@code b} was broadcast along. */
-  private static final class ReluGradSum extends BaseOp {
+  private static final class ReluGradSum extends FusedOp {
     static final ReluGradSum INSTANCE = new ReluGradSum();
     private static final ActivationGradOp RELU_GRAD =
         new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU);
@@ -370,21 +360,6 @@ final class Fusions {
 
     private ReluGradSum() {
       super(RELU_GRAD_SUM, 3, 3, 2);
-    }
-
-    @Override
-    public List<ValueType> infer(Op op, List<ValueType> in) {
-      throw new UnsupportedOperationException("a fused op is planned, never inferred");
-    }
-
-    @Override
-    public NdArray[] compute(Op op, NdArray[] in) {
-      return compute(op, in, null);
-    }
-
-    @Override
-    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
-      return compute(op, in, previous, GemmKernel.DEFAULT);
     }
 
     /**
@@ -435,26 +410,11 @@ final class Fusions {
   }
 
   /** {@code add(matmul(a, w), b)}: the product, then b added to each of its rows in place. */
-  private static final class MatMulBias extends BaseOp {
+  private static final class MatMulBias extends FusedOp {
     static final MatMulBias INSTANCE = new MatMulBias();
 
     private MatMulBias() {
       super(MATMUL_BIAS, 3);
-    }
-
-    @Override
-    public List<ValueType> infer(Op op, List<ValueType> in) {
-      throw new UnsupportedOperationException("a fused op is planned, never inferred");
-    }
-
-    @Override
-    public NdArray[] compute(Op op, NdArray[] in) {
-      return compute(op, in, null, GemmKernel.DEFAULT);
-    }
-
-    @Override
-    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
-      return compute(op, in, previous, GemmKernel.DEFAULT);
     }
 
     @Override

@@ -1,20 +1,19 @@
 package io.tributary.graph.ops;
 
+import static io.tributary.graph.ops.FusedPlans.assertSameBits;
+import static io.tributary.graph.ops.FusedPlans.step;
+import static io.tributary.graph.ops.FusedPlans.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.graph.Graph;
 import io.tributary.graph.Op;
 import io.tributary.graph.OpArgs;
 import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
-import io.tributary.graph.local.LocalTraining;
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Tensor;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -98,6 +97,14 @@ class CrossEntropyMeanOpTest {
   }
 
   @Test
+  void infer_fusedOp_throwsNamingTheOp() {
+    assertThatThrownBy(() -> CrossEntropyMeanOp.INSTANCE.infer(ANY, List.of()))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage("'" + LossFusion.TYPE
+            + "' is a fused op, which a plan creates and never infers");
+  }
+
+  @Test
   void plan_mclrTrainingStep_runsTheLossAndGradientAsOneOp() {
     Model model = Models.mclr();
     GradientGraph grads = Autodiff.gradients(model.graph(), model.loss(), model.trainableNames());
@@ -121,27 +128,12 @@ class CrossEntropyMeanOpTest {
   @Test
   void compiledRun_sgdAndProximalStepsOverASmallerLastBatch_matchUnfusedBitForBit() {
     for (double mu : new double[] {0, 1}) {
-      Model model = Models.mclr();
-      Graph graph = mu > 0 ? LocalTraining.withProximalTerm(model, mu) : model.graph();
-      String objective = mu > 0 ? LocalTraining.OBJECTIVE : model.loss();
-      GradientGraph grads = Autodiff.gradients(graph, objective, model.trainableNames());
-      List<String> feeds = new ArrayList<>();
-      List<Accumulation> sgd = new ArrayList<>();
-      for (String t : model.trainableNames()) {
-        if (mu > 0) {
-          feeds.add(LocalTraining.ANCHOR_PREFIX + t);
-        }
-        sgd.add(new Accumulation(grads.gradientOf(t), t, -0.01));
-      }
-      feeds.addAll(model.trainableNames());
-      feeds.add(model.input());
-      feeds.add(model.labels());
-      List<String> outputs = List.of(model.loss());
-      Plan fusedPlan = Plan.of(grads.graph(), outputs, sgd, Map.of(), GemmKernel.DEFAULT);
-      assertThat(types(fusedPlan)).as("mu %s", mu).contains(LossFusion.TYPE);
-      CompiledRun fused = new CompiledRun(fusedPlan, feeds, outputs);
-      CompiledRun plain = new CompiledRun(Plan.of(grads.graph(), outputs, sgd, Map.of(),
-          GemmKernel.DEFAULT, false), feeds, outputs);
+      FusedPlans.Step s = step(Models.mclr(), mu);
+      Model model = s.model();
+      List<String> feeds = s.feeds();
+      assertThat(types(s.plan(true))).as("mu %s", mu).contains(LossFusion.TYPE);
+      CompiledRun fused = s.fused();
+      CompiledRun plain = s.unfused();
       NdArray[] a = values(model, mu, feeds.size());
       NdArray[] p = values(model, mu, feeds.size());
       SplittableRandom rnd = new SplittableRandom(4);
@@ -193,23 +185,6 @@ class CrossEntropyMeanOpTest {
     NdArray d = r.find("sparse_softmax_cross_entropy_grad").orElseThrow().compute(ANY,
         new NdArray[] {g, z, y})[0];
     return new NdArray[] {loss, d};
-  }
-
-  private static List<String> types(Plan plan) {
-    return Arrays.stream(plan.steps()).map(s -> s.op().type()).toList();
-  }
-
-  /** The same bits, every NaN counted as one value (payloads are the JIT's choice). */
-  private static void assertSameBits(NdArray a, NdArray b, String what) {
-    assertThat(a.shape()).as(what).containsExactly(b.shape());
-    float[] x = a.floats();
-    float[] y = b.floats();
-    for (int i = 0; i < x.length; i++) {
-      if (Float.floatToIntBits(x[i]) != Float.floatToIntBits(y[i])) {
-        throw new AssertionError(what + ", element " + i + ": " + x[i] + " (fused) vs " + y[i]
-            + " (unfused)");
-      }
-    }
   }
 
   /** Normal logits, or with {@code special} some of them extreme, infinite or NaN. */

@@ -364,20 +364,8 @@ class FusionsTest {
     }
   }
 
-  /**
-   * The same bits, every NaN counted as one value: which NaN payload an addition of two NaNs keeps
-   * depends on the operand order the JIT picks for a commutative add, fused or not.
-   */
-  private static void assertSameBits(NdArray a, NdArray b) {
-    assertThat(a.shape()).containsExactly(b.shape());
-    float[] x = a.floats();
-    float[] y = b.floats();
-    for (int i = 0; i < x.length; i++) {
-      if (Float.floatToIntBits(x[i]) != Float.floatToIntBits(y[i])) {
-        throw new AssertionError("element " + i + " of " + Arrays.toString(a.shape()) + ": "
-            + x[i] + " (fused) vs " + y[i] + " (unfused)");
-      }
-    }
+  private static void assertSameBits(NdArray fused, NdArray unfused) {
+    FusedPlans.assertSameBits(fused, unfused, "value");
   }
 
   private static NdArray random(SplittableRandom rnd, int rows, int cols) {
