@@ -4,7 +4,9 @@
 # each one's duration and exit status. Before each script it waits (up to WAIT_IDLE_S, default
 # 600) for the 1-minute load average to fall to MAX_LOAD (default 1.0): the previous script's
 # JVMs leave the load high for a minute or two, and every script refuses to start above it
-# (ALLOW_LOAD=1 passes through to run anyway, marking the figures as taken under load).
+# (ALLOW_LOAD=1 passes through to run anyway, marking the figures as taken under load). With
+# PROBE_MAX_S set it also waits for the host probe (host_probe.py) to show a quiet host, which the
+# load average cannot see; the probe's figures are printed before each script either way.
 #
 # Usage: tributary-benchmarks/scripts/run-all.sh [--dry-run] [NAME...]
 #   --dry-run: list the commands and their expected durations, run nothing.
@@ -73,15 +75,21 @@ export REPS=${REPS:-5}
 dir="$root/tributary-benchmarks/target/results/all-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$dir"
 max=${MAX_LOAD:-1.0}
+# With PROBE_MAX_S set, the host probe's interpreter figure must be at most that too (load-check.sh).
+quiet_host() {
+  [[ -z ${PROBE_MAX_S:-} ]] || python3 "$here/host_probe.py" --max-interpreter "$PROBE_MAX_S" \
+    >/dev/null 2>&1
+}
 summary=()
 for b in "${picked[@]}"; do
   IFS='|' read -r name minutes cmd <<<"$b"
   waited=0
-  until python3 -c "import sys; sys.exit(0 if $(cut -d' ' -f1 /proc/loadavg) <= $max else 1)" \
-      || [[ ${ALLOW_LOAD:-0} == 1 ]] || ((waited >= ${WAIT_IDLE_S:-600})); do
+  until { python3 -c "import sys; sys.exit(0 if $(cut -d' ' -f1 /proc/loadavg) <= $max else 1)" \
+      && quiet_host; } || [[ ${ALLOW_LOAD:-0} == 1 ]] || ((waited >= ${WAIT_IDLE_S:-600})); do
     sleep 10; waited=$((waited + 10))
   done
-  echo "== $name (expected ~$minutes min; load $(cut -d' ' -f1-3 /proc/loadavg) after waiting ${waited} s): $cmd" >&2
+  probe=$(python3 "$here/host_probe.py" 2>/dev/null) || probe="host probe: not run"
+  echo "== $name (expected ~$minutes min; load $(cut -d' ' -f1-3 /proc/loadavg) after waiting ${waited} s; $probe): $cmd" >&2
   t0=$SECONDS
   (cd "$root" && bash -c "$cmd") > "$dir/$name.log" 2>&1
   rc=$?
