@@ -1,17 +1,13 @@
 package io.tributary.graph.ops;
 
+import static io.tributary.graph.ops.FusedPlans.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.graph.Graph;
 import io.tributary.graph.GraphBuilder;
 import io.tributary.graph.OpArgs;
-import io.tributary.graph.autodiff.Autodiff;
-import io.tributary.graph.autodiff.GradientGraph;
-import io.tributary.graph.local.LocalTraining;
-import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
 import io.tributary.tensor.DType;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -31,9 +27,9 @@ class FoldingTest {
 
   @Test
   void plan_fedProxStep_foldsTheProximalSeedAndDropsTheObjectivesForwardOps() {
-    Step s = fedProxStep(1.0);
-    Plan folded = Plan.of(s.graph(), s.outputs(), s.sgd(), Map.of(), GemmKernel.DEFAULT);
-    Plan plain = Plan.of(s.graph(), s.outputs(), s.sgd(), Map.of(), GemmKernel.DEFAULT, false);
+    FusedPlans.Step s = step(Models.mclr(), 1.0);
+    Plan folded = s.plan(true);
+    Plan plain = s.plan(false);
     assertThat(count(plain, "ones_like")).isEqualTo(1);
     assertThat(count(folded, "ones_like")).isZero();
     // The objective's forward ops (square, reduce_sum) ran only for the seed's shape.
@@ -44,8 +40,8 @@ class FoldingTest {
 
   @Test
   void plan_objectiveAsked_keepsItsForwardOps() {
-    Step s = fedProxStep(1.0);
-    List<String> outputs = List.of(s.objective(), s.loss());
+    FusedPlans.Step s = step(Models.mclr(), 1.0);
+    List<String> outputs = List.of(s.objective(), s.model().loss());
     Plan folded = Plan.of(s.graph(), outputs, s.sgd(), Map.of(), GemmKernel.DEFAULT);
     assertThat(count(folded, "square")).isEqualTo(2);
   }
@@ -53,14 +49,14 @@ class FoldingTest {
   @ParameterizedTest
   @ValueSource(doubles = {0.0, 0.01, 1.0, 3.5})
   void compiledRun_fedProxSteps_matchUnfoldedBitForBit(double mu) {
-    Step s = fedProxStep(mu);
+    FusedPlans.Step s = step(Models.mclr(), mu);
     assertStepsMatch(s, new SplittableRandom(7), false);
   }
 
   @ParameterizedTest
   @ValueSource(doubles = {0.0, 1.0})
   void compiledRun_specialWeightsAndAnchors_matchUnfoldedBitForBit(double mu) {
-    Step s = fedProxStep(mu);
+    FusedPlans.Step s = step(Models.mclr(), mu);
     assertStepsMatch(s, new SplittableRandom(8), true);
   }
 
@@ -93,36 +89,10 @@ class FoldingTest {
     assertThat(count(folded, "ones_like")).isEqualTo(1);
   }
 
-  /** The FedProx training step of mclr: feeds, outputs, and the SGD accumulations. */
-  private record Step(Graph graph, Model model, List<String> feeds, List<String> outputs,
-      List<Accumulation> sgd, String objective, String loss) {}
-
-  private static Step fedProxStep(double mu) {
-    Model model = Models.mclr();
-    Graph graph = mu > 0 ? LocalTraining.withProximalTerm(model, mu) : model.graph();
-    String objective = mu > 0 ? LocalTraining.OBJECTIVE : model.loss();
-    GradientGraph grads = Autodiff.gradients(graph, objective, model.trainableNames());
-    List<Accumulation> sgd = new ArrayList<>();
-    List<String> feeds = new ArrayList<>();
-    for (String p : model.trainableNames()) {
-      sgd.add(new Accumulation(grads.gradientOf(p), p, -0.01));
-      if (mu > 0) {
-        feeds.add(LocalTraining.ANCHOR_PREFIX + p);
-      }
-    }
-    feeds.addAll(model.trainableNames());
-    feeds.add(model.input());
-    feeds.add(model.labels());
-    return new Step(grads.graph(), model, feeds, List.of(model.loss()), sgd, objective,
-        model.loss());
-  }
-
   /** Runs 40 SGD steps on a folded and an unfolded run from the same start; same bits each step. */
-  private static void assertStepsMatch(Step s, SplittableRandom rnd, boolean special) {
-    CompiledRun folded = new CompiledRun(Plan.of(s.graph(), s.outputs(), s.sgd(), Map.of(),
-        GemmKernel.DEFAULT), s.feeds(), s.outputs());
-    CompiledRun plain = new CompiledRun(Plan.of(s.graph(), s.outputs(), s.sgd(), Map.of(),
-        GemmKernel.DEFAULT, false), s.feeds(), s.outputs());
+  private static void assertStepsMatch(FusedPlans.Step s, SplittableRandom rnd, boolean special) {
+    CompiledRun folded = s.fused();
+    CompiledRun plain = s.unfused();
     int params = s.model().trainableNames().size();
     int anchors = s.feeds().size() - params - 2;
     NdArray[] a = new NdArray[s.feeds().size()];

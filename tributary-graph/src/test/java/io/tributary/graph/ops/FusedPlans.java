@@ -21,11 +21,12 @@ final class FusedPlans {
 
   /**
    * A training step: its graph, the feeds (the anchors when it has a proximal term, then the
-   * parameters, the input and the labels), its one output (the model's loss) and plain SGD at
-   * learning rate 0.01.
+   * parameters, the input and the labels), its one output (the model's loss), plain SGD at
+   * learning rate 0.01, and the value it differentiates (the loss, or the loss plus the proximal
+   * term).
    */
   record Step(Graph graph, Model model, List<String> feeds, List<String> outputs,
-      List<Accumulation> sgd) {
+      List<Accumulation> sgd, String objective) {
     /** The step's plan with fusion, as a compiled run. */
     CompiledRun fused() {
       return new CompiledRun(plan(true), feeds, outputs);
@@ -57,7 +58,7 @@ final class FusedPlans {
     feeds.addAll(model.trainableNames());
     feeds.add(model.input());
     feeds.add(model.labels());
-    return new Step(grads.graph(), model, feeds, List.of(model.loss()), sgd);
+    return new Step(grads.graph(), model, feeds, List.of(model.loss()), sgd, objective);
   }
 
   /** The op types of {@code plan}'s steps, in order. */
