@@ -412,13 +412,22 @@ public final class LinearAccumulator {
       }
       double[] v = joined(reals[i]);
       if (mode != Mode.SUM) {
-        for (int j = 0; j < v.length; j++) {
-          v[j] = v[j] / divisor;
-        }
+        divide(v, divisor);
       }
       leaves.add(TensorMath.fromDoubles(type.dtype(), shapes[i], v));
     }
     return rebuild(member, leaves, new int[] {0});
+  }
+
+  /**
+   * {@code v[j] = v[j] / divisor} for every j. A method of its own: the loop runs once a round
+   * over every parameter, enough for the JIT to compile it, and on its own it is compiled as this
+   * small loop instead of as all of {@link #result} with everything that method calls.
+   */
+  private static void divide(double[] v, double divisor) {
+    for (int j = 0; j < v.length; j++) {
+      v[j] = v[j] / divisor;
+    }
   }
 
   /** The pieces' doubles in one new array. */
