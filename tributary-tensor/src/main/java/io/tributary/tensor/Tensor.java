@@ -312,6 +312,38 @@ public final class Tensor {
   }
 
   /**
+   * Says that the next sum over this tensor's elements ({@link TensorMath#addScaled(List,
+   * double[], double[], long)}, slice after slice from element 0) is the last read of them by
+   * the one reader that says so. When this is said once in all of a {@link #difference} not yet
+   * made (of it or of its views), that sum puts the subtrahend's elements back into the minuend
+   * in the same sweep that reads them, and the arrays are returned (restored) once every element
+   * is read, without a sweep of their own; reading the elements after that sum began throws
+   * {@link IllegalStateException}. Each reader to come says so once: said twice, a reader other
+   * than the sum is still to come, and the arrays are returned as without it. No effect on any
+   * other tensor, nor on a made or discarded one.
+   */
+  public void markLastRead() {
+    if (deferred != null) {
+      deferred.markLastRead();
+    }
+  }
+
+  /**
+   * As {@link #pinnedDifference}, for a sum over elements {@code [from, from + len)}: the
+   * recipe, or null when the storage is to be read; {@code mode[0]} says whether the sum is to
+   * give the elements back ({@link Difference#pinToSum}). The caller ends the pin with {@link
+   * Difference#gaveBack} or {@link Difference#unpin}, as the mode says.
+   */
+  Difference pinnedDifferenceToSum(long from, int len, int[] mode) {
+    mode[0] = Difference.UNPINNED;
+    if (deferred == null || offset != 0 || !contiguous) {
+      return null;
+    }
+    mode[0] = deferred.pinToSum(Math.toIntExact(from), len);
+    return mode[0] == Difference.UNPINNED ? null : deferred;
+  }
+
+  /**
    * A deferred difference's recipe with its arrays held for the caller to read in place, or
    * null (then read the storage): only for a whole tensor (not a view) whose elements are not
    * made. The caller must {@link Difference#unpin} it once done.
