@@ -222,7 +222,9 @@ public final class Tensor {
    * {@link Finite} read the two arrays instead). The arrays are lent: the caller must not write
    * either of them until {@code loan} is told they are returned, which happens once, when the
    * elements are made (the sweep that makes them also puts the subtrahend's elements back into
-   * the minuend, unless a reader holds the arrays then) or when the tensor is {@link #discard}ed.
+   * the minuend, unless a reader holds the arrays then), when the tensor is {@link #discard}ed,
+   * or when a sum that is its {@link #markLastRead last read} has read every element (putting
+   * the subtrahend's elements back into the minuend as it went).
    * Each element is the float subtraction {@code minuend[i] - subtrahend[i]}, however and
    * whenever it is read, so the tensor is as immutable as any other.
    *
