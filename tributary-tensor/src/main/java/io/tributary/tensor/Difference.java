@@ -96,11 +96,11 @@ final class Difference {
       if (made != null) {
         return made;
       }
+      requireUntouched();
       if (discarded) {
         throw new IllegalStateException("this tensor's elements were discarded unread: its "
             + "maker said nothing would read it again");
       }
-      requireUntouched();
       // Put the subtrahend back into the minuend in the same sweep, unless a reader holds the
       // arrays now (it reads the minuend as it is).
       boolean restore = pins == 0;
