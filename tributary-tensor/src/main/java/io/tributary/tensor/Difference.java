@@ -61,7 +61,7 @@ final class Difference {
   private int givenBackTo;
   /** Whether a last read holds the arrays and puts elements back as it reads them. */
   private boolean givingBack;
-  /** Whether a last read stopped part way through a slice: which elements it put back is unknown. */
+  /** Whether a last read stopped part way through a slice: which elements are back is unknown. */
   private boolean torn;
 
   Difference(float[] minuend, float[] subtrahend, int size, boolean subtrahendWithin,
