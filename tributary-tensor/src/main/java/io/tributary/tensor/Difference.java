@@ -17,8 +17,11 @@ import java.util.List;
  *
  * <p>The loan ends once: when the elements are made (the minuend then holds the subtrahend's
  * elements again where nobody else read the arrays at that moment: the copy that makes them puts
- * them back in the same sweep), or when the tensor is {@link #discard}ed unread; never while a
- * reader holds a {@link #pin}.
+ * them back in the same sweep), when the tensor is {@link #discard}ed unread, or when a sum said
+ * to be the last read ({@link #markLastRead}) has read every element, putting the subtrahend's
+ * elements back into the minuend as it went ({@link #pinToSum}); never while a reader holds a
+ * {@link #pin}. Once a last read has put elements back, the elements can no longer be made or
+ * read: a reader that tries gets an {@link IllegalStateException}, never other bits.
  *
  * <p>The subtraction is the dtype's own (a float minus a float, rounded to float), whoever
  * computes it, so the elements are the same bits made or read in place.
@@ -52,6 +55,14 @@ final class Difference {
   /** Whether the loan ended (returned, or due once the pins are released). */
   private boolean ended;
   private boolean returnOnUnpin;
+  /** How many times a reader said its read is the last ({@link #markLastRead}). */
+  private int lastReads;
+  /** The minuend holds the subtrahend's elements again below this index (a last read's). */
+  private int givenBackTo;
+  /** Whether a last read holds the arrays and puts elements back as it reads them. */
+  private boolean givingBack;
+  /** Whether a last read stopped part way through a slice: which elements are back is unknown. */
+  private boolean torn;
 
   Difference(float[] minuend, float[] subtrahend, int size, boolean subtrahendWithin,
       Tensor.Loan loan) {
@@ -85,6 +96,7 @@ final class Difference {
       if (made != null) {
         return made;
       }
+      requireUntouched();
       if (discarded) {
         throw new IllegalStateException("this tensor's elements were discarded unread: its "
             + "maker said nothing would read it again");
@@ -127,8 +139,84 @@ final class Difference {
     if (made != null || discarded) {
       return false;
     }
+    requireUntouched();
     pins++;
     return true;
+  }
+
+  /**
+   * Says that one reader's next sum over the elements is its last read of them. Said once in
+   * all, that sum puts the subtrahend's elements back into the minuend as it reads them ({@link
+   * #pinToSum}); said more than once, some other reader is still to come, and no sum does.
+   */
+  synchronized void markLastRead() {
+    if (made == null && !discarded) {
+      lastReads++;
+    }
+  }
+
+  /** {@link #pinToSum}: the arrays are not lent (read the made storage). */
+  static final int UNPINNED = 0;
+  /** {@link #pinToSum}: pinned, to be read only; {@link #unpin} when done. */
+  static final int READ = 1;
+  /**
+   * {@link #pinToSum}: pinned, to be read and put back element by element, each minuend
+   * element read before it is overwritten; {@link #gaveBack} when done.
+   */
+  static final int GIVE_BACK = 2;
+
+  /**
+   * Pins the arrays for a sum that reads elements {@code [from, from + len)} in place, and says
+   * whether it is to put the subtrahend's elements back into the minuend as it reads them: so
+   * when this is the only reader, the one said to be last ({@link #markLastRead}), and the slice
+   * continues the elements already put back.
+   *
+   * @throws IllegalStateException when elements of the slice were already put back
+   */
+  synchronized int pinToSum(int from, int len) {
+    if (made != null || discarded) {
+      return UNPINNED;
+    }
+    if (givingBack || torn || from < givenBackTo) {
+      throw givenBack();
+    }
+    pins++;
+    if (lastReads == 1 && pins == 1 && from == givenBackTo && len > 0) {
+      givingBack = true;
+      return GIVE_BACK;
+    }
+    return READ;
+  }
+
+  /**
+   * Ends a {@link #GIVE_BACK} pin: elements up to {@code to} are the subtrahend's again when the
+   * sum {@code completed} its slice. Once every element is back, the loan ends (restored) and
+   * the elements are gone, as if discarded.
+   */
+  synchronized void gaveBack(int to, boolean completed) {
+    givingBack = false;
+    if (completed) {
+      givenBackTo = to;
+    } else {
+      torn = true;
+    }
+    unpin();
+    if (givenBackTo == size && !torn) {
+      discarded = true;
+      end(true);
+    }
+  }
+
+  /** Throws when a last read put elements back: they can no longer be read. */
+  private void requireUntouched() {
+    if (givingBack || torn || givenBackTo > 0) {
+      throw givenBack();
+    }
+  }
+
+  private static IllegalStateException givenBack() {
+    return new IllegalStateException("this tensor's elements were given back to their lender "
+        + "by the read its maker said was the last");
   }
 
   /** Releases a {@link #pin}; the last one returns a loan that ended meanwhile. */

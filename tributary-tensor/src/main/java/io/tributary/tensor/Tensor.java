@@ -222,7 +222,9 @@ public final class Tensor {
    * {@link Finite} read the two arrays instead). The arrays are lent: the caller must not write
    * either of them until {@code loan} is told they are returned, which happens once, when the
    * elements are made (the sweep that makes them also puts the subtrahend's elements back into
-   * the minuend, unless a reader holds the arrays then) or when the tensor is {@link #discard}ed.
+   * the minuend, unless a reader holds the arrays then), when the tensor is {@link #discard}ed,
+   * or when a sum that is its {@link #markLastRead last read} has read every element (putting
+   * the subtrahend's elements back into the minuend as it went).
    * Each element is the float subtraction {@code minuend[i] - subtrahend[i]}, however and
    * whenever it is read, so the tensor is as immutable as any other.
    *
@@ -309,6 +311,38 @@ public final class Tensor {
     if (deferred != null) {
       deferred.discard();
     }
+  }
+
+  /**
+   * Says that the next sum over this tensor's elements ({@link TensorMath#addScaled(List,
+   * double[], double[], long)}, slice after slice from element 0) is the last read of them by
+   * the one reader that says so. When this is said once in all of a {@link #difference} not yet
+   * made (of it or of its views), that sum puts the subtrahend's elements back into the minuend
+   * in the same sweep that reads them, and the arrays are returned (restored) once every element
+   * is read, without a sweep of their own; reading the elements after that sum began throws
+   * {@link IllegalStateException}. Each reader to come says so once: said twice, a reader other
+   * than the sum is still to come, and the arrays are returned as without it. No effect on any
+   * other tensor, nor on a made or discarded one.
+   */
+  public void markLastRead() {
+    if (deferred != null) {
+      deferred.markLastRead();
+    }
+  }
+
+  /**
+   * As {@link #pinnedDifference}, for a sum over elements {@code [from, from + len)}: the
+   * recipe, or null when the storage is to be read; {@code mode[0]} says whether the sum is to
+   * give the elements back ({@link Difference#pinToSum}). The caller ends the pin with {@link
+   * Difference#gaveBack} or {@link Difference#unpin}, as the mode says.
+   */
+  Difference pinnedDifferenceToSum(long from, int len, int[] mode) {
+    mode[0] = Difference.UNPINNED;
+    if (deferred == null || offset != 0 || !contiguous) {
+      return null;
+    }
+    mode[0] = deferred.pinToSum(Math.toIntExact(from), len);
+    return mode[0] == Difference.UNPINNED ? null : deferred;
   }
 
   /**

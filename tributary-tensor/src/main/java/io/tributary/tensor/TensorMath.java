@@ -411,27 +411,39 @@ public final class TensorMath {
    */
   private static void addScaledTiled(List<Tensor> tensors, double[] w, double[] acc, long from) {
     // A deferred difference (a client's trained - start) is read from its two arrays in place:
-    // the same float subtraction, never written out.
+    // the same float subtraction, never written out. Where this sum is its last read, the start
+    // is put back into the trained array in the same sweep.
     Difference[] pinned = new Difference[tensors.size()];
+    boolean[] giveBack = new boolean[tensors.size()];
+    boolean completed = false;
     try {
       List<List<ByteBuffer>> views = new ArrayList<>();
+      int[] mode = new int[1];
       for (int k = 0; k < tensors.size(); k++) {
         Tensor t = tensors.get(k);
-        pinned[k] = t.pinnedDifference();
+        pinned[k] = t.pinnedDifferenceToSum(from, acc.length, mode);
+        giveBack[k] = mode[0] == Difference.GIVE_BACK;
         views.add(pinned[k] != null ? null : buffers(t));
       }
-      addScaledTiled(views, pinned, tensors.get(0).dtype() == DType.FLOAT32, w, acc, from);
+      addScaledTiled(views, pinned, giveBack, tensors.get(0).dtype() == DType.FLOAT32, w, acc,
+          from);
+      completed = true;
     } finally {
-      for (Difference d : pinned) {
-        if (d != null) {
-          d.unpin();
+      for (int k = 0; k < pinned.length; k++) {
+        if (pinned[k] == null) {
+          continue;
+        }
+        if (giveBack[k]) {
+          pinned[k].gaveBack(Math.toIntExact(from + acc.length), completed);
+        } else {
+          pinned[k].unpin();
         }
       }
     }
   }
 
   private static void addScaledTiled(List<List<ByteBuffer>> views, Difference[] pinned,
-      boolean f32, double[] w, double[] acc, long from) {
+      boolean[] giveBack, boolean f32, double[] w, double[] acc, long from) {
     int item = f32 ? 4 : 8;
     int tile = Math.min(BLOCK, acc.length);
     float[] xf = f32 ? new float[tile] : null;
@@ -442,9 +454,15 @@ public final class TensorMath {
         double wk = w[k];
         if (pinned[k] != null) {
           int at = Math.toIntExact(from + start);
-          if (f32) {
+          if (f32 && giveBack[k]) {
+            addDifferenceGivingBack(pinned[k].minuendFloats(), pinned[k].subtrahendFloats(), at,
+                wk, acc, start, len);
+          } else if (f32) {
             addDifference(pinned[k].minuendFloats(), pinned[k].subtrahendFloats(), at, wk, acc,
                 start, len);
+          } else if (giveBack[k]) {
+            addDifferenceGivingBack(pinned[k].minuendDoubles(), pinned[k].subtrahendDoubles(), at,
+                wk, acc, start, len);
           } else {
             addDifference(pinned[k].minuendDoubles(), pinned[k].subtrahendDoubles(), at, wk, acc,
                 start, len);
@@ -501,6 +519,32 @@ public final class TensorMath {
       int to, int len) {
     for (int j = 0; j < len; j++) {
       double x = a[at + j] - b[at + j];
+      acc[to + j] += w * x;
+    }
+  }
+
+  /**
+   * As {@link #addDifference(float[], float[], int, double, double[], int, int)}, and
+   * {@code a[at + j] = b[at + j]} once read: the sum that is a difference's last read gives the
+   * trained array its start back in the sweep that reads both.
+   */
+  private static void addDifferenceGivingBack(float[] a, float[] b, int at, double w,
+      double[] acc, int to, int len) {
+    for (int j = 0; j < len; j++) {
+      float s = b[at + j];
+      float x = a[at + j] - s;
+      a[at + j] = s;
+      acc[to + j] += w * x;
+    }
+  }
+
+  /** As {@link #addDifferenceGivingBack(float[], float[], int, double, double[], int, int)}. */
+  private static void addDifferenceGivingBack(double[] a, double[] b, int at, double w,
+      double[] acc, int to, int len) {
+    for (int j = 0; j < len; j++) {
+      double s = b[at + j];
+      double x = a[at + j] - s;
+      a[at + j] = s;
       acc[to + j] += w * x;
     }
   }

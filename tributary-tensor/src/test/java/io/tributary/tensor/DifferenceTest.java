@@ -222,4 +222,131 @@ class DifferenceTest {
     assertThat(whole).isNotNull();
     whole.unpin();
   }
+
+  /** {@code acc += w * t} over {@code acc}'s slices in order, as a sum kept in pieces does. */
+  private static double[] sumInSlices(List<Tensor> ts, double[] w, int n, int slice,
+      int first) {
+    double[] out = new double[n];
+    for (int from = first; from < n; from += slice) {
+      double[] acc = new double[Math.min(slice, n - from)];
+      TensorMath.addScaled(ts, w, acc, from);
+      System.arraycopy(acc, 0, out, from, acc.length);
+    }
+    return out;
+  }
+
+  private static void assertSameBits(double[] got, double[] want) {
+    assertThat(got).hasSameSizeAs(want);
+    for (int i = 0; i < want.length; i++) {
+      assertThat(Double.doubleToRawLongBits(got[i])).as("element %d", i)
+          .isEqualTo(Double.doubleToRawLongBits(want[i]));
+    }
+  }
+
+  @Test
+  void addScaled_lastRead_addsTheSameBitsAndGivesTheStartBackAsItReads() {
+    int n = 10_003;
+    Shape shape = Shape.of(n);
+    float[] a1 = gaussians(n, 6);
+    float[] a2 = gaussians(n, 7);
+    float[] b = gaussians(n, 8);
+    float[] start = b.clone();
+    Tensor plain = Tensor.ofFloats(shape, gaussians(n, 9));
+    double[] w = {0.25, 3.0, 1e-3};
+    double[] want = sumInSlices(List.of(subtracted(shape, a1, b), plain,
+        subtracted(shape, a2, b)), w, n, 4_096, 0);
+    Returns loan1 = new Returns();
+    Returns loan2 = new Returns();
+    Tensor d1 = Tensor.difference(shape, a1, b, true, loan1);
+    Tensor d2 = Tensor.difference(shape, a2, b, true, loan2);
+    d1.markLastRead();
+    d2.markLastRead();
+
+    double[] first = new double[4_096];
+    TensorMath.addScaled(List.of(d1, plain, d2), w, first, 0);
+    // Part way: the slice read is the start again, the rest still the trained elements.
+    assertThat(a1[4_095]).isEqualTo(start[4_095]);
+    assertThat(a1[4_096]).isNotEqualTo(start[4_096]);
+    assertThat(loan1.told).isEmpty();
+    assertThatThrownBy(() -> Finite.firstNonFinite(d1)).isInstanceOf(IllegalStateException.class);
+
+    // The first slice again: its elements are given back.
+    assertThatThrownBy(() -> TensorMath.addScaled(List.of(d1), new double[] {1}, new double[1],
+        0)).isInstanceOf(IllegalStateException.class);
+    double[] got = sumInSlices(List.of(d1, plain, d2), w, n, 4_096, 4_096);
+    System.arraycopy(first, 0, got, 0, first.length);
+    assertSameBits(got, want);
+    assertThat(a1).containsExactly(start);
+    assertThat(a2).containsExactly(start);
+    assertThat(b).containsExactly(start);
+    assertThat(loan1.told).containsExactly(true);
+    assertThat(loan2.told).containsExactly(true);
+    assertThat(d1.isDeferred()).isFalse();
+    assertThatThrownBy(d1::dataBuffers).isInstanceOf(IllegalStateException.class);
+    d1.discard();
+    assertThat(loan1.told).containsExactly(true);
+  }
+
+  @Test
+  void addScaled_lastReadSaidTwice_readsWithoutGivingBack() {
+    float[] a = {1.5f, -2f, 7f};
+    float[] b = {0.5f, 1f, 2f};
+    Returns loan = new Returns();
+    Tensor d = Tensor.difference(Shape.of(3), a, b, loan);
+    d.markLastRead();
+    d.reshape(3, 1).markLastRead();
+    double[] acc = new double[3];
+    TensorMath.addScaled(List.of(d), new double[] {2.0}, acc, 0);
+    assertThat(acc).containsExactly(2.0, -6.0, 10.0);
+    assertThat(a).containsExactly(1.5f, -2f, 7f);
+    assertThat(loan.told).isEmpty();
+    // The other reader still reads the elements.
+    assertThat(d.toFloatArray()).containsExactly(1f, -3f, 5f);
+    assertThat(loan.told).containsExactly(true);
+  }
+
+  @Test
+  void addScaled_lastReadTwiceInOneSum_isRefusedBeforeReading() {
+    float[] a = {1.5f, -2f};
+    float[] b = {0.5f, 1f};
+    Tensor d = Tensor.difference(Shape.of(2), a, b, r -> { });
+    d.markLastRead();
+    double[] acc = new double[2];
+    assertThatThrownBy(() -> TensorMath.addScaled(List.of(d, d), new double[] {1, 1}, acc, 0))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(acc).containsExactly(0.0, 0.0);
+  }
+
+  @Test
+  void discard_afterALastReadOfPart_returnsTheArraysUnrestored() {
+    float[] a = {1.5f, -2f, 7f, 9f};
+    float[] b = {0.5f, 1f, 2f, 3f};
+    Returns loan = new Returns();
+    Tensor d = Tensor.difference(Shape.of(4), a, b, loan);
+    d.markLastRead();
+    double[] acc = new double[2];
+    TensorMath.addScaled(List.of(d), new double[] {1.0}, acc, 0);
+    assertThat(acc).containsExactly(1.0, -3.0);
+    assertThat(a).containsExactly(0.5f, 1f, 7f, 9f);
+    assertThatThrownBy(d::materialize).isInstanceOf(IllegalStateException.class);
+    d.discard();
+    assertThat(loan.told).containsExactly(false);
+  }
+
+  @Test
+  void addScaled_lastReadFloat64_addsTheSameBitsAndGivesTheStartBack() {
+    double[] a = {1e300, -0.0, 0.1, 5};
+    double[] b = {-1e300, 0.0, 0.3, 5};
+    double[] want = new double[4];
+    TensorMath.addScaled(List.of(Tensor.difference(Shape.of(4), a.clone(), b, r -> { })),
+        new double[] {0.5}, want, 0);
+    Returns loan = new Returns();
+    Tensor d = Tensor.difference(Shape.of(4), a, b, loan);
+    d.markLastRead();
+    double[] got = new double[4];
+    TensorMath.addScaled(List.of(d), new double[] {0.5}, got, 0);
+    assertSameBits(got, want);
+    assertThat(a).containsExactly(b);
+    assertThat(loan.told).containsExactly(true);
+  }
 }

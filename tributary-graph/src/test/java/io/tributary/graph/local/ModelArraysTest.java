@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.graph.ops.NdArray;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
+import io.tributary.tensor.TensorMath;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,26 @@ class ModelArraysTest {
     ModelArrays.Copy w = arrays.workingCopy(start);
     w.arrays[0].floats()[1] = 7f;
     assertThat(w.difference(0, start[0], true).toFloatArray()).containsExactly(0f, 5f);
+    ModelArrays.Copy again = arrays.workingCopy(start);
+    assertThat(again).isSameAs(w);
+    assertThat(again.arrays[0].floats()).containsExactly(1f, 2f);
+  }
+
+  @Test
+  void workingCopy_deltaSummedAsItsLastRead_reusesTheCopyAsTheSumPutItBack() {
+    ModelArrays arrays = new ModelArrays();
+    NdArray[] start = arrays.of(List.of(Tensor.ofFloats(Shape.of(2), 1f, 2f)));
+    ModelArrays.Copy w = arrays.workingCopy(start);
+    w.arrays[0].floats()[1] = 7f;
+    Tensor delta = w.difference(0, start[0], true);
+    delta.markLastRead();
+    double[] sum = new double[2];
+    TensorMath.addScaled(List.of(delta), new double[] {1.0}, sum, 0);
+    assertThat(sum).containsExactly(0.0, 5.0);
+    assertThat(w.arrays[0].floats()).containsExactly(1f, 2f);
+    // The sum gave the copy back holding the start: handed out again, nothing is copied into it
+    // (a start element changed behind the model's back shows that no copy was made).
+    start[0].floats()[0] = 42f;
     ModelArrays.Copy again = arrays.workingCopy(start);
     assertThat(again).isSameAs(w);
     assertThat(again.arrays[0].floats()).containsExactly(1f, 2f);

@@ -39,6 +39,30 @@ public final class DeferredTensors {
   }
 
   /**
+   * Says of every tensor in {@code value} that the next sum over it is the last read of it
+   * ({@link Tensor#markLastRead}): for a client's value that one sink adds into its sums and
+   * nothing reads after. Said once of a deferred tensor in all, the sum puts the tensor's start
+   * back into its working copy in the sweep that reads them; said more than once (a value that
+   * several sinks, or one sink twice, take), no sum does.
+   */
+  public static void markLastRead(Object value) {
+    switch (value) {
+      case Tensor t -> t.markLastRead();
+      case StructValue s -> {
+        for (Object v : s.values()) {
+          markLastRead(v);
+        }
+      }
+      case List<?> l -> {
+        for (Object v : l) {
+          markLastRead(v);
+        }
+      }
+      case null, default -> { }
+    }
+  }
+
+  /**
    * Discards every deferred tensor in {@code value} ({@link Tensor#discard}): for a client's
    * values that nothing reads after they are added.
    */

@@ -75,7 +75,8 @@ public final class ClientPass {
   /**
    * Whether each client's values are discarded once committed: no sink keeps them, so nothing
    * reads them after, and a delta lent its client's working copy is added without being made
-   * ({@link DeferredTensors}).
+   * ({@link DeferredTensors}); a delta only one sink adds gives the copy back restored in the
+   * sweep that adds it ({@link DeferredTensors#markLastRead}).
    */
   private final boolean discards;
 
@@ -637,6 +638,13 @@ public final class ClientPass {
         throw new ClientWorkException(new ClientFailure(scope.client, sink.intrinsic(),
             f.operation(), f.kind(), f.getMessage()), f.getCause());
       }
+    }
+    // Every sink has checked the client's values: what is read from here on is the sum that
+    // adds each into its sink's partial, once per sink that takes it. A value one sink takes
+    // once has that sum as its last read, which puts a delta's start back into its working copy
+    // in the same sweep; one that several take is marked once per taker, and none does.
+    for (Object v : own) {
+      DeferredTensors.markLastRead(v);
     }
     return new Prepared(prepared, own);
   }
