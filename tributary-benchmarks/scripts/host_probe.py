@@ -6,7 +6,8 @@ absolute figures (and ratios against a native anchor, whose code is not JIT-comp
 with them. run-all.sh prints this probe before each benchmark so a table can name the host's
 state beside the load; compare it with the same probe on the same machine at a quiet time.
 
-Prints one line of three figures, each the best of three timings on one thread: interpreter
+Prints one line of three figures and the processor's name (a VM may start on another kind of
+host from one day to the next, and every ratio against a native anchor moves with it), each the best of three timings on one thread: interpreter
 seconds (a pure-Python loop and small numpy operations: the kind of work the numpy anchors and
 PyTorch's per-op overhead are made of, and the first to slow down when the host is shared),
 compute seconds (float32 512^3 matrix products and exponentials) and memory seconds (copies of a
@@ -23,6 +24,18 @@ for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[name] = "1"
 
 import numpy as np  # noqa: E402  (after the thread settings, which numpy reads on import)
+
+
+def cpu_model():
+    """The processor's name as the kernel reports it: the same VM image runs on different hosts."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "an unnamed processor"
 
 
 def best_of(runs, work):
@@ -75,7 +88,7 @@ def main():
     m = best_of(3, memory)
     gbps = 2 * 2 * big.nbytes / m / 1e9  # two copies, each a read and a write
     print(f"host probe: interpreter {i:.3f} s, compute {c:.3f} s, memory {m:.3f} s "
-          f"({gbps:.1f} GB/s), one thread")
+          f"({gbps:.1f} GB/s), one thread of {cpu_model()}")
     if args.max_interpreter is not None and i > args.max_interpreter:
         print(f"host probe: interpreter {i:.3f} s is above --max-interpreter "
               f"{args.max_interpreter}", file=sys.stderr)
