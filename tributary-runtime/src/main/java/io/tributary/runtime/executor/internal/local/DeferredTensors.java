@@ -3,6 +3,7 @@ package io.tributary.runtime.executor.internal.local;
 import io.tributary.core.values.StructValue;
 import io.tributary.tensor.Tensor;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The runtime's part in tensors whose elements are made on first read ({@link
@@ -22,20 +23,7 @@ public final class DeferredTensors {
    * shares.
    */
   public static void settle(Object value) {
-    switch (value) {
-      case Tensor t -> t.materialize();
-      case StructValue s -> {
-        for (Object v : s.values()) {
-          settle(v);
-        }
-      }
-      case List<?> l -> {
-        for (Object v : l) {
-          settle(v);
-        }
-      }
-      case null, default -> { }
-    }
+    forEachTensor(value, Tensor::materialize);
   }
 
   /**
@@ -46,20 +34,7 @@ public final class DeferredTensors {
    * several sinks, or one sink twice, take), no sum does.
    */
   public static void markLastRead(Object value) {
-    switch (value) {
-      case Tensor t -> t.markLastRead();
-      case StructValue s -> {
-        for (Object v : s.values()) {
-          markLastRead(v);
-        }
-      }
-      case List<?> l -> {
-        for (Object v : l) {
-          markLastRead(v);
-        }
-      }
-      case null, default -> { }
-    }
+    forEachTensor(value, Tensor::markLastRead);
   }
 
   /**
@@ -67,16 +42,21 @@ public final class DeferredTensors {
    * values that nothing reads after they are added.
    */
   public static void discard(Object value) {
+    forEachTensor(value, Tensor::discard);
+  }
+
+  /** Applies {@code action} to every tensor in {@code value}: tensors, structs, in-memory lists. */
+  private static void forEachTensor(Object value, Consumer<Tensor> action) {
     switch (value) {
-      case Tensor t -> t.discard();
+      case Tensor t -> action.accept(t);
       case StructValue s -> {
         for (Object v : s.values()) {
-          discard(v);
+          forEachTensor(v, action);
         }
       }
       case List<?> l -> {
         for (Object v : l) {
-          discard(v);
+          forEachTensor(v, action);
         }
       }
       case null, default -> { }
