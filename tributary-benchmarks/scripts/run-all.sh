@@ -30,8 +30,8 @@ benchmarks=(
   "aggregation|3|$s/run-aggregation.sh"
   "rounds|4|$s/run-rounds.sh 100000 2 10 100 1000 10000"
   "aggregation-rules|4|$s/run-aggregation-rules.sh"
-  "fedprox-vector|4|VECTOR=1 $s/run-fedprox-protocol.sh"
-  "fedprox-plain|5|$s/run-fedprox-protocol.sh"
+  "fedprox-vector|8|VECTOR=1 $s/run-fedprox-protocol.sh"
+  "fedprox-plain|9|$s/run-fedprox-protocol.sh"
   "csv-stream|6|$s/run-csv-stream.sh 2048 256m csv"
   "parquet-stream|7|$s/run-csv-stream.sh 2048 256m parquet"
   "launcher|10|$s/run-launcher.sh table"
@@ -44,7 +44,7 @@ benchmarks=(
   "spark-overhead-scale|10|$s/run-spark.sh overhead,scale"
   "spark-product|10|$s/run-spark.sh product"
   "spark-population|20|$s/run-spark.sh population"
-  "spark-million|10|MILLION_CLIENTS=100000 MILLION_ENGINES=cluster $s/run-spark.sh million"
+  "spark-million|15|MILLION_CLIENTS=100000 MILLION_ENGINES=cluster $s/run-spark.sh million"
   "spark-traffic|15|TRAFFIC_CLIENTS=4000 $s/run-spark.sh traffic"
 )
 
@@ -76,19 +76,20 @@ dir="$root/tributary-benchmarks/target/results/all-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$dir"
 max=${MAX_LOAD:-1.0}
 # With PROBE_MAX_S set, the host probe's interpreter figure must be at most that too (load-check.sh).
+# The line of the probe that passed is kept in probe and printed, so the probe runs once per check.
 quiet_host() {
-  [[ -z ${PROBE_MAX_S:-} ]] || python3 "$here/host_probe.py" --max-interpreter "$PROBE_MAX_S" \
-    >/dev/null 2>&1
+  [[ -z ${PROBE_MAX_S:-} ]] \
+    || probe=$(python3 "$here/host_probe.py" --max-interpreter "$PROBE_MAX_S" 2>/dev/null)
 }
 summary=()
 for b in "${picked[@]}"; do
   IFS='|' read -r name minutes cmd <<<"$b"
   waited=0
-  until { python3 -c "import sys; sys.exit(0 if $(cut -d' ' -f1 /proc/loadavg) <= $max else 1)" \
+  until { probe=""; python3 -c "import sys; sys.exit(0 if $(cut -d' ' -f1 /proc/loadavg) <= $max else 1)" \
       && quiet_host; } || [[ ${ALLOW_LOAD:-0} == 1 ]] || ((waited >= ${WAIT_IDLE_S:-600})); do
     sleep 10; waited=$((waited + 10))
   done
-  probe=$(python3 "$here/host_probe.py" 2>/dev/null) || probe="host probe: not run"
+  [[ -n $probe ]] || probe=$(python3 "$here/host_probe.py" 2>/dev/null) || probe="host probe: not run"
   echo "== $name (expected ~$minutes min; load $(cut -d' ' -f1-3 /proc/loadavg) after waiting ${waited} s; $probe): $cmd" >&2
   t0=$SECONDS
   (cd "$root" && bash -c "$cmd") > "$dir/$name.log" 2>&1
