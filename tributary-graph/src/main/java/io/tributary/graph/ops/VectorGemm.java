@@ -51,6 +51,8 @@ final class VectorGemm {
     final float[] bp = new float[((NC + NR - 1) / NR) * KC * NR];
     final float[] ap = new float[KC * MR];
     final float[] tile = new float[MR * NR];
+    /** Lane offsets for gathers from a transposed B ({@link #gatherOffsets}). */
+    final int[] rowsAt = new int[Math.max(2, L)];
   }
 
   private VectorGemm() {}
@@ -182,6 +184,18 @@ final class VectorGemm {
         continue;
       }
       int base = jp * kc * NR;
+      if (tb && cols == NR && L >= 16) {
+        // Row p of the panel is column p0 + p of B's rows j0 .. j0+NR: a gather per vector (one
+        // instruction with 512-bit vectors, which have it fast), so a large transposed B (a
+        // layer's weights in its input gradient) is packed a vector at a time.
+        int[] rowsAt = gatherOffsets(k);
+        for (int p = 0, to = base; p < kc; p++, to += NR) {
+          for (int v = 0; v < NR; v += L) {
+            FloatVector.fromArray(S, b, (j0 + v) * k + p0 + p, rowsAt, 0).intoArray(bp, to + v);
+          }
+        }
+        continue;
+      }
       if (tb) {
         // Column j of the panel is row j0 + j of B: read each along, so that the reads stream
         // and only the panel (in L1) is written across.
@@ -206,6 +220,17 @@ final class VectorGemm {
         }
       }
     }
+  }
+
+  /** Offsets 0, k, 2k, ... of one vector's lanes: the rows of a transposed B a gather reads. */
+  private static int[] gatherOffsets(int k) {
+    int[] at = SCRATCH.get().rowsAt;
+    if (at[1] != k) {
+      for (int l = 0; l < L; l++) {
+        at[l] = l * k;
+      }
+    }
+    return at;
   }
 
   /**
