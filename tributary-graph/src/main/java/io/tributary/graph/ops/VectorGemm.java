@@ -31,9 +31,9 @@ final class VectorGemm {
   static final int KC = 256;
   private static final int DIRECT_MAX_ROWS = 64;
   /**
-   * Columns of B per packed block: 128 with 256-bit vectors; 512 with 512-bit ones, whose 2 MiB
-   * of L2 per core hold the block (512 KiB) and whose 8-row strips of A, packed once per block,
-   * then are packed once per product of 512 columns instead of four times.
+   * Columns of B per packed block: 128 with 256-bit vectors; 512 with 512-bit ones, where 2 MiB
+   * of L2 per core hold the block (512 KiB): A's strips, packed again for every block of B, are
+   * then packed once per 512 columns instead of four times.
    */
   private static final int NC = Integer.getInteger("tributary.gemm.nc", L >= 16 ? 512 : 128);
 
