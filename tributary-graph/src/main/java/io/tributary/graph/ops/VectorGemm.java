@@ -240,8 +240,13 @@ final class VectorGemm {
   private static void packA(boolean ta, float[] a, int aOff, int m, int k, int i0, int rows,
       int mr, int p0, int kc, float[] ap) {
     if (ta) {
+      // A few floats per step: a loop, not System.arraycopy, whose call costs more than that.
       for (int p = 0; p < kc; p++) {
-        System.arraycopy(a, aOff + (p0 + p) * m + i0, ap, p * mr, rows);
+        int from = aOff + (p0 + p) * m + i0;
+        int to = p * mr;
+        for (int r = 0; r < rows; r++) {
+          ap[to + r] = a[from + r];
+        }
       }
     } else {
       // Row r of the strip is read along A's row, written across the strip.
