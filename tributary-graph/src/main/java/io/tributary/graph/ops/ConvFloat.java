@@ -117,7 +117,8 @@ final class ConvFloat {
    * out[n, oh, ow, cout] = conv(x, w), or, when {@code bias} (cout floats) is not null, {@code
    * relu(conv(x, w) + bias)} with the arithmetic of {@code relu(add(y, bias))}: each finished
    * element y becomes {@code Math.max(y + bias[co], 0f)}, done on each block of rows while it is
-   * still in cache, by the thread that computed it.
+   * still in cache, by the thread that computed it (on the Vector API by {@link VectorBiasRelu},
+   * the same bits).
    */
   static void forward(GemmKernel gemm, Shape s, float[] x, float[] w, float[] bias, float[] out,
       Workspace ws) {
@@ -125,8 +126,9 @@ final class ConvFloat {
     boolean vector = vector(gemm);
     int p = s.positions();
     int cout = s.cout();
-    WindowGemm.Finish finish = bias == null ? null : (from, count) -> biasRelu(out, from * cout,
-        (from + count) * cout, bias);
+    WindowGemm.Finish finish = bias == null ? null : vector
+        ? (from, count) -> VectorBiasRelu.apply(out, from * cout, (from + count) * cout, bias)
+        : (from, count) -> biasRelu(out, from * cout, (from + count) * cout, bias);
     // Each thread borders its own images, then computes their outputs: one fork per call.
     RowSplit.run(threads(gemm, s), s.n(), 1, 1, (from, to) -> {
       pad(s, x, xp, from, to);

@@ -246,7 +246,7 @@ public final class Gemm {
           RowSplit.run(t, n, 2 * align, align, (from, to) ->
               VectorGemm.multiplyColumns(ta, tb, m, n, k, a, b, c, from, to, false, 1f, 0f));
         } else {
-          RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4,
+          RowSplit.run(t, m, PARALLEL_MIN_ROWS, VectorGemm.rowAlign(),
               (from, to) -> VectorGemm.multiply(ta, tb, m, n, k, a, b, c, from, to));
         }
       }
@@ -371,12 +371,12 @@ public final class Gemm {
         RowSplit.run(t, n, 2 * align, align, (from, to) ->
             VectorGemm.multiplyColumns(ta, tb, m, n, k, a, b, c, from, to, true, alpha, beta));
       } else {
-        RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) ->
+        RowSplit.run(t, m, PARALLEL_MIN_ROWS, VectorGemm.rowAlign(), (from, to) ->
             VectorGemm.multiplyScaled(ta, tb, m, n, k, a, b, c, from, to, alpha, beta));
       }
       return;
     }
-    RowSplit.run(t, m, PARALLEL_MIN_ROWS, 4, (from, to) -> {
+    RowSplit.run(t, m, PARALLEL_MIN_ROWS, VectorGemm.rowAlign(), (from, to) -> {
       float[] block = new float[Math.min(SCALED_BLOCK_ROWS, to - from) * n];
       for (int r0 = from; r0 < to; r0 += SCALED_BLOCK_ROWS) {
         int r1 = Math.min(to, r0 + SCALED_BLOCK_ROWS);

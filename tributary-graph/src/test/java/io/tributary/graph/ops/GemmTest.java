@@ -174,6 +174,13 @@ class GemmTest {
     // k past one 256-step block of the Vector API kernel, and a ragged last panel and strip.
     s.add(Arguments.of(9, 37, 700, false, false));
     s.add(Arguments.of(70, 21, 513, true, false));
+    // Tiles of 8 rows (512-bit vectors) with a last strip of 2 (the 4-row tile) and of 6 rows,
+    // and columns past one packed block of B (512 columns), its last panel ragged.
+    for (int[] d : new int[][] {{10, 200, 784}, {14, 600, 300}, {21, 530, 270}, {8, 33, 5}}) {
+      for (int t = 0; t < 4; t++) {
+        s.add(Arguments.of(d[0], d[1], d[2], (t & 1) != 0, (t & 2) != 0));
+      }
+    }
     return s.build();
   }
 

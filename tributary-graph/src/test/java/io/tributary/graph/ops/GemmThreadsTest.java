@@ -30,7 +30,10 @@ class GemmThreadsTest {
       "32, 200, 200, false, false", "32, 10, 200, false, false", "32, 200, 200, false, true",
       "32, 200, 10, false, true", "200, 200, 32, true, false", "200, 10, 32, true, false",
       // A ragged last batch of the 2NN's epoch (10,000 = 312 x 32 + 16).
-      "16, 200, 784, false, false", "784, 200, 16, true, false"})
+      "16, 200, 784, false, false", "784, 200, 16, true, false",
+      // The FedAvg CNN's dense layer (batch 32, 3136 to 512) and rows past tiles of 8 and 4.
+      "32, 512, 3136, false, false", "32, 3136, 512, false, true", "3136, 512, 32, true, false",
+      "90, 530, 70, false, false", "90, 530, 70, true, true"})
   void sgemm_anyThreadCount_givesTheBitsOfOneThread(int m, int n, int k, boolean ta, boolean tb) {
     float[] a = random(1, m * k);
     float[] b = random(2, k * n);
