@@ -10,6 +10,7 @@ import io.tributary.graph.autodiff.Autodiff;
 import io.tributary.graph.autodiff.GradientGraph;
 import io.tributary.graph.ops.Accumulation;
 import io.tributary.graph.ops.CompiledRun;
+import io.tributary.graph.ops.ThreadRuns;
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
@@ -121,8 +122,8 @@ final class ClientUpdateProcedure implements GraphProcedure {
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    return new Run(g.name(), step, model, params, anchored, epochs, batchSize, trainedModel,
-        stepper, new ModelArrays());
+    return new Run(g.name(), new ThreadRuns(step), model, params, anchored, epochs, batchSize,
+        trainedModel, stepper, new ModelArrays());
   }
 
   /**
@@ -162,14 +163,14 @@ final class ClientUpdateProcedure implements GraphProcedure {
   }
 
   /**
-   * The bound function: immutable, so one instance serves every thread; each call takes its own
-   * run of the compiled step, whose output is the loss, whose feeds are the
+   * The bound function: one instance serves every thread; each call takes its thread's run of
+   * the compiled step ({@link ThreadRuns}), whose output is the loss, whose feeds are the
    * anchors, the parameters, x and y, and which applies the SGD step to the parameters' arrays.
    * The global model's arrays ({@code start}) are made once for all the calls with that model:
    * each call trains one of its thread's working copies of them, and its delta is that copy
    * minus them, lent the copy until the delta is read or dropped ({@link ModelArrays}).
    */
-  private record Run(String name, CompiledRun template, StructType model, List<String> params,
+  private record Run(String name, ThreadRuns steps, StructType model, List<String> params,
       List<String> anchored, int epochs, int batchSize, boolean trainedModel, Optimizer stepper,
       ModelArrays start) implements LocalFunction {
     @Override
@@ -205,9 +206,18 @@ final class ClientUpdateProcedure implements GraphProcedure {
         feeds[at++] = w;
       }
       int batchAt = at;
-      Stepped stepped = stepper == null
-          ? train(template.fresh(), feeds, batchAt, batches, epochs, where)
-          : trainWith(stepper, weights, template.fresh(), feeds, batchAt, batches, epochs, where);
+      // The thread's run of the step, kept from its last client: planned once, its arrays reused.
+      CompiledRun step = steps.take();
+      boolean completed = false;
+      Stepped stepped;
+      try {
+        stepped = stepper == null
+            ? train(step, feeds, batchAt, batches, epochs, where)
+            : trainWith(stepper, weights, step, feeds, batchAt, batches, epochs, where);
+        completed = true;
+      } finally {
+        steps.giveBack(step, completed);
+      }
       long examples = 0;
       for (LocalBatch b : batches) {
         examples += b.size();

@@ -7,6 +7,7 @@ import io.tributary.core.values.StructValue;
 import io.tributary.graph.Graph;
 import io.tributary.graph.GraphExecutionException;
 import io.tributary.graph.ops.CompiledRun;
+import io.tributary.graph.ops.ThreadRuns;
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
@@ -59,17 +60,18 @@ final class EvaluationProcedure implements GraphProcedure {
     } catch (GraphExecutionException e) {
       throw new GraphBindingException("graph computation " + g.name() + ": " + e.getMessage(), e);
     }
-    return new Run(g.name(), template, model, params, new ModelArrays(),
+    return new Run(g.name(), new ThreadRuns(template), model, params, new ModelArrays(),
         new BatchCache(BATCH_CACHE_BYTES));
   }
 
   /**
-   * The bound function: immutable, so one instance serves every thread; each call takes its own
-   * run of the compiled template (feeds: the parameters, x, y; outputs: loss, accuracy). The
+   * The bound function: one instance serves every thread; each call takes its thread's run of
+   * the compiled template ({@link ThreadRuns}; feeds: the parameters, x, y; outputs: loss,
+   * accuracy). The
    * parameters' arrays are made once for all the calls with the same model and only read, and
    * the batches' arrays once for every call on the same batch values, within {@code batches}' cap.
    */
-  private record Run(String name, CompiledRun template, StructType model, List<String> params,
+  private record Run(String name, ThreadRuns runs, StructType model, List<String> params,
       ModelArrays arrays, BatchCache batches) implements LocalFunction {
     @Override
     public Object apply(Object argument) {
@@ -90,7 +92,16 @@ final class EvaluationProcedure implements GraphProcedure {
       }
       NdArray[] feeds = new NdArray[params.size() + 2];
       System.arraycopy(arrays.of(tensors), 0, feeds, 0, params.size());
-      Scored scored = score(template.fresh(), feeds, it, where + ": data");
+      // The thread's run, kept from its last call: planned once, its arrays reused.
+      CompiledRun run = runs.take();
+      boolean completed = false;
+      Scored scored;
+      try {
+        scored = score(run, feeds, it, where + ": data");
+        completed = true;
+      } finally {
+        runs.giveBack(run, completed);
+      }
       long n = scored.examples();
       float loss = n == 0 ? 0f : (float) (scored.lossSum() / n);
       float acc = n == 0 ? 0f : (float) (scored.correct() / n);

@@ -14,7 +14,8 @@ import java.util.List;
  * equal-sized batches stops allocating. The arrays {@link #run} returns therefore stay valid only
  * until the next call. Feeding one of them back in is safe: a run never writes into an array it
  * was fed, except the targets of its {@link Accumulation}s, which it updates in place after every
- * op has read them. Not thread-safe: each thread takes its own with {@link #fresh()}.
+ * op has read them. Not thread-safe: each thread takes its own with {@link #fresh()}, or keeps
+ * one from call to call with {@link ThreadRuns}.
  */
 public final class CompiledRun {
   private final Plan plan;

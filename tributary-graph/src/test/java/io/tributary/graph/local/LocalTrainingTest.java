@@ -187,4 +187,31 @@ class LocalTrainingTest {
     }
     assertThat(failures).isEmpty();
   }
+
+  @Test
+  void clientUpdate_clientsOfOtherSizesOnOneThread_sameBitsAsFreshBindings() throws Exception {
+    // One binding keeps each thread's compiled runs from client to client; clients with other
+    // numbers of batches and other last-batch sizes must get what a fresh binding gives them.
+    Dataset train = Synthetic.fedProx(1, 1, 5).pooledTrain();
+    Model mclr = Models.mclr();
+    StructType type = LocalTraining.modelType(mclr);
+    GraphComputation updateG = LocalTraining.clientUpdate("client_update", mclr,
+        ClientUpdateConfig.fedProx(2, 10, 0.01, 0.5));
+    GraphComputation evalG = LocalTraining.evaluation("evaluate", mclr);
+    JavaFunction update = bound(updateG);
+    JavaFunction eval = bound(evalG);
+    Object model = ModelStructs.toValue(type, mclr.initialParameters(4));
+    int[] examples = {95, 13, 200, 7, 95};
+    for (int c = 0; c < examples.length; c++) {
+      List<StructValue> data = Sequences.shuffled(train, 1, c).subList(0, examples[c]);
+      List<String> fresh = bits(type,
+          (StructValue) bound(updateG).body().apply(StructValue.named("model", model, "data", data)),
+          (StructValue) bound(evalG).body().apply(StructValue.named("model", model, "data", data)));
+
+      assertThat(bits(type,
+          (StructValue) update.body().apply(StructValue.named("model", model, "data", data)),
+          (StructValue) eval.body().apply(StructValue.named("model", model, "data", data))))
+          .as("client %d of %d examples", c, examples[c]).isEqualTo(fresh);
+    }
+  }
 }
