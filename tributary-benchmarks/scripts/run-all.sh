@@ -41,7 +41,7 @@ benchmarks=(
   "supernode|5|$s/run-flower-supernode.sh 100 5 100 1"
   "fleet-100|8|$s/run-fleet-scale.sh 100 2 1 2 100"
   "fleet-1000|25|$s/run-fleet-scale.sh 1000 2 1 4 1000"
-  "spark-overhead-scale|10|$s/run-spark.sh overhead,scale"
+  "spark-overhead-scale|21|$s/run-spark.sh overhead,scale"
   "spark-product|10|$s/run-spark.sh product"
   "spark-population|20|$s/run-spark.sh population"
   "spark-million|15|MILLION_CLIENTS=100000 MILLION_ENGINES=cluster $s/run-spark.sh million"
