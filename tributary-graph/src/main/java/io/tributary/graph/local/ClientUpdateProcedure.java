@@ -207,17 +207,10 @@ final class ClientUpdateProcedure implements GraphProcedure {
       }
       int batchAt = at;
       // The thread's run of the step, kept from its last client: planned once, its arrays reused.
-      CompiledRun step = steps.take();
-      boolean completed = false;
-      Stepped stepped;
-      try {
-        stepped = stepper == null
-            ? train(step, feeds, batchAt, batches, epochs, where)
-            : trainWith(stepper, weights, step, feeds, batchAt, batches, epochs, where);
-        completed = true;
-      } finally {
-        steps.giveBack(step, completed);
-      }
+      List<LocalBatch> data = batches;
+      Stepped stepped = steps.with(step -> stepper == null
+          ? train(step, feeds, batchAt, data, epochs, where)
+          : trainWith(stepper, weights, step, feeds, batchAt, data, epochs, where));
       long examples = 0;
       for (LocalBatch b : batches) {
         examples += b.size();

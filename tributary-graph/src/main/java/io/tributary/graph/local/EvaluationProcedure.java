@@ -93,15 +93,7 @@ final class EvaluationProcedure implements GraphProcedure {
       NdArray[] feeds = new NdArray[params.size() + 2];
       System.arraycopy(arrays.of(tensors), 0, feeds, 0, params.size());
       // The thread's run, kept from its last call: planned once, its arrays reused.
-      CompiledRun run = runs.take();
-      boolean completed = false;
-      Scored scored;
-      try {
-        scored = score(run, feeds, it, where + ": data");
-        completed = true;
-      } finally {
-        runs.giveBack(run, completed);
-      }
+      Scored scored = runs.with(run -> score(run, feeds, it, where + ": data"));
       long n = scored.examples();
       float loss = n == 0 ? 0f : (float) (scored.lossSum() / n);
       float acc = n == 0 ? 0f : (float) (scored.correct() / n);

@@ -1,5 +1,7 @@
 package io.tributary.graph.ops;
 
+import java.util.function.Function;
+
 /**
  * One {@link CompiledRun} of a template per thread, kept for that thread's next call: what a
  * function called once per client (a client's training, an evaluation) takes its run from,
@@ -47,6 +49,22 @@ public final class ThreadRuns {
     }
     slot.taken = true;
     return slot.run;
+  }
+
+  /**
+   * {@code work} on the calling thread's run: {@link #take}, then {@link #giveBack}, the run
+   * dropped when {@code work} throws.
+   */
+  public <T> T with(Function<CompiledRun, T> work) {
+    CompiledRun run = take();
+    boolean completed = false;
+    try {
+      T result = work.apply(run);
+      completed = true;
+      return result;
+    } finally {
+      giveBack(run, completed);
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.tributary.graph.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.graph.models.Model;
 import io.tributary.graph.models.Models;
@@ -62,6 +63,21 @@ class ThreadRunsTest {
 
     assertThat(inner).isNotSameAs(outer);
     assertThat(runs.take()).isSameAs(outer);
+  }
+
+  @Test
+  void with_workCompletesThenThrows_keepsThenDropsTheRun() {
+    ThreadRuns runs = new ThreadRuns(template());
+    CompiledRun kept = runs.with(r -> r);
+    CompiledRun again = runs.with(r -> r);
+    assertThat(again).isSameAs(kept);
+
+    assertThatThrownBy(() -> runs.with(r -> {
+      throw new IllegalStateException("step failed");
+    })).hasMessage("step failed");
+
+    CompiledRun after = runs.with(r -> r);
+    assertThat(after).isNotSameAs(kept);
   }
 
   @Test
