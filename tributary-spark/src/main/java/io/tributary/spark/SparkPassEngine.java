@@ -10,6 +10,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.apache.spark.Partitioner;
 import org.apache.spark.SparkException;
@@ -27,19 +29,31 @@ import scala.Tuple2;
  * tasks' parts into one part per combined range ({@link PassLayout}: ranges aligned with the
  * pass's fixed reduction tree, as many as the executors unless set), and the runtime merges
  * those with the same tree on the driver, so the result is the local run's bits and the driver
- * receives a few parts whatever the number of tasks.
+ * receives a few parts whatever the number of tasks. A pass whose parts are small (together at most
+ * {@link #SMALL_PASS_BYTES} the last time it ran) skips the second stage unless the combined parts
+ * are set: its shuffle costs more than the driver's decoding of a few small parts.
  *
  * <p>A task that fails is retried by Spark ({@code spark.task.maxFailures}); a job that fails
  * anyway becomes a {@link PassEngineException} with one line naming the cause.
  */
 public final class SparkPassEngine implements ClusterEngine {
   private static final Logger LOG = LoggerFactory.getLogger(SparkPassEngine.class);
+  /**
+   * A pass whose largest part times its tasks came to at most this many bytes the last time it
+   * ran skips the second stage (with the combined parts unset): the driver then receives one part
+   * per task, at most about this much. On passes of small parts (the FedProx protocol's are under
+   * 1 KB) the second stage's shuffle costs more than the driver saves (docs/spark.md).
+   */
+  static final long SMALL_PASS_BYTES = 1L << 20;
   private final JavaSparkContext spark;
   private final byte[] settings;
   private final String settingsKey;
   private final Supplier<Invocation> current;
   private final int partitions;
   private final int combine;
+  private final long smallPassBytes;
+  /** Per pass (the invocation's kind and the pass's index): its largest part the last time. */
+  private final Map<String, Long> largestPart = new ConcurrentHashMap<>();
   private volatile PassTraffic last;
 
   /**
@@ -76,6 +90,12 @@ public final class SparkPassEngine implements ClusterEngine {
    */
   public SparkPassEngine(JavaSparkContext spark, byte[] settings, Supplier<Invocation> current,
       int partitions, int combine) {
+    this(spark, settings, current, partitions, combine, SMALL_PASS_BYTES);
+  }
+
+  /** As the public constructors, with the bound below which a pass skips the second stage. */
+  SparkPassEngine(JavaSparkContext spark, byte[] settings, Supplier<Invocation> current,
+      int partitions, int combine, long smallPassBytes) {
     if (combine < 0) {
       throw new IllegalArgumentException("the combined parts per pass must be >= 0, got "
           + combine);
@@ -86,6 +106,7 @@ public final class SparkPassEngine implements ClusterEngine {
     this.current = current;
     this.partitions = partitions > 0 ? partitions : Math.max(1, spark.defaultParallelism());
     this.combine = combine;
+    this.smallPassBytes = smallPassBytes;
   }
 
   /** The tasks each pass is cut into (about; fewer when a pass has fewer groups). */
@@ -131,14 +152,18 @@ public final class SparkPassEngine implements ClusterEngine {
     try {
       JavaRDD<PartBytes> computed = spark.parallelize(layout.tasks(), layout.tasks().size())
           .map(r -> WorkerPass.compute(shared.value(), r));
-      List<PartBytes> parts = collect(layout.single() ? computed : combined(computed, layout,
-          shared));
+      String key = invocation.kind() + "/" + request.pass();
+      boolean direct = layout.single() || small(key, layout.tasks().size(), request);
+      List<PartBytes> parts = collect(direct ? computed : combined(computed, layout, shared));
       List<PassPart> out = new ArrayList<>(parts.size());
       long bytes = 0;
+      long largest = 0;
       for (PartBytes p : parts) {
         out.add(p.toPart());
         bytes += p.payload().length;
+        largest = Math.max(largest, p.payload().length);
       }
+      largestPart.put(key, largest);
       last = new PassTraffic(request.pass(), layout.tasks().size(), out.size(), bytes);
       // What the benchmarks read for the driver's traffic per pass (run-spark.sh traffic).
       LOG.debug("pass {} ({}): {} tasks, {} parts to the driver, {} bytes", request.pass(),
@@ -155,6 +180,19 @@ public final class SparkPassEngine implements ClusterEngine {
     } finally {
       shared.destroy();
     }
+  }
+
+  /**
+   * Whether this pass skips the second stage: the combined parts are not set, no edge must be
+   * completed on an executor, and its largest part the last time it ran, times its tasks now, is
+   * at most {@link #smallPassBytes}. A pass not seen before is combined.
+   */
+  private boolean small(String key, int tasks, PassRequest request) {
+    if (combine > 0 || request.edgeLevel().isPresent()) {
+      return false;
+    }
+    Long part = largestPart.get(key);
+    return part != null && part * tasks <= smallPassBytes;
   }
 
   /**

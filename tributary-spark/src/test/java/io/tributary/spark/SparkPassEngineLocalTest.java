@@ -168,6 +168,51 @@ class SparkPassEngineLocalTest {
   }
 
   /**
+   * A pass whose parts were small the last time it ran skips the second stage: the driver then
+   * receives the tasks' own parts, each the one a local replay of its range computes, together
+   * covering the pass. A pass not seen before, a bound below its parts, or combined parts set keep
+   * the second stage.
+   */
+  @Test
+  void run_smallPassSeenBefore_skipsTheSecondStage() throws Exception {
+    SimulationSettings settings = population();
+    PassRequest request = fitRequest(settings);
+    SparkPassEngine engine = new SparkPassEngine(spark, SettingsCodec.encode(settings),
+        () -> new Invocation(Invocation.Kind.FIT, 1), 4);
+    engine.run(request);
+    assertThat(engine.lastTraffic().orElseThrow().parts()).as("first run").isEqualTo(1);
+    List<PassPart> parts = engine.run(request);
+    SparkPassEngine.PassTraffic traffic = engine.lastTraffic().orElseThrow();
+    assertThat(traffic.tasks()).isEqualTo(4);
+    assertThat(traffic.parts()).as("second run").isEqualTo(4);
+    assertThat(traffic.driverBytes()).isPositive()
+        .isLessThanOrEqualTo(SparkPassEngine.SMALL_PASS_BYTES);
+    assertThat(parts.getFirst().fromGroup()).isZero();
+    assertThat(parts.getLast().toGroup()).isEqualTo(request.groups());
+    RunParts.Call call = fitCall(settings);
+    try (ExecutionContext local = ExecutionContext.create(workerOptions(settings))) {
+      for (int i = 0; i < parts.size(); i++) {
+        PassPart p = parts.get(i);
+        if (i > 0) {
+          assertThat(p.fromGroup()).isEqualTo(parts.get(i - 1).toGroup());
+        }
+        assertThat(p.payload()).as("groups [%d, %d)", p.fromGroup(), p.toGroup())
+            .isEqualTo(local.computePassPart(call.computation(), call.arguments(), 0,
+                new byte[0], p.fromGroup(), p.toGroup()).payload());
+      }
+    }
+    SparkPassEngine bounded = new SparkPassEngine(spark, SettingsCodec.encode(settings),
+        () -> new Invocation(Invocation.Kind.FIT, 1), 4, 0, 1);
+    SparkPassEngine set = new SparkPassEngine(spark, SettingsCodec.encode(settings),
+        () -> new Invocation(Invocation.Kind.FIT, 1), 4, 1);
+    for (SparkPassEngine combined : List.of(bounded, set)) {
+      combined.run(request);
+      combined.run(request);
+      assertThat(combined.lastTraffic().orElseThrow().parts()).isEqualTo(1);
+    }
+  }
+
+  /**
    * Each executor rebuilds the simulation and computes its groups of the pass; every part is the
    * one a local replay of the same range computes, byte for byte, and together they cover the
    * pass.
