@@ -43,7 +43,7 @@ benchmarks=(
   "fleet-1000|25|$s/run-fleet-scale.sh 1000 2 1 4 1000"
   "spark-overhead-scale|15|$s/run-spark.sh overhead,scale"
   "spark-product|8|$s/run-spark.sh product"
-  "spark-population|20|$s/run-spark.sh population"
+  "spark-population|24|$s/run-spark.sh population"
   "spark-million|15|MILLION_CLIENTS=100000 MILLION_ENGINES=cluster $s/run-spark.sh million"
   "spark-traffic|15|TRAFFIC_CLIENTS=4000 $s/run-spark.sh traffic"
 )
