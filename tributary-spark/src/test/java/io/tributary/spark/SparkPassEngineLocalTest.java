@@ -187,20 +187,7 @@ class SparkPassEngineLocalTest {
     assertThat(traffic.parts()).as("second run").isEqualTo(4);
     assertThat(traffic.driverBytes()).isPositive()
         .isLessThanOrEqualTo(SparkPassEngine.SMALL_PASS_BYTES);
-    assertThat(parts.getFirst().fromGroup()).isZero();
-    assertThat(parts.getLast().toGroup()).isEqualTo(request.groups());
-    RunParts.Call call = fitCall(settings);
-    try (ExecutionContext local = ExecutionContext.create(workerOptions(settings))) {
-      for (int i = 0; i < parts.size(); i++) {
-        PassPart p = parts.get(i);
-        if (i > 0) {
-          assertThat(p.fromGroup()).isEqualTo(parts.get(i - 1).toGroup());
-        }
-        assertThat(p.payload()).as("groups [%d, %d)", p.fromGroup(), p.toGroup())
-            .isEqualTo(local.computePassPart(call.computation(), call.arguments(), 0,
-                new byte[0], p.fromGroup(), p.toGroup()).payload());
-      }
-    }
+    assertPartsAreLocalReplays(settings, request, parts);
     SparkPassEngine bounded = new SparkPassEngine(spark, SettingsCodec.encode(settings),
         () -> new Invocation(Invocation.Kind.FIT, 1), 4, 0, 1);
     SparkPassEngine set = new SparkPassEngine(spark, SettingsCodec.encode(settings),
@@ -224,19 +211,27 @@ class SparkPassEngineLocalTest {
     PassRequest request = fitRequest(digits());
     List<PassPart> parts = engine.run(request);
     assertThat(parts).hasSize(4);
+    assertPartsAreLocalReplays(digits(), request, parts);
+  }
+
+  /**
+   * The parts cover the pass's groups one after another, each the bytes a local replay of its
+   * range computes.
+   */
+  private static void assertPartsAreLocalReplays(SimulationSettings settings,
+      PassRequest request, List<PassPart> parts) throws Exception {
     assertThat(parts.getFirst().fromGroup()).isZero();
     assertThat(parts.getLast().toGroup()).isEqualTo(request.groups());
-    RunParts.Call call = fitCall(digits());
-    try (ExecutionContext local = ExecutionContext.create(workerOptions(digits()))) {
+    RunParts.Call call = fitCall(settings);
+    try (ExecutionContext local = ExecutionContext.create(workerOptions(settings))) {
       for (int i = 0; i < parts.size(); i++) {
         PassPart p = parts.get(i);
         if (i > 0) {
           assertThat(p.fromGroup()).isEqualTo(parts.get(i - 1).toGroup());
         }
-        PassPart mine = local.computePassPart(call.computation(), call.arguments(), 0,
-            new byte[0], p.fromGroup(), p.toGroup());
         assertThat(p.payload()).as("groups [%d, %d)", p.fromGroup(), p.toGroup())
-            .isEqualTo(mine.payload());
+            .isEqualTo(local.computePassPart(call.computation(), call.arguments(), 0,
+                new byte[0], p.fromGroup(), p.toGroup()).payload());
       }
     }
   }
