@@ -28,6 +28,9 @@ public final class Finite {
     if (lent != null) {
       try {
         int n = (int) t.size();
+        if (lent.rankOne()) {
+          return lent.rankOneBoundedFinite() ? -1 : firstNonFiniteRankOne(lent, n);
+        }
         boolean f32 = lent.minuendFloats() != null;
         // Both operands below half the largest power of two: no difference can overflow, so
         // the minuend alone is read (the subtrahend, every client's start, was checked once).
@@ -97,6 +100,21 @@ public final class Finite {
     for (long i = 0; i < t.size(); i++) {
       if (!Double.isFinite(t.getAsDouble(i))) {
         return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The first non-finite element of a rank-one difference, computed a chunk at a time. */
+  private static long firstNonFiniteRankOne(Difference d, int n) {
+    float[] chunk = new float[Math.min(CHUNK, n)];
+    for (int from = 0; from < n; from += CHUNK) {
+      int len = Math.min(CHUNK, n - from);
+      d.rankOneElements(from, len, chunk);
+      for (int j = 0; j < len; j++) {
+        if (!Float.isFinite(chunk[j])) {
+          return from + j;
+        }
       }
     }
     return -1;

@@ -275,6 +275,37 @@ public final class Tensor {
         subtrahendWithinHalfRange, loan), null, 0, shape.contiguousStrides());
   }
 
+  /**
+   * A float32 tensor of shape {@code [u.length, v.length]} holding what one rank-one step would
+   * change: element (i, j) is {@code fma(fma(u[i], v[j], 0), alpha, s) - s} with {@code s =
+   * start[i * v.length + j]}, the step a fused product-accumulate {@code start += alpha u v^T}
+   * writes (a training step's weight update over a batch of one example), minus the start. Its
+   * elements are computed where they are read: a sum ({@link TensorMath#addScaled(List, double[],
+   * double[], long)}) reads the start once and no trained array exists, and {@link Finite} checks
+   * the factors instead of the elements where their magnitudes bound every element ({@link
+   * Difference#rankOneBoundedFinite}). The arrays are kept, not copied: the caller must not write
+   * any of them while the tensor may be read. {@code startWithinHalfRange}: as {@link
+   * #difference(Shape, float[], float[], boolean, Loan)} says of its subtrahend.
+   *
+   * @throws IllegalArgumentException when {@code start} holds fewer than {@code u.length *
+   *     v.length} elements or that product overflows an int
+   */
+  public static Tensor rankOneStep(float[] start, float[] u, float[] v, float alpha,
+      boolean startWithinHalfRange) {
+    long n = (long) u.length * v.length;
+    if (n > Integer.MAX_VALUE || n > start.length) {
+      throw new IllegalArgumentException("a rank-one step of " + u.length + " x " + v.length
+          + " needs that many start elements, got " + start.length);
+    }
+    Shape shape = Shape.of(u.length, v.length);
+    if (n == 0) {
+      return zeros(DType.FLOAT32, shape);
+    }
+    return new Tensor(DType.FLOAT32, shape, null,
+        new Difference(start, u, v, alpha, startWithinHalfRange), null, 0,
+        shape.contiguousStrides());
+  }
+
   private static int checkedDifferenceSize(Shape shape, int minuend, int subtrahend) {
     long n = shape.size();
     if (n > minuend || n > subtrahend) {

@@ -398,7 +398,7 @@ public final class TensorMath {
    * within each tile of {@link #BLOCK} elements.
    */
   private static void addScaledTiled(List<Tensor> tensors, double[] w, double[] acc) {
-    if (tensors.size() == 1) {
+    if (tensors.size() == 1 && !tensors.get(0).isDeferred()) {
       accumulate(tensors.get(0), w[0], acc);
       return;
     }
@@ -454,7 +454,11 @@ public final class TensorMath {
         double wk = w[k];
         if (pinned[k] != null) {
           int at = Math.toIntExact(from + start);
-          if (f32 && giveBack[k]) {
+          if (pinned[k].rankOne()) {
+            // The step's change, computed into the tile from the factors and the start (which
+            // the batch's other updates of the same start find in cache).
+            pinned[k].addRankOne(at, len, wk, acc, start, xf);
+          } else if (f32 && giveBack[k]) {
             addDifferenceGivingBack(pinned[k].minuendFloats(), pinned[k].subtrahendFloats(), at,
                 wk, acc, start, len);
           } else if (f32) {

@@ -14,6 +14,7 @@ import io.tributary.graph.ops.ThreadRuns;
 import io.tributary.graph.ops.GemmKernel;
 import io.tributary.graph.ops.GraphExecutor;
 import io.tributary.graph.ops.NdArray;
+import io.tributary.graph.ops.RankOneUpdate;
 import io.tributary.graph.optim.Optimizer;
 import io.tributary.graph.optim.OptimizerState;
 import io.tributary.tensor.Shape;
@@ -208,8 +209,13 @@ final class ClientUpdateProcedure implements GraphProcedure {
       int batchAt = at;
       // The thread's run of the step, kept from its last client: planned once, its arrays reused.
       List<LocalBatch> data = batches;
+      // One SGD step over one example, returning the delta: the weight updates that are outer
+      // products are left unapplied and read where the delta is summed (no trained array is
+      // written, no working copy restored; Tensor.rankOneStep), the same bits as applied.
+      List<RankOneUpdate> deferred = stepper == null && !trainedModel && epochs == 1
+          && batches.size() == 1 ? new ArrayList<>(params.size()) : null;
       Stepped stepped = steps.with(step -> stepper == null
-          ? train(step, feeds, batchAt, data, epochs, where)
+          ? train(step, feeds, batchAt, data, epochs, where, deferred)
           : trainWith(stepper, weights, step, feeds, batchAt, data, epochs, where));
       long examples = 0;
       for (LocalBatch b : batches) {
@@ -217,10 +223,13 @@ final class ClientUpdateProcedure implements GraphProcedure {
       }
       Map<String, Tensor> delta = new LinkedHashMap<>();
       for (int i = 0; i < params.size(); i++) {
+        RankOneUpdate update = deferredFor(deferred, trained[i]);
         // The delta is lent the working copy: made from it only if something reads it.
         delta.put(params.get(i),
             trainedModel ? trained[i].toTensor()
-                : copy.difference(i, initial[i], start.withinHalfRange(initial, i)));
+                : update != null
+                    ? copy.rankOneStep(i, initial[i], start.withinHalfRange(initial, i), update)
+                    : copy.difference(i, initial[i], start.withinHalfRange(initial, i)));
       }
       float meanLoss = stepped.examples() == 0 ? 0f
           : (float) (stepped.lossSum() / stepped.examples());
@@ -237,14 +246,14 @@ final class ClientUpdateProcedure implements GraphProcedure {
      * @return the example-weighted loss sum and the examples stepped over
      */
     private static Stepped train(CompiledRun step, NdArray[] feeds, int batchAt,
-        List<LocalBatch> batches, int epochs, String where) {
+        List<LocalBatch> batches, int epochs, String where, List<RankOneUpdate> deferred) {
       double lossSum = 0;
       long stepsExamples = 0;
       for (int e = 0; e < epochs; e++) {
         for (LocalBatch b : batches) {
           feeds[batchAt] = b.x();
           feeds[batchAt + 1] = b.y();
-          NdArray[] out = run(step, feeds, e, where);
+          NdArray[] out = run(step, feeds, e, where, deferred);
           lossSum += out[0].get(0) * b.size();
           stepsExamples += b.size();
         }
@@ -281,10 +290,28 @@ final class ClientUpdateProcedure implements GraphProcedure {
       return new Stepped(lossSum, stepsExamples);
     }
 
+    /** The update of {@code deferred} (null: none) left unapplied to {@code target}, or null. */
+    private static RankOneUpdate deferredFor(List<RankOneUpdate> deferred, NdArray target) {
+      if (deferred != null) {
+        for (RankOneUpdate u : deferred) {
+          if (u.target() == target) {
+            return u;
+          }
+        }
+      }
+      return null;
+    }
+
     /** One step of epoch {@code epoch}; a graph failure becomes the client's, naming the epoch. */
     private static NdArray[] run(CompiledRun step, NdArray[] feeds, int epoch, String where) {
+      return run(step, feeds, epoch, where, null);
+    }
+
+    /** As {@link #run(CompiledRun, NdArray[], int, String)}, rank-one updates to {@code deferred}. */
+    private static NdArray[] run(CompiledRun step, NdArray[] feeds, int epoch, String where,
+        List<RankOneUpdate> deferred) {
       try {
-        return step.run(feeds);
+        return deferred == null ? step.run(feeds) : step.runDeferringRankOne(deferred, feeds);
       } catch (GraphExecutionException ex) {
         throw new LocalRunException(where + ": epoch " + epoch + ": " + ex.getMessage(), ex);
       }

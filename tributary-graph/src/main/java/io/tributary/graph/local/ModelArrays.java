@@ -1,6 +1,7 @@
 package io.tributary.graph.local;
 
 import io.tributary.graph.ops.NdArray;
+import io.tributary.graph.ops.RankOneUpdate;
 import io.tributary.tensor.DType;
 import io.tributary.tensor.Finite;
 import io.tributary.tensor.Tensor;
@@ -109,6 +110,23 @@ final class ModelArrays {
         }
       }
       return delta;
+    }
+
+    /**
+     * The change {@code update} (left unapplied to this copy's array {@code i}, which still holds
+     * {@code start}'s elements) makes, as a tensor computed where it is read ({@link
+     * Tensor#rankOneStep}); nothing of this copy is lent, so the copy is free for its thread's
+     * next client at once.
+     */
+    Tensor rankOneStep(int i, NdArray start, boolean startWithinHalfRange, RankOneUpdate update) {
+      if (update.target() != arrays[i]) {
+        throw new IllegalArgumentException("the update is not of this copy's array " + i);
+      }
+      synchronized (this) {
+        changed[i] = false;
+      }
+      return Tensor.rankOneStep(start.floats(), update.u(), update.v(), update.alpha(),
+          startWithinHalfRange);
     }
 
     private synchronized void returned(int i, boolean restored) {

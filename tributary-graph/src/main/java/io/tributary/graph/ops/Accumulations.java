@@ -133,6 +133,16 @@ final class Accumulations {
    * @throws GraphExecutionException when a value does not match its target's dtype and shape
    */
   void apply(NdArray[] env, GemmKernel gemm, NdArray[][] scratch) {
+    apply(env, gemm, scratch, null);
+  }
+
+  /**
+   * As {@link #apply(NdArray[], GemmKernel, NdArray[][])}; with {@code deferred} not null, a
+   * fused product over one step of k whose target no other accumulation updates is not applied
+   * but added to {@code deferred} ({@link MatMulOp#rankOne}), its target left as it was.
+   */
+  void apply(NdArray[] env, GemmKernel gemm, NdArray[][] scratch,
+      java.util.List<RankOneUpdate> deferred) {
     // The usual case (no value or operand shares a target's storage) allocates nothing: this
     // runs once per training step.
     boolean apart = true;
@@ -151,7 +161,15 @@ final class Accumulations {
     }
     for (int i = 0; i < fused.length; i++) {
       Plan.Step step = fused[i].step();
-      product(fused[i], Plan.gather(step, env, scratch[i]), env, gemm);
+      NdArray[] in = Plan.gather(step, env, scratch[i]);
+      if (deferred != null && targetOnce(fused[i].target())) {
+        RankOneUpdate u = MatMulOp.rankOne(step.op(), in, fused[i].scale(), env[fused[i].target()]);
+        if (u != null) {
+          deferred.add(u);
+          continue;
+        }
+      }
+      product(fused[i], in, env, gemm);
     }
     for (Added a : added) {
       addScaled(env[a.target()], a.scale(), env[a.value()], a.what());
@@ -159,6 +177,15 @@ final class Accumulations {
     for (ProximalUpdate u : proximal) {
       u.apply(env, gemm);
     }
+  }
+
+  /** Whether no accumulation but one updates the target in {@code slot}. */
+  private boolean targetOnce(int slot) {
+    int n = 0;
+    for (int t : targetSlots) {
+      n += t == slot ? 1 : 0;
+    }
+    return n == 1;
   }
 
   /** A fresh table of per-product input arrays for {@link #apply}. */

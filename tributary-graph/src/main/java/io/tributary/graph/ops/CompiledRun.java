@@ -90,6 +90,21 @@ public final class CompiledRun {
    *     op fails (naming the op)
    */
   public NdArray[] run(NdArray... values) {
+    return run(null, values);
+  }
+
+  /**
+   * As {@link #run}, except that an accumulation fused into a product over one step of k (the
+   * weight update of a step over one example), whose target no other accumulation updates, is
+   * not applied: it is added to {@code deferred} ({@link RankOneUpdate}) and its target left as
+   * it was fed. The caller applies it ({@link RankOneUpdate#applyTo}) or reads the change it makes
+   * where it is used; the other accumulations are applied as by {@link #run}.
+   */
+  public NdArray[] runDeferringRankOne(List<RankOneUpdate> deferred, NdArray... values) {
+    return run(java.util.Objects.requireNonNull(deferred, "deferred"), values);
+  }
+
+  private NdArray[] run(List<RankOneUpdate> deferred, NdArray[] values) {
     if (values.length != feeds.size()) {
       throw new GraphExecutionException("expected " + feeds.size() + " values for " + feeds
           + ", got " + values.length);
@@ -116,7 +131,11 @@ public final class CompiledRun {
       }
     }
     plan.execute(env, previous, accepted, shared, inputs, spare, lastShape);
-    plan.accumulate(env, accumulationInputs);
+    if (deferred == null) {
+      plan.accumulate(env, accumulationInputs);
+    } else {
+      plan.accumulate(env, accumulationInputs, deferred);
+    }
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];
     for (int k = 0; k < out.length; k++) {

@@ -77,6 +77,32 @@ final class MatMulOp extends BaseOp {
     }
   }
 
+  /**
+   * What {@link #accumulate} would add, as a {@link RankOneUpdate} left unapplied, when it is a
+   * float32 product over one step of k onto a float32 matrix of its shape; null otherwise (then
+   * {@link #accumulate} applies it, or names what does not fit).
+   */
+  static RankOneUpdate rankOne(Op op, NdArray[] in, double scale, NdArray target) {
+    NdArray a = in[0];
+    NdArray b = in[1];
+    if (a.dtype() != DType.FLOAT32 || b.dtype() != DType.FLOAT32 || a.rank() != 2
+        || b.rank() != 2 || target.dtype() != DType.FLOAT32 || target.rank() != 2) {
+      return null;
+    }
+    boolean ta = op.args().getBool("transpose_a", false);
+    boolean tb = op.args().getBool("transpose_b", false);
+    int m = a.dim(ta ? 1 : 0);
+    int n = b.dim(tb ? 0 : 1);
+    if (a.dim(ta ? 0 : 1) != 1 || b.dim(tb ? 1 : 0) != 1 || target.dim(0) != m
+        || target.dim(1) != n) {
+      return null;
+    }
+    // With one step of k, op(A)'s column and op(B)'s row are the arrays as they lie, transposed
+    // or not.
+    return new RankOneUpdate(target, java.util.Arrays.copyOf(a.floats(), m),
+        java.util.Arrays.copyOf(b.floats(), n), (float) scale);
+  }
+
   /** m, n and k of {@code op(a) op(b)}, checked. */
   private static int[] dims(NdArray a, NdArray b, boolean ta, boolean tb) {
     if (a.rank() != 2 || b.rank() != 2 || a.dtype() != b.dtype()) {

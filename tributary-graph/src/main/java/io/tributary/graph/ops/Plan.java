@@ -376,6 +376,11 @@ final class Plan {
     accumulations.apply(env, gemm, scratch);
   }
 
+  /** As {@link #accumulate}, rank-one products left to {@code deferred} ({@link Accumulations}). */
+  void accumulate(NdArray[] env, NdArray[][] scratch, java.util.List<RankOneUpdate> deferred) {
+    accumulations.apply(env, gemm, scratch, deferred);
+  }
+
   /** A fresh table of the accumulated products' input arrays for {@link #accumulate}. */
   NdArray[][] newAccumulationInputs() {
     return accumulations.newScratch();

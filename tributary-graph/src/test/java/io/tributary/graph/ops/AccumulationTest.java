@@ -106,6 +106,61 @@ class AccumulationTest {
     }
   }
 
+  @Test
+  void runDeferringRankOne_oneExample_updatesLeftUnappliedGiveRunsBits() {
+    // A batch of one makes every weight gradient of the MLP an outer product: deferred, then
+    // applied, they give what run() writes; the biases are applied as always. A batch of eight
+    // defers nothing.
+    Model model = Models.mlp("m", 20, 16, 10, DType.FLOAT32);
+    List<String> params = model.trainableNames();
+    GradientGraph grads = Autodiff.gradients(model.graph(), model.loss(), params);
+    List<Accumulation> sgd = new ArrayList<>();
+    for (String p : params) {
+      sgd.add(new Accumulation(grads.gradientOf(p), p, -LR));
+    }
+    List<String> feeds = new ArrayList<>(params);
+    feeds.add(model.input());
+    feeds.add(model.labels());
+    GraphExecutor executor = new GraphExecutor(grads.graph());
+    CompiledRun applied = executor.compile(feeds, List.of(model.loss()), sgd);
+    CompiledRun deferring = executor.compile(feeds, List.of(model.loss()), sgd);
+    Map<String, Tensor> init = model.initialParameters(4);
+    SplittableRandom rnd = new SplittableRandom(3);
+    for (int rows : new int[] {1, 8}) {
+      NdArray[] a = new NdArray[feeds.size()];
+      NdArray[] d = new NdArray[feeds.size()];
+      for (int i = 0; i < params.size(); i++) {
+        a[i] = NdArray.fromTensor(init.get(params.get(i)));
+        d[i] = a[i].copy();
+      }
+      NdArray[] batch = CompiledRunTest.batch(rows, 20, DType.FLOAT32, rnd);
+      a[feeds.size() - 2] = batch[0];
+      d[feeds.size() - 2] = batch[0];
+      a[feeds.size() - 1] = batch[1];
+      d[feeds.size() - 1] = batch[1];
+      NdArray[] start = new NdArray[params.size()];
+      for (int i = 0; i < params.size(); i++) {
+        start[i] = d[i].copy();
+      }
+      float lossApplied = applied.run(a)[0].floats()[0];
+      List<RankOneUpdate> left = new ArrayList<>();
+      float lossDeferred = deferring.runDeferringRankOne(left, d)[0].floats()[0];
+
+      assertThat(lossDeferred).isEqualTo(lossApplied);
+      assertThat(left).as("%d rows: updates left", rows).hasSize(rows == 1 ? 3 : 0);
+      for (RankOneUpdate u : left) {
+        int i = java.util.Arrays.asList(d).indexOf(u.target());
+        assertThat(i).isBetween(0, params.size() - 1);
+        assertThat(u.target().floats()).as("left as fed").isEqualTo(start[i].floats());
+        u.applyTo(u.target().floats());
+      }
+      for (int i = 0; i < params.size(); i++) {
+        assertThat(d[i].floats()).as("%d rows: %s", rows, params.get(i))
+            .isEqualTo(a[i].floats());
+      }
+    }
+  }
+
   /** What {@code Sgd} does: {@code w -= lr * g} in the array's dtype. */
   private static void sgdStep(NdArray w, NdArray g) {
     if (w.dtype() == DType.FLOAT32) {

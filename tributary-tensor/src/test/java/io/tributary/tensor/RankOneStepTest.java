@@ -1,0 +1,155 @@
+package io.tributary.tensor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class RankOneStepTest {
+  private static float[] gaussians(int n, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) rnd.nextGaussian();
+    }
+    return v;
+  }
+
+  /** The step applied to a copy of the start, then the start subtracted: what it stands for. */
+  private static Tensor applied(float[] start, float[] u, float[] v, float alpha) {
+    float[] d = new float[u.length * v.length];
+    for (int i = 0; i < u.length; i++) {
+      for (int j = 0; j < v.length; j++) {
+        float s = start[i * v.length + j];
+        float t = Math.fma(Math.fma(u[i], v[j], 0f), alpha, s);
+        d[i * v.length + j] = t - s;
+      }
+    }
+    return Tensor.ofFloats(Shape.of(u.length, v.length), d);
+  }
+
+  private static List<Integer> bits(Tensor t) {
+    List<Integer> out = new ArrayList<>();
+    for (long i = 0; i < t.size(); i++) {
+      out.add(Float.floatToRawIntBits(t.getFloat(i)));
+    }
+    return out;
+  }
+
+  @Test
+  void rankOneStep_made_equalsTheAppliedStepMinusTheStart() {
+    // Rows of 10 (a tile ends mid-row) and of 3,000 (a row spans chunks), a single row, and
+    // rows either side of the length where the products turn from by column to by row.
+    int[][] shapes = {{9_999, 10}, {7, 3_000}, {1, 5}, {50, 63}, {50, 64}};
+    for (int[] s : shapes) {
+      float[] u = gaussians(s[0], 1);
+      float[] v = gaussians(s[1], 2);
+      float[] start = gaussians(s[0] * s[1], 3);
+      Tensor t = Tensor.rankOneStep(start, u, v, -0.01f, true);
+
+      assertThat(t.isDeferred()).isTrue();
+      assertThat(t.shape()).isEqualTo(Shape.of(s[0], s[1]));
+      assertThat(bits(t)).as("%d x %d", s[0], s[1]).isEqualTo(bits(applied(start, u, v, -0.01f)));
+      assertThat(t.isDeferred()).isFalse();
+    }
+  }
+
+  @Test
+  void addScaled_rankOneStepsAmongOthers_sameBitsAsTheMadeTensors() {
+    int rows = 1_001;
+    int cols = 10;
+    float[] start = gaussians(rows * cols, 3);
+    List<Tensor> lazy = new ArrayList<>();
+    List<Tensor> made = new ArrayList<>();
+    for (int k = 0; k < 4; k++) {
+      float[] u = gaussians(rows, 10 + k);
+      float[] v = gaussians(cols, 20 + k);
+      if (k == 2) {
+        Tensor plain = Tensor.ofFloats(Shape.of(rows, cols), gaussians(rows * cols, 30));
+        lazy.add(plain);
+        made.add(plain);
+        continue;
+      }
+      lazy.add(Tensor.rankOneStep(start, u, v, -0.5f, true));
+      made.add(applied(start, u, v, -0.5f));
+    }
+    double[] w = {1.0, 2.5, 0.25, 3.0};
+    // In two slices, as a sum kept in pieces reads them.
+    double[] first = new double[4_000];
+    double[] second = new double[rows * cols - 4_000];
+    TensorMath.addScaled(lazy, w, first, 0);
+    TensorMath.addScaled(lazy, w, second, 4_000);
+    double[] want = new double[rows * cols];
+    TensorMath.addScaled(made, w, want);
+
+    double[] got = new double[rows * cols];
+    System.arraycopy(first, 0, got, 0, first.length);
+    System.arraycopy(second, 0, got, first.length, second.length);
+    assertThat(got).isEqualTo(want);
+    assertThat(lazy.get(0).isDeferred()).as("read in place, never made").isTrue();
+  }
+
+  @Test
+  void addScaled_oneRankOneStep_readInPlace() {
+    float[] start = gaussians(50, 1);
+    Tensor t = Tensor.rankOneStep(start, gaussians(5, 2), gaussians(10, 3), 0.1f, true);
+    double[] acc = new double[50];
+    TensorMath.addScaled(List.of(t), new double[] {2.0}, acc);
+    double[] want = new double[50];
+    TensorMath.addScaled(applied(start, gaussians(5, 2), gaussians(10, 3), 0.1f), 2.0, want);
+
+    assertThat(acc).isEqualTo(want);
+    assertThat(t.isDeferred()).isTrue();
+  }
+
+  @Test
+  void firstNonFinite_stepsOfEveryKind_findTheElementTheMadeTensorHas() {
+    float big = 0x1p100f;
+    float[] start = gaussians(40, 1);
+    float[] nearMax = start.clone();
+    nearMax[13] = 0x1.fp126f;
+    float[] u = gaussians(4, 2);
+    float[] v = gaussians(10, 3);
+    float[] vNaN = v.clone();
+    vNaN[7] = Float.NaN;
+    float[] uBig = u.clone();
+    uBig[2] = big;
+    float[] vBig = v.clone();
+    vBig[5] = big;
+    record Case(String name, float[] start, float[] u, float[] v, float alpha, boolean within) {}
+    List<Case> cases = List.of(
+        new Case("small factors", start, u, v, -0.1f, true),
+        new Case("a NaN factor", start, u, vNaN, -0.1f, true),
+        new Case("a product that overflows", start, uBig, vBig, -1f, true),
+        new Case("a step past the float range", nearMax, u, v, 0x1p126f, false),
+        new Case("an infinite scale", start, u, v, Float.NEGATIVE_INFINITY, true));
+    for (Case c : cases) {
+      Tensor lazy = Tensor.rankOneStep(c.start(), c.u(), c.v(), c.alpha(), c.within());
+      long expected = Finite.firstNonFinite(applied(c.start(), c.u(), c.v(), c.alpha()));
+
+      assertThat(Finite.firstNonFinite(lazy)).as(c.name()).isEqualTo(expected);
+      assertThat(lazy.isDeferred()).as(c.name() + ": checked without making it").isTrue();
+    }
+    assertThat(Finite.firstNonFinite(Tensor.rankOneStep(start, u, vNaN, -0.1f, true)))
+        .isEqualTo(7);
+  }
+
+  @Test
+  void rankOneStep_startShorterThanTheShape_throwsNamingTheSizes() {
+    assertThatThrownBy(() -> Tensor.rankOneStep(new float[5], new float[2], new float[3], 1f,
+        true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("2 x 3").hasMessageContaining("got 5");
+  }
+
+  @Test
+  void rankOneStep_discarded_readingThrows() {
+    Tensor t = Tensor.rankOneStep(new float[6], new float[2], new float[3], 1f, true);
+    t.discard();
+
+    assertThatThrownBy(() -> t.getFloat(0)).isInstanceOf(IllegalStateException.class);
+  }
+}
