@@ -28,8 +28,8 @@ import java.util.List;
  *
  * <p>A rank-one difference ({@link Tensor#rankOneStep}) has no minuend array: its minuend is the
  * step {@code fma(fma(u_i, v_j, 0), alpha, start_ij)} that a fused product-accumulate would have
- * written, computed where it is read ({@link #rankOneElements}); nothing is lent but the start,
- * which is only read, so nothing is ever given back.
+ * written, computed where it is read ({@link RankOneFactors}); nothing is lent, since the start is
+ * only read, so nothing is ever given back.
  */
 final class Difference {
   /**
@@ -51,12 +51,8 @@ final class Difference {
   /** Whether the lender checked every subtrahend element finite and below 2^127 (2^1023). */
   private final boolean subtrahendWithin;
   private final Tensor.Loan loan;
-  /** A rank-one difference's row factors, or null: the minuend is then an array. */
-  private final float[] u;
-  /** A rank-one difference's column factors. */
-  private final float[] v;
-  /** A rank-one difference's step scale. */
-  private final float alpha;
+  /** A rank-one difference's factors, or null: the minuend is then an array. */
+  private final RankOneFactors factors;
 
   /** The made storage, once made. */
   private volatile ByteStore made;
@@ -84,26 +80,21 @@ final class Difference {
     this.size = size;
     this.subtrahendWithin = subtrahendWithin;
     this.loan = loan;
-    this.u = null;
-    this.v = null;
-    this.alpha = 0f;
+    this.factors = null;
   }
 
   /**
-   * A rank-one difference: element (i, j) of a [{@code u.length}, {@code v.length}] tensor is
-   * {@code fma(fma(u[i], v[j], 0), alpha, start[i * v.length + j]) - start[...]}.
+   * A rank-one difference ({@link RankOneFactors}); nothing is lent, so its loan is no one's.
    */
-  Difference(float[] start, float[] u, float[] v, float alpha, boolean startWithin) {
+  Difference(RankOneFactors factors, boolean startWithin) {
     this.minuendF = null;
-    this.subtrahendF = start;
+    this.subtrahendF = null;
     this.minuendD = null;
     this.subtrahendD = null;
-    this.size = Math.multiplyExact(u.length, v.length);
+    this.size = factors.size();
     this.subtrahendWithin = startWithin;
     this.loan = restored -> { };
-    this.u = u;
-    this.v = v;
-    this.alpha = alpha;
+    this.factors = factors;
   }
 
   Difference(double[] minuend, double[] subtrahend, int size, boolean subtrahendWithin,
@@ -115,9 +106,7 @@ final class Difference {
     this.size = size;
     this.subtrahendWithin = subtrahendWithin;
     this.loan = loan;
-    this.u = null;
-    this.v = null;
-    this.alpha = 0f;
+    this.factors = null;
   }
 
   /** The tensor's storage, made now if it is not yet. */
@@ -211,7 +200,7 @@ final class Difference {
     if (made != null || discarded) {
       return UNPINNED;
     }
-    if (u != null) {
+    if (factors != null) {
       // Nothing to give back: the start is only read.
       pins++;
       return READ;
@@ -287,141 +276,9 @@ final class Difference {
     return subtrahendWithin;
   }
 
-  /** Whether this is a rank-one difference ({@link #rankOneElements}). */
-  boolean rankOne() {
-    return u != null;
-  }
-
-  /**
-   * Whether every element of a rank-one difference is finite without computing them: the
-   * factors are finite, the start is within half the range, and {@code |u| |v| |alpha|} stays
-   * below 2^126 (with a margin for the two roundings), so that each step's value is below
-   * 2^127 + 2^126 and its difference from the start below 2^127.
-   */
-  boolean rankOneBoundedFinite() {
-    if (!subtrahendWithin) {
-      return false;
-    }
-    double mu = maxAbs(u);
-    double mv = maxAbs(v);
-    if (!Double.isFinite(mu) || !Double.isFinite(mv) || !Float.isFinite(alpha)) {
-      return false;
-    }
-    return mu * mv * Math.abs((double) alpha) * (1 + 0x1p-20) < 0x1p126;
-  }
-
-  /** The largest magnitude in {@code a}, or NaN / infinity when an element is one. */
-  private static double maxAbs(float[] a) {
-    // Math.max keeps a NaN, so one branch-free loop finds both.
-    float m = 0f;
-    for (float x : a) {
-      m = Math.max(m, Math.abs(x));
-    }
-    return m;
-  }
-
-  /** Rows at least this long are computed row by row; shorter ones column by column. */
-  private static final int LONG_ROW = 64;
-
-  /**
-   * Elements {@code [at, at + len)} of a rank-one difference into {@code out[0, len)}: the
-   * products ({@link #products}), then the step and the subtraction over the whole slice, a loop
-   * C2 vectorizes.
-   */
-  void rankOneElements(int at, int len, float[] out) {
-    products(at, len, out);
-    float[] s = subtrahendF;
-    float a = alpha;
-    for (int q = 0; q < len; q++) {
-      float start = s[at + q];
-      out[q] = Math.fma(out[q], a, start) - start;
-    }
-  }
-
-  /**
-   * {@code acc[to + q] += w * d[at + q]} for {@code q < len}, d this rank-one difference's
-   * elements, each computed as {@link #rankOneElements} does and widened as a made element is;
-   * {@code scratch} holds at least {@code len} floats.
-   */
-  void addRankOne(int at, int len, double w, double[] acc, int to, float[] scratch) {
-    products(at, len, scratch);
-    float[] s = subtrahendF;
-    float a = alpha;
-    for (int q = 0; q < len; q++) {
-      float start = s[at + q];
-      float d = Math.fma(scratch[q], a, start) - start;
-      acc[to + q] += w * d;
-    }
-  }
-
-  /**
-   * The products {@code fma(u_i, v_j, 0)} of elements {@code [at, at + len)} into {@code out}.
-   * Long rows are made row by row (a vectorized loop per row). Short ones (a softmax layer's ten
-   * classes) are made column by column down the slice's rows, where a loop per row of ten would
-   * be mostly loop overhead; the column loop's stride is a constant for the widths up to 16 (each
-   * case a call C2 compiles with its width folded in), about 1.5 times as fast as with a
-   * variable stride, whose index C2 checks at every element.
-   */
-  private void products(int at, int len, float[] out) {
-    int cols = v.length;
-    switch (cols) {
-      case 2 -> columns(at, len, out, 2);
-      case 3 -> columns(at, len, out, 3);
-      case 4 -> columns(at, len, out, 4);
-      case 5 -> columns(at, len, out, 5);
-      case 6 -> columns(at, len, out, 6);
-      case 7 -> columns(at, len, out, 7);
-      case 8 -> columns(at, len, out, 8);
-      case 9 -> columns(at, len, out, 9);
-      case 10 -> columns(at, len, out, 10);
-      case 11 -> columns(at, len, out, 11);
-      case 12 -> columns(at, len, out, 12);
-      case 13 -> columns(at, len, out, 13);
-      case 14 -> columns(at, len, out, 14);
-      case 15 -> columns(at, len, out, 15);
-      case 16 -> columns(at, len, out, 16);
-      default -> {
-        if (cols < LONG_ROW) {
-          columns(at, len, out, cols);
-        } else {
-          rows(at, len, out);
-        }
-      }
-    }
-  }
-
-  /** {@link #products} column by column, for rows of {@code cols} elements. */
-  private void columns(int at, int len, float[] out, int cols) {
-    int firstRow = at / cols;
-    for (int j = 0; j < cols; j++) {
-      float vj = v[j];
-      // The slice's first element in column j, and its row.
-      int q = firstRow * cols + j - at;
-      int i = firstRow;
-      if (q < 0) {
-        q += cols;
-        i++;
-      }
-      int n = q < len ? (len - q + cols - 1) / cols : 0;
-      for (int k = 0; k < n; k++) {
-        out[q + k * cols] = Math.fma(u[i + k], vj, 0f);
-      }
-    }
-  }
-
-  /** {@link #products} row by row. */
-  private void rows(int at, int len, float[] out) {
-    int cols = v.length;
-    int i = at / cols;
-    int j = at - i * cols;
-    for (int q = 0; q < len; i++, j = 0) {
-      int run = Math.min(cols - j, len - q);
-      float ui = u[i];
-      for (int r = 0; r < run; r++) {
-        out[q + r] = Math.fma(ui, v[j + r], 0f);
-      }
-      q += run;
-    }
+  /** A rank-one difference's factors, or null for a difference of two arrays. */
+  RankOneFactors factors() {
+    return factors;
   }
 
   /** The minuend, for a pinned reader: float32. */
@@ -452,12 +309,12 @@ final class Difference {
     for (int from = 0; from < size; from += perPiece) {
       int len = Math.min(perPiece, size - from);
       ByteBuffer piece = ByteBuffer.allocate(len * item).order(ByteOrder.LITTLE_ENDIAN);
-      if (u != null) {
+      if (factors != null) {
         float[] chunk = new float[Math.min(CHUNK, len)];
         FloatBuffer out = piece.asFloatBuffer();
         for (int at = 0; at < len; at += CHUNK) {
           int m = Math.min(CHUNK, len - at);
-          rankOneElements(from + at, m, chunk);
+          factors.elements(from + at, m, chunk);
           out.put(at, chunk, 0, m);
         }
       } else if (minuendF != null) {

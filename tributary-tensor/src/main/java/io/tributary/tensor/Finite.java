@@ -28,8 +28,10 @@ public final class Finite {
     if (lent != null) {
       try {
         int n = (int) t.size();
-        if (lent.rankOne()) {
-          return lent.rankOneBoundedFinite() ? -1 : firstNonFiniteRankOne(lent, n);
+        RankOneFactors factors = lent.factors();
+        if (factors != null) {
+          return factors.boundedFinite(lent.subtrahendWithinHalfRange()) ? -1
+              : firstNonFinite(factors, n);
         }
         boolean f32 = lent.minuendFloats() != null;
         // Both operands below half the largest power of two: no difference can overflow, so
@@ -106,11 +108,11 @@ public final class Finite {
   }
 
   /** The first non-finite element of a rank-one difference, computed a chunk at a time. */
-  private static long firstNonFiniteRankOne(Difference d, int n) {
+  private static long firstNonFinite(RankOneFactors d, int n) {
     float[] chunk = new float[Math.min(CHUNK, n)];
     for (int from = 0; from < n; from += CHUNK) {
       int len = Math.min(CHUNK, n - from);
-      d.rankOneElements(from, len, chunk);
+      d.elements(from, len, chunk);
       for (int j = 0; j < len; j++) {
         if (!Float.isFinite(chunk[j])) {
           return from + j;

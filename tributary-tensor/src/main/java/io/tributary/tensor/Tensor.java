@@ -282,10 +282,11 @@ public final class Tensor {
    * writes (a training step's weight update over a batch of one example), minus the start. Its
    * elements are computed where they are read: a sum ({@link TensorMath#addScaled(List, double[],
    * double[], long)}) reads the start once and no trained array exists, and {@link Finite} checks
-   * the factors instead of the elements where their magnitudes bound every element ({@link
-   * Difference#rankOneBoundedFinite}). The arrays are kept, not copied: the caller must not write
-   * any of them while the tensor may be read. {@code startWithinHalfRange}: as {@link
-   * #difference(Shape, float[], float[], boolean, Loan)} says of its subtrahend.
+   * the factors instead of the elements where their magnitudes bound every element ({@code
+   * |u| |v| |alpha| < 2^126} with the start within half the range). The arrays are kept, not
+   * copied: the caller must not write any of them while the tensor may be read. {@code
+   * startWithinHalfRange}: as {@link #difference(Shape, float[], float[], boolean, Loan)} says
+   * of its subtrahend.
    *
    * @throws IllegalArgumentException when {@code start} holds fewer than {@code u.length *
    *     v.length} elements or that product overflows an int
@@ -302,7 +303,7 @@ public final class Tensor {
       return zeros(DType.FLOAT32, shape);
     }
     return new Tensor(DType.FLOAT32, shape, null,
-        new Difference(start, u, v, alpha, startWithinHalfRange), null, 0,
+        new Difference(new RankOneFactors(start, u, v, alpha), startWithinHalfRange), null, 0,
         shape.contiguousStrides());
   }
 

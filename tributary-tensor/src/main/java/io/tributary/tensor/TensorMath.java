@@ -454,10 +454,10 @@ public final class TensorMath {
         double wk = w[k];
         if (pinned[k] != null) {
           int at = Math.toIntExact(from + start);
-          if (pinned[k].rankOne()) {
+          if (pinned[k].factors() != null) {
             // The step's change, computed into the tile from the factors and the start (which
             // the batch's other updates of the same start find in cache).
-            pinned[k].addRankOne(at, len, wk, acc, start, xf);
+            pinned[k].factors().add(at, len, wk, acc, start, xf);
           } else if (f32 && giveBack[k]) {
             addDifferenceGivingBack(pinned[k].minuendFloats(), pinned[k].subtrahendFloats(), at,
                 wk, acc, start, len);

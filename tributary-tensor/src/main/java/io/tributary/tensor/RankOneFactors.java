@@ -1,0 +1,159 @@
+package io.tributary.tensor;
+
+/**
+ * What a rank-one difference is made of ({@link Tensor#rankOneStep}): element (i, j) of a
+ * [{@code u.length}, {@code v.length}] tensor is {@code fma(fma(u[i], v[j], 0), alpha, s) - s}
+ * with {@code s = start[i * v.length + j]}, computed a slice at a time where it is read. The
+ * operations are a fused product-accumulate's and a float subtraction, in that order, so a slice
+ * holds the same bits however it is sliced.
+ */
+final class RankOneFactors {
+  private final float[] start;
+  private final float[] u;
+  private final float[] v;
+  private final float alpha;
+
+  RankOneFactors(float[] start, float[] u, float[] v, float alpha) {
+    this.start = start;
+    this.u = u;
+    this.v = v;
+    this.alpha = alpha;
+  }
+
+  /** The elements: {@code u.length * v.length}. */
+  int size() {
+    return Math.multiplyExact(u.length, v.length);
+  }
+
+  /**
+   * Whether every element is finite, known without computing them: the factors are finite, the
+   * start is within half the range ({@code startWithin}, as its lender said), and {@code |u|
+   * |v| |alpha|} stays below 2^126 (with a margin for the two roundings), so that each step's
+   * value is below 2^127 + 2^126 and its difference from the start below 2^127.
+   */
+  boolean boundedFinite(boolean startWithin) {
+    if (!startWithin) {
+      return false;
+    }
+    double mu = maxAbs(u);
+    double mv = maxAbs(v);
+    if (!Double.isFinite(mu) || !Double.isFinite(mv) || !Float.isFinite(alpha)) {
+      return false;
+    }
+    return mu * mv * Math.abs((double) alpha) * (1 + 0x1p-20) < 0x1p126;
+  }
+
+  /** The largest magnitude in {@code a}, or NaN / infinity when an element is one. */
+  private static double maxAbs(float[] a) {
+    // Math.max keeps a NaN, so one branch-free loop finds both.
+    float m = 0f;
+    for (float x : a) {
+      m = Math.max(m, Math.abs(x));
+    }
+    return m;
+  }
+
+  /** Rows at least this long are computed row by row; shorter ones column by column. */
+  private static final int LONG_ROW = 64;
+
+  /**
+   * Elements {@code [at, at + len)} into {@code out[0, len)}: the
+   * products ({@link #products}), then the step and the subtraction over the whole slice, a loop
+   * C2 vectorizes.
+   */
+  void elements(int at, int len, float[] out) {
+    products(at, len, out);
+    float[] s = start;
+    float a = alpha;
+    for (int q = 0; q < len; q++) {
+      float start = s[at + q];
+      out[q] = Math.fma(out[q], a, start) - start;
+    }
+  }
+
+  /**
+   * {@code acc[to + q] += w * d[at + q]} for {@code q < len}, d the
+   * elements, each computed as {@link #elements} does and widened as a made element is;
+   * {@code scratch} holds at least {@code len} floats.
+   */
+  void add(int at, int len, double w, double[] acc, int to, float[] scratch) {
+    products(at, len, scratch);
+    float[] s = start;
+    float a = alpha;
+    for (int q = 0; q < len; q++) {
+      float start = s[at + q];
+      float d = Math.fma(scratch[q], a, start) - start;
+      acc[to + q] += w * d;
+    }
+  }
+
+  /**
+   * The products {@code fma(u_i, v_j, 0)} of elements {@code [at, at + len)} into {@code out}.
+   * Long rows are made row by row (a vectorized loop per row). Short ones (a softmax layer's ten
+   * classes) are made column by column down the slice's rows, where a loop per row of ten would
+   * be mostly loop overhead; the column loop's stride is a constant for the widths up to 16 (each
+   * case a call C2 compiles with its width folded in), about 1.5 times as fast as with a
+   * variable stride, whose index C2 checks at every element.
+   */
+  private void products(int at, int len, float[] out) {
+    int cols = v.length;
+    switch (cols) {
+      case 2 -> columns(at, len, out, 2);
+      case 3 -> columns(at, len, out, 3);
+      case 4 -> columns(at, len, out, 4);
+      case 5 -> columns(at, len, out, 5);
+      case 6 -> columns(at, len, out, 6);
+      case 7 -> columns(at, len, out, 7);
+      case 8 -> columns(at, len, out, 8);
+      case 9 -> columns(at, len, out, 9);
+      case 10 -> columns(at, len, out, 10);
+      case 11 -> columns(at, len, out, 11);
+      case 12 -> columns(at, len, out, 12);
+      case 13 -> columns(at, len, out, 13);
+      case 14 -> columns(at, len, out, 14);
+      case 15 -> columns(at, len, out, 15);
+      case 16 -> columns(at, len, out, 16);
+      default -> {
+        if (cols < LONG_ROW) {
+          columns(at, len, out, cols);
+        } else {
+          rows(at, len, out);
+        }
+      }
+    }
+  }
+
+  /** {@link #products} column by column, for rows of {@code cols} elements. */
+  private void columns(int at, int len, float[] out, int cols) {
+    int firstRow = at / cols;
+    for (int j = 0; j < cols; j++) {
+      float vj = v[j];
+      // The slice's first element in column j, and its row.
+      int q = firstRow * cols + j - at;
+      int i = firstRow;
+      if (q < 0) {
+        q += cols;
+        i++;
+      }
+      int n = q < len ? (len - q + cols - 1) / cols : 0;
+      for (int k = 0; k < n; k++) {
+        out[q + k * cols] = Math.fma(u[i + k], vj, 0f);
+      }
+    }
+  }
+
+  /** {@link #products} row by row. */
+  private void rows(int at, int len, float[] out) {
+    int cols = v.length;
+    int i = at / cols;
+    int j = at - i * cols;
+    for (int q = 0; q < len; i++, j = 0) {
+      int run = Math.min(cols - j, len - q);
+      float ui = u[i];
+      for (int r = 0; r < run; r++) {
+        out[q + r] = Math.fma(ui, v[j + r], 0f);
+      }
+      q += run;
+    }
+  }
+}
