@@ -57,9 +57,8 @@ final class RankOneFactors {
   private static final int LONG_ROW = 64;
 
   /**
-   * Elements {@code [at, at + len)} into {@code out[0, len)}: the
-   * products ({@link #products}), then the step and the subtraction over the whole slice, a loop
-   * C2 vectorizes.
+   * Elements {@code [at, at + len)} into {@code out[0, len)}: the products ({@link #products}),
+   * then the step and the subtraction over the whole slice, a loop C2 vectorizes.
    */
   void elements(int at, int len, float[] out) {
     products(at, len, out);
@@ -72,9 +71,9 @@ final class RankOneFactors {
   }
 
   /**
-   * {@code acc[to + q] += w * d[at + q]} for {@code q < len}, d the
-   * elements, each computed as {@link #elements} does and widened as a made element is;
-   * {@code scratch} holds at least {@code len} floats.
+   * {@code acc[to + q] += w * d[at + q]} for {@code q < len}, d the elements, each computed as
+   * {@link #elements} does (in one loop with the sum, not stored) and widened as a made element
+   * is; {@code scratch} holds at least {@code len} floats.
    */
   void add(int at, int len, double w, double[] acc, int to, float[] scratch) {
     products(at, len, scratch);

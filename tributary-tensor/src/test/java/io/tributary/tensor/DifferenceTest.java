@@ -21,7 +21,7 @@ class DifferenceTest {
     }
   }
 
-  private static float[] gaussians(int n, long seed) {
+  static float[] gaussians(int n, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     float[] v = new float[n];
     for (int i = 0; i < n; i++) {

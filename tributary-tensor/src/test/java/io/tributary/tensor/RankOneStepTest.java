@@ -5,17 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class RankOneStepTest {
   private static float[] gaussians(int n, long seed) {
-    SplittableRandom rnd = new SplittableRandom(seed);
-    float[] v = new float[n];
-    for (int i = 0; i < n; i++) {
-      v[i] = (float) rnd.nextGaussian();
-    }
-    return v;
+    return DifferenceTest.gaussians(n, seed);
   }
 
   /** The step applied to a copy of the start, then the start subtracted: what it stands for. */

@@ -277,7 +277,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
         for (LocalBatch b : batches) {
           feeds[batchAt] = b.x();
           feeds[batchAt + 1] = b.y();
-          NdArray[] out = run(step, feeds, e, where);
+          NdArray[] out = run(step, feeds, e, where, null);
           int k = 1;
           for (String p : weights.keySet()) {
             gradients.put(p, out[k++]);
@@ -302,12 +302,10 @@ final class ClientUpdateProcedure implements GraphProcedure {
       return null;
     }
 
-    /** One step of epoch {@code epoch}; a graph failure becomes the client's, naming the epoch. */
-    private static NdArray[] run(CompiledRun step, NdArray[] feeds, int epoch, String where) {
-      return run(step, feeds, epoch, where, null);
-    }
-
-    /** As {@link #run(CompiledRun, NdArray[], int, String)}, rank-one updates to {@code deferred}. */
+    /**
+     * One step of epoch {@code epoch}, its rank-one updates left to {@code deferred} unless that is
+     * null; a graph failure becomes the client's, naming the epoch.
+     */
     private static NdArray[] run(CompiledRun step, NdArray[] feeds, int epoch, String where,
         List<RankOneUpdate> deferred) {
       try {

@@ -126,23 +126,20 @@ final class Accumulations {
   }
 
   /**
-   * Adds every accumulation onto its target in {@code env}, after the plan's steps have run. Every value is read before any target changes: a value or operand that shares storage
-   * with a target (a reshaped parameter, a parameter fed twice) is first computed or copied apart.
+   * Adds every accumulation onto its target in {@code env}, after the plan's steps have run.
+   * Every value is read before any target changes: a value or operand that shares storage with a
+   * target (a reshaped parameter, a parameter fed twice) is first computed or copied apart.
+   *
+   * <p>With {@code deferred} not null, a fused product over one step of k whose target no other
+   * accumulation updates is not applied but added to {@code deferred} ({@link
+   * MatMulOp#rankOne}), its target left as it was.
    *
    * @param scratch from {@link #newScratch}: each product's inputs are gathered there
+   * @param deferred where rank-one products are left, or null to apply every accumulation
    * @throws GraphExecutionException when a value does not match its target's dtype and shape
    */
-  void apply(NdArray[] env, GemmKernel gemm, NdArray[][] scratch) {
-    apply(env, gemm, scratch, null);
-  }
-
-  /**
-   * As {@link #apply(NdArray[], GemmKernel, NdArray[][])}; with {@code deferred} not null, a
-   * fused product over one step of k whose target no other accumulation updates is not applied
-   * but added to {@code deferred} ({@link MatMulOp#rankOne}), its target left as it was.
-   */
   void apply(NdArray[] env, GemmKernel gemm, NdArray[][] scratch,
-      java.util.List<RankOneUpdate> deferred) {
+      List<RankOneUpdate> deferred) {
     // The usual case (no value or operand shares a target's storage) allocates nothing: this
     // runs once per training step.
     boolean apart = true;

@@ -131,11 +131,7 @@ public final class CompiledRun {
       }
     }
     plan.execute(env, previous, accepted, shared, inputs, spare, lastShape);
-    if (deferred == null) {
-      plan.accumulate(env, accumulationInputs);
-    } else {
-      plan.accumulate(env, accumulationInputs, deferred);
-    }
+    plan.accumulate(env, accumulationInputs, deferred);
     int[] out = plan.outputSlots();
     NdArray[] result = new NdArray[out.length];
     for (int k = 0; k < out.length; k++) {

@@ -370,13 +370,9 @@ final class Plan {
 
   /**
    * Adds every accumulation onto its target in {@code env}, after {@link #execute}, the products'
-   * inputs gathered into {@code scratch} (from {@link #newAccumulationInputs}).
+   * inputs gathered into {@code scratch} (from {@link #newAccumulationInputs}); rank-one products
+   * are left to {@code deferred} unless it is null ({@link Accumulations#apply}).
    */
-  void accumulate(NdArray[] env, NdArray[][] scratch) {
-    accumulations.apply(env, gemm, scratch);
-  }
-
-  /** As {@link #accumulate}, rank-one products left to {@code deferred} ({@link Accumulations}). */
   void accumulate(NdArray[] env, NdArray[][] scratch, java.util.List<RankOneUpdate> deferred) {
     accumulations.apply(env, gemm, scratch, deferred);
   }
