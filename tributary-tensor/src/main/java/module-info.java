@@ -3,6 +3,9 @@
  * serializer registry.
  */
 module io.tributary.tensor {
+  // Optional: a rank-one difference's sum runs on the Vector API when the JVM adds it.
+  requires static jdk.incubator.vector;
+
   exports io.tributary.tensor;
   exports io.tributary.tensor.npy;
   exports io.tributary.tensor.serialization;

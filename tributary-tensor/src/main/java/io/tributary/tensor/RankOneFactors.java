@@ -8,16 +8,27 @@ package io.tributary.tensor;
  * holds the same bits however it is sliced.
  */
 final class RankOneFactors {
+  private static final boolean VECTOR_PRESENT =
+      ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
   private final float[] start;
   private final float[] u;
   private final float[] v;
   private final float alpha;
+  /** The sum's Vector API kernel for short rows, or null (the scalar loops compute it all). */
+  private final VectorRankOne vector;
 
   RankOneFactors(float[] start, float[] u, float[] v, float alpha) {
+    this(start, u, v, alpha, VECTOR_PRESENT);
+  }
+
+  /** {@code vectorize}: whether {@link #add} may use the Vector API (false where it is absent). */
+  RankOneFactors(float[] start, float[] u, float[] v, float alpha, boolean vectorize) {
     this.start = start;
     this.u = u;
     this.v = v;
     this.alpha = alpha;
+    this.vector = vectorize && v.length < LONG_ROW ? VectorRankOne.of(u, v) : null;
   }
 
   /** The elements: {@code u.length * v.length}. */
@@ -73,16 +84,24 @@ final class RankOneFactors {
   /**
    * {@code acc[to + q] += w * d[at + q]} for {@code q < len}, d the elements, each computed as
    * {@link #elements} does (in one loop with the sum, not stored) and widened as a made element
-   * is; {@code scratch} holds at least {@code len} floats.
+   * is; {@code scratch} holds at least {@code len} floats. Short rows go to the Vector API
+   * kernel where it is present ({@link VectorRankOne}, the same bits), which leaves the scalar
+   * loops the last few elements at most.
    */
   void add(int at, int len, double w, double[] acc, int to, float[] scratch) {
-    products(at, len, scratch);
+    int done = vector == null ? 0 : vector.add(start, alpha, at, len, w, acc, to);
+    if (done == len) {
+      return;
+    }
+    int from = at + done;
+    int n = len - done;
+    products(from, n, scratch);
     float[] s = start;
     float a = alpha;
-    for (int q = 0; q < len; q++) {
-      float start = s[at + q];
+    for (int q = 0; q < n; q++) {
+      float start = s[from + q];
       float d = Math.fma(scratch[q], a, start) - start;
-      acc[to + q] += w * d;
+      acc[to + done + q] += w * d;
     }
   }
 

@@ -1,0 +1,85 @@
+package io.tributary.tensor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class VectorRankOneTest {
+  private static final boolean VECTOR_PRESENT =
+      ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
+  /**
+   * Gaussians with the awkward values spread among them: signed zeros, subnormals, values near
+   * the float range's ends, infinities and NaN.
+   */
+  private static float[] values(int n, long seed, boolean awkward) {
+    float[] specials = {0f, -0f, Float.MIN_VALUE, -Float.MIN_NORMAL / 3, 3e38f, -2e38f,
+        Float.POSITIVE_INFINITY, Float.NaN, 1e-30f};
+    SplittableRandom rnd = new SplittableRandom(seed);
+    float[] a = new float[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = awkward && rnd.nextInt(7) == 0 ? specials[rnd.nextInt(specials.length)]
+          : (float) rnd.nextGaussian();
+    }
+    return a;
+  }
+
+  private static double[] added(RankOneFactors f, int at, int len, double w, double[] acc) {
+    double[] out = acc.clone();
+    f.add(at, len, w, out, 3, new float[len]);
+    return out;
+  }
+
+  @Test
+  void add_everyWidthAndSlice_sameBitsAsTheScalarLoops() {
+    assumeThat(VECTOR_PRESENT).as("the tests run with --add-modules jdk.incubator.vector").isTrue();
+    // Widths below, at and above the lane counts (2, 4, 8, 16 floats), up to the long-row
+    // limit; slices from the first element, mid-row and ending at the last row, where the
+    // vector loads would run past u and the scalar loops take over.
+    int[] widths = {1, 2, 3, 5, 7, 8, 9, 10, 15, 16, 17, 31, 63};
+    for (boolean awkward : new boolean[] {false, true}) {
+      for (int cols : widths) {
+        int rows = 37;
+        int size = rows * cols;
+        float[] u = values(rows, cols, awkward);
+        float[] v = values(cols, cols + 100, awkward);
+        float[] start = values(size, cols + 200, awkward);
+        RankOneFactors vector = new RankOneFactors(start, u, v, -0.03f, true);
+        RankOneFactors scalar = new RankOneFactors(start, u, v, -0.03f, false);
+        double[] acc = new double[size + 3];
+        for (int i = 0; i < acc.length; i++) {
+          acc[i] = i % 5 == 0 ? -0.0 : i * 0.25;
+        }
+        int[][] slices = {{0, size}, {1, size - 1}, {cols / 2, size / 3}, {size - 13, 13},
+            {size - cols - 1, cols + 1}, {5, 0}};
+        for (int[] s : slices) {
+          int at = Math.max(0, Math.min(s[0], size));
+          int len = Math.max(0, Math.min(s[1], size - at));
+          double[] want = added(scalar, at, len, 0.7, acc);
+          double[] got = added(vector, at, len, 0.7, acc);
+          for (int i = 0; i < want.length; i++) {
+            assertThat(Double.doubleToLongBits(got[i]))
+                .as("width %d, slice [%d, +%d), element %d, awkward %s", cols, at, len, i, awkward)
+                .isEqualTo(Double.doubleToLongBits(want[i]));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void add_wideRows_leftToTheScalarLoops() {
+    float[] u = values(3, 1, false);
+    float[] v = values(64, 2, false);
+    float[] start = values(3 * 64, 3, false);
+    double[] acc = new double[3 * 64 + 3];
+
+    double[] want = added(new RankOneFactors(start, u, v, 0.5f, false), 0, 3 * 64, -1.5, acc);
+    double[] got = added(new RankOneFactors(start, u, v, 0.5f, VECTOR_PRESENT), 0, 3 * 64, -1.5,
+        acc);
+
+    assertThat(got).containsExactly(want);
+  }
+}
