@@ -59,7 +59,26 @@ public final class Main implements Runnable {
     PARQUET_LOG.setLevel(java.util.logging.Level.WARNING);
     CommandLine cli = commandLine(args);
     noteGemmProperty(System.getProperty(GEMM_PROPERTY), cli.getErr());
-    System.exit(cli.execute(args));
+    System.exit(execute(cli, args));
+  }
+
+  /**
+   * Executes {@code cli}; a JVM that runs out of memory ends the command with one line that says
+   * so, the heap's limit and how to raise it, not a stack trace: the heap a run is given is a
+   * setting (a server's needs grow with its clients, docs/flower.md), not a fault in the command.
+   */
+  static int execute(CommandLine cli, String[] args) {
+    try {
+      return cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      java.io.PrintWriter err = cli.getErr();
+      err.println("tributary " + cli.getCommandName() + ": out of memory ("
+          + (e.getMessage() == null ? "no detail" : e.getMessage()) + ") with a heap limit of "
+          + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB; give the JVM more with"
+          + " -Xmx (TRIBUTARY_JAVA_OPTS=-Xmx4g for ./tributary)");
+      err.flush();
+      return 1;
+    }
   }
 
   /**

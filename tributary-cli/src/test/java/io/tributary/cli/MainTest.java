@@ -16,6 +16,29 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 class MainTest {
+  /** A command that runs out of memory, as a server with too small a heap for its clients does. */
+  @CommandLine.Command(name = "hungry")
+  static final class Hungry implements Runnable {
+    @Override
+    public void run() {
+      throw new OutOfMemoryError("Java heap space");
+    }
+  }
+
+  @Test
+  void execute_commandRunsOutOfMemory_oneLineNamingTheHeapLimitNoTrace() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cli = new CommandLine(new Hungry());
+    cli.setErr(new java.io.PrintWriter(err));
+
+    int status = Main.execute(cli, new String[0]);
+
+    assertThat(status).isEqualTo(1);
+    assertThat(err.toString()).startsWith("tributary hungry: out of memory (Java heap space)")
+        .contains("heap limit of").contains("-Xmx").doesNotContain("\tat ");
+    assertThat(err.toString().lines()).hasSize(1);
+  }
+
 
   @ParameterizedTest
   @ValueSource(strings = {"", "simulate", "server", "client", "supernode", "relay", "inspect",

@@ -35,6 +35,32 @@ class TensorMathTest {
   }
 
   @Test
+  void multiply_float32LongerThanABlock_bitIdenticalToFloatArithmetic() {
+    // Not a multiple of the block, with signed zeros, infinities, NaN and subnormals among them.
+    SplittableRandom r = new SplittableRandom(2);
+    int n = 3 * 4096 + 17;
+    float[] a = randomFloats(r, n);
+    float[] b = randomFloats(r, n);
+    float[] specials = {0f, -0f, Float.POSITIVE_INFINITY, Float.NaN, Float.MIN_VALUE, 3e38f};
+    for (int i = 0; i < specials.length; i++) {
+      a[n - 1 - i] = specials[i];
+      b[5 * i] = specials[specials.length - 1 - i];
+    }
+    Tensor product = TensorMath.multiply(Tensor.ofFloats(Shape.of(n), a),
+        Tensor.ofFloats(Shape.of(n), b));
+    Tensor diff = TensorMath.subtract(Tensor.ofFloats(Shape.of(n), a),
+        Tensor.ofFloats(Shape.of(n), b));
+
+    assertThat(product.dtype()).isEqualTo(DType.FLOAT32);
+    for (int i = 0; i < n; i++) {
+      assertThat(Float.floatToIntBits(product.getFloat(i))).as("element %d", i)
+          .isEqualTo(Float.floatToIntBits(a[i] * b[i]));
+      assertThat(Float.floatToIntBits(diff.getFloat(i))).as("element %d", i)
+          .isEqualTo(Float.floatToIntBits(a[i] - b[i]));
+    }
+  }
+
+  @Test
   void subtract_float64_isDoubleSubtraction() {
     Tensor d = TensorMath.subtract(Tensor.ofDoubles(Shape.of(2), 0.3, 1e308),
         Tensor.ofDoubles(Shape.of(2), 0.1, -1e308));
