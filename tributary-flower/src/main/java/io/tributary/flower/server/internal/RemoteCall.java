@@ -56,8 +56,11 @@ final class RemoteCall {
       if (e.getCause() instanceof RemoteClientException c) {
         throw c;
       }
-      throw new IllegalStateException("unexpected failure waiting for client " + client.id(),
-          e.getCause());
+      // Named in the message, which is what the round's failure reasons keep of it.
+      Throwable cause = e.getCause();
+      throw new IllegalStateException("unexpected failure waiting for client " + client.id()
+          + ": " + cause.getClass().getSimpleName()
+          + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
     } finally {
       // The answer is the caller's now (or lost): its share of the inbound budget goes back.
       client.releaseAnswer();
