@@ -72,13 +72,25 @@ public final class Main implements Runnable {
       return cli.execute(args);
     } catch (OutOfMemoryError e) {
       java.io.PrintWriter err = cli.getErr();
-      err.println("tributary " + cli.getCommandName() + ": out of memory ("
+      err.println("tributary " + commandName(cli) + ": out of memory ("
           + (e.getMessage() == null ? "no detail" : e.getMessage()) + ") with a heap limit of "
           + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB; give the JVM more with"
           + " -Xmx (TRIBUTARY_JAVA_OPTS=-Xmx4g for ./tributary)");
       err.flush();
       return 1;
     }
+  }
+
+  /** The name of the (sub)command {@code cli} ran, or its own name before it parsed one. */
+  private static String commandName(CommandLine cli) {
+    CommandLine.ParseResult parsed = cli.getParseResult();
+    if (parsed == null) {
+      return cli.getCommandName();
+    }
+    while (parsed.hasSubcommand()) {
+      parsed = parsed.subcommand();
+    }
+    return parsed.commandSpec().name();
   }
 
   /**

@@ -25,6 +25,23 @@ class MainTest {
     }
   }
 
+  /** A command whose subcommand runs out of memory. */
+  @CommandLine.Command(name = "top", subcommands = Hungry.class)
+  static final class Top implements Runnable {
+    @Override
+    public void run() {}
+  }
+
+  @Test
+  void execute_subcommandRunsOutOfMemory_namesTheSubcommand() {
+    java.io.StringWriter err = new java.io.StringWriter();
+    CommandLine cli = new CommandLine(new Top());
+    cli.setErr(new java.io.PrintWriter(err));
+
+    assertThat(Main.execute(cli, new String[] {"hungry"})).isEqualTo(1);
+    assertThat(err.toString()).startsWith("tributary hungry: out of memory");
+  }
+
   @Test
   void execute_commandRunsOutOfMemory_oneLineNamingTheHeapLimitNoTrace() {
     java.io.StringWriter err = new java.io.StringWriter();
