@@ -59,7 +59,24 @@ public final class Main implements Runnable {
     PARQUET_LOG.setLevel(java.util.logging.Level.WARNING);
     CommandLine cli = commandLine(args);
     noteGemmProperty(System.getProperty(GEMM_PROPERTY), cli.getErr());
+    boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+    // A thread of the command's libraries (gRPC's executors, Netty's loops) that dies of an
+    // uncaught throwable gets the same one line as the command's own errors, not a stack trace.
+    Thread.setDefaultUncaughtExceptionHandler((thread, t) -> {
+      System.err.println(uncaughtLine(thread.getName(), t, verbose));
+      if (verbose) {
+        t.printStackTrace();
+      }
+    });
     System.exit(execute(cli, args));
+  }
+
+  /** The line for a thread that died of {@code t}; the trace follows it only with --verbose. */
+  static String uncaughtLine(String thread, Throwable t, boolean verbose) {
+    String what = t.getClass().getSimpleName()
+        + (t.getMessage() == null ? "" : ": " + t.getMessage().replaceAll("\\R", " "));
+    return "tributary: thread " + thread + " stopped: " + what
+        + (verbose ? "" : " (--verbose prints the stack trace)");
   }
 
   /**

@@ -43,6 +43,16 @@ class MainTest {
   }
 
   @Test
+  void uncaughtLine_threadDiedOfAnError_namesTheThreadAndTheErrorOnOneLine() {
+    assertThat(Main.uncaughtLine("grpc-default-executor-7",
+        new OutOfMemoryError("Java heap space"), false))
+        .isEqualTo("tributary: thread grpc-default-executor-7 stopped: OutOfMemoryError: Java"
+            + " heap space (--verbose prints the stack trace)");
+    assertThat(Main.uncaughtLine("t", new IllegalStateException("a\nb"), true))
+        .isEqualTo("tributary: thread t stopped: IllegalStateException: a b");
+  }
+
+  @Test
   void execute_commandRunsOutOfMemory_oneLineNamingTheHeapLimitNoTrace() {
     java.io.StringWriter err = new java.io.StringWriter();
     CommandLine cli = new CommandLine(new Hungry());
