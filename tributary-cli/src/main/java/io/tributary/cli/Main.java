@@ -73,10 +73,15 @@ public final class Main implements Runnable {
 
   /** The line for a thread that died of {@code t}; the trace follows it only with --verbose. */
   static String uncaughtLine(String thread, Throwable t, boolean verbose) {
-    String what = t.getClass().getSimpleName()
-        + (t.getMessage() == null ? "" : ": " + t.getMessage().replaceAll("\\R", " "));
-    return "tributary: thread " + thread + " stopped: " + what
+    return "tributary: thread " + thread + " stopped: " + describe(t)
         + (verbose ? "" : " (--verbose prints the stack trace)");
+  }
+
+  /** {@code t}'s simple class name and message, on one line. */
+  private static String describe(Throwable t) {
+    String what = t.getMessage() == null ? t.getClass().getSimpleName()
+        : t.getClass().getSimpleName() + ": " + t.getMessage();
+    return what.replaceAll("\\R", " ");
   }
 
   /**
@@ -174,10 +179,7 @@ public final class Main implements Runnable {
       // Whatever a command did not expect: one line, and the trace only when asked for.
       Object command = at.getCommand();
       String name = at.getCommandName();
-      String what = ex.getMessage() == null ? ex.getClass().getSimpleName()
-          : ex.getClass().getSimpleName() + ": " + ex.getMessage();
-      at.getErr().println("tributary " + name + ": internal error: "
-          + what.replaceAll("\\R", " ")
+      at.getErr().println("tributary " + name + ": internal error: " + describe(ex)
           + (Verbose.requested(command) ? "" : " (--verbose prints the stack trace)"));
       if (Verbose.requested(command)) {
         ex.printStackTrace(at.getErr());
