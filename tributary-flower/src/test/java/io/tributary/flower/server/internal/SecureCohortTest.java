@@ -6,19 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.core.compiler.JavaFunction;
 import io.tributary.core.values.StructValue;
 import io.tributary.flower.Scalar;
-import io.tributary.flower.internal.proto.ClientMessage;
-import io.tributary.flower.internal.proto.ServerMessage;
 import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.learning.aggregation.ClientSignals;
 import io.tributary.learning.rounds.RoundProgress;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** A secure round's stand-ins in the round computation, and the per-round context. */
@@ -153,34 +149,7 @@ class SecureCohortTest {
     List<RemoteClient> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String id = "c" + i;
-      out.add(new RemoteClient() {
-        @Override
-        public String id() {
-          return id;
-        }
-
-        @Override
-        public String tensorType() {
-          return "numpy.ndarray";
-        }
-
-        @Override
-        public boolean isClosed() {
-          return false;
-        }
-
-        @Override
-        public CompletableFuture<ClientMessage> request(ServerMessage message,
-            Optional<Duration> timeout) {
-          throw new UnsupportedOperationException("a secure round talks to the clients");
-        }
-
-        @Override
-        public void abandon(CompletableFuture<ClientMessage> f, String why) {}
-
-        @Override
-        public void finish() {}
-      });
+      out.add(new InertClient(id));
     }
     return out;
   }
