@@ -14,6 +14,11 @@ final class ActivationGradOp extends BaseOp {
     RELU, SIGMOID, TANH
   }
 
+  /** Arrays smaller than this stay on one thread: a fork would cost more than it saves. */
+  static final int PARALLEL_MIN_ELEMENTS = 1 << 16;
+  /** Each thread's elements start at a multiple of this many (a 64-byte line of floats). */
+  private static final int ALIGN = 16;
+
   private final Kind kind;
 
   ActivationGradOp(String type, Kind kind) {
@@ -39,23 +44,21 @@ final class ActivationGradOp extends BaseOp {
 
   @Override
   public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
+    return compute(op, in, previous, GemmKernel.DEFAULT);
+  }
+
+  /** As {@link #compute(Op, NdArray[], NdArray[])}; a large float32 relu_grad on gemm's threads. */
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
     NdArray g = in[0];
     NdArray z = in[1];
     if (!Arrays.equals(g.shapeRef(), z.shapeRef())) {
       throw new IllegalArgumentException("shapes differ: " + NdArray.describe(List.of(g, z)));
     }
     if (kind == Kind.RELU && g.dtype() == DType.FLOAT32) {
-      float[] a = g.floats();
-      float[] x = z.floats();
       NdArray result = NdArray.reuseOrZeros(NdArray.previous(previous, 0), g.dtype(),
           g.shapeRef());
-      float[] r = result.floats();
-      // g * (z > 0) as a multiply by a 0/1 mask built with max and signum: C2 vectorizes this,
-      // while the obvious select branches on every element and mispredicts on half of them. As in
-      // numpy's g * (z > 0), an infinite g where z <= 0 gives NaN; so does a NaN z.
-      for (int i = 0; i < a.length; i++) {
-        r[i] = a[i] * Math.signum(Math.max(x[i], 0f));
-      }
+      reluGrad(gemm, g.floats(), z.floats(), result.floats());
       return new NdArray[] {result};
     }
     double[] a = g.asDoubles();
@@ -69,5 +72,25 @@ final class ActivationGradOp extends BaseOp {
       };
     }
     return new NdArray[] {NdArray.fromDoubles(g.dtype(), g.shapeRef(), r)};
+  }
+
+  /**
+   * {@code r = relu_grad(a, x)} for float32, over gemm's threads when the arrays are large: each
+   * element on its own, so the split changes no bits.
+   */
+  static void reluGrad(GemmKernel gemm, float[] a, float[] x, float[] r) {
+    int threads = a.length >= PARALLEL_MIN_ELEMENTS ? gemm.threads() : 1;
+    RowSplit.run(threads, a.length, PARALLEL_MIN_ELEMENTS / 2, ALIGN,
+        (from, to) -> reluGrad(a, x, r, from, to));
+  }
+
+  /** Elements {@code [from, to)} of {@code r = relu_grad(a, x)}. */
+  private static void reluGrad(float[] a, float[] x, float[] r, int from, int to) {
+    // g * (z > 0) as a multiply by a 0/1 mask built with max and signum: C2 vectorizes this,
+    // while the obvious select branches on every element and mispredicts on half of them. As in
+    // numpy's g * (z > 0), an infinite g where z <= 0 gives NaN; so does a NaN z.
+    for (int i = from; i < to; i++) {
+      r[i] = a[i] * Math.signum(Math.max(x[i], 0f));
+    }
   }
 }

@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * Fuses pairs of ops of a plan into one pass over the data, giving the same bits as the two ops
  * one after the other. Three pairs, the pattern of a dense or convolution layer with a bias and
- * ReLU and of its gradient:
+ * ReLU:
  *
  * <ul>
  *   <li>{@code m = matmul(a, w); z = add(m, b)} becomes {@code z = matmul_bias(a, w, b)}: the bias
@@ -28,9 +28,6 @@ import java.util.Set;
  *       relu_grad(g, z)} and {@code relu_grad(g, relu(z))} are the same bits for every z (relu
  *       keeps z where z > 0 and gives +0 or NaN elsewhere, which the gradient treats as z does),
  *       so z is never stored.
- *   <li>{@code d = relu_grad(g, h); s = sum_to_like(d, b)} becomes {@code d, s =
- *       relu_grad_sum(g, h, b)}: the bias gradient is summed while d is written, row by row in
- *       the order sum_to_like sums them.
  *   <li>{@code y = conv2d(x, w); h = bias_relu(y, b)} (the first pair's result) becomes {@code h =
  *       conv2d_bias_relu(x, w, b)} when nothing else reads y but {@code sum_to_like} for its
  *       shape, which then reads h, of the same shape ({@link ConvBiasReluOp}): the bias
@@ -40,14 +37,15 @@ import java.util.Set;
  * </ul>
  *
  * <p>A training step's mean cross-entropy and its gradient become one op as well ({@link
- * LossFusion}).
+ * LossFusion}). A layer's gradient, {@code d = relu_grad(g, h)} and the bias's {@code
+ * sum_to_like(d, b)}, stays two ops, each a vectorized pass split over the run's threads: fused
+ * into one pass column by column they ran as a scalar loop, slower on one thread and on two.
  *
  * <p>Only float32 values are fused. A fused op meets run-time shapes the one-pass loop does not
  * cover (a bias that is not a suffix of the value's shape) by running the two ops' own kernels.
  */
 final class Fusions {
   static final String BIAS_RELU = "fused_bias_relu";
-  static final String RELU_GRAD_SUM = "fused_relu_grad_sum";
   static final String CONV_BIAS_RELU = "fused_conv2d_bias_relu";
   static final String MATMUL_BIAS = "fused_matmul_bias";
 
@@ -57,7 +55,6 @@ final class Fusions {
   static Optional<OpDef> def(String type) {
     return switch (type) {
       case BIAS_RELU -> Optional.of(BiasRelu.INSTANCE);
-      case RELU_GRAD_SUM -> Optional.of(ReluGradSum.INSTANCE);
       case CONV_BIAS_RELU -> Optional.of(ConvBiasReluOp.INSTANCE);
       case MATMUL_BIAS -> Optional.of(MatMulBias.INSTANCE);
       case LossFusion.TYPE -> Optional.of(CrossEntropyMeanOp.INSTANCE);
@@ -73,7 +70,6 @@ final class Fusions {
   static List<Op> fuse(Graph graph, List<Op> order, Collection<String> keep) {
     List<Op> ops = fuseBiasRelu(graph, new ArrayList<>(order), Set.copyOf(keep));
     ops = fuseConvBiasRelu(graph, ops, Set.copyOf(keep));
-    ops = fuseReluGradSum(graph, ops, Set.copyOf(keep));
     ops = fuseMatMulBias(graph, ops, Set.copyOf(keep));
     return LossFusion.fuse(graph, ops, Set.copyOf(keep));
   }
@@ -287,35 +283,6 @@ final class Fusions {
     return kept(out, dropped);
   }
 
-  private static List<Op> fuseReluGradSum(Graph graph, List<Op> ops, Set<String> keep) {
-    Map<String, List<Integer>> readers = readers(ops);
-    Op[] out = ops.toArray(new Op[0]);
-    boolean[] dropped = new boolean[out.length];
-    for (int g = 0; g < out.length; g++) {
-      Op grad = out[g];
-      if (!grad.type().equals("relu_grad") || grad.outputs().size() != 1) {
-        continue;
-      }
-      String d = grad.outputs().get(0);
-      if (!isFloat32(graph, d)) {
-        continue;
-      }
-      for (int s : readers.getOrDefault(d, List.of())) {
-        Op sum = out[s];
-        if (s > g && !dropped[s] && sum.type().equals("sum_to_like")
-            && sum.inputs().get(0).equals(d) && !sum.inputs().get(1).equals(d)
-            && sum.outputs().size() == 1) {
-          out[g] = new Op(grad.name() + "+" + sum.name(), RELU_GRAD_SUM,
-              List.of(grad.inputs().get(0), grad.inputs().get(1), sum.inputs().get(1)),
-              List.of(d, sum.outputs().get(0)), OpArgs.none());
-          dropped[s] = true;
-          break;
-        }
-      }
-    }
-    return kept(out, dropped);
-  }
-
   /** {@code relu(add(y, b))} in one pass where b repeats over y's rows. */
   private static final class BiasRelu extends FusedOp {
     static final BiasRelu INSTANCE = new BiasRelu();
@@ -345,67 +312,6 @@ final class Fusions {
         }
       }
       return new NdArray[] {result};
-    }
-  }
-
-  /** {@code relu_grad(g, h)} and its sum over the rows {@code b} was broadcast along. */
-  private static final class ReluGradSum extends FusedOp {
-    static final ReluGradSum INSTANCE = new ReluGradSum();
-    private static final ActivationGradOp RELU_GRAD =
-        new ActivationGradOp("relu_grad", ActivationGradOp.Kind.RELU);
-    /** Values smaller than this stay on one thread: a fork would cost more than it saves. */
-    private static final int PARALLEL_MIN_ELEMENTS = 1 << 16;
-    /** Each thread's columns are a multiple of this many (a 64-byte line of floats). */
-    private static final int COLUMN_ALIGN = 16;
-
-    private ReluGradSum() {
-      super(RELU_GRAD_SUM, 3, 3, 2);
-    }
-
-    /**
-     * On {@code gemm}'s threads when the value is large (a convolution layer's), each thread
-     * taking a range of columns over all rows: every column's sum is still one chain over the
-     * rows in ascending order, so the bits do not depend on the threads.
-     */
-    @Override
-    public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
-      NdArray g = in[0];
-      NdArray h = in[1];
-      int[] target = in[2].shapeRef();
-      int[] gs = g.shapeRef();
-      if (g.dtype() != DType.FLOAT32 || h.dtype() != DType.FLOAT32
-          || !java.util.Arrays.equals(gs, h.shapeRef()) || !Broadcast.isSuffix(target, gs)
-          || java.util.Arrays.equals(target, gs)) {
-        NdArray d = RELU_GRAD.compute(op, new NdArray[] {g, h},
-            new NdArray[] {NdArray.previous(previous, 0)})[0];
-        return new NdArray[] {d, SumToLikeOp.sumTo(d, target, NdArray.previous(previous, 1))};
-      }
-      float[] a = g.floats();
-      float[] x = h.floats();
-      NdArray d = NdArray.reuseOrZeros(NdArray.previous(previous, 0), DType.FLOAT32, gs);
-      NdArray s = NdArray.reuseOrZeros(NdArray.previous(previous, 1), DType.FLOAT32, target);
-      float[] r = d.floats();
-      float[] sum = s.floats();
-      java.util.Arrays.fill(sum, 0f);
-      int w = sum.length;
-      int threads = a.length >= PARALLEL_MIN_ELEMENTS ? gemm.threads() : 1;
-      RowSplit.run(threads, w, COLUMN_ALIGN, COLUMN_ALIGN, (j0, j1) -> columns(a, x, r, sum, j0,
-          j1));
-      return new NdArray[] {d, s};
-    }
-
-    /** Columns {@code [j0, j1)} of every row. */
-    private static void columns(float[] a, float[] x, float[] r, float[] sum, int j0, int j1) {
-      int w = sum.length;
-      for (int base = 0; w > 0 && base < a.length; base += w) {
-        // relu_grad's arithmetic (ActivationGradOp), then sum_to_like's: each column's sum takes
-        // the rows in ascending order, from +0.
-        for (int j = j0; j < j1; j++) {
-          float v = a[base + j] * Math.signum(Math.max(x[base + j], 0f));
-          r[base + j] = v;
-          sum[j] += v;
-        }
-      }
     }
   }
 

@@ -8,6 +8,9 @@ import java.util.List;
  * {@code x}'s shape. The gradient of broadcasting.
  */
 final class SumToLikeOp extends BaseOp {
+  /** Each thread's columns start at a multiple of this many (a 64-byte line of floats). */
+  private static final int COLUMN_ALIGN = 16;
+
   SumToLikeOp() {
     super("sum_to_like", 2);
   }
@@ -39,15 +42,27 @@ final class SumToLikeOp extends BaseOp {
         && java.util.Arrays.equals(in[0].shapeRef(), in[1].shapeRef())) {
       return new NdArray[] {in[0]};
     }
-    return new NdArray[] {sumTo(in[0], in[1].shapeRef(), NdArray.previous(previous, 0))};
+    return compute(op, in, previous, GemmKernel.DEFAULT);
+  }
+
+  @Override
+  public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
+    if (in[0].dtype() == in[1].dtype()
+        && java.util.Arrays.equals(in[0].shapeRef(), in[1].shapeRef())) {
+      return new NdArray[] {in[0]};
+    }
+    return new NdArray[] {sumTo(in[0], in[1].shapeRef(), NdArray.previous(previous, 0), gemm)};
   }
 
   static NdArray sumTo(NdArray g, int[] target) {
-    return sumTo(g, target, null);
+    return sumTo(g, target, null, GemmKernel.DEFAULT);
   }
 
-  /** As {@link #sumTo(NdArray, int[])}, the float32 cases written into {@code reuse} when it fits. */
-  static NdArray sumTo(NdArray g, int[] target, NdArray reuse) {
+  /**
+   * As {@link #sumTo(NdArray, int[])}, the float32 cases written into {@code reuse} when it fits,
+   * a large float32 sum over rows on gemm's threads.
+   */
+  static NdArray sumTo(NdArray g, int[] target, NdArray reuse, GemmKernel gemm) {
     int[] gs = g.shapeRef();
     // Checked without building the broadcast shape (a bias gradient's sum, every step); the
     // broadcast itself only to name a mismatch as before.
@@ -66,15 +81,8 @@ final class SumToLikeOp extends BaseOp {
     }
     int n = NdArray.sizeOf(target);
     if (f32 && Broadcast.isSuffix(target, gs)) {
-      float[] x = g.floats();
       NdArray result = NdArray.reuseOrZeros(reuse, g.dtype(), target);
-      float[] r = result.floats();
-      java.util.Arrays.fill(r, 0f);
-      for (int base = 0; n > 0 && base < x.length; base += n) {
-        for (int j = 0; j < n; j++) {
-          r[j] += x[base + j];
-        }
-      }
+      sumRows(gemm, g.floats(), result.floats());
       return result;
     }
     double[] x = g.asDoubles();
@@ -84,6 +92,28 @@ final class SumToLikeOp extends BaseOp {
       r[map[i]] += x[i];
     }
     return NdArray.fromDoubles(g.dtype(), target, r);
+  }
+
+  /**
+   * {@code r[j] = sum over rows of x[row * r.length + j]}, each column's sum one chain over the
+   * rows in ascending order from +0; large sums split over gemm's threads by columns, so the split
+   * changes no bits.
+   */
+  static void sumRows(GemmKernel gemm, float[] x, float[] r) {
+    java.util.Arrays.fill(r, 0f);
+    int threads = x.length >= ActivationGradOp.PARALLEL_MIN_ELEMENTS ? gemm.threads() : 1;
+    RowSplit.run(threads, r.length, COLUMN_ALIGN, COLUMN_ALIGN,
+        (j0, j1) -> sumRows(x, r, j0, j1));
+  }
+
+  /** Columns {@code [j0, j1)} of {@link #sumRows(GemmKernel, float[], float[])}. */
+  private static void sumRows(float[] x, float[] r, int j0, int j1) {
+    int n = r.length;
+    for (int base = 0; n > 0 && base < x.length; base += n) {
+      for (int j = j0; j < j1; j++) {
+        r[j] += x[base + j];
+      }
+    }
   }
 
   /** Whether {@code target} broadcasts to exactly {@code full}. */
