@@ -5,7 +5,8 @@ The same cases as io.tributary.bench.LocalTrainingRace, in PyTorch on the CPU wi
 torch.set_num_threads(THREADS): float32 matmul 512^3 (GFLOPS = 2 n^3 / time), one epoch of the
 FedAvg 2NN (784-200-200-10, ReLU) and one of its CNN (two 5x5 convolutions, 32 and 64 channels,
 same padding, ReLU, 2x2 max pooling, 512 dense, 10 out), batch 32, SGD lr 0.01, mean
-cross-entropy, random 28x28 samples; a warm-up over a tenth of the data, then REPS timed epochs, each as wall-clock
+cross-entropy, random 28x28 samples; a warm-up of at least WARM_UP_S seconds (30 products; a tenth
+of the data, repeated), as LocalTrainingRace warms up, then REPS timed epochs, each as wall-clock
 seconds and as the process's CPU seconds (*_cpu_s; all threads).
 
 Usage: torch_anchor.py THREADS REPS SAMPLES CNN_SAMPLES [CASES]
@@ -25,6 +26,7 @@ except ImportError as e:  # run-pytorch.sh checks this first; say it plainly whe
 BATCH = 32
 MATMUL = 512
 MATMUL_CALLS = 10
+WARM_UP_S = 2.0
 
 
 def summary(values):
@@ -36,8 +38,11 @@ def matmul(reps):
     a = torch.rand(MATMUL, MATMUL, generator=g) * 2 - 1
     b = torch.rand(MATMUL, MATMUL, generator=g) * 2 - 1
     c = torch.empty(MATMUL, MATMUL)
-    for _ in range(3 * MATMUL_CALLS):
+    warm = time.perf_counter()
+    calls = 0
+    while calls < 3 * MATMUL_CALLS or time.perf_counter() - warm < WARM_UP_S:
         torch.mm(a, b, out=c)
+        calls += 1
     out = []
     for _ in range(reps):
         t0 = time.perf_counter()
@@ -77,8 +82,12 @@ def epochs(model, shape, samples, reps):
         opt.step()
         return loss.item()
 
-    for x, y in batches[:max(1, len(batches) // 10)]:
-        step(x, y)
+    warm = time.perf_counter()
+    while True:
+        for x, y in batches[:max(1, len(batches) // 10)]:
+            step(x, y)
+        if time.perf_counter() - warm >= WARM_UP_S:
+            break
     out, cpu = [], []
     for _ in range(reps):
         c0 = time.process_time()

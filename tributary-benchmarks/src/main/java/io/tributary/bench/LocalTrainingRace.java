@@ -21,7 +21,8 @@ import java.util.SplittableRandom;
  * -cp} with no options, {@link GemmKernel#DEFAULT} with {@link GemmKernel#withThreads(int)}.
  * Prints one JSON object with every sample and the medians: wall-clock seconds per epoch and, as
  * {@code *_cpu_s}, the process's CPU seconds per epoch (all its threads), the figure that still
- * means something when other processes share the cores.
+ * means something when other processes share the cores. Each case first warms up for at least
+ * two seconds (a tenth of the data, repeated), as the anchor does.
  *
  * <p>Usage: {@code LocalTrainingRace THREADS REPS SAMPLES CNN_SAMPLES [CASES]}, CASES a comma list
  * of {@code matmul}, {@code 2nn} and {@code cnn} (all three by default).
@@ -30,6 +31,13 @@ public final class LocalTrainingRace {
   private static final int BATCH = 32;
   private static final int MATMUL = 512;
   private static final int MATMUL_CALLS = 10;
+  /**
+   * The least time each case warms up before it is timed (torch_anchor.py warms up the same way):
+   * with two threads busy on two cores, the JIT's compiler threads get little time, and a fixed
+   * 30 products or a tenth of an epoch left the first timed repetitions at 60-75% of the steady
+   * state.
+   */
+  private static final long WARM_UP_NANOS = 2_000_000_000L;
 
   private LocalTrainingRace() {}
 
@@ -72,7 +80,8 @@ public final class LocalTrainingRace {
       a[i] = (float) rnd.nextDouble(-1, 1);
       b[i] = (float) rnd.nextDouble(-1, 1);
     }
-    for (int i = 0; i < 3 * MATMUL_CALLS; i++) {
+    long warmStart = System.nanoTime();
+    for (int i = 0; i < 3 * MATMUL_CALLS || System.nanoTime() - warmStart < WARM_UP_NANOS; i++) {
       Gemm.sgemm(kernel, false, false, MATMUL, MATMUL, MATMUL, a, b, c);
     }
     double[] gflops = new double[reps];
@@ -117,9 +126,12 @@ public final class LocalTrainingRace {
       ys.add(NdArray.wrapLongs(DType.INT64, new int[] {n}, y));
     }
     double loss = 0;
-    for (int i = 0; i < Math.max(1, xs.size() / 10); i++) {
-      loss += trainer.trainBatch(xs.get(i), ys.get(i));
-    }
+    long warmStart = System.nanoTime();
+    do {
+      for (int i = 0; i < Math.max(1, xs.size() / 10); i++) {
+        loss += trainer.trainBatch(xs.get(i), ys.get(i));
+      }
+    } while (System.nanoTime() - warmStart < WARM_UP_NANOS);
     double[] seconds = new double[reps];
     double[] cpu = new double[reps];
     for (int r = 0; r < reps; r++) {
