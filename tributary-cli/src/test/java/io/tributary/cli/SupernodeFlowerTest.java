@@ -163,7 +163,8 @@ class SupernodeFlowerTest {
           while (!activated(d) && System.nanoTime() < end && p.isAlive()) {
             Thread.sleep(250);
           }
-          assertThat(activated(d)).as(Files.readString(err)).isTrue();
+          assertThat(activated(d)).as("%s\n--- superlink log (alive: %s):\n%s",
+              Files.readString(err), d.superLinkAlive(), d.tail(d.log("superlink"))).isTrue();
           Thread.sleep(2000); // a few pulls and the heartbeat's first round
         } finally {
           p.destroy();

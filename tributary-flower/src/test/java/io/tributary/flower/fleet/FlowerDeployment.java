@@ -144,6 +144,11 @@ public final class FlowerDeployment implements AutoCloseable {
         + Files.readString(log("superlink")));
   }
 
+  /** Whether the SuperLink's process is running (false before {@link #startSuperLink}). */
+  public boolean superLinkAlive() {
+    return superlink != null && superlink.isAlive();
+  }
+
   /** Kills the SuperLink and what it started (SIGKILL), as a crash would. */
   public void killSuperLink() throws InterruptedException {
     superlink.descendants().forEach(ProcessHandle::destroyForcibly);
