@@ -24,8 +24,7 @@ import java.util.List;
  * over those floats and divided by the row count, each gradient row scaled by the float {@code
  * (float) (seed * (1.0 / n))}. Logits that are not float32, labels that are not integers or a seed
  * that is not one float32 run the four ops' own kernels. Keeps one row of exponentials from run to
- * run ({@link #workspaces()}). With the Vector API kernel, whole vectors of rows run on {@link
- * VectorCrossEntropy}, a row per lane, with the same bits.
+ * run ({@link #workspaces()}).
  */
 final class CrossEntropyMeanOp extends FusedOp {
   static final CrossEntropyMeanOp INSTANCE = new CrossEntropyMeanOp();
@@ -68,29 +67,20 @@ final class CrossEntropyMeanOp extends FusedOp {
         previous[2] = work;
       }
     }
-    boolean vector = gemm.implementation() == Gemm.Kernel.VECTOR && gemm.isAvailable()
-        && VectorCrossEntropy.available();
-    loss.floats()[0] = rows(z, y, n, c, seed.floats()[0], grad.floats(), work.doubles(), vector);
+    loss.floats()[0] = rows(z, y, n, c, seed.floats()[0], grad.floats(), work.doubles());
     return new NdArray[] {loss, grad};
   }
 
   /**
    * Writes the gradient rows into {@code r} and returns the mean loss: the four kernels'
-   * arithmetic, row by row, {@code e} holding one row's exponentials; with {@code vector}, whole
-   * vectors of rows on {@link VectorCrossEntropy} (the same bits), the rest here.
+   * arithmetic, row by row, {@code e} holding one row's exponentials.
    */
   private static float rows(float[] z, long[] labels, int n, int c, float seed, float[] r,
-      double[] e, boolean vector) {
+      double[] e) {
     // unreduce's value: the seed times 1/n, rounded to float once for every row.
     double g = (float) (seed * (1.0 / n));
     double total = 0;
-    int i = 0;
-    if (vector && c > 0) {
-      for (int lanes = VectorCrossEntropy.LANES; i + lanes <= n; i += lanes) {
-        total = VectorCrossEntropy.block(z, labels, i, c, g, r, total);
-      }
-    }
-    for (; i < n; i++) {
+    for (int i = 0; i < n; i++) {
       int base = i * c;
       float max = CrossEntropyOp.rowMax(z, base, c);
       int label = (int) labels[i];

@@ -19,16 +19,16 @@ package io.tributary.graph.ops;
 final class Exponentials {
   /** The smallest argument used; lower ones are raised to it. */
   static final double LOWEST = -708.0;
-  static final int TABLE_BITS = 6;
-  static final int TABLE_SIZE = 1 << TABLE_BITS;
-  /** 2^(j/64) for j = 0 .. 63; read, never written, outside this class ({@link VectorCrossEntropy}). */
-  static final double[] TABLE = new double[TABLE_SIZE];
-  static final double SCALE = TABLE_SIZE * 1.4426950408889634;
+  private static final int TABLE_BITS = 6;
+  private static final int TABLE_SIZE = 1 << TABLE_BITS;
+  /** 2^(j/64) for j = 0 .. 63. */
+  private static final double[] TABLE = new double[TABLE_SIZE];
+  private static final double SCALE = TABLE_SIZE * 1.4426950408889634;
   /** ln2 / 64 in two parts: the high part has trailing zero bits, so k * HI is exact. */
-  static final double HI = 6.93147180369123816490e-01 / TABLE_SIZE;
-  static final double LO = 1.90821492927058770002e-10 / TABLE_SIZE;
+  private static final double HI = 6.93147180369123816490e-01 / TABLE_SIZE;
+  private static final double LO = 1.90821492927058770002e-10 / TABLE_SIZE;
   /** 1.5 * 2^52: adding it rounds to an integer, which then sits in the low bits. */
-  static final double SHIFTER = 0x1.8p52;
+  private static final double SHIFTER = 0x1.8p52;
 
   static {
     for (int j = 0; j < TABLE_SIZE; j++) {

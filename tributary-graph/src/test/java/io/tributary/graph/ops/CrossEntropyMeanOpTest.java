@@ -50,54 +50,6 @@ class CrossEntropyMeanOpTest {
   }
 
   @Test
-  void compute_vectorKernelOverWholeAndPartBlocks_sameBitsAsPortable() {
-    // The tests' JVM adds jdk.incubator.vector (the pom's argLine), so the rows of whole vectors
-    // run on VectorCrossEntropy; the portable kernel runs every row in the scalar loop.
-    GemmKernel vector = GemmKernel.of(Gemm.Kernel.VECTOR);
-    assertThat(vector.isAvailable()).as("jdk.incubator.vector in the tests' JVM").isTrue();
-    GemmKernel portable = GemmKernel.of(Gemm.Kernel.PORTABLE);
-    SplittableRandom rnd = new SplittableRandom(11);
-    for (int classes : new int[] {1, 2, 10, 17, 64}) {
-      for (int rows : new int[] {8, 9, 15, 16, 17, 33, 4}) {
-        for (boolean special : new boolean[] {false, true}) {
-          NdArray z = logits(rnd, rows, classes, special);
-          NdArray y = labels(rnd, rows, classes);
-          NdArray s = NdArray.wrapFloats(new int[0], new float[] {rnd.nextBoolean() ? 1f : 0.3f});
-          NdArray[] got = CrossEntropyMeanOp.INSTANCE.compute(ANY, new NdArray[] {z, y, s},
-              new NdArray[3], vector);
-          NdArray[] want = CrossEntropyMeanOp.INSTANCE.compute(ANY, new NdArray[] {z, y, s},
-              new NdArray[3], portable);
-          String what = rows + "x" + classes + (special ? ", special values" : "");
-          assertSameBits(got[0], want[0], what + ": loss");
-          assertSameBits(got[1], want[1], what + ": gradient");
-          assertSameBits(got[1], fourOps(z, y, s)[1], what + ": gradient of the four ops");
-        }
-      }
-    }
-  }
-
-  @Test
-  void compute_vectorKernelLogitsFarApart_exponentialsClampedAsScalar() {
-    // Differences below Exponentials.LOWEST, at it, subnormal results and exact zeros: each
-    // lane's exponential must take the scalar path's branch and bits.
-    float[] v = new float[16 * 3];
-    for (int i = 0; i < 16; i++) {
-      v[3 * i] = 0f;
-      v[3 * i + 1] = -700f - 3 * i;
-      v[3 * i + 2] = i % 2 == 0 ? -1e30f : -745f + i;
-    }
-    NdArray z = NdArray.wrapFloats(new int[] {16, 3}, v);
-    NdArray y = NdArray.wrapLongs(DType.INT64, new int[] {16},
-        new long[] {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0});
-    NdArray s = NdArray.wrapFloats(new int[0], new float[] {1f});
-    NdArray[] got = CrossEntropyMeanOp.INSTANCE.compute(ANY, new NdArray[] {z, y, s},
-        new NdArray[3], GemmKernel.of(Gemm.Kernel.VECTOR));
-    NdArray[] want = fourOps(z, y, s);
-    assertSameBits(got[0], want[0], "loss");
-    assertSameBits(got[1], want[1], "gradient");
-  }
-
-  @Test
   void compute_offeredItsOwnArrays_overwritesThemWithTheSameBits() {
     SplittableRandom rnd = new SplittableRandom(2);
     NdArray s = NdArray.wrapFloats(new int[0], new float[] {1f});
