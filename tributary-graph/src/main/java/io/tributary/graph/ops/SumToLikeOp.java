@@ -35,18 +35,15 @@ final class SumToLikeOp extends BaseOp {
    */
   @Override
   public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous) {
-    // Nothing to sum: the gradient itself is the result (a kernel never writes into its inputs,
-    // so sharing the array is safe, as a reshape's view is). The executor keeps no array it did
-    // not allocate for reuse.
-    if (in[0].dtype() == in[1].dtype()
-        && java.util.Arrays.equals(in[0].shapeRef(), in[1].shapeRef())) {
-      return new NdArray[] {in[0]};
-    }
     return compute(op, in, previous, GemmKernel.DEFAULT);
   }
 
+  /** As {@link #compute(Op, NdArray[], NdArray[])}; a large float32 sum on gemm's threads. */
   @Override
   public NdArray[] compute(Op op, NdArray[] in, NdArray[] previous, GemmKernel gemm) {
+    // Nothing to sum: the gradient itself is the result (a kernel never writes into its inputs,
+    // so sharing the array is safe, as a reshape's view is). The executor keeps no array it did
+    // not allocate for reuse.
     if (in[0].dtype() == in[1].dtype()
         && java.util.Arrays.equals(in[0].shapeRef(), in[1].shapeRef())) {
       return new NdArray[] {in[0]};
