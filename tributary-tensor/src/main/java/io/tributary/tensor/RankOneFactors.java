@@ -90,6 +90,36 @@ final class RankOneFactors {
    */
   void add(int at, int len, double w, double[] acc, int to, float[] scratch) {
     int done = vector == null ? 0 : vector.add(start, alpha, at, len, w, acc, to);
+    addRest(at, len, done, w, acc, to, scratch);
+  }
+
+  /**
+   * Whether {@link RankOneRun} may add {@code next} in one sweep with this difference: both have
+   * the Vector API kernel, the same start array and the same shape.
+   */
+  boolean runsWith(RankOneFactors next) {
+    return vector != null && next.vector != null && next.start == start
+        && next.vector.runsWith(vector);
+  }
+
+  /** The Vector API kernel, or null. */
+  VectorRankOne vector() {
+    return vector;
+  }
+
+  float[] start() {
+    return start;
+  }
+
+  float alpha() {
+    return alpha;
+  }
+
+  /**
+   * {@link #add}'s scalar loops for elements {@code [at + done, at + len)}, the vector kernel
+   * having added the first {@code done}.
+   */
+  void addRest(int at, int len, int done, double w, double[] acc, int to, float[] scratch) {
     if (done == len) {
       return;
     }

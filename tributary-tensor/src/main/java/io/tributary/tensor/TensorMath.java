@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -509,10 +510,16 @@ public final class TensorMath {
     int tile = Math.min(BLOCK, acc.length);
     float[] xf = f32 ? new float[tile] : null;
     double[] xd = f32 ? null : new double[tile];
+    RankOneRun[] runs = rankOneRuns(pinned, w);
     for (int start = 0; start < acc.length; start += BLOCK) {
       int len = Math.min(BLOCK, acc.length - start);
       for (int k = 0; k < views.size(); k++) {
         double wk = w[k];
+        if (runs[k] != null) {
+          runs[k].add(Math.toIntExact(from + start), len, acc, start, xf);
+          k += runs[k].size() - 1;
+          continue;
+        }
         if (pinned[k] != null) {
           int at = Math.toIntExact(from + start);
           if (pinned[k].factors() != null) {
@@ -565,6 +572,33 @@ public final class TensorMath {
         }
       }
     }
+  }
+
+  /**
+   * The runs of consecutive rank-one differences that {@link RankOneRun} adds in one sweep, at
+   * the index of each run's first difference (null elsewhere): two or more that share a start
+   * and a shape, with the Vector API kernel.
+   */
+  private static RankOneRun[] rankOneRuns(Difference[] pinned, double[] w) {
+    RankOneRun[] runs = new RankOneRun[pinned.length];
+    int k = 0;
+    while (k < pinned.length) {
+      RankOneFactors first = pinned[k] == null ? null : pinned[k].factors();
+      int end = k + 1;
+      while (first != null && end < pinned.length && pinned[end] != null
+          && pinned[end].factors() != null && first.runsWith(pinned[end].factors())) {
+        end++;
+      }
+      if (end - k >= 2) {
+        RankOneFactors[] f = new RankOneFactors[end - k];
+        for (int c = 0; c < f.length; c++) {
+          f[c] = pinned[k + c].factors();
+        }
+        runs[k] = new RankOneRun(f, Arrays.copyOfRange(w, k, end));
+      }
+      k = end;
+    }
+    return runs;
   }
 
   /**

@@ -97,4 +97,87 @@ final class VectorRankOne {
     }
     return q;
   }
+
+  /**
+   * {@code acc[to + q] += w[c] * d_c[at + q]} for each difference {@code c} of a run, in order,
+   * each {@link #add}'s bits, in one sweep: the run's differences share {@code start} and their
+   * width, so a vector of elements loads its start and its sums once and adds every difference's
+   * change in turn while the sums stay in a register (the tiled sum read and wrote them once per
+   * difference). Two vectors of elements at a time, so that two chains of additions overlap: one
+   * chain waits an addition's latency per difference.
+   *
+   * @param kernels the run's kernels, {@link #of} for factors of one width and row count
+   * @return how many elements were added for every difference, from {@code q = 0} (a multiple of
+   *     the lane count); the rest are the scalar loops'
+   */
+  static int addRun(VectorRankOne[] kernels, float[] start, float[] alpha, int at, int len,
+      double[] w, double[] acc, int to) {
+    VectorRankOne first = kernels[0];
+    int cols = first.cols;
+    VectorShuffle<Float>[] shuffles = first.shuffles;
+    int r = at / cols;
+    int p = at - r * cols;
+    int lastRow = first.u.length - LANES;
+    FloatVector zero = FloatVector.zero(F);
+    int phaseStep = LANES % cols;
+    int rowStep = LANES / cols;
+    int q = 0;
+    while (q + 2 * LANES <= len) {
+      int r2 = r + rowStep;
+      int p2 = p + phaseStep;
+      if (p2 >= cols) {
+        p2 -= cols;
+        r2++;
+      }
+      if (r2 > lastRow) {
+        break;
+      }
+      FloatVector s = FloatVector.fromArray(F, start, at + q);
+      FloatVector s2 = FloatVector.fromArray(F, start, at + q + LANES);
+      DoubleVector sum = DoubleVector.fromArray(D, acc, to + q);
+      DoubleVector sum2 = DoubleVector.fromArray(D, acc, to + q + LANES);
+      VectorShuffle<Float> shuffle = shuffles[p];
+      VectorShuffle<Float> shuffle2 = shuffles[p2];
+      for (int c = 0; c < kernels.length; c++) {
+        VectorRankOne k = kernels[c];
+        FloatVector a = FloatVector.broadcast(F, alpha[c]);
+        DoubleVector wv = DoubleVector.broadcast(D, w[c]);
+        FloatVector d = FloatVector.fromArray(F, k.u, r).rearrange(shuffle)
+            .fma(FloatVector.fromArray(F, k.vCycle, p), zero).fma(a, s).sub(s);
+        FloatVector d2 = FloatVector.fromArray(F, k.u, r2).rearrange(shuffle2)
+            .fma(FloatVector.fromArray(F, k.vCycle, p2), zero).fma(a, s2).sub(s2);
+        sum = sum.add(((DoubleVector) d.convertShape(VectorOperators.F2D, D, 0)).mul(wv));
+        sum2 = sum2.add(((DoubleVector) d2.convertShape(VectorOperators.F2D, D, 0)).mul(wv));
+      }
+      sum.intoArray(acc, to + q);
+      sum2.intoArray(acc, to + q + LANES);
+      q += 2 * LANES;
+      r = r2 + rowStep;
+      p = p2 + phaseStep;
+      if (p >= cols) {
+        p -= cols;
+        r++;
+      }
+    }
+    if (q + LANES <= len && r <= lastRow) {
+      FloatVector s = FloatVector.fromArray(F, start, at + q);
+      DoubleVector sum = DoubleVector.fromArray(D, acc, to + q);
+      VectorShuffle<Float> shuffle = shuffles[p];
+      for (int c = 0; c < kernels.length; c++) {
+        VectorRankOne k = kernels[c];
+        FloatVector d = FloatVector.fromArray(F, k.u, r).rearrange(shuffle)
+            .fma(FloatVector.fromArray(F, k.vCycle, p), zero)
+            .fma(FloatVector.broadcast(F, alpha[c]), s).sub(s);
+        sum = sum.add(((DoubleVector) d.convertShape(VectorOperators.F2D, D, 0)).mul(w[c]));
+      }
+      sum.intoArray(acc, to + q);
+      q += LANES;
+    }
+    return q;
+  }
+
+  /** Whether {@link #addRun} may take this kernel after {@code first}: same width and rows. */
+  boolean runsWith(VectorRankOne first) {
+    return cols == first.cols && u.length == first.u.length;
+  }
 }

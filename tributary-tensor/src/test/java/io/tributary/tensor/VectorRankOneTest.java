@@ -3,6 +3,8 @@ package io.tributary.tensor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +65,75 @@ class VectorRankOneTest {
             assertThat(Double.doubleToLongBits(got[i]))
                 .as("width %d, slice [%d, +%d), element %d, awkward %s", cols, at, len, i, awkward)
                 .isEqualTo(Double.doubleToLongBits(want[i]));
+          }
+        }
+      }
+    }
+  }
+
+  /** The step applied to the start, minus the start, as a made tensor: what a step stands for. */
+  private static Tensor made(float[] start, float[] u, float[] v, float alpha) {
+    float[] d = new float[u.length * v.length];
+    for (int i = 0; i < u.length; i++) {
+      for (int j = 0; j < v.length; j++) {
+        float s = start[i * v.length + j];
+        d[i * v.length + j] = Math.fma(Math.fma(u[i], v[j], 0f), alpha, s) - s;
+      }
+    }
+    return Tensor.ofFloats(Shape.of(u.length, v.length), d);
+  }
+
+  @Test
+  void addScaled_runsOfStepsOfOneStart_sameBitsAsTheMadeTensors() {
+    assumeThat(VECTOR_PRESENT).as("the tests run with --add-modules jdk.incubator.vector").isTrue();
+    // Runs of one, two, three and five steps of one start, broken by a step of another start
+    // and by a made tensor; each width; sums read in pieces that start mid-row and mid-vector.
+    // 'S': a step of the shared start, 'O': of another start, 'M': a made tensor.
+    String[] layouts = {"SS", "SSS", "SSOSS", "SMSSSSS", "OSSSSSM", "SSSSSSSS"};
+    int[] widths = {1, 2, 3, 5, 8, 9, 10, 16, 17, 31, 63};
+    for (boolean awkward : new boolean[] {false, true}) {
+      for (int cols : widths) {
+        for (String layout : layouts) {
+          int rows = 301;
+          int size = rows * cols;
+          float[] start = values(size, cols, awkward);
+          float[] other = values(size, cols + 1, awkward);
+          List<Tensor> lazy = new ArrayList<>();
+          List<Tensor> want = new ArrayList<>();
+          double[] w = new double[layout.length()];
+          for (int k = 0; k < layout.length(); k++) {
+            float[] u = values(rows, 100 * k + cols, awkward);
+            float[] v = values(cols, 100 * k + cols + 50, awkward);
+            float alpha = k % 2 == 0 ? -0.03f : 1.5f;
+            w[k] = k == 3 ? -0.0 : 0.5 + k;
+            switch (layout.charAt(k)) {
+              case 'S' -> {
+                lazy.add(Tensor.rankOneStep(start, u, v, alpha, false));
+                want.add(made(start, u, v, alpha));
+              }
+              case 'O' -> {
+                lazy.add(Tensor.rankOneStep(other, u, v, alpha, false));
+                want.add(made(other, u, v, alpha));
+              }
+              default -> {
+                Tensor t = Tensor.ofFloats(Shape.of(rows, cols), values(size, k, awkward));
+                lazy.add(t);
+                want.add(t);
+              }
+            }
+          }
+          int cut = size / 3 + 1;
+          double[] first = new double[cut];
+          double[] second = new double[size - cut];
+          TensorMath.addScaled(lazy, w, first, 0);
+          TensorMath.addScaled(lazy, w, second, cut);
+          double[] expected = new double[size];
+          TensorMath.addScaled(want, w, expected);
+          for (int i = 0; i < size; i++) {
+            double got = i < cut ? first[i] : second[i - cut];
+            assertThat(Double.doubleToLongBits(got))
+                .as("width %d, layout %s, element %d, awkward %s", cols, layout, i, awkward)
+                .isEqualTo(Double.doubleToLongBits(expected[i]));
           }
         }
       }
