@@ -30,6 +30,7 @@ benchmarks=(
   "aggregation|3|$s/run-aggregation.sh"
   "rounds|4|$s/run-rounds.sh 100000 2 10 100 1000 10000"
   "aggregation-rules|4|$s/run-aggregation-rules.sh"
+  "rank-one-sum|2|$s/run-rank-one-sum.sh"
   "fedprox-vector|8|VECTOR=1 $s/run-fedprox-protocol.sh"
   "fedprox-plain|9|$s/run-fedprox-protocol.sh"
   "csv-stream|6|$s/run-csv-stream.sh 2048 256m csv"
