@@ -8,7 +8,7 @@ package io.tributary.tensor;
  * holds the same bits however it is sliced.
  */
 final class RankOneFactors {
-  private static final boolean VECTOR_PRESENT =
+  static final boolean VECTOR_PRESENT =
       ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
 
   private final float[] start;
@@ -17,18 +17,104 @@ final class RankOneFactors {
   private final float alpha;
   /** The sum's Vector API kernel for short rows, or null (the scalar loops compute it all). */
   private final VectorRankOne vector;
+  /**
+   * The rows whose {@code u} is not zero, ascending, where a zero row's change is known to be
+   * +0 and such rows are most of them ({@link #addSparse}); null otherwise.
+   */
+  private final int[] nonzeroRows;
 
   RankOneFactors(float[] start, float[] u, float[] v, float alpha) {
-    this(start, u, v, alpha, VECTOR_PRESENT);
+    this(start, u, v, alpha, VECTOR_PRESENT, false);
   }
 
   /** {@code vectorize}: whether {@link #add} may use the Vector API (false where it is absent). */
   RankOneFactors(float[] start, float[] u, float[] v, float alpha, boolean vectorize) {
+    this(start, u, v, alpha, vectorize, false);
+  }
+
+  /**
+   * {@code startFinite}: whether the start's lender checked every element finite, which with
+   * finite {@code v} and {@code alpha} makes every element of a zero row +0.
+   */
+  RankOneFactors(float[] start, float[] u, float[] v, float alpha, boolean vectorize,
+      boolean startFinite) {
     this.start = start;
     this.u = u;
     this.v = v;
     this.alpha = alpha;
     this.vector = vectorize && v.length < LONG_ROW ? VectorRankOne.of(u, v) : null;
+    this.nonzeroRows = startFinite && Float.isFinite(alpha) && allFinite(v) ? sparseRows(u)
+        : null;
+  }
+
+  /** At most one row in this many non-zero for {@link #addSparse}. */
+  private static final int SPARSE_DIVISOR = 16;
+
+  /** The non-zero rows of {@code u}, ascending, or null when there are more than a few. */
+  private static int[] sparseRows(float[] u) {
+    int limit = u.length / SPARSE_DIVISOR;
+    int[] rows = new int[Math.min(limit, 64)];
+    int n = 0;
+    for (int i = 0; i < u.length; i++) {
+      if (u[i] != 0f) {
+        if (n == limit) {
+          return null;
+        }
+        if (n == rows.length) {
+          rows = java.util.Arrays.copyOf(rows, Math.min(limit, 2 * n));
+        }
+        rows[n++] = i;
+      }
+    }
+    return java.util.Arrays.copyOf(rows, n);
+  }
+
+  private static boolean allFinite(float[] a) {
+    for (float x : a) {
+      if (!Float.isFinite(x)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether {@link #addSparse} may stand for {@link #add}: the start is finite, {@code v} and
+   * {@code alpha} are, and few rows of {@code u} are not zero.
+   */
+  boolean sparse() {
+    return nonzeroRows != null;
+  }
+
+  /**
+   * {@link #add} reading only the non-zero rows: the bits of {@link #add} when {@link #sparse},
+   * {@code w} is finite and {@code acc[to, to + len)} holds no -0. A zero row's element is
+   * {@code fma(fma(0, v_j, 0), alpha, s) - s}: the product is +0 for a finite {@code v_j}, the
+   * step is {@code s} (+0 when {@code s} is -0 and the product's sign says so, which then
+   * subtracts to +0 as well), and a finite {@code s} minus itself is +0; {@code acc + w * (+0)}
+   * is {@code acc} for every {@code acc} but -0, which the caller ruled out (a sum that starts at
+   * +0 never reaches -0, since x + y is -0 only when both are).
+   */
+  void addSparse(int at, int len, double w, double[] acc, int to) {
+    int cols = v.length;
+    int[] rows = nonzeroRows;
+    int end = at + len;
+    int k = java.util.Arrays.binarySearch(rows, at / cols);
+    for (k = k < 0 ? -k - 1 : k; k < rows.length; k++) {
+      int i = rows[k];
+      int rowStart = i * cols;
+      if (rowStart >= end) {
+        break;
+      }
+      int first = Math.max(rowStart, at);
+      int last = Math.min(rowStart + cols, end);
+      float ui = u[i];
+      for (int e = first; e < last; e++) {
+        float s = start[e];
+        float d = Math.fma(Math.fma(ui, v[e - rowStart], 0f), alpha, s) - s;
+        acc[to + e - at] += w * d;
+      }
+    }
   }
 
   /** The elements: {@code u.length * v.length}. */

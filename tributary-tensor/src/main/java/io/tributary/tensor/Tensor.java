@@ -303,7 +303,8 @@ public final class Tensor {
       return zeros(DType.FLOAT32, shape);
     }
     return new Tensor(DType.FLOAT32, shape, null,
-        new Difference(new RankOneFactors(start, u, v, alpha), startWithinHalfRange), null, 0,
+        new Difference(new RankOneFactors(start, u, v, alpha, RankOneFactors.VECTOR_PRESENT,
+            startWithinHalfRange), startWithinHalfRange), null, 0,
         shape.contiguousStrides());
   }
 

@@ -510,9 +510,18 @@ public final class TensorMath {
     int tile = Math.min(BLOCK, acc.length);
     float[] xf = f32 ? new float[tile] : null;
     double[] xd = f32 ? null : new double[tile];
-    RankOneRun[] runs = rankOneRuns(pinned, w);
+    boolean[] sparse = new boolean[pinned.length];
+    boolean anySparse = false;
+    for (int k = 0; k < pinned.length; k++) {
+      sparse[k] = pinned[k] != null && pinned[k].factors() != null && pinned[k].factors().sparse()
+          && Double.isFinite(w[k]);
+      anySparse |= sparse[k];
+    }
+    RankOneRun[] runs = rankOneRuns(pinned, sparse, w);
     for (int start = 0; start < acc.length; start += BLOCK) {
       int len = Math.min(BLOCK, acc.length - start);
+      // A sparse step adds only its non-zero rows: the same bits where no sum is -0 or NaN.
+      boolean sparseOk = anySparse && plainSums(acc, start, len);
       for (int k = 0; k < views.size(); k++) {
         double wk = w[k];
         if (runs[k] != null) {
@@ -522,7 +531,9 @@ public final class TensorMath {
         }
         if (pinned[k] != null) {
           int at = Math.toIntExact(from + start);
-          if (pinned[k].factors() != null) {
+          if (sparse[k] && sparseOk) {
+            pinned[k].factors().addSparse(at, len, wk, acc, start);
+          } else if (pinned[k].factors() != null) {
             // The step's change, computed into the tile from the factors and the start (which
             // the batch's other updates of the same start find in cache).
             pinned[k].factors().add(at, len, wk, acc, start, xf);
@@ -575,17 +586,31 @@ public final class TensorMath {
   }
 
   /**
+   * Whether {@code acc[at, at + len)} holds no -0 and no NaN: there adding a zero (+0 or -0)
+   * leaves every element as it is, so a step's zero rows may be skipped.
+   */
+  private static boolean plainSums(double[] acc, int at, int len) {
+    boolean plain = true;
+    for (int i = at; i < at + len; i++) {
+      double x = acc[i];
+      // -0 is the only value equal to 0 whose bits are negative; NaN is not equal to itself.
+      plain &= x == x && (x != 0 || Double.doubleToRawLongBits(x) == 0);
+    }
+    return plain;
+  }
+
+  /**
    * The runs of consecutive rank-one differences that {@link RankOneRun} adds in one sweep, at
    * the index of each run's first difference (null elsewhere): two or more that share a start
-   * and a shape, with the Vector API kernel.
+   * and a shape, with the Vector API kernel, none of them sparse (those add their rows alone).
    */
-  private static RankOneRun[] rankOneRuns(Difference[] pinned, double[] w) {
+  private static RankOneRun[] rankOneRuns(Difference[] pinned, boolean[] sparse, double[] w) {
     RankOneRun[] runs = new RankOneRun[pinned.length];
     int k = 0;
     while (k < pinned.length) {
-      RankOneFactors first = pinned[k] == null ? null : pinned[k].factors();
+      RankOneFactors first = pinned[k] == null || sparse[k] ? null : pinned[k].factors();
       int end = k + 1;
-      while (first != null && end < pinned.length && pinned[end] != null
+      while (first != null && end < pinned.length && pinned[end] != null && !sparse[end]
           && pinned[end].factors() != null && first.runsWith(pinned[end].factors())) {
         end++;
       }

@@ -86,6 +86,69 @@ class RankOneStepTest {
     assertThat(lazy.get(0).isDeferred()).as("read in place, never made").isTrue();
   }
 
+  /** {@code n} zeros with {@code nonzero} Gaussians (and a -0) at seeded rows. */
+  private static float[] sparse(int n, int nonzero, long seed) {
+    float[] a = new float[n];
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+    for (int k = 0; k < nonzero; k++) {
+      a[rnd.nextInt(n)] = (float) rnd.nextGaussian();
+    }
+    a[rnd.nextInt(n)] = -0f;
+    return a;
+  }
+
+  @Test
+  void addScaled_sparseSteps_sameBitsAsTheMadeTensors() {
+    // Steps whose u is mostly zero add only their non-zero rows; the sums must be the dense
+    // ones: also where a sum is -0 or NaN (in the first tile only), where v, alpha or the start
+    // is not finite (the zero rows' elements are then NaN), and for weights of every sign.
+    int rows = 2_001;
+    int cols = 10;
+    int size = rows * cols;
+    float inf = Float.POSITIVE_INFINITY;
+    // {v's special value, alpha, start's special value at every 7th element}
+    float[][] cases = {{1f, -0.5f, 1f}, {inf, -0.5f, 1f}, {1f, inf, 1f}, {1f, -0.5f, inf},
+        {1f, -0.5f, -0f}, {1f, 0f, 1f}};
+    for (float[] c : cases) {
+      float[] start = gaussians(size, 3);
+      for (int i = 0; i < size; i += 7) {
+        start[i] = c[2] == 1f ? start[i] : c[2];
+      }
+      boolean finiteStart = Float.isFinite(c[2]);
+      List<Tensor> lazy = new ArrayList<>();
+      List<Tensor> made = new ArrayList<>();
+      for (int k = 0; k < 5; k++) {
+        float[] u = k == 2 ? gaussians(rows, 40) : sparse(rows, 20, 10 + k);
+        float[] v = gaussians(cols, 20 + k);
+        v[3] = c[0] == 1f ? v[3] : c[0];
+        lazy.add(Tensor.rankOneStep(start, u, v, c[1], finiteStart));
+        made.add(applied(start, u, v, c[1]));
+      }
+      double[] w = {1.0, -2.5, 0.0, -0.0, 3.0};
+      double[] init = new double[size];
+      for (int i = 0; i < size; i++) {
+        init[i] = i % 3 == 0 ? 0.0 : i * 0.5;
+      }
+      init[5] = -0.0;
+      init[17] = Double.NaN;
+      double[] first = java.util.Arrays.copyOfRange(init, 0, 5_000);
+      double[] second = java.util.Arrays.copyOfRange(init, 5_000, size);
+      TensorMath.addScaled(lazy, w, first, 0);
+      TensorMath.addScaled(lazy, w, second, 5_000);
+      double[] want = init.clone();
+      TensorMath.addScaled(made, w, want);
+
+      double[] got = new double[size];
+      System.arraycopy(first, 0, got, 0, first.length);
+      System.arraycopy(second, 0, got, first.length, second.length);
+      for (int i = 0; i < size; i++) {
+        assertThat(Double.doubleToRawLongBits(got[i]))
+            .as("case %s, element %d", java.util.Arrays.toString(c), i)
+            .isEqualTo(Double.doubleToRawLongBits(want[i]));
+      }
+    }
+  }
+
   @Test
   void addScaled_oneRankOneStep_readInPlace() {
     float[] start = gaussians(50, 1);
