@@ -1,5 +1,7 @@
 package io.tributary.tensor;
 
+import java.util.Arrays;
+
 /**
  * What a rank-one difference is made of ({@link Tensor#rankOneStep}): element (i, j) of a
  * [{@code u.length}, {@code v.length}] tensor is {@code fma(fma(u[i], v[j], 0), alpha, s) - s}
@@ -43,7 +45,8 @@ final class RankOneFactors {
     this.v = v;
     this.alpha = alpha;
     this.vector = vectorize && v.length < LONG_ROW ? VectorRankOne.of(u, v) : null;
-    this.nonzeroRows = startFinite && Float.isFinite(alpha) && allFinite(v) ? sparseRows(u)
+    this.nonzeroRows = startFinite && Float.isFinite(alpha) && Double.isFinite(maxAbs(v))
+        ? sparseRows(u)
         : null;
   }
 
@@ -61,21 +64,12 @@ final class RankOneFactors {
           return null;
         }
         if (n == rows.length) {
-          rows = java.util.Arrays.copyOf(rows, Math.min(limit, 2 * n));
+          rows = Arrays.copyOf(rows, Math.min(limit, 2 * n));
         }
         rows[n++] = i;
       }
     }
-    return java.util.Arrays.copyOf(rows, n);
-  }
-
-  private static boolean allFinite(float[] a) {
-    for (float x : a) {
-      if (!Float.isFinite(x)) {
-        return false;
-      }
-    }
-    return true;
+    return Arrays.copyOf(rows, n);
   }
 
   /**
@@ -99,7 +93,7 @@ final class RankOneFactors {
     int cols = v.length;
     int[] rows = nonzeroRows;
     int end = at + len;
-    int k = java.util.Arrays.binarySearch(rows, at / cols);
+    int k = Arrays.binarySearch(rows, at / cols);
     for (k = k < 0 ? -k - 1 : k; k < rows.length; k++) {
       int i = rows[k];
       int rowStart = i * cols;
