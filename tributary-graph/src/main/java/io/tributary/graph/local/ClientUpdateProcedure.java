@@ -203,17 +203,26 @@ final class ClientUpdateProcedure implements GraphProcedure {
         // Read, never written: the step updates only the parameters' arrays.
         feeds[at++] = initial[params.indexOf(p)];
       }
-      for (NdArray w : weights.values()) {
-        feeds[at++] = w;
-      }
-      int batchAt = at;
-      // The thread's run of the step, kept from its last client: planned once, its arrays reused.
-      List<LocalBatch> data = batches;
       // One SGD step over one example, returning the delta: the weight updates that are outer
       // products are left unapplied and read where the delta is summed (no trained array is
       // written, no working copy restored; Tensor.rankOneStep), the same bits as applied.
       List<RankOneUpdate> deferred = stepper == null && !trainedModel && epochs == 1
           && batches.size() == 1 ? new ArrayList<>(params.size()) : null;
+      // The arrays the step reads, by parameter: in its one run the copy holds the start's
+      // elements until the accumulations, so a start known finite makes it finite too, and a
+      // product may skip an example's zero features (NdArray#assumingFinite).
+      NdArray[] fed = trained.clone();
+      for (int i = 0; deferred != null && i < fed.length; i++) {
+        if (start.withinHalfRange(initial, i)) {
+          fed[i] = copy.finiteView(i);
+        }
+      }
+      for (NdArray w : fed) {
+        feeds[at++] = w;
+      }
+      int batchAt = at;
+      // The thread's run of the step, kept from its last client: planned once, its arrays reused.
+      List<LocalBatch> data = batches;
       Stepped stepped = steps.with(step -> stepper == null
           ? train(step, feeds, batchAt, data, epochs, where, deferred)
           : trainWith(stepper, weights, step, feeds, batchAt, data, epochs, where));
@@ -223,7 +232,7 @@ final class ClientUpdateProcedure implements GraphProcedure {
       }
       Map<String, Tensor> delta = new LinkedHashMap<>();
       for (int i = 0; i < params.size(); i++) {
-        RankOneUpdate update = deferredFor(deferred, trained[i]);
+        RankOneUpdate update = deferredFor(deferred, fed[i]);
         // The delta is lent the working copy: made from it only if something reads it.
         delta.put(params.get(i),
             trainedModel ? trained[i].toTensor()

@@ -66,6 +66,8 @@ final class ModelArrays {
     private NdArray[] copiedFrom;
     /** Per array, whether it may differ from {@link #copiedFrom}'s. */
     private final boolean[] changed;
+    /** Per array, its view marked finite ({@link #finiteView}), made when first asked for. */
+    private final NdArray[] finiteViews;
     /** Deltas over the arrays not yet given back. */
     private int lent;
     /** The tensors lent the arrays, to make them when the copy is needed back. */
@@ -74,6 +76,22 @@ final class ModelArrays {
     private Copy(NdArray[] arrays) {
       this.arrays = arrays;
       this.changed = new boolean[arrays.length];
+      this.finiteViews = new NdArray[arrays.length];
+    }
+
+    /**
+     * Array {@code i} {@link NdArray#assumingFinite marked finite}, for a caller that has just
+     * been handed this copy for a start whose array {@code i} is finite (then the copy holds the
+     * start's elements) and that feeds it to one run of a step: nothing writes it until the run's
+     * accumulations, after every op has read it. Only the owning thread asks.
+     */
+    NdArray finiteView(int i) {
+      NdArray v = finiteViews[i];
+      if (v == null) {
+        v = arrays[i].assumingFinite();
+        finiteViews[i] = v;
+      }
+      return v;
     }
 
     /**
@@ -119,7 +137,7 @@ final class ModelArrays {
      * next client at once.
      */
     Tensor rankOneStep(int i, NdArray start, boolean startWithinHalfRange, RankOneUpdate update) {
-      if (update.target() != arrays[i]) {
+      if (!update.target().sharesStorage(arrays[i])) {
         throw new IllegalArgumentException("the update is not of this copy's array " + i);
       }
       synchronized (this) {
@@ -204,7 +222,10 @@ final class ModelArrays {
     }
   }
 
-  /** The arrays of {@code tensors}, in their order; not to be written. */
+  /**
+   * The arrays of {@code tensors}, in their order; not to be written. Those whose elements are
+   * all finite (within half the range) are {@link NdArray#assumingFinite marked so}.
+   */
   NdArray[] of(List<Tensor> tensors) {
     Last l = last;
     if (l != null && same(l.tensors(), tensors)) {
@@ -213,8 +234,10 @@ final class ModelArrays {
     NdArray[] arrays = new NdArray[tensors.size()];
     boolean[] within = new boolean[arrays.length];
     for (int i = 0; i < arrays.length; i++) {
-      arrays[i] = NdArray.fromTensor(tensors.get(i));
-      within[i] = withinHalfRange(arrays[i]);
+      NdArray a = NdArray.fromTensor(tensors.get(i));
+      within[i] = withinHalfRange(a);
+      // Read-only from here on, so a product may read it as finite (NdArray#assumingFinite).
+      arrays[i] = within[i] ? a.assumingFinite() : a;
     }
     last = new Last(List.copyOf(tensors), arrays, within);
     return arrays;

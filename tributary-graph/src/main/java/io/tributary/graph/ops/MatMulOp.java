@@ -124,7 +124,8 @@ final class MatMulOp extends BaseOp {
 
   /**
    * {@code op(a) op(b)} on {@code gemm}, written into {@code reuse} when it fits (every element is
-   * overwritten).
+   * overwritten). A float32 {@code b} {@link NdArray#assumedFinite marked finite} lets the Java
+   * kernels skip the zero elements of sparse rows of {@code a}, with the same bits.
    */
   static NdArray multiply(GemmKernel gemm, NdArray a, NdArray b, boolean ta, boolean tb,
       NdArray reuse) {
@@ -135,7 +136,14 @@ final class MatMulOp extends BaseOp {
     int[] shape = {m, n};
     NdArray c = NdArray.reuseOrZeros(reuse, a.dtype(), shape);
     if (a.dtype() == DType.FLOAT32) {
-      Gemm.sgemm(gemm, ta, tb, m, n, k, a.floats(), b.floats(), c.floats());
+      // Rows of a that are mostly zero, times a b known finite: the Java kernels' bits from the
+      // non-zero steps alone (SparseRows), else the dense product.
+      boolean sparse = b.assumedFinite() && !ta && !tb
+          && gemm.implementation() != Gemm.Kernel.OPENBLAS && gemm.isAvailable()
+          && SparseRows.multiply(m, n, k, a.floats(), b.floats(), c.floats());
+      if (!sparse) {
+        Gemm.sgemm(gemm, ta, tb, m, n, k, a.floats(), b.floats(), c.floats());
+      }
     } else {
       Gemm.dgemm(gemm, ta, tb, m, n, k, a.asDoubles(), b.asDoubles(), c.doubles());
     }

@@ -22,14 +22,21 @@ public final class NdArray {
   private final float[] f;
   private final double[] d;
   private final long[] l;
+  /** Whether kernels may read every element as finite ({@link #assumingFinite}). */
+  private final boolean finite;
 
   private NdArray(DType dtype, int[] shape, float[] f, double[] d, long[] l) {
+    this(dtype, shape, f, d, l, false);
+  }
+
+  private NdArray(DType dtype, int[] shape, float[] f, double[] d, long[] l, boolean finite) {
     this.dtype = dtype;
     this.shape = shape;
     this.size = sizeOf(shape);
     this.f = f;
     this.d = d;
     this.l = l;
+    this.finite = finite;
   }
 
   /** The element count of {@code shape}, checked to fit an int (arrays are int-indexed). */
@@ -302,6 +309,23 @@ public final class NdArray {
     int[] s = newShape.clone();
     checkLength(s, size);
     return new NdArray(dtype, s, f, d, l);
+  }
+
+  /**
+   * This array's storage and shape, marked for kernels to read as holding only finite elements:
+   * a product then skips the zero elements of its other operand, whose terms add only a zero
+   * ({@link MatMulOp}), without reading them. The caller vouches for the mark: every element is
+   * finite (checked once, for a model that many calls read) and nothing writes the storage while
+   * a kernel reads this view as an input. A compiled run writes only its accumulations' targets,
+   * after every op has read them, so the mark holds for one run of a step fed this view.
+   */
+  public NdArray assumingFinite() {
+    return finite ? this : new NdArray(dtype, shape, f, d, l, true);
+  }
+
+  /** Whether this array was marked by {@link #assumingFinite}. */
+  public boolean assumedFinite() {
+    return finite;
   }
 
   /** Shapes as a readable list, for messages. */
