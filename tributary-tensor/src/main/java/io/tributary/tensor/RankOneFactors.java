@@ -59,6 +59,15 @@ final class RankOneFactors {
     int[] rows = new int[Math.min(limit, 64)];
     int n = 0;
     for (int i = 0; i < u.length; i++) {
+      // Eight zeros (+0 or -0) at once: their bits, sign dropped, are all 0.
+      if (i + 8 <= u.length && ((Float.floatToRawIntBits(u[i]) | Float.floatToRawIntBits(u[i + 1])
+          | Float.floatToRawIntBits(u[i + 2]) | Float.floatToRawIntBits(u[i + 3])
+          | Float.floatToRawIntBits(u[i + 4]) | Float.floatToRawIntBits(u[i + 5])
+          | Float.floatToRawIntBits(u[i + 6]) | Float.floatToRawIntBits(u[i + 7]))
+          & 0x7fffffff) == 0) {
+        i += 7;
+        continue;
+      }
       if (u[i] != 0f) {
         if (n == limit) {
           return null;
@@ -126,7 +135,8 @@ final class RankOneFactors {
     if (!startWithin) {
       return false;
     }
-    double mu = maxAbs(u);
+    // A sparse u's largest magnitude is among its non-zero rows (a NaN is one of them).
+    double mu = nonzeroRows != null ? maxAbs(u, nonzeroRows) : maxAbs(u);
     double mv = maxAbs(v);
     if (!Double.isFinite(mu) || !Double.isFinite(mv) || !Float.isFinite(alpha)) {
       return false;
@@ -140,6 +150,15 @@ final class RankOneFactors {
     float m = 0f;
     for (float x : a) {
       m = Math.max(m, Math.abs(x));
+    }
+    return m;
+  }
+
+  /** The largest magnitude among {@code a}'s elements at {@code rows}, or NaN where one is. */
+  private static double maxAbs(float[] a, int[] rows) {
+    float m = 0f;
+    for (int i : rows) {
+      m = Math.max(m, Math.abs(a[i]));
     }
     return m;
   }

@@ -2,6 +2,7 @@ package io.tributary.tensor;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorShuffle;
@@ -53,6 +54,32 @@ final class VectorRankOne {
       shuffles[p] = VectorShuffle.fromArray(F, lanes, 0);
     }
   }
+
+  /**
+   * Whether {@code acc[at, at + len)} holds no -0 and no NaN ({@link TensorMath#plainSums}), a
+   * vector of bits at a time: -0 is the one value whose bits equal the sign bit, and NaNs are
+   * the values whose bits without the sign exceed infinity's.
+   */
+  static boolean plainSums(double[] acc, int at, int len) {
+    int end = at + len;
+    int i = at;
+    for (int bound = at + D.loopBound(len); i < bound; i += LANES) {
+      LongVector bits = DoubleVector.fromArray(D, acc, i).reinterpretAsLongs();
+      if (bits.compare(VectorOperators.EQ, Long.MIN_VALUE)
+          .or(bits.and(Long.MAX_VALUE).compare(VectorOperators.GT, INFINITY_BITS)).anyTrue()) {
+        return false;
+      }
+    }
+    for (; i < end; i++) {
+      long b = Double.doubleToRawLongBits(acc[i]);
+      if (b == Long.MIN_VALUE || (b & Long.MAX_VALUE) > INFINITY_BITS) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static final long INFINITY_BITS = Double.doubleToRawLongBits(Double.POSITIVE_INFINITY);
 
   /**
    * The kernel for the factors {@code u} (rows) and {@code v} (columns), or null where this

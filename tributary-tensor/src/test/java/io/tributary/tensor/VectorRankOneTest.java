@@ -141,6 +141,42 @@ class VectorRankOneTest {
   }
 
   @Test
+  void plainSums_negativeZeroOrNaNAnywhere_falseAsTheScalarLoop() {
+    assumeThat(VECTOR_PRESENT).as("the tests run with --add-modules jdk.incubator.vector").isTrue();
+    double[] odd = {-0.0, Double.NaN, Double.longBitsToDouble(0xfff8000000000001L),
+        Double.longBitsToDouble(0x7ff0000000000001L)};
+    double[] plain = {0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE,
+        -Double.MIN_VALUE, -1.5, Double.MAX_VALUE, -Double.MAX_VALUE};
+    SplittableRandom rnd = new SplittableRandom(17);
+    for (int len : new int[] {0, 1, 7, 8, 9, 31, 64, 4096}) {
+      for (int at : new int[] {0, 1, 5}) {
+        double[] acc = new double[at + len + 3];
+        for (int i = 0; i < acc.length; i++) {
+          acc[i] = plain[rnd.nextInt(plain.length)];
+        }
+        // Odd values just outside the range are not read.
+        acc[acc.length - 1] = -0.0;
+        if (at > 0) {
+          acc[at - 1] = Double.NaN;
+        }
+        assertThat(VectorRankOne.plainSums(acc, at, len)).as("len %d at %d", len, at).isTrue();
+        assertThat(TensorMath.plainSumsScalar(acc, at, len)).isTrue();
+        for (int probe = 0; probe < Math.min(len, 12); probe++) {
+          int where = at + (probe < 3 ? probe : rnd.nextInt(len));
+          for (double o : odd) {
+            double kept = acc[where];
+            acc[where] = o;
+            assertThat(VectorRankOne.plainSums(acc, at, len))
+                .as("len %d at %d, %s at %d", len, at, o, where).isFalse();
+            assertThat(TensorMath.plainSumsScalar(acc, at, len)).isFalse();
+            acc[where] = kept;
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void add_wideRows_leftToTheScalarLoops() {
     float[] u = values(3, 1, false);
     float[] v = values(64, 2, false);
