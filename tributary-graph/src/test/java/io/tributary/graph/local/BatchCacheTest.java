@@ -15,20 +15,41 @@ class BatchCacheTest {
         "y", Tensor.ofLongs(Shape.of(n), new long[n]));
   }
 
+  /** Reads {@code b} twice, so that the cache keeps it (from the second read on). */
+  private static LocalBatch readTwice(BatchCache cache, StructValue b, long index) {
+    cache.read(b, "data", index);
+    return cache.read(b, "data", index);
+  }
+
   @Test
-  void read_sameValueAgain_returnsTheArraysReadBefore() {
+  void read_sameValueAgain_keepsItFromTheSecondRead() {
     BatchCache cache = new BatchCache(1 << 20);
     StructValue b = batch(3);
     LocalBatch first = cache.read(b, "data", 0);
-    assertThat(cache.read(b, "data", 0)).isSameAs(first);
+    assertThat(cache.size()).isZero();
+    LocalBatch second = cache.read(b, "data", 0);
+    assertThat(second).isNotSameAs(first);
+    assertThat(cache.read(b, "data", 0)).isSameAs(second);
     assertThat(cache.bytes()).isEqualTo(3 * 16);
+  }
+
+  @Test
+  void read_valuesReadOnceEach_keepsNothing() {
+    BatchCache cache = new BatchCache(1 << 20);
+    for (int i = 0; i < 3 * BatchCache.NOTED; i++) {
+      cache.read(batch(1), "data", i);
+    }
+    assertThat(cache.size()).isZero();
+    assertThat(cache.bytes()).isZero();
   }
 
   @Test
   void read_equalButDistinctValue_convertsItAgain() {
     BatchCache cache = new BatchCache(1 << 20);
-    LocalBatch first = cache.read(batch(3), "data", 0);
-    assertThat(cache.read(batch(3), "data", 0)).isNotSameAs(first);
+    StructValue a = batch(3);
+    StructValue b = batch(3);
+    LocalBatch first = readTwice(cache, a, 0);
+    assertThat(readTwice(cache, b, 0)).isNotSameAs(first);
     assertThat(cache.size()).isEqualTo(2);
   }
 
@@ -38,10 +59,10 @@ class BatchCacheTest {
     StructValue a = batch(4);
     StructValue b = batch(4);
     StructValue c = batch(4);
-    LocalBatch la = cache.read(a, "data", 0);
-    LocalBatch lb = cache.read(b, "data", 1);
+    LocalBatch la = readTwice(cache, a, 0);
+    LocalBatch lb = readTwice(cache, b, 1);
     cache.read(a, "data", 0);
-    cache.read(c, "data", 2);
+    readTwice(cache, c, 2);
     assertThat(cache.size()).isEqualTo(2);
     assertThat(cache.bytes()).isEqualTo(2 * 16 * 4);
     assertThat(cache.read(a, "data", 0)).isSameAs(la);
@@ -52,7 +73,7 @@ class BatchCacheTest {
   void read_batchLargerThanTheCap_isConvertedButNotKept() {
     BatchCache cache = new BatchCache(10);
     StructValue b = batch(4);
-    LocalBatch first = cache.read(b, "data", 0);
+    LocalBatch first = readTwice(cache, b, 0);
     assertThat(first.size()).isEqualTo(4);
     assertThat(cache.read(b, "data", 0)).isNotSameAs(first);
     assertThat(cache.size()).isZero();
