@@ -58,25 +58,15 @@ final class RankOneFactors {
     int limit = u.length / SPARSE_DIVISOR;
     int[] rows = new int[Math.min(limit, 64)];
     int n = 0;
-    for (int i = 0; i < u.length; i++) {
-      // Eight zeros (+0 or -0) at once: their bits, sign dropped, are all 0.
-      if (i + 8 <= u.length && ((Float.floatToRawIntBits(u[i]) | Float.floatToRawIntBits(u[i + 1])
-          | Float.floatToRawIntBits(u[i + 2]) | Float.floatToRawIntBits(u[i + 3])
-          | Float.floatToRawIntBits(u[i + 4]) | Float.floatToRawIntBits(u[i + 5])
-          | Float.floatToRawIntBits(u[i + 6]) | Float.floatToRawIntBits(u[i + 7]))
-          & 0x7fffffff) == 0) {
-        i += 7;
-        continue;
+    for (int i = Zeros.nextNonZero(u, 0, u.length); i < u.length;
+        i = Zeros.nextNonZero(u, i + 1, u.length)) {
+      if (n == limit) {
+        return null;
       }
-      if (u[i] != 0f) {
-        if (n == limit) {
-          return null;
-        }
-        if (n == rows.length) {
-          rows = Arrays.copyOf(rows, Math.min(limit, 2 * n));
-        }
-        rows[n++] = i;
+      if (n == rows.length) {
+        rows = Arrays.copyOf(rows, Math.min(limit, 2 * n));
       }
+      rows[n++] = i;
     }
     return Arrays.copyOf(rows, n);
   }

@@ -1,5 +1,6 @@
 package io.tributary.graph.ops;
 
+import io.tributary.tensor.Zeros;
 import java.util.Arrays;
 
 /**
@@ -59,35 +60,12 @@ final class SparseRows {
    */
   private static boolean row(int n, int k, float[] a, int a0, float[] b, float[] acc, int limit) {
     int nonZero = 0;
-    int p = 0;
-    // Eight elements tested at once: their bits, sign dropped, are all 0 only for eight zeros.
-    for (; p + 8 <= k; p += 8) {
-      int at = a0 + p;
-      int any = Float.floatToRawIntBits(a[at]) | Float.floatToRawIntBits(a[at + 1])
-          | Float.floatToRawIntBits(a[at + 2]) | Float.floatToRawIntBits(a[at + 3])
-          | Float.floatToRawIntBits(a[at + 4]) | Float.floatToRawIntBits(a[at + 5])
-          | Float.floatToRawIntBits(a[at + 6]) | Float.floatToRawIntBits(a[at + 7]);
-      if ((any & 0x7fffffff) == 0) {
-        continue;
+    int end = a0 + k;
+    for (int p = Zeros.nextNonZero(a, a0, end); p < end; p = Zeros.nextNonZero(a, p + 1, end)) {
+      if (++nonZero > limit) {
+        return false;
       }
-      for (int q = p; q < p + 8; q++) {
-        float x = a[a0 + q];
-        if (x != 0f) {
-          if (++nonZero > limit) {
-            return false;
-          }
-          step(n, x, b, q * n, acc);
-        }
-      }
-    }
-    for (; p < k; p++) {
-      float x = a[a0 + p];
-      if (x != 0f) {
-        if (++nonZero > limit) {
-          return false;
-        }
-        step(n, x, b, p * n, acc);
-      }
+      step(n, a[p], b, (p - a0) * n, acc);
     }
     return true;
   }
