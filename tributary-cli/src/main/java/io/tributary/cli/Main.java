@@ -60,15 +60,34 @@ public final class Main implements Runnable {
     CommandLine cli = commandLine(args);
     noteGemmProperty(System.getProperty(GEMM_PROPERTY), cli.getErr());
     boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
-    // A thread of the command's libraries (gRPC's executors, Netty's loops) that dies of an
-    // uncaught throwable gets the same one line as the command's own errors, not a stack trace.
-    Thread.setDefaultUncaughtExceptionHandler((thread, t) -> {
-      System.err.println(uncaughtLine(thread.getName(), t, verbose));
-      if (verbose) {
-        t.printStackTrace();
-      }
-    });
+    JdkLogging.configure(verbose);
+    Thread.setDefaultUncaughtExceptionHandler(uncaughtHandler(cli, verbose, System.err,
+        status -> Runtime.getRuntime().halt(status)));
     System.exit(execute(cli, args));
+  }
+
+  /**
+   * What a thread of the command's libraries (gRPC's executors, Netty's loops) that dies of an
+   * uncaught throwable does: the same one line as the command's own errors, not a stack trace
+   * (the trace follows with {@code verbose}). One that ran out of memory ends the command with
+   * exit status 1 through {@code halt}, after the line {@link #execute} prints for the command's
+   * own thread: a server whose transport threads have died would otherwise go on, its clients'
+   * streams stalled, collecting garbage in a full heap for minutes. Halting, not exiting: the
+   * shutdown hooks would need the memory that ran out, and files are written whole or not at all.
+   */
+  static Thread.UncaughtExceptionHandler uncaughtHandler(CommandLine cli, boolean verbose,
+      java.io.PrintStream err, java.util.function.IntConsumer halt) {
+    return (thread, t) -> {
+      err.println(uncaughtLine(thread.getName(), t, verbose));
+      if (verbose) {
+        t.printStackTrace(err);
+      }
+      if (t instanceof OutOfMemoryError e) {
+        err.println(outOfMemoryLine(commandName(cli), e));
+        err.flush();
+        halt.accept(1);
+      }
+    };
   }
 
   /** The line for a thread that died of {@code t}; the trace follows it only with --verbose. */
@@ -94,13 +113,18 @@ public final class Main implements Runnable {
       return cli.execute(args);
     } catch (OutOfMemoryError e) {
       java.io.PrintWriter err = cli.getErr();
-      err.println("tributary " + commandName(cli) + ": out of memory ("
-          + (e.getMessage() == null ? "no detail" : e.getMessage()) + ") with a heap limit of "
-          + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB; give the JVM more with"
-          + " -Xmx (TRIBUTARY_JAVA_OPTS=-Xmx4g for ./tributary)");
+      err.println(outOfMemoryLine(commandName(cli), e));
       err.flush();
       return 1;
     }
+  }
+
+  /** The line that ends {@code command} when the JVM runs out of memory, naming the limit. */
+  static String outOfMemoryLine(String command, OutOfMemoryError e) {
+    return "tributary " + command + ": out of memory ("
+        + (e.getMessage() == null ? "no detail" : e.getMessage().replaceAll("\\R", " "))
+        + ") with a heap limit of " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+        + " MiB; give the JVM more with -Xmx (TRIBUTARY_JAVA_OPTS=-Xmx4g for ./tributary)";
   }
 
   /** The name of the (sub)command {@code cli} ran, or its own name before it parsed one. */

@@ -53,6 +53,53 @@ class MainTest {
   }
 
   @Test
+  void uncaughtHandler_libraryThreadOutOfMemory_linesThenHaltsWithStatusOne() {
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    List<Integer> halted = new ArrayList<>();
+    CommandLine cli = new CommandLine(new Top());
+    cli.parseArgs("hungry");
+
+    Main.uncaughtHandler(cli, false, new java.io.PrintStream(err, true), halted::add)
+        .uncaughtException(new Thread("grpc-default-executor-3"),
+            new OutOfMemoryError("Java heap space"));
+
+    assertThat(halted).containsExactly(1);
+    assertThat(err.toString().lines()).containsExactly(
+        "tributary: thread grpc-default-executor-3 stopped: OutOfMemoryError: Java heap space"
+            + " (--verbose prints the stack trace)",
+        Main.outOfMemoryLine("hungry", new OutOfMemoryError("Java heap space")));
+    assertThat(err.toString()).contains("tributary hungry: out of memory (Java heap space)"
+        + " with a heap limit of").doesNotContain("\tat ");
+  }
+
+  @Test
+  void uncaughtHandler_libraryThreadOtherFailure_oneLineAndGoesOn() {
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    List<Integer> halted = new ArrayList<>();
+
+    Main.uncaughtHandler(new CommandLine(new Hungry()), false, new java.io.PrintStream(err, true),
+        halted::add).uncaughtException(new Thread("t"), new IllegalStateException("broken"));
+
+    assertThat(halted).isEmpty();
+    assertThat(err.toString().lines()).containsExactly(
+        "tributary: thread t stopped: IllegalStateException: broken (--verbose prints the stack"
+            + " trace)");
+  }
+
+  @Test
+  void uncaughtHandler_verbose_traceAfterTheLine() {
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    List<Integer> halted = new ArrayList<>();
+
+    Main.uncaughtHandler(new CommandLine(new Hungry()), true, new java.io.PrintStream(err, true),
+        halted::add).uncaughtException(new Thread("t"), new OutOfMemoryError("Direct buffer"));
+
+    assertThat(halted).containsExactly(1);
+    assertThat(err.toString()).startsWith("tributary: thread t stopped: OutOfMemoryError: Direct"
+        + " buffer").contains("\tat ").contains("tributary hungry: out of memory (Direct buffer)");
+  }
+
+  @Test
   void execute_commandRunsOutOfMemory_oneLineNamingTheHeapLimitNoTrace() {
     java.io.StringWriter err = new java.io.StringWriter();
     CommandLine cli = new CommandLine(new Hungry());
