@@ -11,6 +11,10 @@
 #   repeat_self "$0" "$@"    # returns only inside a repetition (REP is set there)
 #   ... measure ..., figure wall_s 117.7
 #
+# A failed repetition ends the run, unless KEEP_GOING=1: then the next one starts, and the table
+# counts the failures ({failed_rep+}: each repetition records failed_rep 0 or 1, and
+# seconds_rep, its duration, whether it failed or not); a failed repetition's other figures are
+# those it recorded before it failed.
 # The load check (MAX_LOAD, ALLOW_LOAD=1) runs once, before the first repetition; the load
 # average at the start and end of the whole run and at the start of each repetition is printed.
 # The repetitions after the first run with SKIP_BUILD=1 (the jar the first one built).
@@ -37,10 +41,12 @@ repeat_self() {
     REP=$r bash "$script" "$@" > "$dir/rep-$r.log" 2>&1 || { status=$?; }
     t1=$(date +%s.%N)
     printf '%s\tseconds_rep\t%s\n' "$r" "$(echo "$t1 - $t0" | bc)" >> "$FIGURES"
+    printf '%s\tfailed_rep\t%s\n' "$r" "$((status != 0))" >> "$FIGURES"
     if ((status != 0)); then
       echo "repetition $r failed (exit $status); its log:" >&2
       tail -30 "$dir/rep-$r.log" >&2
-      exit "$status"
+      [[ ${KEEP_GOING:-0} == 1 ]] || exit "$status"
+      status=0
     fi
     echo "repetition $r of $reps: $(printf '%.0f' "$(echo "$t1 - $t0" | bc)") s" >&2
     export SKIP_BUILD=1

@@ -9,7 +9,8 @@
 # Usage: [REPS=5] tributary-benchmarks/scripts/run-flower-load.sh [CLIENTS] [ELEMENTS]
 #        SERVER_XMX (default 2g) and SWARM_XMX (default 6g) set the two JVMs' heaps. REPS
 #        repetitions (reps.sh), each a fresh server and swarm; prints the medians, ranges and the
-#        docs/benchmarks.md row. Expected at REPS=5 on an idle machine (1000 clients, 1M
+#        docs/benchmarks.md row (KEEP_GOING=1 goes on past a failed repetition and counts
+#        them: a server below the heap its clients need ends with exit 1). Expected at REPS=5 on an idle machine (1000 clients, 1M
 #        parameters): about 5 minutes (~45 s a round, ~15 s of start-up each).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,7 +24,7 @@ source "$here/bench-env.sh"
 source "$here/load-check.sh"
 # shellcheck source=reps.sh
 source "$here/reps.sh"
-rows=("| ${server_xmx/g/ GiB} | **{round_s:.1f}** ({round_s~:.1f}) | {failures:.0f} ({failures~:.0f}) | {server_rss_mib:,.0f} MiB ({server_rss_mib~:.0f}) |")
+rows=("| ${server_xmx/g/ GiB} | **{round_s:.1f}** ({round_s~:.1f}) | {failures:.0f} ({failures~:.0f}) | {failed_rep+:.0f} of {failed_rep#:.0f} (the server's end: {server_end_s:.1f} s, {server_end_s~:.1f}) | {server_rss_mib:,.0f} MiB ({server_rss_mib~:.0f}) |")
 repeat_self "$0" "$@"
 
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
@@ -46,11 +47,33 @@ server=$!
 sleep 2
 start=$(date +%s.%N)
 "$JAVA_HOME/bin/java" "-Xmx$swarm_xmx" -cp "$root/tributary-benchmarks/target/benchmarks.jar" \
-  io.tributary.bench.FlowerSwarm "127.0.0.1:$port" "$clients" 2> "$run/swarm.log" \
-  | tee "$run/swarm.out" >&2
+  io.tributary.bench.FlowerSwarm "127.0.0.1:$port" "$clients" > "$run/swarm.out" \
+  2> "$run/swarm.log" &
+swarm=$!
+server_status=0
+wait "$server" || server_status=$?
+server_end=$(date +%s.%N)
+if ((server_status != 0)); then
+  # Its clients would go on retrying the server that is gone for about two minutes (their
+  # reconnect back-off): what is measured is how soon the server ends.
+  sleep 5
+  kill "$swarm" 2> /dev/null || true
+fi
+swarm_status=0
+wait "$swarm" || swarm_status=$?
 end=$(date +%s.%N)
+cat "$run/swarm.out" >&2
 echo "load after: $(uptime)" | tee -a "$run/uptime.txt" >&2
-wait "$server"
+if ((server_status != 0)); then
+  figure server_end_s "$(echo "$server_end - $start" | bc)"
+  echo "the server ended with exit status $server_status $(echo "$server_end - $start" | bc) s after the clients started; its last lines:" >&2
+  grep -v ' joined \| disconnected$' "$run/server.log" | tail -5 >&2
+  exit 1
+fi
+if ((swarm_status != 0)); then
+  echo "the swarm ended with exit status $swarm_status: $(tail -1 "$run/swarm.out")" >&2
+  exit 1
+fi
 
 python3 - "$run" "$clients" "$start" "$end" "$server_xmx" "$swarm_xmx" <<'PY'
 import json, re, sys

@@ -173,6 +173,13 @@ final class ServerCommand implements Callable<Integer> {
           + "buffers up to 256 MiB of outgoing models and about 1 MiB per connected client)")
   int readAheadMb = ServerConfig.DEFAULT_READ_AHEAD_BYTES >> 20;
 
+  @Option(names = "--max-concurrent-clients", paramLabel = "N",
+      description = "worker threads that check and fold the clients' answers, 1 to 4096; each "
+          + "may hold its client's answer and partial float64 sums of twice the model's bytes, "
+          + "so lower it for large models (default: 256; every sampled client is sent its "
+          + "instruction at once whatever this is)")
+  int maxConcurrentClients = ServerConfig.DEFAULT_MAX_CONCURRENT_CLIENTS;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -435,6 +442,7 @@ final class ServerCommand implements Callable<Integer> {
       ServerSettings.clientMetric(b, m);
     }
     b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
+    b.maxConcurrentClients(ServerSettings.maxConcurrentClients(maxConcurrentClients));
     if (fleetOptions.fleetApiAddress == null) {
       secureAggregation.apply(b, dp);
     }

@@ -135,6 +135,14 @@ final class ServerSettings {
     return mb << 20;
   }
 
+  /** {@code --max-concurrent-clients}: 1 to 4096. */
+  static int maxConcurrentClients(int n) {
+    if (n < 1 || n > 4096) {
+      throw new IllegalArgumentException("--max-concurrent-clients must be 1 to 4096, got " + n);
+    }
+    return n;
+  }
+
   static Duration seconds(String option, double s) {
     if (!(s > 0) || Double.isInfinite(s) || s > 1e9) {
       throw new IllegalArgumentException(option + " must be a positive number of seconds, got "

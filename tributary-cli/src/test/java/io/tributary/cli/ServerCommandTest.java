@@ -8,6 +8,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.tributary.flower.server.Behaviours;
 import io.tributary.flower.server.FakeClient;
+import io.tributary.flower.server.ServerConfig;
 import io.tributary.format.ModelFile;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -302,6 +303,8 @@ class ServerCommandTest {
       "--address h:1 --rounds 3 --min-clients 1 --resume a --out b|leave out --out b",
       "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 0|--read-ahead-mb must be 1 to",
       "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 4096|--read-ahead-mb must be 1 to",
+      "--address h:1 --rounds 1 --min-clients 1 --max-concurrent-clients 0|--max-concurrent-clients must be 1 to 4096, got 0",
+      "--address h:1 --rounds 1 --min-clients 1 --max-concurrent-clients 4097|--max-concurrent-clients must be 1 to 4096, got 4097",
       "--rounds 1 --min-clients 1|--address"})
   void server_badInput_exitsTwoWithOneLine(String args, String message) {
     CliRun r = CliRun.of(("server " + args).split(" "));
@@ -349,7 +352,8 @@ class ServerCommandTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.out()).contains("--address", "--rounds", "--min-clients", "--strategy", "--mu",
         "--fraction-fit", "--round-timeout", "--initial", "--out", "--seed", "--tls-cert",
-        "--tls-key", "--tls-client-ca", "--auth-tokens", "--read-ahead-mb");
+        "--tls-key", "--tls-client-ca", "--auth-tokens", "--read-ahead-mb",
+        "--max-concurrent-clients");
   }
 
   @Test
@@ -359,5 +363,19 @@ class ServerCommandTest {
         "--min-clients", "1", "--read-ahead-mb", "16");
 
     assertThat(c.config().readAheadBytes()).isEqualTo(16 << 20);
+  }
+
+  @Test
+  void config_maxConcurrentClients_reachesTheServerConfig() throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "1", "--max-concurrent-clients", "16");
+    ServerCommand d = new ServerCommand();
+    new picocli.CommandLine(d).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "1");
+
+    assertThat(c.config().maxConcurrentClients()).isEqualTo(16);
+    assertThat(d.config().maxConcurrentClients())
+        .isEqualTo(ServerConfig.DEFAULT_MAX_CONCURRENT_CLIENTS).isEqualTo(256);
   }
 }

@@ -77,6 +77,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     double examplesOverMedian, Map<String, MetricAggregation> clientMetrics,
     Optional<SecureAggregation> secureAggregation, Map<String, Scalar> fitConfig,
     RoundFitConfig roundFitConfig) {
+  /** The default number of worker threads that check and fold the clients' answers. */
+  public static final int DEFAULT_MAX_CONCURRENT_CLIENTS = 256;
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
@@ -303,7 +305,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     private Optional<TlsFiles> tls = Optional.empty();
     private Set<String> tokens = Set.of();
     private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
-    private int maxConcurrentClients = 256;
+    private int maxConcurrentClients = DEFAULT_MAX_CONCURRENT_CLIENTS;
     private Duration shutdownGrace = Duration.ofSeconds(3);
     private int readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
     private long maxExamplesPerClient = DEFAULT_MAX_EXAMPLES_PER_CLIENT;
