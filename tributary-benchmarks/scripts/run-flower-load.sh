@@ -7,7 +7,8 @@
 # and its peak heap (largest heap before a collection in -Xlog:gc), with the load average.
 #
 # Usage: [REPS=5] tributary-benchmarks/scripts/run-flower-load.sh [CLIENTS] [ELEMENTS]
-#        SERVER_XMX (default 2g) and SWARM_XMX (default 6g) set the two JVMs' heaps. REPS
+#        SERVER_XMX (default 2g) and SWARM_XMX (default 6g) set the two JVMs' heaps; SERVER_ARGS
+#        adds options to `tributary server` (such as --max-concurrent-clients 32). REPS
 #        repetitions (reps.sh), each a fresh server and swarm; prints the medians, ranges and the
 #        docs/benchmarks.md row (KEEP_GOING=1 goes on past a failed repetition and counts
 #        them: a server below the heap its clients need ends with exit 1). Expected at REPS=5 on an idle machine (1000 clients, 1M
@@ -42,7 +43,7 @@ echo "load before: $(uptime)" | tee "$run/uptime.txt" >&2
 /usr/bin/time -v -o "$run/server-time.txt" "$JAVA_HOME/bin/java" "-Xmx$server_xmx" \
   "-Xlog:gc:file=$run/server-gc.log" -jar "$root/tributary-cli/target/tributary.jar" server \
   --address "127.0.0.1:$port" --rounds 1 --min-clients "$clients" --initial "$run/init.npz" \
-  --out "$run/out" --client-wait 300 --round-timeout 300 > "$run/server.log" 2>&1 &
+  --out "$run/out" --client-wait 300 --round-timeout 300 ${SERVER_ARGS:-} > "$run/server.log" 2>&1 &
 server=$!
 sleep 2
 start=$(date +%s.%N)
@@ -67,7 +68,7 @@ echo "load after: $(uptime)" | tee -a "$run/uptime.txt" >&2
 if ((server_status != 0)); then
   figure server_end_s "$(echo "$server_end - $start" | bc)"
   echo "the server ended with exit status $server_status $(echo "$server_end - $start" | bc) s after the clients started; its last lines:" >&2
-  grep -v ' joined \| disconnected$' "$run/server.log" | tail -5 >&2
+  grep -v ' joined \| disconnected' "$run/server.log" | tail -5 >&2
   exit 1
 fi
 if ((swarm_status != 0)); then
