@@ -73,7 +73,8 @@ public final class Main implements Runnable {
    * exit status 1 through {@code halt}, after the line {@link #execute} prints for the command's
    * own thread: a server whose transport threads have died would otherwise go on, its clients'
    * streams stalled, collecting garbage in a full heap for minutes. Halting, not exiting: the
-   * shutdown hooks would need the memory that ran out, and files are written whole or not at all.
+   * shutdown hooks would need the memory that ran out; what the run has written stays, as after a
+   * kill (checkpoints and models are replaced whole, by renaming a finished file).
    */
   static Thread.UncaughtExceptionHandler uncaughtHandler(CommandLine cli, boolean verbose,
       java.io.PrintStream err, java.util.function.IntConsumer halt) {
@@ -119,12 +120,18 @@ public final class Main implements Runnable {
     }
   }
 
-  /** The line that ends {@code command} when the JVM runs out of memory, naming the limit. */
+  /**
+   * The line that ends {@code command} when the JVM runs out of memory, naming the limit: the
+   * heap's, or for direct buffers (gRPC's transport) the one their message names, which is the
+   * heap's size unless {@code -XX:MaxDirectMemorySize} sets another.
+   */
   static String outOfMemoryLine(String command, OutOfMemoryError e) {
-    return "tributary " + command + ": out of memory ("
-        + (e.getMessage() == null ? "no detail" : e.getMessage().replaceAll("\\R", " "))
-        + ") with a heap limit of " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
-        + " MiB; give the JVM more with -Xmx (TRIBUTARY_JAVA_OPTS=-Xmx4g for ./tributary)";
+    String detail = e.getMessage() == null ? "no detail" : e.getMessage().replaceAll("\\R", " ");
+    boolean direct = detail.contains("direct memory") || detail.contains("Direct buffer");
+    return "tributary " + command + ": out of memory (" + detail + ") with a heap limit of "
+        + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB; give the JVM more with -Xmx"
+        + (direct ? ", which bounds direct memory too unless -XX:MaxDirectMemorySize is set" : "")
+        + " (TRIBUTARY_JAVA_OPTS=-Xmx4g for ./tributary)";
   }
 
   /** The name of the (sub)command {@code cli} ran, or its own name before it parsed one. */

@@ -73,6 +73,19 @@ class MainTest {
   }
 
   @Test
+  void outOfMemoryLine_directMemory_saysHeapLimitBoundsItUnlessSetApart() {
+    String direct = Main.outOfMemoryLine("server", new OutOfMemoryError("failed to allocate"
+        + " 2097152 byte(s) of direct memory (used: 534954263, max: 536870912)"));
+    String heap = Main.outOfMemoryLine("server", new OutOfMemoryError("Java heap space"));
+
+    assertThat(direct).startsWith("tributary server: out of memory (failed to allocate 2097152"
+        + " byte(s) of direct memory (used: 534954263, max: 536870912)) with a heap limit of")
+        .contains("-Xmx, which bounds direct memory too unless -XX:MaxDirectMemorySize is set");
+    assertThat(heap).contains("give the JVM more with -Xmx (TRIBUTARY_JAVA_OPTS")
+        .doesNotContain("MaxDirectMemorySize");
+  }
+
+  @Test
   void uncaughtHandler_libraryThreadOtherFailure_oneLineAndGoesOn() {
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     List<Integer> halted = new ArrayList<>();
