@@ -11,8 +11,9 @@
 #        adds options to `tributary server` (such as --max-concurrent-clients 32). REPS
 #        repetitions (reps.sh), each a fresh server and swarm; prints the medians, ranges and the
 #        docs/benchmarks.md row (KEEP_GOING=1 goes on past a failed repetition and counts
-#        them: a server below the heap its clients need ends with exit 1). Expected at REPS=5 on an idle machine (1000 clients, 1M
-#        parameters): about 5 minutes (~45 s a round, ~15 s of start-up each).
+#        them: a server below the heap its clients need ends with exit 1). Expected at REPS=5
+#        on an idle machine (1000 clients, 1M parameters): about 5 minutes (~45 s a round,
+#        ~15 s of start-up each).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 clients=${1:-1000}
@@ -66,8 +67,10 @@ end=$(date +%s.%N)
 cat "$run/swarm.out" >&2
 echo "load after: $(uptime)" | tee -a "$run/uptime.txt" >&2
 if ((server_status != 0)); then
-  figure server_end_s "$(echo "$server_end - $start" | bc)"
-  echo "the server ended with exit status $server_status $(echo "$server_end - $start" | bc) s after the clients started; its last lines:" >&2
+  server_s=$(echo "$server_end - $start" | bc)
+  figure server_end_s "$server_s"
+  echo "the server ended with exit status $server_status $server_s s after the clients started;" \
+    "its last lines:" >&2
   grep -v ' joined \| disconnected' "$run/server.log" | tail -5 >&2
   exit 1
 fi
