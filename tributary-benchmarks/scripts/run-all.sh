@@ -36,7 +36,7 @@ benchmarks=(
   "csv-stream|6|$s/run-csv-stream.sh 2048 256m csv"
   "parquet-stream|7|$s/run-csv-stream.sh 2048 256m parquet"
   "launcher|10|$s/run-launcher.sh table"
-  "flower-load|5|SERVER_XMX=1g $s/run-flower-load.sh 1000 1000000"
+  "flower-load|5|SERVER_XMX=2g $s/run-flower-load.sh 1000 1000000"
   "flower-throughput|17|$s/run-flower-throughput.sh 1000"
   "secagg|4|$s/run-secagg.sh 20 50 100"
   "supernode|5|$s/run-flower-supernode.sh 100 5 100 1"
