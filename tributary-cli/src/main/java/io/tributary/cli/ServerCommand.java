@@ -169,15 +169,23 @@ final class ServerCommand implements Callable<Integer> {
 
   @Option(names = "--read-ahead-mb", paramLabel = "MB",
       description = "MiB of clients' fit answers read before the round takes them; clients "
-          + "beyond it keep their answers until there is room (default: 256; the server also "
-          + "buffers up to 256 MiB of outgoing models and about 1 MiB per connected client)")
-  int readAheadMb = ServerConfig.DEFAULT_READ_AHEAD_BYTES >> 20;
+          + "beyond it keep their answers until there is room (default: an eighth of the heap, "
+          + "at most 256; the server also buffers as much of outgoing models)")
+  Integer readAheadMb;
+
+  @Option(names = "--flow-control-window-kb", paramLabel = "KB",
+      description = "KiB of its answer each client may send before the server reads it (its "
+          + "HTTP/2 stream window), 64 to 65536; the server holds up to this much for every "
+          + "client waiting to be read (default: an eighth of the heap shared among "
+          + "--min-clients, 64 to 1024)")
+  Integer flowControlWindowKb;
 
   @Option(names = "--max-concurrent-clients", paramLabel = "N",
-      description = "worker threads that check and fold the clients' answers, 1 to 4096; each "
-          + "may hold its client's answer and partial float64 sums of twice the model's bytes, "
-          + "so lower it for large models (default: 256; every sampled client is sent its "
-          + "instruction at once whatever this is)")
+      description = "the most worker threads that check and fold the clients' answers, 1 to "
+          + "4096; each may hold its client's answer and partial float64 sums of twice the "
+          + "model's bytes, and the server runs fewer when a quarter of the heap cannot hold "
+          + "those (default: 256; every sampled client is sent its instruction at once "
+          + "whatever this is)")
   int maxConcurrentClients = ServerConfig.DEFAULT_MAX_CONCURRENT_CLIENTS;
 
   @Override
@@ -441,7 +449,12 @@ final class ServerCommand implements Callable<Integer> {
     for (String m : clientMetrics) {
       ServerSettings.clientMetric(b, m);
     }
-    b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
+    if (readAheadMb != null) {
+      b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
+    }
+    if (flowControlWindowKb != null) {
+      b.flowControlWindow(ServerSettings.flowControlWindow(flowControlWindowKb));
+    }
     b.maxConcurrentClients(ServerSettings.maxConcurrentClients(maxConcurrentClients));
     if (fleetOptions.fleetApiAddress == null) {
       secureAggregation.apply(b, dp);

@@ -135,6 +135,15 @@ final class ServerSettings {
     return mb << 20;
   }
 
+  /** {@code --flow-control-window-kb} in bytes: 64 KiB to 64 MiB. */
+  static int flowControlWindow(int kb) {
+    if (kb < 64 || kb > 65536) {
+      throw new IllegalArgumentException("--flow-control-window-kb must be 64 to 65536, got "
+          + kb);
+    }
+    return kb << 10;
+  }
+
   /** {@code --max-concurrent-clients}: 1 to 4096. */
   static int maxConcurrentClients(int n) {
     if (n < 1 || n > 4096) {

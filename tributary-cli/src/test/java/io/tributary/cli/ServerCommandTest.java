@@ -9,6 +9,7 @@ import io.grpc.Metadata;
 import io.tributary.flower.server.Behaviours;
 import io.tributary.flower.server.FakeClient;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.ServerMemory;
 import io.tributary.format.ModelFile;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -303,6 +304,8 @@ class ServerCommandTest {
       "--address h:1 --rounds 3 --min-clients 1 --resume a --out b|leave out --out b",
       "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 0|--read-ahead-mb must be 1 to",
       "--address h:1 --rounds 1 --min-clients 1 --read-ahead-mb 4096|--read-ahead-mb must be 1 to",
+      "--address h:1 --rounds 1 --min-clients 1 --flow-control-window-kb 63|--flow-control-window-kb must be 64 to 65536, got 63",
+      "--address h:1 --rounds 1 --min-clients 1 --flow-control-window-kb 65537|--flow-control-window-kb must be 64 to 65536, got 65537",
       "--address h:1 --rounds 1 --min-clients 1 --max-concurrent-clients 0|--max-concurrent-clients must be 1 to 4096, got 0",
       "--address h:1 --rounds 1 --min-clients 1 --max-concurrent-clients 4097|--max-concurrent-clients must be 1 to 4096, got 4097",
       "--rounds 1 --min-clients 1|--address"})
@@ -353,7 +356,7 @@ class ServerCommandTest {
     assertThat(r.out()).contains("--address", "--rounds", "--min-clients", "--strategy", "--mu",
         "--fraction-fit", "--round-timeout", "--initial", "--out", "--seed", "--tls-cert",
         "--tls-key", "--tls-client-ca", "--auth-tokens", "--read-ahead-mb",
-        "--max-concurrent-clients");
+        "--max-concurrent-clients", "--flow-control-window-kb");
   }
 
   @Test
@@ -363,6 +366,26 @@ class ServerCommandTest {
         "--min-clients", "1", "--read-ahead-mb", "16");
 
     assertThat(c.config().readAheadBytes()).isEqualTo(16 << 20);
+  }
+
+  @Test
+  void config_flowControlWindowKb_reachesTheServerConfig() throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "1", "--flow-control-window-kb", "128");
+
+    assertThat(c.config().flowControlWindow()).isEqualTo(128 << 10);
+  }
+
+  @Test
+  void config_noMemoryOptions_sizesThemFromTheHeap() throws Exception {
+    ServerCommand c = new ServerCommand();
+    new picocli.CommandLine(c).parseArgs("--address", "127.0.0.1:0", "--rounds", "1",
+        "--min-clients", "10");
+    ServerMemory heap = ServerMemory.ofThisJvm();
+
+    assertThat(c.config().readAheadBytes()).isEqualTo(heap.readAheadBytes());
+    assertThat(c.config().flowControlWindow()).isEqualTo(heap.flowControlWindow(10));
   }
 
   @Test

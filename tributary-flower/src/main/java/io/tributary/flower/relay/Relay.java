@@ -10,7 +10,7 @@ import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.fleet.server.internal.FleetEndpoint;
 import io.tributary.flower.relay.internal.EdgeClient;
 import io.tributary.flower.server.NotEnoughClientsException;
-import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.ServerMemory;
 import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.InboundBudget;
@@ -114,10 +114,11 @@ public final class Relay implements AutoCloseable {
       timer.shutdownNow();
       throw e;
     }
+    ServerMemory memory = ServerMemory.ofThisJvm();
     GrpcServers.configure(downstream, config.maxMessageSize(), config.tokens(),
         new JoinService(manager, timer, new Traffic(), config.maxMessageSize(),
-            new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
-            new InboundBudget(ServerConfig.DEFAULT_READ_AHEAD_BYTES)), registry.available());
+            new OutboundBudget(memory.outboundBytes()),
+            new InboundBudget(memory.readAheadBytes())), registry.available());
     this.grpc = downstream.build();
     try {
       grpc.start();

@@ -58,7 +58,7 @@ public final class FlowerServer implements AutoCloseable {
     });
     GrpcServers.configure(transport, config,
         new JoinService(host.manager(), timer, host.traffic(), config.maxMessageSize(),
-            new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
+            new OutboundBudget(config.memory().outboundBytes()),
             new InboundBudget(config.readAheadBytes())), registry.available());
     this.grpc = transport.build();
     try {

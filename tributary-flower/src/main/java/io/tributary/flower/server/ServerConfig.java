@@ -45,12 +45,21 @@ import java.util.TreeMap;
  * @param tls TLS files; empty for plaintext
  * @param tokens accepted bearer tokens; empty for no authentication
  * @param maxMessageSize the largest message accepted or sent, in bytes
- * @param maxConcurrentClients the runtime's worker threads, which check and fold the clients'
- *     answers into the aggregate; every sampled client is sent its instruction at the start of
- *     the invocation whatever this is
+ * @param maxConcurrentClients the most runtime worker threads, which check and fold the
+ *     clients' answers into the aggregate; a round runs fewer when their partial sums would not
+ *     fit a quarter of {@code memory} ({@link ServerMemory#workers}); every sampled client is
+ *     sent its instruction at the start of the invocation whatever this is
  * @param shutdownGrace how long shutdown waits for clients to answer {@code ReconnectIns}
  * @param readAheadBytes how many bytes of fit answers the server reads before the round takes
  *     them (inbound flow control); clients beyond it keep their answers until there is room
+ *     (default {@link ServerMemory#readAheadBytes()} of {@code memory})
+ * @param flowControlWindow the HTTP/2 stream window granted to each client, fixed (gRPC's
+ *     bandwidth estimate does not grow it): the most bytes of an answer a client sends before
+ *     the server reads it, so that clients waiting for the read-ahead hold at most this much
+ *     each in the server's direct memory (default {@link ServerMemory#flowControlWindow(int)}
+ *     of {@code minClients})
+ * @param memory what the default budgets and the workers are sized from (default the JVM's
+ *     heap limit)
  * @param maxExamplesPerClient the largest {@code num_examples} a client's answer counts with in
  *     the weighted means (default {@link #DEFAULT_MAX_EXAMPLES_PER_CLIENT})
  * @param overMaxExamples what a larger count does: {@code CLIP} (default) counts it as the
@@ -73,7 +82,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     Optional<Duration> roundTimeout, double minSuccessFraction, Duration clientWait,
     InitialParameters initial, long seed, Optional<TlsFiles> tls, Set<String> tokens,
     int maxMessageSize, int maxConcurrentClients, Duration shutdownGrace, int readAheadBytes,
-    long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
+    int flowControlWindow, ServerMemory memory, long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
     double examplesOverMedian, Map<String, MetricAggregation> clientMetrics,
     Optional<SecureAggregation> secureAggregation, Map<String, Scalar> fitConfig,
     RoundFitConfig roundFitConfig) {
@@ -91,10 +100,10 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
   public static final double DEFAULT_EXAMPLES_OVER_MEDIAN = 10;
   /** Flower's default since 1.16: 2 GiB - 1. */
   public static final int DEFAULT_MAX_MESSAGE_SIZE = Integer.MAX_VALUE;
-  /** The default read-ahead of fit answers: 256 MiB. */
-  public static final int DEFAULT_READ_AHEAD_BYTES = 256 << 20;
   /** The smallest read-ahead: 64 KiB, below which every fit answer is read alone anyway. */
   public static final int MIN_READ_AHEAD_BYTES = 64 << 10;
+  /** The largest stream window: 64 MiB. */
+  public static final int MAX_FLOW_CONTROL_WINDOW = 64 << 20;
 
   public ServerConfig {
     Objects.requireNonNull(host, "host");
@@ -134,6 +143,11 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(!shutdownGrace.isNegative(), "the shutdown grace cannot be negative");
     check(readAheadBytes >= MIN_READ_AHEAD_BYTES, "the read-ahead must be at least "
         + MIN_READ_AHEAD_BYTES + " bytes, got " + readAheadBytes);
+    check(flowControlWindow >= ServerMemory.MIN_WINDOW_BYTES
+        && flowControlWindow <= MAX_FLOW_CONTROL_WINDOW, "the flow-control window must be "
+        + ServerMemory.MIN_WINDOW_BYTES + " to " + MAX_FLOW_CONTROL_WINDOW + " bytes, got "
+        + flowControlWindow);
+    Objects.requireNonNull(memory, "memory");
     check(maxExamplesPerClient >= 1, "max examples per client must be at least 1, got "
         + maxExamplesPerClient);
     Objects.requireNonNull(overMaxExamples, "overMaxExamples");
@@ -307,7 +321,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     private int maxMessageSize = DEFAULT_MAX_MESSAGE_SIZE;
     private int maxConcurrentClients = DEFAULT_MAX_CONCURRENT_CLIENTS;
     private Duration shutdownGrace = Duration.ofSeconds(3);
-    private int readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
+    private Integer readAheadBytes;
+    private Integer flowControlWindow;
+    private ServerMemory memory;
     private long maxExamplesPerClient = DEFAULT_MAX_EXAMPLES_PER_CLIENT;
     private RuntimeOptions.WeightPolicy overMaxExamples = RuntimeOptions.WeightPolicy.CLIP;
     private double examplesOverMedian = DEFAULT_EXAMPLES_OVER_MEDIAN;
@@ -426,15 +442,36 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
       return this;
     }
 
-    /** The runtime's worker threads folding answers (default 256); see the record's fields. */
+    /**
+     * The most runtime worker threads folding answers (default 256; fewer when the memory
+     * cannot hold their partial sums); see the record's fields.
+     */
     public Builder maxConcurrentClients(int n) {
       this.maxConcurrentClients = n;
       return this;
     }
 
-    /** Bytes of fit answers read ahead of the round (default 256 MiB, at least 64 KiB). */
+    /**
+     * Bytes of fit answers read ahead of the round (default an eighth of the memory, at most
+     * 256 MiB; at least 64 KiB).
+     */
     public Builder readAheadBytes(int bytes) {
       this.readAheadBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The HTTP/2 stream window granted to each client (default an eighth of the memory shared
+     * among {@code minClients}, 64 KiB to 1 MiB; 64 KiB to 64 MiB).
+     */
+    public Builder flowControlWindow(int bytes) {
+      this.flowControlWindow = bytes;
+      return this;
+    }
+
+    /** What the defaults are sized from (default {@link ServerMemory#ofThisJvm()}). */
+    public Builder memory(ServerMemory m) {
+      this.memory = Objects.requireNonNull(m, "memory");
       return this;
     }
 
@@ -450,9 +487,13 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     }
 
     public ServerConfig build() {
+      ServerMemory m = memory != null ? memory : ServerMemory.ofThisJvm();
       return new ServerConfig(host, port, rounds, minClients, algorithm, fractionFit,
           fractionEvaluate, roundTimeout, minSuccessFraction, clientWait, initial, seed, tls,
-          tokens, maxMessageSize, maxConcurrentClients, shutdownGrace, readAheadBytes,
+          tokens, maxMessageSize, maxConcurrentClients, shutdownGrace,
+          readAheadBytes != null ? readAheadBytes : m.readAheadBytes(),
+          flowControlWindow != null ? flowControlWindow
+              : m.flowControlWindow(Math.max(1, minClients)), m,
           maxExamplesPerClient, overMaxExamples, examplesOverMedian, clientMetrics,
           secureAggregation, fitConfig, roundFitConfig);
     }

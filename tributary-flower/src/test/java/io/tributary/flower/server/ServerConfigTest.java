@@ -9,8 +9,34 @@ import org.junit.jupiter.api.Test;
 
 class ServerConfigTest {
   @Test
-  void build_defaults_readAhead256MiB() {
-    assertThat(ServerConfig.builder().build().readAheadBytes()).isEqualTo(256 << 20);
+  void build_defaults_sizedFromTheMemory() {
+    ServerConfig big = ServerConfig.builder().memory(new ServerMemory(4L << 30)).minClients(2)
+        .build();
+    assertThat(big.readAheadBytes()).isEqualTo(256 << 20);
+    assertThat(big.flowControlWindow()).isEqualTo(1 << 20);
+
+    ServerConfig small = ServerConfig.builder().memory(new ServerMemory(512L << 20))
+        .minClients(1000).build();
+    assertThat(small.readAheadBytes()).isEqualTo(64 << 20);
+    assertThat(small.flowControlWindow()).isEqualTo((512 << 20) / 8 / 1000);
+    assertThat(small.memory().maxMemory()).isEqualTo(512L << 20);
+  }
+
+  @Test
+  void build_givenReadAheadAndWindow_keepsThem() {
+    ServerConfig c = ServerConfig.builder().memory(new ServerMemory(512L << 20))
+        .readAheadBytes(300 << 20).flowControlWindow(2 << 20).build();
+    assertThat(c.readAheadBytes()).isEqualTo(300 << 20);
+    assertThat(c.flowControlWindow()).isEqualTo(2 << 20);
+  }
+
+  @Test
+  void build_windowOutOfRange_isRefusedNamingTheValue() {
+    for (int bad : new int[] {1000, (64 << 20) + 1}) {
+      assertThatThrownBy(() -> ServerConfig.builder().flowControlWindow(bad).build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("flow-control window").hasMessageContaining(String.valueOf(bad));
+    }
   }
 
   @Test

@@ -104,7 +104,7 @@ public final class FleetServer implements AutoCloseable {
     if (fleet.serveJoin()) {
       ServerBuilder<?> b = GrpcServers.netty(config);
       GrpcServers.configure(b, config, new JoinService(manager, timer, traffic,
-          config.maxMessageSize(), new OutboundBudget(OutboundBudget.DEFAULT_BYTES),
+          config.maxMessageSize(), new OutboundBudget(config.memory().outboundBytes()),
           new InboundBudget(config.readAheadBytes())), registry.available());
       join = b.build();
       try {

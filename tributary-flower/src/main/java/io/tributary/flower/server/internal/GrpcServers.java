@@ -21,12 +21,15 @@ public final class GrpcServers {
 
   /**
    * A Netty server builder for the configured address, with TLS (and client certificates) when
-   * configured.
+   * configured, and the configured stream window, fixed: gRPC would grow it with its estimate
+   * of the bandwidth, letting every client waiting to be read hold that much more of its answer
+   * in the server's direct memory.
    *
    * @throws IOException if a TLS file cannot be read or holds no usable PEM
    */
   public static ServerBuilder<?> netty(ServerConfig config) throws IOException {
-    return netty(config.host(), config.port(), config.tls());
+    return nettyBuilder(config.host(), config.port(), config.tls())
+        .flowControlWindow(config.flowControlWindow());
   }
 
   /**
@@ -36,6 +39,11 @@ public final class GrpcServers {
    * @throws IOException if a TLS file cannot be read or holds no usable PEM
    */
   public static ServerBuilder<?> netty(String host, int port,
+      java.util.Optional<TlsFiles> tls) throws IOException {
+    return nettyBuilder(host, port, tls);
+  }
+
+  private static NettyServerBuilder nettyBuilder(String host, int port,
       java.util.Optional<TlsFiles> tls) throws IOException {
     ServerCredentials credentials = tls.isPresent()
         ? tls(tls.get()) : InsecureServerCredentials.create();

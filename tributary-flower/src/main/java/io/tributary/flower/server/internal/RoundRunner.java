@@ -118,7 +118,7 @@ public final class RoundRunner {
    * What the run builds once from its initial model: the model's names and spec, the clients'
    * work, the secure round when fit is secure, and the algorithm's process over that work.
    */
-  private record Built(List<String> names, RemoteClientWork work,
+  private record Built(List<String> names, long elements, RemoteClientWork work,
       Optional<SecureFit> secureRound, LearningProcess process,
       Optional<SecurePasses> securePasses) {}
 
@@ -168,7 +168,13 @@ public final class RoundRunner {
         ? SecureCohort.Form.SHARES : SecureCohort.Form.WHOLE;
     ConnectedClients population = new ConnectedClients(config, manager, work, traffic,
         fitConfig, secureRound, form);
-    RuntimeOptions options = options(config, exchanges);
+    int workers = config.memory().workers(built.elements(), config.maxConcurrentClients());
+    if (workers < config.maxConcurrentClients()) {
+      LOG.info("{} workers fold the answers, not {}: the partial sums of more would not fit a "
+          + "quarter of the server's {} MiB of memory", workers, config.maxConcurrentClients(),
+          config.memory().maxMemory() >> 20);
+    }
+    RuntimeOptions options = options(config, exchanges, workers);
     if (built.securePasses().isPresent()) {
       SecurePasses passes = built.securePasses().get();
       LOG.info("the computation's secure sums run on the nodes with {}",
@@ -248,7 +254,11 @@ public final class RoundRunner {
     List<String> capable = new ArrayList<>();
     Optional<io.tributary.flower.passes.SecurePassProtocol> passes = securePasses(process,
         secureRound.isPresent(), capable);
-    return new Built(names, work, secureRound, process, passes.map(p -> new SecurePasses(p,
+    long elements = 0;
+    for (Tensor t : initial.values()) {
+      elements += t.size();
+    }
+    return new Built(names, elements, work, secureRound, process, passes.map(p -> new SecurePasses(p,
         io.tributary.flower.passes.ComputationSpec.of(config.algorithm(), spec.type(),
             config.maxExamplesPerClient(),
             io.tributary.flower.passes.ComputationFingerprint.of(process)), capable)));
@@ -396,9 +406,10 @@ public final class RoundRunner {
    *
    * @param exchanges the FitIns/FitRes exchanges of a fit round (1, or the secure protocol's),
    *     each allowed the round timeout
+   * @param workers the worker threads that check and fold the answers
    */
-  static RuntimeOptions options(ServerConfig config, int exchanges) {
-    RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
+  static RuntimeOptions options(ServerConfig config, int exchanges, int workers) {
+    RuntimeOptions o = RuntimeOptions.defaults().withThreads(workers)
         .withMinSuccessFraction(config.minSuccessFraction()).withSeed(config.seed())
         .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
     return config.roundTimeout().map(t -> o.withClientTimeout(t.multipliedBy(exchanges)
