@@ -177,7 +177,7 @@ final class ServerCommand implements Callable<Integer> {
       description = "KiB of its answer each client may send before the server reads it (its "
           + "HTTP/2 stream window), 64 to 65536; the server holds up to this much for every "
           + "client waiting to be read (default: an eighth of the heap shared among "
-          + "--min-clients, 64 to 1024)")
+          + "--min-clients, 64 to 8192)")
   Integer flowControlWindowKb;
 
   @Option(names = "--max-concurrent-clients", paramLabel = "N",

@@ -462,7 +462,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
 
     /**
      * The HTTP/2 stream window granted to each client (default an eighth of the memory shared
-     * among {@code minClients}, 64 KiB to 1 MiB; 64 KiB to 64 MiB).
+     * among {@code minClients}, 64 KiB to 8 MiB; 64 KiB to 64 MiB).
      */
     public Builder flowControlWindow(int bytes) {
       this.flowControlWindow = bytes;

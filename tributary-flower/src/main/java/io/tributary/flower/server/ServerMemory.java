@@ -22,8 +22,11 @@ public record ServerMemory(long maxMemory) {
   public static final int MAX_BUDGET_BYTES = 256 << 20;
   /** The smallest budget and stream window: 64 KiB, HTTP/2's own initial window. */
   public static final int MIN_WINDOW_BYTES = 64 << 10;
-  /** The largest stream window given by default: 1 MiB, gRPC's initial window. */
-  public static final int MAX_DEFAULT_WINDOW_BYTES = 1 << 20;
+  /**
+   * The largest stream window given by default: 8 MiB, the most gRPC's bandwidth estimate grows
+   * its window to.
+   */
+  public static final int MAX_DEFAULT_WINDOW_BYTES = 8 << 20;
 
   public ServerMemory {
     if (maxMemory < 16L << 20) {
@@ -49,8 +52,8 @@ public record ServerMemory(long maxMemory) {
 
   /**
    * The HTTP/2 stream window granted to each of {@code clients} clients: an eighth shared among
-   * them, from 64 KiB to 1 MiB. A client whose answer the server is not yet reading sends at most
-   * this much of it.
+   * them, from 64 KiB to 8 MiB. A client whose answer the server is not yet reading sends at most
+   * this much of it; a few clients on a long path get the window a fast transfer needs.
    */
   public int flowControlWindow(int clients) {
     if (clients < 1) {

@@ -13,7 +13,7 @@ class ServerConfigTest {
     ServerConfig big = ServerConfig.builder().memory(new ServerMemory(4L << 30)).minClients(2)
         .build();
     assertThat(big.readAheadBytes()).isEqualTo(256 << 20);
-    assertThat(big.flowControlWindow()).isEqualTo(1 << 20);
+    assertThat(big.flowControlWindow()).isEqualTo(8 << 20);
 
     ServerConfig small = ServerConfig.builder().memory(new ServerMemory(512L << 20))
         .minClients(1000).build();
