@@ -3,9 +3,9 @@ package io.tributary.flower.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ServerMemoryTest {
   private static final long MIB = 1 << 20;
@@ -19,7 +19,8 @@ class ServerMemoryTest {
   }
 
   @ParameterizedTest(name = "{0} MiB, {1} clients: window {2} KiB")
-  @CsvSource({"512, 1000, 65", "2048, 1000, 262", "512, 2000, 64", "2048, 100, 2621", "512, 1, 8192", "2048, 10, 8192",
+  @CsvSource({"512, 1000, 65", "2048, 1000, 262", "512, 2000, 64", "2048, 100, 2621",
+      "512, 1, 8192", "2048, 10, 8192",
       "16, 100000, 64"})
   void flowControlWindow_memoryAndClients_anEighthSharedWithin64KiBTo8MiB(long mib, int clients,
       long windowKib) {
