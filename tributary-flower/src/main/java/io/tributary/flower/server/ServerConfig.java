@@ -53,8 +53,9 @@ import java.util.TreeMap;
  * @param readAheadBytes how many bytes of fit answers the server reads before the round takes
  *     them (inbound flow control); clients beyond it keep their answers until there is room
  *     (default {@link ServerMemory#readAheadBytes()} of {@code memory})
- * @param flowControlWindow the HTTP/2 stream window granted to each client, fixed (gRPC's
- *     bandwidth estimate does not grow it): the most bytes of an answer a client sends before
+ * @param flowControlWindow the HTTP/2 stream window granted to each client, fixed below 8 MiB
+ *     (gRPC's bandwidth estimate does not grow it; from 8 MiB gRPC's own tuning, which stops at
+ *     8 MiB, runs): the most bytes of an answer a client sends before
  *     the server reads it, so that clients waiting for the read-ahead hold at most this much
  *     each in the server's direct memory (default {@link ServerMemory#flowControlWindow(int)}
  *     of {@code minClients})

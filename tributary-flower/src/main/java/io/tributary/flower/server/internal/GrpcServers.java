@@ -9,6 +9,7 @@ import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.tributary.flower.internal.FlowerRpc;
 import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.ServerMemory;
 import io.tributary.flower.server.TlsFiles;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -23,13 +24,15 @@ public final class GrpcServers {
    * A Netty server builder for the configured address, with TLS (and client certificates) when
    * configured, and the configured stream window, fixed: gRPC would grow it with its estimate
    * of the bandwidth, letting every client waiting to be read hold that much more of its answer
-   * in the server's direct memory.
+   * in the server's direct memory. A window of 8 MiB or more is left to gRPC's own tuning, which
+   * never grows a window past 8 MiB, so the bound holds either way.
    *
    * @throws IOException if a TLS file cannot be read or holds no usable PEM
    */
   public static ServerBuilder<?> netty(ServerConfig config) throws IOException {
-    return nettyBuilder(config.host(), config.port(), config.tls())
-        .flowControlWindow(config.flowControlWindow());
+    NettyServerBuilder b = nettyBuilder(config.host(), config.port(), config.tls());
+    int window = config.flowControlWindow();
+    return window < ServerMemory.MAX_DEFAULT_WINDOW_BYTES ? b.flowControlWindow(window) : b;
   }
 
   /**
