@@ -135,11 +135,13 @@ final class ServerSettings {
     return mb << 20;
   }
 
-  /** {@code --flow-control-window-kb} in bytes: 64 KiB to 64 MiB. */
+  /** {@code --flow-control-window-kb} in bytes: ServerConfig's bounds, in KiB. */
   static int flowControlWindow(int kb) {
-    if (kb < 64 || kb > 65536) {
-      throw new IllegalArgumentException("--flow-control-window-kb must be 64 to 65536, got "
-          + kb);
+    int min = io.tributary.flower.server.ServerMemory.MIN_WINDOW_BYTES >> 10;
+    int max = ServerConfig.MAX_FLOW_CONTROL_WINDOW >> 10;
+    if (kb < min || kb > max) {
+      throw new IllegalArgumentException("--flow-control-window-kb must be " + min + " to " + max
+          + ", got " + kb);
     }
     return kb << 10;
   }

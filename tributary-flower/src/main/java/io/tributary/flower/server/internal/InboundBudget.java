@@ -20,8 +20,11 @@ import java.util.List;
  * up to {@link OutboundBudget#SMALL} bytes, or of other kinds) do not take part.
  */
 public final class InboundBudget {
-  /** The default budget: 256 MiB of fit answers read ahead ({@code ServerConfig}'s default). */
-  public static final int DEFAULT_BYTES = 256 << 20;
+  /**
+   * The largest default budget: 256 MiB of fit answers read ahead ({@code ServerMemory}'s for a
+   * heap of 2 GiB or more).
+   */
+  public static final int DEFAULT_BYTES = io.tributary.flower.server.ServerMemory.MAX_BUDGET_BYTES;
 
   /** A client waiting to be read, and the permits it will hold. */
   private record Waiter(ClientProxy proxy, int permits) {}

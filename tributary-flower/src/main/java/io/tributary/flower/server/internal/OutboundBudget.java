@@ -17,8 +17,11 @@ import java.util.concurrent.Semaphore;
 public final class OutboundBudget {
   /** Messages up to this size bypass the budget. */
   static final int SMALL = 64 << 10;
-  /** The default budget: 256 MiB of instructions on their way out. */
-  public static final int DEFAULT_BYTES = 256 << 20;
+  /**
+   * The largest default budget: 256 MiB of instructions on their way out ({@code ServerMemory}'s
+   * for a heap of 2 GiB or more).
+   */
+  public static final int DEFAULT_BYTES = io.tributary.flower.server.ServerMemory.MAX_BUDGET_BYTES;
 
   private final int capacity;
   private final Semaphore bytes;

@@ -258,9 +258,9 @@ public final class RoundRunner {
     for (Tensor t : initial.values()) {
       elements += t.size();
     }
-    return new Built(names, elements, work, secureRound, process, passes.map(p -> new SecurePasses(p,
-        io.tributary.flower.passes.ComputationSpec.of(config.algorithm(), spec.type(),
-            config.maxExamplesPerClient(),
+    return new Built(names, elements, work, secureRound, process, passes.map(p ->
+        new SecurePasses(p, io.tributary.flower.passes.ComputationSpec.of(config.algorithm(),
+            spec.type(), config.maxExamplesPerClient(),
             io.tributary.flower.passes.ComputationFingerprint.of(process)), capable)));
   }
 
