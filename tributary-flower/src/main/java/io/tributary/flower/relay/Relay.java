@@ -96,8 +96,9 @@ public final class Relay implements AutoCloseable {
         throw new IOException(e.getMessage(), e);
       }
     }
+    ServerMemory memory = ServerMemory.ofThisJvm();
     FlowerClientBuilder b = FlowerClientRunner.builder(new EdgeClient(manager, registry, config,
-        secure))
+        secure, memory))
         .relay(true).serializers(registry).tensorTypes(config.tensorTypes())
         .maxMessageSize(config.maxMessageSize()).backoff(config.backoff())
         .connectionListener(new Upstream());
@@ -114,7 +115,6 @@ public final class Relay implements AutoCloseable {
       timer.shutdownNow();
       throw e;
     }
-    ServerMemory memory = ServerMemory.ofThisJvm();
     GrpcServers.configure(downstream, config.maxMessageSize(), config.tokens(),
         new JoinService(manager, timer, new Traffic(), config.maxMessageSize(),
             new OutboundBudget(memory.outboundBytes()),

@@ -35,7 +35,9 @@ import java.util.Set;
  * @param overMaxExamples what happens to a client that claims more
  * @param minSuccessFraction the share of the edge's clients that must succeed for an edge round
  *     to be reported (1 for all; a failed client is left out otherwise)
- * @param maxConcurrentClients how many clients' answers are processed at once
+ * @param maxConcurrentClients how many clients' answers are processed at once, at most: fewer
+ *     where their partial sums would not fit a quarter of the relay's heap ({@link
+ *     io.tributary.flower.server.ServerMemory#workers})
  * @param maxMessageSize the largest message accepted or sent on either side, in bytes
  * @param backoff how the relay rejoins the server after losing it
  * @param tensorTypes the tensor types announced to the server, most preferred first
@@ -211,7 +213,10 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
       return this;
     }
 
-    /** Clients' answers processed at once (default the processors). */
+    /**
+     * Clients' answers processed at once, at most (default the processors; fewer where the
+     * relay's heap is too small for their partial sums).
+     */
     public Builder maxConcurrentClients(int n) {
       this.maxConcurrentClients = n;
       return this;

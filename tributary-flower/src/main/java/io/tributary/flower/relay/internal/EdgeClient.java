@@ -12,6 +12,7 @@ import io.tributary.flower.Scalar;
 import io.tributary.flower.relay.RelayConfig;
 import io.tributary.flower.server.NotEnoughClientsException;
 import io.tributary.flower.server.RemoteClientException;
+import io.tributary.flower.server.ServerMemory;
 import io.tributary.flower.server.SecureFitProtocol;
 import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.EvaluateRound;
@@ -69,13 +70,19 @@ public final class EdgeClient implements FlowerClient {
   private final RelayConfig config;
   /** The SecAgg+ protocol of every edge round; null for plain aggregation. */
   private final SecureFitProtocol secure;
+  /** What bounds the workers folding the clients' answers, as on the server. */
+  private final ServerMemory memory;
+  /** The fewer workers last logged; 0 before any. */
+  private volatile int loggedWorkers;
 
   /**
    * @param secure the protocol for {@link RelayConfig#secureAggregation()}; null when it is
    *     empty
+   * @param memory the relay's memory: at most {@link ServerMemory#workers} workers fold a
+   *     round's answers, so that their partial sums fit it
    */
   public EdgeClient(ClientManager manager, SerializerRegistry registry, RelayConfig config,
-      SecureFitProtocol secure) {
+      SecureFitProtocol secure, ServerMemory memory) {
     if ((secure == null) != config.secureAggregation().isEmpty()) {
       throw new IllegalArgumentException("a secure protocol goes with secure aggregation");
     }
@@ -83,6 +90,7 @@ public final class EdgeClient implements FlowerClient {
     this.registry = registry;
     this.config = config;
     this.secure = secure;
+    this.memory = java.util.Objects.requireNonNull(memory, "memory");
   }
 
   @Override
@@ -194,10 +202,11 @@ public final class EdgeClient implements FlowerClient {
   private Outcome invoke(Computation c, ModelSpec spec, List<Tensor> parameters,
       List<RemoteClient> clients, List<Tensor> ids, String what, boolean asEdge)
       throws FlowerClientException {
+    int workers = workers(parameters);
     RuntimeOptions options = asEdge
-        ? options(secure == null ? 1 : secure.exchanges())
+        ? options(config, workers, secure == null ? 1 : secure.exchanges())
             .withEdges(io.tributary.runtime.Edges.contiguous(ids.size()))
-        : options(1);
+        : options(config, workers, 1);
     try (ExecutionContext ctx = ExecutionContext.create(options)) {
       Outcome o = ctx.invokeWithReport(c, spec.value(parameters), ids);
       for (ClientFailure f : o.report().failures()) {
@@ -217,9 +226,40 @@ public final class EdgeClient implements FlowerClient {
     return ids;
   }
 
-  /** The edge's runtime options, for {@code exchanges} exchanges with each client. */
-  private RuntimeOptions options(int exchanges) {
-    RuntimeOptions o = RuntimeOptions.defaults().withThreads(config.maxConcurrentClients())
+  /**
+   * The workers for a model of these parameters, logged when fewer than the configuration's
+   * (once for each new count).
+   */
+  private int workers(List<Tensor> parameters) {
+    int workers = workers(memory, config.maxConcurrentClients(), parameters);
+    if (workers < config.maxConcurrentClients() && workers != loggedWorkers) {
+      loggedWorkers = workers;
+      LOG.info("{} workers fold the edge's answers, not {}: the partial sums of more would not "
+          + "fit a quarter of the relay's {} MiB of memory", workers,
+          config.maxConcurrentClients(), memory.maxMemory() >> 20);
+    }
+    return workers;
+  }
+
+  /**
+   * The workers that fold the answers for a model of these parameters: {@code cap}, or fewer
+   * where their partial sums would not fit a quarter of {@code memory} ({@link
+   * ServerMemory#workers}).
+   */
+  static int workers(ServerMemory memory, int cap, List<Tensor> parameters) {
+    long elements = 0;
+    for (Tensor t : parameters) {
+      elements += t.shape().size();
+    }
+    return memory.workers(elements, cap);
+  }
+
+  /**
+   * The edge's runtime options: {@code workers} workers, {@code exchanges} exchanges with each
+   * client.
+   */
+  static RuntimeOptions options(RelayConfig config, int workers, int exchanges) {
+    RuntimeOptions o = RuntimeOptions.defaults().withThreads(workers)
         .withMinSuccessFraction(config.minSuccessFraction())
         .withMaxWeight(config.maxExamplesPerClient(), config.overMaxExamples());
     // A secure edge round is one pseudo-client that runs all the protocol's exchanges, each
