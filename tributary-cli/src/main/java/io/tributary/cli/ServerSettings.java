@@ -146,10 +146,11 @@ final class ServerSettings {
     return kb << 10;
   }
 
-  /** {@code --max-concurrent-clients}: 1 to 4096. */
+  /** {@code --max-concurrent-clients}: 1 to ServerConfig's bound. */
   static int maxConcurrentClients(int n) {
-    if (n < 1 || n > 4096) {
-      throw new IllegalArgumentException("--max-concurrent-clients must be 1 to 4096, got " + n);
+    if (n < 1 || n > ServerConfig.MAX_CONCURRENT_CLIENTS) {
+      throw new IllegalArgumentException("--max-concurrent-clients must be 1 to "
+          + ServerConfig.MAX_CONCURRENT_CLIENTS + ", got " + n);
     }
     return n;
   }

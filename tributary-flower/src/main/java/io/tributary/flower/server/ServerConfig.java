@@ -90,6 +90,8 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     RoundFitConfig roundFitConfig) {
   /** The default number of worker threads that check and fold the clients' answers. */
   public static final int DEFAULT_MAX_CONCURRENT_CLIENTS = 256;
+  /** The most workers a server may be given: 4096. */
+  public static final int MAX_CONCURRENT_CLIENTS = 4096;
   /** The default round timeout: 10 minutes per instruction. */
   public static final Duration DEFAULT_ROUND_TIMEOUT = Duration.ofMinutes(10);
   /** The default bound on a client's reported example count: 10^9, as in simulations. */
@@ -140,8 +142,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     check(clientWait.isPositive(), "the client wait must be positive");
     check(maxMessageSize >= 1024, "max message size must be at least 1024 bytes, got "
         + maxMessageSize);
-    check(maxConcurrentClients >= 1 && maxConcurrentClients <= 4096,
-        "max concurrent clients must be 1 to 4096, got " + maxConcurrentClients);
+    check(maxConcurrentClients >= 1 && maxConcurrentClients <= MAX_CONCURRENT_CLIENTS,
+        "max concurrent clients must be 1 to " + MAX_CONCURRENT_CLIENTS + ", got "
+        + maxConcurrentClients);
     check(!shutdownGrace.isNegative(), "the shutdown grace cannot be negative");
     check(readAheadBytes >= MIN_READ_AHEAD_BYTES, "the read-ahead must be at least "
         + MIN_READ_AHEAD_BYTES + " bytes, got " + readAheadBytes);
