@@ -52,23 +52,31 @@ class MainTest {
         .isEqualTo("tributary: thread t stopped: IllegalStateException: a b");
   }
 
+  /** What an uncaught throwable on thread {@code thread} left: the error stream and the halts. */
+  private record Stopped(String err, List<Integer> halted) {
+    static Stopped by(CommandLine cli, boolean verbose, String thread, Throwable t) {
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      List<Integer> halted = new ArrayList<>();
+      Main.uncaughtHandler(cli, verbose, new java.io.PrintStream(err, true), halted::add)
+          .uncaughtException(new Thread(thread), t);
+      return new Stopped(err.toString(), halted);
+    }
+  }
+
   @Test
   void uncaughtHandler_libraryThreadOutOfMemory_linesThenHaltsWithStatusOne() {
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    List<Integer> halted = new ArrayList<>();
     CommandLine cli = new CommandLine(new Top());
     cli.parseArgs("hungry");
 
-    Main.uncaughtHandler(cli, false, new java.io.PrintStream(err, true), halted::add)
-        .uncaughtException(new Thread("grpc-default-executor-3"),
-            new OutOfMemoryError("Java heap space"));
+    Stopped s = Stopped.by(cli, false, "grpc-default-executor-3",
+        new OutOfMemoryError("Java heap space"));
 
-    assertThat(halted).containsExactly(1);
-    assertThat(err.toString().lines()).containsExactly(
+    assertThat(s.halted()).containsExactly(1);
+    assertThat(s.err().lines()).containsExactly(
         "tributary: thread grpc-default-executor-3 stopped: OutOfMemoryError: Java heap space"
             + " (--verbose prints the stack trace)",
         Main.outOfMemoryLine("hungry", new OutOfMemoryError("Java heap space")));
-    assertThat(err.toString()).contains("tributary hungry: out of memory (Java heap space)"
+    assertThat(s.err()).contains("tributary hungry: out of memory (Java heap space)"
         + " with a heap limit of").doesNotContain("\tat ");
   }
 
@@ -87,28 +95,22 @@ class MainTest {
 
   @Test
   void uncaughtHandler_libraryThreadOtherFailure_oneLineAndGoesOn() {
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    List<Integer> halted = new ArrayList<>();
+    Stopped s = Stopped.by(new CommandLine(new Hungry()), false, "t",
+        new IllegalStateException("broken"));
 
-    Main.uncaughtHandler(new CommandLine(new Hungry()), false, new java.io.PrintStream(err, true),
-        halted::add).uncaughtException(new Thread("t"), new IllegalStateException("broken"));
-
-    assertThat(halted).isEmpty();
-    assertThat(err.toString().lines()).containsExactly(
+    assertThat(s.halted()).isEmpty();
+    assertThat(s.err().lines()).containsExactly(
         "tributary: thread t stopped: IllegalStateException: broken (--verbose prints the stack"
             + " trace)");
   }
 
   @Test
   void uncaughtHandler_verbose_traceAfterTheLine() {
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    List<Integer> halted = new ArrayList<>();
+    Stopped s = Stopped.by(new CommandLine(new Hungry()), true, "t",
+        new OutOfMemoryError("Direct buffer"));
 
-    Main.uncaughtHandler(new CommandLine(new Hungry()), true, new java.io.PrintStream(err, true),
-        halted::add).uncaughtException(new Thread("t"), new OutOfMemoryError("Direct buffer"));
-
-    assertThat(halted).containsExactly(1);
-    assertThat(err.toString()).startsWith("tributary: thread t stopped: OutOfMemoryError: Direct"
+    assertThat(s.halted()).containsExactly(1);
+    assertThat(s.err()).startsWith("tributary: thread t stopped: OutOfMemoryError: Direct"
         + " buffer").contains("\tat ").contains("tributary hungry: out of memory (Direct buffer)");
   }
 
