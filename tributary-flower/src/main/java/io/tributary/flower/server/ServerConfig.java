@@ -58,7 +58,8 @@ import java.util.TreeMap;
  *     8 MiB, runs): the most bytes of an answer a client sends before
  *     the server reads it, so that clients waiting for the read-ahead hold at most this much
  *     each in the server's direct memory (default {@link ServerMemory#flowControlWindow(int)}
- *     of {@code minClients})
+ *     of {@code minClients}: gRPC's tuning where {@code memory} holds 256 KiB a client, else
+ *     64 KiB fixed)
  * @param memory what the default budgets and the workers are sized from (default the JVM's
  *     heap limit)
  * @param maxExamplesPerClient the largest {@code num_examples} a client's answer counts with in

@@ -9,7 +9,9 @@ package io.tributary.flower.server;
  * of the round ({@link #readAheadBytes()}); one HTTP/2 stream window of answer bytes for each
  * client not yet admitted ({@link #flowControlWindow(int)}, direct memory); and the runtime's
  * float64 partial sums, up to 2 x workers + 1 of 8E bytes each ({@link #workers(long, int)}).
- * Each is given a share of {@code maxMemory}: an eighth each for the first three, a quarter for
+ * Each is given a share of {@code maxMemory}: an eighth each for the first two; the windows are
+ * left to gRPC's tuning (up to 8 MiB each) from 256 KiB of memory a client, and fixed at 64 KiB,
+ * HTTP/2's first window, below that; a quarter for
  * the partial sums, and the rest for the model's own copies, the answers being decoded and
  * everything else. The JVM bounds direct memory by the heap's limit ({@code -Xmx}) unless
  * {@code -XX:MaxDirectMemorySize} says otherwise.
@@ -27,6 +29,11 @@ public record ServerMemory(long maxMemory) {
    * its window to.
    */
   public static final int MAX_DEFAULT_WINDOW_BYTES = 8 << 20;
+  /**
+   * The memory per client from which stream windows are left to gRPC's tuning: 256 KiB, about
+   * the least measured to hold them (a 256 MiB server of 1,000 clients of a 4 MB model).
+   */
+  public static final int TUNED_MEMORY_PER_CLIENT = 256 << 10;
 
   public ServerMemory {
     if (maxMemory < 16L << 20) {
@@ -51,16 +58,20 @@ public record ServerMemory(long maxMemory) {
   }
 
   /**
-   * The HTTP/2 stream window granted to each of {@code clients} clients: an eighth shared among
-   * them, from 64 KiB to 8 MiB. A client whose answer the server is not yet reading sends at most
-   * this much of it; a few clients on a long path get the window a fast transfer needs.
+   * The HTTP/2 stream window granted to each of {@code clients} clients. While the memory holds
+   * {@link #TUNED_MEMORY_PER_CLIENT} per client, {@link #MAX_DEFAULT_WINDOW_BYTES}: the window is
+   * left to gRPC's estimate of the bandwidth, which grows it to what a fast transfer needs and
+   * never past 8 MiB. Below that, {@link #MIN_WINDOW_BYTES} (64 KiB, HTTP/2's own first window)
+   * fixed: a client whose answer the server is not yet reading sends at most that much of it. A fixed window halves a large
+   * round's speed where the memory has room for gRPC's (1,000 clients of a 4 MB model, 2 GiB to
+   * 256 MiB: docs/benchmarks.md).
    */
   public int flowControlWindow(int clients) {
     if (clients < 1) {
       throw new IllegalArgumentException("clients must be at least 1, got " + clients);
     }
-    long share = maxMemory / 8 / clients;
-    return (int) Math.clamp(share, MIN_WINDOW_BYTES, MAX_DEFAULT_WINDOW_BYTES);
+    return maxMemory / clients >= TUNED_MEMORY_PER_CLIENT ? MAX_DEFAULT_WINDOW_BYTES
+        : MIN_WINDOW_BYTES;
   }
 
   /**

@@ -16,9 +16,10 @@ class ServerConfigTest {
     assertThat(big.flowControlWindow()).isEqualTo(8 << 20);
 
     ServerConfig small = ServerConfig.builder().memory(new ServerMemory(512L << 20))
-        .minClients(1000).build();
+        .minClients(4000).build();
     assertThat(small.readAheadBytes()).isEqualTo(64 << 20);
-    assertThat(small.flowControlWindow()).isEqualTo((512 << 20) / 8 / 1000);
+    // 128 KiB a client: the window is fixed at HTTP/2's first 64 KiB.
+    assertThat(small.flowControlWindow()).isEqualTo(64 << 10);
     assertThat(small.memory().maxMemory()).isEqualTo(512L << 20);
   }
 

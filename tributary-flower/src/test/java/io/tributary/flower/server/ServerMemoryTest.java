@@ -19,15 +19,19 @@ class ServerMemoryTest {
   }
 
   @ParameterizedTest(name = "{0} MiB, {1} clients: window {2} KiB")
-  @CsvSource({"512, 1000, 65", "2048, 1000, 262", "512, 2000, 64", "2048, 100, 2621",
-      "512, 1, 8192", "2048, 10, 8192",
-      "16, 100000, 64"})
-  void flowControlWindow_memoryAndClients_anEighthSharedWithin64KiBTo8MiB(long mib, int clients,
-      long windowKib) {
+  @CsvSource({
+    // Under 256 KiB a client: 64 KiB, fixed.
+    "256, 1025, 64", "512, 2049, 64", "512, 4000, 64", "16, 100000, 64",
+    // 256 KiB or more a client: gRPC's tuning (8 MiB, its largest window).
+    "256, 1024, 8192", "256, 1000, 8192", "512, 1000, 8192", "2048, 1000, 8192",
+    "2048, 100, 8192", "512, 1, 8192", "16, 64, 8192"})
+  void flowControlWindow_memoryAndClients_fixed64KiBBelow256KiBAClientElseTuned(long mib,
+      int clients, long windowKib) {
     int w = new ServerMemory(mib * MIB).flowControlWindow(clients);
-    // An eighth shared among the clients, rounded down to whole bytes.
     assertThat(w / 1024).isEqualTo(windowKib);
-    assertThat(w).isBetween(64 << 10, 8 << 20);
+    boolean tuned = mib * MIB / clients >= ServerMemory.TUNED_MEMORY_PER_CLIENT;
+    assertThat(w).isEqualTo(tuned ? ServerMemory.MAX_DEFAULT_WINDOW_BYTES
+        : ServerMemory.MIN_WINDOW_BYTES);
   }
 
   @ParameterizedTest(name = "{0} MiB, {1} parameters, cap {2}: {3} workers")
