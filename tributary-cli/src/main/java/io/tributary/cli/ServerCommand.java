@@ -175,9 +175,9 @@ final class ServerCommand implements Callable<Integer> {
 
   @Option(names = "--flow-control-window-kb", paramLabel = "KB",
       description = "KiB of its answer each client may send before the server reads it (its "
-          + "HTTP/2 stream window), 64 to 65536; the server holds up to this much for every "
-          + "client waiting to be read (default: an eighth of the heap shared among "
-          + "--min-clients, 64 to 8192)")
+          + "HTTP/2 stream window), 64 to 65536, fixed below 8192; the server holds up to this "
+          + "much for every client waiting to be read (default: gRPC's own tuning, up to 8192, "
+          + "while the heap holds 256 KiB per --min-clients, else 64)")
   Integer flowControlWindowKb;
 
   @Option(names = "--max-concurrent-clients", paramLabel = "N",

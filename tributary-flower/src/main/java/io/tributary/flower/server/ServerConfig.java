@@ -467,8 +467,9 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
     }
 
     /**
-     * The HTTP/2 stream window granted to each client (default an eighth of the memory shared
-     * among {@code minClients}, 64 KiB to 8 MiB; 64 KiB to 64 MiB).
+     * The HTTP/2 stream window granted to each client, 64 KiB to 64 MiB, fixed below 8 MiB
+     * (default {@link ServerMemory#flowControlWindow(int)} of {@code minClients}: gRPC's tuning
+     * while the memory holds 256 KiB a client, else 64 KiB).
      */
     public Builder flowControlWindow(int bytes) {
       this.flowControlWindow = bytes;
