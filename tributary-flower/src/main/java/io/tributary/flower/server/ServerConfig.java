@@ -55,9 +55,9 @@ import java.util.TreeMap;
  *     (default {@link ServerMemory#readAheadBytes()} of {@code memory})
  * @param flowControlWindow the HTTP/2 stream window granted to each client, fixed below 8 MiB
  *     (gRPC's bandwidth estimate does not grow it; from 8 MiB gRPC's own tuning, which stops at
- *     8 MiB, runs): the most bytes of an answer a client sends before
- *     the server reads it, so that clients waiting for the read-ahead hold at most this much
- *     each in the server's direct memory (default {@link ServerMemory#flowControlWindow(int)}
+ *     8 MiB, runs): the most bytes of an answer a client sends before the server reads it, so
+ *     that clients waiting for the read-ahead hold at most this much each in the server's direct
+ *     memory (default {@link ServerMemory#flowControlWindow(int)}
  *     of {@code minClients}: gRPC's tuning where {@code memory} holds 256 KiB a client, else
  *     64 KiB fixed)
  * @param memory what the default budgets and the workers are sized from (default the JVM's

@@ -11,9 +11,8 @@ package io.tributary.flower.server;
  * float64 partial sums, up to 2 x workers + 1 of 8E bytes each ({@link #workers(long, int)}).
  * Each is given a share of {@code maxMemory}: an eighth each for the first two; the windows are
  * left to gRPC's tuning (up to 8 MiB each) from 256 KiB of memory a client, and fixed at 64 KiB,
- * HTTP/2's first window, below that; a quarter for
- * the partial sums, and the rest for the model's own copies, the answers being decoded and
- * everything else. The JVM bounds direct memory by the heap's limit ({@code -Xmx}) unless
+ * HTTP/2's first window, below that; a quarter for the partial sums, and the rest for the
+ * model's own copies, the answers being decoded and everything else. The JVM bounds direct memory by the heap's limit ({@code -Xmx}) unless
  * {@code -XX:MaxDirectMemorySize} says otherwise.
  *
  * @param maxMemory the bytes the server may use: the JVM's heap limit for a server alone in its
@@ -62,9 +61,9 @@ public record ServerMemory(long maxMemory) {
    * {@link #TUNED_MEMORY_PER_CLIENT} per client, {@link #MAX_DEFAULT_WINDOW_BYTES}: the window is
    * left to gRPC's estimate of the bandwidth, which grows it to what a fast transfer needs and
    * never past 8 MiB. Below that, {@link #MIN_WINDOW_BYTES} (64 KiB, HTTP/2's own first window)
-   * fixed: a client whose answer the server is not yet reading sends at most that much of it. A fixed window halves a large
-   * round's speed where the memory has room for gRPC's (1,000 clients of a 4 MB model, 2 GiB to
-   * 256 MiB: docs/benchmarks.md).
+   * fixed: a client whose answer the server is not yet reading sends at most that much of it. A
+   * fixed window made a large round take 1.3-2x as long where the memory had room for gRPC's
+   * (1,000 clients of a 4 MB model, 2 GiB to 256 MiB: docs/benchmarks.md).
    */
   public int flowControlWindow(int clients) {
     if (clients < 1) {

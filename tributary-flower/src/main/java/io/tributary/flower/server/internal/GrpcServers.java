@@ -22,10 +22,10 @@ public final class GrpcServers {
 
   /**
    * A Netty server builder for the configured address, with TLS (and client certificates) when
-   * configured, and the configured stream window, fixed: gRPC would grow it with its estimate
-   * of the bandwidth, letting every client waiting to be read hold that much more of its answer
-   * in the server's direct memory. A window of 8 MiB or more is left to gRPC's own tuning, which
-   * never grows a window past 8 MiB, so the bound holds either way.
+   * configured, and the configured stream window: below 8 MiB fixed, since gRPC would grow it
+   * with its estimate of the bandwidth and let every client waiting to be read hold more of its
+   * answer in the server's direct memory; from 8 MiB left to gRPC's own tuning, which never
+   * grows a window past 8 MiB, so 8 MiB per client bounds it either way.
    *
    * @throws IOException if a TLS file cannot be read or holds no usable PEM
    */
