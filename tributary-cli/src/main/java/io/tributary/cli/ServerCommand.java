@@ -168,9 +168,10 @@ final class ServerCommand implements Callable<Integer> {
   Path authTokens;
 
   @Option(names = "--read-ahead-mb", paramLabel = "MB",
-      description = "MiB of clients' fit answers read before the round takes them; clients "
-          + "beyond it keep their answers until there is room (default: an eighth of the heap, "
-          + "at most 256; the server also buffers as much of outgoing models)")
+      description = "MiB of clients' fit answers read before the round takes them (Join "
+          + "clients' and Fleet nodes' together); clients beyond it keep their answers until "
+          + "there is room (default: an eighth of the heap, at most 256; the server also "
+          + "buffers as much of outgoing models, and of Fleet HTTP request bodies)")
   Integer readAheadMb;
 
   @Option(names = "--flow-control-window-kb", paramLabel = "KB",

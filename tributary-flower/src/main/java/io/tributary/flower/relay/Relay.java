@@ -115,10 +115,11 @@ public final class Relay implements AutoCloseable {
       timer.shutdownNow();
       throw e;
     }
+    // One read-ahead budget for the relay's Join streams and its Fleet nodes.
+    InboundBudget inbound = new InboundBudget(memory.readAheadBytes());
     GrpcServers.configure(downstream, config.maxMessageSize(), config.tokens(),
         new JoinService(manager, timer, new Traffic(), config.maxMessageSize(),
-            new OutboundBudget(memory.outboundBytes()),
-            new InboundBudget(memory.readAheadBytes())), registry.available());
+            new OutboundBudget(memory.outboundBytes()), inbound), registry.available());
     this.grpc = downstream.build();
     try {
       grpc.start();
@@ -131,7 +132,7 @@ public final class Relay implements AutoCloseable {
     if (config.fleet().isPresent()) {
       try {
         fleet = FleetEndpoint.start(config.fleet().get(), manager, registry, timer,
-            new Traffic());
+            new Traffic(), inbound);
       } catch (IOException | RuntimeException e) {
         grpc.shutdownNow();
         timer.shutdownNow();
@@ -152,8 +153,11 @@ public final class Relay implements AutoCloseable {
    */
   public static Relay start(RelayConfig config) throws IOException {
     Objects.requireNonNull(config, "config");
-    return new Relay(config, GrpcServers.netty(config.host(), config.port(), config.tls()), null,
-        SerializerRegistry.load());
+    // The stream window by the server's rule: gRPC's tuning while the heap holds 256 KiB a
+    // client, else 64 KiB fixed.
+    int window = ServerMemory.ofThisJvm().flowControlWindow(config.minClients());
+    return new Relay(config, GrpcServers.netty(config.host(), config.port(), config.tls(),
+        window), null, SerializerRegistry.load());
   }
 
   /**

@@ -51,8 +51,9 @@ import java.util.TreeMap;
  *     sent its instruction at the start of the invocation whatever this is
  * @param shutdownGrace how long shutdown waits for clients to answer {@code ReconnectIns}
  * @param readAheadBytes how many bytes of fit answers the server reads before the round takes
- *     them (inbound flow control); clients beyond it keep their answers until there is room
- *     (default {@link ServerMemory#readAheadBytes()} of {@code memory})
+ *     them (inbound flow control; Join streams' and Fleet nodes' together); clients beyond it
+ *     keep their answers until there is room (default {@link ServerMemory#readAheadBytes()} of
+ *     {@code memory}); a Fleet endpoint over HTTP holds as many bytes of request bodies at most
  * @param flowControlWindow the HTTP/2 stream window granted to each client, fixed below 8 MiB
  *     (gRPC's bandwidth estimate does not grow it; from 8 MiB gRPC's own tuning, which stops at
  *     8 MiB, runs): the most bytes of an answer a client sends before the server reads it, so

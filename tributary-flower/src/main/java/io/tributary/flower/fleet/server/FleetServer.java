@@ -101,11 +101,13 @@ public final class FleetServer implements AutoCloseable {
   }
 
   private void start() throws IOException {
+    // One read-ahead budget for both endpoints: Join streams' and Fleet nodes' fit answers.
+    InboundBudget inbound = new InboundBudget(config.readAheadBytes());
     if (fleet.serveJoin()) {
       ServerBuilder<?> b = GrpcServers.netty(config);
       GrpcServers.configure(b, config, new JoinService(manager, timer, traffic,
           config.maxMessageSize(), new OutboundBudget(config.memory().outboundBytes()),
-          new InboundBudget(config.readAheadBytes())), registry.available());
+          inbound), registry.available());
       join = b.build();
       try {
         join.start();
@@ -115,7 +117,7 @@ public final class FleetServer implements AutoCloseable {
       }
       LOG.info("Flower Join endpoint listening on {}:{}", config.host(), join.getPort());
     }
-    endpoint = FleetEndpoint.start(fleet, manager, registry, timer, traffic);
+    endpoint = FleetEndpoint.start(fleet, manager, registry, timer, traffic, inbound);
   }
 
   /**

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * InboundBudget} admits it, and holds its share until the round has taken it ({@link
  * #releaseAnswer}); the instruction's timeout runs from the moment its answer may be read.
  */
-public final class ClientProxy implements RemoteClient {
+public final class ClientProxy implements RemoteClient, InboundBudget.Reader {
   private static final Logger LOG = LoggerFactory.getLogger(ClientProxy.class);
 
   private final String id;
@@ -191,7 +191,8 @@ public final class ClientProxy implements RemoteClient {
    * @return false, holding nothing, if there is no pending instruction any more or it is already
    *     being read
    */
-  boolean startReading(int permits) {
+  @Override
+  public boolean startReading(int permits) {
     synchronized (lock) {
       if (closed || pending == null || reading) {
         return false;
@@ -215,7 +216,8 @@ public final class ClientProxy implements RemoteClient {
   }
 
   /** Whether the pending instruction's answer waits for the inbound budget. */
-  boolean awaitingAdmission() {
+  @Override
+  public boolean awaitingAdmission() {
     synchronized (lock) {
       return pending != null && !reading;
     }

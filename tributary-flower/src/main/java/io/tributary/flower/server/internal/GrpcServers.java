@@ -30,8 +30,19 @@ public final class GrpcServers {
    * @throws IOException if a TLS file cannot be read or holds no usable PEM
    */
   public static ServerBuilder<?> netty(ServerConfig config) throws IOException {
-    NettyServerBuilder b = nettyBuilder(config.host(), config.port(), config.tls());
-    int window = config.flowControlWindow();
+    return netty(config.host(), config.port(), config.tls(), config.flowControlWindow());
+  }
+
+  /**
+   * A Netty server builder for {@code host:port}, with TLS when {@code tls} is given, and the
+   * stream window {@code window} as {@link #netty(ServerConfig)} applies it (fixed below 8 MiB,
+   * gRPC's tuning from 8 MiB).
+   *
+   * @throws IOException if a TLS file cannot be read or holds no usable PEM
+   */
+  public static ServerBuilder<?> netty(String host, int port,
+      java.util.Optional<TlsFiles> tls, int window) throws IOException {
+    NettyServerBuilder b = nettyBuilder(host, port, tls);
     return window < ServerMemory.MAX_DEFAULT_WINDOW_BYTES ? b.flowControlWindow(window) : b;
   }
 

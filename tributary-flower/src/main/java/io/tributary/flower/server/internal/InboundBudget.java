@@ -18,8 +18,29 @@ import java.util.List;
  * admits that client at once, outside the budget ({@link #expedite}), so a budget full of answers
  * the round reaches later can never stall the answer it waits for. Small answers (to instructions
  * up to {@link OutboundBudget#SMALL} bytes, or of other kinds) do not take part.
+ *
+ * <p>A server's Join streams ({@link ClientProxy}) and Fleet nodes share one budget: a Fleet
+ * node not yet admitted is kept waiting in its {@code PushMessages} call, before it pushes any
+ * of its reply's objects.
  */
 public final class InboundBudget {
+  /**
+   * A client whose answer waits for the budget: a Join stream, or a Fleet node. Admission calls
+   * back without holding the budget's lock, and a reader calls the budget only without its own.
+   */
+  public interface Reader {
+    /**
+     * Lets the pending answer be read, holding {@code permits} of the budget until the round
+     * takes it.
+     *
+     * @return false, holding nothing, if there is no pending answer to admit any more
+     */
+    boolean startReading(int permits);
+
+    /** Whether the pending answer waits for admission. */
+    boolean awaitingAdmission();
+  }
+
   /**
    * The largest default budget: 256 MiB of fit answers read ahead ({@code ServerMemory}'s for a
    * heap of 2 GiB or more).
@@ -27,7 +48,7 @@ public final class InboundBudget {
   public static final int DEFAULT_BYTES = io.tributary.flower.server.ServerMemory.MAX_BUDGET_BYTES;
 
   /** A client waiting to be read, and the permits it will hold. */
-  private record Waiter(ClientProxy proxy, int permits) {}
+  private record Waiter(Reader proxy, int permits) {}
 
   private final int capacity;
   private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
@@ -35,7 +56,7 @@ public final class InboundBudget {
    * Clients the round asked for before their instruction reached {@link #admit}: they skip the
    * budget when it does. Guarded by this.
    */
-  private final java.util.Set<ClientProxy> expedited =
+  private final java.util.Set<Reader> expedited =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   // Guarded by this.
   private int available;
@@ -58,7 +79,7 @@ public final class InboundBudget {
    * Lets {@code proxy}'s answer be read now, holding {@code size} bytes (at most the whole
    * budget), or queues it until enough is given back.
    */
-  void admit(ClientProxy proxy, int size) {
+  public void admit(Reader proxy, int size) {
     int permits = Math.min(Math.max(size, 1), capacity);
     boolean now;
     boolean bypass;
@@ -79,7 +100,7 @@ public final class InboundBudget {
   }
 
   /** Gives back {@code permits} and admits the waiters that now fit, in order. */
-  void release(int permits) {
+  public void release(int permits) {
     if (permits <= 0) {
       return;
     }
@@ -105,7 +126,7 @@ public final class InboundBudget {
    * awaits admission; if its instruction has not reached {@link #admit} yet, admission will let
    * it through at once.
    */
-  void expedite(ClientProxy proxy) {
+  public void expedite(Reader proxy) {
     boolean queued;
     synchronized (this) {
       queued = remove(proxy);
@@ -120,12 +141,12 @@ public final class InboundBudget {
   }
 
   /** Drops {@code proxy} from the queue (its stream ended or its instruction was given up). */
-  synchronized void forget(ClientProxy proxy) {
+  public synchronized void forget(Reader proxy) {
     remove(proxy);
     expedited.remove(proxy);
   }
 
-  private boolean remove(ClientProxy proxy) {
+  private boolean remove(Reader proxy) {
     for (Iterator<Waiter> it = queue.iterator(); it.hasNext(); ) {
       if (it.next().proxy() == proxy) {
         it.remove();

@@ -16,7 +16,7 @@ import java.util.concurrent.Semaphore;
  */
 public final class OutboundBudget {
   /** Messages up to this size bypass the budget. */
-  static final int SMALL = 64 << 10;
+  public static final int SMALL = 64 << 10;
   /**
    * The largest default budget: 256 MiB of instructions on their way out ({@code ServerMemory}'s
    * for a heap of 2 GiB or more).

@@ -136,6 +136,53 @@ class FleetServerFlowerInteropTest {
   }
 
   @Test
+  void run_restSuperNodesWithReadAheadForOneReply_repliesWaitTheirTurnAndRoundsAreTheMean()
+      throws Exception {
+    FlowerPeer flower = FlowerPeer.require();
+    FleetApi fleet = FleetApi.builder(FlowerApp.load(quickstart())).address("127.0.0.1", 0)
+        .transport(FleetTransport.HTTP).serveJoin(false).build();
+    // 12,000 float64 (96 KB) a reply, above the 64 KiB a large message starts at; the least
+    // read-ahead (64 KiB) admits one reply at a time, so two of three nodes wait in
+    // PushMessages each round until the round has taken the reply before theirs.
+    int n = 12_000;
+    double[] init = new double[n];
+    for (int i = 0; i < n; i++) {
+      init[i] = i % 7 - 3;
+    }
+    SequencedMap<String, Tensor> initial = new LinkedHashMap<>();
+    initial.put("w", Tensor.ofDoubles(Shape.of(n), init));
+    ServerConfig config = ServerConfig.builder().address("127.0.0.1", 0).rounds(2).minClients(3)
+        .roundTimeout(Duration.ofSeconds(120)).clientWait(Duration.ofSeconds(90))
+        .readAheadBytes(ServerConfig.MIN_READ_AHEAD_BYTES)
+        .initial(InitialParameters.given(initial)).build();
+    try (PythonSuperNodes nodes = new PythonSuperNodes(flower, dir);
+        FleetServer server = FleetServer.start(config, fleet)) {
+      double[][] u = {nodes.rand(41, n), nodes.rand(42, n), nodes.rand(43, n)};
+      String at = "http://127.0.0.1:" + server.fleetPort();
+      for (int k = 0; k < 3; k++) {
+        nodes.start("wait-" + k, at, 41 + k, "--rest");
+      }
+      RunResult r;
+      try {
+        r = server.run();
+      } catch (io.tributary.flower.server.FlowerServerException e) {
+        throw new AssertionError(e + "\n--- wait-0:\n" + nodes.tail("wait-0"), e);
+      }
+      double[] expected = init.clone();
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < n; i++) {
+          expected[i] += (u[0][i] + u[1][i] + u[2][i]) / 3.0;
+        }
+      }
+      for (RoundRecord rec : r.rounds()) {
+        assertThat(rec.failureReasons()).as("round %d", rec.round()).isEmpty();
+        assertThat(rec.clients()).isEqualTo(3);
+      }
+      assertModel(r, expected);
+    }
+  }
+
+  @Test
   void run_restSuperNodesOverHttps_trustTheServersCertificateAndJoin() throws Exception {
     FlowerPeer flower = FlowerPeer.require();
     io.tributary.flower.server.TestCerts certs = new io.tributary.flower.server.TestCerts(

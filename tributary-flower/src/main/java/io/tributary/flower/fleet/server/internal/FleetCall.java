@@ -64,14 +64,21 @@ public enum FleetCall {
    */
   public Message invoke(FleetService s, byte[] body, FleetService.Caller caller)
       throws FleetCallException {
-    Message req;
+    return invoke(s, parse(body), caller);
+  }
+
+  /**
+   * The call's request in {@code body}.
+   *
+   * @throws FleetCallException (INVALID_ARGUMENT) if the body is not the call's request
+   */
+  public Message parse(byte[] body) throws FleetCallException {
     try {
-      req = parser.parseFrom(body);
+      return parser.parseFrom(body);
     } catch (InvalidProtocolBufferException e) {
       throw new FleetCallException(FleetCallException.Code.INVALID_ARGUMENT,
           "the body is not a " + httpName + " request: " + e.getMessage());
     }
-    return invoke(s, req, caller);
   }
 
   /**

@@ -11,7 +11,7 @@ public final class FleetCallException extends Exception {
   /** Why a call is refused, as gRPC names it. */
   public enum Code {
     INVALID_ARGUMENT(400), UNAUTHENTICATED(401), PERMISSION_DENIED(403), NOT_FOUND(404),
-    FAILED_PRECONDITION(409), RESOURCE_EXHAUSTED(429);
+    FAILED_PRECONDITION(409), RESOURCE_EXHAUSTED(429), UNAVAILABLE(503);
 
     private final int http;
 

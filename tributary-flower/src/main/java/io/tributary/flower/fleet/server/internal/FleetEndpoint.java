@@ -8,6 +8,7 @@ import io.tributary.flower.fleet.server.FlowerApp;
 import io.tributary.flower.internal.ScalarCodec;
 import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.GrpcServers;
+import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.Traffic;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class FleetEndpoint {
   private HttpFleet http;
 
   private FleetEndpoint(FleetApi fleet, ClientManager manager, SerializerRegistry registry,
-      ScheduledExecutorService timer, Traffic traffic) {
+      ScheduledExecutorService timer, Traffic traffic, InboundBudget inbound) {
     this.fleet = fleet;
     long id;
     SecureRandom random = new SecureRandom();
@@ -51,30 +52,31 @@ public final class FleetEndpoint {
     this.service = new FleetService(manager, new FleetService.RunInfo(runId, app.fabId(),
         app.version(), app.hash(), app.fab(), scalars(fleet.runConfig())),
         new MessageApi(registry, fleet.secAggPlus().isPresent()), fleet.limits(), timer, traffic,
-        fleet.authorizedKeys().map(FleetEndpoint::der));
+        inbound, fleet.authorizedKeys().map(FleetEndpoint::der));
     this.sweep = timer.scheduleAtFixedRate(service::sweep, 1, 1, TimeUnit.SECONDS);
   }
 
   /**
    * Serves {@code fleet}'s transport at its address, its nodes joining {@code manager}; the
-   * timer runs the sweep and the service's timeouts.
+   * timer runs the sweep and the service's timeouts; large replies wait for {@code inbound}
+   * (the budget the server's Join streams share).
    *
    * @throws IOException if the address cannot be bound or a TLS file is unusable
    */
   public static FleetEndpoint start(FleetApi fleet, ClientManager manager,
-      SerializerRegistry registry, ScheduledExecutorService timer, Traffic traffic)
-      throws IOException {
-    FleetEndpoint e = new FleetEndpoint(fleet, manager, registry, timer, traffic);
+      SerializerRegistry registry, ScheduledExecutorService timer, Traffic traffic,
+      InboundBudget inbound) throws IOException {
+    FleetEndpoint e = new FleetEndpoint(fleet, manager, registry, timer, traffic, inbound);
     String where = fleet.host() + ":" + fleet.port();
     try {
       switch (fleet.transport()) {
+        // Bodies in flight get as much room as the replies read ahead.
         case HTTP -> e.http = HttpFleet.start(fleet.host(), fleet.port(), e.service,
-            fleet.limits(), fleet.tls());
+            fleet.limits(), fleet.tls(), inbound.capacity());
         case GRPC_RERE -> {
           ServerBuilder<?> b = GrpcServers.netty(fleet.host(), fleet.port(), fleet.tls());
           b.maxInboundMessageSize(fleet.limits().maxObjectBytes() + (1 << 20));
-          b.addService(GrpcFleet.service(e.service));
-          b.addTransportFilter(GrpcFleet.transportFilter());
+          GrpcFleet.serve(b, e.service);
           e.grpc = b.build().start();
         }
       }

@@ -13,6 +13,8 @@ import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.ClientDisconnectedException;
 import io.tributary.flower.server.ClientResultException;
 import io.tributary.flower.server.InstructionTimeoutException;
+import io.tributary.flower.server.internal.InboundBudget;
+import io.tributary.flower.server.internal.OutboundBudget;
 import io.tributary.flower.server.internal.RemoteClient;
 import io.tributary.flower.server.internal.Traffic;
 import java.time.Duration;
@@ -23,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,8 +40,16 @@ import org.slf4j.LoggerFactory;
  * error) fails only this node's answer, with the reason; the node stays online, since Fleet
  * nodes keep no state between messages. A timeout fails the answer and forgets the message: a
  * late reply is refused as a reply to a message the node was not sent.
+ *
+ * <p>A large message's reply (a fit instruction's, or a message's whose objects pass {@link
+ * OutboundBudget#SMALL} bytes: a reply carries as many parameters as the model it answers)
+ * waits for the server's {@link InboundBudget}, which the node joins when the message is sent,
+ * as a Join stream does: until admitted, the node's {@code PushMessages} call waits and its
+ * objects are refused, so its reply stays on its side; admitted, it holds its share until the
+ * round takes the answer ({@link #releaseAnswer}). The message's timeout then runs from
+ * admission, so a node the round reaches late is not timed out while it waits its turn.
  */
-public final class FleetNode implements RemoteClient {
+public final class FleetNode implements RemoteClient, InboundBudget.Reader {
   private static final Logger LOG = LoggerFactory.getLogger(FleetNode.class);
 
   /** A message waiting for the node, with its objects until the node confirms it. */
@@ -55,18 +66,27 @@ public final class FleetNode implements RemoteClient {
   private final Consumer<FleetNode> onClose;
   private final ObjectInterner interner;
   private final ObjectCodec.Memo memo;
+  private final InboundBudget inbound;
+  /** The inbound budget held for the reply being pushed or not yet taken by the round. */
+  private final AtomicInteger readPermits = new AtomicInteger();
   private final Object lock = new Object();
   private Outgoing outgoing;
   private boolean pulled;
   private Waiting<?> pending;
   private Metadata pendingMetadata;
   private ScheduledFuture<?> pendingTimeout;
+  private Optional<Duration> pendingTimeoutValue = Optional.empty();
+  /** Whether the pending message's reply may be pushed: small, or admitted by the budget. */
+  private boolean admitted;
+  /** Completed when a waiting {@code PushMessages} may go on: admitted, or the message gone. */
+  private CompletableFuture<Void> admissionSignal;
   private ReplyAssembly assembly;
   private boolean closed;
 
   FleetNode(long nodeId, long runId, MessageApi api, FleetLimits limits,
       ScheduledExecutorService timer, Traffic traffic, ObjectInterner interner,
-      ObjectCodec.Memo memo, Consumer<FleetNode> onClose) {
+      ObjectCodec.Memo memo, InboundBudget inbound, Consumer<FleetNode> onClose) {
+    this.inbound = inbound;
     this.interner = interner;
     this.memo = memo;
     this.nodeId = nodeId;
@@ -122,7 +142,8 @@ public final class FleetNode implements RemoteClient {
       return CompletableFuture.failedFuture(new ClientResultException(id, e.getMessage(), e));
     }
     ServerMessage.MsgCase kind = message.getMsgCase();
-    return send(m, kind.toString(), reply -> api.reply(kind, reply), timeout);
+    return send(m, kind.toString(), reply -> api.reply(kind, reply), timeout,
+        message.hasFitIns());
   }
 
   /**
@@ -155,7 +176,7 @@ public final class FleetNode implements RemoteClient {
             + reply.error().get().code() + ": " + reply.error().get().reason());
       }
       return reply.content();
-    }, timeout);
+    }, timeout, true);
   }
 
   /** Reads the server's answer out of the node's reply. */
@@ -179,11 +200,16 @@ public final class FleetNode implements RemoteClient {
     }
   }
 
+  /**
+   * Sends {@code m}; with {@code readsAhead}, a reply to a message of more than {@link
+   * OutboundBudget#SMALL} bytes waits for the inbound budget.
+   */
   private <T> CompletableFuture<T> send(Message m, String kind, ReplyReader<T> reader,
-      Optional<Duration> timeout) {
+      Optional<Duration> timeout, boolean readsAhead) {
     // Every node of a round is sent the same model: its objects are made once (the memo).
     ObjectCodec.Deflated d = ObjectCodec.deflate(m, memo);
     Message sent = m.withMessageId(d.rootId());
+    int answerSize = readsAhead ? answerSize(d.objects().values()) : 0;
     CompletableFuture<T> f = new CompletableFuture<>();
     Waiting<T> w = new Waiting<>(f, reader, kind);
     synchronized (lock) {
@@ -200,11 +226,74 @@ public final class FleetNode implements RemoteClient {
       pulled = false;
       pending = w;
       pendingMetadata = sent.metadata();
+      pendingTimeoutValue = timeout;
       assembly = null;
-      timeout.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(w, t), t.toNanos(),
-          TimeUnit.NANOSECONDS));
+      admitted = answerSize == 0;
+      if (admitted) {
+        startTimeoutLocked();
+      }
+    }
+    if (answerSize > 0) {
+      // Outside the lock: admission may call back into startReading.
+      inbound.admit(this, answerSize);
     }
     return f;
+  }
+
+  /** The bytes a reply is expected to hold: the message's, or 0 for a small one. */
+  private static int answerSize(java.util.Collection<byte[]> objects) {
+    long bytes = 0;
+    for (byte[] o : objects) {
+      bytes += o.length;
+    }
+    return bytes > OutboundBudget.SMALL ? (int) Math.min(bytes, Integer.MAX_VALUE) : 0;
+  }
+
+  private void startTimeoutLocked() {
+    Waiting<?> w = pending;
+    pendingTimeoutValue.ifPresent(t -> pendingTimeout = timer.schedule(() -> expire(w, t),
+        t.toNanos(), TimeUnit.NANOSECONDS));
+  }
+
+  /**
+   * Lets the pending message's reply be pushed and starts its timeout, holding {@code permits}
+   * of the inbound budget until the round takes the answer.
+   *
+   * @return false, holding nothing, if no reply waits for admission any more
+   */
+  @Override
+  public boolean startReading(int permits) {
+    synchronized (lock) {
+      if (closed || pending == null || admitted) {
+        return false;
+      }
+      readPermits.addAndGet(permits);
+      admitted = true;
+      startTimeoutLocked();
+      signalLocked();
+      return true;
+    }
+  }
+
+  @Override
+  public boolean awaitingAdmission() {
+    synchronized (lock) {
+      return pending != null && !admitted && !closed;
+    }
+  }
+
+  /** Admits the pending reply at once if it waits for the inbound budget: the round needs it. */
+  @Override
+  public void expedite() {
+    if (awaitingAdmission()) {
+      inbound.expedite(this);
+    }
+  }
+
+  /** The round has taken (or given up on) the last answer: its share goes back. Idempotent. */
+  @Override
+  public void releaseAnswer() {
+    inbound.release(readPermits.getAndSet(0));
   }
 
   /** The message waiting for the node, once: its head and object tree. */
@@ -250,15 +339,19 @@ public final class FleetNode implements RemoteClient {
   }
 
   /**
-   * The node pushes a reply's head and tree: the ids of the objects to push.
+   * The node pushes a reply's head and tree: the ids of the objects to push, once the inbound
+   * budget admits the reply (the call waits until then).
    *
    * @throws FleetCallException if the node owes no answer, or the reply breaks the rules (the
-   *     answer then fails with the reason)
+   *     answer then fails with the reason), or the message is given up while the reply waits
    */
   List<String> pushReply(io.tributary.flower.fleet.internal.proto.Message head, ObjectTree tree)
       throws FleetCallException {
     Waiting<?> failed;
     String why;
+    ReplyAssembly a;
+    Waiting<?> w;
+    CompletableFuture<Void> admission;
     synchronized (lock) {
       Metadata md = head.getMetadata() == null ? null : Protos.metadata(head.getMetadata());
       if (pending == null || md == null
@@ -267,18 +360,52 @@ public final class FleetNode implements RemoteClient {
             "node " + id + " replied to a message it was not sent (or no longer waits for)");
       }
       why = check(md, tree);
+      a = null;
       if (why == null) {
         try {
-          assembly = ReplyAssembly.of(tree, limits);
-          return List.copyOf(assembly.needed());
+          a = ReplyAssembly.of(tree, limits);
         } catch (MessageApi.BadReply e) {
           why = e.getMessage();
         }
       }
-      failed = clearLocked();
+      if (why == null && admitted) {
+        assembly = a;
+        return List.copyOf(a.needed());
+      }
+      if (why == null && admissionSignal != null) {
+        // One call waits per reply: copies would each hold their body in the server's heap.
+        throw new FleetCallException(FleetCallException.Code.FAILED_PRECONDITION, "node " + id
+            + " is already pushing this reply; its PushMessages call waits for admission");
+      }
+      failed = why == null ? null : clearLocked();
+      w = pending;
+      if (why == null) {
+        admissionSignal = new CompletableFuture<>();
+      }
+      admission = admissionSignal;
     }
-    fail(failed, why);
-    throw new FleetCallException(FleetCallException.Code.INVALID_ARGUMENT, why);
+    if (why != null) {
+      inbound.forget(this);
+      fail(failed, why);
+      throw new FleetCallException(FleetCallException.Code.INVALID_ARGUMENT, why);
+    }
+    // Waits outside the lock: a virtual thread parked here pins no carrier, whatever the JDK.
+    try {
+      admission.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FleetCallException(FleetCallException.Code.UNAVAILABLE, "the server is stopping");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("admission never fails", e);
+    }
+    synchronized (lock) {
+      if (pending != w || closed || !admitted) {
+        throw new FleetCallException(FleetCallException.Code.FAILED_PRECONDITION, "node " + id
+            + " no longer owes this reply: the message was given up while the reply waited");
+      }
+      assembly = a;
+      return List.copyOf(a.needed());
+    }
   }
 
   private String check(Metadata md, ObjectTree tree) {
@@ -366,10 +493,21 @@ public final class FleetNode implements RemoteClient {
     pending = null;
     pendingMetadata = null;
     pendingTimeout = null;
+    pendingTimeoutValue = Optional.empty();
     assembly = null;
     outgoing = null;
     pulled = false;
+    // A PushMessages call waiting for admission wakes and finds the message gone.
+    signalLocked();
     return w;
+  }
+
+  private void signalLocked() {
+    if (admissionSignal != null) {
+      // Its waiter blocks in get(), so nothing runs inline under this lock.
+      admissionSignal.complete(null);
+      admissionSignal = null;
+    }
   }
 
   private void expire(Waiting<?> w, Duration t) {
@@ -398,6 +536,8 @@ public final class FleetNode implements RemoteClient {
       }
       w = clearLocked();
     }
+    // Given up before admission: its place in the inbound queue would only delay others.
+    inbound.forget(this);
     w.future().completeExceptionally(new InstructionTimeoutException(id, why));
   }
 
@@ -416,6 +556,9 @@ public final class FleetNode implements RemoteClient {
       closed = true;
       w = clearLocked();
     }
+    // Gone: out of the inbound queue, its share given back.
+    inbound.forget(this);
+    releaseAnswer();
     onClose.accept(this);
     if (w != null) {
       w.future().completeExceptionally(new ClientDisconnectedException(id, why, null));

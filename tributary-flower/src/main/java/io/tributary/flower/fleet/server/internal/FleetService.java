@@ -34,6 +34,7 @@ import io.tributary.flower.fleet.internal.proto.SendNodeHeartbeatResponse;
 import io.tributary.flower.fleet.internal.proto.UnregisterNodeFleetRequest;
 import io.tributary.flower.fleet.internal.proto.UnregisterNodeFleetResponse;
 import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.Traffic;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -97,14 +98,18 @@ public final class FleetService {
   private final Object lock = new Object();
   private final ObjectInterner interner = new ObjectInterner();
   private final ObjectCodec.Memo memo = new ObjectCodec.Memo();
+  private final InboundBudget inbound;
 
   /**
+   * @param inbound the server's read-ahead budget, which large replies wait for
    * @param authorizedKeys with node auth, the DER SubjectPublicKeyInfo of every node allowed,
    *     registered now (as {@code flwr supernode register} does); empty without node auth
    */
   public FleetService(ClientManager manager, RunInfo run, MessageApi api, FleetLimits limits,
-      ScheduledExecutorService timer, Traffic traffic, Optional<List<byte[]>> authorizedKeys) {
+      ScheduledExecutorService timer, Traffic traffic, InboundBudget inbound,
+      Optional<List<byte[]>> authorizedKeys) {
     this.manager = manager;
+    this.inbound = java.util.Objects.requireNonNull(inbound, "inbound");
     this.run = run;
     this.api = api;
     this.limits = limits;
@@ -214,7 +219,7 @@ public final class FleetService {
 
   private FleetNode newOnlinePeriod(NodeRecord n) {
     return new FleetNode(n.nodeId, run.runId(), api, limits, timer, traffic, interner, memo,
-        s -> {
+        inbound, s -> {
       manager.unregister(s);
       synchronized (lock) {
         if (n.current == s) {

@@ -5,6 +5,7 @@ import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
+import io.grpc.ServerBuilder;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
@@ -19,6 +20,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
 
 /**
  * The Fleet API as the gRPC service {@code flwr.proto.Fleet} (grpc-rere, Flower 1.27-1.42), on
@@ -76,6 +78,19 @@ public final class GrpcFleet {
     };
   }
 
+  /**
+   * Serves {@code service} on {@code b}: the service behind the signature check, each
+   * connection's record of proven keys, and a virtual thread per call. A node's
+   * {@code PushMessages} may wait for the read-ahead budget, and a thousand waiting nodes must
+   * not hold a thousand platform threads (gRPC's default executor would start one per call).
+   * Nothing is pooled, so nothing needs stopping after the server.
+   */
+  public static void serve(ServerBuilder<?> b, FleetService service) {
+    b.executor(Executors.newVirtualThreadPerTaskExecutor());
+    b.addService(service(service));
+    b.addTransportFilter(transportFilter());
+  }
+
   /** The service over {@code service}, behind the signature check. */
   public static ServerServiceDefinition service(FleetService service) {
     ServerServiceDefinition def = ServerServiceDefinition.builder(FleetRpc.SERVICE)
@@ -120,6 +135,7 @@ public final class GrpcFleet {
       case NOT_FOUND -> Status.NOT_FOUND;
       case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
       case RESOURCE_EXHAUSTED -> Status.RESOURCE_EXHAUSTED;
+      case UNAVAILABLE -> Status.UNAVAILABLE;
     };
     return s.withDescription(e.getMessage());
   }

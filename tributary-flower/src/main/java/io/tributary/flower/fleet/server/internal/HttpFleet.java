@@ -1,12 +1,15 @@
 package io.tributary.flower.fleet.server.internal;
 
+import com.google.protobuf.Message;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
-import io.tributary.flower.server.TlsFiles;
 import io.tributary.flower.fleet.server.FleetLimits;
+import io.tributary.flower.server.TlsFiles;
+import io.tributary.flower.server.internal.InboundBudget;
+import io.tributary.flower.server.internal.OutboundBudget;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,6 +20,7 @@ import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
@@ -30,7 +34,13 @@ import org.slf4j.LoggerFactory;
  * SuperNode actually posts to). Bodies are {@code application/protobuf}; a refusal is JSON
  * {@code {"detail": ..., "code": ...}} (Starlette's {@code detail}, which Flower's nodes read;
  * {@code error} carries the same text) with the matching HTTP status. Requests run on virtual
- * threads; a body larger than the largest object plus 1 MiB is refused before it is read.
+ * threads; a body larger than the largest object plus 1 MiB is refused before it is read, and
+ * the bodies being read or handled at once hold at most a budget of bytes (by their declared
+ * length, or the largest body when none is declared): a request past it waits for earlier ones
+ * to finish, so a swarm of connections cannot hold more than the budget in the heap. A small
+ * {@code push-messages} body (a reply's head, up to 64 KiB) gives its share back once parsed:
+ * it may wait for the read-ahead budget, and the objects of the replies admitted before it must
+ * not wait behind it.
  *
  * <p>With a TLS context it serves HTTPS (requiring a client certificate when the context's files
  * name a client CA). A call carrying Flower 1.40+'s node authentication headers
@@ -51,13 +61,18 @@ public final class HttpFleet implements AutoCloseable {
   private final ExecutorService executor;
   private final FleetService service;
   private final long maxBody;
+  /** Bytes of request bodies in flight; fair, so a large body is not passed over for ever. */
+  private final Semaphore bodies;
+  private final int bodyBudget;
 
   private HttpFleet(HttpServer server, ExecutorService executor, FleetService service,
-      long maxBody) {
+      long maxBody, long bodyBudget) {
     this.server = server;
     this.executor = executor;
     this.service = service;
     this.maxBody = maxBody;
+    this.bodyBudget = (int) Math.min(Integer.MAX_VALUE, Math.max(maxBody, bodyBudget));
+    this.bodies = new Semaphore(this.bodyBudget, true);
   }
 
   /**
@@ -77,6 +92,17 @@ public final class HttpFleet implements AutoCloseable {
    */
   public static HttpFleet start(String host, int port, FleetService service, FleetLimits limits,
       Optional<TlsFiles> tls) throws IOException {
+    return start(host, port, service, limits, tls, InboundBudget.DEFAULT_BYTES);
+  }
+
+  /**
+   * Listens on {@code host:port}, over HTTPS with {@code tls}' certificate when given, holding
+   * at most {@code bodyBudget} bytes of request bodies at once (at least the largest body).
+   *
+   * @throws IOException if the address cannot be bound or the TLS files are unusable
+   */
+  public static HttpFleet start(String host, int port, FleetService service, FleetLimits limits,
+      Optional<TlsFiles> tls, long bodyBudget) throws IOException {
     HttpServer server;
     if (tls.isPresent()) {
       SSLContext ctx = ServerTls.context(tls.get());
@@ -95,7 +121,8 @@ public final class HttpFleet implements AutoCloseable {
       server = HttpServer.create(new InetSocketAddress(host, port), 0);
     }
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    HttpFleet h = new HttpFleet(server, executor, service, limits.maxObjectBytes() + (1L << 20));
+    HttpFleet h = new HttpFleet(server, executor, service, limits.maxObjectBytes() + (1L << 20),
+        bodyBudget);
     server.createContext("/", h::handle);
     server.setExecutor(executor);
     server.start();
@@ -147,17 +174,41 @@ public final class HttpFleet implements AutoCloseable {
         error(x, 405, "METHOD_NOT_ALLOWED", "Fleet calls are POSTed");
         return;
       }
-      byte[] body = readBody(x);
-      if (body == null) {
+      long declared = declaredLength(x);
+      if (declared > maxBody) {
         error(x, 413, "RESOURCE_EXHAUSTED", "the body is over " + maxBody + " bytes");
         return;
       }
-      byte[] out;
+      int permits = (int) Math.min(declared < 0 ? maxBody : declared, bodyBudget);
       try {
-        out = call.get().invoke(service, body, caller(x)).toByteArray();
+        bodies.acquire(permits);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        error(x, 503, "UNAVAILABLE", "the server is stopping");
+        return;
+      }
+      byte[] out;
+      int held = permits;
+      try {
+        byte[] body = readBody(x);
+        if (body == null) {
+          error(x, 413, "RESOURCE_EXHAUSTED", "the body is over " + maxBody + " bytes");
+          return;
+        }
+        FleetCall c = call.get();
+        Message request = c.parse(body);
+        if (c == FleetCall.PUSH_MESSAGES && body.length <= OutboundBudget.SMALL) {
+          // A reply's head may wait for the read-ahead budget; the bodies it waits for (its
+          // admitted peers' objects) must not wait behind it. One such head per node at most.
+          bodies.release(held);
+          held = 0;
+        }
+        out = c.invoke(service, request, caller(x)).toByteArray();
       } catch (FleetCallException e) {
         error(x, e.code().http(), e.code().name(), e.getMessage());
         return;
+      } finally {
+        bodies.release(held);
       }
       x.getResponseHeaders().set("Content-Type", PROTOBUF);
       x.sendResponseHeaders(200, out.length == 0 ? -1 : out.length);
@@ -207,17 +258,25 @@ public final class HttpFleet implements AutoCloseable {
     }
   }
 
-  private byte[] readBody(HttpExchange x) throws IOException {
+  /**
+   * The body's declared length: -1 when none is declared, past the largest body when the header
+   * is not a number.
+   */
+  private long declaredLength(HttpExchange x) {
     String declared = x.getRequestHeaders().getFirst("Content-Length");
-    if (declared != null) {
-      try {
-        if (Long.parseLong(declared.strip()) > maxBody) {
-          return null;
-        }
-      } catch (NumberFormatException e) {
-        return null;
-      }
+    if (declared == null) {
+      return -1;
     }
+    try {
+      long n = Long.parseLong(declared.strip());
+      return n < 0 ? maxBody + 1 : n;
+    } catch (NumberFormatException e) {
+      return maxBody + 1;
+    }
+  }
+
+  /** The body, or null when it runs past the largest body. */
+  private byte[] readBody(HttpExchange x) throws IOException {
     try (InputStream in = x.getRequestBody()) {
       byte[] b = in.readNBytes((int) maxBody + 1);
       return b.length > maxBody ? null : b;

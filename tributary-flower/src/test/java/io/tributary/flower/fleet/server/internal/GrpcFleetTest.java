@@ -18,6 +18,7 @@ import io.tributary.flower.fleet.internal.proto.DeactivateNodeRequest;
 import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetRequest;
 import io.tributary.flower.fleet.server.FleetLimits;
 import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.Traffic;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.security.KeyPair;
@@ -46,10 +47,12 @@ class GrpcFleetTest {
   void start() throws Exception {
     FleetService s = new FleetService(manager, new FleetService.RunInfo(7, "p/a", "1", "00",
         new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
-        FleetLimits.defaults(), timer, new Traffic(), Optional.empty());
+        FleetLimits.defaults(), timer, new Traffic(),
+        new InboundBudget(InboundBudget.DEFAULT_BYTES), Optional.empty());
     String name = InProcessServerBuilder.generateName();
-    server = InProcessServerBuilder.forName(name).addService(GrpcFleet.service(s))
-        .addTransportFilter(GrpcFleet.transportFilter()).build().start();
+    InProcessServerBuilder b = InProcessServerBuilder.forName(name);
+    GrpcFleet.serve(b, s);
+    server = b.build().start();
     this.name = name;
     channel = InProcessChannelBuilder.forName(name).build();
   }

@@ -27,6 +27,7 @@ import io.tributary.flower.records.MetricRecord;
 import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.ClientResultException;
 import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.Traffic;
 import io.tributary.tensor.Shape;
 import io.tributary.tensor.Tensor;
@@ -66,10 +67,10 @@ class HostileNodeTest {
   private FleetService service(FleetLimits limits) {
     return new FleetService(manager, new FleetService.RunInfo(RUN, "p/app", "1.0", "00",
         new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()), limits, timer,
-        new Traffic(), Optional.empty());
+        new Traffic(), new InboundBudget(InboundBudget.DEFAULT_BYTES), Optional.empty());
   }
 
-  private static long join(FleetService s) throws Exception {
+  static long join(FleetService s) throws Exception {
     byte[] pem = NodeAuth.pem(NodeAuth.generate());
     s.registerNode(RegisterNodeFleetRequest.newBuilder()
         .setPublicKey(ByteString.copyFrom(pem)).build(), FleetService.Caller.ANONYMOUS);
@@ -87,7 +88,7 @@ class HostileNodeTest {
   }
 
   /** What the node received: the instruction, pulled and put together. */
-  private static Message pull(FleetService s, long node) throws Exception {
+  static Message pull(FleetService s, long node) throws Exception {
     Node n = Node.newBuilder().setNodeId(node).build();
     PullMessagesResponse r = s.pullMessages(PullMessagesRequest.newBuilder().setNode(n).build(),
         FleetService.Caller.ANONYMOUS);
@@ -114,13 +115,13 @@ class HostileNodeTest {
         Tensor.ofDoubles(Shape.of(3), 2, 3, 4))), "metrics", new MetricRecord(metrics)));
   }
 
-  private static PushMessagesRequest push(long node, Message reply, ObjectTree tree) {
+  static PushMessagesRequest push(long node, Message reply, ObjectTree tree) {
     return PushMessagesRequest.newBuilder().setNode(Node.newBuilder().setNodeId(node))
         .addMessagesList(Protos.messageHead(reply.withMessageId(tree.getObjectId())))
         .addMessageObjectTrees(tree).build();
   }
 
-  private static void pushObject(FleetService s, long node, String id, byte[] content)
+  static void pushObject(FleetService s, long node, String id, byte[] content)
       throws FleetCallException {
     s.pushObject(PushObjectRequest.newBuilder().setNode(Node.newBuilder().setNodeId(node))
         .setRunId(RUN).setObjectId(id).setObjectContent(ByteString.copyFrom(content)).build(),

@@ -8,6 +8,7 @@ import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetRequest;
 import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetResponse;
 import io.tributary.flower.fleet.server.FleetLimits;
 import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.Traffic;
 import io.tributary.tensor.serialization.SerializerRegistry;
 import java.io.ByteArrayOutputStream;
@@ -38,7 +39,8 @@ class HttpFleetTest {
   void start() throws Exception {
     FleetService s = new FleetService(new ClientManager(), new FleetService.RunInfo(7, "p/a",
         "1", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
-        new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(), Optional.empty());
+        new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(),
+        new InboundBudget(InboundBudget.DEFAULT_BYTES), Optional.empty());
     http = HttpFleet.start("127.0.0.1", 0, s, new FleetLimits(1 << 20, 4 << 20, 64, 10));
   }
 
@@ -94,6 +96,40 @@ class HttpFleetTest {
   }
 
   @Test
+  void post_bodiesInFlightOverTheBudget_waitUntilEarlierOnesFinish() throws Exception {
+    FleetLimits limits = new FleetLimits(1 << 20, 4 << 20, 64, 10);
+    FleetService s = new FleetService(new ClientManager(), new FleetService.RunInfo(7, "p/a",
+        "1", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()), limits,
+        timer, new Traffic(), new InboundBudget(InboundBudget.DEFAULT_BYTES), Optional.empty());
+    int largest = (1 << 20) + (1 << 20);
+    // A budget of 1 byte is raised to the largest body: one such body fills it.
+    try (HttpFleet small = HttpFleet.start("127.0.0.1", 0, s, limits, Optional.empty(), 1);
+        Socket slow = new Socket("127.0.0.1", small.port())) {
+      slow.setSoTimeout(10_000);
+      OutputStream o = slow.getOutputStream();
+      o.write(("POST /v1/fleet/push-object HTTP/1.1\r\nHost: x\r\nContent-Length: " + largest
+          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      o.flush();
+      Thread.sleep(300);
+      HttpClient c = HttpClient.newHttpClient();
+      java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> later = c.sendAsync(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + small.port()
+              + "/v1/fleet/register-node")).POST(HttpRequest.BodyPublishers.ofByteArray(
+                  register())).build(), HttpResponse.BodyHandlers.ofByteArray());
+      Thread.sleep(500);
+      assertThat(later).as("a body past the budget waits").isNotDone();
+
+      o.write(new byte[largest]); // not a push-object request: refused, its room given back
+      o.flush();
+      String status = new java.io.BufferedReader(new java.io.InputStreamReader(
+          slow.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+      assertThat(status).startsWith("HTTP/1.1 400");
+      assertThat(later.get(10, java.util.concurrent.TimeUnit.SECONDS).statusCode())
+          .isEqualTo(200);
+    }
+  }
+
+  @Test
   void post_unknownCall_404WithJsonError() throws Exception {
     String[] r = post("/v1/fleet/launch-missiles", new byte[0]);
     assertThat(r[0]).startsWith("HTTP/1.1 404").containsIgnoringCase("application/json");
@@ -125,6 +161,7 @@ class HttpFleetTest {
     FleetService s = new FleetService(new ClientManager(), new FleetService.RunInfo(7, "p/a",
         "1", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
         new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(),
+        new InboundBudget(InboundBudget.DEFAULT_BYTES),
         Optional.of(java.util.List.of(allowed.getPublic().getEncoded())));
     return HttpFleet.start("127.0.0.1", 0, s, new FleetLimits(1 << 20, 4 << 20, 64, 10));
   }
@@ -229,7 +266,8 @@ class HttpFleetTest {
         java.nio.file.Files.createTempDirectory("fleet-tls"));
     FleetService s = new FleetService(new ClientManager(), new FleetService.RunInfo(7, "p/a",
         "1", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
-        new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(), Optional.empty());
+        new FleetLimits(1 << 20, 4 << 20, 64, 10), timer, new Traffic(),
+        new InboundBudget(InboundBudget.DEFAULT_BYTES), Optional.empty());
     try (HttpFleet https = HttpFleet.start("127.0.0.1", 0, s,
         new FleetLimits(1 << 20, 4 << 20, 64, 10), Optional.of(new io.tributary.flower.server
             .TlsFiles(certs.serverCert, certs.serverKey, Optional.empty())))) {

@@ -1,0 +1,349 @@
+package io.tributary.flower.fleet.server.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ClientInterceptors;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.tributary.flower.fleet.internal.FleetRpc;
+import io.tributary.flower.fleet.internal.NodeAuth;
+import io.tributary.flower.fleet.internal.ObjectCodec;
+import io.tributary.flower.fleet.internal.proto.ActivateNodeRequest;
+import io.tributary.flower.fleet.internal.proto.Node;
+import io.tributary.flower.fleet.internal.proto.PushMessagesResponse;
+import io.tributary.flower.fleet.internal.proto.PushObjectRequest;
+import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetRequest;
+import io.tributary.flower.fleet.server.FleetLimits;
+import io.tributary.flower.internal.proto.ClientMessage;
+import io.tributary.flower.internal.proto.Parameters;
+import io.tributary.flower.internal.proto.ServerMessage;
+import io.tributary.flower.records.Array;
+import io.tributary.flower.records.ArrayRecord;
+import io.tributary.flower.records.Message;
+import io.tributary.flower.records.MetricRecord;
+import io.tributary.flower.records.RecordDict;
+import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.InboundBudget;
+import io.tributary.flower.server.internal.RemoteClient;
+import io.tributary.flower.server.internal.Traffic;
+import io.tributary.tensor.Shape;
+import io.tributary.tensor.Tensor;
+import io.tributary.tensor.serialization.SerializerRegistry;
+import java.io.ByteArrayInputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Fleet nodes' large replies wait for the server's inbound budget, as Join streams' fit answers
+ * do: a node not admitted waits in {@code PushMessages} with its reply on its side, and is let
+ * through when the round takes an earlier answer or waits for this one.
+ */
+@Timeout(60)
+class FleetReadAheadTest {
+  private static final int ELEMENTS = 20_000; // 160 KB of float64: above OutboundBudget.SMALL
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+  private final ClientManager manager = new ClientManager();
+  // Room for one answer of the model, not two.
+  private final InboundBudget inbound = new InboundBudget(ELEMENTS * 8 * 3 / 2);
+  private final FleetService service = new FleetService(manager, new FleetService.RunInfo(7,
+      "p/app", "1.0", "00", new byte[0], Map.of()), new MessageApi(SerializerRegistry.load()),
+      FleetLimits.defaults(), timer, new Traffic(), inbound, Optional.empty());
+
+  @AfterEach
+  void stop() {
+    calls.shutdownNow();
+    timer.shutdownNow();
+  }
+
+  private static ServerMessage largeFitIns() {
+    return ServerMessage.newBuilder().setFitIns(ServerMessage.FitIns.newBuilder()
+        .setParameters(Parameters.newBuilder().setTensorType(Array.NUMPY)
+            .addTensors(ByteString.copyFrom(Array.fromTensor(model(1)).data())))
+        .putConfig("server_round", io.tributary.flower.internal.proto.Scalar.newBuilder()
+            .setSint64(1).build())).build();
+  }
+
+  private static Tensor model(double value) {
+    double[] w = new double[ELEMENTS];
+    java.util.Arrays.fill(w, value);
+    return Tensor.ofDoubles(Shape.of(ELEMENTS), w);
+  }
+
+  private FleetNode node(long nodeId) {
+    for (RemoteClient c : manager.all()) {
+      if (c instanceof FleetNode n && n.nodeId() == nodeId) {
+        return n;
+      }
+    }
+    throw new AssertionError("node " + nodeId + " is not online");
+  }
+
+  /** A node that has trained: the instruction pulled and its reply made. */
+  private record Trained(long nodeId, ObjectCodec.Deflated reply, Message message) {}
+
+  private Trained train(long nodeId, double value) throws Exception {
+    Message ins = HostileNodeTest.pull(service, nodeId);
+    Map<String, Object> metrics = new LinkedHashMap<>();
+    metrics.put("num-examples", 5L);
+    Message reply = ins.reply(RecordDict.of("arrays", ArrayRecord.fromTensors(Map.of("0",
+        model(value))), "metrics", new MetricRecord(metrics)));
+    return new Trained(nodeId, ObjectCodec.deflate(reply), reply);
+  }
+
+  private Future<PushMessagesResponse> pushMessages(Trained t) {
+    return calls.submit(() -> service.pushMessages(HostileNodeTest.push(t.nodeId(),
+        t.message(), t.reply().tree()), FleetService.Caller.ANONYMOUS));
+  }
+
+  private void pushObjects(Trained t, List<String> ids) throws Exception {
+    for (String id : ids) {
+      HostileNodeTest.pushObject(service, t.nodeId(), id, t.reply().objects().get(id));
+    }
+  }
+
+  private static void stillWaiting(Future<?> f) throws InterruptedException {
+    Thread.sleep(300);
+    assertThat(f).isNotDone();
+  }
+
+  @Test
+  void pushMessages_budgetHeldByAnEarlierAnswer_waitsUntilTheRoundTakesIt() throws Exception {
+    long a = HostileNodeTest.join(service);
+    long b = HostileNodeTest.join(service);
+    CompletableFuture<ClientMessage> fa = node(a).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    Trained ta = train(a, 2);
+    Trained tb = train(b, 3);
+
+    Future<PushMessagesResponse> pushB = pushMessages(tb);
+    stillWaiting(pushB);
+    assertThat(node(b).awaitingAdmission()).isTrue();
+    pushObjects(ta, pushMessages(ta).get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(fa.get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
+    // A's answer is not yet taken by the round: its share is still held.
+    stillWaiting(pushB);
+
+    node(a).releaseAnswer();
+    pushObjects(tb, pushB.get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(fb.get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
+    node(b).releaseAnswer();
+    // Both shares are back: the next large instruction is admitted at once.
+    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    assertThat(node(a).awaitingAdmission()).isFalse();
+  }
+
+  @Test
+  void expedite_replyWaitingForTheBudget_isLetThroughAtOnce() throws Exception {
+    long a = HostileNodeTest.join(service);
+    long b = HostileNodeTest.join(service);
+    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    train(a, 2);
+    Trained tb = train(b, 3);
+    Future<PushMessagesResponse> pushB = pushMessages(tb);
+    stillWaiting(pushB);
+
+    // The round waits for B's answer now: B goes through although A still holds the budget.
+    node(b).expedite();
+    pushObjects(tb, pushB.get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(fb.get(10, TimeUnit.SECONDS).getFitRes().getParameters().getTensorsCount())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void pushObject_beforeAdmission_isNotStored() throws Exception {
+    long a = HostileNodeTest.join(service);
+    long b = HostileNodeTest.join(service);
+    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    node(b).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    train(a, 2);
+    Trained tb = train(b, 3);
+    Future<PushMessagesResponse> pushB = pushMessages(tb);
+    stillWaiting(pushB);
+
+    // A node that pushes its objects without waiting is told they are not kept.
+    String first = tb.reply().objects().keySet().iterator().next();
+    assertThat(service.pushObject(PushObjectRequest
+        .newBuilder().setNode(Node.newBuilder()
+            .setNodeId(b)).setRunId(7).setObjectId(first)
+        .setObjectContent(ByteString.copyFrom(tb.reply().objects().get(first))).build(),
+        FleetService.Caller.ANONYMOUS).getStored()).isFalse();
+  }
+
+  @Test
+  void pushMessages_secondCallWhileTheFirstWaits_isRefused() throws Exception {
+    long a = HostileNodeTest.join(service);
+    long b = HostileNodeTest.join(service);
+    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    node(b).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    train(a, 2);
+    Trained tb = train(b, 3);
+    Future<PushMessagesResponse> first = pushMessages(tb);
+    stillWaiting(first);
+
+    assertThatThrownBy(() -> pushMessages(tb).get(10, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(FleetCallException.class)
+        .hasMessageContaining("already pushing this reply");
+    // The first call still waits and goes on once admitted.
+    node(b).expedite();
+    assertThat(first.get(10, TimeUnit.SECONDS).getObjectsToPushCount()).isPositive();
+  }
+
+  @Test
+  void pushMessages_messageGivenUpWhileWaiting_failsWithTheReason() throws Exception {
+    long a = HostileNodeTest.join(service);
+    long b = HostileNodeTest.join(service);
+    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    train(a, 2);
+    Future<PushMessagesResponse> pushB = pushMessages(train(b, 3));
+    stillWaiting(pushB);
+
+    node(b).abandon(fb, "the round ended");
+    assertThatThrownBy(() -> pushB.get(10, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(FleetCallException.class)
+        .hasMessageContaining("given up while the reply waited");
+    assertThat(node(b).awaitingAdmission()).isFalse();
+  }
+
+  @Test
+  void request_smallInstruction_doesNotWaitForTheBudget() throws Exception {
+    long a = HostileNodeTest.join(service);
+    long b = HostileNodeTest.join(service);
+    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    // A holds the whole budget; B's instruction is small (an evaluate of a tiny model).
+    CompletableFuture<ClientMessage> fb = node(b).request(ServerMessage.newBuilder()
+        .setGetParametersIns(ServerMessage.GetParametersIns.getDefaultInstance()).build(),
+        Optional.of(Duration.ofSeconds(30)));
+    assertThat(node(b).awaitingAdmission()).isFalse();
+    assertThat(fb).isNotDone();
+  }
+
+  @Test
+  void httpPushMessages_headWaitingForAdmission_leavesBodyRoomToAdmittedObjects()
+      throws Exception {
+    long a = HostileNodeTest.join(service);
+    long b = HostileNodeTest.join(service);
+    CompletableFuture<ClientMessage> fa = node(a).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    node(b).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    Trained ta = train(a, 2);
+    Trained tb = train(b, 3);
+    // The least body room there is: one largest body, all of it claimed by a body of no
+    // declared length (chunked), as B's head is here.
+    try (HttpFleet http = HttpFleet.start("127.0.0.1", 0, service, FleetLimits.defaults(),
+        Optional.empty(), 1)) {
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      byte[] head = HostileNodeTest.push(b, tb.message(), tb.reply().tree()).toByteArray();
+      CompletableFuture<HttpResponse<byte[]>> pushB = client.sendAsync(
+          post(http, "push-messages", HttpRequest.BodyPublishers.ofInputStream(
+              () -> new ByteArrayInputStream(head))),
+          HttpResponse.BodyHandlers.ofByteArray());
+      stillWaiting(pushB);
+
+      // A was admitted first: its objects go through while B's head waits.
+      for (String id : pushMessages(ta).get(10, TimeUnit.SECONDS).getObjectsToPushList()) {
+        byte[] body = PushObjectRequest.newBuilder().setNode(Node.newBuilder().setNodeId(a))
+            .setRunId(7).setObjectId(id)
+            .setObjectContent(ByteString.copyFrom(ta.reply().objects().get(id))).build()
+            .toByteArray();
+        HttpResponse<byte[]> r = client.sendAsync(post(http, "push-object",
+            HttpRequest.BodyPublishers.ofByteArray(body)),
+            HttpResponse.BodyHandlers.ofByteArray()).get(10, TimeUnit.SECONDS);
+        assertThat(r.statusCode()).as("push-object %s", id).isEqualTo(200);
+      }
+      assertThat(fa.get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
+
+      node(a).releaseAnswer();
+      assertThat(pushB.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    }
+  }
+
+  private static HttpRequest post(HttpFleet http, String call, HttpRequest.BodyPublisher body) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+        + "/api/v0/fleet/" + call)).POST(body).build();
+  }
+
+  @Test
+  void grpcPushMessages_manyRepliesWaitingForAdmission_holdNoPlatformThreads()
+      throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    InProcessServerBuilder b = InProcessServerBuilder.forName(name);
+    GrpcFleet.serve(b, service);
+    Server server = b.build().start();
+    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+    try {
+      long first = HostileNodeTest.join(service);
+      node(first).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+      // Every later reply waits: the first holds the whole budget.
+      int waiting = 24;
+      List<FleetRpc> rpcs = new ArrayList<>();
+      List<Trained> trained = new ArrayList<>();
+      for (int i = 0; i < waiting; i++) {
+        KeyPair keys = NodeAuth.generate();
+        FleetRpc rpc = new FleetRpc(ClientInterceptors.intercept(channel, new NodeAuth(keys)),
+            30_000);
+        ByteString pem = ByteString.copyFrom(NodeAuth.pem(keys));
+        rpc.call(FleetRpc.REGISTER_NODE, RegisterNodeFleetRequest.newBuilder()
+            .setPublicKey(pem).build());
+        long id = rpc.call(FleetRpc.ACTIVATE_NODE, ActivateNodeRequest.newBuilder()
+            .setPublicKey(pem).setHeartbeatInterval(30).build()).getNodeId();
+        node(id).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+        rpcs.add(rpc);
+        trained.add(train(id, 3));
+      }
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      int before = threads.getThreadCount();
+      List<Future<PushMessagesResponse>> pushes = new ArrayList<>();
+      for (int i = 0; i < waiting; i++) {
+        FleetRpc rpc = rpcs.get(i);
+        Trained t = trained.get(i);
+        pushes.add(calls.submit(() -> rpc.call(FleetRpc.PUSH_MESSAGES,
+            HostileNodeTest.push(t.nodeId(), t.message(), t.reply().tree()))));
+      }
+      Thread.sleep(1_000);
+      assertThat(pushes).noneMatch(Future::isDone);
+      // gRPC's default executor would hold a platform thread for each waiting call.
+      assertThat(threads.getThreadCount() - before).isLessThan(waiting / 2);
+
+      for (Trained t : trained) {
+        node(t.nodeId()).expedite();
+      }
+      for (Future<PushMessagesResponse> f : pushes) {
+        assertThat(f.get(10, TimeUnit.SECONDS).getObjectsToPushCount()).isPositive();
+      }
+    } finally {
+      channel.shutdownNow();
+      server.shutdownNow();
+    }
+  }
+}
