@@ -724,9 +724,11 @@ public final class SuperNode implements AutoCloseable {
     ObjectCodec.Deflated d = ObjectCodec.deflate(reply, replyFields);
     Message sent = reply.withMessageId(d.rootId());
     try {
+      // A server that bounds the replies it reads ahead holds this call until it has room.
       PushMessagesResponse res = rpc.call(FleetRpc.PUSH_MESSAGES, PushMessagesRequest.newBuilder()
           .setNode(node).addMessagesList(Protos.messageHead(sent, replyFields))
-          .addMessageObjectTrees(d.tree()).addClientappRuntimeList(runtime).build());
+          .addMessageObjectTrees(d.tree()).addClientappRuntimeList(runtime).build(),
+          Math.max(rpc.timeoutMillis(), b.replyTimeout.toMillis()));
       Set<String> wanted = new HashSet<>(res.getObjectsToPushList());
       String sessionId = res.getSessionId();
       long pushed = 0;
@@ -775,6 +777,7 @@ public final class SuperNode implements AutoCloseable {
     private Duration pollInterval = Duration.ofSeconds(3);
     private Duration callTimeout = Duration.ofSeconds(60);
     private Duration pullTimeout = Duration.ofMinutes(10);
+    private Duration replyTimeout = Duration.ofMinutes(30);
     private Backoff backoff = Backoff.DEFAULT.withMaxAttempts(Integer.MAX_VALUE);
     private long maxMessageBytes = Math.min(2L * 1024 * 1024 * 1024 - 64,
         Runtime.getRuntime().maxMemory() / 5);
@@ -931,9 +934,20 @@ public final class SuperNode implements AutoCloseable {
       return this;
     }
 
-    /** The deadline of each call. */
+    /** The deadline of each call (but a reply's {@code PushMessages}: {@link #replyTimeout}). */
     public Builder callTimeout(Duration d) {
       this.callTimeout = Objects.requireNonNull(d);
+      return this;
+    }
+
+    /**
+     * The deadline of the call that pushes a reply's head ({@code PushMessages}), 30 min by
+     * default, the call timeout if that is longer. A server that bounds the replies it reads
+     * ahead, as Tributary's does, holds the call until it has room, which can take most of a
+     * round; Flower's own SuperNodes set no deadline on it.
+     */
+    public Builder replyTimeout(Duration d) {
+      this.replyTimeout = Objects.requireNonNull(d);
       return this;
     }
 

@@ -82,6 +82,8 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
   private CompletableFuture<Void> admissionSignal;
   private ReplyAssembly assembly;
   private boolean closed;
+  /** Whether a {@code PushMessages} call waits for admission; read by the sweep, unlocked. */
+  private volatile boolean replyWaiting;
 
   FleetNode(long nodeId, long runId, MessageApi api, FleetLimits limits,
       ScheduledExecutorService timer, Traffic traffic, ObjectInterner interner,
@@ -296,6 +298,14 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
     inbound.release(readPermits.getAndSet(0));
   }
 
+  /**
+   * Whether the node's {@code PushMessages} call is being held until its reply is admitted: the
+   * server keeps it waiting, so its silence meanwhile is not the node's.
+   */
+  boolean replyWaiting() {
+    return replyWaiting;
+  }
+
   /** The message waiting for the node, once: its head and object tree. */
   Optional<Outgoing> pull() {
     synchronized (lock) {
@@ -390,6 +400,7 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
       throw new FleetCallException(FleetCallException.Code.INVALID_ARGUMENT, why);
     }
     // Waits outside the lock: a virtual thread parked here pins no carrier, whatever the JDK.
+    replyWaiting = true;
     try {
       admission.get();
     } catch (InterruptedException e) {
@@ -397,6 +408,8 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
       throw new FleetCallException(FleetCallException.Code.UNAVAILABLE, "the server is stopping");
     } catch (java.util.concurrent.ExecutionException e) {
       throw new IllegalStateException("admission never fails", e);
+    } finally {
+      replyWaiting = false;
     }
     synchronized (lock) {
       if (pending != w || closed || !admitted) {

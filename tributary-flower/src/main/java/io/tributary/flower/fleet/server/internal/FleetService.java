@@ -321,7 +321,9 @@ public final class FleetService {
       FleetNode s;
       synchronized (lock) {
         s = n.current;
-        if (s == null || now - n.onlineUntilNanos < 0) {
+        // A node held in PushMessages by the read-ahead cannot be blamed for missed heartbeats
+        // (a busy server answers them late); its reply's timeout runs once admitted.
+        if (s == null || now - n.onlineUntilNanos < 0 || s.replyWaiting()) {
           continue;
         }
         n.current = null;
@@ -419,6 +421,8 @@ public final class FleetService {
     }
     var head = r.getMessagesList(0);
     List<String> toPush = s.pushReply(head, r.getMessageObjectTrees(0));
+    // The call may have waited for the read-ahead: its end shows the node alive, as its start.
+    online(nodeId);
     return PushMessagesResponse.newBuilder()
         .setReconnect(Reconnect.newBuilder().setReconnect(5))
         .putResults(r.getMessageObjectTrees(0).getObjectId(), 0)

@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.tributary.flower.fleet.internal.FleetRpc;
@@ -17,7 +18,11 @@ import io.tributary.flower.fleet.internal.proto.Node;
 import io.tributary.flower.fleet.internal.proto.PushMessagesResponse;
 import io.tributary.flower.fleet.internal.proto.PushObjectRequest;
 import io.tributary.flower.fleet.internal.proto.RegisterNodeFleetRequest;
+import io.tributary.flower.fleet.SuperNode;
 import io.tributary.flower.fleet.server.FleetLimits;
+import io.tributary.flower.fleet.server.FlowerApp;
+import io.tributary.flower.fleet.server.JavaNodes;
+import io.tributary.flower.fleet.server.PlusK;
 import io.tributary.flower.internal.proto.ClientMessage;
 import io.tributary.flower.internal.proto.Parameters;
 import io.tributary.flower.internal.proto.ServerMessage;
@@ -27,6 +32,7 @@ import io.tributary.flower.records.Message;
 import io.tributary.flower.records.MetricRecord;
 import io.tributary.flower.records.RecordDict;
 import io.tributary.flower.server.internal.ClientManager;
+import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.InboundBudget;
 import io.tributary.flower.server.internal.RemoteClient;
 import io.tributary.flower.server.internal.Traffic;
@@ -40,6 +46,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +63,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Fleet nodes' large replies wait for the server's inbound budget, as Join streams' fit answers
@@ -66,6 +74,7 @@ import org.junit.jupiter.api.Timeout;
 class FleetReadAheadTest {
   private static final int ELEMENTS = 20_000; // 160 KB of float64: above OutboundBudget.SMALL
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  @TempDir Path dir;
   private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
   private final ClientManager manager = new ClientManager();
   // Room for one answer of the model, not two.
@@ -343,6 +352,75 @@ class FleetReadAheadTest {
       }
     } finally {
       channel.shutdownNow();
+      server.shutdownNow();
+    }
+  }
+
+  /** Holds {@code permits} of the test's budget, as an earlier answer would. */
+  private void holdBudget(int permits) {
+    inbound.admit(new InboundBudget.Reader() {
+      @Override
+      public boolean startReading(int p) {
+        return true;
+      }
+
+      @Override
+      public boolean awaitingAdmission() {
+        return false;
+      }
+    }, permits);
+  }
+
+  @Test
+  void sweep_nodeHeldInPushMessages_staysOnlineAndPushesOnceAdmitted() throws Exception {
+    holdBudget(inbound.capacity());
+    long b = HostileNodeTest.join(service);
+    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    Trained tb = train(b, 3);
+    Future<PushMessagesResponse> pushB = pushMessages(tb);
+    stillWaiting(pushB);
+
+    // An hour later with no heartbeat: the server, not the node, is what it waits for.
+    service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
+    assertThat(node(b).replyWaiting()).isTrue();
+
+    inbound.release(inbound.capacity());
+    pushObjects(tb, pushB.get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(fb.get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
+    // Once admitted, a node that stays silent goes offline as before.
+    service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
+    assertThat(manager.all()).isEmpty();
+  }
+
+  @Test
+  void javaSuperNode_replyHeldPastItsCallTimeout_isSentOnceAdmitted() throws Exception {
+    FlowerApp app = FlowerApp.load(JavaNodes.project(dir, "plus-k", 1));
+    FleetService served = new FleetService(manager, new FleetService.RunInfo(7, app.fabId(),
+        app.version(), app.hash(), app.fab(), Map.of()), new MessageApi(SerializerRegistry
+        .load()), FleetLimits.defaults(), timer, new Traffic(), inbound, Optional.empty());
+    ServerBuilder<?> b = GrpcServers.netty("127.0.0.1", 0, Optional.empty());
+    GrpcFleet.serve(b, served);
+    Server server = b.build().start();
+    holdBudget(inbound.capacity());
+    try (SuperNode n = JavaNodes.node(server.getPort()).callTimeout(Duration.ofSeconds(1))
+        .clientApp(PlusK.weighted(1).build()).build().start()) {
+      JavaNodes.await(() -> manager.all().size(), 1, "the node online");
+      FleetNode node = (FleetNode) manager.all().getFirst();
+      CompletableFuture<ClientMessage> f = node.request(largeFitIns(),
+          Optional.of(Duration.ofSeconds(30)));
+      long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (!node.replyWaiting() && System.nanoTime() < until) {
+        Thread.sleep(20);
+      }
+      assertThat(node.replyWaiting()).as("the node's PushMessages waits").isTrue();
+      // Past the node's 1 s call timeout: its PushMessages must still be open.
+      Thread.sleep(2_500);
+
+      inbound.release(inbound.capacity());
+      ClientMessage answer = f.get(20, TimeUnit.SECONDS);
+      assertThat(answer.getFitRes().getParameters().getTensorsCount()).isEqualTo(1);
+    } finally {
       server.shutdownNow();
     }
   }
