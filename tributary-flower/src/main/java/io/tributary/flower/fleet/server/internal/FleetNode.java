@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * as a Join stream does: until admitted, the node's {@code PushMessages} call waits and its
  * objects are refused, so its reply stays on its side; admitted, it holds its share until the
  * round takes the answer ({@link #releaseAnswer}). The message's timeout then runs from
- * admission, so a node the round reaches late is not timed out while it waits its turn.
+ * admission, so a node the round reaches late is not timed out while it waits its turn, nor
+ * taken offline by the sweep ({@link #replyWaiting}).
  */
 public final class FleetNode implements RemoteClient, InboundBudget.Reader {
   private static final Logger LOG = LoggerFactory.getLogger(FleetNode.class);
