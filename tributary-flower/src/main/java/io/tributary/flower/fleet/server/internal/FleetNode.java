@@ -18,10 +18,12 @@ import io.tributary.flower.server.internal.OutboundBudget;
 import io.tributary.flower.server.internal.RemoteClient;
 import io.tributary.flower.server.internal.Traffic;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -244,7 +246,7 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
   }
 
   /** The bytes a reply is expected to hold: the message's, or 0 for a small one. */
-  private static int answerSize(java.util.Collection<byte[]> objects) {
+  private static int answerSize(Collection<byte[]> objects) {
     long bytes = 0;
     for (byte[] o : objects) {
       bytes += o.length;
@@ -407,7 +409,7 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new FleetCallException(FleetCallException.Code.UNAVAILABLE, "the server is stopping");
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IllegalStateException("admission never fails", e);
     } finally {
       replyWaiting = false;

@@ -140,8 +140,12 @@ class FleetReadAheadTest {
     assertThat(f).isNotDone();
   }
 
-  @Test
-  void pushMessages_budgetHeldByAnEarlierAnswer_waitsUntilTheRoundTakesIt() throws Exception {
+  /** Two nodes sent a large instruction each and trained; B's reply waits behind A's share. */
+  private record Queued(long a, long b, CompletableFuture<ClientMessage> fa,
+      CompletableFuture<ClientMessage> fb, Trained ta, Trained tb,
+      Future<PushMessagesResponse> pushB) {}
+
+  private Queued bWaitingBehindA() throws Exception {
     long a = HostileNodeTest.join(service);
     long b = HostileNodeTest.join(service);
     CompletableFuture<ClientMessage> fa = node(a).request(largeFitIns(),
@@ -150,98 +154,69 @@ class FleetReadAheadTest {
         Optional.of(Duration.ofSeconds(30)));
     Trained ta = train(a, 2);
     Trained tb = train(b, 3);
-
     Future<PushMessagesResponse> pushB = pushMessages(tb);
     stillWaiting(pushB);
-    assertThat(node(b).awaitingAdmission()).isTrue();
-    pushObjects(ta, pushMessages(ta).get(10, TimeUnit.SECONDS).getObjectsToPushList());
-    assertThat(fa.get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
-    // A's answer is not yet taken by the round: its share is still held.
-    stillWaiting(pushB);
+    return new Queued(a, b, fa, fb, ta, tb, pushB);
+  }
 
-    node(a).releaseAnswer();
-    pushObjects(tb, pushB.get(10, TimeUnit.SECONDS).getObjectsToPushList());
-    assertThat(fb.get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
-    node(b).releaseAnswer();
+  @Test
+  void pushMessages_budgetHeldByAnEarlierAnswer_waitsUntilTheRoundTakesIt() throws Exception {
+    Queued q = bWaitingBehindA();
+    assertThat(node(q.b()).awaitingAdmission()).isTrue();
+    pushObjects(q.ta(), pushMessages(q.ta()).get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(q.fa().get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
+    // A's answer is not yet taken by the round: its share is still held.
+    stillWaiting(q.pushB());
+
+    node(q.a()).releaseAnswer();
+    pushObjects(q.tb(), q.pushB().get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(q.fb().get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
+    node(q.b()).releaseAnswer();
     // Both shares are back: the next large instruction is admitted at once.
-    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
-    assertThat(node(a).awaitingAdmission()).isFalse();
+    node(q.a()).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    assertThat(node(q.a()).awaitingAdmission()).isFalse();
   }
 
   @Test
   void expedite_replyWaitingForTheBudget_isLetThroughAtOnce() throws Exception {
-    long a = HostileNodeTest.join(service);
-    long b = HostileNodeTest.join(service);
-    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
-    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
-        Optional.of(Duration.ofSeconds(30)));
-    train(a, 2);
-    Trained tb = train(b, 3);
-    Future<PushMessagesResponse> pushB = pushMessages(tb);
-    stillWaiting(pushB);
-
+    Queued q = bWaitingBehindA();
     // The round waits for B's answer now: B goes through although A still holds the budget.
-    node(b).expedite();
-    pushObjects(tb, pushB.get(10, TimeUnit.SECONDS).getObjectsToPushList());
-    assertThat(fb.get(10, TimeUnit.SECONDS).getFitRes().getParameters().getTensorsCount())
+    node(q.b()).expedite();
+    pushObjects(q.tb(), q.pushB().get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(q.fb().get(10, TimeUnit.SECONDS).getFitRes().getParameters().getTensorsCount())
         .isEqualTo(1);
   }
 
   @Test
   void pushObject_beforeAdmission_isNotStored() throws Exception {
-    long a = HostileNodeTest.join(service);
-    long b = HostileNodeTest.join(service);
-    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
-    node(b).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
-    train(a, 2);
-    Trained tb = train(b, 3);
-    Future<PushMessagesResponse> pushB = pushMessages(tb);
-    stillWaiting(pushB);
-
+    Queued q = bWaitingBehindA();
     // A node that pushes its objects without waiting is told they are not kept.
-    String first = tb.reply().objects().keySet().iterator().next();
-    assertThat(service.pushObject(PushObjectRequest
-        .newBuilder().setNode(Node.newBuilder()
-            .setNodeId(b)).setRunId(7).setObjectId(first)
-        .setObjectContent(ByteString.copyFrom(tb.reply().objects().get(first))).build(),
+    String first = q.tb().reply().objects().keySet().iterator().next();
+    assertThat(service.pushObject(PushObjectRequest.newBuilder()
+        .setNode(Node.newBuilder().setNodeId(q.b())).setRunId(7).setObjectId(first)
+        .setObjectContent(ByteString.copyFrom(q.tb().reply().objects().get(first))).build(),
         FleetService.Caller.ANONYMOUS).getStored()).isFalse();
   }
 
   @Test
   void pushMessages_secondCallWhileTheFirstWaits_isRefused() throws Exception {
-    long a = HostileNodeTest.join(service);
-    long b = HostileNodeTest.join(service);
-    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
-    node(b).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
-    train(a, 2);
-    Trained tb = train(b, 3);
-    Future<PushMessagesResponse> first = pushMessages(tb);
-    stillWaiting(first);
-
-    assertThatThrownBy(() -> pushMessages(tb).get(10, TimeUnit.SECONDS))
+    Queued q = bWaitingBehindA();
+    assertThatThrownBy(() -> pushMessages(q.tb()).get(10, TimeUnit.SECONDS))
         .hasCauseInstanceOf(FleetCallException.class)
         .hasMessageContaining("already pushing this reply");
     // The first call still waits and goes on once admitted.
-    node(b).expedite();
-    assertThat(first.get(10, TimeUnit.SECONDS).getObjectsToPushCount()).isPositive();
+    node(q.b()).expedite();
+    assertThat(q.pushB().get(10, TimeUnit.SECONDS).getObjectsToPushCount()).isPositive();
   }
 
   @Test
   void pushMessages_messageGivenUpWhileWaiting_failsWithTheReason() throws Exception {
-    long a = HostileNodeTest.join(service);
-    long b = HostileNodeTest.join(service);
-    node(a).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
-    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
-        Optional.of(Duration.ofSeconds(30)));
-    train(a, 2);
-    Future<PushMessagesResponse> pushB = pushMessages(train(b, 3));
-    stillWaiting(pushB);
-
-    node(b).abandon(fb, "the round ended");
-    assertThatThrownBy(() -> pushB.get(10, TimeUnit.SECONDS))
+    Queued q = bWaitingBehindA();
+    node(q.b()).abandon(q.fb(), "the round ended");
+    assertThatThrownBy(() -> q.pushB().get(10, TimeUnit.SECONDS))
         .hasCauseInstanceOf(FleetCallException.class)
         .hasMessageContaining("given up while the reply waited");
-    assertThat(node(b).awaitingAdmission()).isFalse();
+    assertThat(node(q.b()).awaitingAdmission()).isFalse();
   }
 
   @Test
