@@ -181,7 +181,7 @@ public final class ClientProxy implements RemoteClient, InboundBudget.Reader {
 
   /** Whether the answer to {@code message} waits for the inbound budget: a fit answer of size. */
   private static boolean readsAhead(ServerMessage message) {
-    return message.hasFitIns() && message.getSerializedSize() > OutboundBudget.SMALL;
+    return message.hasFitIns() && InboundBudget.readsAhead(message.getSerializedSize());
   }
 
   /**

@@ -47,6 +47,14 @@ public final class InboundBudget {
    */
   public static final int DEFAULT_BYTES = io.tributary.flower.server.ServerMemory.MAX_BUDGET_BYTES;
 
+  /**
+   * Whether the answer to an instruction of {@code instructionBytes} takes part: only answers to
+   * instructions over {@link OutboundBudget#SMALL} bytes do (an answer is about as large).
+   */
+  public static boolean readsAhead(long instructionBytes) {
+    return instructionBytes > OutboundBudget.SMALL;
+  }
+
   /** A client waiting to be read, and the permits it will hold. */
   private record Waiter(Reader proxy, int permits) {}
 

@@ -251,7 +251,7 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
     for (byte[] o : objects) {
       bytes += o.length;
     }
-    return bytes > OutboundBudget.SMALL ? (int) Math.min(bytes, Integer.MAX_VALUE) : 0;
+    return InboundBudget.readsAhead(bytes) ? (int) Math.min(bytes, Integer.MAX_VALUE) : 0;
   }
 
   private void startTimeoutLocked() {
