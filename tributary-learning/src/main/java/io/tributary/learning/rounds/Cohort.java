@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.function.IntFunction;
+import java.util.function.IntToLongFunction;
 
 /**
  * The clients one invocation runs over: the values CLIENTS is bound to, in order, and a name for
@@ -45,7 +46,26 @@ public record Cohort(String name, List<?> clients, List<String> names) {
     if (size < 0) {
       throw new IllegalArgumentException("a cohort cannot have " + size + " clients");
     }
-    return new Cohort(name, new OnDemand<>(size, client), new OnDemand<>(size, clientName));
+    return new Cohort(name, new OnDemand<>(size, client, null),
+        new OnDemand<>(size, clientName, null));
+  }
+
+  /**
+   * As {@link #generated(String, int, IntFunction, IntFunction)}, with a guess at each client's
+   * work that does not make its value (about the bytes of tensor data it will hold, such as its
+   * examples times their size): the runtime starts the costliest clients first, as it does for
+   * held values ({@link ClientValues#generate(int, IntFunction, IntToLongFunction)}). The guess
+   * orders the work only; results do not depend on it.
+   *
+   * @throws IllegalArgumentException if {@code size} is negative
+   */
+  public static Cohort generated(String name, int size, IntFunction<?> client,
+      IntFunction<String> clientName, IntToLongFunction cost) {
+    if (size < 0) {
+      throw new IllegalArgumentException("a cohort cannot have " + size + " clients");
+    }
+    return new Cohort(name, new OnDemand<>(size, client, Objects.requireNonNull(cost, "cost")),
+        new OnDemand<>(size, clientName, null));
   }
 
   /** The number of clients. */
@@ -63,17 +83,24 @@ public record Cohort(String name, List<?> clients, List<String> names) {
    * value when the runtime reaches it.
    */
   public Object argument() {
-    return clients instanceof OnDemand<?> d ? ClientValues.generate(d.size(), d::get) : clients;
+    if (clients instanceof OnDemand<?> d) {
+      return d.cost == null ? ClientValues.generate(d.size(), d::get)
+          : ClientValues.generate(d.size(), d::get, d.cost);
+    }
+    return clients;
   }
 
   /** A list whose element {@code i} is made by a function each time it is read. */
   private static final class OnDemand<T> extends AbstractList<T> implements RandomAccess {
     private final int size;
     private final IntFunction<? extends T> element;
+    /** The guess at each element's work, or null. */
+    private final IntToLongFunction cost;
 
-    OnDemand(int size, IntFunction<? extends T> element) {
+    OnDemand(int size, IntFunction<? extends T> element, IntToLongFunction cost) {
       this.size = size;
       this.element = Objects.requireNonNull(element, "element");
+      this.cost = cost;
     }
 
     @Override

@@ -47,6 +47,20 @@ class CohortTest {
   }
 
   @Test
+  void argument_generatedWithCosts_carriesTheCostsWithoutMakingValues() {
+    AtomicInteger made = new AtomicInteger();
+    Cohort c = Cohort.generated("fit", 3, i -> made.incrementAndGet(), i -> "client " + i,
+        i -> 100L * (3 - i));
+    ClientValues values = (ClientValues) c.argument();
+    assertThat(values.hasCosts()).isTrue();
+    assertThat(values.cost(0)).isEqualTo(300);
+    assertThat(values.cost(2)).isEqualTo(100);
+    assertThat(made).hasValue(0);
+    assertThat(((ClientValues) Cohort.generated("fit", 3, i -> i, i -> "c").argument())
+        .hasCosts()).isFalse();
+  }
+
+  @Test
   void argument_held_isTheList() {
     Cohort c = new Cohort("test", List.of("a", "b"), List.of("client 0", "client 1"));
     assertThat(c.isGenerated()).isFalse();

@@ -197,12 +197,27 @@ public final class RunParts {
         attacked[p] = true;
       }
     }
-    return Cohort.generated("fit", chosen.length, p -> {
+    IntFunction<Object> client = p -> {
       int k = chosen[p];
       List<StructValue> batches = SequenceValues.shuffled(data.clientTrain().get(k),
           config.batchSize(), Seeds.shuffle(config.seed(), round, k));
       return attacks == null ? batches : ByzantineUpdate.clientData(batches, attacks[p]);
-    }, p -> "client " + chosen[p] + (attacked[p] ? " (byzantine)" : ""));
+    };
+    IntFunction<String> name = p -> "client " + chosen[p] + (attacked[p] ? " (byzantine)" : "");
+    // A generated population's sizes are unknown until its data are made: its clients are taken
+    // to cost the same.
+    return data.generated() ? Cohort.generated("fit", chosen.length, client, name)
+        : Cohort.generated("fit", chosen.length, client, name, p -> trainingBytes(chosen[p]));
+  }
+
+  /**
+   * The guess at client {@code k}'s training work, made without its batches: the bytes of its
+   * examples. A round's clients are started largest first, so that with skewed sizes the workers
+   * finish together.
+   */
+  private long trainingBytes(int k) {
+    Dataset d = data.clientTrain().get(k);
+    return (long) d.size() * (d.featuresPerExample() * (long) Float.BYTES + Long.BYTES);
   }
 
   /**

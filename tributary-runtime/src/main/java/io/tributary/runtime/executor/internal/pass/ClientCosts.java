@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * A guess at how much work each client of a pass is: the bytes of tensor data in its in-memory
- * arguments. A pass starts the costliest clients first, so that with a few workers a round does
+ * arguments, and a generated argument's own guess where it has one ({@link
+ * io.tributary.runtime.ClientValues#cost}). A pass starts the costliest clients first, so that with a few workers a round does
  * not end with one worker on a large client while the others idle (longest processing time
  * first). The guess only orders the work; results never depend on it.
  */
@@ -18,8 +19,8 @@ public final class ClientCosts {
   private ClientCosts() {}
 
   /**
-   * Each client's cost, or an empty array when no sink reads an in-memory argument (then every
-   * client is taken to cost the same).
+   * Each client's cost, or an empty array when no sink reads an in-memory argument or one with
+   * costs (then every client is taken to cost the same).
    */
   public static long[] of(List<Sink> sinks, int clients) {
     List<ClientNode.Argument> arguments = new ArrayList<>();
@@ -35,7 +36,8 @@ public final class ClientCosts {
     long[] cost = new long[clients];
     for (ClientNode.Argument a : arguments) {
       for (int k = 0; k < clients && k < a.values.size(); k++) {
-        cost[k] += TensorBytes.withSequences(a.values.get(k));
+        cost[k] += a.values.inMemory() ? TensorBytes.withSequences(a.values.get(k))
+            : a.values.cost(k);
       }
     }
     return cost;
@@ -45,7 +47,7 @@ public final class ClientCosts {
     if (!seen.add(n)) {
       return;
     }
-    if (n instanceof ClientNode.Argument a && a.values.inMemory()) {
+    if (n instanceof ClientNode.Argument a && (a.values.inMemory() || a.values.hasCosts())) {
       out.add(a);
     }
     for (ClientNode c : n.clientInputs()) {
