@@ -1,5 +1,6 @@
 package io.tributary.runtime;
 
+import io.tributary.runtime.executor.internal.pass.ClientCosts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -71,13 +72,17 @@ public record PassInputs(int pass, List<Object> clientArguments, List<Integer> p
       for (int c = fromClient; c < toClient; c++) {
         kept[c - fromClient] = all.get(c);
       }
+      // The range keeps its clients' costs, so a node orders its part as the local run would.
+      ClientValues source = all;
       out.set(i, ClientValues.generate(all.size(), c -> {
         if (c < fromClient || c >= toClient) {
           throw new IllegalStateException("client " + c + "'s value is not among the inputs of"
               + " clients [" + fromClient + ", " + toClient + ")");
         }
         return kept[c - fromClient];
-      }));
+      }, c -> c < fromClient || c >= toClient ? 0
+          : source.inMemory() ? ClientCosts.bytesOf(kept[c - fromClient])
+          : source.hasCosts() ? source.cost(c) : 0));
     }
     return new PassInputs(pass, out, perClient, serverValues);
   }

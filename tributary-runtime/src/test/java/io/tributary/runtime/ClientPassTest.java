@@ -327,6 +327,10 @@ class ClientPassTest {
     assertThat(kept.size()).isEqualTo(6);
     assertThat(kept.get(3)).isEqualTo(data.get(3));
     assertThatThrownBy(() -> kept.get(1)).hasMessageContaining("client 1's value is not among");
+    // Its clients keep their costs (their bytes), so a node starts them largest first.
+    assertThat(kept.hasCosts()).isTrue();
+    assertThat(kept.cost(3)).isPositive();
+    assertThat(kept.cost(1)).isZero();
     try (ExecutionContext node = ExecutionContext.create(options(1.0))) {
       assertThat(node.computePassPart(round(), mine, 2, 4).payload())
           .isEqualTo(node.computePassPart(round(), all, 2, 4).payload());
@@ -350,6 +354,9 @@ class ClientPassTest {
     assertThat(kept.size()).isEqualTo(6);
     assertThat(kept.get(3)).isEqualTo(data.get(3));
     assertThatThrownBy(() -> kept.get(0)).hasMessageContaining("not among the inputs");
+    assertThat(kept.cost(3)).isEqualTo(((ClientValues) all.forClients(3, 4).clientArguments()
+        .get(0)).cost(3)).isPositive();
+    assertThat(kept.cost(0)).isZero();
     try (ExecutionContext node = ExecutionContext.create(options(1.0))) {
       assertThat(node.computePassPart(round(), decoded, 3, 4).payload())
           .isEqualTo(node.computePassPart(round(), all, 3, 4).payload());

@@ -96,13 +96,14 @@ public final class InputsCodec {
         for (int k = from; k < to; k++) {
           kept.add(PassCodec.readValue(in, 0));
         }
+        // Held in memory here: costed by their bytes, as the local run costs held values.
         leaves.add(ClientValues.generate(size, c -> {
           if (c < from || c >= to) {
             throw new IllegalStateException("client " + c + "'s value is not among the inputs "
                 + "of clients [" + from + ", " + to + ")");
           }
           return kept.get(c - from);
-        }));
+        }, c -> c < from || c >= to ? 0 : ClientCosts.bytesOf(kept.get(c - from))));
       } else {
         leaves.add(PassCodec.readValue(in, 0));
       }
