@@ -24,8 +24,8 @@
 #
 # Usage: [REPS=5] [ROUNDS=200] [ALGORITHM=fedavg|fedprox] [THREADS=cores] [VECTOR=1] [MAX_LOAD=1.0]
 #        [ALLOW_LOAD=1] tributary-benchmarks/scripts/run-fedprox-protocol.sh
-# Expected on an idle machine at REPS=5: about 8-10 minutes on the Xeon, with VECTOR=1 or without (4
-# and 5 on the EPYC, whose numpy ran twice as fast).
+# Expected on an idle machine at REPS=5: about 8-10 minutes on the Xeon, with VECTOR=1 or without (6
+# and 7 on the EPYC, whose numpy ran faster).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
