@@ -73,7 +73,6 @@ public record PassInputs(int pass, List<Object> clientArguments, List<Integer> p
         kept[c - fromClient] = all.get(c);
       }
       // The range keeps its clients' costs, so a node orders its part as the local run would.
-      ClientValues source = all;
       out.set(i, ClientValues.generate(all.size(), c -> {
         if (c < fromClient || c >= toClient) {
           throw new IllegalStateException("client " + c + "'s value is not among the inputs of"
@@ -81,8 +80,8 @@ public record PassInputs(int pass, List<Object> clientArguments, List<Integer> p
         }
         return kept[c - fromClient];
       }, c -> c < fromClient || c >= toClient ? 0
-          : source.inMemory() ? ClientCosts.bytesOf(kept[c - fromClient])
-          : source.hasCosts() ? source.cost(c) : 0));
+          : all.inMemory() ? ClientCosts.bytesOf(kept[c - fromClient])
+          : all.hasCosts() ? all.cost(c) : 0));
     }
     return new PassInputs(pass, out, perClient, serverValues);
   }

@@ -11,9 +11,10 @@ import java.util.Set;
 /**
  * A guess at how much work each client of a pass is: the bytes of tensor data in its in-memory
  * arguments, and a generated argument's own guess where it has one ({@link
- * io.tributary.runtime.ClientValues#cost}). A pass starts the costliest clients first, so that with a few workers a round does
- * not end with one worker on a large client while the others idle (longest processing time
- * first). The guess only orders the work; results never depend on it.
+ * io.tributary.runtime.ClientValues#cost}). A pass starts the costliest clients first, so that
+ * with a few workers a round does not end with one worker on a large client while the others
+ * idle (longest processing time first). The guess only orders the work; results never depend
+ * on it.
  */
 public final class ClientCosts {
   private ClientCosts() {}
