@@ -1,6 +1,6 @@
 package io.tributary.runtime;
 
-import io.tributary.runtime.executor.internal.pass.ClientCosts;
+import io.tributary.runtime.executor.internal.pass.KeptClients;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -68,20 +68,14 @@ public record PassInputs(int pass, List<Object> clientArguments, List<Integer> p
         throw new IllegalArgumentException("clients [" + fromClient + ", " + toClient
             + ") are not inside the " + all.size() + " clients of argument leaf " + i);
       }
-      Object[] kept = new Object[toClient - fromClient];
+      List<Object> kept = new ArrayList<>(toClient - fromClient);
       for (int c = fromClient; c < toClient; c++) {
-        kept[c - fromClient] = all.get(c);
+        kept.add(all.get(c));
       }
       // The range keeps its clients' costs, so a node orders its part as the local run would.
-      out.set(i, ClientValues.generate(all.size(), c -> {
-        if (c < fromClient || c >= toClient) {
-          throw new IllegalStateException("client " + c + "'s value is not among the inputs of"
-              + " clients [" + fromClient + ", " + toClient + ")");
-        }
-        return kept[c - fromClient];
-      }, c -> c < fromClient || c >= toClient ? 0
-          : all.inMemory() ? ClientCosts.bytesOf(kept[c - fromClient])
-          : all.hasCosts() ? all.cost(c) : 0));
+      out.set(i, KeptClients.of(all.size(), fromClient, kept,
+          all.inMemory() ? KeptClients.bytes(fromClient, kept)
+          : all.hasCosts() ? all::cost : null));
     }
     return new PassInputs(pass, out, perClient, serverValues);
   }

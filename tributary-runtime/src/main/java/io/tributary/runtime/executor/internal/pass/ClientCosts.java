@@ -44,15 +44,6 @@ public final class ClientCosts {
     return cost;
   }
 
-  /**
-   * The cost of one client's value held in memory, as {@link #of} counts it: its tensor bytes,
-   * sequences included. For the runtime's wrappers of a range of clients, which keep their
-   * values but are made as generated ones.
-   */
-  public static long bytesOf(Object value) {
-    return TensorBytes.withSequences(value);
-  }
-
   private static void collect(ClientNode n, List<ClientNode.Argument> out, Set<ClientNode> seen) {
     if (!seen.add(n)) {
       return;

@@ -97,13 +97,7 @@ public final class InputsCodec {
           kept.add(PassCodec.readValue(in, 0));
         }
         // Held in memory here: costed by their bytes, as the local run costs held values.
-        leaves.add(ClientValues.generate(size, c -> {
-          if (c < from || c >= to) {
-            throw new IllegalStateException("client " + c + "'s value is not among the inputs "
-                + "of clients [" + from + ", " + to + ")");
-          }
-          return kept.get(c - from);
-        }, c -> c < from || c >= to ? 0 : ClientCosts.bytesOf(kept.get(c - from))));
+        leaves.add(KeptClients.of(size, from, kept, KeptClients.bytes(from, kept)));
       } else {
         leaves.add(PassCodec.readValue(in, 0));
       }
