@@ -157,8 +157,17 @@ class MainTest {
             "convert", "spark-cluster", "help");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"--version", "-V"})
+  void commandLine_loneVersion_buildsNoSubcommand(String flag) {
+    assertThat(Main.commandLine(new String[] {flag}).getSubcommands()).isEmpty();
+  }
+
   static Stream<Arguments> sameOutputCases() {
     return Stream.of(
+        Arguments.of((Object) new String[] {"--version"}),
+        Arguments.of((Object) new String[] {"-V"}),
+        Arguments.of((Object) new String[] {"--version", "simulate"}),
         Arguments.of((Object) new String[] {"simulate", "--help"}),
         Arguments.of((Object) new String[] {"server", "--help"}),
         Arguments.of((Object) new String[] {"client", "--help"}),
