@@ -212,12 +212,12 @@ public final class RunParts {
 
   /**
    * The guess at client {@code k}'s training work, made without its batches: the bytes of its
-   * examples. A round's clients are started largest first, so that with skewed sizes the workers
-   * finish together.
+   * examples, features and labels as the dataset holds them. A round's clients are started
+   * largest first, so that with skewed sizes the workers finish together.
    */
   private long trainingBytes(int k) {
     Dataset d = data.clientTrain().get(k);
-    return (long) d.size() * (d.featuresPerExample() * (long) Float.BYTES + Long.BYTES);
+    return d.features().byteSize() + d.labels().byteSize();
   }
 
   /**
