@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * objects are refused, so its reply stays on its side; admitted, it holds its share until the
  * round takes the answer ({@link #releaseAnswer}). The message's timeout then runs from
  * admission, so a node the round reaches late is not timed out while it waits its turn, nor
- * taken offline by the sweep ({@link #replyWaiting}).
+ * taken offline by the sweep ({@link #replyWaiting}). A waiting call that ends early (interrupted:
+ * over gRPC, when the node cancels it or its connection drops, {@link GrpcFleet}) leaves the reply
+ * pending and the node free to push it again; until it does, its missed heartbeats count again.
  */
 public final class FleetNode implements RemoteClient, InboundBudget.Reader {
   private static final Logger LOG = LoggerFactory.getLogger(FleetNode.class);
@@ -408,7 +410,16 @@ public final class FleetNode implements RemoteClient, InboundBudget.Reader {
       admission.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new FleetCallException(FleetCallException.Code.UNAVAILABLE, "the server is stopping");
+      synchronized (lock) {
+        // No call waits any more: the node may push the reply again (the message still waits
+        // for it), and its silence from now on is its own, for the sweep to see.
+        if (admissionSignal == admission && !admitted) {
+          admissionSignal = null;
+        }
+      }
+      throw new FleetCallException(FleetCallException.Code.UNAVAILABLE, "node " + id
+          + "'s PushMessages call ended before its reply was admitted (the node went away or the"
+          + " server is stopping); the reply may be pushed again");
     } catch (ExecutionException e) {
       throw new IllegalStateException("admission never fails", e);
     } finally {

@@ -115,6 +115,9 @@ public final class GrpcFleet {
       ServerCallHandler<Q, R> unary(FleetService service, FleetCall call) {
     return ServerCalls.asyncUnaryCall((request, out) -> {
       byte[] key = CALLER_KEY.get();
+      // Only PushMessages waits (for the read-ahead budget): a node that cancels it, or whose
+      // connection drops, must not be held online by a call nobody waits for any more.
+      CallWatch watch = call == FleetCall.PUSH_MESSAGES ? CallWatch.start() : null;
       try {
         @SuppressWarnings("unchecked")
         R res = (R) call.invoke(service, request,
@@ -123,8 +126,44 @@ public final class GrpcFleet {
         out.onCompleted();
       } catch (FleetCallException e) {
         out.onError(status(e).asRuntimeException());
+      } finally {
+        if (watch != null) {
+          watch.stop();
+        }
       }
     });
+  }
+
+  /**
+   * Interrupts the thread serving a call when the call's context is cancelled (the client
+   * cancelled it, or its connection closed), until {@link #stop}; so a call waiting for
+   * admission ends ({@link FleetNode}).
+   */
+  private static final class CallWatch implements Context.CancellationListener {
+    private final Context context = Context.current();
+    private final Thread thread = Thread.currentThread();
+    private boolean serving = true;
+
+    static CallWatch start() {
+      CallWatch w = new CallWatch();
+      w.context.addListener(w, Runnable::run);
+      return w;
+    }
+
+    @Override
+    public synchronized void cancelled(Context c) {
+      if (serving) {
+        thread.interrupt();
+      }
+    }
+
+    synchronized void stop() {
+      serving = false;
+      context.removeListener(this);
+      // A cancellation that came after the call's work was done must not reach the thread's
+      // next task.
+      Thread.interrupted();
+    }
   }
 
   private static Status status(FleetCallException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ClientInterceptors;
+import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -325,6 +326,98 @@ class FleetReadAheadTest {
       for (Future<PushMessagesResponse> f : pushes) {
         assertThat(f.get(10, TimeUnit.SECONDS).getObjectsToPushCount()).isPositive();
       }
+    } finally {
+      channel.shutdownNow();
+      server.shutdownNow();
+    }
+  }
+
+  /** A node registered over gRPC, sent a large instruction and trained, the budget held. */
+  private record GrpcNode(FleetRpc rpc, Trained trained, CompletableFuture<ClientMessage> answer) {}
+
+  private GrpcNode grpcNodeBehindTheBudget(ManagedChannel channel) throws Exception {
+    holdBudget(inbound.capacity());
+    KeyPair keys = NodeAuth.generate();
+    FleetRpc rpc = new FleetRpc(ClientInterceptors.intercept(channel, new NodeAuth(keys)),
+        30_000);
+    ByteString pem = ByteString.copyFrom(NodeAuth.pem(keys));
+    rpc.call(FleetRpc.REGISTER_NODE, RegisterNodeFleetRequest.newBuilder().setPublicKey(pem)
+        .build());
+    long id = rpc.call(FleetRpc.ACTIVATE_NODE, ActivateNodeRequest.newBuilder()
+        .setPublicKey(pem).setHeartbeatInterval(30).build()).getNodeId();
+    CompletableFuture<ClientMessage> answer = node(id).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    return new GrpcNode(rpc, train(id, 3), answer);
+  }
+
+  /** Pushes the node's reply head over gRPC in a context the caller may cancel. */
+  private Future<PushMessagesResponse> grpcPush(GrpcNode n, Context.CancellableContext context) {
+    Trained t = n.trained();
+    return calls.submit(() -> context.call(() -> n.rpc().call(FleetRpc.PUSH_MESSAGES,
+        HostileNodeTest.push(t.nodeId(), t.message(), t.reply().tree()))));
+  }
+
+  private static void awaitFalse(java.util.function.BooleanSupplier condition, String what)
+      throws InterruptedException {
+    long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (condition.getAsBoolean() && System.nanoTime() < until) {
+      Thread.sleep(10);
+    }
+    assertThat(condition.getAsBoolean()).as(what).isFalse();
+  }
+
+  @Test
+  void grpcPushMessages_cancelledWhileWaiting_nodeMayPushAgainAndGoesThroughOnceAdmitted()
+      throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    InProcessServerBuilder b = InProcessServerBuilder.forName(name);
+    GrpcFleet.serve(b, service);
+    Server server = b.build().start();
+    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+    try {
+      GrpcNode n = grpcNodeBehindTheBudget(channel);
+      long id = n.trained().nodeId();
+      Context.CancellableContext first = Context.current().withCancellation();
+      Future<PushMessagesResponse> cancelled = grpcPush(n, first);
+      stillWaiting(cancelled);
+      assertThat(node(id).replyWaiting()).isTrue();
+
+      first.cancel(null);
+      awaitFalse(() -> node(id).replyWaiting(), "the server still holds the cancelled call");
+      // The reply still pends: pushed again, it waits (not refused as a second push of the
+      // same reply) and goes through once admitted.
+      Future<PushMessagesResponse> again = grpcPush(n, Context.current().withCancellation());
+      stillWaiting(again);
+      node(id).expedite();
+      pushObjects(n.trained(), again.get(10, TimeUnit.SECONDS).getObjectsToPushList());
+      assertThat(n.answer().get(10, TimeUnit.SECONDS).getFitRes().getNumExamples())
+          .isEqualTo(5);
+    } finally {
+      channel.shutdownNow();
+      server.shutdownNow();
+    }
+  }
+
+  @Test
+  void grpcPushMessages_connectionDropsWhileWaiting_sweepTakesTheSilentNodeOffline()
+      throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    InProcessServerBuilder b = InProcessServerBuilder.forName(name);
+    GrpcFleet.serve(b, service);
+    Server server = b.build().start();
+    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+    try {
+      GrpcNode n = grpcNodeBehindTheBudget(channel);
+      long id = n.trained().nodeId();
+      Future<PushMessagesResponse> push = grpcPush(n, Context.current().withCancellation());
+      stillWaiting(push);
+      // The node's process dies: its connection closes with the call in it.
+      channel.shutdownNow();
+      awaitFalse(() -> node(id).replyWaiting(), "the server still holds the dropped call");
+
+      service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
+      assertThat(manager.all()).isEmpty();
+      assertThat(n.answer()).isCompletedExceptionally();
     } finally {
       channel.shutdownNow();
       server.shutdownNow();
