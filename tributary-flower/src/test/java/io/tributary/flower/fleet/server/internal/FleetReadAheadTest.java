@@ -281,12 +281,8 @@ class FleetReadAheadTest {
   @Test
   void grpcPushMessages_manyRepliesWaitingForAdmission_holdNoPlatformThreads()
       throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    InProcessServerBuilder b = InProcessServerBuilder.forName(name);
-    GrpcFleet.serve(b, service);
-    Server server = b.build().start();
-    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-    try {
+    try (InProcessFleet fleet = InProcessFleet.serve(service)) {
+      ManagedChannel channel = fleet.channel();
       long first = HostileNodeTest.join(service);
       node(first).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
       // Every later reply waits: the first holds the whole budget.
@@ -326,9 +322,6 @@ class FleetReadAheadTest {
       for (Future<PushMessagesResponse> f : pushes) {
         assertThat(f.get(10, TimeUnit.SECONDS).getObjectsToPushCount()).isPositive();
       }
-    } finally {
-      channel.shutdownNow();
-      server.shutdownNow();
     }
   }
 
@@ -369,12 +362,8 @@ class FleetReadAheadTest {
   @Test
   void grpcPushMessages_cancelledWhileWaiting_nodeMayPushAgainAndGoesThroughOnceAdmitted()
       throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    InProcessServerBuilder b = InProcessServerBuilder.forName(name);
-    GrpcFleet.serve(b, service);
-    Server server = b.build().start();
-    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-    try {
+    try (InProcessFleet fleet = InProcessFleet.serve(service)) {
+      ManagedChannel channel = fleet.channel();
       GrpcNode n = grpcNodeBehindTheBudget(channel);
       long id = n.trained().nodeId();
       Context.CancellableContext first = Context.current().withCancellation();
@@ -392,21 +381,14 @@ class FleetReadAheadTest {
       pushObjects(n.trained(), again.get(10, TimeUnit.SECONDS).getObjectsToPushList());
       assertThat(n.answer().get(10, TimeUnit.SECONDS).getFitRes().getNumExamples())
           .isEqualTo(5);
-    } finally {
-      channel.shutdownNow();
-      server.shutdownNow();
     }
   }
 
   @Test
   void grpcPushMessages_connectionDropsWhileWaiting_sweepTakesTheSilentNodeOffline()
       throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    InProcessServerBuilder b = InProcessServerBuilder.forName(name);
-    GrpcFleet.serve(b, service);
-    Server server = b.build().start();
-    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-    try {
+    try (InProcessFleet fleet = InProcessFleet.serve(service)) {
+      ManagedChannel channel = fleet.channel();
       GrpcNode n = grpcNodeBehindTheBudget(channel);
       long id = n.trained().nodeId();
       Future<PushMessagesResponse> push = grpcPush(n, Context.current().withCancellation());
@@ -418,7 +400,20 @@ class FleetReadAheadTest {
       service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
       assertThat(manager.all()).isEmpty();
       assertThat(n.answer()).isCompletedExceptionally();
-    } finally {
+    }
+  }
+
+  /** A Fleet service served over in-process gRPC, with a channel to it; closing stops both. */
+  private record InProcessFleet(Server server, ManagedChannel channel) implements AutoCloseable {
+    static InProcessFleet serve(FleetService service) throws java.io.IOException {
+      String name = InProcessServerBuilder.generateName();
+      InProcessServerBuilder b = InProcessServerBuilder.forName(name);
+      GrpcFleet.serve(b, service);
+      return new InProcessFleet(b.build().start(), InProcessChannelBuilder.forName(name).build());
+    }
+
+    @Override
+    public void close() {
       channel.shutdownNow();
       server.shutdownNow();
     }
