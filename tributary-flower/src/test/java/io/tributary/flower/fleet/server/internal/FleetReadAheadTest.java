@@ -457,6 +457,32 @@ class FleetReadAheadTest {
   }
 
   @Test
+  void sweep_silentNodeHeldUntilAdmitted_goesOfflineAtTheNextSweepAndGivesItsShareBack()
+      throws Exception {
+    // A dead HTTP node's held call: nothing tells the server, so the node keeps its place.
+    holdBudget(inbound.capacity());
+    long b = HostileNodeTest.join(service);
+    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
+        Optional.of(Duration.ofSeconds(30)));
+    Trained tb = train(b, 3);
+    Future<PushMessagesResponse> pushB = pushMessages(tb);
+    stillWaiting(pushB);
+    service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
+    assertThat(manager.all()).hasSize(1);
+
+    // Its turn comes: admitted, it is no longer held, and its hour of silence counts.
+    inbound.release(inbound.capacity());
+    pushB.get(10, TimeUnit.SECONDS);
+    service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
+    assertThat(manager.all()).isEmpty();
+    assertThat(fb).isCompletedExceptionally();
+    // Its share is back: the next node's large instruction is admitted at once.
+    long c = HostileNodeTest.join(service);
+    node(c).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
+    assertThat(node(c).awaitingAdmission()).isFalse();
+  }
+
+  @Test
   void javaSuperNode_replyHeldPastItsCallTimeout_isSentOnceAdmitted() throws Exception {
     FlowerApp app = FlowerApp.load(JavaNodes.project(dir, "plus-k", 1));
     FleetService served = new FleetService(manager, new FleetService.RunInfo(7, app.fabId(),
