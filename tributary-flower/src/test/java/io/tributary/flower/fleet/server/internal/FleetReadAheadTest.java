@@ -434,8 +434,11 @@ class FleetReadAheadTest {
     }, permits);
   }
 
-  @Test
-  void sweep_nodeHeldInPushMessages_staysOnlineAndPushesOnceAdmitted() throws Exception {
+  /** A node whose reply to a large instruction waits in PushMessages behind a full budget. */
+  private record Held(long node, CompletableFuture<ClientMessage> answer, Trained trained,
+      Future<PushMessagesResponse> push) {}
+
+  private Held heldBehindAFullBudget() throws Exception {
     holdBudget(inbound.capacity());
     long b = HostileNodeTest.join(service);
     CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
@@ -443,14 +446,20 @@ class FleetReadAheadTest {
     Trained tb = train(b, 3);
     Future<PushMessagesResponse> pushB = pushMessages(tb);
     stillWaiting(pushB);
+    return new Held(b, fb, tb, pushB);
+  }
+
+  @Test
+  void sweep_nodeHeldInPushMessages_staysOnlineAndPushesOnceAdmitted() throws Exception {
+    Held h = heldBehindAFullBudget();
 
     // An hour later with no heartbeat: the server, not the node, is what it waits for.
     service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
-    assertThat(node(b).replyWaiting()).isTrue();
+    assertThat(node(h.node()).replyWaiting()).isTrue();
 
     inbound.release(inbound.capacity());
-    pushObjects(tb, pushB.get(10, TimeUnit.SECONDS).getObjectsToPushList());
-    assertThat(fb.get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
+    pushObjects(h.trained(), h.push().get(10, TimeUnit.SECONDS).getObjectsToPushList());
+    assertThat(h.answer().get(10, TimeUnit.SECONDS).getFitRes().getNumExamples()).isEqualTo(5);
     // Once admitted, a node that stays silent goes offline as before.
     service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
     assertThat(manager.all()).isEmpty();
@@ -460,22 +469,16 @@ class FleetReadAheadTest {
   void sweep_silentNodeHeldUntilAdmitted_goesOfflineAtTheNextSweepAndGivesItsShareBack()
       throws Exception {
     // A dead HTTP node's held call: nothing tells the server, so the node keeps its place.
-    holdBudget(inbound.capacity());
-    long b = HostileNodeTest.join(service);
-    CompletableFuture<ClientMessage> fb = node(b).request(largeFitIns(),
-        Optional.of(Duration.ofSeconds(30)));
-    Trained tb = train(b, 3);
-    Future<PushMessagesResponse> pushB = pushMessages(tb);
-    stillWaiting(pushB);
+    Held h = heldBehindAFullBudget();
     service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
     assertThat(manager.all()).hasSize(1);
 
     // Its turn comes: admitted, it is no longer held, and its hour of silence counts.
     inbound.release(inbound.capacity());
-    pushB.get(10, TimeUnit.SECONDS);
+    h.push().get(10, TimeUnit.SECONDS);
     service.sweepAt(System.nanoTime() + Duration.ofHours(1).toNanos());
     assertThat(manager.all()).isEmpty();
-    assertThat(fb).isCompletedExceptionally();
+    assertThat(h.answer()).isCompletedExceptionally();
     // Its share is back: the next node's large instruction is admitted at once.
     long c = HostileNodeTest.join(service);
     node(c).request(largeFitIns(), Optional.of(Duration.ofSeconds(30)));
