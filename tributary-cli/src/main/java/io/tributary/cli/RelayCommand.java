@@ -136,6 +136,24 @@ final class RelayCommand implements Callable<Integer> {
           + "2147483647, as Flower)")
   int maxMessageSize = Integer.MAX_VALUE;
 
+  @Option(names = "--read-ahead-mb", paramLabel = "MB",
+      description = "MiB of clients' answers read before the edge round takes them (Join "
+          + "clients' and Fleet nodes' together), 1 to 2047; clients beyond it keep their "
+          + "answers until there is room (default: an eighth of the heap, at most 256)")
+  Integer readAheadMb;
+
+  @Option(names = "--flow-control-window-kb", paramLabel = "KB",
+      description = "KiB of its answer each Join client may send before the relay reads it (its "
+          + "HTTP/2 stream window), 64 to 65536, fixed below 8192 (default: gRPC's own tuning, "
+          + "up to 8192, while the heap holds 256 KiB per --min-clients, else 64)")
+  Integer flowControlWindowKb;
+
+  @Option(names = "--max-concurrent-clients", paramLabel = "N",
+      description = "the most worker threads that check and fold the clients' answers, 1 to "
+          + "4096; the relay runs fewer when a quarter of its heap cannot hold their partial "
+          + "sums (default: the processors)")
+  Integer maxConcurrentClients;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -201,6 +219,15 @@ final class RelayCommand implements Callable<Integer> {
         .maxExamplesPerClient(ServerSettings.maxExamples(maxExamplesPerClient),
             ServerSettings.weightPolicy(overMaxExamples))
         .maxMessageSize(maxMessageSize);
+    if (maxConcurrentClients != null) {
+      b.maxConcurrentClients(ServerSettings.maxConcurrentClients(maxConcurrentClients));
+    }
+    if (readAheadMb != null) {
+      b.readAheadBytes(ServerSettings.readAhead(readAheadMb));
+    }
+    if (flowControlWindowKb != null) {
+      b.flowControlWindow(ServerSettings.flowControlWindow(flowControlWindowKb));
+    }
     if (roundTimeout != 0) {
       b.roundTimeout(ServerSettings.seconds("--round-timeout", roundTimeout));
     }

@@ -3,6 +3,7 @@ package io.tributary.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.flower.server.SecureAggregation;
+import io.tributary.flower.server.ServerMemory;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,8 @@ class RelayCommandTest {
         "--upstream-auth-token", "--tensor-types", "--max-message-size", "--edge-rounds",
         "--fleet-api-address", "--fleet-api-type", "--app", "--supernode-keys",
         "--secure-aggregation", "--secagg-neighbours", "--secagg-threshold", "--secagg-bits",
-        "--secagg-clip")) {
+        "--secagg-clip", "--read-ahead-mb", "--flow-control-window-kb",
+        "--max-concurrent-clients")) {
       assertThat(r.out()).contains(flag);
     }
   }
@@ -55,6 +57,12 @@ class RelayCommandTest {
             "--app needs --fleet-api-address"),
         Arguments.of(new String[] {"--upstream", "h:1", "--fleet-api-address", "localhost:0",
             "--app", "/no/such/app"}, "--app"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--read-ahead-mb", "0"},
+            "--read-ahead-mb must be 1 to 2047, got 0"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--flow-control-window-kb", "32"},
+            "--flow-control-window-kb must be 64 to 65536, got 32"),
+        Arguments.of(new String[] {"--upstream", "h:1", "--max-concurrent-clients", "0"},
+            "--max-concurrent-clients"),
         Arguments.of(new String[] {"--upstream", "h:1", "--secagg-bits", "8"},
             "the --secagg- options need --secure-aggregation"),
         Arguments.of(new String[] {"--upstream", "h:1", "--secure-aggregation",
@@ -89,6 +97,28 @@ class RelayCommandTest {
 
     assertThat(c.config().secureAggregation()).contains(new SecureAggregation(4, 3, 12, 2.5,
         SecureAggregation.DEFAULT_EXAMPLE_BITS));
+  }
+
+  @Test
+  void config_memoryAndWorkerOptions_reachTheRelayConfig() throws Exception {
+    RelayCommand c = new RelayCommand();
+    new picocli.CommandLine(c).parseArgs("--upstream", "localhost:1", "--read-ahead-mb", "16",
+        "--flow-control-window-kb", "128", "--max-concurrent-clients", "3");
+
+    assertThat(c.config().readAheadBytes()).isEqualTo(16 << 20);
+    assertThat(c.config().flowControlWindow()).isEqualTo(128 << 10);
+    assertThat(c.config().maxConcurrentClients()).isEqualTo(3);
+  }
+
+  @Test
+  void config_noMemoryOptions_sizesThemFromTheHeapAndMinClients() throws Exception {
+    RelayCommand c = new RelayCommand();
+    new picocli.CommandLine(c).parseArgs("--upstream", "localhost:1", "--min-clients", "10");
+    ServerMemory heap = ServerMemory.ofThisJvm();
+
+    assertThat(c.config().memory()).isEqualTo(heap);
+    assertThat(c.config().readAheadBytes()).isEqualTo(heap.readAheadBytes());
+    assertThat(c.config().flowControlWindow()).isEqualTo(heap.flowControlWindow(10));
   }
 
   @Test

@@ -96,9 +96,9 @@ public final class Relay implements AutoCloseable {
         throw new IOException(e.getMessage(), e);
       }
     }
-    ServerMemory memory = ServerMemory.ofThisJvm();
+    ServerMemory memory = config.memory();
     FlowerClientBuilder b = FlowerClientRunner.builder(new EdgeClient(manager, registry, config,
-        secure, memory))
+        secure))
         .relay(true).serializers(registry).tensorTypes(config.tensorTypes())
         .maxMessageSize(config.maxMessageSize()).backoff(config.backoff())
         .connectionListener(new Upstream());
@@ -116,7 +116,7 @@ public final class Relay implements AutoCloseable {
       throw e;
     }
     // One read-ahead budget for the relay's Join streams and its Fleet nodes.
-    InboundBudget inbound = new InboundBudget(memory.readAheadBytes());
+    InboundBudget inbound = new InboundBudget(config.readAheadBytes());
     GrpcServers.configure(downstream, config.maxMessageSize(), config.tokens(),
         new JoinService(manager, timer, new Traffic(), config.maxMessageSize(),
             new OutboundBudget(memory.outboundBytes()), inbound), registry.available());
@@ -153,11 +153,8 @@ public final class Relay implements AutoCloseable {
    */
   public static Relay start(RelayConfig config) throws IOException {
     Objects.requireNonNull(config, "config");
-    // The stream window by the server's rule: gRPC's tuning while the heap holds 256 KiB a
-    // client, else 64 KiB fixed.
-    int window = ServerMemory.ofThisJvm().flowControlWindow(config.minClients());
     return new Relay(config, GrpcServers.netty(config.host(), config.port(), config.tls(),
-        window), null, SerializerRegistry.load());
+        config.flowControlWindow()), null, SerializerRegistry.load());
   }
 
   /**

@@ -5,6 +5,8 @@ import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.TlsSettings;
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.server.SecureAggregation;
+import io.tributary.flower.server.ServerConfig;
+import io.tributary.flower.server.ServerMemory;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.HierarchicalFedAvg;
@@ -36,9 +38,17 @@ import java.util.Set;
  * @param minSuccessFraction the share of the edge's clients that must succeed for an edge round
  *     to be reported (1 for all; a failed client is left out otherwise)
  * @param maxConcurrentClients how many clients' answers are processed at once, at most: fewer
- *     where their partial sums would not fit a quarter of the relay's heap ({@link
- *     io.tributary.flower.server.ServerMemory#workers})
+ *     where their partial sums would not fit a quarter of {@code memory} ({@link
+ *     ServerMemory#workers})
  * @param maxMessageSize the largest message accepted or sent on either side, in bytes
+ * @param readAheadBytes bytes of answers read ahead of the edge round, its Join clients' and
+ *     Fleet nodes' together (default an eighth of {@code memory}, at most 256 MiB), as a
+ *     server's ({@link io.tributary.flower.server.ServerConfig#readAheadBytes})
+ * @param flowControlWindow the HTTP/2 stream window granted to each Join client, fixed below
+ *     8 MiB (default {@link ServerMemory#flowControlWindow(int)} of {@code minClients}: gRPC's
+ *     tuning where {@code memory} holds 256 KiB a client, else 64 KiB), as a server's
+ * @param memory what the default budgets and the workers are sized from (default the JVM's
+ *     heap limit; less for a relay that shares its JVM)
  * @param backoff how the relay rejoins the server after losing it
  * @param tensorTypes the tensor types announced to the server, most preferred first
  * @param shutdownGrace how long clients have to confirm a disconnect
@@ -58,7 +68,8 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     Set<String> tokens, Optional<TlsSettings> upstreamTls, Optional<String> upstreamToken,
     int minClients, Duration clientWait, Optional<Duration> roundTimeout,
     long maxExamplesPerClient, RuntimeOptions.WeightPolicy overMaxExamples,
-    double minSuccessFraction, int maxConcurrentClients, int maxMessageSize, Backoff backoff,
+    double minSuccessFraction, int maxConcurrentClients, int maxMessageSize,
+    int readAheadBytes, int flowControlWindow, ServerMemory memory, Backoff backoff,
     List<String> tensorTypes, Duration shutdownGrace, int edgeRounds,
     Optional<FleetApi> fleet, Optional<SecureAggregation> secureAggregation) {
   /**
@@ -100,6 +111,13 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     check(maxConcurrentClients >= 1, "max concurrent clients must be at least 1, got "
         + maxConcurrentClients);
     check(maxMessageSize >= 1, "max message size must be positive, got " + maxMessageSize);
+    check(readAheadBytes >= ServerConfig.MIN_READ_AHEAD_BYTES, "the read-ahead must be at least "
+        + ServerConfig.MIN_READ_AHEAD_BYTES + " bytes, got " + readAheadBytes);
+    check(flowControlWindow >= ServerMemory.MIN_WINDOW_BYTES
+        && flowControlWindow <= ServerConfig.MAX_FLOW_CONTROL_WINDOW, "the flow-control window "
+        + "must be " + ServerMemory.MIN_WINDOW_BYTES + " to " + ServerConfig.MAX_FLOW_CONTROL_WINDOW
+        + " bytes, got " + flowControlWindow);
+    Objects.requireNonNull(memory, "memory");
     check(!tensorTypes.isEmpty(), "announce at least one tensor type to the server");
     check(!shutdownGrace.isNegative(), "the shutdown grace is negative: " + shutdownGrace);
     check(edgeRounds >= 1 && edgeRounds <= HierarchicalFedAvg.MAX_EDGE_ROUNDS, "edge rounds "
@@ -136,6 +154,9 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     private double minSuccessFraction = 1.0;
     private int maxConcurrentClients = Math.max(1, Runtime.getRuntime().availableProcessors());
     private int maxMessageSize = Integer.MAX_VALUE;
+    private Integer readAheadBytes;
+    private Integer flowControlWindow;
+    private ServerMemory memory;
     private Backoff backoff = DEFAULT_BACKOFF;
     private List<String> tensorTypes = FlowerClientBuilder.DEFAULT_TENSOR_TYPES;
     private Duration shutdownGrace = Duration.ofSeconds(5);
@@ -215,7 +236,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
 
     /**
      * Clients' answers processed at once, at most (default the processors; fewer where the
-     * relay's heap is too small for their partial sums).
+     * relay's memory is too small for their partial sums).
      */
     public Builder maxConcurrentClients(int n) {
       this.maxConcurrentClients = n;
@@ -225,6 +246,30 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     /** The largest message, in bytes, on either side. */
     public Builder maxMessageSize(int bytes) {
       this.maxMessageSize = bytes;
+      return this;
+    }
+
+    /**
+     * Bytes of answers read ahead of the edge round, at least 64 KiB (default an eighth of the
+     * memory, at most 256 MiB).
+     */
+    public Builder readAheadBytes(int bytes) {
+      this.readAheadBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The HTTP/2 stream window granted to each Join client, 64 KiB to 64 MiB, fixed below 8 MiB
+     * (default {@link ServerMemory#flowControlWindow(int)} of the minimum of clients).
+     */
+    public Builder flowControlWindow(int bytes) {
+      this.flowControlWindow = bytes;
+      return this;
+    }
+
+    /** What the defaults and the workers are sized from (default the JVM's heap limit). */
+    public Builder memory(ServerMemory m) {
+      this.memory = Objects.requireNonNull(m, "memory");
       return this;
     }
 
@@ -278,10 +323,14 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
      * @throws IllegalArgumentException naming the first setting out of range
      */
     public RelayConfig build() {
+      ServerMemory m = memory != null ? memory : ServerMemory.ofThisJvm();
       return new RelayConfig(host, port, upstream, tls, tokens, upstreamTls, upstreamToken,
           minClients, clientWait, roundTimeout, maxExamples, overMax, minSuccessFraction,
-          maxConcurrentClients, maxMessageSize, backoff, tensorTypes, shutdownGrace, edgeRounds,
-          fleet, secureAggregation);
+          maxConcurrentClients, maxMessageSize,
+          readAheadBytes != null ? readAheadBytes : m.readAheadBytes(),
+          flowControlWindow != null ? flowControlWindow
+              : m.flowControlWindow(Math.max(1, minClients)), m,
+          backoff, tensorTypes, shutdownGrace, edgeRounds, fleet, secureAggregation);
     }
   }
 }

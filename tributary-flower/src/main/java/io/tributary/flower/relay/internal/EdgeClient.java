@@ -70,19 +70,17 @@ public final class EdgeClient implements FlowerClient {
   private final RelayConfig config;
   /** The SecAgg+ protocol of every edge round; null for plain aggregation. */
   private final SecureFitProtocol secure;
-  /** What bounds the workers folding the clients' answers, as on the server. */
-  private final ServerMemory memory;
   /** The fewer workers last logged; 0 before any. */
   private volatile int loggedWorkers;
 
   /**
+   * @param config the relay's settings; at most {@link ServerMemory#workers} of its memory fold
+   *     a round's answers, so that their partial sums fit it
    * @param secure the protocol for {@link RelayConfig#secureAggregation()}; null when it is
    *     empty
-   * @param memory the relay's memory: at most {@link ServerMemory#workers} workers fold a
-   *     round's answers, so that their partial sums fit it
    */
   public EdgeClient(ClientManager manager, SerializerRegistry registry, RelayConfig config,
-      SecureFitProtocol secure, ServerMemory memory) {
+      SecureFitProtocol secure) {
     if ((secure == null) != config.secureAggregation().isEmpty()) {
       throw new IllegalArgumentException("a secure protocol goes with secure aggregation");
     }
@@ -90,7 +88,6 @@ public final class EdgeClient implements FlowerClient {
     this.registry = registry;
     this.config = config;
     this.secure = secure;
-    this.memory = java.util.Objects.requireNonNull(memory, "memory");
   }
 
   @Override
@@ -231,6 +228,7 @@ public final class EdgeClient implements FlowerClient {
    * (once for each new count).
    */
   private int workers(List<Tensor> parameters) {
+    ServerMemory memory = config.memory();
     int workers = workers(memory, config.maxConcurrentClients(), parameters);
     if (workers < config.maxConcurrentClients() && workers != loggedWorkers) {
       loggedWorkers = workers;

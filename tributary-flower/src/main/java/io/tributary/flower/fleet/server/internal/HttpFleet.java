@@ -82,17 +82,7 @@ public final class HttpFleet implements AutoCloseable {
    */
   public static HttpFleet start(String host, int port, FleetService service, FleetLimits limits)
       throws IOException {
-    return start(host, port, service, limits, Optional.empty());
-  }
-
-  /**
-   * Listens on {@code host:port}, over HTTPS with {@code tls}' certificate when given.
-   *
-   * @throws IOException if the address cannot be bound or the TLS files are unusable
-   */
-  public static HttpFleet start(String host, int port, FleetService service, FleetLimits limits,
-      Optional<TlsFiles> tls) throws IOException {
-    return start(host, port, service, limits, tls, InboundBudget.DEFAULT_BYTES);
+    return start(host, port, service, limits, Optional.empty(), InboundBudget.DEFAULT_BYTES);
   }
 
   /**

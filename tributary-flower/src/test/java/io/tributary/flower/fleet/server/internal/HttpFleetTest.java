@@ -270,7 +270,8 @@ class HttpFleetTest {
         new InboundBudget(InboundBudget.DEFAULT_BYTES), Optional.empty());
     try (HttpFleet https = HttpFleet.start("127.0.0.1", 0, s,
         new FleetLimits(1 << 20, 4 << 20, 64, 10), Optional.of(new io.tributary.flower.server
-            .TlsFiles(certs.serverCert, certs.serverKey, Optional.empty())))) {
+            .TlsFiles(certs.serverCert, certs.serverKey, Optional.empty())),
+        InboundBudget.DEFAULT_BYTES)) {
       HttpClient c = HttpClient.newBuilder().sslContext(
           io.tributary.flower.fleet.internal.RootCertificates.sslContext(certs.caCert)).build();
       HttpResponse<byte[]> r = c.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:"
