@@ -5,8 +5,8 @@ import io.tributary.flower.FlowerClientBuilder;
 import io.tributary.flower.TlsSettings;
 import io.tributary.flower.fleet.server.FleetApi;
 import io.tributary.flower.server.SecureAggregation;
-import io.tributary.flower.server.ServerConfig;
 import io.tributary.flower.server.ServerMemory;
+import io.tributary.flower.server.internal.MemoryBounds;
 import io.tributary.flower.server.TlsFiles;
 import io.tributary.learning.FederatedLearning;
 import io.tributary.learning.HierarchicalFedAvg;
@@ -111,12 +111,7 @@ public record RelayConfig(String host, int port, String upstream, Optional<TlsFi
     check(maxConcurrentClients >= 1, "max concurrent clients must be at least 1, got "
         + maxConcurrentClients);
     check(maxMessageSize >= 1, "max message size must be positive, got " + maxMessageSize);
-    check(readAheadBytes >= ServerConfig.MIN_READ_AHEAD_BYTES, "the read-ahead must be at least "
-        + ServerConfig.MIN_READ_AHEAD_BYTES + " bytes, got " + readAheadBytes);
-    check(flowControlWindow >= ServerMemory.MIN_WINDOW_BYTES
-        && flowControlWindow <= ServerConfig.MAX_FLOW_CONTROL_WINDOW, "the flow-control window "
-        + "must be " + ServerMemory.MIN_WINDOW_BYTES + " to " + ServerConfig.MAX_FLOW_CONTROL_WINDOW
-        + " bytes, got " + flowControlWindow);
+    MemoryBounds.check(readAheadBytes, flowControlWindow);
     Objects.requireNonNull(memory, "memory");
     check(!tensorTypes.isEmpty(), "announce at least one tensor type to the server");
     check(!shutdownGrace.isNegative(), "the shutdown grace is negative: " + shutdownGrace);

@@ -148,12 +148,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
         "max concurrent clients must be 1 to " + MAX_CONCURRENT_CLIENTS + ", got "
         + maxConcurrentClients);
     check(!shutdownGrace.isNegative(), "the shutdown grace cannot be negative");
-    check(readAheadBytes >= MIN_READ_AHEAD_BYTES, "the read-ahead must be at least "
-        + MIN_READ_AHEAD_BYTES + " bytes, got " + readAheadBytes);
-    check(flowControlWindow >= ServerMemory.MIN_WINDOW_BYTES
-        && flowControlWindow <= MAX_FLOW_CONTROL_WINDOW, "the flow-control window must be "
-        + ServerMemory.MIN_WINDOW_BYTES + " to " + MAX_FLOW_CONTROL_WINDOW + " bytes, got "
-        + flowControlWindow);
+    io.tributary.flower.server.internal.MemoryBounds.check(readAheadBytes, flowControlWindow);
     Objects.requireNonNull(memory, "memory");
     check(maxExamplesPerClient >= 1, "max examples per client must be at least 1, got "
         + maxExamplesPerClient);
