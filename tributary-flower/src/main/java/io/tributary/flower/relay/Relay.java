@@ -10,7 +10,6 @@ import io.tributary.flower.FlowerClientRunner;
 import io.tributary.flower.fleet.server.internal.FleetEndpoint;
 import io.tributary.flower.relay.internal.EdgeClient;
 import io.tributary.flower.server.NotEnoughClientsException;
-import io.tributary.flower.server.ServerMemory;
 import io.tributary.flower.server.internal.ClientManager;
 import io.tributary.flower.server.internal.GrpcServers;
 import io.tributary.flower.server.internal.InboundBudget;
@@ -96,7 +95,6 @@ public final class Relay implements AutoCloseable {
         throw new IOException(e.getMessage(), e);
       }
     }
-    ServerMemory memory = config.memory();
     FlowerClientBuilder b = FlowerClientRunner.builder(new EdgeClient(manager, registry, config,
         secure))
         .relay(true).serializers(registry).tensorTypes(config.tensorTypes())
@@ -119,7 +117,7 @@ public final class Relay implements AutoCloseable {
     InboundBudget inbound = new InboundBudget(config.readAheadBytes());
     GrpcServers.configure(downstream, config.maxMessageSize(), config.tokens(),
         new JoinService(manager, timer, new Traffic(), config.maxMessageSize(),
-            new OutboundBudget(memory.outboundBytes()), inbound), registry.available());
+            new OutboundBudget(config.memory().outboundBytes()), inbound), registry.available());
     this.grpc = downstream.build();
     try {
       grpc.start();
@@ -160,7 +158,8 @@ public final class Relay implements AutoCloseable {
   /**
    * Starts on transports the caller built (grpc's in-process ones, say): clients join through
    * {@code downstream}, the server is reached over {@code upstream}, which the caller owns. The
-   * configured addresses and TLS files are not used; the tokens and limits are.
+   * configured addresses, TLS files and stream window are not used (they are the transport's);
+   * the tokens, limits and memory budgets are.
    *
    * @throws IOException if the relay cannot start
    */

@@ -1,6 +1,7 @@
 package io.tributary.flower.server;
 
 import io.tributary.flower.Scalar;
+import io.tributary.flower.server.internal.MemoryBounds;
 import io.tributary.flower.server.internal.ServerAlgorithm;
 import io.tributary.learning.FederatedAlgorithm;
 import io.tributary.learning.MetricAggregation;
@@ -148,7 +149,7 @@ public record ServerConfig(String host, int port, int rounds, int minClients,
         "max concurrent clients must be 1 to " + MAX_CONCURRENT_CLIENTS + ", got "
         + maxConcurrentClients);
     check(!shutdownGrace.isNegative(), "the shutdown grace cannot be negative");
-    io.tributary.flower.server.internal.MemoryBounds.check(readAheadBytes, flowControlWindow);
+    MemoryBounds.check(readAheadBytes, flowControlWindow);
     Objects.requireNonNull(memory, "memory");
     check(maxExamplesPerClient >= 1, "max examples per client must be at least 1, got "
         + maxExamplesPerClient);
