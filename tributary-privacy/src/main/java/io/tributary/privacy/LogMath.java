@@ -22,7 +22,7 @@ final class LogMath {
   /**
    * log(e^a - e^b) for a >= b.
    *
-   * @throws IllegalArgumentException when a < b (a negative result)
+   * @throws IllegalArgumentException when {@code a < b} (a negative result)
    */
   static double sub(double a, double b) {
     if (b == Double.NEGATIVE_INFINITY) {

@@ -37,7 +37,8 @@ public record Krum(int f, int m) implements WholeRoundAggregator {
   /**
    * {@inheritDoc}
    *
-   * @throws InsufficientUpdatesException unless n > 2f + 2 and, for Multi-Krum, m <= n
+   * @throws InsufficientUpdatesException unless {@code n > 2f + 2} and, for Multi-Krum,
+   *     {@code m <= n}
    */
   @Override
   public List<Tensor> aggregate(ClientUpdates updates) {
